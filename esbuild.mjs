@@ -1,0 +1,71 @@
+// Builds every bundle DocChat ships:
+//   dist/extension.js    the extension (Node, CommonJS, `vscode` external)
+//   dist/backend.js      the embedded backend, loaded lazily by the extension in Local mode
+//   dist/backend-cli.js  the `docchat-backend` command-line server
+//   dist/webview/*       the webview bundles (browser, IIFE) and their styles
+// Flags: --production (minify, no inline sources), --watch.
+import * as esbuild from 'esbuild';
+import { cp, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: true,
+  sourcesContent: !production,
+  logLevel: 'info',
+  absWorkingDir: root,
+  legalComments: 'linked',
+};
+
+const nodeCommon = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // Optional native accelerators of some dependencies; never required at run time.
+  external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate'],
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const targets = [
+  { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
+  {
+    ...nodeCommon,
+    entryPoints: { 'backend-cli': 'src/backend/cli.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: { chat: 'media/chat/main.ts' },
+    outdir: 'dist/webview',
+    loader: { '.css': 'css' },
+  },
+];
+
+async function copyStaticAssets() {
+  const codicons = path.join(root, 'node_modules/@vscode/codicons/dist');
+  const out = path.join(root, 'dist/webview/codicons');
+  await mkdir(out, { recursive: true });
+  await cp(path.join(codicons, 'codicon.css'), path.join(out, 'codicon.css'));
+  await cp(path.join(codicons, 'codicon.ttf'), path.join(out, 'codicon.ttf'));
+}
+
+await copyStaticAssets();
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[watch] watching for changes');
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}

@@ -1,0 +1,45 @@
+import type * as vscode from 'vscode';
+
+/**
+ * Owns disposables and releases them together, newest first, so that a feature
+ * can never leak a listener it registered.
+ */
+export abstract class Disposable implements vscode.Disposable {
+  private readonly _disposables: vscode.Disposable[] = [];
+  private _isDisposed = false;
+
+  protected get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  protected _register<T extends vscode.Disposable>(disposable: T): T {
+    if (this._isDisposed) {
+      disposable.dispose();
+    } else {
+      this._disposables.push(disposable);
+    }
+    return disposable;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    disposeAll(this._disposables);
+  }
+}
+
+export function disposeAll(disposables: vscode.Disposable[]): void {
+  while (disposables.length) {
+    try {
+      disposables.pop()?.dispose();
+    } catch {
+      // One failing disposal must not keep the others alive.
+    }
+  }
+}
+
+export function toDisposable(dispose: () => void): vscode.Disposable {
+  return { dispose };
+}

@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/** A component-tagged view of the "DocChat" output channel. */
+export interface Logger {
+  trace(message: string): void;
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string | Error): void;
+  /** The same channel, tagged with another component name. */
+  child(component: string): Logger;
+  /** Adapter for the plain-TypeScript layers (src/api, src/backend) that take a log callback. */
+  sink(): (level: LogLevel, message: string) => void;
+}
+
+export function createOutputChannel(): vscode.LogOutputChannel {
+  return vscode.window.createOutputChannel('DocChat', { log: true });
+}
+
+export function createLogger(channel: vscode.LogOutputChannel, component: string): Logger {
+  const tag = (message: string) => `[${component}] ${message}`;
+  const logger: Logger = {
+    trace: (m) => channel.trace(tag(m)),
+    debug: (m) => channel.debug(tag(m)),
+    info: (m) => channel.info(tag(m)),
+    warn: (m) => channel.warn(tag(m)),
+    error: (m) => channel.error(typeof m === 'string' ? tag(m) : tag(m.stack ?? m.message)),
+    child: (name) => createLogger(channel, name),
+    sink: () => (level, message) => logger[level](message),
+  };
+  return logger;
+}
