@@ -1,0 +1,304 @@
+/** Typed client of the documents service: vector stores, files, vector store files, search. */
+import { TimeoutError, ValidationError } from '../http/errors';
+import { encodeMultipart } from '../http/multipart';
+import type { CallOptions, ClientOptions } from '../http/options';
+import { type ListPage, type ListParams, type Paginator, paginate, toListPage } from '../http/pagination';
+import { type RequestSpec, Transport } from '../http/transport';
+import type { z } from 'zod';
+import { parseRequest, parseResponse } from '../http/validate';
+import {
+  attachFileRequestSchema,
+  createVectorStoreRequestSchema,
+  DEFAULT_FILE_IDS_FIELD,
+  DEFAULT_SKIP_OCR_FIELD,
+  DEFAULT_UPLOAD_PURPOSE,
+  deletedSchema,
+  DOCUMENTS_RATE_LIMITS,
+  type DocumentsOperation,
+  type FileObject,
+  fileContentPageSchema,
+  fileObjectSchema,
+  listEnvelopeSchema,
+  listParamsSchema,
+  type Metadata,
+  searchRequestSchema,
+  type SearchResult,
+  searchResultSchema,
+  TERMINAL_FILE_STATUSES,
+  updateMetadataRequestSchema,
+  uploadFileRequestSchema,
+  VECTOR_STORE_FILE_STATUSES,
+  type VectorStore,
+  type VectorStoreFile,
+  vectorStoreFileSchema,
+  vectorStoreSchema,
+} from './schemas';
+
+export interface DocumentsClientOptions extends ClientOptions {
+  /** Wire name of the skip-OCR/table-recognition option when attaching a file. Default `skip_ocr`. */
+  skipOcrField?: string;
+  /** Wire name of the file restriction of a search. Default `file_ids`. */
+  fileIdsField?: string;
+}
+
+export interface WaitOptions extends CallOptions {
+  onStatus?(file: VectorStoreFile): void;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** Give up (TimeoutError) after this long. Default 10 minutes. */
+  timeoutMs?: number;
+}
+
+const vectorStoreList = listEnvelopeSchema(vectorStoreSchema);
+const fileList = listEnvelopeSchema(fileObjectSchema);
+const vectorStoreFileList = listEnvelopeSchema(vectorStoreFileSchema);
+/** A configurable body field name: blank means the default; whitespace inside is a typo. */
+function wireFieldName(value: string | undefined, fallback: string, option: string, what: string): string {
+  const name = value?.trim();
+  if (!name) return fallback;
+  if (/\s/.test(name) || name === '__proto__') {
+    throw new ValidationError(option, 'a field name without spaces', `The field name for the ${what} ("${name}") must not contain spaces.`);
+  }
+  return name;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  txt: 'text/plain',
+  html: 'text/html',
+  htm: 'text/html',
+  json: 'application/json',
+  csv: 'text/csv',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+function contentTypeOf(filename: string): string {
+  const ext = filename.split('.').pop()?.toLowerCase() ?? '';
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+function segment(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ValidationError(what, 'a non-empty id', `The ${what.replace(/_/g, ' ')} must not be empty.`);
+  }
+  return encodeURIComponent(value);
+}
+
+export class DocumentsClient {
+  private readonly http: Transport;
+  private readonly skipOcrField: string;
+  private readonly fileIdsField: string;
+  private readonly log?: ClientOptions['log'];
+
+  constructor(options: DocumentsClientOptions) {
+    this.skipOcrField = wireFieldName(options.skipOcrField, DEFAULT_SKIP_OCR_FIELD, 'skipOcrField', 'skip-OCR option');
+    this.fileIdsField = wireFieldName(options.fileIdsField, DEFAULT_FILE_IDS_FIELD, 'fileIdsField', 'search file restriction');
+    this.log = options.log;
+    this.http = new Transport({
+      ...options,
+      service: 'documents service',
+      auth: { header: 'authorization', value: (token) => `Bearer ${token}`, name: 'token' },
+      defaultRateLimits: DOCUMENTS_RATE_LIMITS,
+    });
+  }
+
+  /** Closes the keep-alive connections. */
+  async close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private request(operation: DocumentsOperation, method: RequestSpec['method'], path: string, o: CallOptions = {}, extra: Partial<RequestSpec> = {}): RequestSpec {
+    return { operation, method, path, signal: o.signal, ...extra };
+  }
+
+  private async list<T extends { id: string }>(
+    operation: DocumentsOperation,
+    path: string,
+    schema: z.ZodType<{ data: T[]; first_id: string | null; last_id: string | null; has_more: boolean }>,
+    params: ListParams = {},
+    o: CallOptions = {},
+  ): Promise<ListPage<T>> {
+    const query = parseRequest(listParamsSchema, params, 'params');
+    const envelope = await this.http.json(this.request(operation, 'GET', path, o, { query }), schema, 'list');
+    return toListPage(envelope);
+  }
+
+  private stuck = (cursor: string) => this.log?.('warn', `The documents service returned the same page cursor "${cursor}" twice; stopped paging.`);
+
+  // ------------------------------------------------------------ vector stores
+
+  async createVectorStore(body: { name: string; metadata?: Metadata }, o?: CallOptions): Promise<VectorStore> {
+    const json = parseRequest(createVectorStoreRequestSchema, body);
+    return this.http.json(this.request('createVectorStore', 'POST', '/v1/vector_stores', o, { json }), vectorStoreSchema, 'vector store');
+  }
+
+  async listVectorStores(p?: ListParams, o?: CallOptions): Promise<ListPage<VectorStore>> {
+    return this.list('listVectorStores', '/v1/vector_stores', vectorStoreList, p, o);
+  }
+
+  vectorStores(p?: ListParams, o?: CallOptions): Paginator<VectorStore> {
+    return paginate((params, opts) => this.listVectorStores(params, opts), p, o, this.stuck);
+  }
+
+  async retrieveVectorStore(id: string, o?: CallOptions): Promise<VectorStore> {
+    const path = `/v1/vector_stores/${segment(id, 'vector_store_id')}`;
+    return this.http.json(this.request('retrieveVectorStore', 'GET', path, o), vectorStoreSchema, 'vector store');
+  }
+
+  async deleteVectorStore(id: string, o?: CallOptions): Promise<void> {
+    const path = `/v1/vector_stores/${segment(id, 'vector_store_id')}`;
+    await this.http.json(this.request('deleteVectorStore', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+  }
+
+  // ------------------------------------------------------------ files
+
+  async listFiles(p?: ListParams, o?: CallOptions): Promise<ListPage<FileObject>> {
+    return this.list('listFiles', '/v1/files', fileList, p, o);
+  }
+
+  files(p?: ListParams, o?: CallOptions): Paginator<FileObject> {
+    return paginate((params, opts) => this.listFiles(params, opts), p, o, this.stuck);
+  }
+
+  async retrieveFile(id: string, o?: CallOptions): Promise<FileObject> {
+    const path = `/v1/files/${segment(id, 'file_id')}`;
+    return this.http.json(this.request('retrieveFile', 'GET', path, o), fileObjectSchema, 'file');
+  }
+
+  async uploadFile(file: { filename: string; data: Uint8Array; purpose?: string }, o?: CallOptions): Promise<FileObject> {
+    const { filename, data, purpose } = parseRequest(uploadFileRequestSchema, file);
+    const body = encodeMultipart([
+      { name: 'purpose', value: purpose ?? DEFAULT_UPLOAD_PURPOSE },
+      { name: 'file', filename, data, contentType: contentTypeOf(filename) },
+    ]);
+    return this.http.json(this.request('uploadFile', 'POST', '/v1/files', o, { body, headersTimeoutMs: 300_000 }), fileObjectSchema, 'file');
+  }
+
+  async updateFileMetadata(id: string, metadata: Metadata, o?: CallOptions): Promise<FileObject> {
+    const json = parseRequest(updateMetadataRequestSchema, { metadata });
+    const path = `/v1/files/${segment(id, 'file_id')}`;
+    return this.http.json(this.request('updateFileMetadata', 'PUT', path, o, { json }), fileObjectSchema, 'file');
+  }
+
+  async deleteFile(id: string, o?: CallOptions): Promise<void> {
+    const path = `/v1/files/${segment(id, 'file_id')}`;
+    await this.http.json(this.request('deleteFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+  }
+
+  async retrieveFileContent(id: string, o?: CallOptions): Promise<Uint8Array> {
+    const path = `/v1/files/${segment(id, 'file_id')}/content`;
+    const { data } = await this.http.bytes(this.request('retrieveFileContent', 'GET', path, o, { accept: '*/*' }));
+    return data;
+  }
+
+  // ------------------------------------------------------------ vector store files
+
+  async attachFile(storeId: string, body: { file_id: string; metadata?: Metadata; skipOcr?: boolean }, o?: CallOptions): Promise<VectorStoreFile> {
+    const { file_id, metadata, skipOcr } = parseRequest(attachFileRequestSchema, body);
+    const path = `/v1/vector_stores/${segment(storeId, 'vector_store_id')}/files`;
+    const json: Record<string, unknown> = { file_id };
+    if (metadata !== undefined) json.metadata = metadata;
+    if (skipOcr !== undefined) json[this.skipOcrField] = skipOcr;
+    return this.http.json(this.request('attachFile', 'POST', path, o, { json }), vectorStoreFileSchema, 'vector store file');
+  }
+
+  async listVectorStoreFiles(storeId: string, p?: ListParams, o?: CallOptions): Promise<ListPage<VectorStoreFile>> {
+    const path = `/v1/vector_stores/${segment(storeId, 'vector_store_id')}/files`;
+    return this.list('listVectorStoreFiles', path, vectorStoreFileList, p, o);
+  }
+
+  vectorStoreFiles(storeId: string, p?: ListParams, o?: CallOptions): Paginator<VectorStoreFile> {
+    return paginate((params, opts) => this.listVectorStoreFiles(storeId, params, opts), p, o, this.stuck);
+  }
+
+  private storeFilePath(storeId: string, fileId: string): string {
+    return `/v1/vector_stores/${segment(storeId, 'vector_store_id')}/files/${segment(fileId, 'file_id')}`;
+  }
+
+  async retrieveVectorStoreFile(storeId: string, fileId: string, o?: CallOptions): Promise<VectorStoreFile> {
+    const path = this.storeFilePath(storeId, fileId);
+    return this.http.json(this.request('retrieveVectorStoreFile', 'GET', path, o), vectorStoreFileSchema, 'vector store file');
+  }
+
+  async updateVectorStoreFileMetadata(storeId: string, fileId: string, metadata: Metadata, o?: CallOptions): Promise<VectorStoreFile> {
+    const json = parseRequest(updateMetadataRequestSchema, { metadata });
+    const path = this.storeFilePath(storeId, fileId);
+    return this.http.json(
+      this.request('updateVectorStoreFileMetadata', 'PUT', path, o, { json }),
+      vectorStoreFileSchema,
+      'vector store file',
+    );
+  }
+
+  async deleteVectorStoreFile(storeId: string, fileId: string, o?: CallOptions): Promise<void> {
+    const path = this.storeFilePath(storeId, fileId);
+    await this.http.json(this.request('deleteVectorStoreFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+  }
+
+  /** The converted markdown of an attached file (its chunks joined by blank lines). */
+  async retrieveVectorStoreFileContent(storeId: string, fileId: string, o?: CallOptions): Promise<string> {
+    const spec = this.request('retrieveVectorStoreFileContent', 'GET', `${this.storeFilePath(storeId, fileId)}/content`, o, {
+      accept: 'application/json, text/markdown;q=0.9, text/plain;q=0.8',
+    });
+    const response = await this.http.open(spec);
+    if (!/json/i.test(response.contentType)) return this.http.readBody(response, spec, (body) => body.text());
+    const value = await this.http.readJson(response, spec);
+    if (typeof value === 'string') return value;
+    const page = parseResponse(fileContentPageSchema, value, 'file content', { status: response.status, requestId: response.requestId });
+    return page.data.map((part) => part.text).join('\n\n');
+  }
+
+  /**
+   * Polls a vector store file until it is `completed`, `failed` or `cancelled` and returns it
+   * (a failed file carries `last_error`). Unknown statuses are reported through `onStatus` and
+   * the log, and polling goes on until the timeout.
+   */
+  async waitUntilProcessed(storeId: string, fileId: string, o: WaitOptions = {}): Promise<VectorStoreFile> {
+    const clock = this.http.clock;
+    const maxDelay = o.maxDelayMs ?? 5_000;
+    const timeoutMs = o.timeoutMs ?? 600_000;
+    const deadline = clock.now() + timeoutMs;
+    const known: readonly string[] = VECTOR_STORE_FILE_STATUSES;
+    const warned = new Set<string>();
+    let delay = o.initialDelayMs ?? 500;
+    for (;;) {
+      const file = await this.retrieveVectorStoreFile(storeId, fileId, o);
+      o.onStatus?.(file);
+      if (TERMINAL_FILE_STATUSES.includes(file.status)) return file;
+      if (!known.includes(file.status) && !warned.has(file.status)) {
+        warned.add(file.status);
+        this.log?.('warn', `File ${fileId} in ${storeId} has the unknown status "${file.status}"; still waiting for it to finish.`);
+      }
+      if (clock.now() + delay > deadline) {
+        throw new TimeoutError(
+          `File ${fileId} was still "${file.status}" after ${Math.round(timeoutMs / 1000)} s of processing.`,
+          { retryable: false },
+        );
+      }
+      await clock.sleep(delay, o.signal);
+      delay = Math.min(delay * 2, maxDelay);
+    }
+  }
+
+  // ------------------------------------------------------------ search
+
+  async search(storeId: string, body: { query: string; max_num_results?: number; file_ids?: string[] }, o?: CallOptions): Promise<SearchResult> {
+    const { query, max_num_results, file_ids } = parseRequest(searchRequestSchema, body);
+    const json: Record<string, unknown> = { query };
+    if (max_num_results !== undefined) json.max_num_results = max_num_results;
+    if (file_ids !== undefined) json[this.fileIdsField] = file_ids;
+    const path = `/v1/vector_stores/${segment(storeId, 'vector_store_id')}/search`;
+    // Searching changes nothing on the server, so it is safe to retry despite being a POST.
+    const result = await this.http.json(
+      this.request('search', 'POST', path, o, { json, idempotent: true }),
+      searchResultSchema,
+      'search result',
+    );
+    result.data.sort((a, b) => b.score - a.score);
+    return result;
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * Wire shapes of the documents service: the single source of truth for types (z.infer), for
+ * tolerant response parsing (unknown fields kept, unknown statuses shown as-is) and for the
+ * strict request checks the client runs before sending and the embedded backend runs for its 400s.
+ */
+import { z } from 'zod';
+import { charCount, firstProblem } from '../http/validate';
+
+export const LIMITS = {
+  storeName: { min: 1, max: 63, pattern: /^[A-Za-z0-9_-]+$/ },
+  metadata: { maxPairs: 16, maxKeyLength: 64, maxValueLength: 512 },
+  query: { min: 1, max: 10_000 },
+  maxNumResults: { min: 1, max: 50, default: 10 },
+  listLimit: { min: 1, max: 10_000, default: 10_000 },
+} as const;
+
+/** Requests per minute per operation. The table in the document, plus "not shown" choices. */
+export const DOCUMENTS_RATE_LIMITS = {
+  createVectorStore: 30,
+  listVectorStores: 120,
+  retrieveVectorStore: 120,
+  deleteVectorStore: 60, // not shown
+  attachFile: 30,
+  listVectorStoreFiles: 120, // not shown: same as the other lists
+  retrieveVectorStoreFile: 120,
+  updateVectorStoreFileMetadata: 60,
+  deleteVectorStoreFile: 60, // not shown
+  retrieveVectorStoreFileContent: 120, // not shown
+  listFiles: 120,
+  updateFileMetadata: 60,
+  uploadFile: 60, // not shown
+  retrieveFile: 120, // not shown
+  deleteFile: 60, // not shown
+  retrieveFileContent: 120, // not shown
+  search: 30,
+} as const;
+export type DocumentsOperation = keyof typeof DOCUMENTS_RATE_LIMITS;
+
+export const VECTOR_STORE_FILE_STATUSES = ['in_progress', 'completed', 'failed', 'cancelled'] as const;
+export const TERMINAL_FILE_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
+export const DEFAULT_SKIP_OCR_FIELD = 'skip_ocr';
+export const DEFAULT_FILE_IDS_FIELD = 'file_ids';
+export const DEFAULT_UPLOAD_PURPOSE = 'assistants';
+
+// ---------------------------------------------------------------- requests (strict)
+
+export const storeNameSchema = z.string({ error: 'The name must be a string.' }).superRefine((name, ctx) => {
+  const { min, max, pattern } = LIMITS.storeName;
+  const length = charCount(name);
+  if (length < min || length > max) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `The name must be ${min} to ${max} characters long (it has ${length}).`,
+      params: { limit: `${min} to ${max} characters` },
+    });
+  } else if (!pattern.test(name)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'The name may contain only letters, digits, hyphens (-) and underscores (_).',
+      params: { limit: 'letters, digits, - and _ only' },
+    });
+  }
+});
+
+export const metadataSchema = z
+  .record(z.string(), z.string({ error: 'Metadata values must be strings.' }), {
+    error: 'Metadata must be an object of string keys and string values.',
+  })
+  .superRefine((metadata, ctx) => {
+    const { maxPairs, maxKeyLength, maxValueLength } = LIMITS.metadata;
+    const keys = Object.keys(metadata);
+    if (keys.length > maxPairs) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Metadata may have at most ${maxPairs} pairs (it has ${keys.length}).`,
+        params: { limit: `at most ${maxPairs} pairs` },
+      });
+      return;
+    }
+    for (const key of keys) {
+      if (charCount(key) > maxKeyLength) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `Metadata key "${key.slice(0, 20)}…" is longer than ${maxKeyLength} characters.`,
+          params: { limit: `keys at most ${maxKeyLength} characters` },
+        });
+        return;
+      }
+      if (charCount(metadata[key]!) > maxValueLength) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `The value of metadata key "${key}" is longer than ${maxValueLength} characters.`,
+          params: { limit: `values at most ${maxValueLength} characters` },
+        });
+        return;
+      }
+    }
+  });
+export type Metadata = z.infer<typeof metadataSchema>;
+
+const idSchema = (what: string) =>
+  z.string({ error: `The ${what} must be a string.` }).min(1, { error: `The ${what} must not be empty.` });
+
+export const createVectorStoreRequestSchema = z.strictObject({
+  name: storeNameSchema,
+  metadata: metadataSchema.optional(),
+});
+export type CreateVectorStoreRequest = z.infer<typeof createVectorStoreRequestSchema>;
+
+export const updateMetadataRequestSchema = z.strictObject({ metadata: metadataSchema });
+
+/** What a caller passes to attachFile; the skip-OCR wire field name is a client option. */
+export const attachFileRequestSchema = z.strictObject({
+  file_id: idSchema('file id'),
+  metadata: metadataSchema.optional(),
+  skipOcr: z.boolean({ error: 'skipOcr must be true or false.' }).optional(),
+});
+export type AttachFileRequest = z.infer<typeof attachFileRequestSchema>;
+
+/** The attach body on the wire with the default option name (for servers, e.g. the embedded backend). */
+export const attachFileBodySchema = z.strictObject({
+  file_id: idSchema('file id'),
+  metadata: metadataSchema.optional(),
+  [DEFAULT_SKIP_OCR_FIELD]: z.boolean({ error: `${DEFAULT_SKIP_OCR_FIELD} must be true or false.` }).optional(),
+});
+
+export const searchRequestSchema = z.strictObject({
+  query: z
+    .string({ error: 'The query must be a string.' })
+    .superRefine((query, ctx) => {
+      const length = charCount(query);
+      if (length < LIMITS.query.min) {
+        ctx.addIssue({ code: 'custom', message: 'The query must not be empty.', params: { limit: 'at least 1 character' } });
+      } else if (length > LIMITS.query.max) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `The query may be at most ${LIMITS.query.max.toLocaleString('en-US')} characters long (it has ${length.toLocaleString('en-US')}).`,
+          params: { limit: `at most ${LIMITS.query.max} characters` },
+        });
+      }
+    }),
+  max_num_results: z
+    .number({ error: 'max_num_results must be a number.' })
+    .int({ error: 'max_num_results must be a whole number.' })
+    .min(LIMITS.maxNumResults.min, { error: `max_num_results must be between ${LIMITS.maxNumResults.min} and ${LIMITS.maxNumResults.max}.` })
+    .max(LIMITS.maxNumResults.max, { error: `max_num_results must be between ${LIMITS.maxNumResults.min} and ${LIMITS.maxNumResults.max}.` })
+    .optional(),
+  file_ids: z.array(idSchema('file id'), { error: 'file_ids must be a list of file ids.' }).optional(),
+});
+export type SearchRequest = z.infer<typeof searchRequestSchema>;
+
+export const listParamsSchema = z.strictObject({
+  after: z.string().min(1).optional(),
+  before: z.string().min(1).optional(),
+  limit: z
+    .number({ error: 'limit must be a number.' })
+    .int({ error: 'limit must be a whole number.' })
+    .min(LIMITS.listLimit.min, { error: `limit must be between ${LIMITS.listLimit.min} and ${LIMITS.listLimit.max}.` })
+    .max(LIMITS.listLimit.max, { error: `limit must be between ${LIMITS.listLimit.min} and ${LIMITS.listLimit.max}.` })
+    .optional(),
+  order: z.enum(['asc', 'desc'], { error: 'order must be "asc" or "desc".' }).optional(),
+});
+export type ListParams = z.infer<typeof listParamsSchema>;
+
+export const uploadFileRequestSchema = z.strictObject({
+  filename: z.string({ error: 'The file name must be a string.' }).min(1, { error: 'The file name must not be empty.' }),
+  data: z.instanceof(Uint8Array, { error: 'The file data must be bytes (Uint8Array).' }),
+  purpose: z.string().min(1).optional(),
+});
+export type UploadFileRequest = z.infer<typeof uploadFileRequestSchema>;
+
+/** A message naming the broken limit, or undefined when the name is fine. */
+export function validateStoreName(name: unknown): string | undefined {
+  return firstProblem(storeNameSchema, name, 'name');
+}
+
+/** A message naming the broken limit, or undefined when the metadata is fine. */
+export function validateMetadata(metadata: unknown): string | undefined {
+  return firstProblem(metadataSchema, metadata, 'metadata');
+}
+
+// ---------------------------------------------------------------- responses (tolerant)
+
+/** Metadata as shown: null becomes {}, non-string values are turned into text. */
+function normalizeMetadata(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const out: Record<string, string> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === null || v === undefined) continue;
+    out[key] = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+  return out;
+}
+const responseMetadata = z.preprocess(normalizeMetadata, z.record(z.string(), z.string()));
+
+/** `last_error` is a string in the document and `{code, message}` in OpenAI's API: both become a string. */
+export function normalizeLastError(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') {
+    const { message, code } = value as { message?: unknown; code?: unknown };
+    if (typeof message === 'string' && message) return typeof code === 'string' && code ? `${message} (${code})` : message;
+    if (typeof code === 'string' && code) return code;
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+const timestamp = z.number().optional();
+
+export const fileCountsSchema = z.looseObject({
+  in_progress: z.number().optional(),
+  completed: z.number().optional(),
+  failed: z.number().optional(),
+  cancelled: z.number().optional(),
+  total: z.number().optional(),
+});
+
+export const vectorStoreSchema = z.looseObject({
+  id: z.string(),
+  object: z.string().optional(),
+  name: z.string().nullish().transform((v) => v ?? ''),
+  created_at: timestamp,
+  expires_at: z.number().nullish(),
+  metadata: responseMetadata,
+  status: z.string().optional(),
+  usage_bytes: z.number().optional(),
+  file_counts: fileCountsSchema.optional(),
+});
+export type VectorStore = z.infer<typeof vectorStoreSchema>;
+
+export const fileObjectSchema = z.looseObject({
+  id: z.string(),
+  object: z.string().optional(),
+  filename: z.string().nullish().transform((v) => v ?? ''),
+  url: z.string().nullish(),
+  bytes: z.number().nullish(),
+  created_at: timestamp,
+  purpose: z.string().optional(),
+  metadata: responseMetadata,
+});
+export type FileObject = z.infer<typeof fileObjectSchema>;
+
+export const vectorStoreFileSchema = z.looseObject({
+  id: z.string(),
+  object: z.string().optional(),
+  vector_store_id: z.string().optional(),
+  created_at: timestamp,
+  /** `in_progress`, `completed`, `failed`, `cancelled`, or whatever else the service says. */
+  status: z.string().nullish().transform((v) => v ?? 'unknown'),
+  last_error: z.preprocess(normalizeLastError, z.string().nullable()),
+  metadata: responseMetadata,
+  usage_bytes: z.number().optional(),
+});
+export type VectorStoreFile = z.infer<typeof vectorStoreFileSchema>;
+
+export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    object: z.string().optional(),
+    data: z.array(item),
+    first_id: z.string().nullish().transform((v) => v ?? null),
+    last_id: z.string().nullish().transform((v) => v ?? null),
+    has_more: z.boolean().nullish().transform((v) => v ?? false),
+  });
+}
+
+/** Content may come as a string (the document) or as OpenAI's `[{type: "text", text}]`. */
+function normalizeContent(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    return value
+      .map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : ''))
+      .join('\n');
+  }
+  return value === null || value === undefined ? '' : String(value);
+}
+
+export const searchResultItemSchema = z.looseObject({
+  id: z.string().optional(),
+  object: z.string().optional(),
+  score: z.number().nullish().transform((v) => v ?? 0),
+  content: z.preprocess(normalizeContent, z.string()),
+  file_id: z.string().nullish().transform((v) => v ?? ''),
+});
+export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
+
+export const searchResultSchema = z.looseObject({
+  object: z.string().optional(),
+  data: z.array(searchResultItemSchema),
+  query: z.string().optional(),
+  max_num_results: z.number().optional(),
+  vector_store_id: z.string().optional(),
+  files: z.array(z.string()).nullish(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const deletedSchema = z.looseObject({
+  id: z.string().optional(),
+  object: z.string().optional(),
+  deleted: z.boolean().optional(),
+});
+
+export const fileContentPageSchema = z.looseObject({
+  object: z.string().optional(),
+  data: z.array(z.looseObject({ type: z.string().optional(), text: z.preprocess(normalizeContent, z.string()) })),
+});

@@ -1,0 +1,60 @@
+import type { Dispatcher } from 'undici';
+import type { DocumentsOperation } from '../documents/schemas';
+import type { GatewayOperation } from '../gateway/schemas';
+import type { Clock } from './clock';
+
+export type Operation = DocumentsOperation | GatewayOperation;
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+export type LogSink = (level: LogLevel, message: string) => void;
+
+export interface TransportOptions {
+  /** Proxy URL for both http and https targets (VS Code's `http.proxy`). Without it, `*_PROXY` env vars apply. */
+  proxy?: string;
+  /** Hosts that bypass the proxy (VS Code's `http.noProxy`), e.g. `["localhost", ".corp.example"]`. */
+  noProxy?: string[] | string;
+  /** Read `HTTP_PROXY` / `HTTPS_PROXY` / `NO_PROXY` when no proxy is given. Default true. */
+  useEnvProxy?: boolean;
+  /** Verify TLS certificates (VS Code's `http.proxyStrictSSL`). Default true. */
+  strictSSL?: boolean;
+  /** Files with extra PEM certificates to trust, in addition to Node's roots. */
+  caFiles?: string[];
+  /** Extra PEM certificates to trust, as text. */
+  ca?: string[];
+  connectTimeoutMs?: number;
+  /** Time to wait for response headers. Default 60 s (10 min for non-streamed generation). */
+  headersTimeoutMs?: number;
+  /** Time allowed between chunks of a response body. Default 60 s. */
+  bodyTimeoutMs?: number;
+  /** Time allowed between events of a stream. Default 120 s. */
+  streamIdleTimeoutMs?: number;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number;
+  /** Allow plain http:// to hosts other than loopback. Default false. */
+  allowInsecureHttp?: boolean;
+  userAgent?: string;
+  /** Use this dispatcher instead of building one (then the client does not close it). */
+  dispatcher?: Dispatcher;
+  /** Time source (tests inject one that does not really sleep). */
+  clock?: Clock;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  /** Observes each retry before its backoff. */
+  onRetry?: (e: { operation: string; attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export interface ClientOptions {
+  /** e.g. `http://127.0.0.1:4123`; the `/v1` prefix is added by the client. */
+  baseUrl: string;
+  /** Bearer token (documents) or Api-Key (gateway); a function is called for every request. */
+  token: string | (() => string | Promise<string>);
+  transport?: TransportOptions;
+  /** Client-side token buckets per operation (requests per minute). Default on. */
+  rateLimits?: boolean | Partial<Record<Operation, number>>;
+  onRateLimitWait?: (e: { operation: string; waitMs: number }) => void;
+  /** Never receives secrets. */
+  log?: LogSink;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}

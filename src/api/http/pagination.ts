@@ -1,0 +1,76 @@
+/** Cursor pagination over `{data, first_id, last_id, has_more}` lists, in either direction. */
+import type { CallOptions } from './options';
+
+export interface ListParams {
+  after?: string;
+  before?: string;
+  limit?: number;
+  order?: 'asc' | 'desc';
+}
+
+export interface ListPage<T> {
+  data: T[];
+  /** From `first_id`, or the first item's id when the service sends null. */
+  firstId: string | null;
+  /** From `last_id`, or the last item's id when the service sends null. */
+  lastId: string | null;
+  hasMore: boolean;
+  /** The response as received (unknown fields kept). */
+  raw: unknown;
+}
+
+export interface Paginator<T> extends AsyncIterable<T> {
+  pages(): AsyncIterable<ListPage<T>>;
+}
+
+export function toListPage<T extends { id?: string }>(envelope: {
+  data: T[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}): ListPage<T> {
+  const { data } = envelope;
+  return {
+    data,
+    firstId: envelope.first_id ?? data[0]?.id ?? null,
+    lastId: envelope.last_id ?? data[data.length - 1]?.id ?? null,
+    hasMore: envelope.has_more,
+    raw: envelope,
+  };
+}
+
+/**
+ * Walks pages from `params`: forwards with `after = lastId`, or backwards with
+ * `before = firstId` when the caller started with `before`. Stops when `has_more` is false,
+ * a page is empty, or the cursor does not move (a server bug that would otherwise loop forever).
+ */
+export function paginate<T>(
+  fetchPage: (params: ListParams, options: CallOptions) => Promise<ListPage<T>>,
+  params: ListParams = {},
+  options: CallOptions = {},
+  onStuck?: (cursor: string) => void,
+): Paginator<T> {
+  const backwards = params.before !== undefined && params.after === undefined;
+  async function* pages(): AsyncGenerator<ListPage<T>> {
+    let current: ListParams = { ...params };
+    const seen = new Set<string>();
+    for (;;) {
+      const page = await fetchPage(current, options);
+      yield page;
+      if (!page.hasMore || page.data.length === 0) return;
+      const cursor = backwards ? page.firstId : page.lastId;
+      if (!cursor || seen.has(cursor)) {
+        if (cursor) onStuck?.(cursor);
+        return;
+      }
+      seen.add(cursor);
+      current = backwards ? { ...params, before: cursor, after: undefined } : { ...params, after: cursor, before: undefined };
+    }
+  }
+  return {
+    pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page.data;
+    },
+  };
+}

@@ -1,0 +1,229 @@
+/** Turns an HTTP error response or a connection failure into a DocChatError with a readable message. */
+import {
+  AuthError,
+  DocChatError,
+  NetworkError,
+  NotFoundError,
+  ProtocolError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from './errors';
+import { redactUserInfo } from './dispatcher';
+import { isRetryableStatus } from './retry';
+
+export interface ErrorContext {
+  /** "documents service" or "gateway", for messages. */
+  service: string;
+  /** What the token is called in messages: "token" or "API key". */
+  credential: string;
+  origin: string;
+  path: string;
+  requestId?: string;
+  retryAfterMs?: number;
+}
+
+interface BodyInfo {
+  message?: string;
+  type?: string;
+  code?: string;
+  param?: string;
+  html: boolean;
+  malformed: boolean;
+}
+
+const MAX_MESSAGE = 500;
+
+function sentence(text: string): string {
+  const trimmed = text.replace(/\s+/g, ' ').trim();
+  const short = trimmed.length > MAX_MESSAGE ? `${trimmed.slice(0, MAX_MESSAGE)}…` : trimmed;
+  return /[.!?…)]$/.test(short) ? short : `${short}.`;
+}
+
+function str(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim()) return value;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/** Reads `{error: {message, type, param, code}}`, `{error: "…"}`, `{message}`, `{detail}` or plain text. */
+export function describeErrorBody(text: string, contentType: string): BodyInfo {
+  const trimmed = text.trim();
+  if (/text\/html/i.test(contentType) || /^<(!doctype|html|head|body)/i.test(trimmed)) {
+    return { html: true, malformed: false };
+  }
+  const looksJson = /json/i.test(contentType) || /^[[{]/.test(trimmed);
+  if (!looksJson) return { message: trimmed ? sentence(trimmed) : undefined, html: false, malformed: false };
+  let body: unknown;
+  try {
+    body = JSON.parse(trimmed);
+  } catch {
+    return { html: false, malformed: trimmed !== '' || /json/i.test(contentType) };
+  }
+  if (typeof body === 'string') return { message: body.trim() ? sentence(body) : undefined, html: false, malformed: false };
+  if (!body || typeof body !== 'object') return { html: false, malformed: false };
+  const record = body as Record<string, unknown>;
+  const error = record.error;
+  if (error && typeof error === 'object') {
+    const e = error as Record<string, unknown>;
+    const message = str(e.message);
+    return {
+      message: message ? sentence(message) : undefined,
+      type: str(e.type),
+      code: str(e.code),
+      param: str(e.param),
+      html: false,
+      malformed: false,
+    };
+  }
+  const detail = record.detail;
+  if (Array.isArray(detail) && detail.length > 0) {
+    // FastAPI validation errors: [{loc: ["body", "name"], msg: "…"}]
+    const first = detail[0] as { loc?: unknown[]; msg?: unknown };
+    const param = Array.isArray(first?.loc) ? first.loc.filter((p) => p !== 'body').join('.') : undefined;
+    const msg = str(first?.msg);
+    return { message: msg ? sentence(param ? `${param}: ${msg}` : msg) : undefined, param, html: false, malformed: false };
+  }
+  const message = str(error) ?? str(record.message) ?? str(detail) ?? str(record.error_description);
+  return { message: message ? sentence(message) : undefined, code: str(record.code), html: false, malformed: false };
+}
+
+export function errorFromResponse(status: number, contentType: string, text: string, ctx: ErrorContext): DocChatError {
+  const info = describeErrorBody(text, contentType);
+  const details = {
+    status,
+    requestId: ctx.requestId,
+    retryable: isRetryableStatus(status),
+    type: info.type,
+    code: info.code,
+    param: info.param,
+  };
+  if (info.html) {
+    return new ProtocolError(
+      `The ${ctx.service} answered ${status} with a web page instead of API data.`,
+      { ...details, hint: 'Is the URL right, or is a proxy or sign-in page in the way?' },
+    );
+  }
+  if (info.malformed) {
+    return new ProtocolError(`The ${ctx.service} answered ${status} with malformed JSON.`, details);
+  }
+  const message = info.message;
+  if (status === 401 || status === 403) {
+    return new AuthError(
+      message ??
+        (status === 401
+          ? `The ${ctx.service} rejected the ${ctx.credential}.`
+          : `The ${ctx.credential} is not allowed to do this at the ${ctx.service}.`),
+      { ...details, hint: `Check that the ${ctx.credential} is set and still valid.` },
+    );
+  }
+  if (status === 404) return new NotFoundError(message ?? `Not found at the ${ctx.service}: ${ctx.path}.`, details);
+  if (status === 408) return new TimeoutError(message ?? `The ${ctx.service} timed out waiting for the request.`, details);
+  if (status === 429) {
+    const wait = ctx.retryAfterMs !== undefined ? ` Try again in ${Math.ceil(ctx.retryAfterMs / 1000)} s.` : '';
+    return new RateLimitError(message ?? `Too many requests to the ${ctx.service}.${wait}`, {
+      ...details,
+      retryAfterMs: ctx.retryAfterMs,
+    });
+  }
+  if (status >= 500) {
+    return new ServerError(message ?? `The ${ctx.service} failed with an internal error (${status}).`, details);
+  }
+  return new ValidationError(
+    info.param ?? 'request',
+    info.code ?? info.type ?? `HTTP ${status}`,
+    message ?? `The ${ctx.service} rejected the request (${status}).`,
+    details,
+  );
+}
+
+const NOT_REACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|TLS|SSL|ERR_OSSL/i;
+
+/** The error code of a Node/undici error, looking into AggregateError and `cause`. */
+export function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; errors?: unknown[]; cause?: unknown };
+  if (typeof e?.code === 'string') return e.code;
+  if (Array.isArray(e?.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
+  if (e?.cause && e.cause !== error) return errorCode(e.cause);
+  return undefined;
+}
+
+/** True when the failure happened before any byte reached the server, so even a POST may be retried. */
+export function provablyNotSent(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && NOT_REACHED_CODES.has(code);
+}
+
+export function errorFromNetwork(error: unknown, ctx: ErrorContext, timeouts: { headersMs: number; bodyMs: number }): DocChatError {
+  if (error instanceof DocChatError) return error;
+  const code = errorCode(error) ?? '';
+  const raw = redactUserInfo(error instanceof Error ? error.message : String(error));
+  const host = (() => {
+    try {
+      return new URL(ctx.origin).host;
+    } catch {
+      return ctx.origin;
+    }
+  })();
+  const base = { cause: error, requestId: ctx.requestId, code: code || undefined };
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new NetworkError(`Could not connect to the ${ctx.service} at ${ctx.origin}: the connection was refused.`, {
+        ...base,
+        retryable: true,
+        hint: 'Is the URL right, and is the service running?',
+      });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new NetworkError(`Could not find the host ${host} of the ${ctx.service}.`, {
+        ...base,
+        retryable: code === 'EAI_AGAIN',
+        hint: 'Is the URL right, or is a proxy needed (http.proxy setting or HTTPS_PROXY)?',
+      });
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return new TimeoutError(`Connecting to the ${ctx.service} at ${ctx.origin} timed out.`, {
+        ...base,
+        retryable: true,
+        hint: 'Is the URL right, or is a proxy needed?',
+      });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new TimeoutError(`The ${ctx.service} did not answer within ${Math.round(timeouts.headersMs / 1000)} s.`, {
+        ...base,
+        retryable: true,
+      });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new TimeoutError(`The ${ctx.service} stopped sending data for ${Math.round(timeouts.bodyMs / 1000)} s.`, {
+        ...base,
+        retryable: true,
+      });
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return new NetworkError(`The ${ctx.service} host ${host} is unreachable.`, {
+        ...base,
+        retryable: true,
+        hint: 'Are you on the right network or VPN, or is a proxy needed?',
+      });
+  }
+  if (TLS_CODE.test(code)) {
+    return new NetworkError(`The TLS certificate of ${host} could not be verified (${code}).`, {
+      ...base,
+      retryable: false,
+      hint: 'If your company uses its own certificate authority, add its certificate file to the extra CA certificates setting (docchat.network.caFiles).',
+    });
+  }
+  if (/proxy/i.test(raw)) {
+    return new NetworkError(`The proxy refused the connection to the ${ctx.service} (${raw}).`, {
+      ...base,
+      retryable: false,
+      hint: 'Check the proxy URL and its credentials (http.proxy setting or HTTPS_PROXY).',
+    });
+  }
+  return new NetworkError(`The connection to the ${ctx.service} at ${ctx.origin} failed${code ? ` (${code})` : ''}.`, {
+    ...base,
+    retryable: true,
+    hint: 'Is the URL right, or is a proxy or firewall interrupting the connection?',
+  });
+}
