@@ -1,0 +1,150 @@
+/**
+ * Markdown chunking for search: about `maxTokens` per chunk (a token is estimated as 4
+ * characters), `overlapTokens` of the previous chunk repeated at the start of the next one within
+ * a section, new chunks at headings once the current chunk is substantial, code fences never cut
+ * open (an oversized fence is split at blank lines or lines, each piece fenced again with its
+ * language), and every chunk that does not start with a heading starts with its section's
+ * heading so that it reads on its own.
+ */
+import { parseBlocks, type Block } from './blocks';
+
+export interface Chunk {
+  text: string;
+  /** Heading path, e.g. "Install > Linux"; empty before the first heading. */
+  heading: string;
+}
+
+export interface ChunkOptions {
+  maxTokens?: number;
+  overlapTokens?: number;
+}
+
+export const CHARS_PER_TOKEN = 4;
+export const DEFAULT_CHUNK_TOKENS = 800;
+export const DEFAULT_OVERLAP_TOKENS = 160;
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+interface Piece {
+  text: string;
+  kind: Block['kind'];
+}
+
+const SENTENCE_END = /(?<=[.!?;:。])\s+/;
+
+/** Splits `text` into parts of at most `budget` characters, at the coarsest separator that works. */
+export function splitText(text: string, budget: number, separators: (string | RegExp)[] = ['\n\n', '\n', SENTENCE_END, ' ']): string[] {
+  if (text.length <= budget) return [text];
+  const [separator, ...rest] = separators;
+  if (separator === undefined) {
+    const parts: string[] = [];
+    for (let i = 0; i < text.length; i += budget) parts.push(text.slice(i, i + budget));
+    return parts;
+  }
+  const joiner = typeof separator === 'string' ? separator : ' ';
+  const units = text.split(separator).filter((unit) => unit.length > 0);
+  if (units.length <= 1) return splitText(text, budget, rest);
+  const out: string[] = [];
+  let current = '';
+  for (const unit of units) {
+    for (const part of unit.length > budget ? splitText(unit, budget, rest) : [unit]) {
+      if (current && current.length + joiner.length + part.length > budget) {
+        out.push(current);
+        current = part;
+      } else {
+        current = current ? current + joiner + part : part;
+      }
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+function splitBlock(block: Block, budget: number): Piece[] {
+  if (block.kind === 'code') {
+    const open = `${block.fence}${block.info}\n`;
+    const close = `\n${block.fence}`;
+    return splitText(block.body, Math.max(1, budget - open.length - close.length), ['\n\n', '\n']).map((body) => ({
+      kind: 'code',
+      text: open + body + close,
+    }));
+  }
+  return splitText(block.text, budget).map((text) => ({ kind: block.kind, text }));
+}
+
+export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chunk[] {
+  const maxChars = (options.maxTokens ?? DEFAULT_CHUNK_TOKENS) * CHARS_PER_TOKEN;
+  const overlapChars = Math.min((options.overlapTokens ?? DEFAULT_OVERLAP_TOKENS) * CHARS_PER_TOKEN, Math.floor(maxChars / 3));
+  const pieceBudget = maxChars - overlapChars - 200; // room for the overlap and a heading line
+  const chunks: Chunk[] = [];
+  const headings: { level: number; title: string; line: string }[] = [];
+  let current: Piece[] = [];
+  let size = 0;
+  let hasNewContent = false;
+  let chunkHeading = '';
+
+  const breadcrumb = () => headings.map((h) => h.title).filter(Boolean).join(' > ');
+
+  const overlapTail = (pieces: Piece[]): Piece[] => {
+    const tail: Piece[] = [];
+    let total = 0;
+    for (let i = pieces.length - 1; i >= 0; i--) {
+      const piece = pieces[i]!;
+      if (piece.kind === 'heading') break;
+      if (total + piece.text.length > overlapChars) {
+        if (!tail.length && piece.kind === 'text') {
+          // Part of a long paragraph: its last sentences.
+          const sentences = piece.text.split(SENTENCE_END);
+          const kept: string[] = [];
+          let length = 0;
+          for (let j = sentences.length - 1; j > 0 && length + sentences[j]!.length <= overlapChars; j--) {
+            kept.unshift(sentences[j]!);
+            length += sentences[j]!.length + 1;
+          }
+          if (kept.length) tail.unshift({ kind: 'text', text: kept.join(' ') });
+        }
+        break;
+      }
+      tail.unshift(piece);
+      total += piece.text.length + 2;
+    }
+    return tail;
+  };
+
+  const flush = (carryOverlap: boolean) => {
+    if (!hasNewContent) return;
+    let text = current.map((p) => p.text).join('\n\n');
+    const nearest = headings[headings.length - 1];
+    if (current[0]?.kind !== 'heading' && nearest) text = `${nearest.line}\n\n${text}`;
+    chunks.push({ text, heading: chunkHeading });
+    current = carryOverlap ? overlapTail(current) : [];
+    size = current.reduce((n, p) => n + p.text.length + 2, 0);
+    hasNewContent = false;
+  };
+
+  const add = (piece: Piece) => {
+    if (!hasNewContent) chunkHeading = breadcrumb();
+    current.push(piece);
+    size += piece.text.length + 2;
+    hasNewContent = true;
+  };
+
+  for (const block of parseBlocks(markdown)) {
+    if (block.kind === 'heading') {
+      if (size >= maxChars / 4) flush(false);
+      else if (!hasNewContent) current = [];
+      while (headings.length && headings[headings.length - 1]!.level >= block.level) headings.pop();
+      headings.push({ level: block.level, title: block.title, line: block.text });
+      add({ kind: 'heading', text: block.text });
+      continue;
+    }
+    for (const piece of block.text.length > pieceBudget ? splitBlock(block, pieceBudget) : [{ kind: block.kind, text: block.text }]) {
+      if (hasNewContent && size + piece.text.length > maxChars - 200) flush(true);
+      add(piece);
+    }
+  }
+  flush(false);
+  return chunks;
+}

@@ -1,0 +1,144 @@
+/**
+ * `docchat-backend`: runs the embedded backend as a local server.
+ * Prints one JSON line {"url","token","apiKey"} on stdout when listening; logs go to stderr.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DataDirLockedError } from './persistence/lock';
+import { seedDemo } from './seed';
+import { startBackend } from './server';
+import type { BackendLogLevel } from './options';
+
+const HELP = `Usage: docchat-backend [options]
+
+Runs DocChat's local backend: the documents service and the language-model gateway on one
+HTTP server (127.0.0.1 by default). Prints {"url","token","apiKey"} as one JSON line on stdout
+once it listens; logs go to stderr. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
+
+Options:
+  --port N               port to listen on (default 0: a free port)
+  --host HOST            address to bind (default 127.0.0.1)
+  --data-dir DIR         folder for stores, files and the search index (default ./.docchat-data)
+  --token T              documents bearer token (default: generated)
+  --api-key K            gateway Api-Key (default: the same as the token)
+  --no-rate-limits       turn the per-minute rate limits off (benchmarks)
+  --max-upload-mb N      upload limit in MiB (default 50)
+  --upstream URL         forward chat, embeddings and model lists to an OpenAI-compatible server
+  --upstream-key KEY     bearer key for the upstream
+  --upstream-embed-model M  upstream embedding model for hybrid search (default: first *embed* model)
+  --skills FILE          people directory (JSON) for skillshare (default: the bundled sample)
+  --seed-demo PATH...    create the "demo" store (if absent) and add these files/folders to it
+  --seed-only            with --seed-demo: seed, then exit without serving
+  --verbose              log every request
+  --help                 show this help
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`docchat-backend: ${message}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        token: { type: 'string' },
+        'api-key': { type: 'string' },
+        'no-rate-limits': { type: 'boolean' },
+        'max-upload-mb': { type: 'string' },
+        upstream: { type: 'string' },
+        'upstream-key': { type: 'string' },
+        'upstream-embed-model': { type: 'string' },
+        skills: { type: 'string' },
+        'seed-demo': { type: 'string', multiple: true },
+        'seed-only': { type: 'boolean' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${HELP}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  // `--seed-demo a.md b.md docs/`: the files after the flag arrive as positionals.
+  const seedPaths = values['seed-demo'] ? [...values['seed-demo'], ...positionals] : [];
+  if (!values['seed-demo'] && positionals.length) fail(`unexpected argument "${positionals[0]}" (see --help)`);
+  if (values['seed-only'] && !seedPaths.length) fail('--seed-only needs --seed-demo PATH...');
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0 to 65535 (got ${values.port})`);
+  const maxUploadMb = values['max-upload-mb'] === undefined ? undefined : Number(values['max-upload-mb']);
+  if (maxUploadMb !== undefined && !(maxUploadMb > 0)) fail('--max-upload-mb must be a positive number');
+  if (values['upstream-key'] && !values.upstream) fail('--upstream-key needs --upstream URL');
+  if (values.upstream && !/^https?:\/\//i.test(values.upstream)) fail('--upstream must be an http(s) URL');
+
+  const token = values.token || randomBytes(24).toString('base64url');
+  const apiKey = values['api-key'] || token;
+  const verbose = values.verbose === true;
+  const log = (level: BackendLogLevel, message: string) => {
+    if ((level === 'debug' || level === 'trace') && !verbose) return;
+    process.stderr.write(`[${new Date().toISOString()}] ${level.padEnd(5)} ${message}\n`);
+  };
+
+  const dataDir = path.resolve(values['data-dir'] ?? '.docchat-data');
+  let backend;
+  try {
+    backend = await startBackend({
+      host: values.host ?? '127.0.0.1',
+      port,
+      dataDir,
+      token,
+      apiKey,
+      rateLimits: !values['no-rate-limits'],
+      maxUploadBytes: maxUploadMb === undefined ? undefined : Math.round(maxUploadMb * 1024 * 1024),
+      upstream: values.upstream
+        ? { url: values.upstream, key: values['upstream-key'], embeddingModel: values['upstream-embed-model'] }
+        : undefined,
+      skillsFile: values.skills ? path.resolve(values.skills) : undefined,
+      log,
+    });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) fail(error.message);
+    fail((error as Error).message);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log('info', `${signal}: stopping`);
+    await backend.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  if (seedPaths.length) {
+    log('info', `Seeding the demo store with ${seedPaths.join(', ')}`);
+    const result = await seedDemo(backend.documents, seedPaths);
+    for (const file of result.files) {
+      log(file.status === 'completed' ? 'info' : 'warn', `  ${file.path}: ${file.status}${file.last_error ? ` (${file.last_error})` : ''}`);
+    }
+    if (result.skipped.length) log('info', `  ${result.skipped.length} file(s) were already in the demo store.`);
+    if (values['seed-only']) {
+      process.stdout.write(`${JSON.stringify({ seeded: { storeId: result.storeId, added: result.files.length, skipped: result.skipped.length, failed: result.files.filter((f) => f.status !== 'completed').length } })}\n`);
+      await backend.close();
+      process.exit(result.files.length && result.files.every((f) => f.status !== 'completed') ? 1 : 0);
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ url: backend.url, token, apiKey })}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`docchat-backend: ${(error as Error)?.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,233 @@
+/**
+ * Attaching a file converts it in the background: convert to markdown, chunk, (embed), write the
+ * converted file, index it, then record `completed` — or `failed` with the reason. A store file
+ * still `in_progress` when the backend stops is converted again at the next start.
+ */
+import { chunkMarkdown, type Chunk } from '../chunking/chunker';
+import { ConversionError, convertToMarkdown } from '../convert';
+import type { Embedder } from '../search/embedder';
+import { normalize, StoreIndex } from '../search/storeIndex';
+import { decodeVectors, encodeVectors, type ConvertedFile } from './disk';
+import type { StoreFileRecord } from './model';
+import type { DocumentsRepository } from './repository';
+
+export type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+
+export interface IngestOptions {
+  maxConvertBytes: number;
+  /** More chunks than this and the file fails as too large. */
+  maxChunksPerFile: number;
+  embedder?: Embedder;
+  concurrency: number;
+  log: Log;
+}
+
+const EMBED_BATCH = 64;
+
+function key(storeId: string, fileId: string): string {
+  return `${storeId}/${fileId}`;
+}
+
+export class Ingestor {
+  private readonly indexes = new Map<string, StoreIndex>();
+  private readonly queue: { storeId: string; fileId: string; attempt: number }[] = [];
+  private readonly attempts = new Map<string, number>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+  private readonly active = new Set<Promise<void>>();
+  private closed = false;
+  private loading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly repository: DocumentsRepository,
+    private readonly options: IngestOptions,
+  ) {}
+
+  get embedder(): Embedder | undefined {
+    return this.options.embedder;
+  }
+
+  /** Index of a store, created on first use. */
+  index(storeId: string): StoreIndex {
+    let index = this.indexes.get(storeId);
+    if (!index) {
+      index = new StoreIndex();
+      this.indexes.set(storeId, index);
+    }
+    return index;
+  }
+
+  dropStore(storeId: string): void {
+    this.indexes.delete(storeId);
+    for (const k of [...this.attempts.keys()]) if (k.startsWith(`${storeId}/`)) this.attempts.delete(k);
+  }
+
+  dropFile(storeId: string, fileId: string): void {
+    this.indexes.get(storeId)?.removeFile(fileId);
+    this.attempts.delete(key(storeId, fileId));
+    this.notify(storeId, fileId);
+  }
+
+  /**
+   * Queues what was still in progress and starts loading the converted files into the indexes in
+   * the background, so the server can listen at once; searches wait for `whenLoaded()`.
+   */
+  restore(): void {
+    const completed: { storeId: string; fileId: string }[] = [];
+    for (const [storeId, files] of this.repository.state.storeFiles) {
+      for (const { record } of files.values()) {
+        if (record.status === 'in_progress') this.enqueue(storeId, record.id);
+        else if (record.status === 'completed') completed.push({ storeId, fileId: record.id });
+      }
+    }
+    this.loading = this.load(completed).catch((error) => this.options.log('error', `Loading the search indexes failed: ${(error as Error)?.stack ?? error}`));
+  }
+
+  /** Resolves once the converted files present at start are in the indexes. */
+  whenLoaded(): Promise<void> {
+    return this.loading;
+  }
+
+  private async load(list: { storeId: string; fileId: string }[]): Promise<void> {
+    const started = Date.now();
+    let chunks = 0;
+    for (const { storeId, fileId } of list) {
+      if (this.closed) return;
+      const converted = await this.repository.chunks.read(storeId, fileId);
+      // Checked after the read: the file may have been detached or re-attached meanwhile.
+      const record = this.repository.state.storeFile(storeId, fileId);
+      if (!record || record.status !== 'completed' || this.closed) continue;
+      if (converted) {
+        this.index(storeId).addFile(fileId, converted.chunks, converted.embeddings ? decodeVectors(converted.embeddings) : undefined);
+        chunks += converted.chunks.length;
+      } else {
+        this.options.log('warn', `The converted content of ${fileId} in ${storeId} is missing; converting it again.`);
+        await this.repository.commit({ op: 'storefile.put', record: { ...record, status: 'in_progress', last_error: null } });
+        this.enqueue(storeId, fileId);
+      }
+    }
+    if (list.length) this.options.log('info', `Loaded ${chunks} chunks of ${list.length} files into the search indexes in ${Date.now() - started} ms.`);
+  }
+
+  /** Queues a conversion for a store file whose record is `in_progress`. */
+  enqueue(storeId: string, fileId: string): void {
+    const attempt = (this.attempts.get(key(storeId, fileId)) ?? 0) + 1;
+    this.attempts.set(key(storeId, fileId), attempt);
+    this.queue.push({ storeId, fileId, attempt });
+    this.pump();
+  }
+
+  /** Resolves when the store file has left `in_progress` (or no longer exists). */
+  whenSettled(storeId: string, fileId: string): Promise<void> {
+    const record = this.repository.state.storeFile(storeId, fileId);
+    if (!record || record.status !== 'in_progress') return Promise.resolve();
+    return new Promise((resolve) => {
+      const list = this.waiters.get(key(storeId, fileId)) ?? [];
+      list.push(resolve);
+      this.waiters.set(key(storeId, fileId), list);
+    });
+  }
+
+  /** Stops taking jobs and waits for the running ones. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    await this.loading;
+    await Promise.allSettled([...this.active]);
+  }
+
+  private notify(storeId: string, fileId: string): void {
+    if (this.repository.state.storeFile(storeId, fileId)?.status === 'in_progress') return;
+    const list = this.waiters.get(key(storeId, fileId));
+    this.waiters.delete(key(storeId, fileId));
+    for (const resolve of list ?? []) resolve();
+  }
+
+  private pump(): void {
+    while (!this.closed && this.active.size < this.options.concurrency && this.queue.length) {
+      const job = this.queue.shift()!;
+      const run: Promise<void> = this.process(job.storeId, job.fileId, job.attempt)
+        .catch((error) => this.options.log('error', `Conversion of ${job.fileId} crashed: ${(error as Error)?.stack ?? error}`))
+        .finally(() => {
+          this.active.delete(run);
+          this.notify(job.storeId, job.fileId);
+          this.pump();
+        });
+      this.active.add(run);
+    }
+  }
+
+  /** The record if this attempt is still the one that counts (not deleted, not re-attached). */
+  private current(storeId: string, fileId: string, attempt: number): StoreFileRecord | undefined {
+    const record = this.repository.state.storeFile(storeId, fileId);
+    if (!record || record.status !== 'in_progress' || this.attempts.get(key(storeId, fileId)) !== attempt) return undefined;
+    return record;
+  }
+
+  private async process(storeId: string, fileId: string, attempt: number): Promise<void> {
+    const record = this.current(storeId, fileId, attempt);
+    const file = this.repository.state.files.get(fileId)?.record;
+    if (!record || !file) return;
+    let converted: ConvertedFile;
+    let vectors: Float32Array[] | undefined;
+    try {
+      const data = await this.repository.blobs.read(fileId);
+      const markdown = await convertToMarkdown(file.filename, data, {
+        skipOcr: record.skip_ocr,
+        maxBytes: this.options.maxConvertBytes,
+      });
+      const chunks = chunkMarkdown(markdown);
+      if (chunks.length > this.options.maxChunksPerFile) {
+        throw new ConversionError(
+          'file_too_large',
+          `${file.filename} is too large to index: ${chunks.length} chunks (the limit is ${this.options.maxChunksPerFile} per file).`,
+        );
+      }
+      vectors = await this.embed(chunks, file.filename);
+      converted = { format: 1, markdown, chunks };
+      if (vectors) converted.embeddings = encodeVectors(this.options.embedder!.model, vectors);
+      if (!this.current(storeId, fileId, attempt)) return;
+      await this.repository.chunks.write(storeId, fileId, converted);
+    } catch (error) {
+      const message =
+        error instanceof ConversionError ? error.message : `Conversion of ${file.filename} failed: ${(error as Error)?.message ?? error}`;
+      if (!(error instanceof ConversionError)) this.options.log('error', `${message}\n${(error as Error)?.stack ?? ''}`);
+      const latest = this.current(storeId, fileId, attempt);
+      if (latest) await this.repository.commit({ op: 'storefile.put', record: { ...latest, status: 'failed', last_error: message } });
+      return;
+    }
+    const latest = this.current(storeId, fileId, attempt);
+    if (!latest) {
+      // Deleted while the converted file was being written.
+      if (!this.repository.state.storeFile(storeId, fileId)) await this.repository.chunks.remove(storeId, fileId);
+      return;
+    }
+    this.index(storeId).addFile(fileId, converted.chunks, vectors);
+    await this.repository.commit({
+      op: 'storefile.put',
+      record: {
+        ...latest,
+        status: 'completed',
+        last_error: null,
+        usage_bytes: Buffer.byteLength(converted.markdown),
+        chunk_count: converted.chunks.length,
+      },
+    });
+  }
+
+  /** Chunk embeddings for hybrid search; a failing embedder only costs the vector side. */
+  private async embed(chunks: Chunk[], filename: string): Promise<Float32Array[] | undefined> {
+    const embedder = this.options.embedder;
+    if (!embedder || !chunks.length) return undefined;
+    try {
+      const vectors: Float32Array[] = [];
+      for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+        const batch = chunks.slice(i, i + EMBED_BATCH).map((c) => (c.heading ? `${c.heading}\n${c.text}` : c.text));
+        vectors.push(...(await embedder.embed(batch)).map(normalize));
+      }
+      return vectors.length === chunks.length ? vectors : undefined;
+    } catch (error) {
+      this.options.log('warn', `Embedding ${filename} with ${embedder.model} failed; it is searchable by keywords only: ${(error as Error)?.message ?? error}`);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * Chat completions (both paths) and the deprecated inference endpoint: request checks, the local
+ * extractive model, and forwarding to the upstream — whole JSON or an SSE stream.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { createParser } from 'eventsource-parser';
+import { ApiError, invalid } from '../http/errors';
+import { sendJson } from '../http/respond';
+import { answer, countTokens, type PlainMessage } from './extractive';
+import { LOCAL_CHAT_MODEL } from './models';
+import { endEventStream, sendErrorEvent, sendEvent, startEventStream } from './sse';
+import { chunksOf, describe, type Upstream } from './upstream';
+
+export interface ChatInput {
+  model: string;
+  messages: PlainMessage[];
+  stream: boolean;
+  maxTokens?: number;
+  /** The request as received, forwarded to an upstream unchanged. */
+  body: Record<string, unknown>;
+}
+
+export type ResponseShape = 'chat' | 'inference';
+
+/** Pause between streamed pieces of the local model, so a UI shows the answer arriving. */
+const LOCAL_STREAM_PIECE_DELAY_MS = 8;
+
+function textOf(content: unknown, index: number): string {
+  if (typeof content === 'string') return content;
+  if (content === null || content === undefined) return '';
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (typeof part === 'string' ? part : part && typeof part === 'object' && typeof part.text === 'string' ? part.text : ''))
+      .join('');
+  }
+  throw invalid(`messages[${index}].content`, 'Message content must be a string or a list of text parts.', 'invalid_type');
+}
+
+function optionalPositiveInt(body: Record<string, unknown>, field: string): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw invalid(field, `${field} must be a whole number of at least 1.`, 'invalid_value');
+  }
+  return value;
+}
+
+export function checkCommonOptions(body: Record<string, unknown>): { stream: boolean; maxTokens?: number } {
+  const temperature = body.temperature;
+  if (temperature !== undefined && temperature !== null && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
+    throw invalid('temperature', 'temperature must be a number from 0 to 2.', 'out_of_range');
+  }
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
+    throw invalid('stream', 'stream must be true or false.', 'invalid_type');
+  }
+  const format = body.response_format as { type?: unknown } | undefined | null;
+  if (format !== undefined && format !== null && (typeof format !== 'object' || typeof format.type !== 'string')) {
+    throw invalid('response_format', 'response_format must be an object with a string "type".', 'invalid_type');
+  }
+  const maxCompletion = optionalPositiveInt(body, 'max_completion_tokens');
+  const maxTotal = optionalPositiveInt(body, 'max_tokens');
+  return { stream: body.stream === true, maxTokens: maxCompletion ?? maxTotal };
+}
+
+export function parseChatRequest(body: Record<string, unknown>): ChatInput {
+  if (body.model === undefined || body.model === null) throw invalid('model', 'model is required.', 'missing_required_parameter');
+  if (typeof body.model !== 'string' || !body.model.trim()) throw invalid('model', 'model must be a non-empty string.', 'invalid_type');
+  if (!Array.isArray(body.messages)) throw invalid('messages', 'messages is required: a list of {role, content}.', 'missing_required_parameter');
+  if (!body.messages.length) throw invalid('messages', 'messages must contain at least one message.', 'string_too_short');
+  const messages = body.messages.map((raw, i): PlainMessage => {
+    const message = raw as { role?: unknown; content?: unknown } | null;
+    if (!message || typeof message !== 'object') throw invalid(`messages[${i}]`, 'Each message must be an object {role, content}.', 'invalid_type');
+    if (typeof message.role !== 'string' || !message.role) throw invalid(`messages[${i}].role`, 'Each message needs a role.', 'missing_required_parameter');
+    return { role: message.role, content: textOf(message.content, i) };
+  });
+  return { model: body.model, messages, ...checkCommonOptions(body), body };
+}
+
+function truncate(text: string, maxTokens: number | undefined): { text: string; finish: 'stop' | 'length' } {
+  if (maxTokens === undefined || countTokens(text) <= maxTokens) return { text, finish: 'stop' };
+  return { text: text.slice(0, maxTokens * 4), finish: 'length' };
+}
+
+function usageOf(messages: PlainMessage[], completion: string) {
+  const prompt = messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
+  const completionTokens = countTokens(completion);
+  return { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
+}
+
+export function completionId(): string {
+  return `chatcmpl-${randomBytes(12).toString('hex')}`;
+}
+
+function checkLocalFormat(body: Record<string, unknown>): void {
+  const type = (body.response_format as { type?: string } | undefined)?.type;
+  if (type && type !== 'text') {
+    throw invalid('response_format', `${LOCAL_CHAT_MODEL} answers in plain text only; response_format type "${type}" is not supported.`, 'unsupported_response_format');
+  }
+}
+
+/** Words with their following space, three at a time; joined they give back the text. */
+function pieces(text: string): string[] {
+  const words = text.split(/(?<=\s)(?=\S)/);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i += 3) out.push(words.slice(i, i + 3).join(''));
+  return out;
+}
+
+function closed(res: ServerResponse): boolean {
+  return res.destroyed || res.writableEnded;
+}
+
+export async function respondLocal(res: ServerResponse, input: ChatInput, shape: ResponseShape, headers: Record<string, string>): Promise<void> {
+  checkLocalFormat(input.body);
+  const { text, finish } = truncate(answer(input.messages), input.maxTokens);
+  const usage = usageOf(input.messages, text);
+  const id = completionId();
+  const created = Math.floor(Date.now() / 1000);
+  if (!input.stream) {
+    if (shape === 'inference') {
+      sendJson(res, 200, { model: LOCAL_CHAT_MODEL, response: text, usage }, headers);
+      return;
+    }
+    sendJson(
+      res,
+      200,
+      {
+        id,
+        object: 'chat.completion',
+        created,
+        model: LOCAL_CHAT_MODEL,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finish, logprobs: null }],
+        usage,
+        system_fingerprint: LOCAL_CHAT_MODEL,
+      },
+      headers,
+    );
+    return;
+  }
+  const chunk = (delta: Record<string, string>, finishReason: string | null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: LOCAL_CHAT_MODEL,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+  startEventStream(res, headers);
+  sendEvent(res, chunk({ role: 'assistant', content: '' }, null));
+  for (const piece of pieces(text)) {
+    if (closed(res)) return;
+    sendEvent(res, chunk({ content: piece }, null));
+    await new Promise((resolve) => setTimeout(resolve, LOCAL_STREAM_PIECE_DELAY_MS));
+  }
+  if (closed(res)) return;
+  sendEvent(res, chunk({}, finish));
+  sendEvent(res, { id, object: 'chat.completion.chunk', created, model: LOCAL_CHAT_MODEL, choices: [], usage });
+  endEventStream(res);
+}
+
+/** Forwards to the upstream's /chat/completions; an inference request is rewritten into one. */
+export async function respondUpstream(
+  res: ServerResponse,
+  upstream: Upstream,
+  input: ChatInput,
+  shape: ResponseShape,
+  headers: Record<string, string>,
+): Promise<void> {
+  const abort = new AbortController();
+  res.on('close', () => abort.abort());
+  const body: Record<string, unknown> = shape === 'chat' ? { ...input.body } : { model: input.model, messages: input.messages, ...pick(input.body, ['temperature', 'max_completion_tokens', 'max_tokens', 'response_format']) };
+  if (input.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  } else {
+    delete body.stream;
+  }
+  const response = await upstream.request('/chat/completions', { body, signal: abort.signal });
+  if (!response.ok) throw await upstream.failure(response);
+
+  if (!input.stream) {
+    const json = (await response.json()) as { choices?: { message?: { content?: string } }[]; usage?: unknown; model?: string };
+    if (shape === 'inference') {
+      sendJson(res, 200, { model: json.model ?? input.model, response: json.choices?.[0]?.message?.content ?? '', usage: json.usage ?? null }, headers);
+    } else {
+      sendJson(res, 200, json, headers);
+    }
+    return;
+  }
+
+  startEventStream(res, headers);
+  let sawUsage = false;
+  let done = false;
+  let completion = '';
+  let lastChunk: { id?: string; created?: number; model?: string } = {};
+  const parser = createParser({
+    onEvent(event) {
+      if (done || closed(res)) return;
+      if (event.data === '[DONE]') {
+        done = true;
+        return;
+      }
+      if (event.event === 'error') {
+        done = true;
+        sendErrorEvent(res, new ApiError('server_error', `Upstream server: ${errorText(event.data)}`, null, 'upstream_error', 502));
+        return;
+      }
+      try {
+        const chunk = JSON.parse(event.data) as { id?: string; created?: number; model?: string; usage?: unknown; choices?: { delta?: { content?: string } }[]; error?: unknown };
+        if (chunk.error) {
+          done = true;
+          sendErrorEvent(res, new ApiError('server_error', `Upstream server: ${errorText(event.data)}`, null, 'upstream_error', 502));
+          return;
+        }
+        if (chunk.usage) sawUsage = true;
+        for (const choice of chunk.choices ?? []) completion += choice.delta?.content ?? '';
+        lastChunk = chunk;
+      } catch {
+        // Not JSON: forward as it is, the client decides.
+      }
+      sendEvent(res, event.data);
+    },
+  });
+  try {
+    const decoder = new TextDecoder();
+    for await (const part of chunksOf(response.body)) {
+      parser.feed(decoder.decode(part, { stream: true }));
+      if (done || closed(res)) break;
+    }
+  } catch (error) {
+    if (closed(res)) return;
+    sendErrorEvent(res, new ApiError('server_error', `The upstream stream broke off: ${describe(error)}`, null, 'upstream_stream_error', 502));
+    return;
+  }
+  if (closed(res)) return;
+  if (!sawUsage) {
+    sendEvent(res, {
+      id: lastChunk.id ?? completionId(),
+      object: 'chat.completion.chunk',
+      created: lastChunk.created ?? Math.floor(Date.now() / 1000),
+      model: lastChunk.model ?? input.model,
+      choices: [],
+      usage: { ...usageOf(input.messages, completion), estimated: true },
+    });
+  }
+  endEventStream(res);
+}
+
+function pick(body: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (body[key] !== undefined) out[key] = body[key];
+  return out;
+}
+
+function errorText(data: string): string {
+  try {
+    const body = JSON.parse(data) as { error?: { message?: string } | string; message?: string };
+    return (typeof body.error === 'string' ? body.error : body.error?.message) ?? body.message ?? data;
+  } catch {
+    return data;
+  }
+}

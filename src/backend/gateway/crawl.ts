@@ -1,0 +1,61 @@
+/** Web crawl: fetch http(s) pages and return them as markdown (HTML via turndown). */
+import path from 'node:path';
+import { convertToMarkdown } from '../convert';
+import { htmlToMarkdown, htmlTitle } from '../convert/html';
+import { decodeText } from '../convert/text';
+import { chunksOf, describe } from './upstream';
+
+export interface CrawlResult {
+  url: string;
+  title?: string;
+  content: string;
+  error?: string;
+}
+
+export const MAX_CRAWL_URLS = 10;
+const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+const PAGE_TIMEOUT_MS = 15_000;
+
+async function readCapped(response: Response): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunksOf(response.body)) {
+    size += chunk.byteLength;
+    if (size > MAX_PAGE_BYTES) throw new Error(`the page is larger than ${MAX_PAGE_BYTES / (1024 * 1024)} MiB`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A file name whose extension tells the converter the format, from the content type. */
+function nameFor(url: URL, contentType: string): string {
+  const base = path.basename(url.pathname) || 'page';
+  if (/pdf/.test(contentType)) return base.endsWith('.pdf') ? base : `${base}.pdf`;
+  if (/wordprocessingml/.test(contentType)) return base.endsWith('.docx') ? base : `${base}.docx`;
+  if (/markdown/.test(contentType)) return `${base}.md`;
+  return path.extname(base) ? base : `${base}.txt`;
+}
+
+export async function crawlOne(raw: string, signal?: AbortSignal): Promise<CrawlResult> {
+  const url = new URL(raw);
+  try {
+    const signals = [AbortSignal.timeout(PAGE_TIMEOUT_MS), ...(signal ? [signal] : [])];
+    const response = await fetch(url, {
+      redirect: 'follow',
+      signal: AbortSignal.any(signals),
+      headers: { accept: 'text/html, text/markdown, text/plain, application/pdf;q=0.9, */*;q=0.5', 'user-agent': 'DocChat-backend/0.1 (web crawl)' },
+    });
+    if (!response.ok) return { url: raw, content: '', error: `HTTP ${response.status} ${response.statusText}`.trim() };
+    const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+    const data = await readCapped(response);
+    if (/html|xml/.test(contentType) || (!contentType && /^\s*</.test(decodeText(data.subarray(0, 200))))) {
+      const html = decodeText(data);
+      return { url: raw, title: htmlTitle(html), content: htmlToMarkdown(html, { tables: true }) };
+    }
+    if (/json/.test(contentType)) return { url: raw, content: `\`\`\`json\n${decodeText(data).trim()}\n\`\`\`` };
+    const content = await convertToMarkdown(nameFor(url, contentType), data, { skipOcr: false, maxBytes: MAX_PAGE_BYTES });
+    return { url: raw, content };
+  } catch (error) {
+    return { url: raw, content: '', error: describe(error) };
+  }
+}

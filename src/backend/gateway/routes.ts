@@ -1,0 +1,198 @@
+/** HTTP routes of the gateway: completions, inference (deprecated), embeddings, models, tools. */
+import { readJson } from '../http/body';
+import { invalid, notImplemented } from '../http/errors';
+import { sendJson } from '../http/respond';
+import type { RequestContext, Route } from '../http/router';
+import { checkCommonOptions, parseChatRequest, respondLocal, respondUpstream, type ChatInput } from './chat';
+import { crawlOne, MAX_CRAWL_URLS } from './crawl';
+import { hashingEmbedding, LOCAL_EMBEDDING_DEFAULT_DIMENSIONS, LOCAL_EMBEDDING_MAX_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from './localEmbedding';
+import { LOCAL_CHAT_MODEL, LOCAL_CHAT_MODEL_INFO, LOCAL_EMBEDDING_MODEL_INFO, modelNotFound, type ModelInfo } from './models';
+import type { SkillDirectory } from './skills';
+import { isEmbeddingModel, type Upstream } from './upstream';
+
+export interface GatewayDeps {
+  upstream?: Upstream;
+  skills: SkillDirectory;
+}
+
+const MAX_EMBED_INPUTS = 2048;
+const MAX_QUERY_CHARS = 10_000;
+
+/** The inference endpoint retires on December 17 (year not shown): the next one from today. */
+export function sunsetDate(now = new Date()): Date {
+  const year = now.getUTCFullYear();
+  const thisYear = new Date(Date.UTC(year, 11, 17));
+  return now.getTime() <= thisYear.getTime() + 86_400_000 ? thisYear : new Date(Date.UTC(year + 1, 11, 17));
+}
+
+export function projectCodeOf(ctx: RequestContext): string {
+  const header = ctx.req.headers['x-project-code'];
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  return value ? value : 'NA';
+}
+
+export function gatewayRoutes(deps: GatewayDeps): Route[] {
+  const { upstream, skills } = deps;
+  const route = (method: string, path: string, handler: (ctx: RequestContext) => Promise<void>): Route => ({
+    method,
+    path,
+    service: 'gateway',
+    handler,
+  });
+
+  async function completionModels(): Promise<ModelInfo[]> {
+    const remote = upstream ? (await upstream.listModels()).filter((m) => !isEmbeddingModel(m.id)) : [];
+    return [LOCAL_CHAT_MODEL_INFO, ...remote.filter((m) => m.id !== LOCAL_CHAT_MODEL)];
+  }
+
+  async function embeddingModels(): Promise<ModelInfo[]> {
+    const remote = upstream ? (await upstream.listModels()).filter((m) => isEmbeddingModel(m.id)) : [];
+    return [LOCAL_EMBEDDING_MODEL_INFO, ...remote.filter((m) => m.id !== LOCAL_EMBEDDING_MODEL)];
+  }
+
+  async function respondChat(ctx: RequestContext, input: ChatInput, shape: 'chat' | 'inference', headers: Record<string, string>, param = 'model') {
+    if (input.model === LOCAL_CHAT_MODEL) return respondLocal(ctx.res, input, shape, headers);
+    if (!upstream) throw modelNotFound(input.model, [LOCAL_CHAT_MODEL], param);
+    return respondUpstream(ctx.res, upstream, input, shape, headers);
+  }
+
+  const chat = async (ctx: RequestContext) => {
+    const input = parseChatRequest(await readJson(ctx.req));
+    await respondChat(ctx, input, 'chat', { 'x-project-code': projectCodeOf(ctx) });
+  };
+
+  const list = (models: ModelInfo[]) => ({ object: 'list', data: models });
+
+  return [
+    route('POST', '/v1/chat/completions', chat),
+    route('POST', '/v1/completions', chat),
+    route('GET', '/v1/completions/models', async (ctx) => sendJson(ctx.res, 200, list(await completionModels()))),
+    route('GET', '/v1/embed/models', async (ctx) => sendJson(ctx.res, 200, list(await embeddingModels()))),
+    route('GET', '/v1/models', async (ctx) => sendJson(ctx.res, 200, list([...(await completionModels()), ...(await embeddingModels())]))),
+
+    route('POST', '/v1/inference/:model', async (ctx) => {
+      const body = await readJson(ctx.req);
+      const model = ctx.params.model!;
+      if (typeof body.prompt !== 'string') throw invalid('prompt', 'prompt is required: the user input as a string.', 'missing_required_parameter');
+      if (typeof body.project_code !== 'string') {
+        throw invalid('project_code', 'project_code is required: "NA" or the project code of the specific customer.', 'missing_required_parameter');
+      }
+      if (body.system_prompt !== undefined && typeof body.system_prompt !== 'string') {
+        throw invalid('system_prompt', 'system_prompt must be a string.', 'invalid_type');
+      }
+      const messages = [
+        { role: 'system', content: typeof body.system_prompt === 'string' ? body.system_prompt : 'You are a helpful assistant.' },
+        { role: 'user', content: body.prompt },
+      ];
+      const input: ChatInput = { model, messages, ...checkCommonOptions(body), body };
+      const sunset = sunsetDate();
+      await respondChat(ctx, input, 'inference', {
+        deprecation: 'true',
+        sunset: sunset.toUTCString(),
+        link: '</v1/chat/completions>; rel="successor-version"',
+        'x-project-code': body.project_code.trim() || 'NA',
+      }, 'model');
+    }),
+
+    route('POST', '/v1/embed', async (ctx) => embed(ctx)),
+    route('POST', '/v1/embeddings', async (ctx) => embed(ctx)),
+
+    route('POST', '/v1/tools/skillshare', async (ctx) => {
+      const body = await readJson(ctx.req);
+      const query = body.query;
+      if (typeof query !== 'string' || !query.trim()) throw invalid('query', 'query is required: a description of the person you are looking for.', 'missing_required_parameter');
+      if (query.length > MAX_QUERY_CHARS) throw invalid('query', `query may be at most ${MAX_QUERY_CHARS} characters long.`, 'string_too_long');
+      sendJson(ctx.res, 200, skills.search(query));
+    }),
+
+    route('POST', '/v1/tools/web/crawl', async (ctx) => {
+      const body = await readJson(ctx.req);
+      const urls = body.urls;
+      if (!Array.isArray(urls) || !urls.length) throw invalid('urls', 'urls is required: a list of http(s) URLs.', 'missing_required_parameter');
+      if (urls.length > MAX_CRAWL_URLS) throw invalid('urls', `At most ${MAX_CRAWL_URLS} URLs per request (got ${urls.length}).`, 'too_many_items');
+      urls.forEach((url, i) => {
+        let parsed: URL | undefined;
+        try {
+          parsed = typeof url === 'string' ? new URL(url) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+          throw invalid(`urls[${i}]`, `Only absolute http(s) URLs can be crawled (got ${JSON.stringify(url)}).`, 'invalid_url');
+        }
+      });
+      const abort = new AbortController();
+      ctx.res.on('close', () => abort.abort());
+      const results = await Promise.all((urls as string[]).map((url) => crawlOne(url, abort.signal)));
+      sendJson(ctx.res, 200, { results });
+    }),
+
+    route('POST', '/v1/tools/web/search', async (ctx) => {
+      const body = await readJson(ctx.req);
+      if (typeof body.query !== 'string' || !body.query.trim()) throw invalid('query', 'query is required.', 'missing_required_parameter');
+      if (body.max_results !== undefined && (typeof body.max_results !== 'number' || !Number.isInteger(body.max_results) || body.max_results < 1)) {
+        throw invalid('max_results', 'max_results must be a whole number of at least 1.', 'invalid_value');
+      }
+      await forwardTool(ctx, '/tools/web/search', body, 'Web search');
+    }),
+    route('POST', '/v1/tools/web/research', async (ctx) => {
+      const body = await readJson(ctx.req);
+      if (typeof body.query !== 'string' || !body.query.trim()) throw invalid('query', 'query is required.', 'missing_required_parameter');
+      await forwardTool(ctx, '/tools/web/research', body, 'Web research');
+    }),
+    route('GET', '/v1/tools/web/research/:researchId', async (ctx) => {
+      await forwardTool(ctx, `/tools/web/research/${encodeURIComponent(ctx.params.researchId!)}`, undefined, 'Web research');
+    }),
+  ];
+
+  async function embed(ctx: RequestContext): Promise<void> {
+    const body = await readJson(ctx.req);
+    if (typeof body.model !== 'string' || !body.model) throw invalid('model', 'model is required.', 'missing_required_parameter');
+    const input = body.input;
+    const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((t) => typeof t === 'string') ? (input as string[]) : undefined;
+    if (!texts) throw invalid('input', 'input must be a string or a list of strings.', 'invalid_type');
+    if (!texts.length) throw invalid('input', 'input must contain at least one text.', 'string_too_short');
+    if (texts.length > MAX_EMBED_INPUTS) throw invalid('input', `input may contain at most ${MAX_EMBED_INPUTS} texts.`, 'too_many_items');
+    const dimensions = body.dimensions;
+    if (dimensions !== undefined && (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1)) {
+      throw invalid('dimensions', 'dimensions must be a whole number of at least 1.', 'invalid_value');
+    }
+    if (body.model === LOCAL_EMBEDDING_MODEL) {
+      const size = (dimensions as number | undefined) ?? LOCAL_EMBEDDING_DEFAULT_DIMENSIONS;
+      if (size < 16 || size > LOCAL_EMBEDDING_MAX_DIMENSIONS) {
+        throw invalid('dimensions', `${LOCAL_EMBEDDING_MODEL} supports 16 to ${LOCAL_EMBEDDING_MAX_DIMENSIONS} dimensions.`, 'out_of_range');
+      }
+      const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
+      sendJson(ctx.res, 200, {
+        object: 'list',
+        data: texts.map((text, index) => ({ object: 'embedding', index, embedding: hashingEmbedding(text, size) })),
+        model: LOCAL_EMBEDDING_MODEL,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      });
+      return;
+    }
+    if (!upstream) throw modelNotFound(body.model, [LOCAL_EMBEDDING_MODEL]);
+    const result = await upstream.embeddings({ model: body.model, input: texts, ...(dimensions ? { dimensions: dimensions as number } : {}) });
+    const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
+    sendJson(ctx.res, 200, {
+      object: 'list',
+      data: result.data.map((d, i) => ({ object: 'embedding', index: d.index ?? i, embedding: d.embedding })),
+      model: body.model,
+      usage: result.usage ?? { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  }
+
+  async function forwardTool(ctx: RequestContext, path: string, body: unknown, what: string): Promise<void> {
+    if (!upstream) {
+      throw notImplemented(
+        `${what} needs an internet search service, which the local backend does not have. Start it with --upstream URL pointing to a gateway that provides ${path.replace(/\/[^/]*research\/.*$/, '/tools/web/research')}.`,
+      );
+    }
+    const response = await upstream.request(path, body === undefined ? {} : { body });
+    if ((response.status === 404 && body !== undefined) || response.status === 405) {
+      throw notImplemented(`${what} is not available: the upstream server ${upstream.base} does not provide ${path}.`);
+    }
+    if (!response.ok) throw await upstream.failure(response);
+    sendJson(ctx.res, response.status, await response.json());
+  }
+}

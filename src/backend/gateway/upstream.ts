@@ -1,0 +1,185 @@
+/**
+ * Forwarding to an OpenAI-compatible server (Ollama, vLLM, OpenAI, …): chat completions,
+ * embeddings and the model list. Errors of the upstream are translated into this backend's
+ * error shape, saying that they came from the upstream.
+ */
+import { ApiError } from '../http/errors';
+import type { BackendLog, UpstreamOptions } from '../options';
+import type { Embedder } from '../search/embedder';
+import type { ModelInfo } from './models';
+
+const MODEL_LIST_TTL_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 120_000;
+
+export function upstreamBase(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  return /\/v\d+$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+}
+
+export function isEmbeddingModel(id: string): boolean {
+  return /embed/i.test(id);
+}
+
+export class Upstream {
+  readonly base: string;
+  private models: { at: number; list: ModelInfo[] } | undefined;
+
+  constructor(
+    private readonly options: UpstreamOptions,
+    private readonly log: BackendLog,
+  ) {
+    this.base = upstreamBase(options.url);
+  }
+
+  private headers(json: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
+    if (json) headers['content-type'] = 'application/json';
+    if (this.options.key) {
+      headers.authorization = `Bearer ${this.options.key}`;
+      headers['api-key'] = this.options.key;
+    }
+    return headers;
+  }
+
+  /** A raw request to `<base><path>`; network failures become a 502. */
+  async request(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Response> {
+    const signals = [AbortSignal.timeout(REQUEST_TIMEOUT_MS)];
+    if (init.signal) signals.push(init.signal);
+    try {
+      return await fetch(`${this.base}${path}`, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: this.headers(init.body !== undefined),
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: AbortSignal.any(signals),
+      });
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw new ApiError('server_error', `The upstream server ${this.base} could not be reached: ${describe(error)}.`, null, 'upstream_unreachable', 502);
+    }
+  }
+
+  /** Turns a non-2xx upstream response into an ApiError for our client. */
+  async failure(response: Response): Promise<ApiError> {
+    let message = `HTTP ${response.status}`;
+    let param: string | null = null;
+    try {
+      const text = await response.text();
+      try {
+        const body = JSON.parse(text) as { error?: { message?: string; param?: string } | string; message?: string };
+        const inner = typeof body.error === 'string' ? body.error : body.error?.message;
+        message = inner ?? body.message ?? (text.slice(0, 300) || message);
+        if (typeof body.error === 'object' && typeof body.error?.param === 'string') param = body.error.param;
+      } catch {
+        if (text.trim()) message = text.trim().slice(0, 300);
+      }
+    } catch {
+      // keep the status line
+    }
+    const text = `Upstream server: ${message}`;
+    switch (response.status) {
+      case 400:
+      case 422:
+        return new ApiError('invalid_request_error', text, param, 'upstream_invalid_request');
+      case 401:
+      case 403:
+        return new ApiError('server_error', `${text} (the upstream rejected the configured upstream key)`, null, 'upstream_auth_failed', 502);
+      case 404:
+        return new ApiError('not_found_error', text, param, 'upstream_not_found');
+      case 429: {
+        const retryAfter = response.headers.get('retry-after') ?? '1';
+        const seconds = Number.isFinite(Number(retryAfter)) ? Math.max(1, Math.ceil(Number(retryAfter))) : 1;
+        return new ApiError('rate_limit_error', text, null, 'upstream_rate_limited', 429, {
+          'retry-after': String(seconds),
+          'retry-after-ms': String(seconds * 1000),
+        });
+      }
+      default:
+        return new ApiError('server_error', text, null, 'upstream_error', 502);
+    }
+  }
+
+  /** The upstream's models, cached briefly; an unreachable upstream lists none. */
+  async listModels(): Promise<ModelInfo[]> {
+    if (this.models && Date.now() - this.models.at < MODEL_LIST_TTL_MS) return this.models.list;
+    try {
+      const response = await this.request('/models', { signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) throw await this.failure(response);
+      const body = (await response.json()) as { data?: unknown } | unknown[];
+      const raw = Array.isArray(body) ? body : Array.isArray((body as { data?: unknown }).data) ? ((body as { data: unknown[] }).data) : [];
+      const list = raw
+        .map((m): ModelInfo | undefined => {
+          const item = (typeof m === 'string' ? { id: m } : m) as Partial<ModelInfo> | null;
+          if (!item || typeof item.id !== 'string') return undefined;
+          return { ...item, id: item.id, object: 'model', created: typeof item.created === 'number' ? item.created : 0, owned_by: typeof item.owned_by === 'string' ? item.owned_by : 'upstream' };
+        })
+        .filter((m): m is ModelInfo => m !== undefined);
+      this.models = { at: Date.now(), list };
+      return list;
+    } catch (error) {
+      this.log('warn', `Could not list the upstream models: ${describe(error)}`);
+      return [];
+    }
+  }
+
+  async embeddingModel(): Promise<string | undefined> {
+    if (this.options.embeddingModel) return this.options.embeddingModel;
+    return (await this.listModels()).find((m) => isEmbeddingModel(m.id))?.id;
+  }
+
+  /** Embeddings in OpenAI's shape: `{data: [{embedding, index}], usage}`. */
+  async embeddings(body: { model: string; input: string | string[]; dimensions?: number }, signal?: AbortSignal): Promise<{ data: { embedding: number[]; index: number }[]; usage?: unknown }> {
+    const response = await this.request('/embeddings', { body, signal });
+    if (!response.ok) throw await this.failure(response);
+    const json = (await response.json()) as { data?: { embedding: number[]; index: number }[]; usage?: unknown };
+    if (!Array.isArray(json.data)) throw new ApiError('server_error', 'Upstream server: the embeddings response has no data.', null, 'upstream_error', 502);
+    return { data: json.data, usage: json.usage };
+  }
+
+  /**
+   * The Embedder for hybrid search. The model is looked up when needed (the upstream may start
+   * after this backend); without an embedding model it returns no vectors and search stays BM25.
+   */
+  embedder(): Embedder {
+    let model = this.options.embeddingModel ?? '';
+    return {
+      get model() {
+        return model;
+      },
+      embed: async (texts, signal) => {
+        model = (await this.embeddingModel()) ?? '';
+        if (!model) return [];
+        const { data } = await this.embeddings({ model, input: texts }, signal);
+        return [...data].sort((a, b) => a.index - b.index).map((d) => Float32Array.from(d.embedding));
+      },
+    };
+  }
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}
+
+/** The chunks of a fetch body (the DOM typings lack ReadableStream's async iterator). */
+export async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    // Stopped early: cancel so the connection to the server is released.
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}

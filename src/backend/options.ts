@@ -1,0 +1,44 @@
+import type { DocumentsOperation } from '../api/documents/schemas';
+
+export type BackendLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+export type BackendLog = (level: BackendLogLevel, message: string) => void;
+
+export interface UpstreamOptions {
+  /** Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (`/v1` is added when missing). */
+  url: string;
+  key?: string;
+  /**
+   * Embedding model used for hybrid search of new files. Default: the first upstream model whose
+   * id contains "embed"; none found means keyword (BM25) search only.
+   */
+  embeddingModel?: string;
+}
+
+export interface BackendOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Folder for persisted data; created when missing. */
+  dataDir: string;
+  /** Documents service bearer token. */
+  token: string;
+  /** Gateway Api-Key (may equal the token). */
+  apiKey: string;
+  /**
+   * Per-minute rate limits of the documents service (default true: the documents' table).
+   * false turns them off (benchmarks); an object overrides single operations.
+   */
+  rateLimits?: boolean | Partial<Record<DocumentsOperation, number>>;
+  /** Upload size limit, default 50 MiB; larger uploads get 413. */
+  maxUploadBytes?: number;
+  /** Files above this size fail conversion as too large; default 32 MiB. */
+  maxConvertBytes?: number;
+  /** OpenAI-compatible server for chat, embeddings and model lists. */
+  upstream?: UpstreamOptions;
+  /** People directory for skillshare (JSON); default: the bundled sample. */
+  skillsFile?: string;
+  log?: BackendLog;
+}
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;

@@ -1,0 +1,132 @@
+/**
+ * The search index of one vector store: BM25 over every chunk, plus (when the chunks carry
+ * embeddings) a vector side fused with BM25 for hybrid search.
+ */
+import { Bm25Index } from './bm25';
+import { tokenize } from './tokenize';
+
+export interface ChunkInput {
+  text: string;
+  /** Heading path of the section the chunk comes from, e.g. "Install > Linux". */
+  heading: string;
+}
+
+export interface SearchHit {
+  fileId: string;
+  chunkIndex: number;
+  text: string;
+  heading: string;
+  score: number;
+}
+
+export interface SearchOptions {
+  maxResults: number;
+  fileIds?: readonly string[];
+  /** Unit-length query embedding; enables hybrid ranking when chunks have embeddings. */
+  queryVector?: Float32Array;
+}
+
+interface IndexedChunk extends ChunkInput {
+  fileId: string;
+  chunkIndex: number;
+  vector?: Float32Array;
+}
+
+/** Candidates each side contributes before fusion. */
+const HYBRID_CANDIDATES = 50;
+const BM25_WEIGHT = 0.5;
+
+export function normalize(vector: ArrayLike<number>): Float32Array {
+  const out = Float32Array.from(vector);
+  let norm = 0;
+  for (let i = 0; i < out.length; i++) norm += out[i]! * out[i]!;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i]! /= norm;
+  return out;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+export class StoreIndex {
+  private readonly bm25 = new Bm25Index();
+  private readonly chunks: (IndexedChunk | undefined)[] = [];
+  private readonly docsOfFile = new Map<string, number[]>();
+  private vectorCount = 0;
+
+  get chunkCount(): number {
+    return this.bm25.size;
+  }
+
+  hasFile(fileId: string): boolean {
+    return this.docsOfFile.has(fileId);
+  }
+
+  /** Indexes the chunks of one file, replacing what was indexed for it before. */
+  addFile(fileId: string, chunks: readonly ChunkInput[], vectors?: readonly Float32Array[]): void {
+    this.removeFile(fileId);
+    const docs: number[] = [];
+    chunks.forEach((chunk, chunkIndex) => {
+      const doc = this.bm25.add(tokenize(`${chunk.heading}\n${chunk.text}`));
+      const vector = vectors?.[chunkIndex];
+      if (vector) this.vectorCount++;
+      this.chunks[doc] = { ...chunk, fileId, chunkIndex, vector };
+      docs.push(doc);
+    });
+    this.docsOfFile.set(fileId, docs);
+  }
+
+  removeFile(fileId: string): void {
+    for (const doc of this.docsOfFile.get(fileId) ?? []) {
+      this.bm25.remove(doc);
+      if (this.chunks[doc]?.vector) this.vectorCount--;
+      this.chunks[doc] = undefined;
+    }
+    this.docsOfFile.delete(fileId);
+  }
+
+  get hasVectors(): boolean {
+    return this.vectorCount > 0;
+  }
+
+  search(query: string, options: SearchOptions): SearchHit[] {
+    let allow: Uint8Array | undefined;
+    if (options.fileIds) {
+      allow = new Uint8Array(this.bm25.capacity);
+      for (const fileId of options.fileIds) for (const doc of this.docsOfFile.get(fileId) ?? []) allow[doc] = 1;
+    }
+    const terms = tokenize(query);
+    const hybrid = options.queryVector !== undefined && this.vectorCount > 0;
+    const lexical = this.bm25.search(terms, hybrid ? Math.max(options.maxResults, HYBRID_CANDIDATES) : options.maxResults, allow);
+    if (!hybrid) return lexical.map(({ doc, score }) => this.hit(doc, score));
+
+    const fused = new Map<number, number>();
+    for (const { doc, score } of lexical) fused.set(doc, BM25_WEIGHT * score);
+    for (const { doc, similarity } of this.nearest(options.queryVector!, HYBRID_CANDIDATES, allow)) {
+      fused.set(doc, (fused.get(doc) ?? 0) + (1 - BM25_WEIGHT) * Math.max(0, similarity));
+    }
+    return [...fused]
+      .filter(([, score]) => score > 0)
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, options.maxResults)
+      .map(([doc, score]) => this.hit(doc, Math.min(1, score)));
+  }
+
+  private nearest(query: Float32Array, k: number, allow?: Uint8Array): { doc: number; similarity: number }[] {
+    const scored: { doc: number; similarity: number }[] = [];
+    this.chunks.forEach((chunk, doc) => {
+      if (!chunk?.vector || (allow && !allow[doc])) return;
+      scored.push({ doc, similarity: dot(query, chunk.vector) });
+    });
+    return scored.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+  }
+
+  private hit(doc: number, score: number): SearchHit {
+    const chunk = this.chunks[doc]!;
+    return { fileId: chunk.fileId, chunkIndex: chunk.chunkIndex, text: chunk.text, heading: chunk.heading, score };
+  }
+}

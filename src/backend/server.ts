@@ -1,0 +1,154 @@
+/**
+ * The embedded backend: the documents service and the gateway on one HTTP server (their paths do
+ * not collide). Documents need `Authorization: Bearer <token>`, the gateway `Api-Key: <key>`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DOCUMENTS_RATE_LIMITS } from '../api/documents/schemas';
+import { DocumentsService } from './documents/service';
+import { documentsRoutes } from './documents/routes';
+import { gatewayRoutes } from './gateway/routes';
+import { loadDirectory, SkillDirectory } from './gateway/skills';
+import { Upstream } from './gateway/upstream';
+import { authenticate } from './http/auth';
+import { ApiError } from './http/errors';
+import { RateLimiter } from './http/rateLimiter';
+import { sendError, sendJson } from './http/respond';
+import { Router, type RequestContext } from './http/router';
+import { DEFAULT_MAX_UPLOAD_BYTES, type BackendLog, type BackendOptions } from './options';
+import { lockDataDir } from './persistence/lock';
+
+export interface RunningBackend {
+  /** e.g. http://127.0.0.1:41234 (no /v1). */
+  url: string;
+  port: number;
+  /** The documents service itself, for seeding and tests. */
+  documents: DocumentsService;
+  close(): Promise<void>;
+}
+
+export const BACKEND_VERSION = '0.1.0';
+
+function rateLimitTable(option: BackendOptions['rateLimits']): Record<string, number> {
+  if (option === false) return {};
+  return { ...DOCUMENTS_RATE_LIMITS, ...(typeof option === 'object' ? option : {}) };
+}
+
+export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
+  const log: BackendLog = options.log ?? (() => undefined);
+  if (!options.token || !options.apiKey) throw new Error('startBackend needs a token and an apiKey.');
+  await mkdir(options.dataDir, { recursive: true });
+  const lock = await lockDataDir(options.dataDir);
+  let documents: DocumentsService | undefined;
+  try {
+    const skills = new SkillDirectory(loadDirectory(options.skillsFile));
+    const upstream = options.upstream ? new Upstream(options.upstream, log) : undefined;
+    documents = await DocumentsService.open({
+      dataDir: options.dataDir,
+      maxConvertBytes: options.maxConvertBytes,
+      embedder: upstream?.embedder(),
+      log,
+    });
+    const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+    const router = new Router();
+    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills }));
+    router.add({
+      method: 'GET',
+      path: '/health',
+      service: 'public',
+      handler: (ctx) => sendJson(ctx.res, 200, { status: 'ok', version: BACKEND_VERSION }),
+    });
+    const limiter = new RateLimiter(rateLimitTable(options.rateLimits));
+    const credentials = { token: options.token, apiKey: options.apiKey };
+
+    const server = createServer((req, res) => {
+      void handle(req, res).catch((error) => {
+        log('error', `Unhandled error: ${(error as Error)?.stack ?? error}`);
+        if (!res.headersSent) sendError(res, new ApiError('server_error', 'Internal error.', null, 'internal_error'));
+        else res.destroy();
+      });
+    });
+
+    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const requestId = `req_${randomBytes(12).toString('hex')}`;
+      res.setHeader('x-request-id', requestId);
+      const started = Date.now();
+      res.on('finish', () => log('debug', `${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms, ${requestId})`));
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const match = router.match(req.method ?? 'GET', url.pathname);
+      try {
+        if (match.kind === 'not_found') {
+          throw new ApiError('not_found_error', `Unknown path ${req.method} ${url.pathname}.`, null, 'unknown_url');
+        }
+        if (match.kind === 'method_not_allowed') {
+          throw new ApiError('invalid_request_error', `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}.`, null, 'method_not_allowed', 405, {
+            allow: match.allowed.join(', '),
+          });
+        }
+        const { route, params } = match;
+        if (route.service !== 'public') {
+          const user = authenticate(req, route.service, credentials);
+          if (route.operation) limiter.check(user, route.operation);
+        }
+        const ctx: RequestContext = { req, res, params, query: url.searchParams, requestId, origin: `http://${req.headers.host ?? 'localhost'}` };
+        await route.handler(ctx);
+      } catch (error) {
+        if (error instanceof ApiError) {
+          if (error.status >= 500) log('warn', `${req.method} ${url.pathname}: ${error.message}`);
+          sendError(res, error);
+          return;
+        }
+        if (res.destroyed || (error as Error)?.name === 'AbortError') return;
+        log('error', `${req.method} ${url.pathname} failed: ${(error as Error)?.stack ?? error}`);
+        sendError(res, new ApiError('server_error', `Internal error (request ${requestId}).`, null, 'internal_error'));
+      }
+    }
+
+    await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+    const port = (server.address() as AddressInfo).port;
+    const host = options.host ?? '127.0.0.1';
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    await lock.setUrl(url);
+    log('info', `DocChat backend listening on ${url} (data in ${options.dataDir})`);
+
+    const service = documents;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      documents: service,
+      close: () =>
+        (closing ??= (async () => {
+          await closeServer(server);
+          await service.close();
+          await lock.release();
+          log('info', 'DocChat backend stopped.');
+        })()),
+    };
+  } catch (error) {
+    await documents?.close().catch(() => undefined);
+    await lock.release();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Stops accepting, lets running requests finish for a moment, then cuts the rest (streams). */
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), 2000);
+  await closed;
+  clearTimeout(timer);
+}
