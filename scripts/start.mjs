@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// `npm start`: builds DocChat and opens it in a real VS Code with a demo workspace.
+//   npm start                      code-server on http://127.0.0.1:8080/ (URL printed; Ctrl+C stops it)
+//   npm start -- --port 9000       another port
+//   npm start -- --desktop         VS Code desktop (`code --extensionDevelopmentPath`), when installed
+// The demo workspace and the VS Code profile persist under the cache folder
+// ($DOCCHAT_CACHE or ${XDG_CACHE_HOME:-~/.cache}/docchat/demo). DocChat starts in Local mode against
+// its embedded backend; a demo store made from this repository's documents is seeded once.
+// Node built-ins only: this file runs before the npm packages exist.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cacheDir, commandExists, log, repoRoot, run } from './lib/common.mjs';
+import { ensureNpmPackages } from './lib/npmPackages.mjs';
+import { codeServerEntry, installCodeServer } from './install-code-server.mjs';
+
+const args = process.argv.slice(2);
+const desktop = args.includes('--desktop');
+const portIndex = args.indexOf('--port');
+const port = portIndex >= 0 ? Number(args[portIndex + 1]) : Number(process.env.PORT ?? 8080);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error('Usage: npm start -- [--port N] [--desktop]');
+  process.exit(2);
+}
+
+const demoRoot = path.join(cacheDir(), 'demo');
+const workspaceDir = path.join(demoRoot, 'workspace');
+const userDataDir = path.join(demoRoot, 'user-data');
+const extensionsDir = path.join(demoRoot, 'extensions');
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const extensionId = `${manifest.publisher}.${manifest.name}`;
+const DEMO_DOCUMENTS = ['README.md', 'CHANGELOG.md', 'docs'];
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function prepareWorkspace() {
+  mkdirSync(workspaceDir, { recursive: true });
+  for (const name of DEMO_DOCUMENTS) {
+    const source = path.join(repoRoot, name);
+    const target = path.join(workspaceDir, name);
+    if (existsSync(source) && !existsSync(target)) cpSync(source, target, { recursive: true });
+  }
+  // Settings of the user profile; the user's own changes are kept across starts.
+  const settingsFile = path.join(userDataDir, 'User/settings.json');
+  mkdirSync(path.dirname(settingsFile), { recursive: true });
+  const settings = readJson(settingsFile);
+  writeFileSync(settingsFile, JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    // This machine may have no route to an extension gallery: don't ask one.
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'update.mode': 'none',
+    ...settings,
+    'security.workspace.trust.enabled': false, // otherwise the extension stays disabled
+  }, null, 2));
+}
+
+/** Copies the current build into the demo extensions dir, replacing any older copy. */
+function installBuild() {
+  mkdirSync(extensionsDir, { recursive: true });
+  for (const entry of readdirSync(extensionsDir)) {
+    if (entry.startsWith(`${extensionId}-`)) rmSync(path.join(extensionsDir, entry), { recursive: true, force: true });
+  }
+  // VS Code keeps an index of installed extensions; a stale one would point at the removed copy.
+  rmSync(path.join(extensionsDir, 'extensions.json'), { force: true });
+  const target = path.join(extensionsDir, `${extensionId}-${manifest.version}`);
+  mkdirSync(target, { recursive: true });
+  for (const name of ['package.json', 'dist', 'media', 'resources', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+    const source = path.join(repoRoot, name);
+    if (existsSync(source)) {
+      cpSync(source, path.join(target, name), { recursive: true, filter: (file) => !file.endsWith('.vsix') });
+    }
+  }
+}
+
+/** Seeds the Local-mode data folder once, with the backend's own `--seed-demo`. */
+async function seedDemoStore() {
+  const dataDir = path.join(userDataDir, 'User/globalStorage', extensionId, 'backend');
+  const marker = path.join(dataDir, '.demo-seeded');
+  if (existsSync(marker)) return;
+  const cli = path.join(repoRoot, 'dist/backend-cli.js');
+  if (!existsSync(cli)) {
+    log('no dist/backend-cli.js in this build: skipping the demo store');
+    return;
+  }
+  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
+  if (!`${help.stdout}${help.stderr}`.includes('--seed-demo')) {
+    log('this backend has no --seed-demo option: skipping the demo store');
+    return;
+  }
+  const documents = DEMO_DOCUMENTS.map((name) => path.join(repoRoot, name)).filter((file) => existsSync(file));
+  mkdirSync(dataDir, { recursive: true });
+  log(`seeding a demo store from ${documents.map((d) => path.basename(d)).join(', ')}`);
+  const helpText = `${help.stdout}${help.stderr}`;
+  const seedOnly = helpText.includes('--seed-only');
+  // With --seed-only the backend exits once seeded; otherwise it is stopped when it prints its
+  // {url,...} line, which it does after seeding.
+  await new Promise((resolve, reject) => {
+    const cliArgs = [cli, '--port', '0', '--data-dir', dataDir, '--seed-demo', ...documents];
+    if (seedOnly) cliArgs.push('--seed-only');
+    const child = spawn(process.execPath, cliArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    const announced = () => /^\{.*"url"/m.test(output);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (!seedOnly && announced()) child.kill('SIGTERM');
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => ((seedOnly ? code === 0 : announced()) ? resolve() : reject(new Error(`seeding failed:\n${output}`))));
+  });
+  writeFileSync(marker, new Date().toISOString());
+}
+
+async function startCodeServer() {
+  const child = spawn(process.execPath, [
+    codeServerEntry(),
+    '--config', path.join(demoRoot, 'code-server.yaml'),
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--extensions-dir', extensionsDir,
+    '--user-data-dir', userDataDir,
+    workspaceDir,
+  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    const match = /HTTP server listening on (http:\/\/\S+)/.exec(chunk.toString());
+    if (match) {
+      const url = `${match[1].replace(/\/$/, '')}/?folder=${encodeURIComponent(workspaceDir)}`;
+      console.log(`\n  DocChat in VS Code: ${url}\n  Press Ctrl+C to stop.\n`);
+    }
+  });
+  const stop = () => child.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 0)));
+  process.exit(code);
+}
+
+async function startDesktop() {
+  if (!commandExists('code')) {
+    console.error('No `code` command on this machine: run `npm start` for VS Code in the browser.');
+    process.exit(1);
+  }
+  // The same demo profile as in the browser, so the seeded Local-mode store is there too.
+  await run('code', ['--wait', `--user-data-dir=${userDataDir}`, `--extensionDevelopmentPath=${repoRoot}`, workspaceDir]);
+}
+
+try {
+  await ensureNpmPackages();
+  await run('npm', ['run', 'build']);
+  mkdirSync(demoRoot, { recursive: true });
+  const configFile = path.join(demoRoot, 'code-server.yaml');
+  if (!existsSync(configFile)) writeFileSync(configFile, 'auth: none\ncert: false\n');
+  prepareWorkspace();
+  await seedDemoStore().catch((error) => log(`demo store not seeded: ${error.message}`));
+  if (desktop) {
+    await startDesktop();
+  } else {
+    await installCodeServer();
+    installBuild();
+    await startCodeServer();
+  }
+} catch (error) {
+  console.error(`[docchat] npm start failed: ${error.message}`);
+  process.exit(1);
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// `npm test`: everything CI runs, from a fresh clone on a fresh machine.
+//   1. npm packages (npm ci when node_modules is missing, npm install when it is stale)
+//   2. Debian packages + code-server 4.100.3 in the cache folder (scripts/install-code-server.mjs)
+//   3. production build and the .vsix (npm run package)
+//   4. type-check, unit tests (mocha), extension-host suite (inside code-server), e2e UI tests
+// Ends with one line `N passed, N failed` summing the test layers; exits non-zero on any failure.
+// Node built-ins only: this file runs before the npm packages exist.
+//
+//   npm test [-- --only=unit,exthost,e2e] [--skip-package]
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { formatDuration, log, repoRoot, run } from './lib/common.mjs';
+import { installCodeServer } from './install-code-server.mjs';
+import { ensureNpmPackages, npmPackagesState } from './lib/npmPackages.mjs';
+
+const args = process.argv.slice(2);
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+const wants = (layer) => !only || only.has(layer);
+
+const steps = []; // { name, ok, passed?, failed?, pending?, ms, note? }
+let totalPassed = 0;
+let totalFailed = 0;
+
+async function step(name, fn) {
+  log(`── ${name}`);
+  const started = Date.now();
+  let outcome;
+  try {
+    const result = await fn();
+    outcome = result && typeof result === 'object' && 'ok' in result ? result : { ok: true };
+  } catch (error) {
+    console.error(`[docchat] ${name} failed: ${error.message}`);
+    outcome = { ok: false };
+  }
+  const record = { name, ms: Date.now() - started, ...outcome };
+  steps.push(record);
+  totalPassed += record.passed ?? 0;
+  // A failed step with no failed test of its own (a build, no tests found) still counts once.
+  totalFailed += record.failed || (record.ok ? 0 : 1);
+  log(`── ${name}: ${record.ok ? 'ok' : 'FAILED'} (${formatDuration(record.ms)})`);
+  return record.ok;
+}
+
+/** Runs a command, echoing its output, and returns the output too (for the test counts). */
+function runCapturing(command, commandArgs, env = process.env) {
+  log(`$ ${[command, ...commandArgs].join(' ')}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+const node = process.execPath;
+const bin = (relative) => path.join(repoRoot, 'node_modules', relative);
+
+/** A mocha run: counts come from its closing "N passing / N failing / N pending" lines. */
+async function mochaLayer(mochaArgs, env) {
+  const { code, output } = await runCapturing(node, [bin('mocha/bin/mocha.js'), ...mochaArgs], env);
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const count = (word) => Number(plain.match(new RegExp(`^\\s*(\\d+) ${word}`, 'm'))?.[1] ?? 0);
+  const passed = count('passing');
+  let failed = count('failing');
+  if (code !== 0 && failed === 0) failed = 1; // mocha itself failed (no tests found, a crash)
+  return { ok: code === 0 && failed === 0 && passed > 0, passed, failed, pending: count('pending') };
+}
+
+async function extensionHostLayer(env) {
+  const resultsFile = path.join(repoRoot, 'test-results/extension-host/results.json');
+  rmSync(resultsFile, { force: true });
+  const { code } = await runCapturing(node, ['--import', 'tsx', 'test/vscode/runInCodeServer.ts'], env);
+  let passed = 0;
+  let failed = 0;
+  let pending = 0;
+  if (existsSync(resultsFile)) {
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    ({ passed = 0, failed = 0, pending = 0 } = results);
+    if (results.crashed) failed += 1;
+  }
+  if (code !== 0 && failed === 0) failed = 1; // no results at all: the suite never ran
+  return { ok: code === 0 && failed === 0, passed, failed, pending };
+}
+
+const started = Date.now();
+const testEnv = { ...process.env, DOCCHAT_VSIX: path.join(repoRoot, 'dist/docchat.vsix') };
+
+if (npmPackagesState() !== 'ok') await step('npm packages', () => ensureNpmPackages());
+const needsHarness = wants('exthost') || wants('e2e');
+const harnessReady = needsHarness ? await step('install code-server', () => installCodeServer()) : true;
+rmSync(path.join(repoRoot, 'test-results'), { recursive: true, force: true });
+const built = await step('build and package (.vsix)', async () => {
+  if (args.includes('--skip-package')) {
+    await run(node, ['esbuild.mjs', '--production']);
+    delete testEnv.DOCCHAT_VSIX; // the harness copies dist/ instead
+  } else {
+    await run('npm', ['run', 'package']);
+  }
+});
+if (wants('typecheck')) await step('type-check', () => run(node, [bin('typescript/bin/tsc'), '-p', '.', '--noEmit']));
+if (wants('unit')) await step('unit tests', () => mochaLayer(['test/unit/**/*.test.ts'], testEnv));
+if (wants('exthost')) {
+  await step('extension-host tests', async () =>
+    (built && harnessReady ? extensionHostLayer(testEnv) : { ok: false, note: 'skipped: build or install failed' }));
+}
+if (wants('e2e')) {
+  await step('e2e tests', async () =>
+    (built && harnessReady
+      ? mochaLayer(['--config', 'test/e2e/.mocharc.json', 'test/e2e/**/*.e2e.test.ts'], testEnv)
+      : { ok: false, note: 'skipped: build or install failed' }));
+}
+
+console.log('\nSummary');
+for (const s of steps) {
+  const counts = s.passed !== undefined ? `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` : '';
+  console.log(`  ${s.ok ? 'ok    ' : 'FAILED'} ${s.name.padEnd(28)} ${formatDuration(s.ms).padStart(8)}  ${counts}${s.note ? `  (${s.note})` : ''}`);
+}
+console.log(`  total ${formatDuration(Date.now() - started)}; screenshots in test-results/\n`);
+console.log(`${totalPassed} passed, ${totalFailed} failed`);
+process.exit(steps.every((s) => s.ok) ? 0 : 1);

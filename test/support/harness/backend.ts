@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from './paths';
+import { stopProcess, track } from './processes';
+
+export interface BackendProcessOptions {
+  /** Defaults to a fresh temporary folder, removed by `stop()`. */
+  dataDir?: string;
+  token?: string;
+  apiKey?: string;
+  /** More command-line flags, e.g. `['--no-rate-limits']`. */
+  args?: string[];
+}
+
+export interface BackendProcess {
+  url: string;
+  token: string;
+  apiKey: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** A JSON request to the documents service with the Bearer token; throws on a non-2xx status. */
+  request<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export const BACKEND_CLI = path.join(repoRoot, 'dist/backend-cli.js');
+
+/**
+ * Runs the embedded backend's command-line entry (the built `dist/backend-cli.js`) on a random
+ * 127.0.0.1 port and resolves with the `{url, token, apiKey}` line it prints when listening.
+ */
+export async function startBackendProcess(options: BackendProcessOptions = {}): Promise<BackendProcess> {
+  if (!existsSync(BACKEND_CLI)) throw new Error(`${BACKEND_CLI} is missing: run \`npm run build\` first`);
+  const ownDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'docchat-backend-'));
+  const args = [BACKEND_CLI, '--port', '0', '--data-dir', dataDir];
+  if (options.token) args.push('--token', options.token);
+  if (options.apiKey) args.push('--api-key', options.apiKey);
+  args.push(...(options.args ?? []));
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
+  let output = '';
+  const ready = new Promise<{ url: string; token: string; apiKey: string }>((resolve, reject) => {
+    let stdoutBuffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      stdoutBuffer += chunk.toString();
+      let newline: number;
+      while ((newline = stdoutBuffer.indexOf('\n')) >= 0) {
+        const line = stdoutBuffer.slice(0, newline).trim();
+        stdoutBuffer = stdoutBuffer.slice(newline + 1);
+        if (!line.startsWith('{')) continue;
+        try {
+          const parsed = JSON.parse(line);
+          if (typeof parsed.url === 'string') resolve(parsed);
+        } catch {
+          // Not the announcement line.
+        }
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`backend exited (${signal ?? code}):\n${output}`)));
+    setTimeout(() => reject(new Error(`backend did not announce its URL within 30 s:\n${output}`)), 30_000).unref();
+  });
+  let announced: { url: string; token: string; apiKey: string };
+  try {
+    announced = await ready;
+  } catch (error) {
+    await stopProcess(child);
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const url = announced.url.replace(/\/$/, '');
+  return {
+    url,
+    token: announced.token,
+    apiKey: announced.apiKey,
+    dataDir,
+    process: child,
+    async request<T>(method: string, urlPath: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${url}${urlPath}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${announced.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+    async stop() {
+      await stopProcess(child);
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

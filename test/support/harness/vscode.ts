@@ -1,0 +1,195 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startCodeServer, type CodeServer } from './codeServer';
+import { installDocChat, installExtensionFolder, type InstalledExtension } from './extensionInstall';
+import { extensionErrors, readExtensionHostLog, readOutputChannel } from './logs';
+import { CHROMIUM_PATH, slug, testResultsRoot } from './paths';
+import {
+  answerQuickInput, closeQuickInput, notificationTexts, openViewContainer, runCommand, viewPane, waitForWorkbench,
+} from './workbench';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic',
+];
+
+/** Settings every harness run starts with: no trust prompt, no welcome page, nothing phoning home. */
+const BASE_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.tips.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'git.enabled': false,
+  'chat.disableAIFeatures': true,
+};
+
+export interface LaunchOptions {
+  /** Test name: screenshots go to test-results/<name>/. */
+  name?: string;
+  /** `docchat.*` (or any) settings. Written to user settings and, for `machine`-scoped ones, the
+   *  remote machine settings, which is where code-server reads them. */
+  settings?: Record<string, unknown>;
+  /** Files of the opened workspace folder: relative path -> content. */
+  workspaceFiles?: Record<string, string | Uint8Array>;
+  /** Extra environment for code-server and so for the extension host. */
+  env?: Record<string, string>;
+  /** Unpacked extension folders installed next to DocChat. */
+  extraExtensions?: string[];
+  /** Install DocChat itself (default true). */
+  installDocChat?: boolean;
+  viewport?: { width: number; height: number };
+}
+
+export interface VSCodeSession {
+  page: Page;
+  browser: Browser;
+  server: CodeServer;
+  url: string;
+  userDataDir: string;
+  extensionsDir: string;
+  workspaceDir: string;
+  extensions: InstalledExtension[];
+  /** Browser console errors and page errors seen so far. */
+  consoleErrors: string[];
+  runCommand(title: string): Promise<void>;
+  /** Types into the open input box or quick pick and presses Enter. */
+  answerQuickInput(value: string): Promise<void>;
+  closeQuickInput(): Promise<void>;
+  /** Shows the DocChat view container; resolves to the side bar. */
+  openView(container?: string): ReturnType<typeof openViewContainer>;
+  /** Body of a view (by its name) in the side bar. */
+  viewPane(viewName: string): ReturnType<typeof viewPane>;
+  notifications(): Promise<string[]>;
+  /** Saves test-results/<name>/<NN>-<step>.png; returns its path. */
+  screenshot(step: string): Promise<string>;
+  /** Text of a log output channel ("DocChat" by default). */
+  outputChannel(channel?: string): string;
+  /** Waits until the output channel matches. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number, channel?: string): Promise<string>;
+  extensionHostLog(): string;
+  /** Errors the extension host logged for DocChat (a failed activation shows up here). */
+  extensionErrors(): string[];
+  close(): Promise<void>;
+}
+
+const clearedResultDirs = new Set<string>();
+
+function writeJson(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(value, null, 2));
+}
+
+/**
+ * Starts a real VS Code (code-server) with a fresh extensions dir holding the built DocChat, a
+ * fresh user-data dir and workspace, opens it in Debian's Chromium and waits for the workbench.
+ * Everything started is stopped by `close()`, or right away if the launch itself fails.
+ */
+export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeSession> {
+  const name = slug(options.name ?? 'vscode');
+  const root = mkdtempSync(path.join(os.tmpdir(), 'docchat-vscode-'));
+  const extensionsDir = path.join(root, 'extensions');
+  const userDataDir = path.join(root, 'user-data');
+  const workspaceDir = path.join(root, 'workspace');
+  const resultsDir = path.join(testResultsRoot, name);
+  mkdirSync(extensionsDir, { recursive: true });
+  mkdirSync(workspaceDir, { recursive: true });
+  // Screenshots of an earlier run of the same test would mix with this run's.
+  if (!clearedResultDirs.has(resultsDir)) rmSync(resultsDir, { recursive: true, force: true });
+  clearedResultDirs.add(resultsDir);
+  mkdirSync(resultsDir, { recursive: true });
+
+  const settings = { ...BASE_SETTINGS, ...options.settings };
+  writeJson(path.join(userDataDir, 'User/settings.json'), settings);
+  writeJson(path.join(userDataDir, 'Machine/settings.json'), options.settings ?? {});
+  for (const [relative, content] of Object.entries(options.workspaceFiles ?? {})) {
+    const file = path.join(workspaceDir, relative);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+
+  const extensions: InstalledExtension[] = [];
+  if (options.installDocChat !== false) extensions.push(installDocChat(extensionsDir));
+  for (const folder of options.extraExtensions ?? []) extensions.push(installExtensionFolder(extensionsDir, folder));
+
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let step = 0;
+  const consoleErrors: string[] = [];
+
+  const cleanup = async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    const log = readOutputChannel(userDataDir);
+    if (log) writeFileSync(path.join(resultsDir, 'DocChat.log'), log);
+    if (!process.env.DOCCHAT_KEEP_TMP) rmSync(root, { recursive: true, force: true });
+  };
+
+  try {
+    server = await startCodeServer({ extensionsDir, userDataDir, folder: workspaceDir, env: options.env });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+    const context = await browser.newContext({
+      viewport: options.viewport ?? { width: 1400, height: 900 },
+      // "Copy …" commands write through navigator.clipboard, which needs these in a headless browser.
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => consoleErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await page.goto(`${server.url}?folder=${encodeURIComponent(workspaceDir)}`);
+    await waitForWorkbench(page);
+
+    const session: VSCodeSession = {
+      page,
+      browser,
+      server,
+      url: server.url,
+      userDataDir,
+      extensionsDir,
+      workspaceDir,
+      extensions,
+      consoleErrors,
+      runCommand: (title) => runCommand(page, title),
+      answerQuickInput: (value) => answerQuickInput(page, value),
+      closeQuickInput: () => closeQuickInput(page),
+      openView: (container = 'DocChat') => openViewContainer(page, container),
+      viewPane: (viewName) => viewPane(page, viewName),
+      notifications: () => notificationTexts(page),
+      async screenshot(stepName) {
+        step += 1;
+        const file = path.join(resultsDir, `${String(step).padStart(2, '0')}-${slug(stepName)}.png`);
+        await page.screenshot({ path: file });
+        return file;
+      },
+      outputChannel: (channel) => readOutputChannel(userDataDir, channel),
+      async waitForOutput(pattern, timeoutMs = 30_000, channel) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const text = readOutputChannel(userDataDir, channel);
+          if (pattern.test(text)) return text;
+          if (Date.now() > deadline) {
+            throw new Error(`Output channel "${channel ?? 'DocChat'}" never matched ${pattern}. It holds:\n${text}`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      },
+      extensionHostLog: () => readExtensionHostLog(userDataDir),
+      extensionErrors: () => extensionErrors(userDataDir),
+      close: cleanup,
+    };
+    return session;
+  } catch (error) {
+    const serverOutput = server?.output() ?? '';
+    await cleanup();
+    if (error instanceof Error && serverOutput) error.message += `\ncode-server output:\n${serverOutput}`;
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+import type { Locator, Page } from 'playwright-core';
+
+// Page-level helpers for the VS Code workbench. Selectors are VS Code 1.100's DOM classes.
+
+const QUICK_INPUT = '.quick-input-widget';
+
+export async function waitForWorkbench(page: Page, timeoutMs = 90_000): Promise<void> {
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** Opens the command palette and runs the command whose label is exactly `title`. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const widget = page.locator(QUICK_INPUT);
+  await closeQuickInput(page);
+  await page.locator('.monaco-workbench').focus();
+  await page.keyboard.press('F1');
+  await widget.waitFor({ state: 'visible', timeout: 10_000 });
+  const input = widget.locator('input.input');
+  await input.fill(`>${title}`);
+  const row = widget.locator('.monaco-list-row').filter({
+    has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
+  });
+  try {
+    await row.first().waitFor({ state: 'visible', timeout: 15_000 });
+  } catch {
+    const offered = await widget.locator('.monaco-list-row .label-name').allInnerTexts();
+    await closeQuickInput(page);
+    throw new Error(`Command "${title}" is not in the command palette. Offered: ${JSON.stringify(offered)}`);
+  }
+  await row.first().click();
+}
+
+/** Types `value` into the open input box / quick pick and accepts it with Enter. */
+export async function answerQuickInput(page: Page, value: string): Promise<void> {
+  const widget = page.locator(QUICK_INPUT);
+  await widget.waitFor({ state: 'visible', timeout: 10_000 });
+  const input = widget.locator('input.input');
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+export async function closeQuickInput(page: Page): Promise<void> {
+  const widget = page.locator(QUICK_INPUT);
+  if (await widget.isVisible()) {
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+}
+
+/** Shows a view container of the activity bar (e.g. "DocChat") without toggling it closed. */
+export async function openViewContainer(page: Page, title: string): Promise<Locator> {
+  const tab = page.locator('.part.activitybar li.action-item').filter({
+    has: page.locator(`.action-label[aria-label^="${title}"]`),
+  });
+  await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await tab.first().getAttribute('aria-selected')) !== 'true') await tab.first().click();
+  await page.mouse.move(700, 450); // away from the activity bar, so no hover covers the view
+  const sidebar = page.locator('.part.sidebar');
+  await sidebar.locator('.composite.title').filter({ hasText: new RegExp(title, 'i') })
+    .waitFor({ state: 'visible', timeout: 15_000 });
+  return sidebar;
+}
+
+/** The body of a view in the side bar, by the view's name (or the container's, for a lone view). */
+export function viewPane(page: Page, viewName: string): Locator {
+  return page.locator('.part.sidebar .pane').filter({
+    has: page.locator(`.pane-header[aria-label*="${viewName}" i]`),
+  }).locator('.pane-body');
+}
+
+/** Visible tree rows of a view, as shown (label text). */
+export async function treeItemLabels(pane: Locator): Promise<string[]> {
+  return pane.locator('.monaco-list-row .label-name').allInnerTexts();
+}
+
+export async function notificationTexts(page: Page): Promise<string[]> {
+  return page.locator('.notifications-toasts .notification-toast .notification-list-item-message').allInnerTexts();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,68 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { readSettings } from '../../../../src/services/config';
+import { EXTENSION_ID, eventually } from './fixtures';
+
+interface DocChatApi {
+  connectionState(): { kind: string; url?: string };
+  whenReady(): Promise<void>;
+}
+
+describe('DocChat documents commands and Local mode (extension host)', () => {
+  let api: DocChatApi;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<DocChatApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+  });
+
+  it('starts the embedded backend on 127.0.0.1 when no documents URL is set (Local mode)', async () => {
+    await api.whenReady();
+    const state = await eventually(() => (api.connectionState().kind === 'local' ? api.connectionState() : undefined), 'Local mode');
+    assert.match(state.url ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${state.url}/v1/vector_stores`);
+    assert.equal(response.status, 401, 'the local backend requires its generated token');
+  });
+
+  it('registers the documents commands', async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const id of [
+      'docchat.setDocumentsToken', 'docchat.setGatewayApiKey', 'docchat.signOut', 'docchat.refreshStores', 'docchat.refreshNode',
+      'docchat.loadMore', 'docchat.createStore', 'docchat.copyId', 'docchat.revealInTree', 'docchat.attachCurrentFile',
+      'docchat.attachFiles', 'docchat.setFileMetadata', 'docchat.setStoreFileMetadata', 'docchat.search', 'docchat.searchInFiles',
+    ]) {
+      assert.ok(registered.has(id), `${id} is not registered`);
+    }
+  });
+
+  it('copies the IDs of the selected tree nodes', async function () {
+    // A browser-hosted VS Code reaches the clipboard only with the page's permission; without it the
+    // calls never settle, and this test says so (skipped) instead of passing. The E2E suite grants
+    // the permission and checks Copy ID from the tree's context menu.
+    const settle = <T>(p: Thenable<T>) => Promise.race([Promise.resolve(p).then((v) => ({ v })), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000))]);
+    if (!(await settle(vscode.env.clipboard.writeText(''))) || (await settle(vscode.env.clipboard.readText())) === undefined) this.skip();
+    const store = { kind: 'store', store: { id: 'vs_copy_me', name: 'x' } };
+    const file = { kind: 'storeFile', fileId: 'file-copy-me' };
+    await vscode.commands.executeCommand('docchat.copyId', store, [store, file]);
+    assert.equal(await vscode.env.clipboard.readText(), 'vs_copy_me\nfile-copy-me');
+  });
+
+  it('never takes the documents URL from workspace settings (machine scope)', async () => {
+    const section = vscode.workspace.getConfiguration('docchat');
+    assert.equal(section.inspect('documents.url')?.defaultValue, '');
+    let written = false;
+    try {
+      await section.update('documents.url', 'http://attacker.example', vscode.ConfigurationTarget.Workspace);
+      written = true;
+    } catch {
+      // VS Code refuses to write a machine-scoped setting into the workspace: fine too.
+    }
+    try {
+      assert.equal(readSettings().documentsUrl, '', 'a workspace value must not redirect the token');
+      assert.equal(api.connectionState().kind, 'local');
+    } finally {
+      if (written) await section.update('documents.url', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+});

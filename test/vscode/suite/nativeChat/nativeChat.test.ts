@@ -1,0 +1,193 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { DocumentsClient } from '../../../../src/api/documents/client';
+import { GatewayClient } from '../../../../src/api/gateway/client';
+import type { ConnectionService } from '../../../../src/services/connection';
+import { chatApiSupport, ChosenStore, PARTICIPANT_ID, SEARCH_TOOL_NAME, SearchStoreTool } from '../../../../src/features/participant';
+import { DocChatParticipant } from '../../../../src/features/participant/participant';
+import { PassageDocuments } from '../../../../src/features/search/passages';
+import type { Services } from '../../../../src/services';
+import { EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
+
+// VS Code 1.100 without Copilot: the chat participant and language model tool APIs exist (they
+// are stable), the Chat view needs a chat provider to be usable, and `vscode.lm.invokeTool`
+// without a chat session asks for confirmation in a modal dialog (covered by the e2e test).
+// Here: the API surface DocChat relies on, its contributions, and the participant and the tool
+// run against the real embedded backend.
+
+const KEY = 'nativechat-key-61b0';
+const GUIDE = 'Deploy guide. To roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.';
+
+interface Running {
+  url: string;
+  close(): Promise<void>;
+}
+
+class RecordingStream {
+  readonly markdown: string[] = [];
+  readonly progress: string[] = [];
+  readonly references: string[] = [];
+  readonly buttons: vscode.Command[] = [];
+  asStream(): vscode.ChatResponseStream {
+    const text = (value: string | vscode.MarkdownString) => (typeof value === 'string' ? value : value.value);
+    return {
+      markdown: (value: string | vscode.MarkdownString) => void this.markdown.push(text(value)),
+      progress: (value: string) => void this.progress.push(value),
+      reference: (value: vscode.Uri | vscode.Location) => void this.references.push(value instanceof vscode.Uri ? value.toString() : value.uri.toString()),
+      button: (command: vscode.Command) => void this.buttons.push(command),
+      anchor: () => undefined,
+      filetree: () => undefined,
+      push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+  }
+  get text(): string {
+    return this.markdown.join('');
+  }
+}
+
+function request(prompt: string, command?: string): vscode.ChatRequest {
+  return { prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
+}
+
+const NO_HISTORY = { history: [] } as unknown as vscode.ChatContext;
+
+describe('Native chat: @docchat participant and search tool', function () {
+  let server: Running;
+  let dataDir: string;
+  let documents: DocumentsClient;
+  let gateway: GatewayClient;
+  let services: TestServices;
+  let channel: vscode.LogOutputChannel;
+  let storeId: string;
+  let passages: PassageDocuments;
+  const participantFor = (svc: Services, store: ChosenStore) => new DocChatParticipant(svc, store, passages);
+
+  before(async function () {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    await extension.activate();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
+      startBackend(o: Record<string, unknown>): Promise<Running>;
+    };
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-nativechat-'));
+    server = await bundle.startBackend({ host: '127.0.0.1', port: 0, dataDir, token: KEY, apiKey: KEY, rateLimits: false });
+    documents = new DocumentsClient({ baseUrl: server.url, token: KEY, rateLimits: false });
+    gateway = new GatewayClient({ baseUrl: server.url, token: KEY, rateLimits: false });
+    channel = vscode.window.createOutputChannel('DocChat native chat tests', { log: true });
+    const base = servicesFor(documents, channel);
+    services = { ...base, connection: { ...base.connection, documents, gateway } as unknown as ConnectionService };
+    passages = new PassageDocuments(services, 'docchat-nativechat-test');
+    const store = await documents.createVectorStore({ name: 'Runbooks' });
+    storeId = store.id;
+    const file = await documents.uploadFile({ filename: 'deploy-guide.md', data: new TextEncoder().encode(GUIDE) });
+    await documents.attachFile(store.id, { file_id: file.id });
+    await documents.waitUntilProcessed(store.id, file.id, { initialDelayMs: 20, maxDelayMs: 100 });
+  });
+
+  after(async () => {
+    passages?.dispose();
+    services?.dispose();
+    channel?.dispose();
+    await documents?.close();
+    await gateway?.close();
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('VS Code 1.100 offers the chat participant and language model tool APIs', () => {
+    assert.deepEqual(chatApiSupport(), { participants: true, tools: true });
+    assert.equal(typeof vscode.lm.invokeTool, 'function');
+    // A host without them (or with a partial API) is detected instead of crashing.
+    assert.deepEqual(chatApiSupport({ chat: {}, lm: undefined }), { participants: false, tools: false });
+  });
+
+  it('contributes @docchat with /search and /store, and the search tool with its schema', () => {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
+    const participant = manifest.contributes.chatParticipants.find((p: { id: string }) => p.id === PARTICIPANT_ID);
+    assert.ok(participant, `no chat participant ${PARTICIPANT_ID}`);
+    assert.equal(participant.name, 'docchat');
+    assert.deepEqual(participant.commands.map((c: { name: string }) => c.name), ['search', 'store']);
+    const contributed = manifest.contributes.languageModelTools.map((t: { name: string }) => t.name);
+    assert.deepEqual(contributed, [SEARCH_TOOL_NAME]);
+  });
+
+  it('the search tool is known to VS Code after activation, with its input schema', () => {
+    const tool = vscode.lm.tools.find((t) => t.name === SEARCH_TOOL_NAME);
+    assert.ok(tool, `vscode.lm.tools lacks ${SEARCH_TOOL_NAME}: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+    const schema = tool.inputSchema as { required?: string[]; properties?: Record<string, unknown> };
+    assert.deepEqual(schema.required, ['query']);
+    assert.ok(schema.properties?.store, 'the schema offers "store"');
+  });
+
+  it("the tool's confirmation names the store, and invoke() returns passages from the backend", async () => {
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set({ id: storeId, name: 'Runbooks' });
+    const tool = new SearchStoreTool(services, chosen);
+    const token = new vscode.CancellationTokenSource().token;
+    const prepared = await tool.prepareInvocation({ input: { query: 'roll back a release' } }, token);
+    assert.match(String(prepared.confirmationMessages?.title), new RegExp(`“Runbooks” \\(${storeId}\\)`));
+    const message = prepared.confirmationMessages!.message;
+    assert.match(typeof message === 'string' ? message : message.value, /Runbooks.*roll back a release/);
+
+    const result = await tool.invoke({ input: { query: 'roll back a release', store: 'runbooks' }, toolInvocationToken: undefined }, token);
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    assert.match(text, /passages? from the vector store "Runbooks" matching "roll back a release"/);
+    assert.match(text, /\[1\] deploy-guide\.md \(score \d\.\d\d\)\nDeploy guide\. To roll back a release/);
+  });
+
+  it('the tool refuses an unknown store with a message the model can act on', async () => {
+    const tool = new SearchStoreTool(services, new ChosenStore(services, services.memento));
+    const token = new vscode.CancellationTokenSource().token;
+    await assert.rejects(
+      Promise.resolve(tool.invoke({ input: { query: 'x', store: 'No Such Store' }, toolInvocationToken: undefined }, token)),
+      /No DocChat vector store is named "No Such Store"/,
+    );
+  });
+
+  it('@docchat /search streams the matching passages with references that open them', async () => {
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set({ id: storeId, name: 'Runbooks' });
+    const participant = participantFor(services, chosen);
+    const stream = new RecordingStream();
+    const result = await participant.handler(request('rollback pipeline', 'search'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    assert.deepEqual(stream.progress, ['Searching Runbooks…']);
+    assert.match(stream.text, /1 passage in \*\*Runbooks\*\* match “rollback pipeline”/);
+    assert.match(stream.text, /\[1\. deploy-guide\.md\]\(command:docchat\.participant\.openPassage\?/);
+    assert.match(stream.text, /> Deploy guide\. To roll back a release/);
+    assert.equal(stream.references.length, 1);
+    assert.match(stream.references[0]!, /^docchat-nativechat-test:\/Runbooks\/deploy-guide\.md\?store%3D/);
+  });
+
+  it('@docchat answers with the gateway model, grounded in the store, and lists its sources', async () => {
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set({ id: storeId, name: 'Runbooks' });
+    const participant = participantFor(services, chosen);
+    const stream = new RecordingStream();
+    const result = await participant.handler(request('How do I roll back a release?'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    assert.deepEqual(stream.progress, ['Searching Runbooks…', 'Answering with local-extractive…']);
+    // The local model quotes the sources it was given, with [n] citations.
+    assert.match(stream.text, /rollback pipeline/);
+    assert.match(stream.text, /\[1\]/);
+    assert.match(stream.text, /\*\*Sources\*\*\n\n1\. \[deploy-guide\.md\]\(command:docchat\.participant\.openPassage/);
+    assert.equal(stream.references.length, 1);
+  });
+
+  it('@docchat without a chosen store offers to choose one instead of failing', async () => {
+    const fresh = servicesFor(documents, channel);
+    try {
+      const participant = participantFor(fresh, new ChosenStore(fresh, fresh.memento));
+      const stream = new RecordingStream();
+      const result = await participant.handler(request('anything'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+      assert.equal(result?.errorDetails, undefined);
+      assert.match(stream.text, /Choose the vector store @docchat answers from first/);
+      assert.deepEqual(stream.buttons.map((b) => b.command), ['docchat.participant.chooseStore']);
+    } finally {
+      fresh.dispose();
+    }
+  });
+});
