@@ -245,7 +245,10 @@ export class DocumentsClient {
       accept: 'application/json, text/markdown;q=0.9, text/plain;q=0.8',
     });
     const response = await this.http.open(spec);
-    if (!/json/i.test(response.contentType)) return this.http.readBody(response, spec, (body) => body.text());
+    // A web page (a proxy's or a sign-in page) is refused by readJson, never shown as content.
+    if (!/json|text\/html/i.test(response.contentType)) {
+      return (await this.http.readBody(response, spec, (body) => this.http.readAllCapped(body, response))).toString('utf8');
+    }
     const value = await this.http.readJson(response, spec);
     if (typeof value === 'string') return value;
     const page = parseResponse(fileContentPageSchema, value, 'file content', { status: response.status, requestId: response.requestId });

@@ -44,7 +44,11 @@ export const DEFAULT_UPLOAD_PURPOSE = 'assistants';
 
 // ---------------------------------------------------------------- requests (strict)
 
-export const storeNameSchema = z.string({ error: 'The name must be a string.' }).superRefine((name, ctx) => {
+/** "x is required." for a missing field, else `wrongType` (the same sentences the backend answers with). */
+const requiredString = (field: string, wrongType: string) =>
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required.` : wrongType) });
+
+export const storeNameSchema = requiredString('name', 'The name must be a string.').superRefine((name, ctx) => {
   const { min, max, pattern } = LIMITS.storeName;
   const length = charCount(name);
   if (length < min || length > max) {
@@ -100,8 +104,8 @@ export const metadataSchema = z
   });
 export type Metadata = z.infer<typeof metadataSchema>;
 
-const idSchema = (what: string) =>
-  z.string({ error: `The ${what} must be a string.` }).min(1, { error: `The ${what} must not be empty.` });
+const idSchema = (what: string, field = what) =>
+  requiredString(field, `The ${what} must be a string.`).min(1, { error: `The ${what} must not be empty.` });
 
 export const createVectorStoreRequestSchema = z.strictObject({
   name: storeNameSchema,
@@ -113,7 +117,7 @@ export const updateMetadataRequestSchema = z.strictObject({ metadata: metadataSc
 
 /** What a caller passes to attachFile; the skip-OCR wire field name is a client option. */
 export const attachFileRequestSchema = z.strictObject({
-  file_id: idSchema('file id'),
+  file_id: idSchema('file id', 'file_id'),
   metadata: metadataSchema.optional(),
   skipOcr: z.boolean({ error: 'skipOcr must be true or false.' }).optional(),
 });
@@ -127,11 +131,11 @@ export const attachFileBodySchema = z.strictObject({
 });
 
 export const searchRequestSchema = z.strictObject({
-  query: z
-    .string({ error: 'The query must be a string.' })
+  query: requiredString('query', 'The query must be a string.')
     .superRefine((query, ctx) => {
       const length = charCount(query);
-      if (length < LIMITS.query.min) {
+      // Only spaces is no query either (the service would have nothing to search for).
+      if (length < LIMITS.query.min || !query.trim()) {
         ctx.addIssue({ code: 'custom', message: 'The query must not be empty.', params: { limit: 'at least 1 character' } });
       } else if (length > LIMITS.query.max) {
         ctx.addIssue({

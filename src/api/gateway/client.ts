@@ -161,8 +161,9 @@ export class GatewayClient {
   }
 
   private streamParts(response: Awaited<ReturnType<Transport['open']>>, spec: RequestSpec): AsyncGenerator<ChatStreamPart> {
-    if (/application\/json/i.test(response.contentType)) {
+    if (/application\/json|text\/html/i.test(response.contentType)) {
       // The server ignored `stream: true` and answered in one piece: still a valid answer.
+      // (A web page, e.g. a proxy's sign-in page, is refused there as a ProtocolError.)
       return this.singleAnswer(response, spec);
     }
     return parseCompletionStream({
@@ -171,6 +172,8 @@ export class GatewayClient {
       requestId: response.requestId,
       idleTimeoutMs: this.http.streamIdleTimeoutMs,
       idleError: () => this.http.streamIdleError(response.requestId),
+      maxBytes: this.http.maxResponseBytes,
+      tooLargeError: () => this.http.tooLargeError(response.requestId, response.status),
       readError: (raw) => {
         if (spec.signal?.aborted) return abortedError(spec.signal);
         const error = this.http.networkError(raw, response.path, response.requestId, spec);

@@ -16,6 +16,9 @@ export interface StreamSource {
   idleTimeoutMs: number;
   /** The error for a stream that was idle too long. */
   idleError(): DocChatError;
+  /** A stream longer than this many bytes is stopped with `tooLargeError()`. Default: no limit. */
+  maxBytes?: number;
+  tooLargeError?(): DocChatError;
   /** Maps a failure while reading (abort, socket closed, …) to the error to throw. */
   readError(raw: unknown): DocChatError;
   service: string;
@@ -69,6 +72,7 @@ function errorFromPayload(data: string, source: StreamSource): StreamError {
 async function* decodedText(source: StreamSource): AsyncGenerator<string> {
   const iterator = source.body[Symbol.asyncIterator]();
   const decoder = new TextDecoder('utf-8');
+  let size = 0;
   for (;;) {
     let timer: NodeJS.Timeout | undefined;
     const idle = new Promise<never>((_, reject) => {
@@ -89,6 +93,11 @@ async function* decodedText(source: StreamSource): AsyncGenerator<string> {
       return;
     }
     const chunk = result.value;
+    size += typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
+    if (source.maxBytes !== undefined && size > source.maxBytes) {
+      source.body.destroy();
+      throw source.tooLargeError?.() ?? new ProtocolError(`The ${source.service} sent a stream larger than ${source.maxBytes} bytes.`);
+    }
     yield typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
   }
 }

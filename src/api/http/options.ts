@@ -21,8 +21,12 @@ export interface TransportOptions {
   /** Extra PEM certificates to trust, as text. */
   ca?: string[];
   connectTimeoutMs?: number;
-  /** Time to wait for response headers. Default 60 s (10 min for non-streamed generation). */
+  /** Time to wait for response headers. Default 60 s. */
   headersTimeoutMs?: number;
+  /** Time to wait for the headers of slow operations (uploads, generation, crawls). Default 5–10 min, per operation. */
+  longHeadersTimeoutMs?: number;
+  /** Largest response body read into memory (JSON, file content, a whole stream). Default 256 MiB. */
+  maxResponseBytes?: number;
   /** Time allowed between chunks of a response body. Default 60 s. */
   bodyTimeoutMs?: number;
   /** Time allowed between events of a stream. Default 120 s. */

@@ -59,7 +59,8 @@ export function describeErrorBody(text: string, contentType: string): BodyInfo {
   try {
     body = JSON.parse(trimmed);
   } catch {
-    return { html: false, malformed: trimmed !== '' || /json/i.test(contentType) };
+    // An empty body says nothing (a load balancer's bare 502), which is not malformed.
+    return { html: false, malformed: trimmed !== '' };
   }
   if (typeof body === 'string') return { message: body.trim() ? sentence(body) : undefined, html: false, malformed: false };
   if (!body || typeof body !== 'object') return { html: false, malformed: false };

@@ -17,6 +17,7 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 export const GENERATION_HEADERS_TIMEOUT_MS = 600_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -170,10 +171,27 @@ export class Transport {
   }
 
   private timeouts(spec: RequestSpec) {
+    // An operation that names its own (long) headers timeout is a slow one: the long option applies.
+    const headersMs =
+      spec.headersTimeoutMs !== undefined
+        ? (this.options.longHeadersTimeoutMs ?? spec.headersTimeoutMs)
+        : (this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS);
     return {
-      headersMs: spec.headersTimeoutMs ?? this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      headersMs,
       bodyMs: spec.bodyTimeoutMs ?? this.options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     };
+  }
+
+  get maxResponseBytes(): number {
+    return this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  /** The error for a response body beyond maxResponseBytes (a misbehaving server must not exhaust memory). */
+  tooLargeError(requestId?: string, status?: number): ProtocolError {
+    return new ProtocolError(
+      `The ${this.config.service} sent a response larger than ${formatSize(this.maxResponseBytes)}; DocChat stopped reading it.`,
+      { requestId, status, hint: 'Is the URL right, or is a proxy in the way?' },
+    );
   }
 
   get streamIdleTimeoutMs(): number {
@@ -312,7 +330,7 @@ export class Transport {
 
   /** Reads a 2xx body as JSON; an HTML page or malformed JSON is a ProtocolError. */
   async readJson(response: OpenResponse, spec: RequestSpec): Promise<unknown> {
-    const text = await this.readBody(response, spec, (body) => body.text());
+    const text = (await this.readBody(response, spec, (body) => this.readAllCapped(body, response))).toString('utf8');
     const trimmed = text.trim();
     const details = { status: response.status, requestId: response.requestId };
     if (/text\/html/i.test(response.contentType) || /^<(!doctype|html|head|body)/i.test(trimmed)) {
@@ -338,10 +356,32 @@ export class Transport {
     }
   }
 
+  /** The whole body, refusing more than maxResponseBytes (by Content-Length up front, else while reading). */
+  async readAllCapped(body: OpenResponse['body'], response: Pick<OpenResponse, 'headers' | 'requestId' | 'status'>): Promise<Buffer> {
+    const max = this.maxResponseBytes;
+    const declared = Number(headerValue(response.headers, 'content-length'));
+    if (Number.isFinite(declared) && declared > max) {
+      body.destroy();
+      throw this.tooLargeError(response.requestId, response.status);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      size += buffer.length;
+      if (size > max) {
+        body.destroy();
+        throw this.tooLargeError(response.requestId, response.status);
+      }
+      chunks.push(buffer);
+    }
+    return Buffer.concat(chunks, size);
+  }
+
   /** A 2xx response's raw bytes. */
   async bytes(spec: RequestSpec): Promise<{ data: Uint8Array; contentType: string; requestId?: string }> {
     const response = await this.open(spec);
-    const data = await this.readBody(response, spec, async (body) => new Uint8Array(await body.arrayBuffer()));
+    const data = new Uint8Array(await this.readBody(response, spec, (body) => this.readAllCapped(body, response)));
     return { data, contentType: response.contentType, requestId: response.requestId };
   }
 
@@ -366,6 +406,12 @@ export class Transport {
 
 export function requestIdOf(headers: Headers): string | undefined {
   return headerValue(headers, 'x-request-id') ?? headerValue(headers, 'request-id') ?? headerValue(headers, 'x-correlation-id');
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
 }
 
 async function readCapped(body: OpenResponse['body'], maxBytes: number): Promise<string> {

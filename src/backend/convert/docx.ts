@@ -2,8 +2,10 @@
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
 import { ocrMessage } from './ocr';
+import { checkDocxArchive } from './zipGuard';
 
 export async function docxToMarkdown(filename: string, data: Uint8Array, skipOcr: boolean): Promise<string> {
+  await checkDocxArchive(filename, data);
   const mammoth = (await import('mammoth')).default;
   let images = 0;
   let html: string;

@@ -1,0 +1,113 @@
+/**
+ * A zip bomb check for DOCX files, run before mammoth unpacks anything: it walks the ZIP central
+ * directory and inflates each part that mammoth would read (everything but the media), counting
+ * the bytes and discarding them, and stops as soon as the total passes the limit. The sizes the
+ * archive declares are not trusted; only what really comes out of the inflater counts.
+ */
+import { createInflateRaw } from 'node:zlib';
+import { formatBytes } from '../http/body';
+import { ConversionError } from './errors';
+
+/** Unpacked XML of a DOCX (document, styles, numbering, …) beyond this is refused. */
+export const MAX_DOCX_UNPACKED_BYTES = 64 * 1024 * 1024;
+/** Far more parts than any real document has. */
+export const MAX_DOCX_ENTRIES = 10_000;
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+
+interface Entry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  localOffset: number;
+}
+
+function corrupt(filename: string, why: string): ConversionError {
+  return new ConversionError('corrupt_file', `${filename} is a corrupt DOCX file and cannot be read (${why}).`);
+}
+
+function entries(filename: string, zip: Buffer): Entry[] {
+  let eocd = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
+    if (zip.readUInt32LE(i) === EOCD) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw corrupt(filename, 'no ZIP directory');
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  if (count > MAX_DOCX_ENTRIES) throw new ConversionError('file_too_large', `${filename} has ${count} parts; DocChat does not convert DOCX files with more than ${MAX_DOCX_ENTRIES}.`);
+  const list: Entry[] = [];
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw corrupt(filename, 'a damaged ZIP directory');
+    const nameLength = zip.readUInt16LE(at + 28);
+    const entry: Entry = {
+      method: zip.readUInt16LE(at + 10),
+      compressedSize: zip.readUInt32LE(at + 20),
+      localOffset: zip.readUInt32LE(at + 42),
+      name: zip.toString('utf8', at + 46, at + 46 + nameLength),
+    };
+    if (entry.compressedSize === 0xffffffff || entry.localOffset === 0xffffffff) throw corrupt(filename, 'ZIP64 parts are not supported');
+    list.push(entry);
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return list;
+}
+
+/** Inflates `data`, counting the output and discarding it; stops once `budget` is passed. */
+function inflatedSize(data: Buffer, budget: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const inflate = createInflateRaw();
+    let size = 0;
+    let done = false;
+    const finish = (value: number) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+    };
+    inflate.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > budget) {
+        inflate.destroy();
+        finish(size);
+      }
+    });
+    inflate.on('end', () => finish(size));
+    inflate.on('close', () => finish(size));
+    inflate.on('error', (error) => (done ? undefined : ((done = true), reject(error))));
+    inflate.end(data);
+  });
+}
+
+/** Throws a ConversionError when the DOCX would unpack to more than `limit` bytes, or is not a ZIP. */
+export async function checkDocxArchive(filename: string, data: Uint8Array, limit = MAX_DOCX_UNPACKED_BYTES): Promise<void> {
+  const zip = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let total = 0;
+  for (const entry of entries(filename, zip)) {
+    // Images are never unpacked (the converter drops them), so they cost nothing.
+    if (/^word\/media\//i.test(entry.name) || entry.name.endsWith('/')) continue;
+    const at = entry.localOffset;
+    if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw corrupt(filename, `a damaged part ${entry.name}`);
+    const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
+    const packed = zip.subarray(start, start + entry.compressedSize);
+    let size: number;
+    if (entry.method === 0) size = packed.length;
+    else if (entry.method === 8) {
+      try {
+        size = await inflatedSize(packed, limit - total);
+      } catch (error) {
+        throw corrupt(filename, `part ${entry.name}: ${(error as Error).message}`);
+      }
+    } else throw corrupt(filename, `part ${entry.name} uses an unsupported compression method`);
+    total += size;
+    if (total > limit) {
+      throw new ConversionError(
+        'file_too_large',
+        `${filename} unpacks to more than ${formatBytes(limit)}, so DocChat does not convert it (it may be a zip bomb).`,
+      );
+    }
+  }
+}

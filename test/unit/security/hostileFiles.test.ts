@@ -1,0 +1,185 @@
+/**
+ * Hostile files against the embedded backend: path traversal in file names and ids, files beyond
+ * the upload limit (declared and streamed), a file beyond the conversion limit, a DOCX zip bomb
+ * and corrupt PDFs. Each fails on its own with a clear message (413, or the store file's
+ * `last_error`), nothing is written outside the data folder, and the server keeps answering.
+ */
+import * as assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { request } from 'undici';
+import { Readable } from 'node:stream';
+import { makeDocx, makePdf, startTestBackend, TOKEN, type TestBackend } from '../backend/helpers';
+
+const MAX_UPLOAD = 1024 * 1024;
+const MAX_CONVERT = 256 * 1024;
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+async function listTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    out.push(path.relative(dir, path.join(entry.parentPath ?? (entry as { path?: string }).path ?? dir, entry.name)));
+  }
+  return out.sort();
+}
+
+/** A DOCX whose document.xml inflates to `megabytes` MiB of text from a small archive (made with jszip). */
+async function zipBombDocx(megabytes: number): Promise<Buffer> {
+  const JSZip = (await import('jszip')).default;
+  const zip = new JSZip();
+  const valid = await JSZip.loadAsync(await makeDocx({ paragraphs: ['x'] }));
+  for (const name of Object.keys(valid.files)) {
+    if (name !== 'word/document.xml' && !valid.files[name]!.dir) zip.file(name, await valid.files[name]!.async('uint8array'));
+  }
+  const filler = 'A'.repeat(megabytes * 1024 * 1024);
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${filler}</w:t></w:r></w:p></w:body></w:document>`,
+  );
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+}
+
+describe('hostile files against the backend', function () {
+  this.timeout(120_000);
+  let t: TestBackend;
+  let storeId: string;
+
+  before(async () => {
+    t = await startTestBackend({ rateLimits: false, maxUploadBytes: MAX_UPLOAD, maxConvertBytes: MAX_CONVERT });
+    storeId = await t.createStore('hostile');
+  });
+  after(() => t.close());
+
+  /** After every hostile request the server still does real work. */
+  async function stillServing(): Promise<void> {
+    const done = await t.ingest(storeId, `ok-${Math.random().toString(36).slice(2)}.md`, '# Fine\n\nstill serving');
+    assert.equal(done.json.status, 'completed', 'a follow-up ingest succeeds');
+  }
+
+  async function failsWith(filename: string, data: Uint8Array, lastError: RegExp): Promise<void> {
+    const record = await t.ingest(storeId, filename, data);
+    assert.equal(record.status, 200);
+    assert.equal(record.json.status, 'failed', `${filename} should fail, got ${record.json.status}`);
+    assert.match(record.json.last_error, lastError);
+    await stillServing();
+  }
+
+  describe('path traversal', () => {
+    const names = ['../../../../etc/passwd', '..\\..\\windows\\win.ini', '/etc/shadow.md', 'a/../../b.md', '....//....//x.md', '%2e%2e%2fy.md', 'C:\\temp\\z.md'];
+    for (const name of names) {
+      it(`keeps only the base name of ${JSON.stringify(name)} and writes inside the data folder`, async () => {
+        const parent = path.dirname(t.dataDir);
+        const before = (await readdir(parent)).sort();
+        const uploaded = await t.upload(name, '# traversal\n\ncontent');
+        assert.equal(uploaded.status, 200, uploaded.text);
+        const stored = uploaded.json.filename as string;
+        assert.ok(!stored.includes('/') && !stored.includes('\\'), `stored name ${stored}`);
+        assert.notEqual(stored, '..');
+        assert.deepEqual((await readdir(parent)).sort(), before, 'nothing new next to the data folder');
+        for (const file of await listTree(t.dataDir)) assert.ok(!file.startsWith('..'), file);
+        const content = await t.docs('GET', `/v1/files/${uploaded.json.id}/content`);
+        assert.equal(content.text, '# traversal\n\ncontent');
+        assert.doesNotMatch(String(content.headers['content-disposition']), /[\r\n]|\.\.\//);
+      });
+    }
+
+    it('refuses ids with traversal in the path without reading outside', async () => {
+      for (const id of ['..%2F..%2Fstate', '..%2fchunks', '%2e%2e', 'file-x%00.json', '..']) {
+        const reply = await t.docs('GET', `/v1/files/${id}/content`);
+        assert.ok(reply.status === 404 || reply.status === 400, `${id}: ${reply.status}`);
+        assert.equal(reply.json?.error?.type === 'not_found_error' || reply.json?.error?.type === 'invalid_request_error', true, reply.text);
+      }
+      await stillServing();
+    });
+
+    it('keeps a header-injecting name out of the response headers', async () => {
+      const uploaded = await t.upload('evil\r\nSet-Cookie: a=b.md', 'x');
+      if (uploaded.status === 200) {
+        const content = await t.docs('GET', `/v1/files/${uploaded.json.id}/content`);
+        assert.equal(content.headers['set-cookie'], undefined);
+      } else {
+        assert.equal(uploaded.status, 400);
+      }
+      await stillServing();
+    });
+  });
+
+  describe('huge files', () => {
+    it('answers 413 to an upload whose declared size is past the limit', async () => {
+      const reply = await t.upload('big.txt', Buffer.alloc(MAX_UPLOAD + 1, 'a'));
+      assert.equal(reply.status, 413);
+      assert.equal(reply.json.error.type, 'request_too_large');
+      assert.match(reply.json.error.message, /larger than the (upload )?limit of 1 MiB/);
+      await stillServing();
+    });
+
+    it('answers 413 to a streamed upload (no Content-Length) that keeps going past the limit', async () => {
+      const boundary = 'streamboundary';
+      async function* body() {
+        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="stream.txt"\r\n\r\n`);
+        for (let sent = 0; sent < 3 * MAX_UPLOAD; sent += 64 * 1024) yield Buffer.alloc(64 * 1024, 'b');
+        yield Buffer.from(`\r\n--${boundary}--\r\n`);
+      }
+      const reply = await request(`${t.url}/v1/files`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: Readable.from(body()),
+      });
+      const json = JSON.parse(await reply.body.text());
+      assert.equal(reply.statusCode, 413);
+      assert.equal(json.error.type, 'request_too_large');
+      await stillServing();
+    });
+
+    it('fails a file past the conversion limit with a clear last_error', async () => {
+      await failsWith('large.md', Buffer.alloc(MAX_CONVERT + 1, 'c'), /too large to convert: 256 KiB.*limit is 256 KiB|too large to convert/);
+    });
+  });
+
+  describe('DOCX zip bomb', () => {
+    it('fails a small DOCX that would unpack to 100 MiB, without unpacking it', async () => {
+      const bomb = await zipBombDocx(100);
+      assert.ok(bomb.length < 512 * 1024, `the bomb is small (${bomb.length} bytes)`);
+      const heapBefore = process.memoryUsage().rss;
+      await failsWith('bomb.docx', bomb, /unpacks to more than 64 MiB.*zip bomb/);
+      // Not a timing assertion: the guard discards what it inflates, so memory stays far below 100 MiB more.
+      assert.ok(process.memoryUsage().rss - heapBefore < 200 * 1024 * 1024, 'the bomb was never held in memory');
+    });
+
+    it('fails a DOCX that is not a ZIP, or a ZIP cut short', async () => {
+      await failsWith('notzip.docx', Buffer.from('PK\u0003\u0004 this is not really a zip'), /corrupt DOCX/);
+      const good = await makeDocx({ paragraphs: ['hello'] });
+      await failsWith('cut.docx', good.subarray(0, Math.floor(good.length / 2)), /corrupt DOCX/);
+    });
+
+    it('still converts a normal DOCX', async () => {
+      const record = await t.ingest(storeId, 'normal.docx', await makeDocx({ heading: 'Normal', paragraphs: ['plain words'] }));
+      assert.equal(record.json.status, 'completed', record.json.last_error);
+    });
+  });
+
+  describe('corrupt PDFs', () => {
+    const valid = makePdf([{ lines: ['A real line of text'] }]);
+    const cases: [string, Buffer][] = [
+      ['only a header', Buffer.from('%PDF-1.7\n')],
+      ['a header and garbage', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))])],
+      ['cut in half', valid.subarray(0, Math.floor(valid.length / 2))],
+      ['a compressed content stream of garbage', Buffer.from(valid.toString('latin1').replace(/<< \/Length \d+ >>\nstream\n[\s\S]*?endstream/, '<< /Length 64 /Filter /FlateDecode >>\nstream\n' + 'z'.repeat(64) + '\nendstream'), 'latin1')],
+      ['an object loop', Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 1 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1')],
+    ];
+    it('recovers a PDF whose xref table is broken (PDF.js rebuilds it), and keeps serving', async () => {
+      const broken = Buffer.from(valid.toString('latin1').replace(/xref\n[\s\S]*?trailer/, 'xref\n0 99\nGARBAGE\ntrailer'), 'latin1');
+      const record = await t.ingest(storeId, 'broken-xref.pdf', broken);
+      assert.equal(record.json.status, 'completed', record.json.last_error);
+      const content = await t.docs('GET', `/v1/vector_stores/${storeId}/files/${record.json.id}/content`);
+      assert.match(JSON.stringify(content.json), /A real line of text/);
+      await stillServing();
+    });
+
+    for (const [what, data] of cases) {
+      it(`fails a PDF with ${what}, and keeps serving`, async () => {
+        await failsWith(`${what.replace(/\W+/g, '-')}.pdf`, data, /PDF|no text|corrupt|cannot be read/i);
+      });
+    }
+  });
+});
