@@ -1,13 +1,57 @@
 import * as vscode from 'vscode';
 import { Commands } from './common/constants';
 import { createLogger, createOutputChannel } from './common/log';
+import * as auth from './features/auth';
+import * as chat from './features/chat';
+import * as metadata from './features/metadata';
+import * as nativeChat from './features/participant';
+import * as skills from './features/skills';
+import * as search from './features/search';
+import * as stores from './features/stores';
+import { ExtensionServices, type ConnectionState } from './services';
 
-export function activate(context: vscode.ExtensionContext): void {
+let services: ExtensionServices | undefined;
+
+/**
+ * What DocChat exports to other extensions (and its extension-host tests): the connection state
+ * only. Clients and secrets are deliberately not exposed.
+ */
+export interface DocChatApi {
+  connectionState(): ConnectionState;
+  /** Resolves once the first connection attempt (e.g. starting the local backend) finished. */
+  whenReady(): Promise<void>;
+  onDidChangeConnection: vscode.Event<ConnectionState>;
+}
+
+export function activate(context: vscode.ExtensionContext): DocChatApi {
   const channel = createOutputChannel();
   context.subscriptions.push(channel);
   const log = createLogger(channel, 'extension');
   context.subscriptions.push(vscode.commands.registerCommand(Commands.showOutput, () => channel.show()));
+
+  services = new ExtensionServices(context, log);
+  context.subscriptions.push(services);
+  auth.register(context, services);
+  stores.register(context, services);
+  metadata.register(context, services);
+  search.register(context, services);
+  chat.register(context, services);
+  nativeChat.register(context, services);
+  skills.register(context, services);
+
+  // Connecting may start the embedded backend: never on the activation path.
+  const connection = services.connection;
+  setImmediate(() => void connection.initialize());
   log.info(`DocChat ${context.extension.packageJSON.version} activated`);
+  return {
+    connectionState: () => connection.state,
+    whenReady: () => connection.whenReady(),
+    onDidChangeConnection: connection.onDidChange,
+  };
 }
 
-export function deactivate(): void {}
+/** Lets the local backend finish its writes and close its port before the host exits. */
+export async function deactivate(): Promise<void> {
+  await services?.localBackend.stop();
+  services = undefined;
+}

@@ -16,6 +16,32 @@ export const Commands = {
   signOut: 'docchat.signOut',
   refreshStores: 'docchat.refreshStores',
   showOutput: 'docchat.showOutput',
+  // Stores tree
+  refreshNode: 'docchat.refreshNode',
+  loadMore: 'docchat.loadMore',
+  createStore: 'docchat.createStore',
+  copyId: 'docchat.copyId',
+  revealInTree: 'docchat.revealInTree',
+  attachCurrentFile: 'docchat.attachCurrentFile',
+  attachFiles: 'docchat.attachFiles',
+  // Metadata
+  setFileMetadata: 'docchat.setFileMetadata',
+  setStoreFileMetadata: 'docchat.setStoreFileMetadata',
+  // Search
+  search: 'docchat.search',
+  searchInFiles: 'docchat.searchInFiles',
+  // Chat
+  openChat: 'docchat.chat.open',
+  newChat: 'docchat.chat.new',
+  askAboutSelection: 'docchat.chat.askAboutSelection',
+  /** Internal: the search quick pick adds a result as chat context (argument: ChatContextPassage). */
+  addChatContext: 'docchat.chat.addContext',
+  // Native chat (@docchat) and gateway tools
+  chooseChatStore: 'docchat.participant.chooseStore',
+  /** Internal: citation links in @docchat answers open a passage (argument: Passage). */
+  openChatPassage: 'docchat.participant.openPassage',
+  findPeopleBySkill: 'docchat.findPeopleBySkill',
+  chooseEmbeddingModel: 'docchat.chooseEmbeddingModel',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -32,6 +58,9 @@ export const Settings = {
   allowInsecureHttp: 'network.allowInsecureHttp',
   caFiles: 'network.caFiles',
   proxy: 'network.proxy',
+  strictSSL: 'network.strictSSL',
+  attachSkipOcr: 'attach.skipOcr',
+  embeddingModel: 'gateway.embeddingModel',
 } as const;
 export type SettingKey = (typeof Settings)[keyof typeof Settings];
 export const SETTINGS_SECTION = 'docchat';
@@ -47,4 +76,15 @@ export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
 export const ContextKeys = {
   signedIn: 'docchat.signedIn',
   localMode: 'docchat.localMode',
+  /** 'starting' | 'local' | 'remote' | 'signedOut' | 'error' (see ConnectionState). */
+  connection: 'docchat.connection',
+  /** True when the stores tree loaded and found no stores (drives the empty-state welcome). */
+  storesEmpty: 'docchat.storesEmpty',
+} as const;
+
+/** VS Code's own settings DocChat reads (full keys). */
+export const VsCodeSettings = {
+  httpProxy: 'http.proxy',
+  httpNoProxy: 'http.noProxy',
+  httpProxyStrictSSL: 'http.proxyStrictSSL',
 } as const;

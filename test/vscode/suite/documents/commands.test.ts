@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readSettings } from '../../../../src/services/config';
+import { RateLimitMonitor } from '../../../../src/services/rateLimits';
 import { EXTENSION_ID, eventually } from './fixtures';
 
 interface DocChatApi {
@@ -63,6 +64,30 @@ describe('DocChat documents commands and Local mode (extension host)', () => {
       assert.equal(api.connectionState().kind, 'local');
     } finally {
       if (written) await section.update('documents.url', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+});
+
+describe('rate-limit monitor (extension host)', () => {
+  it('reports the longest running wait per operation, with the seconds left, and fires a change', async () => {
+    const monitor = new RateLimitMonitor();
+    const seen: string[] = [];
+    const listener = monitor.onDidChange((wait) => seen.push(wait.operation));
+    try {
+      assert.equal(monitor.current(), undefined);
+      monitor.report('search', 0);
+      assert.deepEqual(seen, [], 'a zero wait is not reported');
+      monitor.report('search', 12_000);
+      monitor.report('createVectorStore', 3_000);
+      const now = Date.now();
+      assert.equal(monitor.current(now)?.operation, 'search');
+      assert.equal(monitor.secondsLeft('search', now), 12);
+      assert.equal(monitor.secondsLeft('createVectorStore', now + 3_500), 0, 'a finished wait is over');
+      assert.equal(monitor.current(now + 13_000), undefined);
+      assert.deepEqual(seen, ['search', 'createVectorStore']);
+    } finally {
+      listener.dispose();
+      monitor.dispose();
     }
   });
 });

@@ -32,7 +32,6 @@ export async function startBackend(): Promise<TestBackend> {
   if (!extension) {
     throw new Error(`${EXTENSION_ID} is not installed`);
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
     startBackend(o: { dataDir: string; token: string; apiKey: string; rateLimits?: boolean; port?: number; host?: string }): Promise<RunningBackend>;
   };

@@ -1,0 +1,374 @@
+/** The chat webview: header (conversation, model, store, options), messages, composer. */
+import type {
+  Conversation,
+  ConversationSummary,
+  HostMessage,
+  ModelCatalogState,
+  StoreCatalogState,
+  UserMessage,
+  WebviewMessage,
+} from '../../src/features/chat/protocol';
+import { h, icon, iconButton, textButton } from './dom';
+import type { MarkdownPipeline } from './markdown';
+import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContext } from './messageView';
+import { type FrameScheduler, FrameLoop } from './frameLoop';
+import { SlashCommandList } from './slashCommands';
+
+export interface WebviewHost {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+
+interface SavedState {
+  draft?: string;
+}
+
+
+export class ChatApp {
+  private conversation: Conversation | undefined;
+  private models: ModelCatalogState = { models: [], loading: true };
+  private stores: StoreCatalogState = { stores: [], loading: true };
+  private readonly answers = new Map<string, AnswerView>();
+  private readonly userElements = new Map<string, HTMLElement>();
+  private readonly ctx: ViewContext;
+  private readonly frames: FrameLoop;
+  private readonly slashCommands: SlashCommandList;
+
+  private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': 'Conversation' } });
+  private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': 'Model' } });
+  private readonly storeSelect = h('select', { className: 'store-select', attrs: { 'aria-label': 'Vector store for grounding' } });
+  private readonly temperatureInput = h('input', { className: 'temperature', attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: 'default', 'aria-label': 'Temperature' } });
+  private readonly maxTokensInput = h('input', { className: 'max-tokens', attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max completion tokens' } });
+  private readonly projectCode = h('span', { className: 'project-code' });
+  private readonly optionsPanel = h('div', { className: 'options-panel', attrs: { hidden: '' } });
+  private readonly notices = h('div', { className: 'notices' });
+  private readonly messageList = h('main', { className: 'messages', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
+  private readonly emptyState = h('div', { className: 'empty-state' });
+  private readonly pendingChips = h('div', { className: 'chips pending-context' });
+  private readonly input = h('textarea', {
+    className: 'composer-input',
+    attrs: {
+      rows: '3',
+      placeholder: 'Ask a question, or use /web, /crawl, /research. Enter to send, Shift+Enter for a new line, Escape to stop.',
+      'aria-label': 'Question',
+    },
+  });
+  private readonly sendButton = textButton('send', 'Send', () => this.send(), 'primary send');
+  private readonly stopButton = textButton('debug-stop', 'Stop', () => this.stop(), 'stop');
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly host: WebviewHost,
+    pipeline: MarkdownPipeline,
+    requestFrame: FrameScheduler = (callback) => requestAnimationFrame(callback),
+  ) {
+    this.frames = new FrameLoop(this.messageList, requestFrame);
+    this.ctx = {
+      pipeline,
+      post: (m) => host.postMessage(m),
+      busy: () => this.activeAnswer() !== undefined,
+      now: () => Date.now(),
+      requestRender: (view) => this.frames.render(view),
+    };
+    this.slashCommands = new SlashCommandList(this.input, () => this.host.setState({ draft: this.input.value } satisfies SavedState));
+    this.build();
+    const saved = host.getState() as SavedState | undefined;
+    this.input.value = saved?.draft ?? '';
+  }
+
+  private build(): void {
+    this.conversationSelect.addEventListener('change', () => this.post({ type: 'openConversation', conversationId: this.conversationSelect.value }));
+    this.modelSelect.addEventListener('change', () => this.post({ type: 'setModel', model: this.modelSelect.value }));
+    this.storeSelect.addEventListener('change', () => this.post({ type: 'setVectorStore', storeId: this.storeSelect.value || null }));
+    for (const input of [this.temperatureInput, this.maxTokensInput]) {
+      input.addEventListener('change', () => this.sendOptions());
+    }
+    this.optionsPanel.append(
+      h('label', {}, h('span', { text: 'Temperature' }), this.temperatureInput),
+      h('label', {}, h('span', { text: 'Max completion tokens' }), this.maxTokensInput),
+      this.projectCode,
+    );
+    const toggleOptions = iconButton('settings-gear', 'Conversation options', () => {
+      this.optionsPanel.toggleAttribute('hidden');
+      toggleOptions.setAttribute('aria-expanded', String(!this.optionsPanel.hidden));
+    });
+    toggleOptions.setAttribute('aria-expanded', 'false');
+    const header = h(
+      'header',
+      { className: 'toolbar' },
+      h('div', { className: 'toolbar-row' }, this.conversationSelect, iconButton('add', 'New Chat', () => this.post({ type: 'newChat' }), 'new-chat'), iconButton('trash', 'Delete Conversation', () => this.deleteConversation(), 'delete-chat')),
+      h(
+        'div',
+        { className: 'toolbar-row' },
+        h('label', { className: 'picker' }, icon('sparkle'), this.modelSelect),
+        iconButton('refresh', 'Refresh Model List', () => this.post({ type: 'refreshModels' }), 'refresh-models'),
+        h('label', { className: 'picker' }, icon('database'), this.storeSelect),
+        iconButton('refresh', 'Refresh Vector Stores', () => this.post({ type: 'refreshStores' }), 'refresh-stores'),
+        toggleOptions,
+      ),
+      this.optionsPanel,
+      this.notices,
+    );
+    this.input.addEventListener('keydown', (event) => {
+      if (this.slashCommands.onKeyDown(event)) {
+        return;
+      }
+      if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
+        event.preventDefault();
+        this.send();
+      }
+    });
+    this.input.addEventListener('input', () => this.host.setState({ draft: this.input.value } satisfies SavedState));
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.activeAnswer()) {
+        event.preventDefault();
+        this.stop();
+      }
+    });
+    this.messageList.addEventListener('click', (event) => this.onMessageClick(event));
+    this.messageList.addEventListener('keydown', (event) => {
+      const target = event.target as HTMLElement;
+      if ((event.key === 'Enter' || event.key === ' ') && target.getAttribute('role') === 'link') {
+        event.preventDefault();
+        target.click();
+      }
+    });
+    const composer = h('footer', { className: 'composer' }, this.pendingChips, this.slashCommands.element, this.input, h('div', { className: 'composer-actions' }, this.sendButton, this.stopButton));
+    this.root.replaceChildren(header, this.messageList, composer);
+    this.root.removeAttribute('aria-busy');
+    this.updateComposer();
+  }
+
+  // ------------------------------------------------------------ host messages
+
+  receive(message: HostMessage): void {
+    switch (message.type) {
+      case 'state':
+        return this.renderState(message.conversation, message.conversations, message.projectCode);
+      case 'models':
+        this.models = message.catalog;
+        return this.renderPickers();
+      case 'stores':
+        this.stores = message.catalog;
+        return this.renderPickers();
+      case 'streamStart':
+        return this.withAnswer(message.requestId, (a) => a.start(message.sources));
+      case 'streamStatus':
+        return this.withAnswer(message.requestId, (a) => a.status(message.phase));
+      case 'streamProgress':
+        return this.withAnswer(message.requestId, (a) => a.progress(message.progress));
+      case 'streamDelta':
+        return this.withAnswer(message.requestId, (a) => a.delta(message.text));
+      case 'streamDone':
+        return this.withAnswer(message.requestId, (a) => a.done(message.stopped, message.usage, message.finishReason), true);
+      case 'streamError':
+        return this.withAnswer(message.requestId, (a) => a.error(message.error), true);
+      case 'focusComposer':
+        this.input.focus();
+        return;
+    }
+  }
+
+  private withAnswer(requestId: string, update: (answer: AnswerView) => void, ended = false): void {
+    const answer = [...this.answers.values()].find((a) => a.requestId === requestId);
+    if (!answer) {
+      return; // an answer of a conversation no longer shown
+    }
+    update(answer);
+    if (ended) {
+      this.updateComposer();
+      for (const a of this.answers.values()) a.refresh();
+    }
+    this.frames.follow();
+  }
+
+  private renderState(conversation: Conversation, summaries: ConversationSummary[], projectCode: string): void {
+    const switched = this.conversation?.id !== conversation.id;
+    this.conversation = conversation;
+    this.renderConversationList(summaries, conversation.id);
+    this.renderPickers();
+    const { temperature, maxCompletionTokens } = conversation.options;
+    this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
+    this.maxTokensInput.value = maxCompletionTokens === undefined ? '' : String(maxCompletionTokens);
+    this.projectCode.textContent = `Project code: ${projectCode} (from the settings)`;
+    this.pendingChips.replaceChildren(...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))));
+    this.renderMessages(conversation, switched);
+    this.updateComposer();
+    if (switched) {
+      this.frames.reset();
+    }
+    this.frames.follow();
+  }
+
+  private renderConversationList(summaries: ConversationSummary[], activeId: string): void {
+    this.conversationSelect.replaceChildren(
+      ...summaries.map((s) => h('option', { text: s.title, attrs: { value: s.id, ...(s.id === activeId ? { selected: '' } : {}) } })),
+    );
+    this.conversationSelect.value = activeId;
+  }
+
+  /** Keeps the views of unchanged messages (and the live one); builds the others. */
+  private renderMessages(conversation: Conversation, switched: boolean): void {
+    if (switched) {
+      for (const a of this.answers.values()) a.dispose();
+      this.answers.clear();
+      this.userElements.clear();
+    }
+    const keepAnswers = new Map<string, AnswerView>();
+    const keepUsers = new Map<string, HTMLElement>();
+    const elements: HTMLElement[] = [];
+    const lastAnswer = [...conversation.messages].reverse().find((m) => m.role === 'assistant');
+    for (const message of conversation.messages) {
+      if (message.role === 'user') {
+        const element = this.userElements.get(message.id) ?? userMessageElement(message as UserMessage);
+        keepUsers.set(message.id, element);
+        elements.push(element);
+        continue;
+      }
+      let view = this.answers.get(message.id);
+      const live = view?.streaming && message.requestId !== undefined && view.requestId === message.requestId;
+      if (!view || (!live && view.key !== answerKey(message))) {
+        view?.dispose();
+        view = new AnswerView(structuredClone(message), this.ctx);
+      }
+      view.setLast(message === lastAnswer);
+      keepAnswers.set(message.id, view);
+      elements.push(view.element);
+    }
+    for (const [id, view] of this.answers) {
+      if (!keepAnswers.has(id)) view.dispose();
+    }
+    this.answers.clear();
+    keepAnswers.forEach((v, k) => this.answers.set(k, v));
+    this.userElements.clear();
+    keepUsers.forEach((v, k) => this.userElements.set(k, v));
+    if (elements.length === 0) {
+      this.emptyState.replaceChildren(
+        icon('comment-discussion', 'empty-icon'),
+        h('p', { text: 'Ask a question about your documents or your code.' }),
+        h('p', { className: 'hint', text: 'Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …' }),
+      );
+      elements.push(this.emptyState);
+    }
+    this.messageList.replaceChildren(...elements);
+  }
+
+  private renderPickers(): void {
+    const conversation = this.conversation;
+    const selectedModel = conversation?.options.model ?? this.models.defaultModel ?? '';
+    const completion = this.models.models.filter((m) => m.kind === 'completion');
+    const legacy = this.models.models.filter((m) => m.kind === 'legacy');
+    const option = (value: string, text: string) => h('option', { text, attrs: { value } });
+    const groups: HTMLElement[] = [];
+    if (selectedModel && !this.models.models.some((m) => m.id === selectedModel)) {
+      groups.push(option(selectedModel, `${selectedModel} (not in the current list)`));
+    }
+    groups.push(h('optgroup', { attrs: { label: 'Chat completion models' } }, ...completion.map((m) => option(m.id, m.id))));
+    if (legacy.length) {
+      const retirement = legacy[0]?.retirement;
+      groups.push(
+        h(
+          'optgroup',
+          { attrs: { label: `Legacy (inference endpoint${retirement ? `, retires ${retirement}` : ''})` } },
+          ...legacy.map((m) => option(m.id, `${m.id} — legacy${m.retirement ? `, retires ${m.retirement}` : ''}`)),
+        ),
+      );
+    }
+    this.modelSelect.replaceChildren(...groups);
+    this.modelSelect.value = selectedModel;
+    this.modelSelect.title = this.models.loading ? 'Loading models…' : `Model: ${selectedModel}`;
+
+    const storeId = conversation?.options.vectorStoreId ?? '';
+    const storeOptions = [option('', 'No grounding (no vector store)')];
+    if (storeId && !this.stores.stores.some((s) => s.id === storeId)) {
+      storeOptions.push(option(storeId, conversation?.options.vectorStoreName ?? storeId));
+    }
+    storeOptions.push(...this.stores.stores.map((s) => option(s.id, s.name)));
+    this.storeSelect.replaceChildren(...storeOptions);
+    this.storeSelect.value = storeId;
+    this.storeSelect.title = storeId ? `Answers are grounded in ${conversation?.options.vectorStoreName ?? storeId}` : 'Answers are not grounded in documents';
+
+    const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
+    this.notices.replaceChildren(...notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text }))));
+  }
+
+  // ------------------------------------------------------------ actions
+
+  private post(message: WebviewMessage): void {
+    this.host.postMessage(message);
+  }
+
+  private activeAnswer(): AnswerView | undefined {
+    return [...this.answers.values()].find((a) => a.streaming);
+  }
+
+  private send(): void {
+    const text = this.input.value.trim();
+    if (!text || this.activeAnswer()) {
+      return;
+    }
+    this.post({ type: 'send', text });
+    this.input.value = '';
+    this.host.setState({ draft: '' } satisfies SavedState);
+  }
+
+  private stop(): void {
+    const answer = this.activeAnswer();
+    if (answer) {
+      this.post({ type: 'stop', ...(answer.requestId ? { requestId: answer.requestId } : {}) });
+    }
+  }
+
+  private deleteConversation(): void {
+    if (this.conversation) {
+      this.post({ type: 'deleteConversation', conversationId: this.conversation.id });
+    }
+  }
+
+  private sendOptions(): void {
+    const number = (input: HTMLInputElement, min: number, max: number, integer: boolean): number | null => {
+      const value = input.value.trim() === '' ? NaN : Number(input.value);
+      const valid = Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value));
+      if (!valid) input.value = '';
+      return valid ? value : null;
+    };
+    this.post({
+      type: 'setOptions',
+      temperature: number(this.temperatureInput, 0, 2, false),
+      maxCompletionTokens: number(this.maxTokensInput, 1, 1_000_000, true),
+    });
+  }
+
+  private updateComposer(): void {
+    const busy = this.activeAnswer() !== undefined;
+    this.sendButton.hidden = busy;
+    this.stopButton.hidden = !busy;
+    this.root.classList.toggle('busy', busy);
+  }
+
+  private onMessageClick(event: MouseEvent): void {
+    const target = event.target as HTMLElement;
+    const article = target.closest<HTMLElement>('article[data-message-id]');
+    const messageId = article?.dataset.messageId;
+    const action = target.closest<HTMLElement>('[data-action]');
+    if (action) {
+      const code = action.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+      this.post(action.dataset.action === 'insert' ? { type: 'insertCode', code } : { type: 'copyCode', code });
+      return;
+    }
+    const citation = target.closest<HTMLElement>('[data-citation], [data-source]');
+    if (citation && messageId) {
+      event.preventDefault();
+      const number = Number(citation.dataset.citation ?? citation.dataset.source);
+      this.post({ type: 'openSource', messageId, number });
+      return;
+    }
+    const link = target.closest<HTMLElement>('[data-href]');
+    if (link) {
+      event.preventDefault();
+      this.post({ type: 'openLink', href: link.dataset.href! });
+    }
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Markdown for model output, which is untrusted: raw HTML off, links limited to http(s)/mailto,
+ * no images (shown as links the user may open), everything sanitized by DOMPurify. Code blocks get
+ * highlighting and a toolbar (copy, insert at cursor); `[n]` citations become citation links.
+ *
+ * Works in the webview and in Node tests (jsdom): the DOMPurify instance and the document are
+ * passed in.
+ */
+import MarkdownIt from 'markdown-it';
+import hljs from 'highlight.js/lib/common';
+import type { Config, DOMPurify } from 'dompurify';
+import { citationAt } from '../../src/features/chat/citations';
+
+/** Per-answer render environment. */
+export type MarkdownEnv = {
+  /** Number of sources the answer may cite; `[n]` with n outside 1..sourceCount stays text. */
+  sourceCount: number;
+};
+
+type Markdown = MarkdownIt.MarkdownIt;
+type Token = MarkdownIt.Token;
+
+const SAFE_LINK = /^(?:https?:|mailto:)/i;
+
+export function createMarkdownIt(): Markdown {
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+  // Reference definitions may appear after their use, so a finished block could change once
+  // more text streams in; without them every block renders the same alone as in the whole.
+  md.disable('reference');
+  md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+  md.validateLink = (url) => SAFE_LINK.test(url.trim());
+
+  md.inline.ruler.before('link', 'citation', (state, silent) => {
+    const env = state.env as Partial<MarkdownEnv> | undefined;
+    const match = citationAt(state.src, state.pos, env?.sourceCount ?? 0);
+    if (!match) {
+      return false;
+    }
+    if (!silent) {
+      const token = state.push('citation', '', 0);
+      token.meta = { numbers: match.numbers };
+      token.content = state.src.slice(state.pos, state.pos + match.length);
+    }
+    state.pos += match.length;
+    return true;
+  });
+  md.renderer.rules.citation = (tokens, idx) => {
+    const numbers = (tokens[idx]!.meta as { numbers: number[] }).numbers;
+    return numbers
+      .map((n) => `<a class="citation" data-citation="${n}" title="Source ${n}">[${n}]</a>`)
+      .join('');
+  };
+
+  const escape = md.utils.escapeHtml;
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    const src = String(token.attrGet('src') ?? '');
+    const alt = self.renderInlineAsText(token.children ?? [], options, env) || 'image';
+    // Never an <img>: a remote image would be fetched as soon as it renders.
+    return `<a class="md-image" href="${escape(src)}" title="Image: ${escape(src)}"><span class="codicon codicon-file-media" aria-hidden="true"></span>${escape(alt)}</a>`;
+  };
+
+  const codeBlock = (content: string, info: string) => {
+    const lang = info.split(/\s+/)[0] ?? '';
+    const known = lang !== '' && hljs.getLanguage(lang) !== undefined;
+    const body = known ? hljs.highlight(content, { language: lang, ignoreIllegals: true }).value : escape(content);
+    const langClass = lang ? ` language-${escape(lang)}` : '';
+    const label = lang ? `<span class="code-language">${escape(lang)}</span>` : '';
+    return (
+      `<div class="code-block"><div class="code-toolbar">${label}` +
+      `<button type="button" class="code-action" data-action="copy" title="Copy" aria-label="Copy"><span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
+      `<button type="button" class="code-action" data-action="insert" title="Insert at Cursor" aria-label="Insert at Cursor"><span class="codicon codicon-insert" aria-hidden="true"></span></button>` +
+      `</div><pre><code class="hljs${langClass}">${body}</code></pre></div>\n`
+    );
+  };
+  md.renderer.rules.fence = (tokens, idx) => {
+    const token = tokens[idx]!;
+    return codeBlock(token.content, md.utils.unescapeAll(token.info).trim());
+  };
+  md.renderer.rules.code_block = (tokens, idx) => codeBlock(tokens[idx]!.content, '');
+  return md;
+}
+
+/** Tags and attributes model output never needs; DOMPurify's defaults minus these. */
+const PURIFY_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
+  // DOMPurify's default pattern with the schemes cut down to http(s) and mailto. It applies to
+  // every attribute value, so plain values (`button`, `1`) must keep passing.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  FORBID_TAGS: ['style', 'img', 'svg', 'math', 'form', 'input', 'textarea', 'select', 'iframe', 'video', 'audio', 'source', 'picture'],
+  FORBID_ATTR: ['style', 'srcset', 'target', 'formaction', 'action', 'xlink:href'],
+  ALLOW_DATA_ATTR: false,
+  ADD_ATTR: ['data-citation', 'data-action'],
+  RETURN_DOM_FRAGMENT: true,
+};
+
+const hooked = new WeakSet<object>();
+
+/**
+ * Links keep their target in `data-href` instead of `href`: nothing navigates by itself, the
+ * webview asks the host, and the host opens only http(s) after checking the scheme again.
+ */
+function installHooks(purify: DOMPurify): void {
+  if (hooked.has(purify)) {
+    return;
+  }
+  hooked.add(purify);
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') {
+      return;
+    }
+    const element = node as Element;
+    const href = element.getAttribute('href');
+    element.removeAttribute('href');
+    if (href && SAFE_LINK.test(href)) {
+      element.setAttribute('data-href', href);
+      element.setAttribute('title', element.getAttribute('title') || href);
+    }
+    if (element.hasAttribute('data-href') || element.hasAttribute('data-citation')) {
+      element.setAttribute('role', 'link');
+      element.setAttribute('tabindex', '0');
+    }
+  });
+}
+
+export interface MarkdownPipeline {
+  readonly md: Markdown;
+  /** Markdown to sanitized DOM nodes. */
+  render(markdown: string, env: MarkdownEnv): DocumentFragment;
+  /** The block-level tokens of `markdown` (no inline parsing): used to find finished blocks. */
+  blocks(markdown: string, env: MarkdownEnv): Token[];
+  /** All tokens of `markdown` (blocks with their inline children), for `renderTokens`. */
+  parse(markdown: string, env: MarkdownEnv): Token[];
+  /** Sanitized DOM nodes of tokens from `parse` (a run of whole top-level blocks). */
+  renderTokens(tokens: Token[], env: MarkdownEnv): DocumentFragment;
+}
+
+export function createMarkdownPipeline(purify: DOMPurify, md: Markdown = createMarkdownIt()): MarkdownPipeline {
+  installHooks(purify);
+  return {
+    md,
+    render(markdown, env) {
+      return purify.sanitize(md.render(markdown, env), PURIFY_CONFIG);
+    },
+    parse(markdown, env) {
+      return md.parse(markdown, env);
+    },
+    renderTokens(tokens, env) {
+      return purify.sanitize(md.renderer.render(tokens, md.options, env), PURIFY_CONFIG);
+    },
+    blocks(markdown, env) {
+      const tokens: Token[] = [];
+      md.block.parse(markdown, md, env, tokens);
+      return tokens;
+    },
+  };
+}

@@ -1,0 +1,341 @@
+/** One message of the conversation: the user's question, or an answer (live while it streams). */
+import { citedSources } from '../../src/features/chat/citations';
+import { sourceTitle } from '../../src/features/chat/grounding';
+import type {
+  AssistantMessage,
+  ChatErrorInfo,
+  ChatSource,
+  ChatToolName,
+  ContextItem,
+  ErrorAction,
+  StreamPhase,
+  TokenUsage,
+  ToolProgress,
+  UserMessage,
+  WebviewMessage,
+} from '../../src/features/chat/protocol';
+import { h, icon, textButton } from './dom';
+import { IncrementalMarkdownRenderer } from './incrementalRenderer';
+import type { MarkdownEnv, MarkdownPipeline } from './markdown';
+
+export interface ViewContext {
+  pipeline: MarkdownPipeline;
+  post(message: WebviewMessage): void;
+  /** True while any answer is streaming (Regenerate waits for it). */
+  busy(): boolean;
+  now(): number;
+  /** Asks for `view.render()` in the next animation frame (once, however often it is asked). */
+  requestRender(view: AnswerView): void;
+}
+
+/** Text waiting for a frame beyond this is rendered at once (a few milliseconds of rendering). */
+const MAX_UNRENDERED_CHARS = 2048;
+
+const TOOL_LABELS: Record<ChatToolName, { badge: string; working: string }> = {
+  web: { badge: 'Web search', working: 'Searching the web…' },
+  crawl: { badge: 'Crawl', working: 'Fetching the pages…' },
+  research: { badge: 'Web research', working: 'Starting the research…' },
+};
+
+function contextIcon(item: ContextItem): string {
+  return item.kind === 'selection' ? 'selection' : item.kind === 'web' ? 'globe' : 'file-text';
+}
+
+/** Only web addresses open (the host checks again); anything else from the web stays text. */
+function isWebUrl(url: string): boolean {
+  return /^https?:\/\/[^\s/]/i.test(url);
+}
+
+const ACTION_LABELS: Record<ErrorAction, [string, string]> = {
+  retry: ['refresh', 'Retry'],
+  setGatewayApiKey: ['key', 'Set API Key'],
+  setDocumentsToken: ['key', 'Set Token'],
+  showOutput: ['output', 'Open Output'],
+};
+
+export function contextChip(item: ContextItem, onRemove?: () => void): HTMLElement {
+  const title = sourceTitle(item);
+  return h(
+    'span',
+    { className: 'chip', title: item.kind === 'web' ? item.url : item.content.slice(0, 500) },
+    icon(contextIcon(item)),
+    h('span', { className: 'chip-label', text: title }),
+    onRemove &&
+      h('button', { className: 'chip-remove', title: `Remove ${title}`, attrs: { type: 'button', 'aria-label': `Remove ${title}` }, onClick: onRemove }, icon('close')),
+  );
+}
+
+export function userMessageElement(message: UserMessage): HTMLElement {
+  return h(
+    'article',
+    { className: 'message user', attrs: { 'data-message-id': message.id, 'aria-label': 'Your question' } },
+    h('div', { className: 'message-header' }, icon('account'), h('span', { text: 'You' })),
+    message.context?.length ? h('div', { className: 'chips' }, ...message.context.map((item) => contextChip(item))) : undefined,
+    h('div', { className: 'message-text', text: message.content }),
+  );
+}
+
+function formatUsage(usage: TokenUsage): string {
+  return `${usage.promptTokens.toLocaleString()} prompt · ${usage.completionTokens.toLocaleString()} completion · ${usage.totalTokens.toLocaleString()} tokens`;
+}
+
+/** What the host's copy of an answer must match for its view to be kept. */
+export function answerKey(m: AssistantMessage): string {
+  return `${m.status}|${m.content.length}|${m.sources?.length ?? 0}|${m.error?.message ?? ''}|${m.usage?.totalTokens ?? ''}|${m.finishReason ?? ''}`;
+}
+
+export class AnswerView {
+  readonly element: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly phase: HTMLElement;
+  private readonly progressBar: HTMLProgressElement;
+  private readonly after: HTMLElement;
+  private readonly renderer: IncrementalMarkdownRenderer;
+  private readonly env: MarkdownEnv;
+  private isLast = false;
+  private countdown: ReturnType<typeof setInterval> | undefined;
+  /** When the error arrived live (a stored error's wait is long over). */
+  private errorArrivedAt: number | undefined;
+
+  constructor(
+    readonly message: AssistantMessage,
+    private readonly ctx: ViewContext,
+  ) {
+    this.env = { sourceCount: message.sources?.length ?? 0 };
+    this.body = h('div', { className: 'markdown-body' });
+    this.phase = h('span', { className: 'phase', attrs: { 'aria-live': 'polite' } });
+    this.progressBar = h('progress', { className: 'tool-progress', attrs: { max: '1', hidden: '', 'aria-label': 'Progress' } });
+    this.after = h('div', { className: 'message-after' });
+    const model = message.tool
+      ? h('span', { className: 'badge tool-badge', text: TOOL_LABELS[message.tool].badge })
+      : message.model
+        ? h('span', { className: 'model', text: message.model })
+        : undefined;
+    this.element = h(
+      'article',
+      { className: 'message assistant', attrs: { 'data-message-id': message.id, 'aria-label': 'Answer' } },
+      h('div', { className: 'message-header' }, icon('hubot'), h('span', { text: 'DocChat' }), model, message.legacy && h('span', { className: 'badge', text: 'legacy' }), this.phase),
+      this.progressBar,
+      this.body,
+      this.after,
+    );
+    this.renderer = new IncrementalMarkdownRenderer(this.body, ctx.pipeline, this.env);
+    this.renderer.append(message.content);
+    if (!this.streaming) {
+      this.renderer.finish();
+    }
+    this.showPhase(message.status === 'pending' ? 'searching' : message.status === 'streaming' ? 'generating' : undefined);
+    this.renderAfter();
+  }
+
+  get id(): string {
+    return this.message.id;
+  }
+
+  get requestId(): string | undefined {
+    return this.streaming ? this.message.requestId : undefined;
+  }
+
+  get streaming(): boolean {
+    return this.message.status === 'pending' || this.message.status === 'streaming';
+  }
+
+  get key(): string {
+    return answerKey(this.message);
+  }
+
+  setLast(isLast: boolean): void {
+    if (this.isLast !== isLast) {
+      this.isLast = isLast;
+      this.renderAfter();
+    }
+  }
+
+  /** Called when another answer starts or ends (Regenerate waits for it). */
+  refresh(): void {
+    this.renderAfter();
+  }
+
+  start(sources: ChatSource[]): void {
+    this.message.sources = sources;
+    this.message.status = 'streaming';
+    this.env.sourceCount = sources.length;
+    this.showPhase('generating');
+    this.renderAfter();
+  }
+
+  status(phase: StreamPhase): void {
+    this.showPhase(phase);
+  }
+
+  /** Tool progress (research polls): shown in the header and as a progress bar. */
+  progress(progress: ToolProgress): void {
+    this.message.progress = progress;
+    this.showPhase(this.message.status === 'pending' ? 'searching' : 'generating');
+  }
+
+  /**
+   * Buffers the text; it is rendered in the next animation frame, with whatever else arrives. When
+   * frames are late (a busy page, a very fast stream) and much text has piled up, it renders now,
+   * so that no single render (a frame, or the end of the stream) grows into a long task.
+   */
+  delta(text: string): void {
+    this.message.content += text;
+    this.renderer.push(text);
+    if (this.renderer.pendingLength >= MAX_UNRENDERED_CHARS) {
+      this.renderer.flush();
+    }
+    this.ctx.requestRender(this);
+  }
+
+  /** Renders the text buffered since the last frame; false when there was none. */
+  render(): boolean {
+    if (!this.renderer.pending) {
+      return false;
+    }
+    this.renderer.flush();
+    return true;
+  }
+
+  done(stopped: boolean, usage?: TokenUsage, finishReason?: string): void {
+    this.renderer.finish();
+    this.message.status = stopped ? 'stopped' : 'done';
+    if (usage) this.message.usage = usage;
+    if (finishReason) this.message.finishReason = finishReason;
+    delete this.message.requestId;
+    this.showPhase(undefined);
+    this.renderAfter();
+  }
+
+  error(error: ChatErrorInfo): void {
+    this.renderer.finish();
+    this.message.status = 'error';
+    this.message.error = error;
+    delete this.message.requestId;
+    this.errorArrivedAt = this.ctx.now();
+    this.showPhase(undefined);
+    this.renderAfter();
+  }
+
+  dispose(): void {
+    this.stopCountdown();
+  }
+
+  private showPhase(phase: StreamPhase | undefined): void {
+    const { tool, progress } = this.message;
+    this.element.dataset.status = this.message.status;
+    this.phase.replaceChildren();
+    if (phase) {
+      const label = tool ? (progress?.text ?? TOOL_LABELS[tool].working) : phase === 'searching' ? 'Searching documents…' : 'Generating…';
+      this.phase.append(icon('loading', 'codicon-modifier-spin'), ` ${label}`);
+    }
+    const fraction = phase ? progress?.fraction : undefined;
+    this.progressBar.hidden = fraction === undefined;
+    if (fraction !== undefined) {
+      this.progressBar.value = fraction;
+      this.progressBar.textContent = `${Math.round(fraction * 100)}%`;
+    }
+  }
+
+  private renderAfter(): void {
+    const m = this.message;
+    this.stopCountdown();
+    const parts: Array<HTMLElement | undefined> = [];
+    if (m.status === 'stopped') {
+      const why = m.finishReason === 'interrupted' ? 'Interrupted (the window was reloaded)' : 'Stopped';
+      parts.push(h('div', { className: 'answer-note stopped' }, icon('debug-stop'), h('span', { text: why })));
+    } else if (m.status === 'done' && m.finishReason === 'length') {
+      parts.push(h('div', { className: 'answer-note' }, icon('warning'), h('span', { text: 'Cut off at the token limit.' })));
+    } else if (m.status === 'done' && m.content.trim() === '') {
+      parts.push(h('div', { className: 'answer-note' }, icon('info'), h('span', { text: 'The model returned an empty answer.' })));
+    }
+    if (m.status === 'error' && m.error) {
+      parts.push(this.errorBox(m.error, this.errorArrivedAt));
+    }
+    if (m.sources?.length) {
+      parts.push(this.sourcesList(m.sources));
+    }
+    const footer: HTMLElement[] = [];
+    if (m.usage) {
+      footer.push(h('span', { className: 'usage', title: 'Token usage reported by the gateway', text: formatUsage(m.usage) }));
+    }
+    if (this.isLast && !this.streaming && m.status !== 'error' && !this.ctx.busy()) {
+      footer.push(textButton('refresh', 'Regenerate', () => this.ctx.post({ type: 'regenerate', messageId: m.id }), 'regenerate'));
+    }
+    if (footer.length) {
+      parts.push(h('div', { className: 'message-footer' }, ...footer));
+    }
+    this.after.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
+  }
+
+  private errorBox(error: ChatErrorInfo, arrivedAt: number | undefined): HTMLElement {
+    const buttons = error.actions.map((action) => {
+      const [iconName, label] = ACTION_LABELS[action];
+      const button = textButton(iconName, label, () => {
+        if (action === 'retry') {
+          this.ctx.post({ type: 'regenerate', messageId: this.message.id });
+        } else {
+          this.ctx.post({ type: 'runAction', action });
+        }
+      }, `error-action action-${action}`);
+      button.disabled = action === 'retry' && (!this.isLast || this.ctx.busy());
+      return button;
+    });
+    const box = h(
+      'div',
+      { className: `inline-error error-${error.kind}`, attrs: { role: 'alert' } },
+      h('div', { className: 'error-message' }, icon('error'), h('span', { text: error.message })),
+      h('div', { className: 'error-actions' }, ...buttons),
+    );
+    const retry = buttons[error.actions.indexOf('retry')];
+    if (retry && error.retryAfterMs !== undefined && arrivedAt !== undefined) {
+      // A rate limit says how long to wait: Retry unlocks when that has passed.
+      const until = arrivedAt + error.retryAfterMs;
+      const label = retry.querySelector('span:last-child')!;
+      const tick = () => {
+        const left = Math.ceil((until - this.ctx.now()) / 1000);
+        retry.disabled = left > 0 || !this.isLast || this.ctx.busy();
+        label.textContent = left > 0 ? `Retry in ${left} s` : 'Retry';
+        if (left <= 0) this.stopCountdown();
+      };
+      tick();
+      if (retry.disabled) this.countdown = setInterval(tick, 1000);
+    }
+    return box;
+  }
+
+  private sourcesList(sources: ChatSource[]): HTMLElement {
+    const cited = new Set(citedSources(this.message.content, sources.length));
+    const items = sources.map((source) => {
+      const title = sourceTitle(source);
+      const detail =
+        source.kind === 'passage'
+          ? [source.storeName, source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined].filter(Boolean).join(' · ')
+          : source.kind === 'web'
+            ? source.url
+            : 'selection';
+      const openable = source.kind !== 'web' || isWebUrl(source.url);
+      const label = [h('span', { className: 'source-number', text: `[${source.number}]` }), icon(contextIcon(source)), h('span', { className: 'source-title', text: title })];
+      const snippet = source.content.slice(0, 240).replace(/\s+/g, ' ');
+      return h(
+        'li',
+        { className: cited.has(source.number) ? 'source cited' : 'source' },
+        openable
+          ? h('a', { className: 'source-link', title: `Open source ${source.number}: ${title}`, attrs: { role: 'link', tabindex: '0', 'data-source': String(source.number) } }, ...label)
+          : h('span', { className: 'source-link inert', title: 'Not a web address: not opened' }, ...label),
+        detail && h('span', { className: 'source-detail', text: detail }),
+        snippet && h('div', { className: 'source-snippet', text: snippet }),
+      );
+    });
+    const details = h('details', { className: 'sources' }, h('summary', { text: `Sources (${sources.length})` }), h('ol', {}, ...items));
+    details.open = true;
+    return details;
+  }
+
+  private stopCountdown(): void {
+    if (this.countdown !== undefined) {
+      clearInterval(this.countdown);
+      this.countdown = undefined;
+    }
+  }
+}

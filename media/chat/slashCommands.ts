@@ -1,0 +1,90 @@
+/**
+ * The composer's slash-command suggestions: typing `/` (and the start of a name) lists the
+ * gateway tools; Up/Down choose, Tab or Enter completes (`/web `), Escape closes the list.
+ */
+import { TOOL_COMMANDS } from '../../src/features/tools/slashCommands';
+import { h } from './dom';
+
+const PARTIAL_COMMAND = /^\/(\w*)$/;
+
+export class SlashCommandList {
+  readonly element = h('ul', { className: 'slash-commands', attrs: { role: 'listbox', 'aria-label': 'Commands', hidden: '' } });
+  private matches: typeof TOOL_COMMANDS = [];
+  private selected = 0;
+  /** Closed with Escape: stays closed until the text changes. */
+  private dismissed = false;
+
+  constructor(
+    private readonly input: HTMLTextAreaElement,
+    private readonly onComplete: () => void,
+  ) {
+    input.addEventListener('input', () => {
+      this.dismissed = false;
+      this.update();
+    });
+    this.element.addEventListener('mousedown', (event) => {
+      // Keeps the focus in the composer; the click picks the command.
+      event.preventDefault();
+      const item = (event.target as HTMLElement).closest<HTMLElement>('[data-command]');
+      if (item) this.complete(item.dataset.command!);
+    });
+  }
+
+  get visible(): boolean {
+    return !this.element.hidden;
+  }
+
+  update(): void {
+    const match = PARTIAL_COMMAND.exec(this.input.value);
+    const prefix = match?.[1]?.toLowerCase();
+    this.matches = prefix === undefined || this.dismissed ? [] : TOOL_COMMANDS.filter((c) => c.name.startsWith(prefix));
+    this.selected = Math.min(this.selected, Math.max(0, this.matches.length - 1));
+    this.element.hidden = this.matches.length === 0;
+    this.element.replaceChildren(
+      ...this.matches.map((command, index) =>
+        h(
+          'li',
+          { className: index === this.selected ? 'slash-command selected' : 'slash-command', attrs: { role: 'option', 'data-command': command.name, 'aria-selected': String(index === this.selected) } },
+          h('span', { className: 'slash-usage', text: command.usage }),
+          h('span', { className: 'slash-description', text: command.description }),
+        ),
+      ),
+    );
+  }
+
+  /** Handles the composer's keys while the list shows; true when the key was used. */
+  onKeyDown(event: KeyboardEvent): boolean {
+    if (!this.visible || event.isComposing) {
+      return false;
+    }
+    switch (event.key) {
+      case 'ArrowDown':
+      case 'ArrowUp':
+        this.selected = (this.selected + (event.key === 'ArrowDown' ? 1 : this.matches.length - 1)) % this.matches.length;
+        this.update();
+        break;
+      case 'Tab':
+      case 'Enter':
+        if (event.shiftKey) return false;
+        this.complete(this.matches[this.selected]!.name);
+        break;
+      case 'Escape':
+        this.dismissed = true;
+        this.update();
+        break;
+      default:
+        return false;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    return true;
+  }
+
+  private complete(name: string): void {
+    this.input.value = `/${name} `;
+    this.dismissed = false;
+    this.update();
+    this.input.focus();
+    this.onComplete();
+  }
+}

@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import { Commands, SecretKeys, SETTINGS_SECTION, Settings, type SecretKey } from '../../common/constants';
+import type { Services } from '../../services';
+
+interface SecretPrompt {
+  key: SecretKey;
+  title: string;
+  prompt: string;
+  placeholder: string;
+}
+
+const DOCUMENTS_TOKEN: SecretPrompt = {
+  key: SecretKeys.documentsToken,
+  title: 'DocChat: Set Documents Token',
+  prompt: 'The bearer token for the documents service. It is kept in VS Code\'s secret storage only.',
+  placeholder: 'Paste the access token',
+};
+
+const GATEWAY_KEY: SecretPrompt = {
+  key: SecretKeys.gatewayApiKey,
+  title: 'DocChat: Set Gateway API Key',
+  prompt: 'The API key for the language-model gateway. It is kept in VS Code\'s secret storage only.',
+  placeholder: 'Paste the API key',
+};
+
+/** Validation for a pasted credential (never echoes the value). */
+export function validateCredential(value: string): string | undefined {
+  if (!value.trim()) {
+    return 'Enter a value, or press Escape to cancel.';
+  }
+  if (/\s/.test(value.trim())) {
+    return 'A token has no spaces or line breaks; check what was pasted.';
+  }
+  return undefined;
+}
+
+async function promptSecret(services: Services, p: SecretPrompt): Promise<boolean> {
+  const value = await vscode.window.showInputBox({
+    title: p.title,
+    prompt: p.prompt,
+    placeHolder: p.placeholder,
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: validateCredential,
+  });
+  if (value === undefined) {
+    return false;
+  }
+  await services.secrets.set(p.key, value.trim());
+  services.log.info(`${p.key} updated`);
+  return true;
+}
+
+export function register(context: vscode.ExtensionContext, services: Services): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(Commands.setDocumentsToken, async () => {
+      if (await promptSecret(services, DOCUMENTS_TOKEN)) {
+        if (services.connection.state.kind === 'local' || !services.config.current.documentsUrl) {
+          const choice = await vscode.window.showInformationMessage(
+            'DocChat saved the token. It is used once "DocChat › Documents: Url" points to your documents service; Local mode needs no token.',
+            'Open Settings',
+          );
+          if (choice) {
+            await vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.${Settings.documentsUrl}`);
+          }
+        }
+      }
+    }),
+    vscode.commands.registerCommand(Commands.setGatewayApiKey, () => promptSecret(services, GATEWAY_KEY)),
+    vscode.commands.registerCommand(Commands.signOut, async () => {
+      await services.secrets.delete(SecretKeys.documentsToken);
+      await services.secrets.delete(SecretKeys.gatewayApiKey);
+      services.log.info('Signed out: documents token and gateway API key removed');
+      const local = services.connection.state.kind === 'local';
+      void vscode.window.showInformationMessage(
+        local ? 'DocChat: tokens removed. Local mode keeps working without a token.' : 'DocChat: signed out.',
+      );
+    }),
+  );
+}

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Commands } from '../../common/constants';
+import { Disposable } from '../../common/lifecycle';
+import type { Logger } from '../../common/log';
+import type { Services } from '../../services';
+import { AnswerDriver } from './answerDriver';
+import { ChatPanel, type ChatPanelHandler } from './chatPanel';
+import { ConversationStore } from './conversationStore';
+import { FileNameCache } from './grounding';
+import { LOCAL_MODEL, ModelCatalog } from './modelCatalog';
+import { titleFor } from './promptBuilder';
+import {
+  type ChatErrorInfo,
+  type ContextItem,
+  type Conversation,
+  type HostMessage,
+  isOpenableLink,
+  type UserMessage,
+  type WebviewMessage,
+} from './protocol';
+import type { SourceOpener } from './sourceOpener';
+import { StoreCatalog } from './storeCatalog';
+
+const ACTION_COMMANDS = {
+  setGatewayApiKey: Commands.setGatewayApiKey,
+  setDocumentsToken: Commands.setDocumentsToken,
+  showOutput: Commands.showOutput,
+} as const;
+
+/**
+ * The chat's state and behaviour behind the panel: conversations, model and store lists, the one
+ * running answer. Lives as long as the extension; the panel comes and goes.
+ */
+export class ChatController extends Disposable implements ChatPanelHandler {
+  private panel: ChatPanel | undefined;
+  private readonly conversations: ConversationStore;
+  private readonly models: ModelCatalog;
+  private readonly stores = new StoreCatalog();
+  private readonly fileNames = new FileNameCache();
+  private readonly answers: AnswerDriver;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly services: Services,
+    private readonly sources: SourceOpener,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.conversations = new ConversationStore(context.workspaceState);
+    this.models = new ModelCatalog(context.globalState);
+    this._register(
+      services.connection.onDidChange(() => {
+        void this.loadModels(false);
+        void this.loadStores();
+      }),
+    );
+    this._register(
+      services.config.onDidChange(() => {
+        if (this.panel) {
+          this.postState();
+        }
+      }),
+    );
+    this.answers = new AnswerDriver({
+      post: (message) => this.post(message),
+      save: (conversation) => {
+        this.conversations.touch(conversation);
+        void this.conversations.save();
+      },
+      dependencies: () => ({
+        gateway: services.connection.gateway,
+        notConnected: this.notConnectedError(),
+        documents: services.connection.documents,
+        fileNames: this.fileNames,
+      }),
+      toolDependencies: () => ({ gateway: services.connection.gateway, notConnected: this.notConnectedError() }),
+      addContext: (conversation, pages) => {
+        conversation.pendingContext.push(...pages.filter((page) => !conversation.pendingContext.some((c) => c.kind === 'web' && c.url === page.url)));
+        // The webview shows the new context chips with the state that follows the answer.
+        if (conversation.id === this.current().id) this.postState();
+      },
+      projectCode: () => services.config.current.projectCode,
+      maxSearchResults: () => services.config.current.searchMaxResults,
+      warn: (message) => log.warn(message),
+    });
+    this._register({ dispose: () => this.answers.stop() });
+  }
+
+  // ------------------------------------------------------------ panel
+
+  show(preserveFocus = false): ChatPanel {
+    if (this.panel) {
+      this.panel.reveal(preserveFocus);
+      return this.panel;
+    }
+    return this.adopt(ChatPanel.create(this.context.extensionUri, this, this.log, preserveFocus));
+  }
+
+  /** A panel VS Code restored after a reload. */
+  restore(panel: vscode.WebviewPanel): void {
+    if (this.panel) {
+      // Only one chat panel: a second restored one is closed.
+      panel.dispose();
+      return;
+    }
+    this.adopt(new ChatPanel(panel, this.context.extensionUri, this, this.log));
+  }
+
+  private adopt(panel: ChatPanel): ChatPanel {
+    this.panel = panel;
+    panel.onDidDispose(() => {
+      if (this.panel === panel) {
+        this.panel = undefined;
+        this.stop();
+      }
+    });
+    void this.loadModels(false);
+    void this.loadStores();
+    return panel;
+  }
+
+  private post(message: HostMessage): void {
+    this.panel?.post(message);
+  }
+
+  snapshot(): HostMessage[] {
+    return [this.stateMessage(), { type: 'models', catalog: this.models.state }, { type: 'stores', catalog: this.stores.state }];
+  }
+
+  private stateMessage(): HostMessage {
+    return {
+      type: 'state',
+      conversation: this.current(),
+      conversations: this.conversations.summaries(),
+      projectCode: this.services.config.current.projectCode,
+    };
+  }
+
+  private postState(): void {
+    this.post(this.stateMessage());
+  }
+
+  private current(): Conversation {
+    return this.conversations.active({});
+  }
+
+  // ------------------------------------------------------------ lists
+
+  private gatewayOrigin(): string {
+    const state = this.services.connection.state;
+    const gatewayUrl = this.services.config.current.gatewayUrl;
+    return gatewayUrl || (state.kind === 'local' ? 'local' : state.kind === 'remote' ? state.url : state.kind);
+  }
+
+  async loadModels(force: boolean): Promise<void> {
+    const loading = this.models.load(this.services.connection.gateway, this.gatewayOrigin(), this.services.config.current.defaultModel, force);
+    this.post({ type: 'models', catalog: this.models.state });
+    await loading;
+    this.post({ type: 'models', catalog: this.models.state });
+  }
+
+  async loadStores(): Promise<void> {
+    const loading = this.stores.load(this.services.connection.documents, (ids) => this.services.recentStores.sort(ids, (id) => id));
+    this.post({ type: 'stores', catalog: this.stores.state });
+    await loading;
+    this.post({ type: 'stores', catalog: this.stores.state });
+  }
+
+  // ------------------------------------------------------------ commands from outside
+
+  newChat(): void {
+    this.stop();
+    const previous = this.current().options;
+    this.conversations.create({ ...previous });
+    void this.conversations.save();
+    this.postState();
+    this.post({ type: 'focusComposer' });
+  }
+
+  addContext(items: ContextItem[]): void {
+    const conversation = this.current();
+    conversation.pendingContext.push(...items);
+    this.conversations.touch(conversation);
+    void this.conversations.save();
+    this.postState();
+    this.post({ type: 'focusComposer' });
+  }
+
+  // ------------------------------------------------------------ webview messages
+
+  handle(message: WebviewMessage): void {
+    switch (message.type) {
+      case 'ready':
+        return;
+      case 'send':
+        return this.send(message.text);
+      case 'stop':
+        return this.stop(message.requestId);
+      case 'regenerate':
+        return this.regenerate(message.messageId);
+      case 'newChat':
+        return this.newChat();
+      case 'openConversation':
+        this.stop();
+        if (this.conversations.activate(message.conversationId)) {
+          void this.conversations.save();
+        }
+        return this.postState();
+      case 'deleteConversation':
+        if (this.answers.conversationId === message.conversationId) {
+          this.stop();
+        }
+        this.conversations.delete(message.conversationId);
+        void this.conversations.save();
+        return this.postState();
+      case 'setModel':
+        return this.updateOptions((o) => (o.model = message.model));
+      case 'setOptions':
+        return this.updateOptions((o) => {
+          if (message.temperature === null) delete o.temperature;
+          else o.temperature = message.temperature;
+          if (message.maxCompletionTokens === null) delete o.maxCompletionTokens;
+          else o.maxCompletionTokens = message.maxCompletionTokens;
+        });
+      case 'setVectorStore': {
+        const storeId = message.storeId;
+        if (storeId) {
+          void this.services.recentStores.touch(storeId);
+        }
+        return this.updateOptions((o) => {
+          if (storeId === null) {
+            delete o.vectorStoreId;
+            delete o.vectorStoreName;
+          } else {
+            o.vectorStoreId = storeId;
+            o.vectorStoreName = this.stores.nameOf(storeId) ?? storeId;
+          }
+        });
+      }
+      case 'refreshModels':
+        void this.loadModels(true);
+        return;
+      case 'refreshStores':
+        void this.loadStores();
+        return;
+      case 'removeContext': {
+        const conversation = this.current();
+        conversation.pendingContext.splice(message.index, 1);
+        void this.conversations.save();
+        return this.postState();
+      }
+      case 'openLink':
+        return this.openLink(message.href);
+      case 'openSource':
+        return this.openSource(message.messageId, message.number);
+      case 'copyCode':
+        void vscode.env.clipboard.writeText(message.code).then(() => vscode.window.setStatusBarMessage('DocChat: code copied', 2000));
+        return;
+      case 'insertCode':
+        void this.sources.insertAtCursor(message.code);
+        return;
+      case 'runAction':
+        void vscode.commands.executeCommand(ACTION_COMMANDS[message.action]);
+        return;
+    }
+  }
+
+  private updateOptions(change: (options: Conversation['options']) => void): void {
+    const conversation = this.current();
+    change(conversation.options);
+    void this.conversations.save();
+    this.postState();
+  }
+
+  private openLink(href: string): void {
+    if (!isOpenableLink(href)) {
+      this.log.warn(`Did not open a link with a scheme other than http(s): ${href.slice(0, 80)}`);
+      return;
+    }
+    void vscode.env.openExternal(vscode.Uri.parse(href, true));
+  }
+
+  private openSource(messageId: string, number: number): void {
+    const message = this.current().messages.find((m) => m.id === messageId);
+    const source = message?.role === 'assistant' ? message.sources?.find((s) => s.number === number) : undefined;
+    if (source) {
+      void this.sources.open(source, this.panel?.panel.viewColumn).catch((error: unknown) => this.services.errors.report(error, 'open the source'));
+    }
+  }
+
+  // ------------------------------------------------------------ answers
+
+  private send(text: string): void {
+    if (this.answers.busy) {
+      return;
+    }
+    const conversation = this.current();
+    const question: UserMessage = { id: randomUUID(), role: 'user', content: text, createdAt: Date.now() };
+    if (conversation.pendingContext.length > 0) {
+      question.context = conversation.pendingContext;
+      conversation.pendingContext = [];
+    }
+    if (!conversation.messages.some((m) => m.role === 'user')) {
+      conversation.title = titleFor(text);
+    }
+    conversation.messages.push(question);
+    this.answer(conversation, question);
+  }
+
+  /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
+  private regenerate(messageId: string): void {
+    const conversation = this.current();
+    const last = conversation.messages[conversation.messages.length - 1];
+    const question = conversation.messages[conversation.messages.length - 2];
+    if (this.answers.busy || last?.id !== messageId || last.role !== 'assistant' || question?.role !== 'user') {
+      return;
+    }
+    conversation.messages.pop();
+    this.answer(conversation, question);
+  }
+
+  stop(requestId?: string): void {
+    this.answers.stop(requestId);
+  }
+
+  private answer(conversation: Conversation, question: UserMessage): void {
+    const model = conversation.options.model ?? this.models.state.defaultModel ?? LOCAL_MODEL;
+    this.answers.respond(conversation, question, model);
+    this.postState();
+  }
+
+  private notConnectedError(): ChatErrorInfo | undefined {
+    switch (this.services.connection.gatewayUnavailable) {
+      case 'noApiKey':
+        return { kind: 'not_connected', message: 'A gateway URL is set but no API key: set the gateway API key to chat.', actions: ['setGatewayApiKey', 'retry'] };
+      case 'noUrl':
+        return { kind: 'not_connected', message: 'No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.', actions: ['retry', 'showOutput'] };
+      case 'notReady':
+        return { kind: 'not_connected', message: 'DocChat is still connecting. Try again in a moment.', actions: ['retry', 'showOutput'] };
+      default:
+        return undefined;
+    }
+  }
+
+}

@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/lifecycle';
+import type { Logger } from '../../common/log';
+import { type HostMessage, parseWebviewMessage, type WebviewMessage } from './protocol';
+import { renderChatHtml, webviewOptions } from './webviewHtml';
+
+export const CHAT_VIEW_TYPE = 'docchat.chat';
+
+export interface ChatPanelHandler {
+  /** The full state, posted first whenever the webview (re)starts. */
+  snapshot(): HostMessage[];
+  handle(message: WebviewMessage): void;
+}
+
+/**
+ * The webview panel: owns its HTML, validates every incoming message against the protocol
+ * (anything else is ignored and logged), and holds outgoing posts until the webview says `ready`.
+ */
+export class ChatPanel extends Disposable {
+  private ready = false;
+  private queue: HostMessage[] = [];
+  private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
+  readonly onDidDispose = this._onDidDispose.event;
+
+  static create(extensionUri: vscode.Uri, handler: ChatPanelHandler, log: Logger, preserveFocus = false): ChatPanel {
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      'DocChat',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+      webviewOptions(extensionUri),
+    );
+    return new ChatPanel(panel, extensionUri, handler, log);
+  }
+
+  /** Also used for a panel VS Code restores after a reload (the serializer hands it over). */
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly handler: ChatPanelHandler,
+    private readonly log: Logger,
+  ) {
+    super();
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'docchat.svg');
+    this._register(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    this._register(
+      panel.onDidDispose(() => {
+        this._onDidDispose.fire();
+        this.dispose();
+      }),
+    );
+    panel.webview.html = renderChatHtml(panel.webview, extensionUri);
+  }
+
+  get visible(): boolean {
+    return this.panel.visible;
+  }
+
+  reveal(preserveFocus = false): void {
+    this.panel.reveal(undefined, preserveFocus);
+  }
+
+  post(message: HostMessage): void {
+    if (!this.ready) {
+      this.queue.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`Could not post ${message.type}: ${String(error)}`));
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : typeof raw;
+      this.log.warn(`Ignored a message from the chat webview that is not part of the protocol (${type}).`);
+      return;
+    }
+    if (message.type === 'ready') {
+      // The snapshot supersedes whatever state or stream update was waiting; only requests to
+      // focus the composer still mean something.
+      const pending = this.queue.filter((m) => m.type === 'focusComposer');
+      this.queue = [];
+      this.ready = true;
+      for (const m of [...this.handler.snapshot(), ...pending]) {
+        this.post(m);
+      }
+      return;
+    }
+    this.handler.handle(message);
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) {
+      return;
+    }
+    super.dispose();
+    this.panel.dispose();
+  }
+}

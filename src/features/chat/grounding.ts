@@ -1,0 +1,107 @@
+/**
+ * Grounding: search the conversation's vector store for the question and number the passages
+ * (after any context the user attached) as the sources an answer cites. No `vscode` import.
+ */
+import type { ChatSource, ContextItem, PassageSource } from './protocol';
+
+/** The part of DocumentsClient grounding uses. */
+export interface GroundingDocuments {
+  search(
+    storeId: string,
+    body: { query: string; max_num_results?: number },
+    options?: { signal?: AbortSignal },
+  ): Promise<{ data: ReadonlyArray<{ score: number; content: string; file_id: string; [key: string]: unknown }> }>;
+  retrieveFile(fileId: string, options?: { signal?: AbortSignal }): Promise<{ filename: string }>;
+}
+
+export interface GroundingStore {
+  id: string;
+  name?: string;
+}
+
+/** The documents service takes queries of at most 10,000 characters. */
+export const MAX_SEARCH_QUERY = 10_000;
+
+/** File names by id, shared across questions so each file is looked up once. */
+export class FileNameCache {
+  private readonly names = new Map<string, Promise<string | undefined>>();
+
+  lookup(documents: GroundingDocuments, fileId: string, signal?: AbortSignal): Promise<string | undefined> {
+    let name = this.names.get(fileId);
+    if (!name) {
+      name = documents.retrieveFile(fileId, { signal }).then(
+        (file) => file.filename || undefined,
+        () => {
+          // Not cached: a later question may succeed.
+          this.names.delete(fileId);
+          return undefined;
+        },
+      );
+      this.names.set(fileId, name);
+    }
+    return name;
+  }
+}
+
+export async function searchPassages(
+  documents: GroundingDocuments,
+  store: GroundingStore,
+  question: string,
+  maxResults: number,
+  fileNames: FileNameCache,
+  signal?: AbortSignal,
+): Promise<PassageSource[]> {
+  const query = Array.from(question.trim()).slice(0, MAX_SEARCH_QUERY).join('');
+  const result = await documents.search(store.id, { query, max_num_results: maxResults }, { signal });
+  return Promise.all(
+    result.data
+      .filter((item) => item.content.trim() !== '')
+      .map(async (item): Promise<PassageSource> => {
+        const given = typeof item['filename'] === 'string' && item['filename'] ? item['filename'] : undefined;
+        const filename = given ?? (item.file_id ? await fileNames.lookup(documents, item.file_id, signal) : undefined);
+        return {
+          kind: 'passage',
+          storeId: store.id,
+          ...(store.name ? { storeName: store.name } : {}),
+          fileId: item.file_id,
+          ...(filename ? { filename } : {}),
+          content: item.content,
+          score: item.score,
+        };
+      }),
+  );
+}
+
+function sameItem(a: ContextItem, b: ContextItem): boolean {
+  if (a.kind === 'passage' && b.kind === 'passage') {
+    return a.fileId === b.fileId && a.content.trim() === b.content.trim();
+  }
+  if (a.kind === 'web' && b.kind === 'web') {
+    return a.url === b.url;
+  }
+  return false;
+}
+
+/** Attached context first (the user chose it), then search passages not already attached. */
+export function numberSources(context: readonly ContextItem[], passages: readonly PassageSource[]): ChatSource[] {
+  const items: ContextItem[] = [...context];
+  for (const passage of passages) {
+    if (!items.some((item) => sameItem(item, passage))) {
+      items.push(passage);
+    }
+  }
+  return items.map((item, index) => ({ ...item, number: index + 1 }));
+}
+
+/** How a source is named in the prompt and in the sources list. */
+export function sourceTitle(source: ContextItem): string {
+  if (source.kind === 'selection') {
+    const { startLine, endLine } = source.range;
+    const lines = startLine === endLine ? `line ${startLine + 1}` : `lines ${startLine + 1}-${endLine + 1}`;
+    return `${source.label}, ${lines}`;
+  }
+  if (source.kind === 'web') {
+    return source.title || source.url;
+  }
+  return source.filename ?? source.fileId;
+}

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import { Commands } from '../../common/constants';
+import type { Services } from '../../services';
+import { ChatController } from './chatController';
+import { CHAT_VIEW_TYPE } from './chatPanel';
+import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
+import type { SelectionSource } from './protocol';
+import { ChatSourceOpener } from './sourceOpener';
+
+export type { ChatContextPassage } from './contextArgument';
+export { CHAT_VIEW_TYPE } from './chatPanel';
+
+function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined {
+  const selection = editor.selection;
+  const text = editor.document.getText(selection);
+  if (selection.isEmpty || text.trim() === '') {
+    return undefined;
+  }
+  return {
+    kind: 'selection',
+    uri: editor.document.uri.toString(),
+    label: vscode.workspace.asRelativePath(editor.document.uri, false),
+    languageId: editor.document.languageId,
+    range: {
+      startLine: selection.start.line,
+      startCharacter: selection.start.character,
+      endLine: selection.end.line,
+      endCharacter: selection.end.character,
+    },
+    content: text.slice(0, MAX_CONTEXT_CHARS),
+  };
+}
+
+export function register(context: vscode.ExtensionContext, services: Services): ChatController {
+  const log = services.log.child('chat');
+  const opener = new ChatSourceOpener(services);
+  const controller = new ChatController(context, services, opener, log);
+  context.subscriptions.push(
+    opener,
+    controller,
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel) => controller.restore(panel),
+    }),
+    vscode.commands.registerCommand(Commands.openChat, () => {
+      controller.show();
+    }),
+    vscode.commands.registerCommand(Commands.newChat, () => {
+      controller.show();
+      controller.newChat();
+    }),
+    vscode.commands.registerCommand(Commands.askAboutSelection, () => {
+      const editor = vscode.window.activeTextEditor;
+      const source = editor && selectionSource(editor);
+      if (!source) {
+        void vscode.window.showInformationMessage('DocChat: select some text to ask about.');
+        return;
+      }
+      controller.show();
+      controller.addContext([source]);
+    }),
+    vscode.commands.registerCommand(Commands.addChatContext, (arg: unknown) => {
+      const passages = parseContextArgument(arg);
+      if (!passages) {
+        log.warn('docchat.chat.addContext was run without a search result; ignored.');
+        return;
+      }
+      controller.show();
+      controller.addContext(passages);
+    }),
+  );
+  return controller;
+}

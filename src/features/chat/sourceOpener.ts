@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/lifecycle';
+import type { Services } from '../../services';
+import { PassageDocuments } from '../search/passages';
+import { type ChatSource, isOpenableLink, type PassageSource, type SelectionSource } from './protocol';
+
+/** Opens an answer's sources (passages, selections, web pages) and inserts code where the user was editing. */
+export interface SourceOpener {
+  /** `chatColumn`: where the chat panel is, so the source opens in another group. */
+  open(source: ChatSource, chatColumn?: vscode.ViewColumn): Promise<void>;
+  insertAtCursor(code: string): Promise<void>;
+}
+
+function editable(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {
+  const scheme = editor?.document.uri.scheme;
+  return scheme === 'untitled' || (scheme !== undefined && vscode.workspace.fs.isWritableFileSystem(scheme) === true) ? editor : undefined;
+}
+
+/**
+ * Passages open the way the search quick pick opens them (the workspace file when the passage is
+ * found there, else the store file's converted markdown, with the passage highlighted);
+ * selections reveal their editor range.
+ */
+export class ChatSourceOpener extends Disposable implements SourceOpener {
+  private readonly passages: PassageDocuments;
+  /** The last editor the user could type in (not a read-only passage document). */
+  private lastEditor: vscode.TextEditor | undefined = editable(vscode.window.activeTextEditor);
+
+  constructor(services: Services) {
+    super();
+    this.passages = this._register(new PassageDocuments(services));
+    this._register(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        this.lastEditor = editable(editor) ?? this.lastEditor;
+      }),
+    );
+  }
+
+  async open(source: ChatSource, chatColumn?: vscode.ViewColumn): Promise<void> {
+    if (source.kind === 'web') {
+      // Web pages open in the browser, and only http(s) ones (a source's URL comes from the web).
+      if (isOpenableLink(source.url)) {
+        await vscode.env.openExternal(vscode.Uri.parse(source.url, true));
+      }
+      return;
+    }
+    await this.focusEditingGroup(chatColumn);
+    if (source.kind === 'selection') {
+      return this.openSelection(source);
+    }
+    await this.openPassage(source);
+  }
+
+  /** Sources open in the active group: make that the one the user edits in, not the chat's. */
+  private async focusEditingGroup(chatColumn: vscode.ViewColumn | undefined): Promise<void> {
+    const editor = vscode.window.visibleTextEditors.find((e) => e === this.lastEditor);
+    if (editor?.viewColumn !== undefined && editor.viewColumn !== chatColumn) {
+      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    } else if (chatColumn !== vscode.ViewColumn.One) {
+      await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
+    }
+  }
+
+  private async openPassage(source: PassageSource): Promise<void> {
+    await this.passages.open({
+      storeId: source.storeId,
+      storeName: source.storeName ?? '',
+      fileId: source.fileId,
+      filename: source.filename ?? source.fileId,
+      content: source.content,
+      score: source.score ?? 0,
+    });
+  }
+
+  private async openSelection(source: SelectionSource): Promise<void> {
+    const { startLine, startCharacter, endLine, endCharacter } = source.range;
+    const range = new vscode.Range(startLine, startCharacter, endLine, endCharacter);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(source.uri, true));
+    await vscode.window.showTextDocument(document, { selection: range, preview: true });
+  }
+
+  /** Into the editor the user last worked in (the chat panel has the focus when this runs). */
+  async insertAtCursor(code: string): Promise<void> {
+    const visible = vscode.window.visibleTextEditors;
+    const editor = visible.find((e) => e === this.lastEditor) ?? visible.find((e) => editable(e));
+    if (!editor) {
+      void vscode.window.showInformationMessage('DocChat: open an editor to insert the code into.');
+      return;
+    }
+    const inserted = await editor.edit((edit) => {
+      for (const selection of editor.selections) {
+        edit.replace(selection, code);
+      }
+    });
+    if (inserted) {
+      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    }
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The key/value pairs being edited in the metadata quick-input editor. Enforces the documented
+ * limits (from src/api/documents/schemas.ts) as the user types; a rejected entry changes nothing.
+ * No `vscode` import.
+ */
+import { LIMITS, validateMetadata } from '../../api/documents/schemas';
+import { charCount } from '../../api/http/validate';
+
+export type Metadata = Record<string, string>;
+
+export interface EntryProblem {
+  message: string;
+  /** A warning still lets the entry be accepted (e.g. replacing an existing key). */
+  severity: 'error' | 'warning';
+}
+
+export type ParsedEntry = { key: string; value: string } | { problem: EntryProblem };
+
+const { maxPairs, maxKeyLength, maxValueLength } = LIMITS.metadata;
+
+export const ENTRY_FORMAT_HINT = 'Write key=value, for example team=platform.';
+
+export class MetadataDraft {
+  private pairs: Map<string, string>;
+  private readonly original: string;
+
+  constructor(initial: Metadata = {}) {
+    this.pairs = new Map(Object.entries(initial));
+    this.original = JSON.stringify([...this.pairs]);
+  }
+
+  get size(): number {
+    return this.pairs.size;
+  }
+
+  entries(): [string, string][] {
+    return [...this.pairs];
+  }
+
+  get(key: string): string | undefined {
+    return this.pairs.get(key);
+  }
+
+  get isDirty(): boolean {
+    return JSON.stringify([...this.pairs]) !== this.original;
+  }
+
+  get isFull(): boolean {
+    return this.pairs.size >= maxPairs;
+  }
+
+  toObject(): Metadata {
+    return Object.fromEntries(this.pairs);
+  }
+
+  /**
+   * Checks a `key=value` entry. `editing` is the key of the pair being edited (renaming it is
+   * allowed and does not count against the pair limit).
+   */
+  parse(text: string, editing?: string): ParsedEntry {
+    const at = text.indexOf('=');
+    if (at < 0) {
+      return problem(text.trim() ? `Missing "=". ${ENTRY_FORMAT_HINT}` : ENTRY_FORMAT_HINT);
+    }
+    const key = text.slice(0, at).trim();
+    const value = text.slice(at + 1);
+    if (!key) {
+      return problem('The key must not be empty.');
+    }
+    const keyLength = charCount(key);
+    if (keyLength > maxKeyLength) {
+      return problem(`Keys may be at most ${maxKeyLength} characters (this one has ${keyLength}).`);
+    }
+    const valueLength = charCount(value);
+    if (valueLength > maxValueLength) {
+      return problem(`Values may be at most ${maxValueLength} characters (this one has ${valueLength}).`);
+    }
+    const isNewKey = !this.pairs.has(key) && key !== editing;
+    const renaming = editing !== undefined && this.pairs.has(editing);
+    if (isNewKey && !renaming && this.pairs.size >= maxPairs) {
+      return problem(`Metadata may have at most ${maxPairs} pairs; remove one before adding another.`);
+    }
+    return { key, value };
+  }
+
+  /** A message for the input box (undefined when the entry is fine). */
+  validate(text: string, editing?: string): EntryProblem | undefined {
+    const parsed = this.parse(text, editing);
+    if ('problem' in parsed) {
+      return parsed.problem;
+    }
+    if (this.pairs.has(parsed.key) && parsed.key !== editing) {
+      return { message: `"${parsed.key}" is already set; Enter replaces its value.`, severity: 'warning' };
+    }
+    return undefined;
+  }
+
+  /** Applies an entry; returns the problem and changes nothing when it is not acceptable. */
+  apply(text: string, editing?: string): EntryProblem | undefined {
+    const parsed = this.parse(text, editing);
+    if ('problem' in parsed) {
+      return parsed.problem;
+    }
+    const next = new Map<string, string>();
+    for (const [k, v] of this.pairs) {
+      if (k === editing) {
+        next.set(parsed.key, parsed.value);
+      } else if (k !== parsed.key) {
+        next.set(k, v);
+      } else if (editing === undefined || editing === k) {
+        next.set(k, parsed.value);
+      }
+    }
+    if (!next.has(parsed.key)) {
+      next.set(parsed.key, parsed.value);
+    }
+    // The schema's own check is the last word (same rules the client enforces before sending).
+    const finalProblem = validateMetadata(Object.fromEntries(next));
+    if (finalProblem) {
+      return { message: finalProblem, severity: 'error' };
+    }
+    this.pairs = next;
+    return undefined;
+  }
+
+  remove(key: string): void {
+    this.pairs.delete(key);
+  }
+}
+
+function problem(message: string): ParsedEntry {
+  return { problem: { message, severity: 'error' } };
+}
+
+/** `key=value` as shown and pre-filled in the input box. */
+export function formatEntry(key: string, value: string): string {
+  return `${key}=${value}`;
+}

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import type { DocumentsClient } from '../../api/documents/client';
+import { Commands } from '../../common/constants';
+import type { Services } from '../../services';
+import { pickStore } from '../stores/storePicker';
+import { editMetadata } from './editor';
+
+/** What the commands accept: a store-file tree node, or a plain reference. */
+interface FileTarget {
+  storeId?: string;
+  fileId: string;
+  filename?: string;
+}
+
+function targetOf(arg: unknown): FileTarget | undefined {
+  if (typeof arg !== 'object' || arg === null) {
+    return undefined;
+  }
+  const a = arg as { kind?: unknown; storeId?: unknown; fileId?: unknown; filename?: unknown };
+  if (typeof a.fileId === 'string') {
+    return {
+      fileId: a.fileId,
+      storeId: typeof a.storeId === 'string' ? a.storeId : undefined,
+      filename: typeof a.filename === 'string' ? a.filename : undefined,
+    };
+  }
+  return undefined;
+}
+
+/** Without a tree node: pick a store, then one of its files. */
+async function pickStoreFile(services: Services, client: DocumentsClient, title: string): Promise<FileTarget | undefined> {
+  const store = await pickStore(services, { title });
+  if (!store) {
+    return undefined;
+  }
+  const files = await client.listVectorStoreFiles(store.id, { limit: 1000 });
+  const names = new Map((await client.listFiles({ limit: 10_000 })).data.map((f) => [f.id, f.filename] as const));
+  const picked = await vscode.window.showQuickPick(
+    files.data.map((f) => ({ label: names.get(f.id) || f.id, description: f.id, detail: f.status, fileId: f.id })),
+    { title, placeHolder: `Pick a file of "${store.name}"` },
+  );
+  return picked ? { storeId: store.id, fileId: picked.fileId, filename: picked.label } : undefined;
+}
+
+export function register(context: vscode.ExtensionContext, services: Services): void {
+  const client = () => {
+    const c = services.connection.documents;
+    if (!c) {
+      throw new Error('DocChat is not connected to a documents service.');
+    }
+    return c;
+  };
+
+  const setFileMetadata = async (arg?: unknown) => {
+    const target = targetOf(arg) ?? (await pickStoreFile(services, client(), 'Set File Metadata'));
+    if (!target) {
+      return;
+    }
+    const file = await client().retrieveFile(target.fileId);
+    const name = file.filename || target.filename || target.fileId;
+    await editMetadata({
+      title: `Metadata of file "${name}"`,
+      initial: file.metadata,
+      saveLabel: 'Save',
+      save: async (metadata) => {
+        const updated = await client().updateFileMetadata(target.fileId, metadata);
+        services.documentsEvents.fileChanged(updated);
+        services.log.info(`Metadata of ${target.fileId} saved (${Object.keys(metadata).length} pairs)`);
+      },
+      onSaveError: (error) => services.errors.report(error, `save the metadata of "${name}"`),
+    });
+  };
+
+  const setStoreFileMetadata = async (arg?: unknown) => {
+    const target = targetOf(arg) ?? (await pickStoreFile(services, client(), 'Set Store File Metadata'));
+    if (!target?.storeId) {
+      return;
+    }
+    const storeId = target.storeId;
+    const current = await client().retrieveVectorStoreFile(storeId, target.fileId);
+    const name = target.filename || target.fileId;
+    await editMetadata({
+      title: `Metadata of "${name}" in this store`,
+      initial: current.metadata,
+      saveLabel: 'Save',
+      save: async (metadata) => {
+        const updated = await client().updateVectorStoreFileMetadata(storeId, target.fileId, metadata);
+        services.documentsEvents.storeFileChanged(storeId, updated);
+        services.log.info(`Metadata of ${target.fileId} in ${storeId} saved (${Object.keys(metadata).length} pairs)`);
+      },
+      onSaveError: (error) => services.errors.report(error, `save the metadata of "${name}"`),
+    });
+  };
+
+  const guarded = (what: string, body: (arg?: unknown) => Promise<void>) => async (arg?: unknown) => {
+    try {
+      await body(arg);
+    } catch (error) {
+      services.errors.report(error, what);
+    }
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(Commands.setFileMetadata, guarded('edit the file metadata', setFileMetadata)),
+    vscode.commands.registerCommand(Commands.setStoreFileMetadata, guarded('edit the store file metadata', setStoreFileMetadata)),
+  );
+}

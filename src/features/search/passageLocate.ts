@@ -1,0 +1,56 @@
+/**
+ * Finds a search passage (a chunk of converted markdown) in a document: the converted markdown
+ * itself, or the original workspace file, where conversion may have added fences or headings.
+ * No `vscode` import.
+ */
+
+export interface TextSpan {
+  start: number;
+  end: number;
+}
+
+const FENCE = /^(`{3,}|~{3,})/;
+/** Lines shorter than this are too common ("}", "- a") to anchor a passage. */
+const MIN_ANCHOR = 8;
+const MAX_GAP = 2_000;
+
+function anchorLines(chunk: string): string[] {
+  return chunk
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length >= MIN_ANCHOR && !FENCE.test(line));
+}
+
+/**
+ * Where the passage is in `text`, or undefined. Tries the exact chunk, then the span from its
+ * first to its last line that both occur in the document (in order).
+ */
+export function locatePassage(text: string, chunk: string): TextSpan | undefined {
+  const trimmed = chunk.trim();
+  if (!trimmed) {
+    return undefined;
+  }
+  const exact = text.indexOf(trimmed);
+  if (exact >= 0) {
+    return { start: exact, end: exact + trimmed.length };
+  }
+  const lines = anchorLines(trimmed);
+  for (let first = 0; first < lines.length; first++) {
+    const start = text.indexOf(lines[first]!);
+    if (start < 0) {
+      continue;
+    }
+    let end = start + lines[first]!.length;
+    let cursor = end;
+    for (let i = first + 1; i < lines.length; i++) {
+      const at = text.indexOf(lines[i]!, cursor);
+      // A line far beyond the passage is a coincidence, not the passage's end.
+      if (at >= 0 && at - cursor <= MAX_GAP) {
+        end = at + lines[i]!.length;
+        cursor = end;
+      }
+    }
+    return { start, end };
+  }
+  return undefined;
+}

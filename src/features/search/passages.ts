@@ -1,0 +1,137 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/lifecycle';
+import type { Services } from '../../services';
+import { describeError } from '../../services/errors';
+import { locatePassage } from './passageLocate';
+
+export const PASSAGE_SCHEME = 'docchat';
+
+/** A search result as the extension passes it around (and to the chat as context). */
+export interface Passage {
+  storeId: string;
+  storeName: string;
+  fileId: string;
+  filename: string;
+  content: string;
+  score: number;
+}
+
+/** Characters that would make a file name a glob pattern: such names are not looked up. */
+const GLOB_SPECIAL = /[[\]{}*?!,]/;
+
+/**
+ * Opens search passages: in the workspace file of the same name when the passage can be found
+ * there, otherwise in a read-only `docchat:` document holding the converted markdown of the
+ * store file. Either way the passage is highlighted and scrolled into view.
+ */
+export class PassageDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  /** Passage text to highlight, by document uri. */
+  private readonly highlights = new Map<string, string>();
+  /** Passages shown in virtual documents, used when the converted file cannot be loaded. */
+  private readonly fallbacks = new Map<string, Passage>();
+  private readonly decoration = this._register(
+    vscode.window.createTextEditorDecorationType({
+      backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+      isWholeLine: true,
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Center,
+    }),
+  );
+
+  constructor(
+    private readonly services: Services,
+    /** Another scheme lets a second instance run next to the extension's (tests). */
+    private readonly scheme: string = PASSAGE_SCHEME,
+  ) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
+    this._register(vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.decorate(e))));
+  }
+
+  uriFor(p: Passage): vscode.Uri {
+    const name = /\.(md|markdown)$/i.test(p.filename) ? p.filename : `${p.filename}.md`;
+    const query = new URLSearchParams({ store: p.storeId, file: p.fileId }).toString();
+    return vscode.Uri.from({ scheme: this.scheme, path: `/${p.storeName || p.storeId}/${name}`, query });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    const query = new URLSearchParams(uri.query);
+    const storeId = query.get('store');
+    const fileId = query.get('file');
+    const fallback = this.fallbacks.get(uri.toString());
+    const client = this.services.connection.documents;
+    if (!storeId || !fileId || !client) {
+      return fallback?.content ?? '';
+    }
+    const abort = new AbortController();
+    const listener = token.onCancellationRequested(() => abort.abort());
+    try {
+      return await client.retrieveVectorStoreFileContent(storeId, fileId, { signal: abort.signal });
+    } catch (error) {
+      this.services.log.warn(`Converted content of ${fileId} unavailable: ${describeError(error)}`);
+      return fallback?.content ?? `The converted file could not be loaded: ${describeError(error)}`;
+    } finally {
+      listener.dispose();
+    }
+  }
+
+  /** Opens the passage; resolves with the editor showing it. */
+  async open(p: Passage): Promise<vscode.TextEditor> {
+    const local = await this.findWorkspaceFile(p);
+    if (local) {
+      return local;
+    }
+    const uri = this.uriFor(p);
+    this.fallbacks.set(uri.toString(), p);
+    this.highlights.set(uri.toString(), p.content);
+    const document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== 'markdown') {
+      await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    }
+    const editor = await vscode.window.showTextDocument(document, { preview: true });
+    this.decorate(editor, true);
+    return editor;
+  }
+
+  private async findWorkspaceFile(p: Passage): Promise<vscode.TextEditor | undefined> {
+    const base = path.posix.basename(p.filename);
+    if (!base || GLOB_SPECIAL.test(base) || !vscode.workspace.workspaceFolders?.length) {
+      return undefined;
+    }
+    const candidates = await vscode.workspace.findFiles(`**/${base}`, '**/node_modules/**', 5);
+    for (const uri of candidates) {
+      try {
+        const document = await vscode.workspace.openTextDocument(uri);
+        if (!locatePassage(document.getText(), p.content)) {
+          continue;
+        }
+        this.highlights.set(uri.toString(), p.content);
+        const editor = await vscode.window.showTextDocument(document, { preview: true });
+        this.decorate(editor, true);
+        return editor;
+      } catch (error) {
+        this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
+      }
+    }
+    return undefined;
+  }
+
+  private decorate(editor: vscode.TextEditor, reveal = false): void {
+    const chunk = this.highlights.get(editor.document.uri.toString());
+    if (!chunk) {
+      return;
+    }
+    const span = locatePassage(editor.document.getText(), chunk);
+    if (!span) {
+      editor.setDecorations(this.decoration, []);
+      return;
+    }
+    const range = new vscode.Range(editor.document.positionAt(span.start), editor.document.positionAt(span.end));
+    editor.setDecorations(this.decoration, [range]);
+    if (reveal) {
+      editor.selection = new vscode.Selection(range.start, range.start);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+  }
+}

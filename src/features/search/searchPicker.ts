@@ -1,0 +1,260 @@
+import * as vscode from 'vscode';
+import type { SearchResult, VectorStore } from '../../api/documents/schemas';
+import { RateLimitError } from '../../api/http/errors';
+import { Commands } from '../../common/constants';
+import type { Services } from '../../services';
+import { describeError } from '../../services/errors';
+import { FileCatalog } from '../stores/fileCatalog';
+import type { Passage, PassageDocuments } from './passages';
+import { SearchController, formatScore, makeSnippet, type SearchState } from './searchController';
+
+export interface FileChoice {
+  id: string;
+  name: string;
+}
+
+interface ResultItem extends vscode.QuickPickItem {
+  passage?: Passage;
+}
+
+const ADD_TO_CHAT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('comment-discussion'), tooltip: 'Add to Chat' };
+const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Vector Stores' };
+const RESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('filter'), tooltip: 'Search only in chosen files…' };
+const UNRESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Search all files' };
+
+/**
+ * The quick pick filters and re-sorts items whose label matches what was typed; results must keep
+ * the service's score order, so labels are made unmatchable with zero-width spaces (invisible).
+ */
+function unfilterable(text: string): string {
+  return [...text].join('\u200b');
+}
+
+/** The chat's "add context" command, when the chat feature is installed. */
+async function chatAvailable(): Promise<boolean> {
+  return (await vscode.commands.getCommands(true)).includes(Commands.addChatContext);
+}
+
+export interface SearchPickerOptions {
+  store: VectorStore;
+  restrictTo?: FileChoice[];
+  initialQuery?: string;
+}
+
+export async function showSearchPicker(services: Services, passages: PassageDocuments, options: SearchPickerOptions): Promise<void> {
+  const client = services.connection.documents;
+  if (!client) {
+    throw new Error('DocChat is not connected to a documents service.');
+  }
+  const { store } = options;
+  const catalog = new FileCatalog(() => services.connection.documents);
+  let restriction = options.restrictTo ?? [];
+  const withChat = await chatAvailable();
+  const picker = vscode.window.createQuickPick<ResultItem>();
+  picker.matchOnDescription = false;
+  picker.matchOnDetail = false;
+  picker.ignoreFocusOut = false;
+  picker.placeholder = `Search "${store.name}" (results as you type)`;
+  let state: SearchState<SearchResult> = { kind: 'idle' };
+  let choosingFiles = false;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+
+  const updateChrome = () => {
+    picker.title = restriction.length
+      ? `Search "${store.name}" in ${restriction.length === 1 ? `"${restriction[0]!.name}"` : `${restriction.length} files`}`
+      : `Search "${store.name}"`;
+    picker.buttons = restriction.length ? [RESTRICT, UNRESTRICT] : [RESTRICT];
+  };
+
+  const statusItem = (label: string, detail?: string): ResultItem => ({ label, detail, alwaysShow: true });
+
+  const render = () => {
+    const waitSeconds = services.rateLimits.secondsLeft('search');
+    picker.busy = state.kind === 'pending' || state.kind === 'loading' || state.kind === 'waiting';
+    switch (state.kind) {
+      case 'idle':
+        picker.items = [statusItem('$(search) Type to search', 'Results show the file, the score (0–1) and the matching passage.')];
+        break;
+      case 'pending':
+        picker.items = [statusItem(`$(loading~spin) Searching for "${state.query}"…`)];
+        break;
+      case 'loading':
+        picker.items = [
+          waitSeconds > 0
+            ? statusItem(`$(watch) Waiting ${waitSeconds} s for the search rate limit…`, 'The documents service allows 30 searches a minute.')
+            : statusItem(`$(loading~spin) Searching for "${state.query}"…`),
+        ];
+        break;
+      case 'waiting':
+        picker.items = [
+          statusItem(
+            `$(watch) Waiting ${Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))} s for the search rate limit…`,
+            'The service asked DocChat to slow down; the search runs again by itself.',
+          ),
+        ];
+        break;
+      case 'error':
+        picker.items = [statusItem(`$(error) ${describeError(state.error)}`, 'Details are in the DocChat output.')];
+        break;
+      case 'results':
+        picker.items = state.result.data.length
+          ? state.result.data.map((item) => resultItem(item, state.kind === 'results' ? state.query : ''))
+          : [statusItem(`$(info) No results for "${state.query}"`)];
+        break;
+    }
+    const counting = picker.busy && waitSeconds > 0;
+    if (counting && !ticker) {
+      ticker = setInterval(render, 1000);
+    } else if (!counting && ticker) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  };
+
+  const resultItem = (item: SearchResult['data'][number], query: string): ResultItem => {
+    const filename = catalog.get(item.file_id)?.filename || item.file_id;
+    const passage: Passage = {
+      storeId: store.id,
+      storeName: store.name,
+      fileId: item.file_id,
+      filename,
+      content: item.content,
+      score: item.score,
+    };
+    return {
+      label: unfilterable(filename),
+      iconPath: new vscode.ThemeIcon('file'),
+      description: `score ${formatScore(item.score)}`,
+      detail: makeSnippet(item.content, query).text,
+      alwaysShow: true,
+      buttons: withChat ? [ADD_TO_CHAT, REVEAL] : [REVEAL],
+      passage,
+    };
+  };
+
+  const controller = new SearchController<SearchResult>({
+    search: async (query, signal) => {
+      const result = await client.search(
+        store.id,
+        {
+          query,
+          max_num_results: services.config.current.searchMaxResults,
+          ...(restriction.length ? { file_ids: restriction.map((f) => f.id) } : {}),
+        },
+        { signal },
+      );
+      try {
+        await catalog.ensure(result.data.map((d) => d.file_id));
+      } catch (error) {
+        services.log.warn(`File names for search results unavailable: ${describeError(error)}`);
+      }
+      return result;
+    },
+    retryAfterMs: (error) => (error instanceof RateLimitError ? (error.retryAfterMs ?? 1000) : undefined),
+    onState: (next) => {
+      state = next;
+      if (next.kind === 'error') {
+        services.log.error(`Search in ${store.id} failed: ${describeError(next.error)}`);
+      }
+      if (next.kind === 'waiting') {
+        services.rateLimits.report('search', next.waitMs);
+      }
+      render();
+    },
+  });
+
+  const rateListener = services.rateLimits.onDidChange((wait) => {
+    if (wait.operation === 'search') {
+      render();
+    }
+  });
+
+  return new Promise<void>((resolve) => {
+    picker.onDidChangeValue((value) => controller.setQuery(value));
+    picker.onDidAccept(() => {
+      const passage = picker.selectedItems[0]?.passage;
+      if (!passage) {
+        return;
+      }
+      picker.hide();
+      passages.open(passage).then(undefined, (error: unknown) => services.errors.report(error, `open the passage of "${passage.filename}"`));
+    });
+    picker.onDidTriggerItemButton((e) => {
+      const passage = e.item.passage;
+      if (!passage) {
+        return;
+      }
+      if (e.button === ADD_TO_CHAT) {
+        void vscode.commands.executeCommand(Commands.addChatContext, { kind: 'passage', ...passage });
+        vscode.window.setStatusBarMessage(`DocChat: passage of "${passage.filename}" added to the chat`, 3000);
+      } else if (e.button === REVEAL) {
+        picker.hide();
+        void vscode.commands.executeCommand(Commands.revealInTree, { storeId: passage.storeId, fileId: passage.fileId });
+      }
+    });
+    picker.onDidTriggerButton(async (button) => {
+      if (button === UNRESTRICT) {
+        restriction = [];
+        updateChrome();
+        controller.rerun();
+        return;
+      }
+      if (button === RESTRICT) {
+        choosingFiles = true;
+        const chosen = await chooseFiles(services, store, catalog, restriction).catch((error: unknown) => {
+          services.errors.report(error, `list the files of "${store.name}"`);
+          return undefined;
+        });
+        choosingFiles = false;
+        if (chosen) {
+          restriction = chosen;
+        }
+        updateChrome();
+        picker.show();
+        controller.rerun();
+      }
+    });
+    picker.onDidHide(() => {
+      if (choosingFiles) {
+        return;
+      }
+      controller.dispose();
+      rateListener.dispose();
+      if (ticker) {
+        clearInterval(ticker);
+      }
+      picker.dispose();
+      resolve();
+    });
+    updateChrome();
+    render();
+    picker.show();
+    if (options.initialQuery) {
+      picker.value = options.initialQuery;
+      controller.setQuery(options.initialQuery);
+    }
+  });
+}
+
+/** A multi-select list of the store's files; resolves undefined when cancelled. */
+async function chooseFiles(services: Services, store: VectorStore, catalog: FileCatalog, current: FileChoice[]): Promise<FileChoice[] | undefined> {
+  const client = services.connection.documents;
+  if (!client) {
+    return undefined;
+  }
+  const page = await client.listVectorStoreFiles(store.id, { limit: 1000 });
+  await catalog.ensure(page.data.map((f) => f.id));
+  const selected = new Set(current.map((f) => f.id));
+  const items = page.data.map((f) => ({
+    label: catalog.get(f.id)?.filename || f.id,
+    description: f.status === 'completed' ? f.id : `${f.id} · ${f.status.replace(/_/g, ' ')}`,
+    picked: selected.has(f.id),
+    id: f.id,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    canPickMany: true,
+    title: `Search "${store.name}" only in…`,
+    placeHolder: 'Choose files (none: search all files)',
+  });
+  return picked?.map((p) => ({ id: p.id, name: p.label }));
+}

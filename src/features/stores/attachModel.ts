@@ -1,0 +1,70 @@
+/**
+ * Pure rules of the attach flow (no `vscode` import): which files may benefit from OCR, how a
+ * dropped uri list is read, and what the user is told at the end.
+ */
+import type { VectorStoreFile } from '../../api/documents/schemas';
+
+/** Formats whose conversion can use OCR or table recognition; text formats never ask. */
+const OCR_EXTENSIONS = new Set(['pdf', 'png', 'jpg', 'jpeg', 'gif', 'bmp', 'tif', 'tiff', 'webp', 'docx', 'doc', 'pptx', 'ppt', 'xlsx', 'xls']);
+
+export function mayUseOcr(filename: string): boolean {
+  const dot = filename.lastIndexOf('.');
+  return dot >= 0 && OCR_EXTENSIONS.has(filename.slice(dot + 1).toLowerCase());
+}
+
+/** The lines of a `text/uri-list` (RFC 2483): comments and blank lines dropped. */
+export function parseUriList(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+}
+
+export interface AttachOutcome {
+  filename: string;
+  file?: VectorStoreFile;
+  /** Set when the upload or the attach request itself failed. */
+  error?: string;
+  /** The user cancelled before the file finished. */
+  cancelled?: boolean;
+}
+
+export interface AttachSummary {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+/** One message for the whole run; a failed conversion quotes its `last_error`. */
+export function summarizeAttach(storeName: string, outcomes: readonly AttachOutcome[]): AttachSummary {
+  const completed = outcomes.filter((o) => o.file?.status === 'completed');
+  const failed = outcomes.filter((o) => o.error || (o.file && o.file.status !== 'completed' && o.file.status !== 'in_progress' && !o.cancelled));
+  const pending = outcomes.filter((o) => !o.error && o.file?.status === 'in_progress');
+  /** Stopped before the file was attached: nothing happens on the service. */
+  const cancelled = outcomes.filter((o) => !o.error && o.cancelled && !o.file);
+  const reason = (o: AttachOutcome) => o.error ?? o.file?.last_error ?? `status ${o.file?.status ?? 'unknown'}`;
+  if (outcomes.length === 1) {
+    const [o] = outcomes as [AttachOutcome];
+    if (completed.length) {
+      return { level: 'info', message: `Attached "${o.filename}" to "${storeName}".` };
+    }
+    if (failed.length) {
+      return { level: 'error', message: `"${o.filename}" could not be attached to "${storeName}": ${reason(o)}` };
+    }
+    if (cancelled.length) {
+      return { level: 'warning', message: `Attaching "${o.filename}" to "${storeName}" was cancelled.` };
+    }
+    return { level: 'warning', message: `"${o.filename}" is still being converted in "${storeName}"; the tree shows when it is done.` };
+  }
+  const parts = [`${completed.length} of ${outcomes.length} files attached to "${storeName}"`];
+  if (pending.length) {
+    parts.push(`${pending.length} still converting`);
+  }
+  if (cancelled.length) {
+    parts.push(`${cancelled.length} cancelled`);
+  }
+  if (failed.length) {
+    parts.push(`${failed.length} failed (${failed.map((o) => `"${o.filename}": ${reason(o)}`).join('; ')})`);
+  }
+  const level = failed.length ? 'error' : pending.length || cancelled.length ? 'warning' : 'info';
+  return { level, message: `${parts.join(', ')}.` };
+}

@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import { validateStoreName, type VectorStore } from '../../api/documents/schemas';
+import type { Services } from '../../services';
+import { editMetadata } from '../metadata/editor';
+
+/**
+ * Asks for a name (validated as it is typed) and optional metadata, then creates the store.
+ * Resolves undefined when the user cancels.
+ */
+export async function createStoreInteractive(services: Services, suggestedName = ''): Promise<VectorStore | undefined> {
+  const name = await vscode.window.showInputBox({
+    title: 'DocChat: Create Vector Store',
+    prompt: '1 to 63 characters: letters, digits, hyphens (-) and underscores (_).',
+    placeHolder: 'team-handbook',
+    value: suggestedName,
+    ignoreFocusOut: true,
+    validateInput: (value) => validateStoreName(value),
+  });
+  if (name === undefined) {
+    return undefined;
+  }
+  let created: VectorStore | undefined;
+  await editMetadata({
+    title: `Create "${name}": metadata (optional)`,
+    initial: {},
+    saveLabel: `Create "${name}"`,
+    save: async (metadata) => {
+      const client = services.connection.documents;
+      if (!client) {
+        throw new Error('DocChat is not connected to a documents service.');
+      }
+      created = await client.createVectorStore({ name, ...(Object.keys(metadata).length ? { metadata } : {}) });
+    },
+    onSaveError: (error) => services.errors.report(error, `create the vector store "${name}"`),
+  });
+  if (created) {
+    services.log.info(`Created vector store ${created.id} (${created.name})`);
+    await services.recentStores.touch(created.id);
+    services.documentsEvents.storeChanged(created);
+  }
+  return created;
+}

@@ -1,0 +1,222 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Commands, ViewIds } from '../../common/constants';
+import type { Services } from '../../services';
+import { AttachFlow, sourceFromDocument, sourceFromUri, sourcesFromUris } from './attach';
+import { createStoreInteractive } from './createStore';
+import { StoresDragAndDrop } from './dragAndDrop';
+import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
+import { StoresTreeProvider } from './treeProvider';
+
+export { pickStore } from './storePicker';
+export type { StoreFileNode, StoreNode, TreeNode } from './nodes';
+
+/** A reference to a store file that commands accept from other features (search results, passages). */
+export interface StoreFileRef {
+  storeId: string;
+  fileId: string;
+}
+
+function isNode(value: unknown): value is TreeNode {
+  return typeof value === 'object' && value !== null && 'kind' in value && typeof (value as { kind: unknown }).kind === 'string';
+}
+
+function isStoreFileRef(value: unknown): value is StoreFileRef {
+  return typeof value === 'object' && value !== null && typeof (value as StoreFileRef).storeId === 'string' && typeof (value as StoreFileRef).fileId === 'string';
+}
+
+/** How many pages "Reveal in tree" loads at most while looking for a node. */
+const REVEAL_MAX_PAGES = 20;
+
+export function register(context: vscode.ExtensionContext, services: Services): void {
+  const tree = new StoresTreeProvider(services);
+  context.subscriptions.push(tree);
+  // The attach flow reveals files in the view that its drop controller belongs to.
+  let view: vscode.TreeView<TreeNode> | undefined;
+  const revealNode = async (node: StoreFileNode): Promise<void> => view?.reveal(node, { select: true, focus: false, expand: true });
+  const attach = new AttachFlow(services, tree, revealNode, context.globalState);
+  const treeView = vscode.window.createTreeView<TreeNode>(ViewIds.stores, {
+    treeDataProvider: tree,
+    dragAndDropController: new StoresDragAndDrop(attach, services),
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
+  view = treeView;
+  context.subscriptions.push(treeView);
+  tree.setVisible(treeView.visible);
+  const describeConnection = () => {
+    const s = services.connection.state;
+    treeView.description = s.kind === 'local' ? 'Local' : s.kind === 'remote' ? s.host : undefined;
+  };
+  describeConnection();
+  context.subscriptions.push(
+    treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
+    services.connection.onDidChange(describeConnection),
+  );
+
+  /** Runs a command body; errors reach the user once, with a way forward. */
+  const guarded =
+    <A extends unknown[]>(what: string, body: (...args: A) => Promise<unknown>) =>
+    async (...args: A) => {
+      try {
+        await body(...args);
+      } catch (error) {
+        services.errors.report(error, what, { retry: () => body(...args) });
+      }
+    };
+
+  async function revealStoreFile(ref: StoreFileRef): Promise<boolean> {
+    await tree.stores.ensureLoaded();
+    for (let page = 0; !tree.storeNode(ref.storeId) && tree.stores.hasMore && page < REVEAL_MAX_PAGES; page++) {
+      await tree.stores.loadMore();
+    }
+    let storeNode = tree.storeNode(ref.storeId);
+    if (!storeNode) {
+      tree.addStore(await tree.client().retrieveVectorStore(ref.storeId));
+      storeNode = tree.storeNode(ref.storeId);
+    }
+    if (!storeNode) {
+      return false;
+    }
+    await storeNode.files.ensureLoaded();
+    for (let page = 0; !storeNode.files.items.some((f) => f.id === ref.fileId) && storeNode.files.hasMore && page < REVEAL_MAX_PAGES; page++) {
+      await storeNode.files.loadMore();
+    }
+    const file = storeNode.files.items.find((f) => f.id === ref.fileId) ?? (await tree.client().retrieveVectorStoreFile(ref.storeId, ref.fileId));
+    const node = tree.upsertStoreFile(ref.storeId, file);
+    if (!node) {
+      return false;
+    }
+    await treeView.reveal(node, { select: true, focus: true, expand: true });
+    return true;
+  }
+
+  /** The store file showing the active editor: a passage document, or a file of the same name. */
+  async function refForActiveEditor(): Promise<StoreFileRef | undefined> {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    if (!uri) {
+      return undefined;
+    }
+    const query = new URLSearchParams(uri.query);
+    if (query.get('store') && query.get('file')) {
+      return { storeId: query.get('store')!, fileId: query.get('file')! };
+    }
+    const name = path.posix.basename(uri.path);
+    await tree.stores.ensureLoaded();
+    for (const storeNode of tree.loadedStoreNodes()) {
+      await storeNode.files.ensureLoaded();
+      await tree.catalog.ensure(storeNode.files.items.map((f) => f.id));
+      const match = storeNode.files.items.find((f) => tree.catalog.get(f.id)?.filename === name);
+      if (match) {
+        return { storeId: storeNode.store.id, fileId: match.id };
+      }
+    }
+    return undefined;
+  }
+
+  const storeArg = (arg: unknown): StoreNode | undefined => (isNode(arg) ? (arg.kind === 'store' ? arg : arg.parent) : undefined);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      Commands.refreshStores,
+      guarded('refresh the vector stores', async () => {
+        // After a failed start (or a lost connection) "Refresh" also reconnects.
+        if (services.connection.state.kind === 'error') {
+          await services.connection.rebuild('retry');
+          return;
+        }
+        await tree.reload();
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.refreshNode,
+      guarded('refresh', (node?: TreeNode) => tree.reload(node)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.loadMore,
+      guarded('load more items', (node: LoadMoreNode) => tree.loadMore(node)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.createStore,
+      guarded('create a vector store', async () => {
+        const store = await createStoreInteractive(services);
+        if (store) {
+          const node = tree.storeNode(store.id);
+          if (node) {
+            await treeView.reveal(node, { select: true, focus: true });
+          }
+        }
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.copyId,
+      guarded('copy the ID', async (node?: TreeNode, nodes?: TreeNode[]) => {
+        const targets = (nodes?.length ? nodes : node ? [node] : treeView.selection).filter(
+          (n): n is StoreNode | StoreFileNode => n.kind === 'store' || n.kind === 'storeFile',
+        );
+        const ids = targets.map((n) => (n.kind === 'store' ? n.store.id : n.fileId));
+        if (ids.length === 0) {
+          return;
+        }
+        await vscode.env.clipboard.writeText(ids.join('\n'));
+        vscode.window.setStatusBarMessage(`DocChat: copied ${ids.length === 1 ? ids[0] : `${ids.length} IDs`}`, 3000);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.revealInTree,
+      guarded('reveal the file in the tree', async (arg?: unknown) => {
+        const ref = isStoreFileRef(arg) ? arg : isNode(arg) && arg.kind === 'storeFile' ? arg : await refForActiveEditor();
+        if (!ref || !(await revealStoreFile(ref))) {
+          void vscode.window.showInformationMessage('DocChat: this file is not in any loaded vector store.');
+        }
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.attachCurrentFile,
+      guarded('attach the file', async (arg?: unknown) => {
+        const store = storeArg(arg)?.store;
+        if (arg instanceof vscode.Uri) {
+          // Editor menus pass the editor's resource; an untitled editor exists only as a document.
+          const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === arg.toString());
+          await attach.run([open ? sourceFromDocument(open) : sourceFromUri(arg)], store);
+          return;
+        }
+        const document = vscode.window.activeTextEditor?.document;
+        if (!document) {
+          void vscode.window.showInformationMessage('DocChat: open a file to attach it.');
+          return;
+        }
+        await attach.run([sourceFromDocument(document)], store);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.attachFiles,
+      guarded('attach the files', async (arg?: unknown, args?: unknown) => {
+        const store = storeArg(arg)?.store;
+        let uris: vscode.Uri[];
+        if (Array.isArray(args) && args.every((a) => a instanceof vscode.Uri) && args.length) {
+          uris = args;
+        } else if (arg instanceof vscode.Uri) {
+          uris = [arg];
+        } else {
+          uris =
+            (await vscode.window.showOpenDialog({
+              canSelectMany: true,
+              canSelectFiles: true,
+              canSelectFolders: false,
+              openLabel: store ? `Attach to "${store.name}"` : 'Attach',
+              title: 'DocChat: Attach Files',
+            })) ?? [];
+        }
+        if (uris.length === 0) {
+          return;
+        }
+        const { sources, skipped } = await sourcesFromUris(uris);
+        if (skipped.length) {
+          void vscode.window.showInformationMessage(`DocChat: folders are not attached (${skipped.join(', ')}).`);
+        }
+        await attach.run(sources, store);
+      }),
+    ),
+  );
+}

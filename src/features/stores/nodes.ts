@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import type { FileObject, VectorStore, VectorStoreFile } from '../../api/documents/schemas';
+import { Commands } from '../../common/constants';
+import { PagedList } from './paging';
+import { ContextValues, presentStore, presentStoreFile, type IconSpec, type NodePresentation } from './presentation';
+
+export type TreeNode = StoreNode | StoreFileNode | LoadMoreNode | MessageNode;
+
+function icon(spec: IconSpec): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
+}
+
+function tooltip(markdown: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(markdown);
+  md.supportHtml = false;
+  md.isTrusted = false;
+  return md;
+}
+
+function itemFrom(p: NodePresentation, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+  const item = new vscode.TreeItem(p.label, state);
+  item.id = id;
+  item.description = p.description;
+  item.tooltip = tooltip(p.tooltip);
+  item.iconPath = icon(p.icon);
+  item.contextValue = p.contextValue;
+  return item;
+}
+
+export class StoreNode {
+  readonly kind = 'store';
+  readonly parent = undefined;
+  /** Child nodes by file id, kept so that refreshes and reveal find the same instances. */
+  readonly fileNodes = new Map<string, StoreFileNode>();
+
+  constructor(
+    public store: VectorStore,
+    readonly files: PagedList<VectorStoreFile>,
+  ) {}
+
+  get id(): string {
+    return `store:${this.store.id}`;
+  }
+
+  toTreeItem(nowSeconds: number): vscode.TreeItem {
+    return itemFrom(presentStore(this.store, nowSeconds), this.id, vscode.TreeItemCollapsibleState.Collapsed);
+  }
+
+  /** The node for a file, created on first use and updated afterwards. */
+  nodeFor(file: VectorStoreFile): StoreFileNode {
+    let node = this.fileNodes.get(file.id);
+    if (node) {
+      node.file = file;
+    } else {
+      node = new StoreFileNode(this, file);
+      this.fileNodes.set(file.id, node);
+    }
+    return node;
+  }
+}
+
+export class StoreFileNode {
+  readonly kind = 'storeFile';
+  info: FileObject | undefined;
+
+  constructor(
+    readonly parent: StoreNode,
+    public file: VectorStoreFile,
+  ) {}
+
+  get id(): string {
+    return `file:${this.parent.store.id}/${this.file.id}`;
+  }
+  get storeId(): string {
+    return this.parent.store.id;
+  }
+  get fileId(): string {
+    return this.file.id;
+  }
+  get filename(): string {
+    return this.info?.filename || this.file.id;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    return itemFrom(presentStoreFile(this.file, this.info), this.id, vscode.TreeItemCollapsibleState.None);
+  }
+}
+
+export class LoadMoreNode {
+  readonly kind = 'loadMore';
+
+  constructor(
+    /** undefined: the root list of stores. */
+    readonly parent: StoreNode | undefined,
+    readonly shown: number,
+  ) {}
+
+  get id(): string {
+    return `loadMore:${this.parent?.store.id ?? 'root'}`;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.description = `${this.shown} shown`;
+    item.iconPath = new vscode.ThemeIcon('ellipsis');
+    item.contextValue = ContextValues.loadMore;
+    item.command = { command: Commands.loadMore, title: 'Load more', arguments: [this] };
+    return item;
+  }
+}
+
+/** A line of text in the tree: an empty store, or an error with a retry. */
+export class MessageNode {
+  readonly kind = 'message';
+
+  constructor(
+    readonly parent: StoreNode | undefined,
+    readonly text: string,
+    readonly iconId: string,
+    readonly command?: vscode.Command,
+    readonly detail?: string,
+  ) {}
+
+  get id(): string {
+    return `message:${this.parent?.store.id ?? 'root'}:${this.text}`;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.text, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(this.iconId);
+    item.contextValue = ContextValues.message;
+    item.tooltip = this.detail ?? this.text;
+    if (this.command) {
+      item.command = this.command;
+    }
+    return item;
+  }
+}

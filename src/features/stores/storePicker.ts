@@ -1,0 +1,73 @@
+import * as vscode from 'vscode';
+import type { VectorStore } from '../../api/documents/schemas';
+import type { Services } from '../../services';
+import { describeExpiry, formatDate } from './presentation';
+
+/** How many stores a picker lists (recently used ones first). */
+const PICKER_LIMIT = 1000;
+
+interface StoreItem extends vscode.QuickPickItem {
+  store?: VectorStore;
+  create?: true;
+}
+
+export interface PickStoreOptions {
+  title: string;
+  placeholder?: string;
+  /** Offer "Create Vector Store…"; the callback creates one and returns it. */
+  create?: () => Promise<VectorStore | undefined>;
+}
+
+/** Lets the user pick a vector store, recently used first. Resolves undefined when cancelled. */
+export async function pickStore(services: Services, options: PickStoreOptions): Promise<VectorStore | undefined> {
+  const client = services.connection.documents;
+  if (!client) {
+    throw new Error('DocChat is not connected to a documents service.');
+  }
+  const picker = vscode.window.createQuickPick<StoreItem>();
+  picker.title = options.title;
+  picker.placeholder = options.placeholder ?? 'Pick a vector store';
+  picker.matchOnDescription = true;
+  picker.busy = true;
+  picker.show();
+  const abort = new AbortController();
+  try {
+    const loaded = client.listVectorStores({ limit: PICKER_LIMIT }, { signal: abort.signal }).then((page) => {
+      const now = Date.now() / 1000;
+      const recent = new Set(services.recentStores.list());
+      const stores = services.recentStores.sort(page.data, (s) => s.id);
+      const items: StoreItem[] = stores.map((store) => ({
+        label: `$(database) ${store.name || store.id}`,
+        description: store.id,
+        detail: [recent.has(store.id) ? 'recently used' : '', formatDate(store.created_at), describeExpiry(store.expires_at, now)]
+          .filter(Boolean)
+          .join(' · '),
+        store,
+      }));
+      if (options.create) {
+        items.push({ label: '$(add) Create Vector Store…', create: true, alwaysShow: true });
+      }
+      picker.items = items;
+      picker.busy = false;
+    });
+    const picked = await new Promise<StoreItem | undefined>((resolve, reject) => {
+      loaded.catch((error: unknown) => {
+        picker.hide();
+        reject(error);
+      });
+      picker.onDidAccept(() => resolve(picker.selectedItems[0]));
+      picker.onDidHide(() => resolve(undefined));
+    });
+    picker.hide();
+    if (picked?.create) {
+      return await options.create?.();
+    }
+    if (picked?.store) {
+      await services.recentStores.touch(picked.store.id);
+    }
+    return picked?.store;
+  } finally {
+    abort.abort();
+    picker.dispose();
+  }
+}

@@ -1,0 +1,345 @@
+import * as vscode from 'vscode';
+import type { DocumentsClient } from '../../api/documents/client';
+import type { FileObject, VectorStore, VectorStoreFile } from '../../api/documents/schemas';
+import { Commands, ContextKeys, Settings } from '../../common/constants';
+import { Disposable, toDisposable } from '../../common/lifecycle';
+import type { Logger } from '../../common/log';
+import type { Services } from '../../services';
+import { describeError } from '../../services/errors';
+import { FileCatalog } from './fileCatalog';
+import { LoadMoreNode, MessageNode, StoreFileNode, StoreNode, type TreeNode } from './nodes';
+import { PagedList } from './paging';
+import { StatusPoller } from './poller';
+import { isTerminalStatus } from './presentation';
+
+/** Refreshes requested within this window reach VS Code as one event. */
+const REFRESH_BATCH_MS = 30;
+
+export class StoresTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+
+  readonly stores: PagedList<VectorStore>;
+  readonly catalog: FileCatalog;
+  readonly poller: StatusPoller;
+  private readonly storeNodes = new Map<string, StoreNode>();
+  /** Files an attach flow is following itself; the poller leaves them alone. */
+  readonly followed = new Set<string>();
+  private readonly pending = new Set<TreeNode | 'root'>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly log: Logger;
+  private empty: boolean | undefined;
+
+  constructor(private readonly services: Services) {
+    super();
+    this.log = services.log.child('stores');
+    this.stores = new PagedList((request) => this.client().listVectorStores(request), () => services.config.current.pageSize);
+    this.catalog = new FileCatalog(() => services.connection.documents);
+    this.poller = new StatusPoller({
+      fetch: (storeId, fileId) => this.client().retrieveVectorStoreFile(storeId, fileId),
+      onUpdate: (storeId, file) => this.upsertStoreFile(storeId, file),
+      onGone: (storeId, fileId) => this.removeStoreFile(storeId, fileId),
+      onError: (_storeId, fileId, error) => this.log.warn(`Polling ${fileId} failed: ${describeError(error)}`),
+    });
+    this._register(toDisposable(() => this.poller.clear()));
+    this._register(toDisposable(() => this.flushTimer && clearTimeout(this.flushTimer)));
+    this._register(services.connection.onDidChange(() => this.resetAll()));
+    this._register(services.documentsEvents.onDidChangeStore((store) => this.addStore(store)));
+    this._register(services.documentsEvents.onDidChangeStoreFile((e) => this.upsertStoreFile(e.storeId, e.file)));
+    this._register(services.documentsEvents.onDidChangeFile((file) => this.setFileInfo(file)));
+    this._register(
+      services.config.onDidChange((e) => {
+        if (e.affects(Settings.pageSize)) {
+          this.resetAll();
+        }
+      }),
+    );
+  }
+
+  /** The client for the current connection; throws when signed out (callers show the error). */
+  client(): DocumentsClient {
+    const client = this.services.connection.documents;
+    if (!client) {
+      throw new Error('DocChat is not connected to a documents service.');
+    }
+    return client;
+  }
+
+  setVisible(visible: boolean): void {
+    this.poller.setActive(visible);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return node.kind === 'store' ? node.toTreeItem(Date.now() / 1000) : node.toTreeItem();
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) {
+      return this.rootChildren();
+    }
+    return node.kind === 'store' ? this.storeChildren(node) : [];
+  }
+
+  // ------------------------------------------------------------------ children
+
+  private async rootChildren(): Promise<TreeNode[]> {
+    if (!this.services.connection.documents) {
+      this.setEmpty(false);
+      return [];
+    }
+    try {
+      await this.stores.ensureLoaded();
+    } catch (error) {
+      this.setEmpty(false);
+      return [this.errorNode(undefined, error)];
+    }
+    const nodes: TreeNode[] = this.stores.items.map((store) => this.storeNodeFor(store));
+    this.setEmpty(nodes.length === 0);
+    if (this.stores.hasMore) {
+      nodes.push(new LoadMoreNode(undefined, this.stores.items.length));
+    }
+    return nodes;
+  }
+
+  private async storeChildren(node: StoreNode): Promise<TreeNode[]> {
+    try {
+      await node.files.ensureLoaded();
+    } catch (error) {
+      return [this.errorNode(node, error)];
+    }
+    const files = node.files.items;
+    try {
+      await this.catalog.ensure(files.map((f) => f.id));
+    } catch (error) {
+      this.log.warn(`Could not list files for their names: ${describeError(error)}`);
+    }
+    const nodes: TreeNode[] = files.map((file) => {
+      const child = node.nodeFor(file);
+      child.info = this.catalog.get(file.id) ?? child.info;
+      this.followIfNeeded(node.store.id, file);
+      return child;
+    });
+    if (nodes.length === 0) {
+      nodes.push(
+        new MessageNode(node, 'No files yet. Drop files here or attach some.', 'info', {
+          command: Commands.attachFiles,
+          title: 'Attach Files…',
+          arguments: [node],
+        }),
+      );
+    }
+    if (node.files.hasMore) {
+      nodes.push(new LoadMoreNode(node, files.length));
+    }
+    return nodes;
+  }
+
+  private errorNode(parent: StoreNode | undefined, error: unknown): MessageNode {
+    const auth = typeof error === 'object' && error !== null && (error as { kind?: unknown }).kind === 'auth';
+    this.log.error(`Listing ${parent ? `files of ${parent.store.id}` : 'vector stores'} failed: ${describeError(error)}`);
+    const command: vscode.Command = auth
+      ? { command: Commands.setDocumentsToken, title: 'Set Token' }
+      : parent
+        ? { command: Commands.refreshNode, title: 'Retry', arguments: [parent] }
+        : { command: Commands.refreshStores, title: 'Retry' };
+    const text = auth ? 'The token was rejected. Click to set a new one.' : 'Could not load. Click to retry.';
+    return new MessageNode(parent, text, 'error', command, describeError(error));
+  }
+
+  private storeNodeFor(store: VectorStore): StoreNode {
+    let node = this.storeNodes.get(store.id);
+    if (node) {
+      node.store = store;
+    } else {
+      const files = new PagedList<VectorStoreFile>(
+        (request) => this.client().listVectorStoreFiles(store.id, request),
+        () => this.services.config.current.pageSize,
+      );
+      node = new StoreNode(store, files);
+      this.storeNodes.set(store.id, node);
+    }
+    return node;
+  }
+
+  private followIfNeeded(storeId: string, file: VectorStoreFile): void {
+    if (!isTerminalStatus(file.status) && !this.followed.has(`${storeId}/${file.id}`)) {
+      this.poller.track(storeId, file.id);
+    }
+  }
+
+  private setEmpty(empty: boolean): void {
+    if (this.empty !== empty) {
+      this.empty = empty;
+      void vscode.commands.executeCommand('setContext', ContextKeys.storesEmpty, empty);
+    }
+  }
+
+  // ------------------------------------------------------------------ refreshing
+
+  /** Schedules a redraw of a node (or everything); refreshes close together are batched. */
+  refresh(node?: TreeNode): void {
+    this.pending.add(node ?? 'root');
+    this.flushTimer ??= setTimeout(() => this.flush(), REFRESH_BATCH_MS);
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    const pending = [...this.pending];
+    this.pending.clear();
+    if (pending.includes('root')) {
+      this._onDidChangeTreeData.fire(undefined);
+      return;
+    }
+    const nodes = pending.filter((n): n is TreeNode => n !== 'root');
+    // A node whose parent is redrawn is redrawn with it.
+    const roots = nodes.filter((n) => !(n.parent && nodes.includes(n.parent)));
+    this._onDidChangeTreeData.fire(roots);
+  }
+
+  /** Forget everything loaded (new connection, new page size). */
+  resetAll(): void {
+    this.stores.reset();
+    this.storeNodes.clear();
+    this.catalog.invalidate();
+    this.poller.clear();
+    this.refresh();
+  }
+
+  /** Re-fetches one node from the service (the root when no node is given). */
+  async reload(node?: TreeNode): Promise<void> {
+    if (!node || node.kind === 'loadMore' || node.kind === 'message') {
+      if (node?.parent) {
+        return this.reload(node.parent);
+      }
+      this.stores.reset();
+      this.catalog.invalidate();
+      for (const storeNode of this.storeNodes.values()) {
+        storeNode.files.reset();
+      }
+      this.poller.clear();
+      this.refresh();
+      return;
+    }
+    if (node.kind === 'store') {
+      try {
+        node.store = await this.client().retrieveVectorStore(node.store.id);
+        this.stores.update(node.store);
+      } catch (error) {
+        if ((error as { kind?: unknown }).kind === 'not_found') {
+          this.removeStore(node.store.id);
+          return;
+        }
+        throw error;
+      }
+      node.files.reset();
+      this.poller.untrackStore(node.store.id);
+      this.refresh(node);
+      return;
+    }
+    const [file, info] = await Promise.all([
+      this.client().retrieveVectorStoreFile(node.storeId, node.fileId),
+      this.client().retrieveFile(node.fileId).catch(() => undefined),
+    ]);
+    if (info) {
+      this.setFileInfo(info);
+    }
+    this.upsertStoreFile(node.storeId, file);
+  }
+
+  async loadMore(node: LoadMoreNode): Promise<void> {
+    if (node.parent) {
+      await node.parent.files.loadMore();
+      this.refresh(node.parent);
+    } else {
+      await this.stores.loadMore();
+      this.refresh();
+    }
+  }
+
+  // ------------------------------------------------------------------ updates from commands
+
+  storeNode(storeId: string): StoreNode | undefined {
+    return this.storeNodes.get(storeId);
+  }
+
+  /** All stores loaded so far, in tree order. */
+  loadedStoreNodes(): StoreNode[] {
+    return this.stores.items.map((s) => this.storeNodeFor(s));
+  }
+
+  /** Shows a new store first, or redraws a changed one. */
+  addStore(store: VectorStore): void {
+    const existing = this.storeNodes.get(store.id);
+    if (existing && this.stores.update(store)) {
+      existing.store = store;
+      this.refresh(existing);
+      return;
+    }
+    if (this.stores.loaded) {
+      this.stores.prepend(store);
+    }
+    this.storeNodeFor(store);
+    this.refresh();
+  }
+
+  removeStore(storeId: string): void {
+    this.stores.remove(storeId);
+    this.storeNodes.delete(storeId);
+    this.poller.untrackStore(storeId);
+    this.refresh();
+  }
+
+  /** Shows a new or changed store file; a new one appears first in its store. */
+  upsertStoreFile(storeId: string, file: VectorStoreFile): StoreFileNode | undefined {
+    const storeNode = this.storeNodes.get(storeId);
+    if (!storeNode) {
+      return undefined;
+    }
+    const isNew = !storeNode.fileNodes.has(file.id);
+    const previous = storeNode.fileNodes.get(file.id)?.file.status;
+    if (storeNode.files.loaded) {
+      storeNode.files.prepend(file);
+    }
+    const node = storeNode.nodeFor(file);
+    node.info = this.catalog.get(file.id) ?? node.info;
+    this.followIfNeeded(storeId, file);
+    this.refresh(isNew ? storeNode : node);
+    if (previous && !isTerminalStatus(previous) && isTerminalStatus(file.status)) {
+      // The store's file counts changed: refresh its tooltip in the background.
+      this.client()
+        .retrieveVectorStore(storeId)
+        .then((store) => {
+          storeNode.store = store;
+          this.stores.update(store);
+          this.refresh(storeNode);
+        })
+        .catch((error: unknown) => this.log.debug(`Store refresh after ${file.id} failed: ${describeError(error)}`));
+    }
+    return node;
+  }
+
+  removeStoreFile(storeId: string, fileId: string): void {
+    const storeNode = this.storeNodes.get(storeId);
+    if (storeNode) {
+      storeNode.files.remove(fileId);
+      storeNode.fileNodes.delete(fileId);
+      this.refresh(storeNode);
+    }
+  }
+
+  /** A file's own record changed (name, metadata): redraw every store file showing it. */
+  setFileInfo(file: FileObject): void {
+    this.catalog.set(file);
+    for (const storeNode of this.storeNodes.values()) {
+      const node = storeNode.fileNodes.get(file.id);
+      if (node) {
+        node.info = file;
+        this.refresh(node);
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Builds the API clients from settings and secrets. No `vscode` import, so the mapping from
+ * settings to client options is unit-tested against a real server.
+ */
+import { DocumentsClient } from '../api/documents/client';
+import { GatewayClient } from '../api/gateway/client';
+import type { LogLevel } from '../common/log';
+import type { DocChatSettings } from './settingsModel';
+
+export interface Endpoint {
+  readonly url: string;
+  readonly token: string;
+}
+
+export interface ClientHooks {
+  onRateLimitWait?: (e: { operation: string; waitMs: number }) => void;
+  log?: (level: LogLevel, message: string) => void;
+  userAgent?: string;
+}
+
+export function transportOptions(settings: DocChatSettings, userAgent?: string) {
+  const n = settings.network;
+  return {
+    proxy: n.proxy,
+    noProxy: n.noProxy,
+    strictSSL: n.strictSSL,
+    caFiles: n.caFiles,
+    allowInsecureHttp: n.allowInsecureHttp,
+    userAgent,
+  };
+}
+
+export function createDocumentsClient(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks = {}): DocumentsClient {
+  return new DocumentsClient({
+    baseUrl: endpoint.url,
+    token: endpoint.token,
+    transport: transportOptions(settings, hooks.userAgent),
+    onRateLimitWait: hooks.onRateLimitWait,
+    log: hooks.log,
+    skipOcrField: settings.skipOcrField,
+    fileIdsField: settings.fileIdsField,
+  });
+}
+
+export function createGatewayClient(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks = {}): GatewayClient {
+  return new GatewayClient({
+    baseUrl: endpoint.url,
+    token: endpoint.token,
+    transport: transportOptions(settings, hooks.userAgent),
+    onRateLimitWait: hooks.onRateLimitWait,
+    log: hooks.log,
+    projectCode: settings.projectCode,
+  });
+}
+
+export type ConnectionPlan =
+  /** No documents URL: the embedded backend serves documents (and the gateway unless one is set). */
+  | { kind: 'local'; gateway: Endpoint | 'local' | undefined }
+  /** A documents URL and a token. */
+  | { kind: 'remote'; documents: Endpoint; gateway: Endpoint | undefined }
+  /** A documents URL but no token yet. */
+  | { kind: 'signedOut'; documentsUrl: string; gateway: Endpoint | undefined };
+
+export interface StoredSecrets {
+  documentsToken?: string;
+  gatewayApiKey?: string;
+}
+
+/**
+ * Decides where each client points. The gateway follows the documents side unless a gateway URL
+ * is configured; a configured gateway needs its own API key.
+ */
+export function planConnection(settings: DocChatSettings, secrets: StoredSecrets): ConnectionPlan {
+  const configuredGateway = settings.gatewayUrl && secrets.gatewayApiKey ? { url: settings.gatewayUrl, token: secrets.gatewayApiKey } : undefined;
+  if (!settings.documentsUrl) {
+    return { kind: 'local', gateway: settings.gatewayUrl ? configuredGateway : 'local' };
+  }
+  if (!secrets.documentsToken) {
+    return { kind: 'signedOut', documentsUrl: settings.documentsUrl, gateway: configuredGateway };
+  }
+  return { kind: 'remote', documents: { url: settings.documentsUrl, token: secrets.documentsToken }, gateway: configuredGateway };
+}

@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import { SETTINGS_SECTION, Settings, VsCodeSettings, type SettingKey } from '../common/constants';
+import { Disposable } from '../common/lifecycle';
+import { normaliseSettings, type DocChatSettings, type RawSettings } from './settingsModel';
+
+/**
+ * Settings that decide where a token is sent. They are contributed with `"scope": "machine"`;
+ * reading only the user (global) value as well means a workspace's `.vscode/settings.json`
+ * can never redirect a token, even in hosts that would honour a workspace value.
+ */
+const USER_ONLY: readonly SettingKey[] = [
+  Settings.documentsUrl,
+  Settings.gatewayUrl,
+  Settings.proxy,
+  Settings.caFiles,
+  Settings.strictSSL,
+  Settings.allowInsecureHttp,
+  Settings.skipOcrField,
+  Settings.fileIdsField,
+];
+
+export interface SettingsChange {
+  readonly settings: DocChatSettings;
+  affects(key: SettingKey): boolean;
+  /** True when one of VS Code's `http.*` proxy settings changed. */
+  readonly affectsHttp: boolean;
+}
+
+export class ConfigService extends Disposable {
+  private _current: DocChatSettings;
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<SettingsChange>());
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor() {
+    super();
+    this._current = readSettings();
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        const affectsHttp = Object.values(VsCodeSettings).some((k) => e.affectsConfiguration(k));
+        if (!e.affectsConfiguration(SETTINGS_SECTION) && !affectsHttp) {
+          return;
+        }
+        this._current = readSettings();
+        this._onDidChange.fire({
+          settings: this._current,
+          affects: (key) => e.affectsConfiguration(`${SETTINGS_SECTION}.${key}`),
+          affectsHttp,
+        });
+      }),
+    );
+  }
+
+  get current(): DocChatSettings {
+    return this._current;
+  }
+
+  /** Writes a user-level value (the only level the URL settings are read from). */
+  async update(key: SettingKey, value: unknown): Promise<void> {
+    await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+  }
+}
+
+export function readSettings(): DocChatSettings {
+  const section = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const docchat: RawSettings['docchat'] = {};
+  for (const key of Object.values(Settings)) {
+    if (USER_ONLY.includes(key)) {
+      const inspected = section.inspect(key);
+      docchat[key] = inspected?.globalValue ?? inspected?.defaultValue;
+    } else {
+      docchat[key] = section.get(key);
+    }
+  }
+  const root = vscode.workspace.getConfiguration();
+  return normaliseSettings({
+    docchat,
+    httpProxy: root.get(VsCodeSettings.httpProxy),
+    httpNoProxy: root.get(VsCodeSettings.httpNoProxy),
+    httpProxyStrictSSL: root.get(VsCodeSettings.httpProxyStrictSSL),
+  });
+}

@@ -1,0 +1,185 @@
+import * as vscode from 'vscode';
+import type { DocumentsClient } from '../api/documents/client';
+import type { GatewayClient } from '../api/gateway/client';
+import { ContextKeys, SecretKeys } from '../common/constants';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import type { Logger } from '../common/log';
+import { createDocumentsClient, createGatewayClient, planConnection, type ClientHooks, type Endpoint } from './clientFactory';
+import type { ConfigService } from './config';
+import type { LocalBackend } from './localBackend';
+import type { RateLimitMonitor } from './rateLimits';
+import type { SecretsService } from './secrets';
+import { CLIENT_SETTING_KEYS, hostLabel } from './settingsModel';
+
+export type ConnectionState =
+  | { readonly kind: 'starting' }
+  | { readonly kind: 'local'; readonly url: string }
+  | { readonly kind: 'remote'; readonly url: string; readonly host: string }
+  | { readonly kind: 'signedOut'; readonly url: string; readonly host: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** Why the gateway client is missing, for features that need it (chat). */
+export type GatewayUnavailable = 'noUrl' | 'noApiKey' | 'notReady';
+
+/**
+ * Owns the current DocumentsClient and GatewayClient and rebuilds them whenever a setting or a
+ * secret they depend on changes (in this window or another). Features read `documents`/`gateway`
+ * at the moment they need them and listen to `onDidChange`.
+ */
+export class ConnectionService extends Disposable {
+  private _state: ConnectionState = { kind: 'starting' };
+  private _documents: DocumentsClient | undefined;
+  private _gateway: GatewayClient | undefined;
+  private _gatewayUnavailable: GatewayUnavailable | undefined = 'notReady';
+  private generation = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly ready: Promise<void>;
+  private markReady!: () => void;
+
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<ConnectionState>());
+  /** Fires after the clients were rebuilt (new URL, token, proxy …) or the mode changed. */
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(
+    private readonly config: ConfigService,
+    private readonly secrets: SecretsService,
+    private readonly localBackend: LocalBackend,
+    private readonly rateLimits: RateLimitMonitor,
+    private readonly log: Logger,
+    private readonly userAgent: string,
+  ) {
+    super();
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+    this._register(
+      toDisposable(() => {
+        void this._documents?.close().catch(() => undefined);
+        void this._gateway?.close().catch(() => undefined);
+      }),
+    );
+    this._register(
+      config.onDidChange((e) => {
+        if (e.affectsHttp || CLIENT_SETTING_KEYS.some((k) => e.affects(k))) {
+          void this.rebuild('settings changed');
+        }
+      }),
+    );
+    this._register(
+      secrets.onDidChange((key) => {
+        if (key !== SecretKeys.localToken) {
+          void this.rebuild(`${key} changed`);
+        }
+      }),
+    );
+    void this.setContext();
+  }
+
+  get state(): ConnectionState {
+    return this._state;
+  }
+  get documents(): DocumentsClient | undefined {
+    return this._documents;
+  }
+  get gateway(): GatewayClient | undefined {
+    return this._gateway;
+  }
+  get gatewayUnavailable(): GatewayUnavailable | undefined {
+    return this._gateway ? undefined : this._gatewayUnavailable;
+  }
+
+  /** Resolves once the first connection attempt finished (whatever its outcome). */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  /** First connection; called right after activation returns. */
+  initialize(): Promise<void> {
+    return this.rebuild('startup');
+  }
+
+  /** Serialised: a newer rebuild always wins over one still starting the local backend. */
+  rebuild(reason: string): Promise<void> {
+    const generation = ++this.generation;
+    this.queue = this.queue.then(() => (generation === this.generation ? this.doRebuild(reason) : undefined));
+    return this.queue;
+  }
+
+  private async doRebuild(reason: string): Promise<void> {
+    const settings = this.config.current;
+    const [documentsToken, gatewayApiKey] = await Promise.all([
+      this.secrets.get(SecretKeys.documentsToken),
+      this.secrets.get(SecretKeys.gatewayApiKey),
+    ]);
+    const plan = planConnection(settings, { documentsToken, gatewayApiKey });
+    this.log.debug(`Connecting (${reason}): ${plan.kind}`);
+    const hooks: ClientHooks = {
+      onRateLimitWait: (e) => this.rateLimits.report(e.operation, e.waitMs),
+      log: this.log.child('api').sink(),
+      userAgent: this.userAgent,
+    };
+    let state: ConnectionState;
+    let documents: DocumentsClient | undefined;
+    let gatewayEndpoint: Endpoint | undefined;
+    try {
+      if (plan.kind === 'local') {
+        if (this._state.kind !== 'local') {
+          this.apply({ kind: 'starting' }, undefined, undefined, 'notReady');
+        }
+        const local = await this.localBackend.start();
+        documents = createDocumentsClient(settings, local, hooks);
+        gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
+        state = { kind: 'local', url: local.url };
+      } else {
+        await this.localBackend.stop();
+        gatewayEndpoint = plan.gateway;
+        if (plan.kind === 'remote') {
+          documents = createDocumentsClient(settings, plan.documents, hooks);
+          state = { kind: 'remote', url: plan.documents.url, host: hostLabel(plan.documents.url) };
+        } else {
+          state = { kind: 'signedOut', url: plan.documentsUrl, host: hostLabel(plan.documentsUrl) };
+        }
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(`Could not start the local backend: ${message}`);
+      this.apply({ kind: 'error', message }, undefined, undefined, 'notReady');
+      return;
+    }
+    const gateway = gatewayEndpoint ? createGatewayClient(settings, gatewayEndpoint, hooks) : undefined;
+    const unavailable: GatewayUnavailable | undefined = gateway ? undefined : settings.gatewayUrl ? 'noApiKey' : 'noUrl';
+    this.apply(state, documents, gateway, unavailable);
+  }
+
+  private apply(
+    state: ConnectionState,
+    documents: DocumentsClient | undefined,
+    gateway: GatewayClient | undefined,
+    unavailable: GatewayUnavailable | undefined,
+  ): void {
+    if (this.isDisposed) {
+      return;
+    }
+    const previous = [this._documents, this._gateway];
+    this._state = state;
+    this._documents = documents;
+    this._gateway = gateway;
+    // Requests already running on the old clients finish; their idle connections are released.
+    for (const client of previous) {
+      if (client && client !== documents && client !== gateway) {
+        client.close().catch((error: unknown) => this.log.debug(`Closing a replaced client failed: ${String(error)}`));
+      }
+    }
+    this._gatewayUnavailable = unavailable;
+    void this.setContext();
+    if (state.kind !== 'starting') {
+      this.markReady();
+    }
+    this._onDidChange.fire(state);
+  }
+
+  private async setContext(): Promise<void> {
+    const s = this._state;
+    await vscode.commands.executeCommand('setContext', ContextKeys.connection, s.kind);
+    await vscode.commands.executeCommand('setContext', ContextKeys.localMode, s.kind === 'local');
+    await vscode.commands.executeCommand('setContext', ContextKeys.signedIn, s.kind === 'local' || s.kind === 'remote');
+  }
+}

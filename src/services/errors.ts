@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import { AbortedError, DocChatError, RateLimitError } from '../api/http/errors';
+import { Commands } from '../common/constants';
+import type { Logger } from '../common/log';
+import type { RateLimitMonitor } from './rateLimits';
+
+export interface ReportOptions {
+  /** Which service's credential to offer when the error is an authentication failure. */
+  readonly service?: 'documents' | 'gateway';
+  /** Offered as "Retry" when given. */
+  readonly retry?: () => unknown;
+}
+
+const OPEN_OUTPUT = 'Open Output';
+const SET_TOKEN = 'Set Token';
+const SET_API_KEY = 'Set API Key';
+const RETRY = 'Retry';
+
+/** True for errors that mean "the user or DocChat cancelled", which are never shown. */
+export function isCancellation(error: unknown): boolean {
+  return (
+    error instanceof AbortedError ||
+    (error instanceof DocChatError && error.kind === 'aborted') ||
+    error instanceof vscode.CancellationError ||
+    (error instanceof Error && error.name === 'AbortError')
+  );
+}
+
+/** One readable sentence for an error, without secrets (the clients never put them in messages). */
+export function describeError(error: unknown): string {
+  if (error instanceof DocChatError) {
+    const hint = error.hint ? ` ${error.hint}` : '';
+    return `${error.message}${hint}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Shows each error to the user once, with a way forward, and logs the details. The same message
+ * is not shown again while its notification is still open (polling cannot pile them up).
+ */
+export class ErrorReporter {
+  private readonly open = new Set<string>();
+
+  constructor(
+    private readonly log: Logger,
+    private readonly rateLimits: RateLimitMonitor,
+  ) {}
+
+  report(error: unknown, what: string, options: ReportOptions = {}): void {
+    if (isCancellation(error)) {
+      this.log.debug(`${what}: cancelled`);
+      return;
+    }
+    const requestId = error instanceof DocChatError && error.requestId ? ` (request ${error.requestId})` : '';
+    this.log.error(`Could not ${what}${requestId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (error instanceof RateLimitError) {
+      this.rateLimits.report(what, error.retryAfterMs ?? 0);
+    }
+    const message = `DocChat: could not ${what}. ${describeError(error)}`;
+    if (this.open.has(message)) {
+      return;
+    }
+    const actions: string[] = [];
+    const isAuth = error instanceof DocChatError && error.kind === 'auth';
+    if (isAuth) {
+      actions.push(options.service === 'gateway' ? SET_API_KEY : SET_TOKEN);
+    }
+    if (options.retry && !isAuth) {
+      actions.push(RETRY);
+    }
+    actions.push(OPEN_OUTPUT);
+    this.open.add(message);
+    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
+      this.open.delete(message);
+      switch (choice) {
+        case SET_TOKEN:
+          return vscode.commands.executeCommand(Commands.setDocumentsToken);
+        case SET_API_KEY:
+          return vscode.commands.executeCommand(Commands.setGatewayApiKey);
+        case RETRY:
+          return options.retry?.();
+        case OPEN_OUTPUT:
+          return vscode.commands.executeCommand(Commands.showOutput);
+        default:
+          return undefined;
+      }
+    });
+  }
+
+  /** A plain message (no exception) with the Output action. */
+  warn(message: string): void {
+    this.log.warn(message);
+    if (this.open.has(message)) {
+      return;
+    }
+    this.open.add(message);
+    void vscode.window.showWarningMessage(message, OPEN_OUTPUT).then((choice) => {
+      this.open.delete(message);
+      if (choice === OPEN_OUTPUT) {
+        void vscode.commands.executeCommand(Commands.showOutput);
+      }
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import type { Logger } from '../common/log';
+import { ConfigService } from './config';
+import { ConnectionService } from './connection';
+import { DocumentsEvents } from './documentsEvents';
+import { ErrorReporter } from './errors';
+import { LocalBackend } from './localBackend';
+import { RateLimitMonitor } from './rateLimits';
+import { RecentStores } from './recentStores';
+import { SecretsService } from './secrets';
+import { StatusBar } from './statusBar';
+
+export type { ConnectionState, GatewayUnavailable } from './connection';
+export type { DocChatSettings } from './settingsModel';
+
+/**
+ * What every feature's `register(context, services)` receives.
+ *
+ * - `connection.documents` / `connection.gateway`: the current clients (undefined while signed
+ *   out or starting); read them when needed and listen to `connection.onDidChange`.
+ * - `config.current`: normalised settings (`defaultModel`, `projectCode`, `pageSize`, …).
+ * - `errors.report(error, 'do something')`: shows an error once with "Open Output" / "Set Token".
+ * - `log`: the "DocChat" output channel; `log.child('chat')` tags a component.
+ * - `documentsEvents`: tell the stores tree about stores/files a feature created or changed.
+ */
+export interface Services {
+  readonly log: Logger;
+  readonly config: ConfigService;
+  readonly secrets: SecretsService;
+  readonly connection: ConnectionService;
+  readonly rateLimits: RateLimitMonitor;
+  readonly errors: ErrorReporter;
+  readonly localBackend: LocalBackend;
+  readonly recentStores: RecentStores;
+  readonly documentsEvents: DocumentsEvents;
+}
+
+export class ExtensionServices extends Disposable implements Services {
+  readonly config: ConfigService;
+  readonly secrets: SecretsService;
+  readonly connection: ConnectionService;
+  readonly rateLimits: RateLimitMonitor;
+  readonly errors: ErrorReporter;
+  readonly localBackend: LocalBackend;
+  readonly recentStores: RecentStores;
+  readonly documentsEvents: DocumentsEvents;
+
+  constructor(
+    context: vscode.ExtensionContext,
+    readonly log: Logger,
+  ) {
+    super();
+    this.config = this._register(new ConfigService());
+    this.secrets = this._register(new SecretsService(context.secrets));
+    this.rateLimits = this._register(new RateLimitMonitor());
+    this.errors = new ErrorReporter(log.child('errors'), this.rateLimits);
+    this.localBackend = this._register(new LocalBackend(context, this.secrets, log.child('local')));
+    const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    this.connection = this._register(
+      new ConnectionService(this.config, this.secrets, this.localBackend, this.rateLimits, log.child('connection'), `DocChat/${version} VSCode/${vscode.version}`),
+    );
+    this.recentStores = new RecentStores(context.globalState);
+    this.documentsEvents = this._register(new DocumentsEvents());
+    this._register(new StatusBar(this.connection, this.rateLimits));
+  }
+}

@@ -1,0 +1,112 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import { SecretKeys } from '../common/constants';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import type { Logger } from '../common/log';
+import type { SecretsService } from './secrets';
+
+/** The subset of the backend bundle's exports the extension uses. */
+interface BackendModule {
+  startBackend(options: {
+    host?: string;
+    port?: number;
+    dataDir: string;
+    token: string;
+    apiKey: string;
+    log?: (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  }): Promise<{ url: string; port: number; close(): Promise<void> }>;
+}
+
+export interface LocalEndpoint {
+  readonly url: string;
+  readonly token: string;
+}
+
+/**
+ * Runs the embedded backend inside the extension host ("Local" mode). The bundle is loaded
+ * only when Local mode is first needed, so activation never pays for it.
+ */
+export class LocalBackend extends Disposable {
+  private running: Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> | undefined;
+
+  constructor(
+    private readonly context: Pick<vscode.ExtensionContext, 'extensionPath' | 'globalStorageUri'>,
+    private readonly secrets: SecretsService,
+    private readonly log: Logger,
+  ) {
+    super();
+    this._register(toDisposable(() => void this.stop()));
+  }
+
+  get dataDir(): string {
+    return path.join(this.context.globalStorageUri.fsPath, 'backend');
+  }
+
+  /** Starts the backend once; later calls return the same endpoint. */
+  async start(): Promise<LocalEndpoint> {
+    this.running ??= this.launch().catch((error: unknown) => {
+      this.running = undefined;
+      throw error;
+    });
+    return (await this.running).endpoint;
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    if (running) {
+      try {
+        await (await running).close();
+        this.log.info('Local backend stopped');
+      } catch (error) {
+        this.log.warn(`Local backend did not stop cleanly: ${String(error)}`);
+      }
+    }
+  }
+
+  private async launch(): Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> {
+    const token = await this.localToken();
+    await fs.mkdir(this.dataDir, { recursive: true });
+    const bundle = path.join(this.context.extensionPath, 'dist', 'backend.js');
+    // A runtime require keeps the backend out of the extension bundle and off the activation path.
+    const backend = require(bundle) as BackendModule;
+    if (typeof backend.startBackend !== 'function') {
+      throw new Error(`${bundle} does not export startBackend`);
+    }
+    let server: Awaited<ReturnType<BackendModule['startBackend']>>;
+    try {
+      server = await backend.startBackend({
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: this.dataDir,
+        token,
+        apiKey: token,
+        log: this.log.child('backend').sink(),
+      });
+    } catch (error) {
+      // Another window of this profile already serves the same data folder (with the same token
+      // from the shared secret storage): use its backend rather than fail.
+      const locked = error as { name?: unknown; url?: unknown };
+      if (locked.name === 'DataDirLockedError' && typeof locked.url === 'string') {
+        this.log.info(`Using the local backend another window runs at ${locked.url}`);
+        return { endpoint: { url: locked.url, token }, close: async () => undefined };
+      }
+      throw error;
+    }
+    this.log.info(`Local backend listening on ${server.url} (data in ${this.dataDir})`);
+    return { endpoint: { url: server.url, token }, close: () => server.close() };
+  }
+
+  /** The generated token, kept in SecretStorage so restarts keep the same one. */
+  private async localToken(): Promise<string> {
+    const existing = await this.secrets.get(SecretKeys.localToken);
+    if (existing) {
+      return existing;
+    }
+    const token = crypto.randomBytes(32).toString('base64url');
+    await this.secrets.set(SecretKeys.localToken, token);
+    return token;
+  }
+}

@@ -1,0 +1,121 @@
+import { Settings, type SettingKey } from '../common/constants';
+
+/**
+ * The settings DocChat reads, as plain values. No `vscode` import: the client factory's
+ * decisions (which URL, which proxy, which token) are unit-tested from here.
+ */
+
+export type SkipOcrMode = 'ask' | 'always' | 'never';
+
+export interface NetworkSettings {
+  /** Explicit proxy URL (DocChat's own setting wins over VS Code's `http.proxy`). */
+  proxy: string | undefined;
+  noProxy: string[];
+  strictSSL: boolean;
+  caFiles: string[];
+  allowInsecureHttp: boolean;
+}
+
+export interface DocChatSettings {
+  documentsUrl: string;
+  gatewayUrl: string;
+  projectCode: string;
+  defaultModel: string;
+  pageSize: number;
+  searchMaxResults: number;
+  skipOcrField: string;
+  fileIdsField: string;
+  attachSkipOcr: SkipOcrMode;
+  network: NetworkSettings;
+}
+
+/** Raw values as VS Code returns them (any of them may be missing or of the wrong type). */
+export interface RawSettings {
+  docchat: Partial<Record<SettingKey, unknown>>;
+  httpProxy?: unknown;
+  httpNoProxy?: unknown;
+  httpProxyStrictSSL?: unknown;
+}
+
+export const DEFAULTS = {
+  projectCode: 'NA',
+  pageSize: 50,
+  searchMaxResults: 10,
+  skipOcrField: 'skip_ocr',
+  fileIdsField: 'file_ids',
+} as const;
+
+function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value.trim() : fallback;
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') {
+    return value.split(',').map((s) => s.trim()).filter(Boolean);
+  }
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
+}
+
+function int(value: unknown, fallback: number, min: number, max: number): number {
+  const n = typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : fallback;
+  return Math.min(max, Math.max(min, n));
+}
+
+/** Normalises what VS Code returned into settings the services can rely on. */
+export function normaliseSettings(raw: RawSettings): DocChatSettings {
+  const d = raw.docchat;
+  const skip = d[Settings.attachSkipOcr];
+  return {
+    documentsUrl: stripTrailingSlash(str(d[Settings.documentsUrl])),
+    gatewayUrl: stripTrailingSlash(str(d[Settings.gatewayUrl])),
+    projectCode: str(d[Settings.projectCode]) || DEFAULTS.projectCode,
+    defaultModel: str(d[Settings.defaultModel]),
+    pageSize: int(d[Settings.pageSize], DEFAULTS.pageSize, 1, 10000),
+    searchMaxResults: int(d[Settings.searchResultCount], DEFAULTS.searchMaxResults, 1, 50),
+    skipOcrField: str(d[Settings.skipOcrField]) || DEFAULTS.skipOcrField,
+    fileIdsField: str(d[Settings.fileIdsField]) || DEFAULTS.fileIdsField,
+    attachSkipOcr: skip === 'always' || skip === 'never' ? skip : 'ask',
+    network: {
+      proxy: str(d[Settings.proxy]) || str(raw.httpProxy) || undefined,
+      noProxy: strings(raw.httpNoProxy),
+      // Either switch turned off disables verification: VS Code's applies to its proxy support,
+      // ours to DocChat's own connections.
+      strictSSL: d[Settings.strictSSL] !== false && raw.httpProxyStrictSSL !== false,
+      caFiles: strings(d[Settings.caFiles]),
+      allowInsecureHttp: d[Settings.allowInsecureHttp] === true,
+    },
+  };
+}
+
+function stripTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export type ConnectionMode = 'local' | 'remote';
+
+/** Local mode whenever no documents URL is configured. */
+export function connectionModeOf(settings: DocChatSettings): ConnectionMode {
+  return settings.documentsUrl ? 'remote' : 'local';
+}
+
+/** Short host label for the status bar ("docs.example.com", "10.0.0.2:8080"). */
+export function hostLabel(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/** Which settings changes require the clients to be rebuilt. */
+export const CLIENT_SETTING_KEYS: readonly SettingKey[] = [
+  Settings.documentsUrl,
+  Settings.gatewayUrl,
+  Settings.projectCode,
+  Settings.skipOcrField,
+  Settings.fileIdsField,
+  Settings.allowInsecureHttp,
+  Settings.caFiles,
+  Settings.proxy,
+  Settings.strictSSL,
+];

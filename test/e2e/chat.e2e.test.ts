@@ -1,0 +1,326 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { launchVSCode, repoRoot, startBackendProcess, waitForWorkbench, type BackendProcess, type VSCodeSession } from '../support/harness';
+import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
+
+// The chat panel in a real VS Code against the embedded backend (its command line, serving both
+// services): a grounded question streams in with citations, a citation opens its passage, a long
+// answer is stopped mid-stream, errors offer their way forward, and the conversation survives a
+// window reload. The backend's upstream is a small scripted server that streams slowly, so there
+// is something to stop.
+
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+function commandTitle(id: string): string {
+  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
+  assert.ok(command, `package.json contributes no command ${id}`);
+  return `${command.category}: ${command.title}`;
+}
+
+const RETENTION = [
+  '# Retention policy',
+  '',
+  'Invoices are kept for ten years after the end of the fiscal year.',
+  '',
+  'Employment contracts are kept for six years after the employee leaves.',
+  '',
+  'Meeting notes are deleted after two years unless a project still needs them.',
+  '',
+].join('\n');
+const CODE = 'export function retentionYears(kind: string): number {\n  return kind === "invoice" ? 10 : 6;\n}\n';
+const QUESTION = 'How long are invoices kept?';
+const SLOW_MODEL = 'slow-upstream-model';
+const FLAKY_MODEL = 'flaky-upstream-model';
+const CODE_MODEL = 'code-upstream-model';
+const CODE_ANSWER = 'Add this line:\n\n```ts\nconst insertedByDocChat = 42;\n```\n';
+const SLOW_WORDS = 600;
+
+/** An OpenAI-compatible upstream: one model streams a word every 40 ms, one fails once, one answers with code. */
+async function startUpstream(): Promise<ScriptServer & { streamClosedEarly: boolean }> {
+  const server = (await ScriptServer.start()) as ScriptServer & { streamClosedEarly: boolean };
+  server.streamClosedEarly = false;
+  let flakyCalls = 0;
+  server.on('GET', '/v1/models', (_req, res) =>
+    sendJson(res, 200, { object: 'list', data: [SLOW_MODEL, FLAKY_MODEL, CODE_MODEL].map((id) => ({ id, object: 'model', created: 1, owned_by: 'e2e' })) }),
+  );
+  server.on('POST', '/v1/chat/completions', async (req, res: ServerResponse) => {
+    if (req.json?.model === FLAKY_MODEL && flakyCalls++ === 0) {
+      sendJson(res, 503, { error: { message: `The model ${FLAKY_MODEL} is temporarily unavailable.`, type: 'server_error' } });
+      return;
+    }
+    if (req.json?.model === CODE_MODEL) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify(chatChunk(CODE_ANSWER))}\n\ndata: [DONE]\n\n`);
+      return;
+    }
+    res.on('error', () => undefined);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    const words = req.json?.model === FLAKY_MODEL ? 5 : SLOW_WORDS;
+    for (let i = 0; i < words; i++) {
+      if (res.destroyed || res.writableEnded) {
+        server.streamClosedEarly = true;
+        return;
+      }
+      const word = i % 12 === 11 ? `word${i}.\n\n` : `word${i} `;
+      res.write(`data: ${JSON.stringify({ ...chatChunk(word), model: req.json.model })}\n\n`);
+      await new Promise((resolve) => setTimeout(resolve, req.json?.model === FLAKY_MODEL ? 1 : 40));
+    }
+    res.write(`data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\n`);
+    res.end('data: [DONE]\n\n');
+  });
+  return server;
+}
+
+describe('Chat panel (e2e, embedded backend)', function () {
+  let session: VSCodeSession;
+  let backend: BackendProcess;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let seedDir: string;
+
+  /** The chat webview's document (VS Code nests it in two iframes). */
+  async function chatFrame(timeoutMs = 60_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of session.page.frames()) {
+        if (frame === session.page.mainFrame()) continue;
+        const found = await frame.$('#app .composer-input').catch(() => null);
+        if (found) return frame;
+      }
+      if (Date.now() > deadline) throw new Error('the chat webview never appeared');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  /** Sends a question; resolves to the article of its answer (the n-th answer of the conversation). */
+  async function ask(question: string): Promise<Locator> {
+    const answers = chat().locator('article.assistant');
+    const index = await answers.count();
+    const input = chat().locator('textarea.composer-input');
+    await input.click();
+    await input.fill(question);
+    await input.press('Enter');
+    await answers.nth(index).waitFor({ state: 'attached', timeout: 30_000 });
+    return answers.nth(index);
+  }
+
+  /** Waits until the answer is complete (Retry and Regenerate keep its position). */
+  async function finished(answer: Locator): Promise<void> {
+    await answer.and(chat().locator('article[data-status="done"]')).waitFor({ timeout: 30_000 });
+  }
+
+  before(async function () {
+    upstream = await startUpstream();
+    seedDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-chat-seed-'));
+    writeFileSync(path.join(seedDir, 'retention.md'), RETENTION);
+    backend = await startBackendProcess({ token: 'chat-e2e-token', apiKey: 'chat-e2e-key', args: ['--no-rate-limits', '--upstream', upstream.url, '--seed-demo', seedDir] });
+    session = await launchVSCode({
+      name: 'chat panel',
+      settings: {
+        'docchat.documents.url': backend.url,
+        'docchat.gateway.url': backend.url,
+        'docchat.search.maxResults': 3,
+        'docchat.gateway.projectCode': 'P-4711',
+      },
+      workspaceFiles: { 'src/retention.ts': CODE },
+    });
+    await session.openView(); // DocChat's contributions are loaded once its container shows
+    await session.runCommand(commandTitle('docchat.setDocumentsToken'));
+    // The password box replaces the command palette: answer it, not the closing palette.
+    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.answerQuickInput(backend.token);
+    await session.page.locator('.statusbar', { hasText: 'Signed out' }).waitFor({ state: 'detached', timeout: 30_000 });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
+      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
+    }
+  });
+
+  after(async () => {
+    await session?.close();
+    await backend?.stop();
+    await upstream?.close();
+    rmSync(seedDir, { recursive: true, force: true });
+  });
+
+  it('opens beside the editor and offers Set API Key inline until the gateway key is set', async () => {
+    await session.page.keyboard.press('Control+P');
+    const quickOpen = session.page.locator('.quick-input-widget');
+    await quickOpen.locator('input.input').fill('retention.ts');
+    await quickOpen.locator('.monaco-list-row', { hasText: 'retention.ts' }).first().click({ timeout: 30_000 });
+    await session.page.locator('.tabs-container .tab.active', { hasText: 'retention.ts' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    await chatFrame();
+    assert.equal(await session.page.locator('.editor-group-container').count(), 2, 'the chat opens in a second editor group');
+
+    const answer = await ask('Hello?');
+    const error = answer.locator('.inline-error');
+    await error.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await error.innerText(), /API key/i);
+    await session.screenshot('inline error offers Set API Key');
+    await error.locator('.action-setGatewayApiKey').click();
+    await session.answerQuickInput(backend.apiKey);
+    await chat().locator('.model-select option[value="local-extractive"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await answer.locator('.action-retry').click();
+    await answer.locator('.markdown-body').filter({ hasText: /local-extractive/ }).waitFor({ timeout: 30_000 });
+    await session.screenshot('answer after setting the key');
+  });
+
+  it('lists the gateway models, the legacy models with their retirement date, and the vector stores', async () => {
+    const models = chat().locator('.model-select');
+    await models.locator(`option[value="${SLOW_MODEL}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+    const labels = await models.locator('option').allInnerTexts();
+    assert.ok(labels.includes('local-extractive'));
+    assert.ok(labels.some((l) => /^o3-mini — legacy, retires December 17$/.test(l)), JSON.stringify(labels));
+    const legacyGroup = await models.locator('optgroup').nth(1).getAttribute('label');
+    assert.match(legacyGroup ?? '', /Legacy \(inference endpoint, retires December 17\)/);
+    await chat().locator('.store-select option', { hasText: 'demo' }).waitFor({ state: 'attached', timeout: 30_000 });
+    await chat().locator('.toolbar .icon-button[aria-label="Conversation options"]').click();
+    assert.match(await chat().locator('.project-code').innerText(), /P-4711/);
+    await session.screenshot('model and store pickers');
+  });
+
+  it('streams a grounded answer whose citations link to the sources, and opens a cited passage', async () => {
+    await chat().locator('.toolbar .new-chat').click();
+    await chat().locator('.model-select').selectOption('local-extractive');
+    await chat().locator('.store-select').selectOption({ label: 'demo' });
+    const frame = await chatFrame();
+    // Records the answer's text length at every DOM change, to see it arrive in pieces.
+    await frame.evaluate(() => {
+      const lengths: number[] = [];
+      (window as unknown as { answerLengths: number[] }).answerLengths = lengths;
+      new MutationObserver(() => {
+        const body = document.querySelectorAll('article.assistant .markdown-body');
+        const last = body[body.length - 1];
+        if (last) lengths.push(last.textContent?.length ?? 0);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const answer = await ask(QUESTION);
+    await answer.locator('.markdown-body').filter({ hasText: /Invoices/ }).waitFor({ timeout: 30_000 });
+    await session.screenshot('grounded answer streaming');
+    await finished(answer);
+    const lengths = await frame.evaluate(() => (window as unknown as { answerLengths: number[] }).answerLengths);
+    const distinct = new Set(lengths.filter((n) => n > 0));
+    assert.ok(distinct.size >= 3, `the answer arrived in pieces (lengths seen: ${[...distinct].join(', ')})`);
+
+    const text = await answer.locator('.markdown-body').innerText();
+    assert.match(text, /Invoices are kept for ten years/);
+    const citations = answer.locator('.markdown-body a.citation');
+    assert.ok((await citations.count()) >= 1, 'the answer has citation links');
+    const sources = answer.locator('.sources .source');
+    assert.ok((await sources.count()) >= 1);
+    assert.match(await sources.first().innerText(), /retention\.md/);
+    assert.match(await answer.locator('.usage').innerText(), /tokens/);
+    await session.screenshot('grounded answer with citations and sources');
+
+    await citations.first().click();
+    await session.page.locator('.tabs-container .tab', { hasText: 'retention.md' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const editorText = await session.page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText();
+    assert.match(editorText.replace(/\u00a0/g, ' '), /Invoices are kept for ten years/);
+    await session.screenshot('cited passage opened');
+  });
+
+  it('stops a long answer mid-stream with Escape; the partial answer stays, marked as stopped', async () => {
+    await chat().locator('.model-select').selectOption(SLOW_MODEL);
+    await chat().locator('.store-select').selectOption('');
+    const answer = await ask('Write a very long answer.');
+    await answer.locator('.markdown-body').filter({ hasText: /word30\b/ }).waitFor({ timeout: 30_000 });
+    await session.screenshot('long answer streaming');
+    await chat().locator('textarea.composer-input').press('Escape');
+    await answer.locator('.answer-note.stopped').waitFor({ timeout: 15_000 });
+    const partial = await answer.locator('.markdown-body').innerText();
+    assert.match(partial, /word30\b/);
+    assert.doesNotMatch(partial, new RegExp(`word${SLOW_WORDS - 1}\\b`), 'the whole answer arrived: nothing was stopped');
+    assert.ok(await chat().locator('.send:not([hidden])').isVisible(), 'ready for the next question');
+    await session.screenshot('long answer stopped');
+    const deadline = Date.now() + 15_000;
+    while (!upstream.streamClosedEarly && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(upstream.streamClosedEarly, 'stopping closed the upstream stream too');
+  });
+
+  it('shows an unavailable model inline with Retry, which then answers', async () => {
+    await chat().locator('.model-select').selectOption(FLAKY_MODEL);
+    const answer = await ask('Are you there?');
+    const error = answer.locator('.inline-error');
+    await error.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await error.innerText(), /not available/);
+    await session.screenshot('model unavailable with retry');
+    await error.locator('.action-retry').click();
+    await finished(answer);
+    assert.match(await answer.locator('.markdown-body').innerText(), /word4/);
+  });
+
+  it('sends the editor selection as context with "Ask DocChat about Selection"', async () => {
+    await session.page.locator('.tabs-container .tab', { hasText: 'retention.ts' }).first().click();
+    await session.page.locator('.monaco-editor .view-lines').first().click();
+    await session.page.keyboard.press('Control+A');
+    await session.runCommand(commandTitle('docchat.chat.askAboutSelection'));
+    const chip = chat().locator('.pending-context .chip');
+    await chip.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await chip.innerText(), /retention\.ts, lines 1-4/);
+    await chat().locator('.model-select').selectOption('local-extractive');
+    const answer = await ask('What does retentionYears return for an invoice?');
+    await finished(answer);
+    assert.match(await answer.locator('.sources').innerText(), /retention\.ts, lines 1-4/);
+    await session.screenshot('selection as context');
+  });
+
+  it('inserts a code block of the answer at the cursor of the editor', async () => {
+    await session.page.locator('.tabs-container .tab', { hasText: 'retention.ts' }).first().click();
+    await session.page.locator('.monaco-editor .view-lines').first().click();
+    await session.page.keyboard.press('Control+End');
+    await chat().locator('.model-select').selectOption(CODE_MODEL);
+    const answer = await ask('Give me a line of code.');
+    await finished(answer);
+    assert.equal((await answer.locator('.code-block code').innerText()).trim(), 'const insertedByDocChat = 42;');
+    await answer.locator('.code-block [data-action="insert"]').click();
+    const editor = session.page.locator('.editor-group-container .monaco-editor .view-lines').first();
+    await editor.filter({ hasText: 'insertedByDocChat' }).waitFor({ timeout: 20_000 });
+    await session.screenshot('code inserted at the cursor');
+    await session.page.keyboard.press('Control+Z');
+  });
+
+  it('adds a search result from the search quick pick to the chat as context', async () => {
+    await session.runCommand(commandTitle('docchat.search'));
+    const quick = session.page.locator('.quick-input-widget');
+    await quick.locator('.monaco-list-row', { hasText: 'demo' }).first().click({ timeout: 30_000 });
+    await quick.locator('input.input').fill('meeting notes deleted');
+    const result = quick.locator('.monaco-list-row', { hasText: 'retention.md' }).first();
+    await result.waitFor({ state: 'visible', timeout: 30_000 });
+    await result.hover();
+    await result.locator('.action-label[aria-label="Add to Chat"]').click();
+    await session.page.keyboard.press('Escape');
+    const chip = chat().locator('.pending-context .chip', { hasText: 'retention.md' });
+    await chip.waitFor({ state: 'visible', timeout: 20_000 });
+    await session.screenshot('search result added as context');
+    await chat().locator('.model-select').selectOption('local-extractive');
+    await chat().locator('.store-select').selectOption('');
+    const answer = await ask('When are meeting notes deleted?');
+    await finished(answer);
+    assert.match(await answer.locator('.markdown-body').innerText(), /Meeting notes are deleted after two years/);
+    assert.match(await answer.locator('.sources').innerText(), /\[1\].*retention\.md/s);
+    assert.equal(await chat().locator('.pending-context .chip').count(), 0, 'the context went with the question');
+  });
+
+  it('finds the conversation again after reloading the window', async () => {
+    const before = await chat().locator('article.message').count();
+    await session.runCommand('Developer: Reload Window');
+    await waitForWorkbench(session.page);
+    await chatFrame(90_000);
+    await chat().locator('article.message').nth(before - 1).waitFor({ state: 'attached', timeout: 60_000 });
+    assert.equal(await chat().locator('article.message').count(), before);
+    const conversations = await chat().locator('.conversation-select option').allInnerTexts();
+    assert.ok(conversations.includes(QUESTION), `conversation list: ${JSON.stringify(conversations)}`);
+    await chat().locator('.conversation-select').selectOption({ label: QUESTION });
+    await chat().locator('article.assistant a.citation').first().waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await chat().locator('article.assistant').first().innerText(), /Invoices are kept for ten years/);
+    await session.screenshot('conversation after reload');
+  });
+});

@@ -1,0 +1,166 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { launchVSCode, repoRoot, startBackendProcess, type BackendProcess, type VSCodeSession } from '../support/harness';
+import { startResearchServer, type ResearchServer } from '../support/servers/researchServer';
+
+// The chat panel's gateway tools in a real VS Code. First the gateway is a test server that
+// implements the research endpoints (each status poll advances a task one step): `/research`
+// shows its progress, then its answer with sources; a task that never ends is cancelled with
+// Escape. Then the gateway setting is switched to the embedded backend (its command line, no
+// upstream), whose 501 for web search and research shows as a clear message.
+
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+function commandTitle(id: string): string {
+  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
+  assert.ok(command, `package.json contributes no command ${id}`);
+  return `${command.category}: ${command.title}`;
+}
+
+const API_KEY = 'chat-tools-e2e-key';
+
+describe('Chat panel gateway tools (e2e)', function () {
+  let session: VSCodeSession;
+  let backend: BackendProcess;
+  let research: ResearchServer;
+
+  const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+
+  /** The chat webview's document (VS Code nests it in two iframes). */
+  async function chatFrame(timeoutMs = 60_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of session.page.frames()) {
+        if (frame === session.page.mainFrame()) continue;
+        if (await frame.$('#app .composer-input').catch(() => null)) return frame;
+      }
+      if (Date.now() > deadline) throw new Error('the chat webview never appeared');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /** Sends `text` from the composer; resolves to the article of its answer. */
+  async function send(text: string): Promise<Locator> {
+    const answers = chat().locator('article.assistant');
+    const index = await answers.count();
+    const input = chat().locator('textarea.composer-input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+    await answers.nth(index).waitFor({ state: 'attached', timeout: 30_000 });
+    return answers.nth(index);
+  }
+
+  /** Points `docchat.gateway.url` (a machine setting, read from the remote machine's settings) elsewhere. */
+  function setGatewayUrl(url: string): void {
+    const file = path.join(session.userDataDir, 'Machine/settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...settings, 'docchat.gateway.url': url }, null, 2));
+  }
+
+  before(async function () {
+    research = await startResearchServer({ apiKey: API_KEY });
+    backend = await startBackendProcess({ token: 'chat-tools-e2e-token', apiKey: API_KEY, args: ['--no-rate-limits'] });
+    session = await launchVSCode({
+      name: 'chat tools',
+      settings: { 'docchat.documents.url': backend.url, 'docchat.gateway.url': research.url },
+    });
+    await session.openView();
+    await session.closeQuickInput().catch(() => undefined);
+    await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
+    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.answerQuickInput(API_KEY);
+    try {
+      await session.waitForOutput(/docchat\.gatewayApiKey updated/);
+    } finally {
+      await session.screenshot('gateway API key set');
+    }
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    await chatFrame();
+    // The chat is connected once it has asked the gateway (the research server) for its models:
+    // the server has no model list, which the panel reports (before the key it says "Not connected").
+    await chat().locator('.notices .notice', { hasText: 'Could not list the models' }).waitFor({ state: 'attached', timeout: 60_000 });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
+      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
+    }
+  });
+
+  after(async () => {
+    await session?.close();
+    await backend?.stop();
+    await research?.close();
+  });
+
+  it('suggests the slash commands in the composer', async () => {
+    const input = chat().locator('textarea.composer-input');
+    assert.match((await input.getAttribute('placeholder')) ?? '', /\/web, \/crawl, \/research/);
+    await input.click();
+    await input.fill('/');
+    const suggestions = chat().locator('.slash-commands .slash-usage');
+    await suggestions.first().waitFor({ state: 'visible', timeout: 10_000 });
+    assert.deepEqual(await suggestions.allInnerTexts(), ['/web <query>', '/crawl <url…>', '/research <topic>']);
+    await session.screenshot('slash command suggestions');
+    await input.press('Escape');
+    await input.fill('');
+  });
+
+  it('/research shows its progress while polling, then the result with its sources', async () => {
+    const answer = await send('/research solar power');
+    assert.equal(await answer.locator('.tool-badge').innerText(), 'Web research');
+    // Each poll advances the task one step; the answer shows the steps as they come.
+    await answer.locator('.phase', { hasText: 'Researching… 50% — Reading 4 sources' }).waitFor({ timeout: 60_000 });
+    assert.equal(await answer.locator('progress.tool-progress').evaluate((p) => (p as HTMLProgressElement).value), 0.5);
+    await session.screenshot('research in progress');
+    await answer.and(chat().locator('article[data-status="done"]')).waitFor({ timeout: 60_000 });
+
+    assert.match(await answer.locator('.markdown-body h2').innerText(), /Findings on solar power/);
+    assert.equal(await answer.locator('.markdown-body a.citation').count(), 1, '[1] links to the first source');
+    const sources = answer.locator('.sources .source');
+    assert.equal(await sources.count(), 2);
+    assert.match(await sources.nth(0).innerText(), /Solar power \[overview\].*https:\/\/example\.com\/solar/s);
+    assert.equal(await sources.nth(1).locator('[data-source]').count(), 0, 'a javascript: source is not clickable');
+    assert.ok(await answer.locator('progress.tool-progress').isHidden(), 'the progress bar goes with the answer');
+    await session.screenshot('research answer with sources');
+  });
+
+  it('Escape cancels a running /research: polling stops and the answer is marked as stopped', async () => {
+    const answer = await send('/research run forever');
+    await answer.locator('.phase', { hasText: 'Searching the web' }).waitFor({ timeout: 60_000 });
+    const task = [...research.tasks.values()].find((t) => t.query === 'run forever');
+    assert.ok(task, 'the research task was started on the server');
+    await session.screenshot('research running');
+    await chat().locator('textarea.composer-input').press('Escape');
+    await answer.locator('.answer-note.stopped').waitFor({ timeout: 15_000 });
+    assert.match(await answer.locator('.markdown-body').innerText(), new RegExp(`Stopped following research task ${task.id}`));
+    assert.ok(await chat().locator('.send:not([hidden])').isVisible(), 'ready for the next message');
+    await session.screenshot('research cancelled');
+    // The client polls at most every 5 s: after 6 s without a poll, it has stopped.
+    const polls = task.polls;
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    assert.equal(task.polls, polls, 'no status polls after cancelling');
+  });
+
+  it("shows the embedded backend's 501 for web search and research as a clear message", async () => {
+    setGatewayUrl(backend.url);
+    // The embedded backend lists its own model: the chat is talking to it now.
+    await chat().locator('.model-select option[value="local-extractive"]').waitFor({ state: 'attached', timeout: 60_000 });
+    for (const [command, what] of [
+      ['/web solar power', 'Web search'],
+      ['/research solar power', 'Web research'],
+    ] as const) {
+      const answer = await send(command);
+      const error = answer.locator('.inline-error');
+      await error.waitFor({ state: 'visible', timeout: 30_000 });
+      const text = await error.innerText();
+      assert.match(text, new RegExp(`${what} is not available on this gateway\\.`));
+      assert.match(text, /--upstream/, 'the message says how to enable it');
+      assert.equal(await error.locator('.action-retry').count(), 0, 'no Retry for a tool the gateway lacks');
+      await session.screenshot(`${what} not available`);
+    }
+  });
+});

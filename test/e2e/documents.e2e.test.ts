@@ -1,0 +1,299 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { launchVSCode, repoRoot, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession } from '../support/harness';
+
+// The everyday documents workflow in a real VS Code against the embedded backend: create a store,
+// attach the open file and watch it complete, set metadata and see it in the tooltip, search and
+// open a passage. Plus the sign-in welcome of a configured remote service.
+
+const STORES_VIEW = 'Vector Stores';
+const STORE = 'e2e-handbook';
+
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+function commandTitle(id: string): string {
+  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
+  assert.ok(command, `package.json contributes no command ${id}`);
+  return `${command.category}: ${command.title}`;
+}
+
+// A long first section pushes the "Rollback" passage well below line 1 of the file.
+const FILLER = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of the background section describes the build system in general terms.`).join('\n\n');
+const GUIDE = `# Deploy guide\n\n${FILLER}\n\n## Rollback\n\nTo roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.\n`;
+const ONCALL = 'On-call handbook. The pager rotation changes every Monday at noon; hand over open incidents in the channel.\n';
+
+const quickInput = (page: Page) => page.locator('.quick-input-widget');
+
+async function pickQuickItem(page: Page, text: string | RegExp): Promise<void> {
+  const row = quickInput(page).locator('.monaco-list-row', { hasText: text });
+  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
+  await row.first().click();
+}
+
+/** Waits until the input box's validation message says `expected` (it updates as you type). */
+async function validationMessage(page: Page, expected: RegExp): Promise<string> {
+  const message = quickInput(page).locator('.quick-input-message', { hasText: expected });
+  await message.waitFor({ state: 'visible', timeout: 10_000 });
+  return message.innerText();
+}
+
+/** Opens the search picker of the test store (through the store picker) and types a query. */
+async function searchStore(session: VSCodeSession, query: string): Promise<void> {
+  await session.runCommand(commandTitle('docchat.search'));
+  await pickQuickItem(session.page, STORE);
+  await quickInput(session.page).locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible' });
+  await quickInput(session.page).locator('input.input').fill(query);
+}
+
+async function openWorkspaceFile(session: VSCodeSession, name: string): Promise<void> {
+  await session.page.keyboard.press('Control+P');
+  await quickInput(session.page).waitFor({ state: 'visible' });
+  await quickInput(session.page).locator('input.input').fill(name);
+  await pickQuickItem(session.page, name);
+  await session.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ state: 'visible', timeout: 20_000 });
+}
+
+/** Right-clicks a tree row and runs a context-menu item (a toast taking focus closes the menu, so retry). */
+async function runContextMenu(session: VSCodeSession, row: Locator, item: string): Promise<void> {
+  const entry = session.page.locator('.context-view .action-label', { hasText: item });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await row.first().click({ button: 'right' });
+    try {
+      await entry.first().waitFor({ state: 'visible', timeout: 5_000 });
+      // Menu items run on Enter once hovered (a synthetic click only highlights them).
+      await entry.first().hover();
+      await session.page.keyboard.press('Enter');
+      await entry.first().waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch {
+      await session.page.keyboard.press('Escape');
+    }
+  }
+  throw new Error(`the context menu has no "${item}"`);
+}
+
+const ZWSP = /\u200b/g;
+
+function treeRow(pane: Locator, label: string): Locator {
+  return pane.locator('.monaco-list-row', { has: pane.page().locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+}
+
+async function hoverText(page: Page, target: Locator, expected: RegExp): Promise<string> {
+  const hover = page.locator('.monaco-hover, .workbench-hover');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.mouse.move(5, 5);
+    await target.hover();
+    try {
+      await hover.filter({ hasText: expected }).first().waitFor({ state: 'visible', timeout: 5_000 });
+      return hover.first().innerText();
+    } catch {
+      // The hover may not open on the first move; try again.
+    }
+  }
+  throw new Error(`no hover matching ${expected}`);
+}
+
+describe('Documents workflow (e2e, Local mode)', function () {
+  let session: VSCodeSession;
+  let pane: Locator;
+
+  before(async function () {
+    session = await launchVSCode({
+      name: 'documents workflow',
+      settings: { 'docchat.attach.skipOcr': 'never', 'workbench.hover.delay': 200 },
+      workspaceFiles: { 'docs/deploy-guide.md': GUIDE, 'docs/oncall.txt': ONCALL },
+    });
+    await session.openView();
+    pane = session.viewPane(STORES_VIEW);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
+      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
+    }
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  it('shows the empty-state welcome in Local mode and creates a store, validating the name as it is typed', async () => {
+    const create = pane.locator('.welcome-view-content .monaco-button', { hasText: 'Create Vector Store' });
+    await create.waitFor({ state: 'visible', timeout: 90_000 });
+    await session.screenshot('local mode empty state');
+    assert.match(await session.page.locator('.statusbar').innerText(), /DocChat: Local/);
+
+    await create.click();
+    const input = quickInput(session.page).locator('input.input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('bad name!');
+    await validationMessage(session.page, /letters, digits, hyphens/);
+    await session.screenshot('store name validation');
+    await input.fill('x'.repeat(64));
+    await validationMessage(session.page, /1 to 63 characters/);
+    await input.fill(STORE);
+    await input.press('Enter');
+    // Optional metadata: the first item creates the store right away.
+    await pickQuickItem(session.page, `Create "${STORE}"`);
+    await treeRow(pane, STORE).waitFor({ state: 'visible', timeout: 30_000 });
+    await session.screenshot('store created');
+    assert.ok((await treeItemLabels(pane)).includes(STORE));
+  });
+
+  it('attaches the open file and shows it reaching "completed"', async () => {
+    await openWorkspaceFile(session, 'deploy-guide.md');
+    await session.runCommand(commandTitle('docchat.attachCurrentFile'));
+    await pickQuickItem(session.page, STORE);
+    const store = treeRow(pane, STORE);
+    await store.waitFor({ state: 'visible' });
+    if ((await store.first().getAttribute('aria-expanded')) !== 'true') await store.first().click();
+    const file = treeRow(pane, 'deploy-guide.md');
+    await file.waitFor({ state: 'visible', timeout: 30_000 });
+    await file.locator('.codicon-check').waitFor({ state: 'visible', timeout: 60_000 });
+    await session.screenshot('file attached and completed');
+    await session.page
+      .locator('.notification-list-item-message', { hasText: 'Attached "deploy-guide.md" to "e2e-handbook"' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+
+    // A second file, for the virtual-document case below.
+    await openWorkspaceFile(session, 'oncall.txt');
+    await session.runCommand(commandTitle('docchat.attachCurrentFile'));
+    await pickQuickItem(session.page, STORE);
+    await treeRow(pane, 'oncall.txt').locator('.codicon-check').waitFor({ state: 'visible', timeout: 60_000 });
+  });
+
+  it('copies a store ID from the context menu', async () => {
+    await session.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
+    await runContextMenu(session, treeRow(pane, STORE), 'Copy ID');
+    let copied = '';
+    for (let attempt = 0; attempt < 50 && !copied; attempt++) {
+      copied = await session.page.evaluate(() => navigator.clipboard.readText());
+      if (!copied) await session.page.waitForTimeout(200);
+    }
+    assert.match(copied, /^vs_\w+$/);
+    const tooltip = await hoverText(session.page, treeRow(pane, STORE).first(), /ID:/);
+    assert.ok(tooltip.includes(copied), 'the copied ID is the one in the tooltip');
+  });
+
+  it('sets store-file metadata, refusing an entry over a limit without losing the others, and shows it in the tooltip', async () => {
+    const file = treeRow(pane, 'deploy-guide.md');
+    await runContextMenu(session, file, 'Set Store File Metadata…');
+    await pickQuickItem(session.page, 'Add pair…');
+    const input = quickInput(session.page).locator('input.input');
+    await input.fill('team=platform');
+    await input.press('Enter');
+    await pickQuickItem(session.page, 'Add pair…');
+    await input.fill(`${'k'.repeat(65)}=too long`);
+    await validationMessage(session.page, /Keys may be at most 64 characters \(this one has 65\)/);
+    await session.screenshot('metadata key over the limit');
+    await input.press('Enter'); // refused: the box stays open with the message
+    await validationMessage(session.page, /at most 64 characters/);
+    await input.fill('reviewed=2024-05');
+    await input.press('Enter');
+    const list = quickInput(session.page);
+    await list.locator('.monaco-list-row', { hasText: 'team' }).waitFor({ state: 'visible' });
+    await list.locator('.monaco-list-row', { hasText: 'reviewed' }).waitFor({ state: 'visible' });
+    await session.screenshot('metadata editor with two pairs');
+    await pickQuickItem(session.page, /^.*Save/);
+    const text = await hoverText(session.page, file.first(), /platform/);
+    assert.match(text, /team/);
+    assert.match(text, /reviewed/);
+    await session.screenshot('metadata in the tooltip');
+  });
+
+  it('searches as you type and opens the passage in the workspace file at the passage', async () => {
+    await session.page.keyboard.press('Escape');
+    await searchStore(session, 'rollback pipeline');
+    const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ });
+    await result.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const first = (await result.first().innerText()).replace(ZWSP, '');
+    assert.match(first, /deploy-guide\.md/, 'the first result is from deploy-guide.md');
+    assert.match(first, /rollback/i, 'the snippet shows the match');
+    await session.screenshot('search results');
+    await result.first().click();
+    await session.page.locator('.tabs-container .tab.active', { hasText: 'deploy-guide.md' }).waitFor({ state: 'visible' });
+    // The cursor lands on the passage, far below the top of the file ("Ln 1" would mean it did not move).
+    const position = session.page.locator('.statusbar-item[id="status.editor.selection"]', { hasText: /Ln ([4-9]\d|\d{3,}),/ });
+    await position.waitFor({ state: 'visible', timeout: 15_000 });
+    await session.screenshot('passage in the workspace file');
+  });
+
+  it('adds a result to the chat and reveals its file in the tree from the result buttons', async () => {
+    await session.runCommand('View: Close All Editors');
+    await searchStore(session, 'canary dashboards');
+    const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ }).first();
+    await result.waitFor({ state: 'visible', timeout: 30_000 });
+    await result.hover();
+    await result.locator('.action-label[aria-label="Add to Chat"]').click();
+    await session.page.locator('.statusbar', { hasText: 'added to the chat' }).waitFor({ state: 'visible', timeout: 15_000 });
+    // The chat opens with the passage; let its view finish loading (it takes focus), then close it.
+    await session.page.locator('iframe.webview.ready').first().waitFor({ state: 'attached', timeout: 30_000 });
+    await session.page.waitForTimeout(1_000);
+    await session.screenshot('passage added to the chat');
+    await session.runCommand('View: Close All Editors');
+
+    await searchStore(session, 'canary dashboards');
+    await result.waitFor({ state: 'visible', timeout: 30_000 });
+    await result.hover();
+    await result.locator('.action-label[aria-label="Reveal in Vector Stores"]').click();
+    const row = treeRow(pane, 'deploy-guide.md').first();
+    await session.page.waitForFunction(
+      () => document.querySelector('.part.sidebar .monaco-list-row.selected[aria-label^="deploy-guide.md"]') !== null,
+      undefined,
+      { timeout: 15_000 },
+    );
+    assert.equal(await row.getAttribute('aria-selected'), 'true');
+    await session.screenshot('result revealed in the tree');
+  });
+
+  it('opens a passage without a workspace file in a read-only docchat: document', async () => {
+    rmSync(path.join(session.workspaceDir, 'docs/oncall.txt'));
+    await session.runCommand('View: Close All Editors');
+    await searchStore(session, 'pager rotation');
+    const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ });
+    await result.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await result.first().click();
+    const tab = session.page.locator('.tabs-container .tab.active', { hasText: 'oncall.txt.md' });
+    await tab.waitFor({ state: 'visible', timeout: 30_000 });
+    const editorText = await session.page.locator('.editor-instance .view-lines').first().innerText();
+    assert.match(editorText.replace(/\u00a0/g, ' '), /pager rotation/);
+    await session.page.keyboard.type('typed into the passage');
+    const after = await session.page.locator('.editor-instance .view-lines').first().innerText();
+    assert.doesNotMatch(after, /typed into the passage/, 'the passage document is read-only');
+    await session.screenshot('passage in a virtual document');
+  });
+});
+
+describe('Sign-in welcome (e2e, remote documents service)', function () {
+  let session: VSCodeSession | undefined;
+  let backend: BackendProcess | undefined;
+
+  after(async () => {
+    await session?.close();
+    await backend?.stop();
+  });
+
+  it('offers sign-in, takes the token in a password box, then shows the empty state', async function () {
+    backend = await startBackendProcess({ token: 'e2e-welcome-token' });
+    session = await launchVSCode({ name: 'sign-in welcome', settings: { 'docchat.documents.url': backend.url } });
+    await session.openView();
+    const pane = session.viewPane(STORES_VIEW);
+    const signIn = pane.locator('.welcome-view-content .monaco-button', { hasText: 'Set Documents Token' });
+    await signIn.waitFor({ state: 'visible', timeout: 90_000 });
+    assert.match(await session.page.locator('.statusbar').innerText(), /DocChat: Signed out/);
+    await session.screenshot('signed out welcome');
+    await signIn.click();
+    const input = quickInput(session.page).locator('input.input');
+    await input.waitFor({ state: 'visible' });
+    assert.equal(await input.getAttribute('type'), 'password', 'the token is typed into a password box');
+    await input.fill(backend.token);
+    await input.press('Enter');
+    await pane.locator('.welcome-view-content .monaco-button', { hasText: 'Create Vector Store' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const host = new URL(backend.url).host;
+    assert.match(await session.page.locator('.statusbar').innerText(), new RegExp(`DocChat: ${host.replace(/\./g, '\\.')}`));
+    await session.screenshot('signed in, no stores yet');
+  });
+});

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DocumentsClient } from '../../../src/api/documents/client';
+
+export const TOKEN = 'features-token-4d1e';
+
+interface RunningBackend {
+  url: string;
+  close(): Promise<void>;
+}
+
+type StartBackend = (options: { host?: string; port?: number; dataDir: string; token: string; apiKey: string; rateLimits?: boolean }) => Promise<RunningBackend>;
+
+export interface TestBackend {
+  url: string;
+  client: DocumentsClient;
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded backend (src/backend) on a random 127.0.0.1 port with a fresh data folder, and a
+ * DocumentsClient for it. Rate limits are off unless asked for, so tests never wait for a bucket.
+ */
+export async function startTestBackend(options: { rateLimits?: boolean } = {}): Promise<TestBackend> {
+  // Loaded by path so this helper compiles before the backend exists in the tree.
+  const { startBackend } = require(path.resolve(__dirname, '../../../src/backend/index.ts')) as { startBackend: StartBackend };
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-features-'));
+  const server = await startBackend({ host: '127.0.0.1', port: 0, dataDir, token: TOKEN, apiKey: TOKEN, rateLimits: options.rateLimits ?? false });
+  const client = new DocumentsClient({ baseUrl: server.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
+  return {
+    url: server.url,
+    client,
+    async stop() {
+      await client.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const encode = (text: string) => new TextEncoder().encode(text);
+
+/** Uploads a text file and attaches it; resolves when the conversion finished. */
+export async function attachText(client: DocumentsClient, storeId: string, filename: string, text: string) {
+  const file = await client.uploadFile({ filename, data: encode(text) });
+  await client.attachFile(storeId, { file_id: file.id });
+  const done = await client.waitUntilProcessed(storeId, file.id, { initialDelayMs: 10, maxDelayMs: 50 });
+  return { file, storeFile: done };
+}

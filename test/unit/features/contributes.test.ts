@@ -1,0 +1,69 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FileObject, VectorStore, VectorStoreFile } from '../../../src/api/documents/schemas';
+import { Commands, Settings } from '../../../src/common/constants';
+import { ContextValues, presentStore, presentStoreFile } from '../../../src/features/stores/presentation';
+
+// The menus of the Vector Stores view are driven by contextValues; a `when` clause that no node
+// matches silently hides the command, so the clauses are checked against the real node values.
+
+const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+const itemMenus: Array<{ command: string; when: string; group?: string }> = manifest.contributes.menus['view/item/context'];
+
+/** The `viewItem =~ /…/` regular expression of a when clause, as VS Code reads it. */
+function viewItemPattern(when: string): RegExp {
+  const match = /viewItem =~ \/(.+?)\/(?=\s|$)/.exec(when);
+  assert.ok(match, `no viewItem pattern in "${when}"`);
+  return new RegExp(match[1]!);
+}
+
+function commandsFor(contextValue: string): Set<string> {
+  return new Set(itemMenus.filter((m) => viewItemPattern(m.when).test(contextValue)).map((m) => m.command));
+}
+
+const NOW = 1_750_000_000;
+const store = { id: 'vs_1', name: 's', created_at: NOW, expires_at: null, metadata: {} } as VectorStore;
+const file = (status: string) => ({ id: 'file-1', status, last_error: null, metadata: {} }) as VectorStoreFile;
+const info = { id: 'file-1', filename: 'a.md', metadata: {} } as FileObject;
+
+describe('Vector Stores view menus', () => {
+  it('offer search, attach, copy and refresh on every store, expired or not', () => {
+    for (const value of [presentStore(store, NOW).contextValue, presentStore({ ...store, expires_at: NOW - 1 }, NOW).contextValue]) {
+      const commands = commandsFor(value);
+      for (const id of [Commands.search, Commands.attachFiles, Commands.attachCurrentFile, Commands.copyId, Commands.refreshNode]) {
+        assert.ok(commands.has(id), `${id} is missing on "${value}"`);
+      }
+      assert.ok(!commands.has(Commands.setStoreFileMetadata), 'file commands do not show on stores');
+    }
+  });
+
+  it('offer metadata, search in files, copy and refresh on store files of any status', () => {
+    for (const status of ['in_progress', 'completed', 'failed', 'cancelled', 'something new']) {
+      const value = presentStoreFile(file(status), info).contextValue;
+      const commands = commandsFor(value);
+      for (const id of [Commands.setStoreFileMetadata, Commands.setFileMetadata, Commands.searchInFiles, Commands.copyId, Commands.refreshNode]) {
+        assert.ok(commands.has(id), `${id} is missing on "${value}"`);
+      }
+      assert.ok(!commands.has(Commands.attachFiles), 'store commands do not show on files');
+    }
+  });
+
+  it('offer nothing on "Load more" and message rows', () => {
+    assert.equal(commandsFor(ContextValues.loadMore).size, 0);
+    assert.equal(commandsFor(ContextValues.message).size, 0);
+  });
+
+  it('keep the URL, network and field-name settings in machine scope', () => {
+    const properties = manifest.contributes.configuration.properties;
+    for (const key of [Settings.documentsUrl, Settings.gatewayUrl, Settings.proxy, Settings.caFiles, Settings.strictSSL, Settings.allowInsecureHttp, Settings.skipOcrField, Settings.fileIdsField]) {
+      assert.equal(properties[`docchat.${key}`]?.scope, 'machine', `docchat.${key}`);
+    }
+  });
+
+  it('contribute every setting the extension reads', () => {
+    const properties = manifest.contributes.configuration.properties;
+    const missing = Object.values(Settings).filter((key) => !properties[`docchat.${key}`]);
+    assert.deepEqual(missing, []);
+  });
+});

@@ -1,0 +1,148 @@
+import * as assert from 'node:assert/strict';
+import type { SearchResult } from '../../../../src/api/documents/schemas';
+import { RateLimitError } from '../../../../src/api/http/errors';
+import { SearchController, makeSnippet, queryTerms, type SearchState } from '../../../../src/features/search/searchController';
+import { attachText, startTestBackend, type TestBackend } from '../backend';
+import { ManualTimers, until } from '../manualTimers';
+
+describe('search as you type', () => {
+  let backend: TestBackend;
+  let storeId: string;
+
+  before(async () => {
+    backend = await startTestBackend();
+    storeId = (await backend.client.createVectorStore({ name: 'search' })).id;
+    await attachText(backend.client, storeId, 'kubernetes.md', '# Deploying\nUse kubectl apply to deploy the service to the cluster.');
+    await attachText(backend.client, storeId, 'coffee.md', '# Coffee\nThe espresso machine is on the third floor.');
+  });
+  after(async () => {
+    await backend?.stop();
+  });
+
+  function harness(search?: (query: string, signal: AbortSignal) => Promise<SearchResult>) {
+    const timers = new ManualTimers();
+    const states: SearchState<SearchResult>[] = [];
+    const calls: { query: string; signal: AbortSignal }[] = [];
+    const controller = new SearchController<SearchResult>({
+      timers,
+      debounceMs: 250,
+      search: (query, signal) => {
+        calls.push({ query, signal });
+        return search ? search(query, signal) : backend.client.search(storeId, { query }, { signal });
+      },
+      onState: (s) => states.push(s),
+      retryAfterMs: (e) => (e instanceof RateLimitError ? (e.retryAfterMs ?? 1000) : undefined),
+    });
+    return { timers, states, calls, controller };
+  }
+
+  it('sends one request for a burst of keystrokes, after the debounce, for the last query', async () => {
+    const { timers, states, calls, controller } = harness();
+    for (const text of ['e', 'es', 'esp', 'espresso']) {
+      controller.setQuery(text);
+    }
+    assert.equal(calls.length, 0, 'nothing is sent while typing');
+    assert.deepEqual(timers.delays(), [250], 'one debounce timer, restarted on each keystroke');
+    timers.fireAll();
+    await until(() => states.at(-1)?.kind === 'results');
+    assert.deepEqual(calls.map((c) => c.query), ['espresso']);
+    const last = states.at(-1) as Extract<SearchState<SearchResult>, { kind: 'results' }>;
+    assert.equal(last.query, 'espresso');
+    assert.ok(last.result.data.length > 0);
+    assert.ok(last.result.data[0]!.content.includes('espresso'));
+    controller.dispose();
+  });
+
+  it('aborts the request in flight when the query changes and never shows its answer', async () => {
+    let releaseFirst!: () => void;
+    const firstGate = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const { timers, states, calls, controller } = harness(async (query, signal) => {
+      if (query === 'kubectl') {
+        await firstGate; // the slow, first request
+      }
+      return backend.client.search(storeId, { query }, query === 'kubectl' ? {} : { signal });
+    });
+    controller.setQuery('kubectl');
+    timers.fireAll();
+    await until(() => calls.length === 1);
+    controller.setQuery('espresso');
+    assert.equal(calls[0]!.signal.aborted, true, 'the first request is aborted as soon as the query changes');
+    timers.fireAll();
+    await until(() => states.some((s) => s.kind === 'results'));
+    releaseFirst();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const results = states.filter((s): s is Extract<SearchState<SearchResult>, { kind: 'results' }> => s.kind === 'results');
+    assert.deepEqual(results.map((r) => r.query), ['espresso'], 'only the current query ever shows results');
+    assert.ok(results[0]!.result.data.every((d) => !d.content.includes('kubectl')));
+    controller.dispose();
+  });
+
+  it('goes idle on an empty query and ignores a repeated query', async () => {
+    const { timers, states, calls, controller } = harness();
+    controller.setQuery('espresso');
+    controller.setQuery('espresso ');
+    assert.equal(timers.count, 1);
+    controller.setQuery('');
+    assert.equal(timers.count, 0);
+    assert.equal(states.at(-1)?.kind, 'idle');
+    assert.equal(calls.length, 0);
+    controller.dispose();
+  });
+
+  it('waits as long as a 429 asks and retries the same query', async () => {
+    let attempts = 0;
+    const { timers, states, calls, controller } = harness(async (query, signal) => {
+      attempts++;
+      if (attempts === 1) {
+        throw new RateLimitError('Too many searches.', { retryAfterMs: 7000 });
+      }
+      return backend.client.search(storeId, { query }, { signal });
+    });
+    controller.setQuery('floor');
+    timers.fireAll();
+    await until(() => states.at(-1)?.kind === 'waiting');
+    assert.deepEqual(states.at(-1), { kind: 'waiting', query: 'floor', waitMs: 7000 });
+    assert.deepEqual(timers.delays(), [7000]);
+    timers.fireAll();
+    await until(() => states.at(-1)?.kind === 'results');
+    assert.deepEqual(calls.map((c) => c.query), ['floor', 'floor']);
+    controller.dispose();
+  });
+
+  it('reports other errors (a query over the limit is refused before sending)', async () => {
+    const { timers, states, controller } = harness();
+    controller.setQuery('x'.repeat(10_001));
+    timers.fireAll();
+    await until(() => states.at(-1)?.kind === 'error');
+    const last = states.at(-1) as Extract<SearchState<SearchResult>, { kind: 'error' }>;
+    assert.match(String((last.error as Error).message), /10,000/);
+    controller.dispose();
+  });
+
+  it('restricts to chosen files through the real service', async () => {
+    const files = await backend.client.listVectorStoreFiles(storeId);
+    const names = new Map((await backend.client.listFiles()).data.map((f) => [f.id, f.filename]));
+    const coffee = files.data.find((f) => names.get(f.id) === 'coffee.md')!;
+    const restricted = await backend.client.search(storeId, { query: 'deploy espresso', file_ids: [coffee.id] });
+    assert.ok(restricted.data.length > 0);
+    assert.ok(restricted.data.every((d) => d.file_id === coffee.id));
+  });
+});
+
+describe('result snippets', () => {
+  it('centres the excerpt on the first matching term and marks the match', () => {
+    const content = `${'lorem ipsum '.repeat(40)}the espresso machine is on the third floor ${'dolor sit '.repeat(40)}`;
+    const s = makeSnippet(content, 'Espresso machine', 80);
+    assert.ok(s.text.startsWith('…') && s.text.endsWith('…'));
+    assert.ok(s.match);
+    assert.equal(s.text.slice(s.match.start, s.match.end), 'espresso');
+    assert.ok(s.text.length <= 82);
+  });
+
+  it('collapses whitespace and truncates when nothing matches', () => {
+    const s = makeSnippet('a\n\n  b\tc', 'zzz');
+    assert.equal(s.text, 'a b c');
+    assert.equal(s.match, undefined);
+    assert.deepEqual(queryTerms('How to deploy a service?'), ['service', 'deploy', 'how', 'to']);
+  });
+});

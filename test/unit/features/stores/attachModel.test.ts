@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import type { VectorStoreFile } from '../../../../src/api/documents/schemas';
+import { mayUseOcr, parseUriList, summarizeAttach } from '../../../../src/features/stores/attachModel';
+import { orderByRecent } from '../../../../src/services/recentStores';
+
+const file = (status: string, last_error: string | null = null) => ({ id: 'file-1', status, last_error, metadata: {} }) as VectorStoreFile;
+
+describe('attach flow rules', () => {
+  it('asks about OCR only for formats that can use it', () => {
+    assert.equal(mayUseOcr('scan.PDF'), true);
+    assert.equal(mayUseOcr('photo.jpeg'), true);
+    assert.equal(mayUseOcr('notes.md'), false);
+    assert.equal(mayUseOcr('Makefile'), false);
+  });
+
+  it('reads a text/uri-list, skipping comments and blank lines', () => {
+    assert.deepEqual(parseUriList('# comment\r\nfile:///a.md\r\n\r\nfile:///b%20c.txt\n'), ['file:///a.md', 'file:///b%20c.txt']);
+  });
+
+  it('quotes last_error when a single file fails', () => {
+    const s = summarizeAttach('handbook', [{ filename: 'scan.pdf', file: file('failed', 'The page has no text layer and OCR was skipped.') }]);
+    assert.equal(s.level, 'error');
+    assert.match(s.message, /"scan\.pdf" could not be attached to "handbook": The page has no text layer/);
+  });
+
+  it('reports success, pending and mixed runs', () => {
+    assert.deepEqual(summarizeAttach('h', [{ filename: 'a.md', file: file('completed') }]), { level: 'info', message: 'Attached "a.md" to "h".' });
+    assert.equal(summarizeAttach('h', [{ filename: 'a.md', file: file('in_progress'), cancelled: true }]).level, 'warning');
+    assert.deepEqual(summarizeAttach('h', [{ filename: 'a.md', cancelled: true }]), {
+      level: 'warning',
+      message: 'Attaching "a.md" to "h" was cancelled.',
+    });
+    assert.match(
+      summarizeAttach('h', [{ filename: 'a.md', file: file('completed') }, { filename: 'b.md', cancelled: true }]).message,
+      /1 of 2 files attached to "h", 1 cancelled\./,
+    );
+    const mixed = summarizeAttach('h', [
+      { filename: 'a.md', file: file('completed') },
+      { filename: 'b.exe', error: 'Unsupported file type' },
+      { filename: 'c.pdf', file: file('in_progress'), cancelled: true },
+    ]);
+    assert.equal(mixed.level, 'error');
+    assert.match(mixed.message, /1 of 3 files attached to "h", 1 still converting, 1 failed \("b\.exe": Unsupported file type\)/);
+  });
+
+  it('orders stores by recent use, keeping the rest in their order', () => {
+    const stores = ['a', 'b', 'c', 'd'].map((id) => ({ id }));
+    assert.deepEqual(
+      orderByRecent(stores, (s) => s.id, ['c', 'x', 'a']).map((s) => s.id),
+      ['c', 'a', 'b', 'd'],
+    );
+  });
+});

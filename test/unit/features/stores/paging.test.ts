@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import { FileCatalog } from '../../../../src/features/stores/fileCatalog';
+import { PagedList } from '../../../../src/features/stores/paging';
+import { encode, startTestBackend, type TestBackend } from '../backend';
+
+describe('tree paging and file names against the embedded backend', () => {
+  let backend: TestBackend;
+
+  before(async () => {
+    backend = await startTestBackend();
+  });
+  after(async () => {
+    await backend?.stop();
+  });
+
+  it('pages stores newest first with "load more", without duplicates, and resets', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      created.push((await backend.client.createVectorStore({ name: `paging-${i}` })).id);
+    }
+    let requests = 0;
+    const list = new PagedList(
+      (request) => {
+        requests++;
+        return backend.client.listVectorStores(request);
+      },
+      () => 3,
+    );
+    await list.ensureLoaded();
+    assert.equal(list.items.length, 3);
+    assert.equal(list.hasMore, true);
+    assert.deepEqual(
+      list.items.map((s) => s.id),
+      created.slice(-3).reverse(),
+      'the first page holds the three newest stores',
+    );
+    await list.ensureLoaded();
+    assert.equal(requests, 1, 'a loaded list is not fetched again');
+    await Promise.all([list.loadMore(), list.loadMore()]);
+    assert.equal(requests, 2, 'concurrent "load more" share one request');
+    await list.loadMore();
+    const ids = list.items.map((s) => s.id);
+    assert.equal(new Set(ids).size, ids.length, 'no store twice');
+    assert.ok(created.every((id) => ids.includes(id)), 'all stores reached by paging');
+    while (list.hasMore) {
+      await list.loadMore();
+    }
+    const before = requests;
+    await list.loadMore();
+    assert.equal(requests, before, 'nothing more to load');
+    list.reset();
+    assert.equal(list.loaded, false);
+    await list.ensureLoaded();
+    assert.equal(list.items.length, 3);
+  });
+
+  it('drops a page that arrives after a reset (never shows a stale list)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const list = new PagedList(async (request) => {
+      await gate;
+      return backend.client.listVectorStores(request);
+    }, () => 2);
+    const loading = list.ensureLoaded();
+    list.reset();
+    release();
+    await loading;
+    assert.equal(list.loaded, false);
+    assert.equal(list.items.length, 0);
+  });
+
+  it('updates and prepends items in place', async () => {
+    const store = await backend.client.createVectorStore({ name: 'inplace' });
+    const list = new PagedList((request) => backend.client.listVectorStores(request), () => 2);
+    await list.ensureLoaded();
+    const renamed = { ...list.items[0]!, name: 'changed' };
+    assert.equal(list.update(renamed), true);
+    assert.equal(list.items[0]!.name, 'changed');
+    const newer = await backend.client.createVectorStore({ name: 'newer' });
+    list.prepend(newer);
+    assert.equal(list.items[0]!.id, newer.id);
+    list.remove(store.id);
+    assert.ok(!list.items.some((s) => s.id === store.id));
+  });
+
+  it('names store files from one files listing, and single retrievals for new files', async () => {
+    const a = await backend.client.uploadFile({ filename: 'alpha.md', data: encode('# Alpha') });
+    const b = await backend.client.uploadFile({ filename: 'beta.txt', data: encode('beta') });
+    let lists = 0;
+    let retrievals = 0;
+    const catalog = new FileCatalog(() => ({
+      listFiles: (p) => {
+        lists++;
+        return backend.client.listFiles(p);
+      },
+      retrieveFile: (id) => {
+        retrievals++;
+        return backend.client.retrieveFile(id);
+      },
+    }));
+    await catalog.ensure([a.id, b.id]);
+    assert.equal(catalog.get(a.id)?.filename, 'alpha.md');
+    assert.equal(catalog.get(b.id)?.filename, 'beta.txt');
+    assert.equal(lists, 1);
+    assert.equal(retrievals, 0);
+    const c = await backend.client.uploadFile({ filename: 'gamma.md', data: encode('gamma') });
+    await catalog.ensure([a.id, c.id, 'file-does-not-exist']);
+    assert.equal(lists, 1, 'the full list is loaded once');
+    assert.equal(catalog.get(c.id)?.filename, 'gamma.md');
+    assert.equal(catalog.get('file-does-not-exist'), undefined);
+    const afterUnknown = retrievals;
+    await catalog.ensure(['file-does-not-exist']);
+    assert.equal(retrievals, afterUnknown, 'an unknown id is not asked for again');
+    catalog.invalidate();
+    await catalog.ensure([a.id]);
+    assert.equal(lists, 2);
+  });
+});

@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import type { FileObject, VectorStore, VectorStoreFile } from '../../../../src/api/documents/schemas';
+import {
+  describeExpiry,
+  escapeMarkdown,
+  formatBytes,
+  isTerminalStatus,
+  presentStore,
+  presentStoreFile,
+} from '../../../../src/features/stores/presentation';
+
+const NOW = 1_750_000_000;
+
+function store(extra: Partial<VectorStore> = {}): VectorStore {
+  return { id: 'vs_1', name: 'handbook', created_at: NOW - 86_400, expires_at: null, metadata: {}, ...extra } as VectorStore;
+}
+
+function storeFile(extra: Partial<VectorStoreFile> = {}): VectorStoreFile {
+  return { id: 'file-1', status: 'completed', last_error: null, metadata: {}, created_at: NOW, ...extra } as VectorStoreFile;
+}
+
+const info = { id: 'file-1', filename: 'guide.md', bytes: 2048, metadata: { owner: 'ana' } } as FileObject;
+
+describe('tree presentation', () => {
+  it('shows a store by name with its created date, metadata in the tooltip and a store contextValue', () => {
+    const p = presentStore(store({ metadata: { team: 'platform' } }), NOW);
+    assert.equal(p.label, 'handbook');
+    assert.match(p.description, /^\d{4}-\d{2}-\d{2}$/);
+    assert.match(p.tooltip, /ID: `vs_1`/);
+    assert.match(p.tooltip, /\| team \| platform \|/);
+    assert.equal(p.contextValue, 'store');
+    assert.equal(p.icon.id, 'database');
+  });
+
+  it('shows the expiry in the description and marks expired stores', () => {
+    assert.match(presentStore(store({ expires_at: NOW + 3 * 86_400 + 5 }), NOW).description, /expires in 3 days/);
+    const expired = presentStore(store({ expires_at: NOW - 1 }), NOW);
+    assert.match(expired.description, /expired/);
+    assert.equal(expired.contextValue, 'store+expired');
+    assert.equal(describeExpiry(null, NOW), undefined);
+    assert.equal(describeExpiry(NOW + 7200, NOW), 'expires in 2 hours');
+    assert.equal(describeExpiry(NOW + 60, NOW), 'expires in 1 minute');
+  });
+
+  it('spins for in_progress, checks completed, and shows failures with last_error', () => {
+    const running = presentStoreFile(storeFile({ status: 'in_progress' }), info);
+    assert.equal(running.icon.id, 'loading~spin');
+    assert.equal(running.contextValue, 'storeFile+in_progress');
+    assert.equal(running.label, 'guide.md');
+    const done = presentStoreFile(storeFile(), info);
+    assert.equal(done.icon.id, 'check');
+    assert.equal(done.description, '');
+    const failed = presentStoreFile(storeFile({ status: 'failed', last_error: 'Unsupported file type: .exe' }), info);
+    assert.equal(failed.icon.id, 'error');
+    assert.match(failed.tooltip, /Error: Unsupported file type: \.exe/);
+    assert.match(failed.description, /Unsupported file type/);
+    assert.equal(failed.contextValue, 'storeFile+failed');
+  });
+
+  it('shows unknown statuses as they are, with a safe contextValue flag', () => {
+    const p = presentStoreFile(storeFile({ status: 'queued for review' }), info);
+    assert.equal(p.description, 'status: queued for review');
+    assert.equal(p.icon.id, 'question');
+    assert.equal(p.contextValue, 'storeFile+queued_for_review');
+    assert.equal(isTerminalStatus('queued for review'), false);
+    assert.equal(isTerminalStatus('cancelled'), true);
+  });
+
+  it('shows both the store-file and the file metadata; falls back to the id without a file record', () => {
+    const p = presentStoreFile(storeFile({ metadata: { chapter: '2' } }), info);
+    assert.match(p.tooltip, /Metadata \(in this store\):[\s\S]*\| chapter \| 2 \|/);
+    assert.match(p.tooltip, /Metadata \(file\):[\s\S]*\| owner \| ana \|/);
+    assert.match(p.tooltip, /Size: 2\.0 KB/);
+    assert.equal(presentStoreFile(storeFile(), undefined).label, 'file-1');
+  });
+
+  it('escapes markdown and raw HTML in names and metadata', () => {
+    assert.equal(escapeMarkdown('a|b *c* <img src=x>'), 'a\\|b \\*c\\* \\<img src=x\\>');
+    const p = presentStore(store({ name: 'x', metadata: { '<b>k</b>': '[link](http://evil)' } }), NOW);
+    assert.doesNotMatch(p.tooltip, /(?<!\\)<b>|(?<!\\)\]\(http/, 'no unescaped HTML or link');
+    assert.match(p.tooltip, /\\<b\\>k/);
+  });
+
+  it('formats sizes', () => {
+    assert.equal(formatBytes(12), '12 B');
+    assert.equal(formatBytes(1536), '1.5 KB');
+    assert.equal(formatBytes(50 * 1024 * 1024), '50 MB');
+  });
+});
