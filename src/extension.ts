@@ -34,9 +34,9 @@ export function activate(context: vscode.ExtensionContext): DocChatApi {
   auth.register(context, services);
   stores.register(context, services);
   metadata.register(context, services);
-  search.register(context, services);
-  chat.register(context, services);
-  nativeChat.register(context, services);
+  const passages = search.register(context, services);
+  chat.register(context, services, passages);
+  nativeChat.register(context, services, passages);
   skills.register(context, services);
 
   // Connecting may start the embedded backend: never on the activation path.

@@ -5,6 +5,7 @@ import { ChatController } from './chatController';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
 import type { SelectionSource } from './protocol';
+import type { PassageDocuments } from '../search/passages';
 import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
@@ -31,9 +32,9 @@ function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined
   };
 }
 
-export function register(context: vscode.ExtensionContext, services: Services): ChatController {
+export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): ChatController {
   const log = services.log.child('chat');
-  const opener = new ChatSourceOpener(services);
+  const opener = new ChatSourceOpener(passages);
   const controller = new ChatController(context, services, opener, log);
   context.subscriptions.push(
     opener,

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
-import type { Services } from '../../services';
-import { PassageDocuments } from '../search/passages';
+import type { PassageDocuments } from '../search/passages';
 import { type ChatSource, isOpenableLink, type PassageSource, type SelectionSource } from './protocol';
 
 /** Opens an answer's sources (passages, selections, web pages) and inserts code where the user was editing. */
@@ -22,13 +21,11 @@ function editable(editor: vscode.TextEditor | undefined): vscode.TextEditor | un
  * selections reveal their editor range.
  */
 export class ChatSourceOpener extends Disposable implements SourceOpener {
-  private readonly passages: PassageDocuments;
   /** The last editor the user could type in (not a read-only passage document). */
   private lastEditor: vscode.TextEditor | undefined = editable(vscode.window.activeTextEditor);
 
-  constructor(services: Services) {
+  constructor(private readonly passages: PassageDocuments) {
     super();
-    this.passages = this._register(new PassageDocuments(services));
     this._register(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         this.lastEditor = editable(editor) ?? this.lastEditor;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
-import { PassageDocuments, type Passage } from '../search/passages';
+import type { PassageDocuments, Passage } from '../search/passages';
 import { ChosenStore } from './chosenStore';
 import { DocChatParticipant, PARTICIPANT_ID } from './participant';
 import { SEARCH_TOOL_NAME, SearchStoreTool } from './searchTool';
@@ -28,11 +28,9 @@ export function chatApiSupport(api: { chat?: Partial<typeof vscode.chat>; lm?: P
  * `@docchat` in VS Code's Chat view and the search tool for agent mode. Where the host has no
  * chat API, or refuses a registration, DocChat logs it once and goes on without them.
  */
-export function register(context: vscode.ExtensionContext, services: Services): void {
+export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): void {
   const log = services.log.child('native-chat');
   const store = new ChosenStore(services, context.globalState);
-  const passages = new PassageDocuments(services);
-  context.subscriptions.push(passages);
 
   context.subscriptions.push(
     vscode.commands.registerCommand(Commands.chooseChatStore, async () => {

@@ -22,7 +22,8 @@ function storeOf(arg: unknown): VectorStore | undefined {
   return node?.kind === 'storeFile' ? node.parent?.store : undefined;
 }
 
-export function register(context: vscode.ExtensionContext, services: Services): void {
+/** Returns the passage opener, shared with the features that open passages too. */
+export function register(context: vscode.ExtensionContext, services: Services): PassageDocuments {
   const passages = new PassageDocuments(services);
   context.subscriptions.push(passages);
 
@@ -60,4 +61,5 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       }),
     ),
   );
+  return passages;
 }
