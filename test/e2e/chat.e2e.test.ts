@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
-import { launchVSCode, repoRoot, startBackendProcess, waitForWorkbench, type BackendProcess, type VSCodeSession } from '../support/harness';
+import { captureFailures, launchVSCode, repoRoot, startBackendProcess, waitForWorkbench, type BackendProcess, type VSCodeSession } from '../support/harness';
 import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // The chat panel in a real VS Code against the embedded backend (its command line, serving both
@@ -136,12 +136,7 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await session.page.locator('.statusbar', { hasText: 'Signed out' }).waitFor({ state: 'detached', timeout: 30_000 });
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
-    }
-  });
+  captureFailures(() => session);
 
   after(async () => {
     await session?.close();

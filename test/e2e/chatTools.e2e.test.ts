@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
-import { launchVSCode, repoRoot, startBackendProcess, type BackendProcess, type VSCodeSession } from '../support/harness';
+import { captureFailures, launchVSCode, repoRoot, startBackendProcess, type BackendProcess, type VSCodeSession } from '../support/harness';
 import { startResearchServer, type ResearchServer } from '../support/servers/researchServer';
 
 // The chat panel's gateway tools in a real VS Code. First the gateway is a test server that
@@ -83,12 +83,7 @@ describe('Chat panel gateway tools (e2e)', function () {
     await chat().locator('.notices .notice', { hasText: 'Could not list the models' }).waitFor({ state: 'attached', timeout: 60_000 });
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
-    }
-  });
+  captureFailures(() => session);
 
   after(async () => {
     await session?.close();

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { launchVSCode, repoRoot, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession } from '../support/harness';
+import { captureFailures, launchVSCode, repoRoot, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession } from '../support/harness';
 
 // The everyday documents workflow in a real VS Code against the embedded backend: create a store,
 // attach the open file and watch it complete, set metadata and see it in the tooltip, search and
@@ -108,12 +108,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
     pane = session.viewPane(STORES_VIEW);
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
-    }
-  });
+  captureFailures(() => session);
 
   after(async () => {
     await session?.close();

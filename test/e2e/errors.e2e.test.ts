@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
 import { chatChunk, listPage, ScriptServer, sendJson, sseBody } from '../support/servers/scriptServer';
 
 // Errors in a real VS Code, against a fault-injecting server that plays both services: a rejected
@@ -89,12 +89,7 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     await session.openView();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
-    }
-  });
+  captureFailures(() => session);
 
   after(async () => {
     await session?.close();

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
 
 // DocChat's language model tool, invoked through VS Code itself (`vscode.lm.invokeTool`) in a
 // real VS Code 1.100 without any chat extension, against the embedded backend (Local mode). Without
@@ -122,12 +122,7 @@ describe('DocChat search tool via vscode.lm.invokeTool (e2e, Local mode)', funct
     await notificationMatching(session, /Attached "release-guide\.md" to "e2e-tools"/);
   }
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
-    }
-  });
+  captureFailures(() => session);
 
   after(async () => {
     await session?.close();

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
 
 // Find People by Skill in a real VS Code, in Local mode: the embedded backend serves skillshare
 // over its bundled sample people directory. The picker searches as the user types, shows name,
@@ -24,12 +24,7 @@ describe('Find People by Skill (e2e, Local mode, sample directory)', function ()
     await session.page.locator('.statusbar', { hasText: /DocChat: Local/ }).waitFor({ state: 'visible', timeout: 90_000 });
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-      console.log(`DocChat output channel:\n${session?.outputChannel()}`);
-    }
-  });
+  captureFailures(() => session);
 
   after(async () => {
     await session?.close();

@@ -21,3 +21,4 @@ export * from './logs';
 export * from './paths';
 export * from './workbench';
 export * from './backend';
+export * from './failures';
