@@ -12,6 +12,11 @@ export interface UpstreamOptions {
    * id contains "embed"; none found means keyword (BM25) search only.
    */
   embeddingModel?: string;
+  /**
+   * Path of the embeddings endpoint below the base URL: `/embeddings` (OpenAI-compatible servers,
+   * the default) or `/embed` (the company gateway).
+   */
+  embedPath?: string;
 }
 
 export interface BackendOptions {

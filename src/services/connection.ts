@@ -6,7 +6,7 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
 import { createDocumentsClient, createGatewayClient, planConnection, type ClientHooks, type Endpoint } from './clientFactory';
 import type { ConfigService } from './config';
-import type { LocalBackend } from './localBackend';
+import { DEFAULT_GATEWAY_EMBEDDING_MODEL, type LocalBackend } from './localBackend';
 import type { RateLimitMonitor } from './rateLimits';
 import type { SecretsService } from './secrets';
 import { CLIENT_SETTING_KEYS, hostLabel } from './settingsModel';
@@ -124,7 +124,11 @@ export class ConnectionService extends Disposable {
         if (this._state.kind !== 'local') {
           this.apply({ kind: 'starting' }, undefined, undefined, 'notReady');
         }
-        const local = await this.localBackend.start();
+        const upstream =
+          plan.gateway === 'local' || !plan.gateway
+            ? undefined
+            : { url: plan.gateway.url, key: plan.gateway.token, embeddingModel: settings.embeddingModel || DEFAULT_GATEWAY_EMBEDDING_MODEL, embedPath: '/embed' as const };
+        const local = await this.localBackend.start(upstream);
         documents = createDocumentsClient(settings, local, hooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
         state = { kind: 'local', url: local.url };

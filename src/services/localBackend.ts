@@ -15,9 +15,24 @@ interface BackendModule {
     dataDir: string;
     token: string;
     apiKey: string;
+    upstream?: LocalUpstream;
     log?: (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   }): Promise<{ url: string; port: number; close(): Promise<void> }>;
 }
+
+/**
+ * The company gateway as the local backend's upstream: its embeddings make Local mode's search
+ * hybrid (BM25 + vectors). The gateway names the endpoint `/v1/embed`.
+ */
+export interface LocalUpstream {
+  url: string;
+  key: string;
+  embeddingModel: string;
+  embedPath: '/embed';
+}
+
+/** The gateway's documented default embedding model. */
+export const DEFAULT_GATEWAY_EMBEDDING_MODEL = 'text-embed-3-small';
 
 export interface LocalEndpoint {
   readonly url: string;
@@ -30,6 +45,8 @@ export interface LocalEndpoint {
  */
 export class LocalBackend extends Disposable {
   private running: Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> | undefined;
+  /** The upstream the running backend was started with, to restart it when that changes. */
+  private runningUpstream: string | undefined;
 
   constructor(
     private readonly context: Pick<vscode.ExtensionContext, 'extensionPath' | 'globalStorageUri'>,
@@ -44,9 +61,17 @@ export class LocalBackend extends Disposable {
     return path.join(this.context.globalStorageUri.fsPath, 'backend');
   }
 
-  /** Starts the backend once; later calls return the same endpoint. */
-  async start(): Promise<LocalEndpoint> {
-    this.running ??= this.launch().catch((error: unknown) => {
+  /**
+   * Starts the backend once; later calls return the same endpoint, unless the upstream changed,
+   * which restarts it (same data folder and token).
+   */
+  async start(upstream?: LocalUpstream): Promise<LocalEndpoint> {
+    const signature = upstream ? JSON.stringify(upstream) : undefined;
+    if (this.running && signature !== this.runningUpstream) {
+      await this.stop();
+    }
+    this.runningUpstream = signature;
+    this.running ??= this.launch(upstream).catch((error: unknown) => {
       this.running = undefined;
       throw error;
     });
@@ -66,7 +91,7 @@ export class LocalBackend extends Disposable {
     }
   }
 
-  private async launch(): Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> {
+  private async launch(upstream: LocalUpstream | undefined): Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> {
     const token = await this.localToken();
     await fs.mkdir(this.dataDir, { recursive: true });
     const bundle = path.join(this.context.extensionPath, 'dist', 'backend.js');
@@ -83,6 +108,7 @@ export class LocalBackend extends Disposable {
         dataDir: this.dataDir,
         token,
         apiKey: token,
+        upstream,
         log: this.log.child('backend').sink(),
       });
     } catch (error) {
@@ -95,7 +121,8 @@ export class LocalBackend extends Disposable {
       }
       throw error;
     }
-    this.log.info(`Local backend listening on ${server.url} (data in ${this.dataDir})`);
+    const hybrid = upstream ? `, hybrid search with ${upstream.embeddingModel} from ${upstream.url}` : '';
+    this.log.info(`Local backend listening on ${server.url} (data in ${this.dataDir}${hybrid})`);
     return { endpoint: { url: server.url, token }, close: () => server.close() };
   }
 

@@ -21,6 +21,8 @@ export interface DocChatSettings {
   gatewayUrl: string;
   projectCode: string;
   defaultModel: string;
+  /** Embedding model of the gateway that Local mode's hybrid search uses ('' = the default). */
+  embeddingModel: string;
   pageSize: number;
   searchMaxResults: number;
   skipOcrField: string;
@@ -70,6 +72,7 @@ export function normaliseSettings(raw: RawSettings): DocChatSettings {
     gatewayUrl: stripTrailingSlash(str(d[Settings.gatewayUrl])),
     projectCode: str(d[Settings.projectCode]) || DEFAULTS.projectCode,
     defaultModel: str(d[Settings.defaultModel]),
+    embeddingModel: str(d[Settings.embeddingModel]),
     pageSize: int(d[Settings.pageSize], DEFAULTS.pageSize, 1, 10000),
     searchMaxResults: int(d[Settings.searchResultCount], DEFAULTS.searchMaxResults, 1, 50),
     skipOcrField: str(d[Settings.skipOcrField]) || DEFAULTS.skipOcrField,
@@ -112,6 +115,7 @@ export const CLIENT_SETTING_KEYS: readonly SettingKey[] = [
   Settings.documentsUrl,
   Settings.gatewayUrl,
   Settings.projectCode,
+  Settings.embeddingModel,
   Settings.skipOcrField,
   Settings.fileIdsField,
   Settings.allowInsecureHttp,

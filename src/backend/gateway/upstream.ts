@@ -128,7 +128,7 @@ export class Upstream {
 
   /** Embeddings in OpenAI's shape: `{data: [{embedding, index}], usage}`. */
   async embeddings(body: { model: string; input: string | string[]; dimensions?: number }, signal?: AbortSignal): Promise<{ data: { embedding: number[]; index: number }[]; usage?: unknown }> {
-    const response = await this.request('/embeddings', { body, signal });
+    const response = await this.request(this.options.embedPath ?? '/embeddings', { body, signal });
     if (!response.ok) throw await this.failure(response);
     const json = (await response.json()) as { data?: { embedding: number[]; index: number }[]; usage?: unknown };
     if (!Array.isArray(json.data)) throw new ApiError('server_error', 'Upstream server: the embeddings response has no data.', null, 'upstream_error', 502);

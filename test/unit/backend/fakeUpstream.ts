@@ -37,7 +37,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       if (req.method === 'GET' && req.url === '/v1/models') {
         return json(200, { object: 'list', data: [{ id: 'llama3', object: 'model', created: 1, owned_by: 'fake' }, { id: 'nomic-embed-text', object: 'model', created: 2, owned_by: 'fake' }] });
       }
-      if (req.method === 'POST' && req.url === '/v1/embeddings') {
+      // `/v1/embed` is the company gateway's name for the same endpoint.
+      if (req.method === 'POST' && (req.url === '/v1/embeddings' || req.url === '/v1/embed')) {
         const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
         return json(200, { object: 'list', model: body.model, data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) })), usage: { prompt_tokens: 3, total_tokens: 3 } });
       }

@@ -109,3 +109,33 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
     assert.match(search.json.error.message, /does not provide/);
   });
 });
+
+describe('backend: the company gateway as the embeddings upstream', () => {
+  let fake: FakeUpstream;
+  let t: TestBackend;
+  beforeEach(async () => {
+    fake = await startFakeUpstream();
+    t = await startTestBackend({
+      rateLimits: false,
+      upstream: { url: fake.url, key: 'gateway-key', embeddingModel: 'text-embed-3-small', embedPath: '/embed' },
+    });
+  });
+  afterEach(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('embeds through /v1/embed with the configured model and searches hybrid', async () => {
+    const storeId = await t.createStore('pets');
+    const felines = await t.ingest(storeId, 'felines.md', 'Felines sleep sixteen hours a day.');
+    await t.ingest(storeId, 'dogs.md', 'Dogs need a walk twice a day.');
+    const reply = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'kitten' });
+    assert.equal(reply.json.ranking, 'hybrid');
+    assert.equal(reply.json.data[0].file_id, felines.json.id);
+    const embedCalls = fake.requests.filter((r) => r.path === '/v1/embed');
+    assert.ok(embedCalls.length > 0, 'the gateway embed endpoint was called');
+    assert.ok(embedCalls.every((r) => (r.body as { model: string }).model === 'text-embed-3-small'));
+    assert.equal(embedCalls[0].headers['api-key'], 'gateway-key');
+    assert.equal(fake.requests.filter((r) => r.path === '/v1/embeddings').length, 0);
+  });
+});
