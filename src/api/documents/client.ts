@@ -4,7 +4,6 @@ import { encodeMultipart } from '../http/multipart';
 import type { CallOptions, ClientOptions } from '../http/options';
 import { type ListPage, type ListParams, type Paginator, paginate, toListPage } from '../http/pagination';
 import { type RequestSpec, Transport } from '../http/transport';
-import type { z } from 'zod';
 import { parseRequest, parseResponse } from '../http/validate';
 import {
   attachFileRequestSchema,
@@ -18,7 +17,12 @@ import {
   type FileObject,
   fileContentPageSchema,
   fileObjectSchema,
-  listEnvelopeSchema,
+  isCanonicalFileObject,
+  isCanonicalVectorStore,
+  isCanonicalVectorStoreFile,
+  type ListSchema,
+  listSchema,
+  parseListFast,
   listParamsSchema,
   type Metadata,
   searchRequestSchema,
@@ -49,9 +53,9 @@ export interface WaitOptions extends CallOptions {
   timeoutMs?: number;
 }
 
-const vectorStoreList = listEnvelopeSchema(vectorStoreSchema);
-const fileList = listEnvelopeSchema(fileObjectSchema);
-const vectorStoreFileList = listEnvelopeSchema(vectorStoreFileSchema);
+const vectorStoreList = listSchema(vectorStoreSchema, isCanonicalVectorStore);
+const fileList = listSchema(fileObjectSchema, isCanonicalFileObject);
+const vectorStoreFileList = listSchema(vectorStoreFileSchema, isCanonicalVectorStoreFile);
 /** A configurable body field name: blank means the default; whitespace inside is a typo. */
 function wireFieldName(value: string | undefined, fallback: string, option: string, what: string): string {
   const name = value?.trim();
@@ -118,12 +122,17 @@ export class DocumentsClient {
   private async list<T extends { id: string }>(
     operation: DocumentsOperation,
     path: string,
-    schema: z.ZodType<{ data: T[]; first_id: string | null; last_id: string | null; has_more: boolean }>,
+    schema: ListSchema<T>,
     params: ListParams = {},
     o: CallOptions = {},
   ): Promise<ListPage<T>> {
     const query = parseRequest(listParamsSchema, params, 'params');
-    const envelope = await this.http.json(this.request(operation, 'GET', path, o, { query }), schema, 'list');
+    const spec = this.request(operation, 'GET', path, o, { query });
+    const response = await this.http.open(spec);
+    const value = await this.http.readJson(response, spec);
+    const envelope =
+      parseListFast(schema, value)?.data ??
+      parseResponse(schema.full, value, 'list', { status: response.status, requestId: response.requestId });
     return toListPage(envelope);
   }
 

@@ -187,9 +187,18 @@ export function validateMetadata(metadata: unknown): string | undefined {
 
 // ---------------------------------------------------------------- responses (tolerant)
 
+/** An object whose values are all strings: metadata as the service normally sends it. */
+function isStringMap(value: unknown): value is Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (typeof record[key] !== 'string') return false;
+  return true;
+}
+
 /** Metadata as shown: null becomes {}, non-string values are turned into text. */
 function normalizeMetadata(value: unknown): Record<string, string> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  if (isStringMap(value)) return value;
   const out: Record<string, string> = {};
   for (const [key, v] of Object.entries(value)) {
     if (v === null || v === undefined) continue;
@@ -268,6 +277,104 @@ export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
     last_id: z.string().nullish().transform((v) => v ?? null),
     has_more: z.boolean().nullish().transform((v) => v ?? false),
   });
+}
+
+// Lists of thousands of items: zod per item costs a third of a 10,000-item page. An item already in
+// the exact shape its schema would return (checked by a plain function) is used as received; a page
+// with any other item goes through zod as a whole, so tolerance and error messages are unchanged.
+
+type Fields = Record<string, unknown>;
+const isOptional = (value: unknown, type: 'string' | 'number') => value === undefined || typeof value === type;
+const isNullish = (value: unknown, type: 'string' | 'number') => value === undefined || value === null || typeof value === type;
+const asFields = (value: unknown): Fields | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : undefined;
+
+/** A vector store file that vectorStoreFileSchema would return unchanged. */
+export function isCanonicalVectorStoreFile(value: unknown): boolean {
+  const f = asFields(value);
+  return (
+    !!f &&
+    typeof f.id === 'string' &&
+    isOptional(f.object, 'string') &&
+    isOptional(f.vector_store_id, 'string') &&
+    isOptional(f.created_at, 'number') &&
+    typeof f.status === 'string' &&
+    (f.last_error === null || (typeof f.last_error === 'string' && f.last_error !== '')) &&
+    isStringMap(f.metadata) &&
+    isOptional(f.usage_bytes, 'number')
+  );
+}
+
+/** A file that fileObjectSchema would return unchanged. */
+export function isCanonicalFileObject(value: unknown): boolean {
+  const f = asFields(value);
+  return (
+    !!f &&
+    typeof f.id === 'string' &&
+    isOptional(f.object, 'string') &&
+    typeof f.filename === 'string' &&
+    isNullish(f.url, 'string') &&
+    isNullish(f.bytes, 'number') &&
+    isOptional(f.created_at, 'number') &&
+    isOptional(f.purpose, 'string') &&
+    isStringMap(f.metadata)
+  );
+}
+
+/** A vector store that vectorStoreSchema would return unchanged. */
+export function isCanonicalVectorStore(value: unknown): boolean {
+  const f = asFields(value);
+  if (!f || typeof f.id !== 'string' || typeof f.name !== 'string' || !isStringMap(f.metadata)) return false;
+  if (!isOptional(f.object, 'string') || !isOptional(f.created_at, 'number') || !isNullish(f.expires_at, 'number')) return false;
+  if (!isOptional(f.status, 'string') || !isOptional(f.usage_bytes, 'number')) return false;
+  if (f.file_counts === undefined) return true;
+  const counts = asFields(f.file_counts);
+  return (
+    !!counts &&
+    isOptional(counts.in_progress, 'number') &&
+    isOptional(counts.completed, 'number') &&
+    isOptional(counts.failed, 'number') &&
+    isOptional(counts.cancelled, 'number') &&
+    isOptional(counts.total, 'number')
+  );
+}
+
+export interface ListEnvelope<T> {
+  object?: string;
+  data: T[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+  [key: string]: unknown;
+}
+
+export interface ListSchema<T> {
+  /** The whole page with every item through zod: the reference behaviour. */
+  full: z.ZodType<ListEnvelope<T>>;
+  /** The envelope alone; `data` is checked by `isCanonicalItem`. */
+  envelope: z.ZodType<Omit<ListEnvelope<unknown>, 'data'> & { data?: unknown }>;
+  isCanonicalItem(value: unknown): boolean;
+}
+
+export function listSchema<T extends z.ZodType>(item: T, isCanonicalItem: (value: unknown) => boolean): ListSchema<z.output<T>> {
+  return {
+    full: listEnvelopeSchema(item) as unknown as z.ZodType<ListEnvelope<z.output<T>>>,
+    envelope: listEnvelopeSchema(z.unknown()).extend({ data: z.unknown() }),
+    isCanonicalItem,
+  };
+}
+
+/**
+ * The envelope through zod and each item through its plain check; when any item is not in its
+ * canonical shape, the whole page through zod (the same result and errors as before).
+ */
+export function parseListFast<T>(schema: ListSchema<T>, value: unknown): { success: true; data: ListEnvelope<T> } | undefined {
+  const envelope = schema.envelope.safeParse(value);
+  if (!envelope.success) return undefined;
+  const data = envelope.data.data;
+  if (!Array.isArray(data)) return undefined;
+  for (let i = 0; i < data.length; i++) if (!schema.isCanonicalItem(data[i])) return undefined;
+  return { success: true, data: envelope.data as ListEnvelope<T> };
 }
 
 /** Content may come as a string (the document) or as OpenAI's `[{type: "text", text}]`. */

@@ -39,7 +39,7 @@ import {
   type WebSearchResponse,
   webSearchResponseSchema,
 } from './schemas';
-import { parseCompletionStream } from './stream';
+import { deferredIterable, parseCompletionStream } from './stream';
 
 export interface GatewayClientOptions extends ClientOptions {
   /** Sent as `X-Project-Code` and `project_code`; blank means `NA`. */
@@ -149,18 +149,15 @@ export class GatewayClient {
 
   /** Deltas as they arrive, the last ones with `finishReason` and `usage`. Never retried once started. */
   streamChatCompletion(req: ChatRequest, o: CallOptions = {}): AsyncIterable<ChatStreamPart> {
-    const self = this;
-    return {
-      async *[Symbol.asyncIterator]() {
-        // Validated on iteration, so one try around the for-await catches every failure.
-        const json = parseRequest(chatRequestSchema, { ...req, stream: true });
-        const { spec, response } = await self.openChat(json, true, o);
-        yield* self.streamParts(response, spec);
-      },
-    };
+    // Validated on iteration, so one try around the for-await catches every failure.
+    return deferredIterable(async () => {
+      const json = parseRequest(chatRequestSchema, { ...req, stream: true });
+      const { spec, response } = await this.openChat(json, true, o);
+      return this.streamParts(response, spec);
+    });
   }
 
-  private streamParts(response: Awaited<ReturnType<Transport['open']>>, spec: RequestSpec): AsyncGenerator<ChatStreamPart> {
+  private streamParts(response: Awaited<ReturnType<Transport['open']>>, spec: RequestSpec): AsyncIterator<ChatStreamPart> {
     if (/application\/json|text\/html/i.test(response.contentType)) {
       // The server ignored `stream: true` and answered in one piece: still a valid answer.
       // (A web page, e.g. a proxy's sign-in page, is refused there as a ProtocolError.)
@@ -280,14 +277,11 @@ export class GatewayClient {
 
   /** @deprecated The gateway retires this endpoint on December 17; use streamChatCompletion. */
   streamInference(model: string, req: InferenceRequest, o: CallOptions = {}): AsyncIterable<ChatStreamPart> {
-    const self = this;
-    return {
-      async *[Symbol.asyncIterator]() {
-        const spec = self.inferenceSpec(model, req, true, o);
-        const response = await self.http.open(spec);
-        yield* self.streamParts(response, spec);
-      },
-    };
+    return deferredIterable(async () => {
+      const spec = this.inferenceSpec(model, req, true, o);
+      const response = await this.http.open(spec);
+      return this.streamParts(response, spec);
+    });
   }
 
   // ------------------------------------------------------------ embeddings and tools

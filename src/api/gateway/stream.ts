@@ -4,7 +4,7 @@
  * servers that stream that way. Bytes are decoded as a stream, so a UTF-8 character split across
  * network chunks survives.
  */
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { DocChatError, ProtocolError, StreamError } from '../http/errors';
 import { describeErrorBody } from '../http/responseErrors';
 import { type ChatStreamPart, usageSchema } from './schemas';
@@ -68,136 +68,284 @@ function errorFromPayload(data: string, source: StreamSource): StreamError {
   });
 }
 
-/** Reads the body with an idle timeout between chunks; yields decoded text. */
-async function* decodedText(source: StreamSource): AsyncGenerator<string> {
-  const iterator = source.body[Symbol.asyncIterator]();
-  const decoder = new TextDecoder('utf-8');
-  let size = 0;
-  for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const idle = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(source.idleError()), source.idleTimeoutMs);
-    });
-    let result: IteratorResult<unknown>;
-    try {
-      result = await Promise.race([iterator.next(), idle]);
-    } catch (error) {
-      source.body.destroy();
-      throw error instanceof DocChatError ? error : source.readError(error);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (result.done) {
-      const rest = decoder.decode();
-      if (rest) yield rest;
-      return;
-    }
-    const chunk = result.value;
-    size += typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
-    if (source.maxBytes !== undefined && size > source.maxBytes) {
-      source.body.destroy();
-      throw source.tooLargeError?.() ?? new ProtocolError(`The ${source.service} sent a stream larger than ${source.maxBytes} bytes.`);
-    }
-    yield typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
-  }
-}
-
 /**
  * Parses a streamed completion into parts. Throws StreamError on `event: error` or an error
  * chunk, and when the stream ends without `[DONE]` or a finish reason (a truncated answer).
+ *
+ * A hand-written iterator rather than async generators: a 5,000-chunk answer goes through
+ * `next()` 5,000 times, and a generator per layer (plus a Promise and a timer per network read
+ * for the idle timeout) cost more than the parsing itself. Parts already parsed are handed out
+ * from a queue without touching the network; one idle timer is re-armed per read.
  */
-export async function* parseCompletionStream(source: StreamSource): AsyncGenerator<ChatStreamPart> {
-  const isSse = /text\/event-stream/i.test(source.contentType);
-  const isNdjson = /ndjson|jsonl|jsonlines/i.test(source.contentType);
-  let mode: 'sse' | 'ndjson' | undefined = isSse ? 'sse' : isNdjson ? 'ndjson' : undefined;
-  const queue: ChatStreamPart[] = [];
-  let finished = false;
-  let complete = false;
-  let failure: DocChatError | undefined;
+export function parseCompletionStream(source: StreamSource): AsyncIterableIterator<ChatStreamPart> {
+  return new CompletionStream(source);
+}
 
-  const handleJson = (data: string) => {
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
+  private mode: 'sse' | 'ndjson' | undefined;
+  private readonly queue: ChatStreamPart[] = [];
+  private head = 0;
+  /** `[DONE]` (or an NDJSON `done`) was seen: nothing after it is read. */
+  private finished = false;
+  /** A finish reason or `[DONE]` was seen: ending the stream now is not a truncation. */
+  private complete = false;
+  private failure: DocChatError | undefined;
+  /** The body ended (or was released); the queue may still hold parts. */
+  private ended = false;
+  private flushed = false;
+  private closed = false;
+  private iterator: AsyncIterator<unknown> | undefined;
+  private readonly decoder = new TextDecoder('utf-8');
+  private size = 0;
+  private lineBuffer = '';
+  private readonly parser: EventSourceParser;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private reading = false;
+  private idleFailure: DocChatError | undefined;
+  private pending: Promise<IteratorResult<ChatStreamPart>> | undefined;
+
+  constructor(private readonly source: StreamSource) {
+    const type = source.contentType;
+    this.mode = /text\/event-stream/i.test(type) ? 'sse' : /ndjson|jsonl|jsonlines/i.test(type) ? 'ndjson' : undefined;
+    this.parser = createParser({
+      onEvent: (event) => {
+        if (this.finished || this.failure) return;
+        if (event.event === 'error') {
+          this.failure = errorFromPayload(event.data, source);
+          return;
+        }
+        const data = event.data.trim();
+        if (data === '[DONE]') {
+          this.complete = true;
+          this.finished = true;
+          return;
+        }
+        if (data !== '') this.handleJson(data);
+      },
+    });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<ChatStreamPart>> {
+    // for-await never overlaps calls, but a hand-driven caller may: keep them in order.
+    if (this.pending) return this.pending.then(() => this.next(), () => this.next());
+    if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
+    if (this.closed) return Promise.resolve(DONE);
+    try {
+      // What arrived before an error is still shown, so the failure comes after the queue.
+      if (this.failure) throw this.failure;
+      if (this.ended || this.finished) {
+        this.finish();
+        return Promise.resolve(DONE);
+      }
+    } catch (error) {
+      this.release();
+      return Promise.reject(error);
+    }
+    const pending = this.fill().then(
+      () => {
+        this.pending = undefined;
+        return this.next();
+      },
+      (error: unknown) => {
+        this.pending = undefined;
+        this.release();
+        throw error;
+      },
+    );
+    this.pending = pending;
+    return pending;
+  }
+
+  /** Stopping early (a `break` in for-await) releases the connection. */
+  return(): Promise<IteratorResult<ChatStreamPart>> {
+    this.release();
+    return Promise.resolve(DONE);
+  }
+
+  private take(): ChatStreamPart {
+    const part = this.queue[this.head]!;
+    this.queue[this.head++] = undefined as unknown as ChatStreamPart;
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+    return part;
+  }
+
+  /** At the end of the body: flushes the parsers and checks the answer was complete. */
+  private finish(): void {
+    if (!this.finished && !this.failure) {
+      if (!this.flushed) {
+        this.flushed = true;
+        if (this.mode === 'sse') this.parser.reset({ consume: true });
+        else this.feedNdjson('', true);
+      }
+      if (this.head < this.queue.length || this.failure) return; // handed out by next()
+      if (!this.complete) {
+        this.failure = new StreamError(`The ${this.source.service} ended the stream before the answer was complete.`, {
+          requestId: this.source.requestId,
+        });
+        throw this.failure;
+      }
+    }
+    this.release();
+  }
+
+  /** Reads until at least one part, a failure or the end. */
+  private async fill(): Promise<void> {
+    const source = this.source;
+    this.iterator ??= source.body[Symbol.asyncIterator]();
+    while (this.head >= this.queue.length && !this.failure && !this.finished) {
+      let result: IteratorResult<unknown>;
+      this.armIdleTimer();
+      try {
+        result = await this.iterator.next();
+      } catch (error) {
+        source.body.destroy();
+        throw this.idleFailure ?? (error instanceof DocChatError ? error : source.readError(error));
+      } finally {
+        this.reading = false;
+      }
+      if (this.idleFailure) throw this.idleFailure;
+      if (result.done) {
+        const rest = this.decoder.decode();
+        if (rest) this.feed(rest);
+        this.ended = true;
+        if (this.head >= this.queue.length && !this.failure && !this.finished) this.finish();
+        return;
+      }
+      const chunk = result.value;
+      this.size += typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
+      if (source.maxBytes !== undefined && this.size > source.maxBytes) {
+        source.body.destroy();
+        throw source.tooLargeError?.() ?? new ProtocolError(`The ${source.service} sent a stream larger than ${source.maxBytes} bytes.`);
+      }
+      this.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk as Uint8Array, { stream: true }));
+    }
+  }
+
+  /**
+   * One timer for the whole stream, re-armed before each read. It only counts while a read is
+   * waiting: a slow consumer between parts is not an idle server.
+   */
+  private armIdleTimer(): void {
+    this.reading = true;
+    if (this.idleTimer) {
+      this.idleTimer.refresh();
+      return;
+    }
+    this.idleTimer = setTimeout(() => {
+      if (!this.reading || this.closed) return;
+      this.idleFailure = this.source.idleError();
+      // Ends the pending read; fill() turns it into the idle error.
+      this.source.body.destroy(this.idleFailure);
+    }, this.source.idleTimeoutMs);
+    // A stream its caller abandoned (no `return()`) must not keep the process alive.
+    this.idleTimer.unref();
+  }
+
+  private feed(chunk: string): void {
+    if (!this.mode) {
+      const start = chunk.trimStart();
+      if (start === '') return;
+      // Without a telling content type, a body that starts with a JSON object is NDJSON.
+      this.mode = start.startsWith('{') ? 'ndjson' : 'sse';
+    }
+    if (this.mode === 'sse') this.parser.feed(chunk);
+    else this.feedNdjson(chunk, false);
+  }
+
+  private feedNdjson(chunk: string, flush: boolean): void {
+    this.lineBuffer += chunk;
+    const lines = this.lineBuffer.split(/\r?\n/);
+    this.lineBuffer = flush ? '' : (lines.pop() ?? '');
+    for (const line of lines) {
+      const trimmed = line.trim();
+      if (this.finished || this.failure) return;
+      if (trimmed === '' || trimmed === 'data: [DONE]' || trimmed === '[DONE]') continue;
+      this.handleJson(trimmed.startsWith('data:') ? trimmed.slice(5).trim() : trimmed);
+    }
+  }
+
+  private handleJson(data: string): void {
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
-      failure ??= new ProtocolError(`The ${source.service} sent a stream chunk that is not JSON.`, { requestId: source.requestId });
+      this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream chunk that is not JSON.`, { requestId: this.source.requestId });
       return;
     }
     const chunk = asObject(value);
     if (!chunk) return;
     if (chunk.error !== undefined && chunk.error !== null) {
-      failure ??= errorFromPayload(data, source);
+      this.failure ??= errorFromPayload(data, this.source);
       return;
     }
     const { part, done } = normalizeChunk(chunk);
     if (part) {
-      queue.push(part);
-      if (part.finishReason) complete = true;
+      this.queue.push(part);
+      if (part.finishReason) this.complete = true;
     }
     if (done) {
-      complete = true;
-      finished = true;
+      this.complete = true;
+      this.finished = true;
     }
-  };
-
-  const parser = createParser({
-    onEvent(event) {
-      if (finished || failure) return;
-      if (event.event === 'error') {
-        failure = errorFromPayload(event.data, source);
-        return;
-      }
-      const data = event.data.trim();
-      if (data === '[DONE]') {
-        complete = true;
-        finished = true;
-        return;
-      }
-      if (data !== '') handleJson(data);
-    },
-  });
-
-  let lineBuffer = '';
-  const feedNdjson = (chunk: string, flush: boolean) => {
-    lineBuffer += chunk;
-    const lines = lineBuffer.split(/\r?\n/);
-    lineBuffer = flush ? '' : (lines.pop() ?? '');
-    for (const line of lines) {
-      const trimmed = line.trim();
-      if (finished || failure) return;
-      if (trimmed === '' || trimmed === 'data: [DONE]' || trimmed === '[DONE]') continue;
-      handleJson(trimmed.startsWith('data:') ? trimmed.slice(5).trim() : trimmed);
-    }
-  };
-
-  try {
-    for await (const chunk of decodedText(source)) {
-      if (!mode) {
-        const start = chunk.trimStart();
-        if (start === '') continue;
-        // Without a telling content type, a body that starts with a JSON object is NDJSON.
-        mode = start.startsWith('{') ? 'ndjson' : 'sse';
-      }
-      if (mode === 'sse') parser.feed(chunk);
-      else feedNdjson(chunk, false);
-      // What arrived before an error is still shown.
-      while (queue.length > 0) yield queue.shift()!;
-      if (failure) throw failure;
-      if (finished) return;
-    }
-    if (mode === 'sse') parser.reset({ consume: true });
-    else feedNdjson('', true);
-    while (queue.length > 0) yield queue.shift()!;
-    if (failure) throw failure;
-    if (!complete) {
-      throw new StreamError(`The ${source.service} ended the stream before the answer was complete.`, {
-        requestId: source.requestId,
-      });
-    }
-  } finally {
-    // Stopping early (or failing) must release the connection; after [DONE] the rest is drained
-    // so the keep-alive socket can be reused.
-    if (finished && source.body.dump) void source.body.dump().catch(() => undefined);
-    else source.body.destroy();
   }
+
+  /**
+   * Releases the connection once: after `[DONE]` the rest is drained so the keep-alive socket can
+   * be reused; stopping early (or failing) destroys it.
+   */
+  private release(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.queue.length = 0;
+    this.head = 0;
+    const body = this.source.body;
+    if (this.finished && body.dump) void body.dump().catch(() => undefined);
+    else body.destroy();
+  }
+}
+
+/**
+ * An iterator that runs `open` on the first `next()` (so one try around a for-await catches
+ * request validation and connection failures too) and then hands every call to the iterator it
+ * returned: no extra generator layer per part.
+ */
+export function deferredIterable<T>(open: () => Promise<AsyncIterator<T>>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<T> {
+      let inner: AsyncIterator<T> | undefined;
+      let opening: Promise<AsyncIterator<T>> | undefined;
+      let closed = false;
+      return {
+        next(): Promise<IteratorResult<T>> {
+          if (inner) return inner.next();
+          if (closed) return Promise.resolve({ done: true, value: undefined });
+          opening ??= open().then(
+            (it) => (inner = it),
+            (error: unknown) => {
+              closed = true;
+              throw error;
+            },
+          );
+          return opening.then((it) => it.next());
+        },
+        return(): Promise<IteratorResult<T>> {
+          closed = true;
+          if (inner?.return) return inner.return();
+          // Stopped while the request was still opening: release it once it answers.
+          void opening?.then((it) => it.return?.()).catch(() => undefined);
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
 }

@@ -69,8 +69,52 @@ export function paginate<T>(
   }
   return {
     pages,
-    async *[Symbol.asyncIterator]() {
-      for await (const page of pages()) yield* page.data;
+    [Symbol.asyncIterator]: () => itemsOf(pages()),
+  };
+}
+
+/**
+ * The items of every page, one `next()` each. Hand-written because `yield*` over a page inside an
+ * async generator costs several promise turns per item; here an item of a page already received is
+ * one resolved promise.
+ */
+function itemsOf<T>(pages: AsyncGenerator<ListPage<T>>): AsyncIterator<T> {
+  let items: readonly T[] = [];
+  let index = 0;
+  let done = false;
+  let pending: Promise<IteratorResult<T>> | undefined;
+  const next = (): Promise<IteratorResult<T>> => {
+    if (index < items.length) return Promise.resolve({ done: false, value: items[index++]! });
+    if (done) return Promise.resolve({ done: true, value: undefined });
+    // Overlapping calls (a hand-driven caller) wait for the page being fetched.
+    if (pending) return pending.then(next, next);
+    pending = pages.next().then(
+      (result) => {
+        pending = undefined;
+        if (result.done) {
+          done = true;
+          items = [];
+        } else {
+          items = result.value.data;
+          index = 0;
+        }
+        return next();
+      },
+      (error: unknown) => {
+        pending = undefined;
+        done = true;
+        throw error;
+      },
+    );
+    return pending;
+  };
+  return {
+    next,
+    async return(): Promise<IteratorResult<T>> {
+      done = true;
+      items = [];
+      await pages.return(undefined);
+      return { done: true, value: undefined };
     },
   };
 }

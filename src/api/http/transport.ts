@@ -375,7 +375,8 @@ export class Transport {
       }
       chunks.push(buffer);
     }
-    return Buffer.concat(chunks, size);
+    // One chunk (a small body) needs no copy.
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
   }
 
   /** A 2xx response's raw bytes. */
