@@ -61,10 +61,10 @@ describe('opening search passages (extension host, real backend)', () => {
     assert.equal(edited && editor.document.isDirty, false, 'the virtual document is read-only');
   });
 
-  it('opens the workspace file of the same name at the passage when there is one', async function () {
+  it('opens the workspace file of the same name at the passage when there is one', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) this.skip();
-    const local = path.join(folder!.uri.fsPath, 'release-guide-local.md');
+    assert.ok(folder, 'the suite runs with a workspace folder open');
+    const local = path.join(folder.uri.fsPath, 'release-guide-local.md');
     writeFileSync(local, BODY);
     const passage = await passageFor('rollback pipeline', 'release-guide-local.md');
     const editor = await eventually(async () => {
