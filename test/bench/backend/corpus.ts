@@ -4,17 +4,10 @@
  * files with headings and paragraphs, and as simple text PDFs.
  */
 
-/** Mulberry32: a small seeded PRNG, so every run searches the same corpus with the same queries. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../../support/faults/backendProcess';
+
+/** A seeded PRNG, so every run searches the same corpus with the same queries. */
+export { rng };
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'dex', 'por', 'qua', 'zen', 'bri', 'cor', 'fal', 'gim', 'hup', 'jor', 'wen', 'yst'];
 

@@ -4,41 +4,12 @@
  * in flight. After a restart on the same data folder, every acknowledged write must be there.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { killHard as kill, spawnBackendCli, type BackendChild as Child } from '../../support/faults/backendProcess';
 import { API_KEY, call, multipart, tempDir, TOKEN, type Reply } from './helpers';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'src/backend/cli.ts');
-
-interface Child {
-  url: string;
-  process: ChildProcess;
-}
-
-async function spawnBackend(dataDir: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', dataDir, '--token', TOKEN, '--api-key', API_KEY, '--no-rate-limits'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`backend exited (${code}) before listening:\n${stderr}`)));
-  });
-  return { url: JSON.parse(line).url, process: child };
-}
-
-function kill(child: Child): Promise<void> {
-  return new Promise((resolve) => {
-    child.process.once('exit', () => resolve());
-    child.process.kill('SIGKILL');
-  });
-}
+const spawnBackend = (dataDir: string) => spawnBackendCli(dataDir, TOKEN, API_KEY, ['--no-rate-limits']);
 
 interface Model {
   stores: Map<string, string>;
