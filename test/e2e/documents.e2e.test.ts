@@ -31,6 +31,15 @@ async function pickQuickItem(page: Page, text: string | RegExp): Promise<void> {
   await row.first().click();
 }
 
+/**
+ * Picks "Add pair…" and waits for the key=value box that replaces the list: typing before it is
+ * shown would go into the list's filter and be lost.
+ */
+async function addPair(page: Page): Promise<void> {
+  await pickQuickItem(page, 'Add pair…');
+  await quickInput(page).locator('.quick-input-title', { hasText: 'add a pair' }).waitFor({ state: 'visible', timeout: 15_000 });
+}
+
 /** Waits until the input box's validation message says `expected` (it updates as you type). */
 async function validationMessage(page: Page, expected: RegExp): Promise<string> {
   const message = quickInput(page).locator('.quick-input-message', { hasText: expected });
@@ -176,11 +185,11 @@ describe('Documents workflow (e2e, Local mode)', function () {
   it('sets store-file metadata, refusing an entry over a limit without losing the others, and shows it in the tooltip', async () => {
     const file = treeRow(pane, 'deploy-guide.md');
     await runContextMenu(session, file, 'Set Store File Metadata…');
-    await pickQuickItem(session.page, 'Add pair…');
+    await addPair(session.page);
     const input = quickInput(session.page).locator('input.input');
     await input.fill('team=platform');
     await input.press('Enter');
-    await pickQuickItem(session.page, 'Add pair…');
+    await addPair(session.page);
     await input.fill(`${'k'.repeat(65)}=too long`);
     await validationMessage(session.page, /Keys may be at most 64 characters \(this one has 65\)/);
     await session.screenshot('metadata key over the limit');
