@@ -18,11 +18,24 @@ import { ensureNpmPackages, npmPackagesState } from './lib/npmPackages.mjs';
 const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+const LAYERS = ['typecheck', 'unit', 'exthost', 'e2e'];
+const unknownLayers = only ? [...only].filter((layer) => !LAYERS.includes(layer)) : [];
+if (only && (unknownLayers.length > 0 || only.size === 0)) {
+  // A mistyped layer would otherwise run nothing and pass.
+  console.error(`[docchat] unknown test layer: ${unknownLayers.join(', ') || '(none given)'}; the layers are ${LAYERS.join(', ')}`);
+  process.exit(2);
+}
+const unknownArgs = args.filter((a) => !a.startsWith('--only=') && a !== '--skip-package');
+if (unknownArgs.length > 0) {
+  console.error(`[docchat] unknown argument: ${unknownArgs.join(' ')}; usage: npm test [-- --only=${LAYERS.join(',')}] [--skip-package]`);
+  process.exit(2);
+}
 const wants = (layer) => !only || only.has(layer);
 
 const steps = []; // { name, ok, passed?, failed?, pending?, ms, note? }
 let totalPassed = 0;
 let totalFailed = 0;
+let totalSkipped = 0;
 
 async function step(name, fn) {
   log(`── ${name}`);
@@ -38,6 +51,7 @@ async function step(name, fn) {
   const record = { name, ms: Date.now() - started, ...outcome };
   steps.push(record);
   totalPassed += record.passed ?? 0;
+  totalSkipped += record.pending ?? 0;
   // A failed step with no failed test of its own (a build, no tests found) still counts once.
   totalFailed += record.failed || (record.ok ? 0 : 1);
   log(`── ${name}: ${record.ok ? 'ok' : 'FAILED'} (${formatDuration(record.ms)})`);
@@ -128,5 +142,6 @@ for (const s of steps) {
   console.log(`  ${s.ok ? 'ok    ' : 'FAILED'} ${s.name.padEnd(28)} ${formatDuration(s.ms).padStart(8)}  ${counts}${s.note ? `  (${s.note})` : ''}`);
 }
 console.log(`  total ${formatDuration(Date.now() - started)}; screenshots in test-results/\n`);
-console.log(`${totalPassed} passed, ${totalFailed} failed`);
+// Skipped (pending) tests stay visible in the closing line instead of vanishing.
+console.log(`${totalPassed} passed, ${totalFailed} failed${totalSkipped ? `, ${totalSkipped} skipped` : ''}`);
 process.exit(steps.every((s) => s.ok) ? 0 : 1);

@@ -26,7 +26,7 @@ export interface SuiteResults {
 }
 
 export async function runSuite(files: SuiteFile[], vscodeVersion: string): Promise<SuiteResults> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
   for (const { file, load } of files) {
     mocha.suite.emit('pre-require', globalThis, file, mocha);
     load();
