@@ -2,6 +2,7 @@
 //   dist/extension.js    the extension (Node, CommonJS, `vscode` external)
 //   dist/backend.js      the embedded backend, loaded lazily by the extension in Local mode
 //   dist/backend-cli.js  the `docchat-backend` command-line server
+//   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles
 // Flags: --production (minify, no inline sources), --watch.
 import * as esbuild from 'esbuild';
@@ -36,6 +37,8 @@ const nodeCommon = {
 const targets = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
+  // Conversion worker threads of the backend, found next to backend.js and backend-cli.js.
+  { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
   {
     ...nodeCommon,
     entryPoints: { 'backend-cli': 'src/backend/cli.ts' },

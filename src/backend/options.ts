@@ -1,3 +1,4 @@
+import type { ConversionLimits } from './convert/limits';
 import type { DocumentsOperation } from '../api/documents/schemas';
 
 export type BackendLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
@@ -39,6 +40,8 @@ export interface BackendOptions {
   maxUploadBytes?: number;
   /** Files above this size fail conversion as too large; default 32 MiB. */
   maxConvertBytes?: number;
+  /** Bounds of every conversion (time, memory, HTML depth, output) and the number of workers. */
+  conversion?: Partial<ConversionLimits>;
   /** OpenAI-compatible server for chat, embeddings and model lists. */
   upstream?: UpstreamOptions;
   /** People directory for skillshare (JSON); default: the bundled sample. */

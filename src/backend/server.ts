@@ -48,6 +48,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     documents = await DocumentsService.open({
       dataDir: options.dataDir,
       maxConvertBytes: options.maxConvertBytes,
+      conversion: options.conversion,
       embedder: upstream?.embedder(),
       log,
     });

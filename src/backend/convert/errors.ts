@@ -4,7 +4,9 @@ export type ConversionErrorCode =
   | 'file_too_large'
   | 'no_text'
   | 'ocr_skipped'
-  | 'ocr_unavailable';
+  | 'ocr_unavailable'
+  /** Past a bound of the conversion: nesting depth, output size, time or memory. */
+  | 'conversion_bound';
 
 /** Why a file could not be turned into markdown; the message becomes the store file's `last_error`. */
 export class ConversionError extends Error {

@@ -1,5 +1,7 @@
 /** HTML to markdown with turndown: ATX headings, fenced code with its language, GFM tables. */
 import TurndownService from 'turndown';
+import { assertHtmlDepth } from './depth';
+import { DEFAULT_CONVERSION_LIMITS } from './limits';
 
 export interface HtmlOptions {
   /**
@@ -7,6 +9,8 @@ export interface HtmlOptions {
    * otherwise one line per row.
    */
   tables: boolean;
+  /** Deepest element nesting accepted (default 512); deeper documents fail before parsing. */
+  maxDepth?: number;
 }
 
 function cellText(cell: Element): string {
@@ -68,6 +72,7 @@ function createService(options: HtmlOptions): TurndownService {
 }
 
 export function htmlToMarkdown(html: string, options: HtmlOptions): string {
+  assertHtmlDepth(html, options.maxDepth ?? DEFAULT_CONVERSION_LIMITS.maxHtmlDepth);
   const markdown = createService(options).turndown(html).trim();
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
   if (title && !/<h1[\s>]/i.test(html)) return `# ${title}\n\n${markdown}`;

@@ -3,8 +3,9 @@
  * converted file, index it, then record `completed` — or `failed` with the reason. A store file
  * still `in_progress` when the backend stops is converted again at the next start.
  */
-import { chunkMarkdown, type Chunk } from '../chunking/chunker';
-import { ConversionError, convertToMarkdown } from '../convert';
+import type { Chunk } from '../chunking/chunker';
+import { ConversionError } from '../convert';
+import type { ConversionPool } from '../convert/pool';
 import type { Embedder } from '../search/embedder';
 import { normalize, StoreIndex } from '../search/storeIndex';
 import { decodeVectors, encodeVectors, type ConvertedFile } from './disk';
@@ -19,6 +20,8 @@ export interface IngestOptions {
   maxChunksPerFile: number;
   embedder?: Embedder;
   concurrency: number;
+  /** Converts and chunks off the serving thread, within the conversion bounds. */
+  pool: ConversionPool;
   log: Log;
 }
 
@@ -133,6 +136,7 @@ export class Ingestor {
     this.queue.length = 0;
     await this.loading;
     await Promise.allSettled([...this.active]);
+    await this.options.pool.close();
   }
 
   private notify(storeId: string, fileId: string): void {
@@ -171,11 +175,11 @@ export class Ingestor {
     let vectors: Float32Array[] | undefined;
     try {
       const data = await this.repository.blobs.read(fileId);
-      const markdown = await convertToMarkdown(file.filename, data, {
-        skipOcr: record.skip_ocr,
-        maxBytes: this.options.maxConvertBytes,
+      const { markdown, chunks } = await this.options.pool.convert({
+        filename: file.filename,
+        data,
+        options: { skipOcr: record.skip_ocr, maxBytes: this.options.maxConvertBytes },
       });
-      const chunks = chunkMarkdown(markdown);
       if (chunks.length > this.options.maxChunksPerFile) {
         throw new ConversionError(
           'file_too_large',

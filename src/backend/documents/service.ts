@@ -7,6 +7,8 @@ import path from 'node:path';
 import { ApiError, invalid, notFound } from '../http/errors';
 import type { Embedder } from '../search/embedder';
 import { normalize } from '../search/storeIndex';
+import type { ConversionLimits } from '../convert/limits';
+import { ConversionPool } from '../convert/pool';
 import { Ingestor, type Log } from './ingest';
 import {
   expiresAt,
@@ -28,6 +30,8 @@ export interface DocumentsServiceOptions {
   maxConvertBytes?: number;
   maxChunksPerFile?: number;
   embedder?: Embedder;
+  /** Bounds and workers of conversion (defaults: DEFAULT_CONVERSION_LIMITS). */
+  conversion?: Partial<ConversionLimits>;
   log: Log;
   /** Journal entries between snapshots. */
   compactEvery?: number;
@@ -49,11 +53,13 @@ export class DocumentsService {
 
   static async open(options: DocumentsServiceOptions): Promise<DocumentsService> {
     const repository = await DocumentsRepository.open(options.dataDir, options.log, options.compactEvery);
+    const pool = new ConversionPool(options.conversion);
     const ingest = new Ingestor(repository, {
       maxConvertBytes: options.maxConvertBytes ?? 32 * 1024 * 1024,
       maxChunksPerFile: options.maxChunksPerFile ?? 20_000,
       embedder: options.embedder,
-      concurrency: 2,
+      concurrency: Math.max(2, pool.size),
+      pool,
       log: options.log,
     });
     ingest.restore();

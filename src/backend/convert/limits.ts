@@ -1,0 +1,27 @@
+import os from 'node:os';
+
+/** The bounds every conversion runs under; a file past one fails with a sentence naming it. */
+export interface ConversionLimits {
+  /** Wall time of one conversion (with chunking); past it the worker is terminated. */
+  timeoutMs: number;
+  /** Heap of a conversion worker (V8 old generation), in MiB. */
+  maxMemoryMb: number;
+  /** Deepest element nesting accepted in HTML, checked before parsing. */
+  maxHtmlDepth: number;
+  /** Largest markdown a conversion may produce, in bytes. */
+  maxOutputBytes: number;
+  /** Conversion workers; 0 converts on the serving thread (benchmarks compare both). */
+  workers: number;
+  /** Conversions waiting for a worker before new ones are refused. */
+  maxQueue: number;
+}
+
+export const DEFAULT_CONVERSION_LIMITS: ConversionLimits = {
+  timeoutMs: 300_000,
+  maxMemoryMb: 1024,
+  maxHtmlDepth: 512,
+  maxOutputBytes: 64 * 1024 * 1024,
+  // One core stays with the serving thread.
+  workers: Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+  maxQueue: 1000,
+};

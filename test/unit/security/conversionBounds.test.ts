@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makeDocx, makePdf, startTestBackend, type Reply, type TestBackend } from '../backend/helpers';
+
+function nestedHtml(depth: number): string {
+  return `<html><body>${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}</body></html>`;
+}
+
+function bigPdf(pages: number): Buffer {
+  return makePdf(Array.from({ length: pages }, (_, p) => ({ lines: Array.from({ length: 40 }, (_, l) => `Page ${p} line ${l} of the long report about turbines and gearboxes`) })));
+}
+
+describe('security: every conversion is bounded and the server keeps answering', function () {
+  this.timeout(120_000);
+  let t: TestBackend;
+  let storeId: string;
+  afterEach(async () => t?.close());
+
+  async function start(conversion: Record<string, number> = {}) {
+    t = await startTestBackend({ rateLimits: false, conversion });
+    storeId = await t.createStore('bounds');
+    // A searchable file, so searches during a conversion have something to answer with.
+    const ready = await t.ingest(storeId, 'known.md', '# Known\n\nThe gearbox manual says oil every month.\n');
+    assert.equal(ready.json.status, 'completed');
+  }
+
+  /** Attaches a file and searches the store until the file leaves in_progress; every search must answer. */
+  async function attachWhileSearching(filename: string, data: string | Uint8Array): Promise<{ record: Reply; searches: Reply[] }> {
+    const uploaded = await t.upload(filename, data);
+    assert.equal(uploaded.status, 200, uploaded.text);
+    const attached = await t.docs('POST', `/v1/vector_stores/${storeId}/files`, { file_id: uploaded.json.id });
+    assert.equal(attached.status, 200, attached.text);
+    const searches: Reply[] = [];
+    for (;;) {
+      const record = await t.docs('GET', `/v1/vector_stores/${storeId}/files/${uploaded.json.id}`);
+      if (record.json.status !== 'in_progress') return { record, searches };
+      searches.push(await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'gearbox oil' }));
+    }
+  }
+
+  function assertSearchesAnswered(searches: Reply[]) {
+    for (const reply of searches) {
+      assert.equal(reply.status, 200, reply.text);
+      assert.match(JSON.stringify(reply.json.data), /gearbox manual/);
+    }
+  }
+
+  it('HTML nested a few thousand deep fails naming the depth bound while searches answer', async () => {
+    await start();
+    const { record, searches } = await attachWhileSearching('deep.html', nestedHtml(5000));
+    assert.equal(record.json.status, 'failed');
+    assert.equal(record.json.last_error, 'conversion stopped: the HTML is nested deeper than 512 elements.');
+    assertSearchesAnswered(searches);
+  });
+
+  it('HTML nested 100,000 deep fails fast naming the depth bound, and the next file converts', async () => {
+    await start();
+    const { record, searches } = await attachWhileSearching('deeper.html', nestedHtml(100_000));
+    assert.equal(record.json.status, 'failed');
+    assert.match(record.json.last_error, /nested deeper than 512 elements/);
+    assertSearchesAnswered(searches);
+    const next = await t.ingest(storeId, 'fine.html', '<h1>Fine</h1><p>ordinary page</p>');
+    assert.equal(next.json.status, 'completed');
+  });
+
+  it('the depth bound is configurable', async () => {
+    await start({ maxHtmlDepth: 8 });
+    const deep = await t.ingest(storeId, 'nine.html', nestedHtml(9));
+    assert.equal(deep.json.last_error, 'conversion stopped: the HTML is nested deeper than 8 elements.');
+    const shallow = await t.ingest(storeId, 'three.html', nestedHtml(3));
+    assert.equal(shallow.json.status, 'completed');
+  });
+
+  it('a conversion past the time bound is stopped, names the bound, and the store goes on converting', async () => {
+    // 600 pages take seconds to read; 50 ms is far below that.
+    await start({ timeoutMs: 50 });
+    const { record, searches } = await attachWhileSearching('long.pdf', bigPdf(600));
+    assert.equal(record.json.status, 'failed');
+    assert.match(record.json.last_error, /^conversion stopped: long\.pdf took longer than the limit of 0\.05 s\.$/);
+    assertSearchesAnswered(searches);
+    await t.restart({ conversion: { timeoutMs: 60_000 } });
+    const next = await t.ingest(storeId, 'after.txt', 'converted after the stop');
+    assert.equal(next.json.status, 'completed');
+  });
+
+  it('a conversion past the memory bound fails naming it, and the next file converts', async () => {
+    await start({ maxMemoryMb: 16 });
+    const { record, searches } = await attachWhileSearching('heavy.pdf', bigPdf(600));
+    assert.equal(record.json.status, 'failed');
+    assert.match(record.json.last_error, /^conversion stopped: heavy\.pdf needed more memory than the limit of 16(\.0)? MiB\.$/);
+    assertSearchesAnswered(searches);
+    const next = await t.ingest(storeId, 'small.txt', 'a small file after the big one');
+    assert.equal(next.json.status, 'completed');
+  });
+
+  it('DOCX, PDF and text past the output bound fail naming it', async () => {
+    await start({ maxOutputBytes: 2000 });
+    const paragraphs = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} about the maintenance of gearboxes.`);
+    const docx = await t.ingest(storeId, 'long.docx', await makeDocx({ paragraphs }));
+    assert.equal(docx.json.status, 'failed');
+    assert.match(docx.json.last_error, /^conversion stopped: long\.docx turns into more than 2(\.0)? KiB of text\.$/);
+    const pdf = await t.ingest(storeId, 'long.pdf', bigPdf(5));
+    assert.equal(pdf.json.status, 'failed');
+    assert.match(pdf.json.last_error, /^conversion stopped: long\.pdf turns into more than 2(\.0)? KiB of text\.$/);
+    const text = await t.ingest(storeId, 'long.txt', 'x'.repeat(3000));
+    assert.match(text.json.last_error, /turns into more than 2(\.0)? KiB of text/);
+    const short = await t.ingest(storeId, 'short.txt', 'short enough');
+    assert.equal(short.json.status, 'completed');
+  });
+
+  describe('web crawl', () => {
+    let site: Server;
+    let siteUrl: string;
+    before(async () => {
+      site = createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(req.url === '/deep' ? nestedHtml(100_000) : '<html><head><title>Ok</title></head><body><p>fine page</p></body></html>');
+      });
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    });
+    after(() => new Promise<void>((resolve) => site.close(() => resolve())));
+
+    it('a hostile page fails with the depth bound while the other pages convert', async () => {
+      await start();
+      const reply = await t.gw('POST', '/v1/tools/web/crawl', { urls: [`${siteUrl}/deep`, `${siteUrl}/ok`] });
+      assert.equal(reply.status, 200, reply.text);
+      const text = JSON.stringify(reply.json);
+      assert.match(text, /conversion stopped: the HTML is nested deeper than 512 elements/);
+      assert.match(text, /fine page/);
+      const search = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'gearbox oil' });
+      assert.equal(search.status, 200);
+    });
+  });
+});
