@@ -1,8 +1,9 @@
 /**
  * A zip bomb check for DOCX files, run before mammoth unpacks anything: it walks the ZIP central
- * directory and inflates each part that mammoth would read (everything but the media), counting
+ * directory and inflates every part, counting
  * the bytes and discarding them, and stops as soon as the total passes the limit. The sizes the
- * archive declares are not trusted; only what really comes out of the inflater counts.
+ * archive declares are not trusted; only what really comes out of the inflater counts. No part is
+ * skipped by its name: a relationship can name any part (`word/media/…` included) as the document.
  */
 import { createInflateRaw } from 'node:zlib';
 import { formatBytes } from '../http/body';
@@ -87,8 +88,7 @@ export async function checkDocxArchive(filename: string, data: Uint8Array, limit
   const zip = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   let total = 0;
   for (const entry of entries(filename, zip)) {
-    // Images are never unpacked (the converter drops them), so they cost nothing.
-    if (/^word\/media\//i.test(entry.name) || entry.name.endsWith('/')) continue;
+    if (entry.name.endsWith('/')) continue;
     const at = entry.localOffset;
     if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw corrupt(filename, `a damaged part ${entry.name}`);
     const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);

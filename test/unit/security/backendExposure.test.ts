@@ -5,7 +5,8 @@
  * its answers (no CORS). Per-path 401s are in test/unit/backend/auth.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import { call, startTestBackend, TOKEN, API_KEY, type TestBackend } from '../backend/helpers';
 
@@ -31,8 +32,20 @@ describe('backend exposure: loopback only, token required', () => {
     const url = new URL(t.url);
     assert.equal(url.hostname, '127.0.0.1');
     assert.equal(await canConnect('127.0.0.1', Number(url.port)), true);
-    const external = Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal && a.family === 'IPv4').map((a) => a!.address);
-    for (const address of external) assert.equal(await canConnect(address, Number(url.port)), false, `reachable on ${address}`);
+    // 127.0.0.2 is this machine too (all of 127.0.0.0/8 is loopback on Linux), so a server bound to
+    // every address answers there even on a machine without a network interface.
+    const others = ['127.0.0.2', ...Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal).map((a) => a!.address)];
+    if (process.platform === 'linux') {
+      // The probe itself works: a server bound to every address is found on 127.0.0.2.
+      const everywhere = createServer().listen(0, '0.0.0.0');
+      await once(everywhere, 'listening');
+      try {
+        assert.equal(await canConnect('127.0.0.2', (everywhere.address() as AddressInfo).port), true, 'the probe finds a server bound to 0.0.0.0');
+      } finally {
+        everywhere.close();
+      }
+    }
+    for (const address of others) assert.equal(await canConnect(address, Number(url.port)), false, `reachable on ${address}`);
   });
 
   it('refuses requests without the token, with a near-miss of it, or with it in the query string', async () => {

@@ -23,20 +23,40 @@ async function listTree(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** A DOCX whose document.xml inflates to `megabytes` MiB of text from a small archive (made with jszip). */
-async function zipBombDocx(megabytes: number): Promise<Buffer> {
+/**
+ * A DOCX whose main document inflates to `megabytes` MiB of text from a small archive (made with
+ * jszip). `documentPath` moves the document elsewhere (the package relationship names it);
+ * `lyingSizes` rewrites the sizes the archive declares for what it unpacks to.
+ */
+async function zipBombDocx(megabytes: number, options: { documentPath?: string; lyingSizes?: boolean } = {}): Promise<Buffer> {
   const JSZip = (await import('jszip')).default;
+  const documentPath = options.documentPath ?? 'word/document.xml';
   const zip = new JSZip();
   const valid = await JSZip.loadAsync(await makeDocx({ paragraphs: ['x'] }));
   for (const name of Object.keys(valid.files)) {
-    if (name !== 'word/document.xml' && !valid.files[name]!.dir) zip.file(name, await valid.files[name]!.async('uint8array'));
+    if (name === 'word/document.xml' || valid.files[name]!.dir) continue;
+    let content = await valid.files[name]!.async('string');
+    if (name === '_rels/.rels') {
+      assert.match(content, /Target="\/?word\/document\.xml"/, 'the package relationship names the document');
+      content = content.replace(/Target="\/?word\/document\.xml"/, `Target="${documentPath}"`);
+    }
+    zip.file(name, content);
   }
   const filler = 'A'.repeat(megabytes * 1024 * 1024);
   zip.file(
-    'word/document.xml',
+    documentPath,
     `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${filler}</w:t></w:r></w:p></w:body></w:document>`,
   );
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+  const archive = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+  if (options.lyingSizes) {
+    // Every local header and central directory entry claims its part unpacks to 1 KiB.
+    for (let at = 0; at + 46 <= archive.length; at++) {
+      const signature = archive.readUInt32LE(at);
+      if (signature === 0x04034b50) archive.writeUInt32LE(1024, at + 22);
+      else if (signature === 0x02014b50) archive.writeUInt32LE(1024, at + 24);
+    }
+  }
+  return archive;
 }
 
 describe('hostile files against the backend', function () {
@@ -144,6 +164,16 @@ describe('hostile files against the backend', function () {
       await failsWith('bomb.docx', bomb, /unpacks to more than 64 MiB.*zip bomb/);
       // Not a timing assertion: the guard discards what it inflates, so memory stays far below 100 MiB more.
       assert.ok(process.memoryUsage().rss - heapBefore < 200 * 1024 * 1024, 'the bomb was never held in memory');
+    });
+
+    it('fails a bomb whose archive claims small sizes: only what inflates counts', async () => {
+      await failsWith('lying.docx', await zipBombDocx(100, { lyingSizes: true }), /unpacks to more than 64 MiB.*zip bomb/);
+      await stillServing();
+    });
+
+    it('fails a bomb hidden under word/media/ that the package names as its document', async () => {
+      await failsWith('media.docx', await zipBombDocx(100, { documentPath: 'word/media/image1.xml' }), /unpacks to more than 64 MiB.*zip bomb/);
+      await stillServing();
     });
 
     it('fails a DOCX that is not a ZIP, or a ZIP cut short', async () => {

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { renderChatPage } from '../../../src/features/chat/chatPage';
 import { isOpenableLink, parseWebviewMessage } from '../../../src/features/chat/protocol';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -21,24 +22,12 @@ const ORIGIN = 'https://webview.test';
 const CORPUS: { name: string; payload: string }[] = JSON.parse(readFileSync(path.join(__dirname, 'fixtures/xss-corpus.json'), 'utf8'));
 const NONCE = 'cnVudGltZW5vbmNl';
 
-/** The chat panel's policy (src/features/chat/webviewHtml.ts), with this page's origin as the webview source. */
-const PANEL_CSP = [
-  "default-src 'none'",
-  `style-src ${ORIGIN}`,
-  `font-src ${ORIGIN}`,
-  `img-src ${ORIGIN} data:`,
-  `script-src 'nonce-${NONCE}'`,
-  "connect-src 'none'",
-  "frame-src 'none'",
-  "form-action 'none'",
-  "base-uri 'none'",
-].join('; ');
-
+/** The page the chat panel serves (its HTML and policy), with this test's origin as the webview source. */
 function page(csp: boolean): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-${csp ? `<meta http-equiv="Content-Security-Policy" content="${PANEL_CSP}">` : ''}
-<link rel="stylesheet" href="${ORIGIN}/chat.css"><title>DocChat</title></head>
-<body><div id="app" class="app"></div><script nonce="${NONCE}" src="${ORIGIN}/chat.js"></script></body></html>`;
+  const html = renderChatPage({ cspSource: ORIGIN, scriptUri: `${ORIGIN}/chat.js`, styleUris: [`${ORIGIN}/chat.css`], nonce: NONCE });
+  const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>\n/;
+  assert.match(html, policy, 'the panel page carries its policy');
+  return csp ? html : html.replace(policy, '');
 }
 
 /** Runs before the bundle: the canary, and a fake VS Code webview API that records every post. */

@@ -56,11 +56,12 @@ describe('search as you type', () => {
   it('aborts the request in flight when the query changes and never shows its answer', async () => {
     let releaseFirst!: () => void;
     const firstGate = new Promise<void>((resolve) => (releaseFirst = resolve));
-    const { timers, states, calls, controller } = harness(async (query, signal) => {
-      if (query === 'kubectl') {
-        await firstGate; // the slow, first request
-      }
-      return backend.client.search(storeId, { query }, query === 'kubectl' ? {} : { signal });
+    let firstAnswer: Promise<SearchResult> | undefined;
+    const { timers, states, calls, controller } = harness((query, signal) => {
+      if (query !== 'kubectl') return backend.client.search(storeId, { query }, { signal });
+      // The slow, first request: it ignores the abort and answers after the second one.
+      firstAnswer = firstGate.then(() => backend.client.search(storeId, { query }));
+      return firstAnswer;
     });
     controller.setQuery('kubectl');
     timers.fireAll();
@@ -70,7 +71,10 @@ describe('search as you type', () => {
     timers.fireAll();
     await until(() => states.some((s) => s.kind === 'results'));
     releaseFirst();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The controller awaited this answer before the test did, so it has handled it once this resolves.
+    const stale = await firstAnswer!;
+    assert.ok(stale.data.some((d) => d.content.includes('kubectl')), 'the stale request did answer');
+    await new Promise((resolve) => setImmediate(resolve));
     const results = states.filter((s): s is Extract<SearchState<SearchResult>, { kind: 'results' }> => s.kind === 'results');
     assert.deepEqual(results.map((r) => r.query), ['espresso'], 'only the current query ever shows results');
     assert.ok(results[0]!.result.data.every((d) => !d.content.includes('kubectl')));
