@@ -287,6 +287,8 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await session.runCommand(commandTitle('docchat.search'));
     const quick = session.page.locator('.quick-input-widget');
     await quick.locator('.monaco-list-row', { hasText: 'demo' }).first().click({ timeout: 30_000 });
+    // The store picker gives way to the search box: type only once that is the one on screen.
+    await quick.locator('.quick-input-title', { hasText: 'Search "demo"' }).waitFor({ state: 'visible', timeout: 30_000 });
     await quick.locator('input.input').fill('meeting notes deleted');
     const result = quick.locator('.monaco-list-row', { hasText: 'retention.md' }).first();
     await result.waitFor({ state: 'visible', timeout: 30_000 });

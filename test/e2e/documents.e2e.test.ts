@@ -172,11 +172,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
   it('copies a store ID from the context menu', async () => {
     await session.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
     await runContextMenu(session, treeRow(pane, STORE), 'Copy ID');
-    let copied = '';
-    for (let attempt = 0; attempt < 50 && !copied; attempt++) {
-      copied = await session.page.evaluate(() => navigator.clipboard.readText());
-      if (!copied) await session.page.waitForTimeout(200);
-    }
+    const copied = String(await (await session.page.waitForFunction(async () => (await navigator.clipboard.readText()) || false, undefined, { timeout: 15_000 })).jsonValue());
     assert.match(copied, /^vs_\w+$/);
     const tooltip = await hoverText(session.page, treeRow(pane, STORE).first(), /ID:/);
     assert.ok(tooltip.includes(copied), 'the copied ID is the one in the tooltip');
@@ -233,9 +229,9 @@ describe('Documents workflow (e2e, Local mode)', function () {
     await result.hover();
     await result.locator('.action-label[aria-label="Add to Chat"]').click();
     await session.page.locator('.statusbar', { hasText: 'added to the chat' }).waitFor({ state: 'visible', timeout: 15_000 });
-    // The chat opens with the passage; let its view finish loading (it takes focus), then close it.
-    await session.page.locator('iframe.webview.ready').first().waitFor({ state: 'attached', timeout: 30_000 });
-    await session.page.waitForTimeout(1_000);
+    // The chat opens with the passage as a chip above the composer; then it is closed.
+    const chat = session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    await chat.locator('.pending-context .chip').first().waitFor({ state: 'visible', timeout: 30_000 });
     await session.screenshot('passage added to the chat');
     await session.runCommand('View: Close All Editors');
 

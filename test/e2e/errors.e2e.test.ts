@@ -61,13 +61,14 @@ async function startFaultyServices(faults: Faults): Promise<ScriptServer> {
     faults.chatCalls++;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    res.write(sseBody([chatChunk('', { role: 'assistant' }), ...WORDS.map((w) => chatChunk(w))], { done: false }));
+    const words = sseBody([chatChunk('', { role: 'assistant' }), ...WORDS.map((w) => chatChunk(w))], { done: false });
     if (faults.breakNextStream > 0) {
       faults.breakNextStream--;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      res.socket?.destroy(); // the connection dies mid-answer
+      // The connection dies mid-answer, once the first words are on their way.
+      res.write(words, () => res.socket?.destroy());
       return;
     }
+    res.write(words);
     res.end(sseBody([chatChunk(' completely.'), chatChunk(undefined, { finish_reason: 'stop' })]));
   });
   return server;
@@ -111,6 +112,8 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     await session.answerQuickInput(GOOD_TOKEN);
     await rows('handbook').first().waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal(await rows(/token was rejected/i).count(), 0);
+    // Everything the rejection caused has happened by now: still no notification about it.
+    assert.deepEqual(await notificationsMatching(/token/i), [], 'no later report of the rejected token as a notification');
   });
 
   it('a rate limit: one error in the tree that says so and retries when clicked', async () => {
@@ -130,6 +133,7 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     await error.first().click(); // Retry (the server's one-second wait has passed by now)
     await rows('handbook').first().waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal(await rows(/could not load/i).count(), 0);
+    assert.ok((await notificationsMatching(/too many requests|rate limit/i)).length <= 1, 'no later second notification of the rate limit');
   });
 
   it('a broken chat stream: the partial answer stays, one inline error offers Retry and Show Output, Retry completes it', async () => {
@@ -160,6 +164,7 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     await error.locator('.action-retry').click();
     await answer.locator('.markdown-body').filter({ hasText: /arrived completely/ }).waitFor({ timeout: 60_000 });
     assert.equal(await chat.locator('.inline-error').count(), 0);
+    assert.deepEqual(await notificationsMatching(/broke off|stream/i), [], 'no later report of the broken stream as a notification');
     assert.equal(faults.chatCalls, 2, 'the broken stream was not retried on its own; Retry sent it once more');
   });
 });

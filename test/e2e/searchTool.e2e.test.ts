@@ -142,6 +142,8 @@ describe('DocChat search tool via vscode.lm.invokeTool (e2e, Local mode)', funct
     await session.screenshot('tool result');
     assert.match(result, /TOOL RESULT: 1 passage from the vector store "e2e-tools" matching "roll back a release"/);
     assert.match(result, /\[1\] release-guide\.md \(score \d\.\d\d\) .*To roll back a release, run the rollback pipeline/);
+    // The log line the declining test counts: each search the tool runs leaves one.
+    assert.match(session.outputChannel(), /Search tool: 1 passages from vs_/);
   });
 
   it('runs nothing when the confirmation is declined', async () => {

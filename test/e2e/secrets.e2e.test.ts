@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchVSCode, repoRoot, startBackendProcess, type BackendProcess, type VSCodeSession } from '../support/harness';
+import { captureFailures, launchVSCode, repoRoot, startBackendProcess, type BackendProcess, type VSCodeSession } from '../support/harness';
 import { ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // Secrets after a full session in a real VS Code: the token and the API key are set through the
@@ -64,9 +64,7 @@ describe('Secrets stay secret (e2e)', function () {
     });
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await session?.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-  });
+  captureFailures(() => session);
 
   after(async () => {
     await session?.close();

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import net from 'node:net';
 import {
-  launchVSCode, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession,
+  launchVSCode, newErrors, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession,
 } from '../support/harness';
 
 // The first thing a user sees: the DocChat view in a real VS Code, signed out and then with items
@@ -28,6 +28,7 @@ describe('DocChat view (e2e)', function () {
   let backend: BackendProcess | undefined;
 
   afterEach(async function () {
+    const unexpected = session ? newErrors(session) : [];
     if (session && this.currentTest?.state === 'failed') {
       await session.screenshot('failure').catch(() => undefined);
       console.log(`DocChat output channel:\n${session.outputChannel()}`);
@@ -37,6 +38,9 @@ describe('DocChat view (e2e)', function () {
     await backend?.stop();
     session = undefined;
     backend = undefined;
+    if (this.currentTest?.state === 'passed' && unexpected.length > 0) {
+      throw new Error(`"${this.currentTest.title}" left errors behind:\n${unexpected.join('\n')}`);
+    }
   });
 
   it('shows the welcome view when signed out', async function () {

@@ -27,6 +27,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
   readonly followed = new Set<string>();
   private readonly pending = new Set<TreeNode | 'root'>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private flushWaiters: Array<() => void> = [];
   private readonly log: Logger;
   private empty: boolean | undefined;
 
@@ -186,18 +187,26 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     this.flushTimer ??= setTimeout(() => this.flush(), REFRESH_BATCH_MS);
   }
 
+  /** Resolves once the redraws scheduled so far have been handed to VS Code. */
+  whenRefreshed(): Promise<void> {
+    if (this.flushTimer === undefined) return Promise.resolve();
+    return new Promise((resolve) => this.flushWaiters.push(resolve));
+  }
+
   private flush(): void {
     this.flushTimer = undefined;
     const pending = [...this.pending];
     this.pending.clear();
     if (pending.includes('root')) {
       this._onDidChangeTreeData.fire(undefined);
-      return;
+    } else {
+      const nodes = pending.filter((n): n is TreeNode => n !== 'root');
+      // A node whose parent is redrawn is redrawn with it.
+      this._onDidChangeTreeData.fire(nodes.filter((n) => !(n.parent && nodes.includes(n.parent))));
     }
-    const nodes = pending.filter((n): n is TreeNode => n !== 'root');
-    // A node whose parent is redrawn is redrawn with it.
-    const roots = nodes.filter((n) => !(n.parent && nodes.includes(n.parent)));
-    this._onDidChangeTreeData.fire(roots);
+    const waiters = this.flushWaiters;
+    this.flushWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /** Forget everything loaded (new connection, new page size). */

@@ -1,7 +1,6 @@
 // Entry point of the extension copy the activation benchmark installs: it loads the real bundle
 // and times its module load and activate() inside the extension host, then appends the numbers
 // to the file named by DOCCHAT_BENCH_ACTIVATION_OUT.
-const { performance } = require('node:perf_hooks');
 const { appendFileSync } = require('node:fs');
 
 const loadStarted = performance.now();

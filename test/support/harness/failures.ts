@@ -1,16 +1,51 @@
 import type { VSCodeSession } from './vscode';
 
 /**
- * Registers a mocha `afterEach` that keeps the evidence of a failed e2e test: a screenshot in
- * test-results/ and the "DocChat" output channel in the test output.
+ * Browser console errors that come from code-server's own page whatever the extensions do: the
+ * workbench asks for `vsda`, a signing module only Microsoft's builds ship; a window reload logs
+ * the shutdown work a browser cannot wait for and the built-in TypeScript task detection it cut
+ * short; and declining a tool's confirmation is logged as the tool call being cancelled.
+ */
+const WORKBENCH_NOISE: RegExp[] = [
+  /status of 404 .*\/static\/node_modules\/vsda\/rust\/web\/vsda(_bg\.wasm|\.js)\)$/,
+  /\[lifecycle\] Long running operations during shutdown are unsupported in the web \(id: [\w.]+\)/,
+  /^Timed out getting tasks from {2}typescript /,
+  /\[LanguageModelToolsService#invokeTool\] Error from tool docchat_\w+ with parameters .*:\nCanceled: Canceled/,
+];
+
+interface Seen {
+  console: number;
+  extensionHost: number;
+}
+
+/**
+ * Registers a mocha `afterEach` that keeps the evidence of a failed e2e test (a screenshot in
+ * test-results/ and the "DocChat" output channel in the test output), and fails a test that passed
+ * while leaving a browser console error or a DocChat error in the extension host's log.
  */
 export function captureFailures(currentSession: () => VSCodeSession | undefined): void {
+  const seen = new WeakMap<VSCodeSession, Seen>();
   afterEach(async function () {
     const session = currentSession();
-    if (!session || this.currentTest?.state !== 'failed') {
+    if (!session) {
       return;
     }
-    await session.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
-    console.log(`DocChat output channel:\n${session.outputChannel()}`);
+    if (this.currentTest?.state === 'failed') {
+      await session.screenshot(`failure ${this.currentTest.title}`).catch(() => undefined);
+      console.log(`DocChat output channel:\n${session.outputChannel()}`);
+    }
+    const unexpected = newErrors(session, seen);
+    if (this.currentTest?.state === 'passed' && unexpected.length > 0) {
+      throw new Error(`"${this.currentTest.title}" left errors behind:\n${unexpected.join('\n')}`);
+    }
   });
+}
+
+/** Console and extension-host errors not seen at the last call (for tests that manage their own session). */
+export function newErrors(session: VSCodeSession, seen = new WeakMap<VSCodeSession, Seen>()): string[] {
+  const from = seen.get(session) ?? { console: 0, extensionHost: 0 };
+  const consoleErrors = session.consoleErrors.slice(from.console).filter((e) => !WORKBENCH_NOISE.some((p) => p.test(e)));
+  const extensionHost = session.extensionErrors();
+  seen.set(session, { console: session.consoleErrors.length, extensionHost: extensionHost.length });
+  return [...consoleErrors.map((e) => `console: ${e}`), ...extensionHost.slice(from.extensionHost).map((e) => `extension host: ${e}`)];
 }

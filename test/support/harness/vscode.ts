@@ -142,7 +142,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
     const page = await context.newPage();
     page.on('pageerror', (error) => consoleErrors.push(String(error)));
     page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
+      if (message.type() === 'error') consoleErrors.push(message.location().url ? `${message.text()} (${message.location().url})` : message.text());
     });
     await page.goto(`${server.url}?folder=${encodeURIComponent(workspaceDir)}`);
     await waitForWorkbench(page);

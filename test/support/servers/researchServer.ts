@@ -28,7 +28,17 @@ export interface ResearchServer {
   tasks: Map<string, ResearchTaskState>;
   /** Every request as "METHOD /path". */
   requests: string[];
+  /**
+   * Holds the next status poll unanswered: `arrived` resolves when it comes in, `abandoned` when the
+   * client closes it before an answer (a cancelled poll).
+   */
+  holdNextPoll(): { arrived: Promise<void>; abandoned: Promise<void> };
   close(): Promise<void>;
+}
+
+interface HeldPoll {
+  arrive(): void;
+  abandon(): void;
 }
 
 export const RESEARCH_SOURCES = [
@@ -75,6 +85,7 @@ export async function startResearchServer(options: { apiKey?: string } = {}): Pr
   const tasks = new Map<string, ResearchTaskState>();
   const requests: string[] = [];
   let next = 1;
+  let hold: HeldPoll | undefined;
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -108,6 +119,13 @@ export async function startResearchServer(options: { apiKey?: string } = {}): Pr
           error(res, 404, 'not_found_error', `No research task ${status[1]}.`);
           return;
         }
+        const held = hold;
+        if (held) {
+          hold = undefined;
+          res.once('close', () => res.writableEnded || held.abandon());
+          held.arrive();
+          return;
+        }
         const step = task.steps[Math.min(task.polls, task.steps.length - 1)]!;
         task.polls += 1;
         send(res, 200, step);
@@ -135,6 +153,14 @@ export async function startResearchServer(options: { apiKey?: string } = {}): Pr
     apiKey,
     tasks,
     requests,
+    holdNextPoll() {
+      let arrive!: () => void;
+      let abandon!: () => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const abandoned = new Promise<void>((resolve) => (abandon = resolve));
+      hold = { arrive, abandon };
+      return { arrived, abandoned };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { DocumentsClient, type DocumentsClientOptions } from '../../../src/api/documents/client';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/api/gateway/client';
-import type { Clock } from '../../../src/api/http/clock';
+import { type Clock, systemClock } from '../../../src/api/http/clock';
 import { AbortedError, type DocChatError } from '../../../src/api/http/errors';
 import type { LogLevel } from '../../../src/api/http/options';
 
@@ -12,6 +12,24 @@ interface Timer {
   at: number;
   hook: Promise<void>;
   resolve(): void;
+}
+
+/** The real clock, counting the sleeps still running: at zero, nothing is waiting to wake and act. */
+export class WatchedClock implements Clock {
+  pending = 0;
+
+  now(): number {
+    return systemClock.now();
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    this.pending++;
+    try {
+      await systemClock.sleep(ms, signal);
+    } finally {
+      this.pending--;
+    }
+  }
 }
 
 /**

@@ -101,7 +101,7 @@ describe('backend: journal', () => {
     const dir = await tempDir();
     let state: number[] = [];
     const open = () => Journal.open<number[], { op: string; value: number }>(dir, () => [...state], 3);
-    let { journal } = await open();
+    const { journal } = await open();
     for (let value = 1; value <= 7; value++) {
       state.push(value);
       await journal.append({ op: 'add', value });

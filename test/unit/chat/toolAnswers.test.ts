@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { WatchedClock } from '../api/helpers';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import { AnswerDriver, type AnswerHost } from '../../../src/features/chat/answerDriver';
 import { ConversationStore } from '../../../src/features/chat/conversationStore';
@@ -97,7 +98,9 @@ describe('chat gateway tools: research test server', () => {
   });
 
   it('Stop cancels a running /research: polling ends, the answer is marked stopped, one streamDone(stopped)', async () => {
-    const t = setup(() => ({ gateway, pollInitialDelayMs: 5, pollMaxDelayMs: 5 }));
+    const clock = new WatchedClock();
+    const watched = new GatewayClient({ baseUrl: server.url, token: server.apiKey, rateLimits: false, transport: { maxRetries: 0, clock } });
+    const t = setup(() => ({ gateway: watched, pollInitialDelayMs: 5, pollMaxDelayMs: 5 }));
     const answer = t.ask('/research run forever');
     while (t.posted.filter((m) => m.type === 'streamProgress').length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     const requestId = answer.requestId!;
@@ -111,8 +114,9 @@ describe('chat gateway tools: research test server', () => {
     assert.equal(answer.status, 'stopped');
     assert.match(answer.content, new RegExp(`Stopped following research task \`${task.id}\``));
     assert.deepEqual(t.terminals(), [{ type: 'streamDone', requestId, stopped: true }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(clock.pending, 0, 'no status poll is scheduled after the stop');
     assert.equal(task.polls, polls, 'no more status polls after the stop');
+    await watched.close();
   });
 
   it('a research task the service fails or cancels ends the answer with what the service said', async () => {
@@ -164,7 +168,7 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
   let dataDir: string;
 
   before(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const { startBackend } = require(path.resolve(__dirname, '../../../src/backend/index.ts'));
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-chat-tools-'));
     backend = await startBackend({ host: '127.0.0.1', port: 0, dataDir, token: API_KEY, apiKey: API_KEY, rateLimits: false });

@@ -13,9 +13,9 @@ g.window = dom.window;
 g.requestAnimationFrame = dom.window.requestAnimationFrame.bind(dom.window);
 
 // Loaded after the globals exist: the webview code builds elements with the global document.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const { ChatApp } = require('../../../media/chat/app') as typeof import('../../../media/chat/app');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const { createMarkdownPipeline } = require('../../../media/chat/markdown') as typeof import('../../../media/chat/markdown');
 
 const pipeline = createMarkdownPipeline(createDOMPurify(dom.window as unknown as Window & typeof globalThis));

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import { runToolCommand, type ResearchProgress, type ToolOutcome } from '../../../src/features/tools';
+import { WatchedClock } from '../api/helpers';
 import { startResearchServer, type ResearchServer } from '../../support/servers/researchServer';
 
 const POLL = { pollInitialDelayMs: 1, pollMaxDelayMs: 5 };
@@ -70,8 +71,10 @@ describe('gateway tools against a research test server', () => {
   it('/research stops polling when its signal aborts', async () => {
     const abort = new AbortController();
     let polls = 0;
+    const clock = new WatchedClock();
+    const watched = new GatewayClient({ baseUrl: server.url, token: server.apiKey, rateLimits: false, transport: { maxRetries: 0, clock } });
     const outcome = await runToolCommand(
-      gateway,
+      watched,
       { name: 'research', topic: 'forever running' },
       {
         ...POLL,
@@ -84,9 +87,9 @@ describe('gateway tools against a research test server', () => {
     assert.equal(markdownOf(outcome, 'cancelled'), 'Web research was cancelled.');
     const task = [...server.tasks.values()].find((t) => t.query === 'forever running')!;
     assert.equal(task.polls, 3);
-    // Nothing polls in the background after the outcome.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    assert.equal(task.polls, 3);
+    // Nothing polls in the background after the outcome: no poll is waiting to wake.
+    assert.equal(clock.pending, 0, 'a status poll is still scheduled');
+    await watched.close();
   });
 
   it('/research aborted before it starts sends nothing', async () => {
@@ -127,7 +130,7 @@ describe('gateway tools against the embedded backend (no upstream)', () => {
   let dataDir: string;
 
   before(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const { startBackend } = require(path.resolve(__dirname, '../../../src/backend/index.ts'));
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-tools-'));
     backend = await startBackend({ host: '127.0.0.1', port: 0, dataDir, token: API_KEY, apiKey: API_KEY, rateLimits: false });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { eventually } from './documents/fixtures';
 
 const EXTENSION_ID = 'docchat.docchat';
 
@@ -36,6 +37,12 @@ describe('DocChat commands', () => {
   });
 
   it('shows the DocChat output channel', async () => {
+    // An output channel on screen is a text editor of the `output` scheme, named after the extension and channel.
+    const docChatOutput = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && e.document.uri.path === `${EXTENSION_ID}.DocChat`);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await eventually(() => (docChatOutput() ? undefined : true), 'the panel to close');
     await vscode.commands.executeCommand('docchat.showOutput');
+    const editor = await eventually(docChatOutput, 'the DocChat output channel on screen');
+    assert.ok(!editor.viewColumn, 'shown in the panel, not as an editor tab');
   });
 });

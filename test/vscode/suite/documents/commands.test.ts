@@ -52,18 +52,34 @@ describe('DocChat documents commands and Local mode (extension host)', () => {
   it('never takes the documents URL from workspace settings (machine scope)', async () => {
     const section = vscode.workspace.getConfiguration('docchat');
     assert.equal(section.inspect('documents.url')?.defaultValue, '');
-    let written = false;
+    await assert.rejects(
+      Promise.resolve(section.update('documents.url', 'http://attacker.example', vscode.ConfigurationTarget.Workspace)),
+      'VS Code refuses to write a machine-scoped setting into the workspace',
+    );
+    // A workspace that carries the value in its settings file anyway: VS Code ignores it. A
+    // window-scoped setting written beside it shows when the file has been read.
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the extension-host suite runs with a workspace folder');
+    const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+    const before = await Promise.resolve(vscode.workspace.fs.readFile(file)).catch(() => undefined);
+    const read = new Promise<void>((resolve) => {
+      const listener = vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('docchat.search.maxResults')) {
+          listener.dispose();
+          resolve();
+        }
+      });
+    });
+    const hostile = { 'docchat.documents.url': 'http://attacker.example', 'docchat.search.maxResults': 7 };
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify(hostile)));
     try {
-      await section.update('documents.url', 'http://attacker.example', vscode.ConfigurationTarget.Workspace);
-      written = true;
-    } catch {
-      // VS Code refuses to write a machine-scoped setting into the workspace: fine too.
-    }
-    try {
+      await read;
+      assert.equal(vscode.workspace.getConfiguration('docchat').get('search.maxResults'), 7, 'the workspace file was read');
       assert.equal(readSettings().documentsUrl, '', 'a workspace value must not redirect the token');
       assert.equal(api.connectionState().kind, 'local');
     } finally {
-      if (written) await section.update('documents.url', undefined, vscode.ConfigurationTarget.Workspace);
+      if (before) await vscode.workspace.fs.writeFile(file, before);
+      else await vscode.workspace.fs.delete(file);
     }
   });
 });

@@ -148,7 +148,7 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     const node = await storeNode(store.id);
     const [fileNode] = await fileNodes(node);
     const other = await storeNode(otherStore.id);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // let the refreshes of loading settle
+    await tree.whenRefreshed(); // the redraws that loading scheduled
 
     const events: Array<TreeNode | TreeNode[] | undefined> = [];
     const listener = tree.onDidChangeTreeData((e) => events.push(e ?? undefined));
@@ -157,8 +157,8 @@ describe('Vector Stores tree (extension host, real backend)', () => {
       tree.refresh(node);
       tree.refresh(fileNode);
       tree.refresh(other);
-      await eventually(() => events.length > 0, 'a tree change event');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(events.length, 0, 'a refresh is batched, not fired at once');
+      await tree.whenRefreshed();
       assert.equal(events.length, 1, 'refreshes close together reach VS Code as one event');
       const fired = events[0];
       assert.ok(Array.isArray(fired), 'not a full refresh');

@@ -68,7 +68,7 @@ describe('Native chat: @docchat participant and search tool', function () {
   before(async function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     await extension.activate();
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
       startBackend(o: Record<string, unknown>): Promise<Running>;
     };
