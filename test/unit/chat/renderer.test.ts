@@ -100,8 +100,8 @@ const DOCUMENTS: Record<string, string> = {
 };
 
 describe('chat renderer: incremental rendering', function () {
-  // The exhaustive split-point checks render each document about a thousand times.
-  this.timeout(30_000);
+  // The exhaustive split-point checks render each document about a thousand times (slow on a busy machine).
+  this.timeout(180_000);
   for (const [name, text] of Object.entries(DOCUMENTS)) {
     it(`${name}: gives the full render's DOM for every single split point`, () => {
       const expected = fullRender(text);

@@ -1,7 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { WatchedClock } from '../api/helpers';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import { AnswerDriver, type AnswerHost } from '../../../src/features/chat/answerDriver';
@@ -9,6 +6,7 @@ import { ConversationStore } from '../../../src/features/chat/conversationStore'
 import { FileNameCache } from '../../../src/features/chat/grounding';
 import type { AssistantMessage, Conversation, HostMessage, UserMessage, WebPageSource } from '../../../src/features/chat/protocol';
 import type { ToolAnswerDependencies } from '../../../src/features/chat/toolAnswer';
+import { startTestBackend, type TestBackend } from '../backend/helpers';
 import { startResearchServer, type ResearchServer } from '../../support/servers/researchServer';
 
 // The chat's gateway tools on the host side: `/web`, `/crawl` and `/research` typed in the composer
@@ -162,16 +160,12 @@ describe('chat gateway tools: research test server', () => {
 
 describe('chat gateway tools: embedded backend without an upstream', () => {
   const API_KEY = 'chat-tools-key-9c1d';
-  let backend: { url: string; close(): Promise<void> };
+  let backend: TestBackend;
   let pages: ResearchServer;
   let gateway: GatewayClient;
-  let dataDir: string;
 
   before(async () => {
-     
-    const { startBackend } = require(path.resolve(__dirname, '../../../src/backend/index.ts'));
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-chat-tools-'));
-    backend = await startBackend({ host: '127.0.0.1', port: 0, dataDir, token: API_KEY, apiKey: API_KEY, rateLimits: false });
+    backend = await startTestBackend({ token: API_KEY, apiKey: API_KEY, rateLimits: false });
     pages = await startResearchServer();
     gateway = new GatewayClient({ baseUrl: backend.url, token: API_KEY, rateLimits: false, transport: { maxRetries: 0 } });
   });
@@ -179,7 +173,6 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
     await gateway.close();
     await backend.close();
     await pages.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   for (const command of ['/research solar power', '/web solar power']) {

@@ -1,16 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { DocumentsClient } from '../../../src/api/documents/client';
+import { startTestBackend as startRawBackend } from '../backend/helpers';
 
 export const TOKEN = 'features-token-4d1e';
-
-interface RunningBackend {
-  url: string;
-  close(): Promise<void>;
-}
-
-type StartBackend = (options: { host?: string; port?: number; dataDir: string; token: string; apiKey: string; rateLimits?: boolean }) => Promise<RunningBackend>;
 
 export interface TestBackend {
   url: string;
@@ -23,10 +14,7 @@ export interface TestBackend {
  * DocumentsClient for it. Rate limits are off unless asked for, so tests never wait for a bucket.
  */
 export async function startTestBackend(options: { rateLimits?: boolean } = {}): Promise<TestBackend> {
-  // Loaded by path so this helper compiles before the backend exists in the tree.
-  const { startBackend } = require(path.resolve(__dirname, '../../../src/backend/index.ts')) as { startBackend: StartBackend };
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-features-'));
-  const server = await startBackend({ host: '127.0.0.1', port: 0, dataDir, token: TOKEN, apiKey: TOKEN, rateLimits: options.rateLimits ?? false });
+  const server = await startRawBackend({ token: TOKEN, apiKey: TOKEN, rateLimits: options.rateLimits ?? false });
   const client = new DocumentsClient({ baseUrl: server.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
   return {
     url: server.url,
@@ -34,7 +22,6 @@ export async function startTestBackend(options: { rateLimits?: boolean } = {}): 
     async stop() {
       await client.close();
       await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

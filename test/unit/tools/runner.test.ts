@@ -1,10 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import { runToolCommand, type ResearchProgress, type ToolOutcome } from '../../../src/features/tools';
 import { WatchedClock } from '../api/helpers';
+import { startTestBackend, type TestBackend } from '../backend/helpers';
 import { startResearchServer, type ResearchServer } from '../../support/servers/researchServer';
 
 const POLL = { pollInitialDelayMs: 1, pollMaxDelayMs: 5 };
@@ -124,16 +122,12 @@ describe('gateway tools against a research test server', () => {
 
 describe('gateway tools against the embedded backend (no upstream)', () => {
   const API_KEY = 'tools-key-51aa';
-  let backend: { url: string; close(): Promise<void> };
+  let backend: TestBackend;
   let pages: ResearchServer;
   let gateway: GatewayClient;
-  let dataDir: string;
 
   before(async () => {
-     
-    const { startBackend } = require(path.resolve(__dirname, '../../../src/backend/index.ts'));
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-tools-'));
-    backend = await startBackend({ host: '127.0.0.1', port: 0, dataDir, token: API_KEY, apiKey: API_KEY, rateLimits: false });
+    backend = await startTestBackend({ token: API_KEY, apiKey: API_KEY, rateLimits: false });
     pages = await startResearchServer();
     gateway = new GatewayClient({ baseUrl: backend.url, token: API_KEY, rateLimits: false, transport: { maxRetries: 0 } });
   });
@@ -141,7 +135,6 @@ describe('gateway tools against the embedded backend (no upstream)', () => {
     await gateway.close();
     await backend.close();
     await pages.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('/research shows the 501 as a clear "not available" message', async () => {
