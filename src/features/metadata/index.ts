@@ -2,33 +2,12 @@ import * as vscode from 'vscode';
 import type { DocumentsClient } from '../../api/documents/client';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { pickStore } from '../stores/storePicker';
+import { fileOfArgument, pickStore, type FileArgument } from '../stores';
 import { editMetadata } from './editor';
-
-/** What the commands accept: a store-file tree node, or a plain reference. */
-interface FileTarget {
-  storeId?: string;
-  fileId: string;
-  filename?: string;
-}
-
-function targetOf(arg: unknown): FileTarget | undefined {
-  if (typeof arg !== 'object' || arg === null) {
-    return undefined;
-  }
-  const a = arg as { kind?: unknown; storeId?: unknown; fileId?: unknown; filename?: unknown };
-  if (typeof a.fileId === 'string') {
-    return {
-      fileId: a.fileId,
-      storeId: typeof a.storeId === 'string' ? a.storeId : undefined,
-      filename: typeof a.filename === 'string' ? a.filename : undefined,
-    };
-  }
-  return undefined;
-}
+import { registerCommand, requireDocuments } from '../../services/commands';
 
 /** Without a tree node: pick a store, then one of its files. */
-async function pickStoreFile(services: Services, client: DocumentsClient, title: string): Promise<FileTarget | undefined> {
+async function pickStoreFile(services: Services, client: DocumentsClient, title: string): Promise<FileArgument | undefined> {
   const store = await pickStore(services, { title });
   if (!store) {
     return undefined;
@@ -43,16 +22,10 @@ async function pickStoreFile(services: Services, client: DocumentsClient, title:
 }
 
 export function register(context: vscode.ExtensionContext, services: Services): void {
-  const client = () => {
-    const c = services.connection.documents;
-    if (!c) {
-      throw new Error('DocChat is not connected to a documents service.');
-    }
-    return c;
-  };
+  const client = () => requireDocuments(services.connection);
 
   const setFileMetadata = async (arg?: unknown) => {
-    const target = targetOf(arg) ?? (await pickStoreFile(services, client(), 'Set File Metadata'));
+    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), 'Set File Metadata'));
     if (!target) {
       return;
     }
@@ -72,7 +45,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   };
 
   const setStoreFileMetadata = async (arg?: unknown) => {
-    const target = targetOf(arg) ?? (await pickStoreFile(services, client(), 'Set Store File Metadata'));
+    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), 'Set Store File Metadata'));
     if (!target?.storeId) {
       return;
     }
@@ -92,16 +65,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     });
   };
 
-  const guarded = (what: string, body: (arg?: unknown) => Promise<void>) => async (arg?: unknown) => {
-    try {
-      await body(arg);
-    } catch (error) {
-      services.errors.report(error, what);
-    }
-  };
-
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.setFileMetadata, guarded('edit the file metadata', setFileMetadata)),
-    vscode.commands.registerCommand(Commands.setStoreFileMetadata, guarded('edit the store file metadata', setStoreFileMetadata)),
+    registerCommand(services.errors, Commands.setFileMetadata, 'edit the file metadata', setFileMetadata),
+    registerCommand(services.errors, Commands.setStoreFileMetadata, 'edit the store file metadata', setStoreFileMetadata),
   );
 }

@@ -6,6 +6,7 @@ import type { PassageDocuments, Passage } from '../search/passages';
 import { ChosenStore } from './chosenStore';
 import { DocChatParticipant, PARTICIPANT_ID } from './participant';
 import { SEARCH_TOOL_NAME, SearchStoreTool } from './searchTool';
+import { registerCommand } from '../../services/commands';
 
 export { PARTICIPANT_ID } from './participant';
 export { SEARCH_TOOL_NAME, SearchStoreTool, type SearchToolInput } from './searchTool';
@@ -33,23 +34,13 @@ export function register(context: vscode.ExtensionContext, services: Services, p
   const store = new ChosenStore(services, context.globalState);
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.chooseChatStore, async () => {
-      try {
-        const chosen = await store.choose();
-        if (chosen) {
-          void vscode.window.showInformationMessage(`@docchat now answers from the vector store “${chosen.name}”.`);
-        }
-      } catch (error) {
-        services.errors.report(error, 'choose the vector store for @docchat');
+    registerCommand(services.errors, Commands.chooseChatStore, 'choose the vector store for @docchat', async () => {
+      const chosen = await store.choose();
+      if (chosen) {
+        void vscode.window.showInformationMessage(`@docchat now answers from the vector store “${chosen.name}”.`);
       }
     }),
-    vscode.commands.registerCommand(Commands.openChatPassage, async (passage: Passage) => {
-      try {
-        await passages.open(passage);
-      } catch (error) {
-        services.errors.report(error, 'open the passage');
-      }
-    }),
+    registerCommand(services.errors, Commands.openChatPassage, 'open the passage', (passage: Passage) => passages.open(passage)),
   );
 
   const support = chatApiSupport();

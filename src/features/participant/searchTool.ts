@@ -4,6 +4,7 @@ import { describeError } from '../../services/errors';
 import { FileNameCache, searchPassages } from '../chat/grounding';
 import { toolResultText } from './answerText';
 import type { ChosenStore } from './chosenStore';
+import { requireDocuments } from '../../services/commands';
 
 /** Must match `contributes.languageModelTools[].name` in package.json. */
 export const SEARCH_TOOL_NAME = 'docchat_searchVectorStore';
@@ -63,10 +64,7 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
     if (!query) {
       throw new Error('The DocChat search tool needs a non-empty "query".');
     }
-    const documents = this.services.connection.documents;
-    if (!documents) {
-      throw new Error('DocChat is not connected to a documents service (set a token, or use Local mode).');
-    }
+    const documents = requireDocuments(this.services.connection);
     const cancel = abortOn(token);
     try {
       const store = await this.store.resolve(options.input?.store, cancel.signal);

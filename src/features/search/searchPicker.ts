@@ -7,6 +7,7 @@ import { describeError } from '../../services/errors';
 import { FileCatalog } from '../stores/fileCatalog';
 import type { Passage, PassageDocuments } from './passages';
 import { SearchController, formatScore, makeSnippet, type SearchState } from './searchController';
+import { requireDocuments } from '../../services/commands';
 
 export interface FileChoice {
   id: string;
@@ -42,10 +43,7 @@ export interface SearchPickerOptions {
 }
 
 export async function showSearchPicker(services: Services, passages: PassageDocuments, options: SearchPickerOptions): Promise<void> {
-  const client = services.connection.documents;
-  if (!client) {
-    throw new Error('DocChat is not connected to a documents service.');
-  }
+  const client = requireDocuments(services.connection);
   const { store } = options;
   const catalog = new FileCatalog(() => services.connection.documents);
   let restriction = options.restrictTo ?? [];

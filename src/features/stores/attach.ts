@@ -9,6 +9,7 @@ import { createStoreInteractive } from './createStore';
 import type { StoreFileNode } from './nodes';
 import { pickStore } from './storePicker';
 import type { StoresTreeProvider } from './treeProvider';
+import { requireDocuments } from '../../services/commands';
 
 export interface AttachSource {
   readonly name: string;
@@ -231,10 +232,7 @@ export class AttachFlow {
   }
 
   private client() {
-    const client = this.services.connection.documents;
-    if (!client) {
-      throw new Error('DocChat is not connected to a documents service.');
-    }
+    const client = requireDocuments(this.services.connection);
     return client;
   }
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { validateStoreName, type VectorStore } from '../../api/documents/schemas';
 import type { Services } from '../../services';
 import { editMetadata } from '../metadata/editor';
+import { requireDocuments } from '../../services/commands';
 
 /**
  * Asks for a name (validated as it is typed) and optional metadata, then creates the store.
@@ -25,10 +26,7 @@ export async function createStoreInteractive(services: Services, suggestedName =
     initial: {},
     saveLabel: `Create "${name}"`,
     save: async (metadata) => {
-      const client = services.connection.documents;
-      if (!client) {
-        throw new Error('DocChat is not connected to a documents service.');
-      }
+      const client = requireDocuments(services.connection);
       created = await client.createVectorStore({ name, ...(Object.keys(metadata).length ? { metadata } : {}) });
     },
     onSaveError: (error) => services.errors.report(error, `create the vector store "${name}"`),

@@ -10,19 +10,19 @@ import { StoresTreeProvider } from './treeProvider';
 
 export { pickStore } from './storePicker';
 export type { StoreFileNode, StoreNode, TreeNode } from './nodes';
+export {
+  fileOfArgument,
+  selectionOfArguments,
+  storeFileRefOfArgument,
+  storeOfArgument,
+  type FileArgument,
+  type StoreFileRef,
+} from './commandArguments';
+import { storeFileRefOfArgument, type StoreFileRef } from './commandArguments';
 
 /** A reference to a store file that commands accept from other features (search results, passages). */
-export interface StoreFileRef {
-  storeId: string;
-  fileId: string;
-}
-
 function isNode(value: unknown): value is TreeNode {
   return typeof value === 'object' && value !== null && 'kind' in value && typeof (value as { kind: unknown }).kind === 'string';
-}
-
-function isStoreFileRef(value: unknown): value is StoreFileRef {
-  return typeof value === 'object' && value !== null && typeof (value as StoreFileRef).storeId === 'string' && typeof (value as StoreFileRef).fileId === 'string';
 }
 
 /** How many pages "Reveal in tree" loads at most while looking for a node. */
@@ -165,7 +165,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     vscode.commands.registerCommand(
       Commands.revealInTree,
       guarded('reveal the file in the tree', async (arg?: unknown) => {
-        const ref = isStoreFileRef(arg) ? arg : isNode(arg) && arg.kind === 'storeFile' ? arg : await refForActiveEditor();
+        const ref = storeFileRefOfArgument(arg) ?? (await refForActiveEditor());
         if (!ref || !(await revealStoreFile(ref))) {
           void vscode.window.showInformationMessage('DocChat: this file is not in any loaded vector store.');
         }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { VectorStore } from '../../api/documents/schemas';
 import type { Services } from '../../services';
 import { describeExpiry, formatDate } from './presentation';
+import { requireDocuments } from '../../services/commands';
 
 /** How many stores a picker lists (recently used ones first). */
 const PICKER_LIMIT = 1000;
@@ -20,10 +21,7 @@ export interface PickStoreOptions {
 
 /** Lets the user pick a vector store, recently used first. Resolves undefined when cancelled. */
 export async function pickStore(services: Services, options: PickStoreOptions): Promise<VectorStore | undefined> {
-  const client = services.connection.documents;
-  if (!client) {
-    throw new Error('DocChat is not connected to a documents service.');
-  }
+  const client = requireDocuments(services.connection);
   const picker = vscode.window.createQuickPick<StoreItem>();
   picker.title = options.title;
   picker.placeholder = options.placeholder ?? 'Pick a vector store';

@@ -11,6 +11,7 @@ import { LoadMoreNode, MessageNode, StoreFileNode, StoreNode, type TreeNode } fr
 import { PagedList } from './paging';
 import { StatusPoller } from './poller';
 import { isTerminalStatus } from './presentation';
+import { requireDocuments } from '../../services/commands';
 
 /** Refreshes requested within this window reach VS Code as one event. */
 const REFRESH_BATCH_MS = 30;
@@ -59,10 +60,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
 
   /** The client for the current connection; throws when signed out (callers show the error). */
   client(): DocumentsClient {
-    const client = this.services.connection.documents;
-    if (!client) {
-      throw new Error('DocChat is not connected to a documents service.');
-    }
+    const client = requireDocuments(this.services.connection);
     return client;
   }
 

@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { CommandId } from '../../../src/common/constants';
+import { registerCommand } from '../../../src/services/commands';
+import type { ErrorReporter, ReportOptions } from '../../../src/services/errors';
 import { eventually } from './documents/fixtures';
 
 const EXTENSION_ID = 'docchat.docchat';
@@ -44,5 +47,64 @@ describe('DocChat commands', () => {
     await vscode.commands.executeCommand('docchat.showOutput');
     const editor = await eventually(docChatOutput, 'the DocChat output channel on screen');
     assert.ok(!editor.viewColumn, 'shown in the panel, not as an editor tab');
+  });
+});
+
+describe('registerCommand: one way to run a command and report its error', () => {
+  interface Report {
+    error: unknown;
+    what: string;
+    options: ReportOptions;
+  }
+
+  function recorder(): { reports: Report[]; errors: ErrorReporter } {
+    const reports: Report[] = [];
+    const errors = { report: (error: unknown, what: string, options: ReportOptions = {}) => reports.push({ error, what, options }) };
+    return { reports, errors: errors as unknown as ErrorReporter };
+  }
+
+  it('reports a failure once, for the right service, with a Retry that runs the command again with its arguments', async () => {
+    const { reports, errors } = recorder();
+    const calls: unknown[][] = [];
+    const id = 'docchatTest.failing' as CommandId;
+    const registration = registerCommand(
+      errors,
+      id,
+      'do the test thing',
+      (...args: unknown[]) => {
+        calls.push(args);
+        throw new Error('it broke');
+      },
+      { service: 'gateway' },
+    );
+    try {
+      await vscode.commands.executeCommand(id, 'a', 2);
+      assert.equal(reports.length, 1, 'reported once');
+      assert.equal(reports[0]!.what, 'do the test thing');
+      assert.match(String(reports[0]!.error), /it broke/);
+      assert.equal(reports[0]!.options.service, 'gateway');
+      assert.ok(reports[0]!.options.retry, 'Retry is offered');
+      await reports[0]!.options.retry!();
+      assert.deepEqual(calls, [['a', 2], ['a', 2]], 'Retry ran the command again with the same arguments');
+      assert.equal(reports.length, 2, 'a failing retry is reported again');
+    } finally {
+      registration.dispose();
+    }
+  });
+
+  it('offers no Retry when the command says so, and reports nothing when it succeeds', async () => {
+    const { reports, errors } = recorder();
+    const failing = registerCommand(errors, 'docchatTest.noRetry' as CommandId, 'fail', () => Promise.reject(new Error('no')), { retry: false });
+    const working = registerCommand(errors, 'docchatTest.works' as CommandId, 'work', () => 42);
+    try {
+      await vscode.commands.executeCommand('docchatTest.noRetry');
+      assert.equal(reports.length, 1);
+      assert.equal(reports[0]!.options.retry, undefined);
+      await vscode.commands.executeCommand('docchatTest.works');
+      assert.equal(reports.length, 1, 'a command that works reports nothing');
+    } finally {
+      failing.dispose();
+      working.dispose();
+    }
   });
 });
