@@ -1,0 +1,31 @@
+/**
+ * The .vsix holds every bundle the build writes: a file left out by `.vscodeignore` works in a
+ * development copy of DocChat and breaks in the installed extension. (npm test builds before the
+ * unit layer runs; alone, run `npm run build` first.)
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+describe('packaging', function () {
+  this.timeout(120_000);
+
+  it('puts every bundle of dist/ (and its webview assets) in the .vsix', async () => {
+    const dist = path.join(ROOT, 'dist');
+    assert.ok(existsSync(path.join(dist, 'extension.js')), 'dist/ is not built: run `npm run build` first');
+    const built = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .map((f) => `dist/${f.split(path.sep).join('/')}`)
+      .filter((f) => /\.(js|css|ttf)$/.test(f));
+    assert.ok(built.includes('dist/backend-cli.js') && built.includes('dist/webview/chat.js'), `built: ${built.join(', ')}`);
+    const vsce = (await import('@vscode/vsce')) as { listFiles(o: { cwd: string; dependencies: boolean }): Promise<string[]> };
+    const packaged = new Set(await vsce.listFiles({ cwd: ROOT, dependencies: false }));
+    assert.deepEqual(
+      built.filter((f) => !packaged.has(f)),
+      [],
+      'built but left out of the package by .vscodeignore',
+    );
+    assert.ok(packaged.has('package.json'));
+  });
+});
