@@ -172,7 +172,11 @@ describe('Documents workflow (e2e, Local mode)', function () {
   it('copies a store ID from the context menu', async () => {
     await session.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
     await runContextMenu(session, treeRow(pane, STORE), 'Copy ID');
-    const copied = String(await (await session.page.waitForFunction(async () => (await navigator.clipboard.readText()) || false, undefined, { timeout: 15_000 })).jsonValue());
+    // Reads the clipboard once a frame until the copy lands (the command writes it asynchronously).
+    let copied = '';
+    for (const deadline = Date.now() + 15_000; !copied && Date.now() < deadline; ) {
+      copied = await session.page.evaluate(async () => (await navigator.clipboard.readText()) || new Promise<string>((resolve) => requestAnimationFrame(() => resolve(''))));
+    }
     assert.match(copied, /^vs_\w+$/);
     const tooltip = await hoverText(session.page, treeRow(pane, STORE).first(), /ID:/);
     assert.ok(tooltip.includes(copied), 'the copied ID is the one in the tooltip');
