@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DOCUMENTS_RATE_LIMITS } from '../api/documents/schemas';
+import { ConversionPool } from './convert/pool';
 import { DocumentsService } from './documents/service';
 import { documentsRoutes } from './documents/routes';
 import { gatewayRoutes } from './gateway/routes';
@@ -48,7 +49,9 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   try {
     const skills = new SkillDirectory(loadDirectory(options.skillsFile));
     const upstream = options.upstream ? new Upstream(options.upstream, log) : undefined;
+    const pool = new ConversionPool(options.conversion);
     documents = await DocumentsService.open({
+      pool,
       dataDir: options.dataDir,
       maxConvertBytes: options.maxConvertBytes,
       conversion: options.conversion,
@@ -57,7 +60,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     });
     const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
     const router = new Router();
-    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills }));
+    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills, convertPage: (job) => pool.convert(job) }));
     router.add({
       method: 'GET',
       path: '/health',
