@@ -17,7 +17,7 @@ import { authenticate } from './http/auth';
 import { ApiError } from './http/errors';
 import { RateLimiter } from './http/rateLimiter';
 import { discardBody } from './http/body';
-import { answerClientError, type ClientError } from './http/clientError';
+import { answerClientError, answerConnect, type ClientError } from './http/clientError';
 import { sendError, sendJson } from './http/respond';
 import { Router, type RequestContext } from './http/router';
 import { parseTarget } from './http/target';
@@ -80,6 +80,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       });
     });
     server.on('clientError', (error: ClientError, socket) => answerClientError(error, socket, log));
+    server.on('connect', (_req, socket) => answerConnect(socket, log));
 
     async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
       const started = Date.now();

@@ -51,18 +51,38 @@ function errorFor(error: ClientError): ApiError {
   }
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+};
 
 export function answerClientError(error: ClientError, socket: Duplex, log: BackendLog): void {
   if (answered.has(socket)) return;
-  answered.add(socket);
   if (error.code === 'ECONNRESET' || !socket.writable) {
+    answered.add(socket);
     socket.destroy();
     return;
   }
+  answerOnSocket(socket, errorFor(error), error.code ?? error.message, log);
+}
+
+/** CONNECT asks for a tunnel; Node hands it over without a response object. */
+export function answerConnect(socket: Duplex, log: BackendLog): void {
+  const error = new ApiError('invalid_request_error', 'CONNECT is not supported: this server is not a proxy.', null, 'method_not_allowed', 405, {
+    allow: 'GET, POST, PUT, DELETE',
+  });
+  answerOnSocket(socket, error, 'CONNECT', log);
+}
+
+/** Writes one error answer straight to the socket and closes it once the client has stopped sending. */
+function answerOnSocket(socket: Duplex, answer: ApiError, cause: string, log: BackendLog): void {
+  if (answered.has(socket)) return;
+  answered.add(socket);
   const requestId = `req_${randomBytes(12).toString('hex')}`;
-  const answer = errorFor(error);
-  log('debug', `unreadable request -> ${answer.status} (${error.code ?? error.message}, ${requestId})`);
+  log('debug', `unreadable request -> ${answer.status} (${cause}, ${requestId})`);
   const body = JSON.stringify(answer.toBody());
   const headers = {
     ...answer.headers,

@@ -107,6 +107,12 @@ describe('security: the HTTP layer answers every request', function () {
       await stillServing();
     });
 
+    it('answers 405 in the error shape to CONNECT instead of closing the connection', async () => {
+      const reply = await rawRequest(t.url, ['CONNECT 127.0.0.1:9 HTTP/1.1', 'Host: 127.0.0.1:9', '', ''].join('\r\n'));
+      assertErrorShape(reply, 405, 'method_not_allowed');
+      await stillServing();
+    });
+
     it('answers 414 to an oversized URL, whether the server or the parser sees it first', async () => {
       for (const length of [9 * 1024, 20 * 1024, 100 * 1024]) {
         const reply = await rawRequest(t.url, get(`/v1/vector_stores/${'a'.repeat(length)}`));
