@@ -13,7 +13,14 @@ export interface RawReply {
   json: any;
 }
 
-export function rawRequest(url: string, request: string | Buffer): Promise<RawReply> {
+export interface RawOptions {
+  /** The answer to a HEAD request has no body, whatever its Content-Length says. */
+  head?: boolean;
+  /** Fail with "no answer" when the socket stays silent this long (a hang, not a slow answer). */
+  idleMs?: number;
+}
+
+export function rawRequest(url: string, request: string | Buffer, options: RawOptions = {}): Promise<RawReply> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -38,7 +45,7 @@ export function rawRequest(url: string, request: string | Buffer): Promise<RawRe
         const colon = line.indexOf(':');
         headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      const length = headers['content-length'] !== undefined ? Number(headers['content-length']) : undefined;
+      const length = options.head ? 0 : headers['content-length'] !== undefined ? Number(headers['content-length']) : undefined;
       const bodyBytes = data.subarray(headEnd + 4);
       if (length !== undefined ? bodyBytes.length < length : !final) return;
       const body = bodyBytes.subarray(0, length ?? bodyBytes.length).toString('utf8');
@@ -61,6 +68,9 @@ export function rawRequest(url: string, request: string | Buffer): Promise<RawRe
       done(error);
     });
     socket.on('close', () => tryParse(true));
+    if (options.idleMs) {
+      socket.setTimeout(options.idleMs, () => done(new Error(`no answer: the connection stayed silent for ${options.idleMs} ms`)));
+    }
     socket.write(request);
   });
 }
