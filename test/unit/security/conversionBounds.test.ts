@@ -109,6 +109,21 @@ describe('security: every conversion is bounded and the server keeps answering',
     assert.equal(short.json.status, 'completed');
   });
 
+  it('DOCX nested a few thousand deep fails naming the depth bound instead of exhausting the stack', async () => {
+    await start();
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(await makeDocx({ paragraphs: ['x'] }));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const nest = (depth: number) => `<w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep text</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}`;
+    zip.file('word/document.xml', xml.replace('<w:body>', nest(2000)));
+    const deep = await t.ingest(storeId, 'deep.docx', await zip.generateAsync({ type: 'nodebuffer' }));
+    assert.equal(deep.json.status, 'failed');
+    assert.equal(deep.json.last_error, 'conversion stopped: deep.docx is nested deeper than 512 elements (in word/document.xml).');
+    zip.file('word/document.xml', xml.replace('<w:body>', nest(20)));
+    const shallow = await t.ingest(storeId, 'shallow.docx', await zip.generateAsync({ type: 'nodebuffer' }));
+    assert.equal(shallow.json.status, 'completed', shallow.text);
+  });
+
   describe('web crawl', () => {
     let site: Server;
     let siteUrl: string;
