@@ -9,7 +9,6 @@ export interface RawReply {
   status: number;
   headers: Record<string, string>;
   body: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 

@@ -85,6 +85,13 @@ function inflatedSize(data: Buffer, budget: number, keep?: Buffer[]): Promise<nu
   });
 }
 
+/** XML by name, or by its first byte past a BOM and white space (images never start with `<`). */
+function looksLikeXml(name: string, part: Buffer): boolean {
+  if (/\.(xml|rels)$/i.test(name)) return true;
+  const head = part.subarray(0, 64).toString('utf8').replace(/^\uFEFF?\s*/, '');
+  return head.startsWith('<');
+}
+
 /**
  * Throws a ConversionError when the DOCX would unpack to more than `limit` bytes, is not a ZIP,
  * or has a part nested deeper than `maxDepth` elements (mammoth walks the XML recursively, so a
@@ -99,11 +106,12 @@ export async function checkDocxArchive(filename: string, data: Uint8Array, maxDe
     if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw corrupt(filename, `a damaged part ${entry.name}`);
     const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
     const packed = zip.subarray(start, start + entry.compressedSize);
-    const xml = /\.xml$/i.test(entry.name) ? ([] as Buffer[]) : undefined;
+    // Kept to measure its depth: any part can be named the document by a relationship.
+    const xml: Buffer[] = [];
     let size: number;
     if (entry.method === 0) {
       size = packed.length;
-      xml?.push(packed);
+      xml.push(packed);
     } else if (entry.method === 8) {
       try {
         size = await inflatedSize(packed, limit - total, xml);
@@ -118,7 +126,8 @@ export async function checkDocxArchive(filename: string, data: Uint8Array, maxDe
         `${filename} unpacks to more than ${formatBytes(limit)}, so DocChat does not convert it (it may be a zip bomb).`,
       );
     }
-    if (xml && xmlNestingDepth(Buffer.concat(xml).toString('utf8'), maxDepth) > maxDepth) {
+    const part = Buffer.concat(xml);
+    if (looksLikeXml(entry.name, part) && xmlNestingDepth(part.toString('utf8'), maxDepth) > maxDepth) {
       throw new ConversionError('conversion_bound', `conversion stopped: ${filename} is nested deeper than ${maxDepth} elements (in ${entry.name}).`);
     }
   }

@@ -2,14 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError, invalid } from './errors';
 
 export function tooLarge(limit: number, message = `The request body is larger than the limit of ${formatBytes(limit)}.`): ApiError {
-  return new ApiError(
-    'request_too_large',
-    message,
-    null,
-    'request_too_large',
-    413,
-    { connection: 'close' },
-  );
+  return new ApiError('request_too_large', message, null, 'request_too_large', 413, { connection: 'close' });
 }
 
 export function formatBytes(bytes: number): string {

@@ -38,9 +38,16 @@ function errorFor(error: ClientError): ApiError {
     case 'HPE_HEADER_OVERFLOW':
       return overflowError(error.rawPacket);
     case 'HPE_INVALID_METHOD':
-      return new ApiError('invalid_request_error', 'The request method is not one this server knows; use GET, POST, PUT or DELETE.', null, 'method_not_allowed', 405, {
-        allow: 'GET, POST, PUT, DELETE',
-      });
+      return new ApiError(
+        'invalid_request_error',
+        'The request method is not one this server knows; use GET, POST, PUT or DELETE.',
+        null,
+        'method_not_allowed',
+        405,
+        {
+          allow: 'GET, POST, PUT, DELETE',
+        },
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_HEADERS_TIMEOUT':
       return new ApiError('invalid_request_error', 'The request did not arrive in time.', null, 'request_timeout', 408);
@@ -71,9 +78,16 @@ export function answerClientError(error: ClientError, socket: Duplex, log: Backe
 
 /** CONNECT asks for a tunnel; Node hands it over without a response object. */
 export function answerConnect(socket: Duplex, log: BackendLog): void {
-  const error = new ApiError('invalid_request_error', 'CONNECT is not supported: this server is not a proxy.', null, 'method_not_allowed', 405, {
-    allow: 'GET, POST, PUT, DELETE',
-  });
+  const error = new ApiError(
+    'invalid_request_error',
+    'CONNECT is not supported: this server is not a proxy.',
+    null,
+    'method_not_allowed',
+    405,
+    {
+      allow: 'GET, POST, PUT, DELETE',
+    },
+  );
   answerOnSocket(socket, error, 'CONNECT', log);
 }
 
@@ -91,7 +105,10 @@ function answerOnSocket(socket: Duplex, answer: ApiError, cause: string, log: Ba
     'x-request-id': requestId,
     connection: 'close',
   };
-  const head = [`HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Error'}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  const head = [
+    `HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Error'}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ].join('\r\n');
   socket.end(`${head}\r\n\r\n${body}`);
   // Keep reading (and dropping) what the client is still sending, so it reads the answer instead
   // of a reset; cut the connection once it has sent too much or lingered too long.

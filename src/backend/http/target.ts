@@ -21,7 +21,13 @@ function quoted(raw: string): string {
 }
 
 export function uriTooLong(): ApiError {
-  return new ApiError('invalid_request_error', `The request URL is longer than the limit of ${MAX_URL_BYTES / 1024} KiB.`, null, 'uri_too_long', 414);
+  return new ApiError(
+    'invalid_request_error',
+    `The request URL is longer than the limit of ${MAX_URL_BYTES / 1024} KiB.`,
+    null,
+    'uri_too_long',
+    414,
+  );
 }
 
 export function parseTarget(raw: string): RequestTarget {
@@ -47,7 +53,11 @@ export function parseTarget(raw: string): RequestTarget {
       throw invalid(null, `The path segment ${quoted(segment)} is not valid percent-encoded UTF-8.`, 'invalid_path_encoding');
     }
     if (decoded === '.' || decoded === '..') {
-      throw invalid(null, `The path ${quoted(path)} contains the segment ${quoted(segment)}; "." and ".." are not allowed in paths.`, 'invalid_path');
+      throw invalid(
+        null,
+        `The path ${quoted(path)} contains the segment ${quoted(segment)}; "." and ".." are not allowed in paths.`,
+        'invalid_path',
+      );
     }
     return decoded;
   });

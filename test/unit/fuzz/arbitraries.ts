@@ -9,9 +9,7 @@ import fc from 'fast-check';
 export type IdSegment = { known: 'store' | 'file'; index: number } | { raw: string };
 
 export type BodySpec =
-  | { kind: 'none' }
-  | { kind: 'bytes'; data: Uint8Array; contentType?: string }
-  | { kind: 'multipart'; boundary: string; data: Buffer };
+  { kind: 'none' } | { kind: 'bytes'; data: Uint8Array; contentType?: string } | { kind: 'multipart'; boundary: string; data: Buffer };
 
 export interface FuzzRequest {
   method: string;
@@ -57,8 +55,32 @@ const TEMPLATES = [
 ];
 
 const NASTY_SEGMENTS = [
-  '%', '%zz', '%E2%82', '%C3', '%ff', '%C0%AF', '%00', '%2F', '%2f..', '%2e%2e', '%2E%2E', '%2e', '..', '.', '.%2e',
-  '%252e%252e', 'a%20b', '%E2%82%AC', 'vs_', 'file-', '~', "'", '!', '*', ';x=1', ':',
+  '%',
+  '%zz',
+  '%E2%82',
+  '%C3',
+  '%ff',
+  '%C0%AF',
+  '%00',
+  '%2F',
+  '%2f..',
+  '%2e%2e',
+  '%2E%2E',
+  '%2e',
+  '..',
+  '.',
+  '.%2e',
+  '%252e%252e',
+  'a%20b',
+  '%E2%82%AC',
+  'vs_',
+  'file-',
+  '~',
+  "'",
+  '!',
+  '*',
+  ';x=1',
+  ':',
 ];
 
 function encodeSafely(text: string): string {
@@ -80,7 +102,10 @@ const queryString = fc
   .array(
     fc.tuple(
       fc.constantFrom('limit', 'after', 'before', 'order', 'filter', 'x', '%zz', '', 'limit%'),
-      fc.oneof(fc.constantFrom('1', '0', '-1', '10000', '10001', 'abc', 'asc', 'desc', 'up', '%', '%zz', 'in_progress', '', '1e3'), fc.nat().map(String)),
+      fc.oneof(
+        fc.constantFrom('1', '0', '-1', '10000', '10001', 'abc', 'asc', 'desc', 'up', '%', '%zz', 'in_progress', '', '1e3'),
+        fc.nat().map(String),
+      ),
     ),
     { maxLength: 4 },
   )
@@ -93,10 +118,25 @@ const method = fc.oneof(
 );
 
 /** Headers whose framing meaning would turn the request into another test (hangs by design). */
-const RESERVED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade', 'content-type', 'authorization', 'api-key', 'te', 'trailer']);
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'expect',
+  'upgrade',
+  'content-type',
+  'authorization',
+  'api-key',
+  'te',
+  'trailer',
+]);
 
 const extraHeaders = fc.array(
-  fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/).filter((name) => !RESERVED.has(name)), fc.stringMatching(/^[\x21-\x7e][\x20-\x7e]{0,60}$/)),
+  fc.tuple(
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/).filter((name) => !RESERVED.has(name)),
+    fc.stringMatching(/^[\x21-\x7e][\x20-\x7e]{0,60}$/),
+  ),
   { maxLength: 3 },
 );
 
@@ -139,7 +179,19 @@ const nearlyValidJson = fc
   .map((value) => JSON.stringify(value));
 
 const filename = fc.oneof(
-  fc.constantFrom('a.txt', 'b.md', 'c.html', 'd.pdf', 'e.docx', '../../x.txt', '', 'evil"x.txt', 'C:\\tmp\\y.md', '.hidden', 'x'.repeat(300)),
+  fc.constantFrom(
+    'a.txt',
+    'b.md',
+    'c.html',
+    'd.pdf',
+    'e.docx',
+    '../../x.txt',
+    '',
+    'evil"x.txt',
+    'C:\\tmp\\y.md',
+    '.hidden',
+    'x'.repeat(300),
+  ),
   fc.string({ maxLength: 40 }),
 );
 
@@ -153,8 +205,13 @@ const multipartBody = fc
     cut: fc.nat({ max: 100 }),
   })
   .map(({ boundary, filename: name, data, purpose, metadata: meta, cut }) => {
-    const parts: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`), Buffer.from(data), Buffer.from('\r\n')];
-    if (purpose !== undefined) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\n${purpose}\r\n`));
+    const parts: Buffer[] = [
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`),
+      Buffer.from(data),
+      Buffer.from('\r\n'),
+    ];
+    if (purpose !== undefined)
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\n${purpose}\r\n`));
     if (meta !== undefined) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n${meta}\r\n`));
     parts.push(Buffer.from(`--${boundary}--\r\n`));
     const whole = Buffer.concat(parts);
@@ -189,42 +246,65 @@ const base = { query: '', auth: 'both' as const, headers: [] as [string, string]
 
 /** Well-formed writes: their acknowledgement is recorded and checked at the end. */
 export const validWrite: fc.Arbitrary<FuzzRequest> = fc.oneof(
-  fc.record({ name: fc.stringMatching(/^[A-Za-z0-9_-]{1,63}$/), metadata: fc.dictionary(fc.stringMatching(/^[a-z]{1,10}$/), fc.string({ maxLength: 30 }), { maxKeys: 3 }) }).map(
-    (json): FuzzRequest => ({
+  fc
+    .record({
+      name: fc.stringMatching(/^[A-Za-z0-9_-]{1,63}$/),
+      metadata: fc.dictionary(fc.stringMatching(/^[a-z]{1,10}$/), fc.string({ maxLength: 30 }), { maxKeys: 3 }),
+    })
+    .map((json): FuzzRequest => ({
       ...base,
       method: 'POST',
       template: '/v1/vector_stores',
       ids: [],
       contentType: 'application/json',
       body: { kind: 'bytes', data: Buffer.from(JSON.stringify(json)) },
+    })),
+  fc
+    .record({ name: fc.stringMatching(/^[a-z0-9]{1,12}\.(txt|md)$/), text: fc.string({ minLength: 1, maxLength: 200 }) })
+    .map(({ name, text }): FuzzRequest => {
+      const boundary = 'writeb';
+      const data = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n${text}\r\n--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${boundary}--\r\n`,
+      );
+      return {
+        ...base,
+        method: 'POST',
+        template: '/v1/files',
+        ids: [],
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        body: { kind: 'multipart', boundary, data },
+      };
     }),
-  ),
-  fc.record({ name: fc.stringMatching(/^[a-z0-9]{1,12}\.(txt|md)$/), text: fc.string({ minLength: 1, maxLength: 200 }) }).map(({ name, text }): FuzzRequest => {
-    const boundary = 'writeb';
-    const data = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n${text}\r\n--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${boundary}--\r\n`,
-    );
-    return { ...base, method: 'POST', template: '/v1/files', ids: [], contentType: `multipart/form-data; boundary=${boundary}`, body: { kind: 'multipart', boundary, data } };
-  }),
-  fc.record({ kind: fc.constantFrom('store' as const, 'file' as const), index: fc.nat() }).map(
-    ({ kind, index }): FuzzRequest => ({
-      ...base,
-      method: 'DELETE',
-      template: kind === 'store' ? '/v1/vector_stores/{id}' : '/v1/files/{id}',
-      ids: [{ known: kind, index }],
-      body: { kind: 'none' },
-    }),
-  ),
+  fc.record({ kind: fc.constantFrom('store' as const, 'file' as const), index: fc.nat() }).map(({ kind, index }): FuzzRequest => ({
+    ...base,
+    method: 'DELETE',
+    template: kind === 'store' ? '/v1/vector_stores/{id}' : '/v1/files/{id}',
+    ids: [{ known: kind, index }],
+    body: { kind: 'none' },
+  })),
 );
 
 /** Files built to trip converters: deep HTML, random bytes under every extension, broken PDF and DOCX headers. */
 export const hostileFile: fc.Arbitrary<{ name: string; data: Buffer }> = fc.oneof(
-  fc.record({ depth: fc.integer({ min: 0, max: 5000 }), tag: fc.constantFrom('div', 'b', 'ul', 'table', 'span', 'p', 'li'), text: fc.string({ maxLength: 50 }) }).map(({ depth, tag, text }) => ({
-    name: 'deep.html',
-    data: Buffer.from(`<html><body>${`<${tag}>`.repeat(depth)}${text}${`</${tag}>`.repeat(depth)}</body></html>`),
-  })),
-  fc.record({ ext: fc.constantFrom('txt', 'md', 'html', 'pdf', 'docx', 'bin', 'json', 'py', 'csv'), data: fc.uint8Array({ maxLength: 4096 }) }).map(({ ext, data }) => ({ name: `random.${ext}`, data: Buffer.from(data) })),
+  fc
+    .record({
+      depth: fc.integer({ min: 0, max: 5000 }),
+      tag: fc.constantFrom('div', 'b', 'ul', 'table', 'span', 'p', 'li'),
+      text: fc.string({ maxLength: 50 }),
+    })
+    .map(({ depth, tag, text }) => ({
+      name: 'deep.html',
+      data: Buffer.from(`<html><body>${`<${tag}>`.repeat(depth)}${text}${`</${tag}>`.repeat(depth)}</body></html>`),
+    })),
+  fc
+    .record({
+      ext: fc.constantFrom('txt', 'md', 'html', 'pdf', 'docx', 'bin', 'json', 'py', 'csv'),
+      data: fc.uint8Array({ maxLength: 4096 }),
+    })
+    .map(({ ext, data }) => ({ name: `random.${ext}`, data: Buffer.from(data) })),
   fc.uint8Array({ maxLength: 2048 }).map((data) => ({ name: 'broken.pdf', data: Buffer.concat([Buffer.from('%PDF-1.4\n'), data]) })),
-  fc.uint8Array({ maxLength: 2048 }).map((data) => ({ name: 'broken.docx', data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), data]) })),
+  fc
+    .uint8Array({ maxLength: 2048 })
+    .map((data) => ({ name: 'broken.docx', data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), data]) })),
   fc.string({ unit: 'grapheme', maxLength: 2000 }).map((text) => ({ name: 'unicode.md', data: Buffer.from(text) })),
 );

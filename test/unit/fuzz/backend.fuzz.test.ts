@@ -108,7 +108,14 @@ function record(ledger: Ledger, request: FuzzRequest, reply: RawReply): void {
 describe('fuzz: the backend answers whatever arrives', function () {
   this.timeout(240_000);
   let t: TestBackend;
-  const ledger: Ledger = { stores: [], files: [], liveStores: new Set(), liveFiles: new Set(), deletedStores: new Set(), deletedFiles: new Set() };
+  const ledger: Ledger = {
+    stores: [],
+    files: [],
+    liveStores: new Set(),
+    liveFiles: new Set(),
+    deletedStores: new Set(),
+    deletedFiles: new Set(),
+  };
 
   before(async () => {
     console.log(`      fuzz seed ${SEED}, ${RUNS} runs (replay: DOCCHAT_FUZZ_SEED=${SEED} npx mocha test/unit/fuzz/backend.fuzz.test.ts)`);
@@ -126,7 +133,10 @@ describe('fuzz: the backend answers whatever arrives', function () {
   }
 
   it('random requests, a few at a time: an answer in the error shape for each, never a 5xx', async () => {
-    const batch = fc.array(fc.oneof({ weight: 3, arbitrary: randomRequest }, { weight: 1, arbitrary: validWrite }), { minLength: 1, maxLength: 4 });
+    const batch = fc.array(fc.oneof({ weight: 3, arbitrary: randomRequest }, { weight: 1, arbitrary: validWrite }), {
+      minLength: 1,
+      maxLength: 4,
+    });
     await fc.assert(
       fc.asyncProperty(batch, async (requests) => {
         const rendered = requests.map((request) => ({ request, ...render(request, ledger) }));
@@ -183,7 +193,14 @@ describe('fuzz: the backend answers whatever arrives', function () {
         const search = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'text' });
         assert.equal(search.status, 200, search.text);
       }),
-      { seed: SEED, path: PATH, numRuns: Math.max(10, Math.round(RUNS / 5)), endOnFailure: false, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
+      {
+        seed: SEED,
+        path: PATH,
+        numRuns: Math.max(10, Math.round(RUNS / 5)),
+        endOnFailure: false,
+        interruptAfterTimeLimit: 120_000,
+        markInterruptAsFailure: false,
+      },
     );
   });
 });

@@ -142,15 +142,27 @@ describe('security: the HTTP layer answers every request', function () {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp']) {
         const reply = await t.docs('POST', '/v1/vector_stores', undefined, { authorization: `Bearer ${TOKEN}`, 'content-type': type });
         assertErrorShape(reply, 415, 'unsupported_media_type');
-        const withBody = await request(`${t.url}/v1/vector_stores`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': type }, body });
+        const withBody = await request(`${t.url}/v1/vector_stores`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': type },
+          body,
+        });
         assert.equal(withBody.statusCode, 415);
-        assert.match((await withBody.body.json() as { error: { message: string } }).error.message, /Content-Type: application\/json/);
+        assert.match(((await withBody.body.json()) as { error: { message: string } }).error.message, /Content-Type: application\/json/);
       }
-      const gateway = await request(`${t.url}/v1/embeddings`, { method: 'POST', headers: { 'api-key': API_KEY, 'content-type': 'text/plain' }, body: '{}' });
+      const gateway = await request(`${t.url}/v1/embeddings`, {
+        method: 'POST',
+        headers: { 'api-key': API_KEY, 'content-type': 'text/plain' },
+        body: '{}',
+      });
       assert.equal(gateway.statusCode, 415);
       await gateway.body.dump();
       for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
-        const reply = await request(`${t.url}/v1/vector_stores`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': type }, body });
+        const reply = await request(`${t.url}/v1/vector_stores`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': type },
+          body,
+        });
         assert.equal(reply.statusCode, 200, `${type}: ${await reply.body.text()}`);
         await reply.body.dump();
       }
@@ -161,7 +173,9 @@ describe('security: the HTTP layer answers every request', function () {
     it('a 51 MiB upload (declared length) receives 413, not EPIPE or ECONNRESET', async () => {
       const boundary = 'big51';
       const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`);
-      const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${boundary}--\r\n`);
+      const tail = Buffer.from(
+        `\r\n--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${boundary}--\r\n`,
+      );
       const body = Buffer.concat([head, Buffer.alloc(51 * 1024 * 1024, 'z'), tail]);
       for (let attempt = 0; attempt < 2; attempt++) {
         const reply = await request(`${t.url}/v1/files`, {
@@ -210,7 +224,11 @@ describe('security: the HTTP layer answers every request', function () {
     });
 
     it('an unauthenticated 20 MB body receives its 401', async () => {
-      const response = await fetch(`${t.url}/v1/vector_stores`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(20_000_000) });
+      const response = await fetch(`${t.url}/v1/vector_stores`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(20_000_000),
+      });
       assert.equal(response.status, 401);
       await response.arrayBuffer();
     });
