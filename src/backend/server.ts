@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DOCUMENTS_RATE_LIMITS } from '../api/documents/schemas';
+import { ConversionPool } from './convert/pool';
 import { DocumentsService } from './documents/service';
 import { documentsRoutes } from './documents/routes';
 import { gatewayRoutes } from './gateway/routes';
@@ -15,8 +16,11 @@ import { Upstream } from './gateway/upstream';
 import { authenticate } from './http/auth';
 import { ApiError } from './http/errors';
 import { RateLimiter } from './http/rateLimiter';
+import { discardBody } from './http/body';
+import { answerClientError, answerConnect, type ClientError } from './http/clientError';
 import { sendError, sendJson } from './http/respond';
 import { Router, type RequestContext } from './http/router';
+import { parseTarget } from './http/target';
 import { DEFAULT_MAX_UPLOAD_BYTES, type BackendLog, type BackendOptions } from './options';
 import { lockDataDir } from './persistence/lock';
 
@@ -45,7 +49,9 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   try {
     const skills = new SkillDirectory(loadDirectory(options.skillsFile));
     const upstream = options.upstream ? new Upstream(options.upstream, log) : undefined;
+    const pool = new ConversionPool(options.conversion);
     documents = await DocumentsService.open({
+      pool,
       dataDir: options.dataDir,
       maxConvertBytes: options.maxConvertBytes,
       conversion: options.conversion,
@@ -54,7 +60,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     });
     const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
     const router = new Router();
-    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills }));
+    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills, convertPage: (job) => pool.convert(job) }));
     router.add({
       method: 'GET',
       path: '/health',
@@ -64,27 +70,34 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     const limiter = new RateLimiter(rateLimitTable(options.rateLimits));
     const credentials = { token: options.token, apiKey: options.apiKey };
 
-    const server = createServer((req, res) => {
-      void handle(req, res).catch((error) => {
-        log('error', `Unhandled error: ${(error as Error)?.stack ?? error}`);
-        if (!res.headersSent) sendError(res, new ApiError('server_error', 'Internal error.', null, 'internal_error'));
+    const server = createServer({ requireHostHeader: false }, (req, res) => {
+      const requestId = `req_${randomBytes(12).toString('hex')}`;
+      res.setHeader('x-request-id', requestId);
+      void handle(req, res, requestId).catch((error) => {
+        log('error', `Unhandled error (request ${requestId}): ${(error as Error)?.stack ?? error}`);
+        if (!res.headersSent) sendError(res, new ApiError('server_error', `Internal error (request ${requestId}).`, null, 'internal_error'));
         else res.destroy();
       });
     });
+    server.on('clientError', (error: ClientError, socket) => answerClientError(error, socket, log));
+    server.on('connect', (_req, socket) => answerConnect(socket, log));
 
-    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const requestId = `req_${randomBytes(12).toString('hex')}`;
-      res.setHeader('x-request-id', requestId);
+    async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
       const started = Date.now();
       res.on('finish', () => log('debug', `${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms, ${requestId})`));
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const match = router.match(req.method ?? 'GET', url.pathname);
+      let where = `${req.method} ${(req.url ?? '').slice(0, 200)}`;
       try {
+        if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+          throw new ApiError('invalid_request_error', 'The request has no Host header (HTTP/1.1 requires one).', null, 'missing_host');
+        }
+        const target = parseTarget(req.url ?? '/');
+        where = `${req.method} ${target.path}`;
+        const match = router.match(req.method ?? 'GET', target.segments);
         if (match.kind === 'not_found') {
-          throw new ApiError('not_found_error', `Unknown path ${req.method} ${url.pathname}.`, null, 'unknown_url');
+          throw new ApiError('not_found_error', `Unknown path ${where}.`, null, 'unknown_url');
         }
         if (match.kind === 'method_not_allowed') {
-          throw new ApiError('invalid_request_error', `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}.`, null, 'method_not_allowed', 405, {
+          throw new ApiError('invalid_request_error', `${req.method} is not allowed on ${target.path}; use ${match.allowed.join(' or ')}.`, null, 'method_not_allowed', 405, {
             allow: match.allowed.join(', '),
           });
         }
@@ -93,17 +106,21 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
           const user = authenticate(req, route.service, credentials);
           if (route.operation) limiter.check(user, route.operation);
         }
-        const ctx: RequestContext = { req, res, params, query: url.searchParams, requestId, origin: `http://${req.headers.host ?? 'localhost'}` };
+        const ctx: RequestContext = { req, res, params, query: target.query, requestId, origin: `http://${req.headers.host ?? 'localhost'}` };
         await route.handler(ctx);
       } catch (error) {
-        if (error instanceof ApiError) {
-          if (error.status >= 500) log('warn', `${req.method} ${url.pathname}: ${error.message}`);
-          sendError(res, error);
-          return;
-        }
         if (res.destroyed || (error as Error)?.name === 'AbortError') return;
-        log('error', `${req.method} ${url.pathname} failed: ${(error as Error)?.stack ?? error}`);
-        sendError(res, new ApiError('server_error', `Internal error (request ${requestId}).`, null, 'internal_error'));
+        let answer: ApiError;
+        if (error instanceof ApiError) {
+          answer = error;
+          if (error.status >= 500) log('warn', `${where} (request ${requestId}): ${error.message}`);
+        } else {
+          log('error', `${where} failed (request ${requestId}): ${(error as Error)?.stack ?? error}`);
+          answer = new ApiError('server_error', `Internal error (request ${requestId}).`, null, 'internal_error');
+        }
+        // The client reads the answer only once it has finished sending: drop the rest of the body first.
+        if (!(await discardBody(req)) && !res.headersSent) res.setHeader('connection', 'close');
+        sendError(res, answer);
       }
     }
 

@@ -43,6 +43,22 @@ export function htmlNestingDepth(html: string, limit = Infinity): number {
   return max;
 }
 
+/** The element nesting depth of XML (a DOCX part), by the same kind of linear scan. */
+export function xmlNestingDepth(xml: string, limit = Infinity): number {
+  const tag = /<(\/?)[A-Za-z_][\w:.-]*(?:[^<>"']|"[^"<]*"|'[^'<]*')*?(\/?)>/g;
+  let depth = 0;
+  let max = 0;
+  let match: RegExpExecArray | null;
+  while ((match = tag.exec(xml))) {
+    if (match[1]) depth = Math.max(0, depth - 1);
+    else if (!match[2] && ++depth > max) {
+      max = depth;
+      if (max > limit) return max;
+    }
+  }
+  return max;
+}
+
 export function assertHtmlDepth(html: string, maxDepth: number): void {
   if (htmlNestingDepth(html, maxDepth) > maxDepth) {
     throw new ConversionError('conversion_bound', `conversion stopped: the HTML is nested deeper than ${maxDepth} elements.`);

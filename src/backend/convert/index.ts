@@ -51,7 +51,7 @@ export async function convertToMarkdown(filename: string, data: Uint8Array, opti
       markdown = await pdfToMarkdown(filename, data, options.skipOcr);
       break;
     case 'docx':
-      markdown = await docxToMarkdown(filename, data, options.skipOcr);
+      markdown = await docxToMarkdown(filename, data, options.skipOcr, options.maxHtmlDepth);
       break;
   }
   markdown = normalizeNewlines(markdown).trim();

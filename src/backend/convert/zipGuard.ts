@@ -7,6 +7,7 @@
  */
 import { createInflateRaw } from 'node:zlib';
 import { formatBytes } from '../http/body';
+import { xmlNestingDepth } from './depth';
 import { ConversionError } from './errors';
 
 /** Unpacked XML of a DOCX (document, styles, numbering, …) beyond this is refused. */
@@ -58,8 +59,8 @@ function entries(filename: string, zip: Buffer): Entry[] {
   return list;
 }
 
-/** Inflates `data`, counting the output and discarding it; stops once `budget` is passed. */
-function inflatedSize(data: Buffer, budget: number): Promise<number> {
+/** Inflates `data`, counting the output (kept in `keep` when given); stops once `budget` is passed. */
+function inflatedSize(data: Buffer, budget: number, keep?: Buffer[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const inflate = createInflateRaw();
     let size = 0;
@@ -71,6 +72,7 @@ function inflatedSize(data: Buffer, budget: number): Promise<number> {
     };
     inflate.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      keep?.push(chunk);
       if (size > budget) {
         inflate.destroy();
         finish(size);
@@ -83,8 +85,19 @@ function inflatedSize(data: Buffer, budget: number): Promise<number> {
   });
 }
 
-/** Throws a ConversionError when the DOCX would unpack to more than `limit` bytes, or is not a ZIP. */
-export async function checkDocxArchive(filename: string, data: Uint8Array, limit = MAX_DOCX_UNPACKED_BYTES): Promise<void> {
+/** XML by name, or by its first byte past a BOM and white space (images never start with `<`). */
+function looksLikeXml(name: string, part: Buffer): boolean {
+  if (/\.(xml|rels)$/i.test(name)) return true;
+  const head = part.subarray(0, 64).toString('utf8').replace(/^\uFEFF?\s*/, '');
+  return head.startsWith('<');
+}
+
+/**
+ * Throws a ConversionError when the DOCX would unpack to more than `limit` bytes, is not a ZIP,
+ * or has a part nested deeper than `maxDepth` elements (mammoth walks the XML recursively, so a
+ * few thousand levels exhaust its stack).
+ */
+export async function checkDocxArchive(filename: string, data: Uint8Array, maxDepth: number, limit = MAX_DOCX_UNPACKED_BYTES): Promise<void> {
   const zip = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   let total = 0;
   for (const entry of entries(filename, zip)) {
@@ -93,11 +106,15 @@ export async function checkDocxArchive(filename: string, data: Uint8Array, limit
     if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw corrupt(filename, `a damaged part ${entry.name}`);
     const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
     const packed = zip.subarray(start, start + entry.compressedSize);
+    // Kept to measure its depth: any part can be named the document by a relationship.
+    const xml: Buffer[] = [];
     let size: number;
-    if (entry.method === 0) size = packed.length;
-    else if (entry.method === 8) {
+    if (entry.method === 0) {
+      size = packed.length;
+      xml.push(packed);
+    } else if (entry.method === 8) {
       try {
-        size = await inflatedSize(packed, limit - total);
+        size = await inflatedSize(packed, limit - total, xml);
       } catch (error) {
         throw corrupt(filename, `part ${entry.name}: ${(error as Error).message}`);
       }
@@ -108,6 +125,10 @@ export async function checkDocxArchive(filename: string, data: Uint8Array, limit
         'file_too_large',
         `${filename} unpacks to more than ${formatBytes(limit)}, so DocChat does not convert it (it may be a zip bomb).`,
       );
+    }
+    const part = Buffer.concat(xml);
+    if (looksLikeXml(entry.name, part) && xmlNestingDepth(part.toString('utf8'), maxDepth) > maxDepth) {
+      throw new ConversionError('conversion_bound', `conversion stopped: ${filename} is nested deeper than ${maxDepth} elements (in ${entry.name}).`);
     }
   }
 }

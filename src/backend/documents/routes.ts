@@ -1,6 +1,6 @@
 /** HTTP routes of the documents service (OpenAI-style paths under /v1). */
 import type { DocumentsOperation } from '../../api/documents/schemas';
-import { formatBytes, readBody, readJson } from '../http/body';
+import { formatBytes, readBody, readJson, tooLarge } from '../http/body';
 import { ApiError, invalid } from '../http/errors';
 import { boundaryOf, parseMultipart } from '../http/multipart';
 import { sendBytes, sendJson } from '../http/respond';
@@ -29,6 +29,7 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
     operation,
     handler,
   });
+  const uploadTooLarge = () => tooLarge(maxUploadBytes, `The file is larger than the upload limit of ${formatBytes(maxUploadBytes)}.`);
   const storeObject = (id: string) => service.storeObject(service.getStore(id));
 
   return [
@@ -61,13 +62,13 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
         throw invalid(null, 'Upload a file as multipart/form-data with a "file" part and a "purpose" field.', 'invalid_content_type');
       }
       // Allow for the multipart framing on top of the file itself.
-      const body = await readBody(ctx.req, maxUploadBytes + 64 * 1024);
+      const body = await readBody(ctx.req, maxUploadBytes + 64 * 1024).catch((error: unknown) => {
+        throw error instanceof ApiError && error.status === 413 ? uploadTooLarge() : error;
+      });
       const fields = parseMultipart(body, boundary);
       const filePart = fields.find((f) => f.name === 'file' && f.data);
       if (!filePart?.data) throw invalid('file', 'The upload has no "file" part.', 'missing_required_parameter');
-      if (filePart.data.length > maxUploadBytes) {
-        throw new ApiError('request_too_large', `The file is larger than the upload limit of ${formatBytes(maxUploadBytes)}.`, 'file', 'request_too_large');
-      }
+      if (filePart.data.length > maxUploadBytes) throw uploadTooLarge();
       const purpose = fields.find((f) => f.name === 'purpose')?.value ?? 'assistants';
       const metadataField = fields.find((f) => f.name === 'metadata')?.value;
       let metadata = {};

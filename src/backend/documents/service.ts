@@ -32,6 +32,8 @@ export interface DocumentsServiceOptions {
   embedder?: Embedder;
   /** Bounds and workers of conversion (defaults: DEFAULT_CONVERSION_LIMITS). */
   conversion?: Partial<ConversionLimits>;
+  /** A pool shared with other users (web crawl); by default one is made from `conversion`. It is closed with the service. */
+  pool?: ConversionPool;
   log: Log;
   /** Journal entries between snapshots. */
   compactEvery?: number;
@@ -53,7 +55,7 @@ export class DocumentsService {
 
   static async open(options: DocumentsServiceOptions): Promise<DocumentsService> {
     const repository = await DocumentsRepository.open(options.dataDir, options.log, options.compactEvery);
-    const pool = new ConversionPool(options.conversion);
+    const pool = options.pool ?? new ConversionPool(options.conversion);
     const ingest = new Ingestor(repository, {
       maxConvertBytes: options.maxConvertBytes ?? 32 * 1024 * 1024,
       maxChunksPerFile: options.maxChunksPerFile ?? 20_000,

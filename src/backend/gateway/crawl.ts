@@ -1,7 +1,10 @@
-/** Web crawl: fetch http(s) pages and return them as markdown (HTML via turndown). */
+/**
+ * Web crawl: fetch http(s) pages and return them as markdown. Pages are converted by the same
+ * worker pool, under the same bounds (time, memory, HTML depth, output), as uploaded files: a
+ * hostile page fails on its own and never holds the serving thread.
+ */
 import path from 'node:path';
-import { convertToMarkdown } from '../convert';
-import { htmlToMarkdown, htmlTitle } from '../convert/html';
+import type { ConversionJob, ConversionResult } from '../convert/job';
 import { decodeText } from '../convert/text';
 import { chunksOf, describe } from './upstream';
 
@@ -36,7 +39,9 @@ function nameFor(url: URL, contentType: string): string {
   return path.extname(base) ? base : `${base}.txt`;
 }
 
-export async function crawlOne(raw: string, signal?: AbortSignal): Promise<CrawlResult> {
+export type PageConverter = (job: ConversionJob) => Promise<ConversionResult>;
+
+export async function crawlOne(raw: string, convert: PageConverter, signal?: AbortSignal): Promise<CrawlResult> {
   const url = new URL(raw);
   try {
     const signals = [AbortSignal.timeout(PAGE_TIMEOUT_MS), ...(signal ? [signal] : [])];
@@ -48,13 +53,11 @@ export async function crawlOne(raw: string, signal?: AbortSignal): Promise<Crawl
     if (!response.ok) return { url: raw, content: '', error: `HTTP ${response.status} ${response.statusText}`.trim() };
     const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
     const data = await readCapped(response);
-    if (/html|xml/.test(contentType) || (!contentType && /^\s*</.test(decodeText(data.subarray(0, 200))))) {
-      const html = decodeText(data);
-      return { url: raw, title: htmlTitle(html), content: htmlToMarkdown(html, { tables: true }) };
-    }
     if (/json/.test(contentType)) return { url: raw, content: `\`\`\`json\n${decodeText(data).trim()}\n\`\`\`` };
-    const content = await convertToMarkdown(nameFor(url, contentType), data, { skipOcr: false, maxBytes: MAX_PAGE_BYTES });
-    return { url: raw, content };
+    const html = /html|xml/.test(contentType) || (!contentType && /^\s*</.test(decodeText(data.subarray(0, 200))));
+    const filename = html ? `${path.basename(url.pathname, path.extname(url.pathname)) || 'page'}.html` : nameFor(url, contentType);
+    const { markdown, title } = await convert({ filename, data, options: { skipOcr: false, maxBytes: MAX_PAGE_BYTES }, page: true });
+    return { url: raw, ...(title ? { title } : {}), content: markdown.trim() };
   } catch (error) {
     return { url: raw, content: '', error: describe(error) };
   }

@@ -4,7 +4,7 @@ import { invalid, notImplemented } from '../http/errors';
 import { sendJson } from '../http/respond';
 import type { RequestContext, Route } from '../http/router';
 import { checkCommonOptions, parseChatRequest, respondLocal, respondUpstream, type ChatInput } from './chat';
-import { crawlOne, MAX_CRAWL_URLS } from './crawl';
+import { crawlOne, MAX_CRAWL_URLS, type PageConverter } from './crawl';
 import { hashingEmbedding, LOCAL_EMBEDDING_DEFAULT_DIMENSIONS, LOCAL_EMBEDDING_MAX_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from './localEmbedding';
 import { LOCAL_CHAT_MODEL, LOCAL_CHAT_MODEL_INFO, LOCAL_EMBEDDING_MODEL_INFO, modelNotFound, type ModelInfo } from './models';
 import type { SkillDirectory } from './skills';
@@ -13,6 +13,8 @@ import { isEmbeddingModel, type Upstream } from './upstream';
 export interface GatewayDeps {
   upstream?: Upstream;
   skills: SkillDirectory;
+  /** Converts crawled pages within the conversion bounds (the documents' worker pool). */
+  convertPage: PageConverter;
 }
 
 const MAX_EMBED_INPUTS = 2048;
@@ -123,7 +125,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
       });
       const abort = new AbortController();
       ctx.res.on('close', () => abort.abort());
-      const results = await Promise.all((urls as string[]).map((url) => crawlOne(url, abort.signal)));
+      const results = await Promise.all((urls as string[]).map((url) => crawlOne(url, deps.convertPage, abort.signal)));
       sendJson(ctx.res, 200, { results });
     }),
 

@@ -1,15 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError, invalid } from './errors';
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError(
-    'request_too_large',
-    `The request body is larger than the limit of ${formatBytes(limit)}.`,
-    null,
-    'request_too_large',
-    413,
-    { connection: 'close' },
-  );
+export function tooLarge(limit: number, message = `The request body is larger than the limit of ${formatBytes(limit)}.`): ApiError {
+  return new ApiError('request_too_large', message, null, 'request_too_large', 413, { connection: 'close' });
 }
 
 export function formatBytes(bytes: number): string {
@@ -19,14 +12,53 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * Reads the whole body, refusing more than `limit` bytes. When the limit is passed the rest of
- * the body is drained (not stored) so the client still receives the 413 instead of a reset.
+ * How much of a refused body is read and thrown away before the answer goes out. Closing the
+ * connection while the client is still sending makes it see a reset instead of the answer, so
+ * the rest of the body is drained first; past this bound the connection is cut after the answer.
+ */
+export const MAX_DISCARD_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads and drops what is left of the body. Resolves true once the body has ended, false when
+ * more than `bound` bytes were dropped (the caller then closes the connection) or the request
+ * broke off.
+ */
+export function discardBody(req: IncomingMessage, bound = MAX_DISCARD_BYTES): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true);
+  if (req.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const finish = (ended: boolean) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onFail);
+      req.off('close', onFail);
+      if (!ended) req.pause();
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > bound) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onFail = () => finish(req.readableEnded);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onFail);
+    req.on('close', onFail);
+    req.resume();
+  });
+}
+
+/**
+ * Reads the whole body, refusing more than `limit` bytes. Past the limit nothing more is
+ * stored; the rest is drained (up to MAX_DISCARD_BYTES) before the 413 is thrown, so the
+ * client has finished sending when the answer arrives and reads it instead of a reset.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge(limit));
+    return discardBody(req).then(() => Promise.reject(tooLarge(limit)));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -36,8 +68,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (size > limit) {
         cleanup();
         chunks.length = 0;
-        req.resume();
-        reject(tooLarge(limit));
+        void discardBody(req).then(() => reject(tooLarge(limit)));
         return;
       }
       chunks.push(chunk);
@@ -64,7 +95,25 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 /** JSON bodies are small; 1 MiB is far above any valid request (metadata and queries are bounded). */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
+/** `application/json` or a `+json` type, with or without parameters. */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The JSON body of a request. A body sent with another content type is refused with 415; one
+ * sent without a content type is read as JSON (curl and small scripts often omit it).
+ */
 export async function readJson(req: IncomingMessage, limit = MAX_JSON_BYTES): Promise<Record<string, unknown>> {
+  const contentType = req.headers['content-type'];
+  if (contentType !== undefined && !JSON_TYPE.test(contentType.trim())) {
+    await discardBody(req);
+    throw new ApiError(
+      'invalid_request_error',
+      `The request body must be JSON: send "Content-Type: application/json" (got ${JSON.stringify(contentType.slice(0, 100))}).`,
+      null,
+      'unsupported_media_type',
+      415,
+    );
+  }
   const raw = await readBody(req, limit);
   if (raw.length === 0) return {};
   let value: unknown;

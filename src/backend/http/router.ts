@@ -22,7 +22,8 @@ export interface Route {
 }
 
 interface CompiledRoute extends Route {
-  regex: RegExp;
+  /** Literal segments, or null where a parameter goes. */
+  parts: (string | null)[];
   keys: string[];
 }
 
@@ -31,37 +32,48 @@ export type Match =
   | { kind: 'method_not_allowed'; allowed: string[] }
   | { kind: 'not_found' };
 
-/** `/v1/vector_stores/:id/files` style patterns; a parameter never spans a slash. */
+/**
+ * `/v1/vector_stores/:id/files` style patterns, matched against decoded path segments (see
+ * target.ts): a parameter is exactly one segment, whatever characters it decodes to.
+ */
 export class Router {
   private readonly routes: CompiledRoute[] = [];
 
   add(...routes: Route[]): void {
     for (const route of routes) {
       const keys: string[] = [];
-      const source = route.path
+      const parts = route.path
+        .slice(1)
         .split('/')
         .map((part) => {
-          if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          if (!part.startsWith(':')) return part;
           keys.push(part.slice(1));
-          return '([^/]+)';
-        })
-        .join('/');
-      this.routes.push({ ...route, regex: new RegExp(`^${source}/?$`), keys });
+          return null;
+        });
+      this.routes.push({ ...route, parts, keys });
     }
   }
 
-  match(method: string, pathname: string): Match {
+  match(method: string, segments: readonly string[]): Match {
     const allowed: string[] = [];
     for (const route of this.routes) {
-      const m = route.regex.exec(pathname);
-      if (!m) continue;
+      if (route.parts.length !== segments.length) continue;
+      const values: string[] = [];
+      const fits = route.parts.every((part, i) => {
+        if (part === null) {
+          values.push(segments[i]!);
+          return segments[i] !== '';
+        }
+        return part === segments[i];
+      });
+      if (!fits) continue;
       if (route.method !== method) {
-        allowed.push(route.method);
+        if (!allowed.includes(route.method)) allowed.push(route.method);
         continue;
       }
       const params: Record<string, string> = {};
       route.keys.forEach((key, i) => {
-        params[key] = decodeURIComponent(m[i + 1]!);
+        params[key] = values[i]!;
       });
       return { kind: 'found', route, params };
     }

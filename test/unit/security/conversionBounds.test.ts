@@ -109,13 +109,34 @@ describe('security: every conversion is bounded and the server keeps answering',
     assert.equal(short.json.status, 'completed');
   });
 
+  it('DOCX nested a few thousand deep fails naming the depth bound instead of exhausting the stack', async () => {
+    await start();
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(await makeDocx({ paragraphs: ['x'] }));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const nest = (depth: number) => `<w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep text</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}`;
+    zip.file('word/document.xml', xml.replace('<w:body>', nest(2000)));
+    const deep = await t.ingest(storeId, 'deep.docx', await zip.generateAsync({ type: 'nodebuffer' }));
+    assert.equal(deep.json.status, 'failed');
+    assert.equal(deep.json.last_error, 'conversion stopped: deep.docx is nested deeper than 512 elements (in word/document.xml).');
+    zip.file('word/document.xml', xml.replace('<w:body>', nest(20)));
+    const shallow = await t.ingest(storeId, 'shallow.docx', await zip.generateAsync({ type: 'nodebuffer' }));
+    assert.equal(shallow.json.status, 'completed', shallow.text);
+  });
+
   describe('web crawl', () => {
     let site: Server;
     let siteUrl: string;
     before(async () => {
+      const pages: Record<string, string | Buffer> = {
+        '/deep': nestedHtml(100_000),
+        '/long': `<html><body>${'<p>A paragraph about gearbox maintenance and oil.</p>'.repeat(60_000)}</body></html>`,
+        '/report.pdf': bigPdf(5),
+      };
       site = createServer((req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(req.url === '/deep' ? nestedHtml(100_000) : '<html><head><title>Ok</title></head><body><p>fine page</p></body></html>');
+        const page = pages[req.url ?? ''];
+        res.writeHead(200, { 'content-type': req.url?.endsWith('.pdf') ? 'application/pdf' : 'text/html; charset=utf-8' });
+        res.end(page ?? '<html><head><title>Ok</title></head><body><p>fine page</p></body></html>');
       });
       await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
       siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -131,6 +152,34 @@ describe('security: every conversion is bounded and the server keeps answering',
       assert.match(text, /fine page/);
       const search = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'gearbox oil' });
       assert.equal(search.status, 200);
+    });
+
+    it('a page past the time bound is stopped in its worker, names the bound, and the next page converts', async () => {
+      // 60,000 paragraphs take far longer than 50 ms to convert.
+      await start();
+      await t.restart({ conversion: { timeoutMs: 50 } });
+      const reply = await t.gw('POST', '/v1/tools/web/crawl', { urls: [`${siteUrl}/long`] });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.json.results[0].content, '');
+      assert.match(reply.json.results[0].error, /^conversion stopped: long\.html took longer than the limit of 0\.05 s\.$/);
+      const search = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'gearbox oil' });
+      assert.equal(search.status, 200);
+      await t.restart({ conversion: { timeoutMs: 60_000 } });
+      const next = await t.gw('POST', '/v1/tools/web/crawl', { urls: [`${siteUrl}/ok`] });
+      assert.equal(next.json.results[0].title, 'Ok');
+      assert.match(next.json.results[0].content, /fine page/);
+    });
+
+    it('HTML and PDF pages past the output bound fail naming it', async () => {
+      await start();
+      await t.restart({ conversion: { maxOutputBytes: 2000 } });
+      const reply = await t.gw('POST', '/v1/tools/web/crawl', { urls: [`${siteUrl}/long`, `${siteUrl}/report.pdf`, `${siteUrl}/ok`] });
+      assert.equal(reply.status, 200, reply.text);
+      const [html, pdf, ok] = reply.json.results;
+      assert.match(html.error, /^conversion stopped: long\.html turns into more than 2(\.0)? KiB of text\.$/);
+      assert.match(pdf.error, /^conversion stopped: report\.pdf turns into more than 2(\.0)? KiB of text\.$/);
+      assert.match(ok.content, /fine page/);
+      assert.equal(ok.error, undefined);
     });
   });
 });
