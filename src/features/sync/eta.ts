@@ -1,0 +1,54 @@
+/**
+ * Honest time estimates: a sync cannot finish sooner than the rate limits allow, nor sooner than
+ * the pace it has kept so far. Plain TypeScript.
+ */
+export type RemainingOps = Partial<Record<'uploadFile' | 'attachFile' | 'deleteVectorStoreFile' | 'deleteFile' | 'updateVectorStoreFileMetadata', number>>;
+
+/**
+ * Seconds the rate limits need for `remaining` requests, when each operation's window lets
+ * `perMinute` requests through a minute and the operations run side by side.
+ */
+export function limitFloorSeconds(remaining: RemainingOps, limits: Readonly<Record<string, number | undefined>> | false): number {
+  if (!limits) return 0;
+  let floor = 0;
+  for (const [operation, count] of Object.entries(remaining)) {
+    const perMinute = limits[operation];
+    if (!count || !perMinute) continue;
+    floor = Math.max(floor, (count / perMinute) * 60);
+  }
+  return floor;
+}
+
+/**
+ * The floor of a whole sync from the start, for a server that counts requests over a sliding
+ * minute: request k (0-based) of an operation can go at minute ⌊k / perMinute⌋.
+ */
+export function slidingWindowFloorSeconds(counts: RemainingOps, limits: Readonly<Record<string, number | undefined>>): number {
+  let floor = 0;
+  for (const [operation, count] of Object.entries(counts)) {
+    const perMinute = limits[operation];
+    if (!count || !perMinute) continue;
+    floor = Math.max(floor, Math.floor((count - 1) / perMinute) * 60);
+  }
+  return floor;
+}
+
+export function estimateSeconds(options: {
+  remaining: RemainingOps;
+  limits: Readonly<Record<string, number | undefined>> | false;
+  doneItems: number;
+  remainingItems: number;
+  elapsedMs: number;
+}): number {
+  const floor = limitFloorSeconds(options.remaining, options.limits);
+  const pace = options.doneItems > 0 ? (options.elapsedMs / 1000 / options.doneItems) * options.remainingItems : 0;
+  return Math.max(floor, pace);
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 1) return 'less than a second';
+  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

@@ -1,0 +1,287 @@
+/**
+ * Acts on a sync plan: uploads and attaches new files, attaches a changed file's new version before
+ * removing the old one, renames by metadata, removes deleted files. Each request is announced in the
+ * journal first; an unfinished journal is consulted (with the store's and the files' listings)
+ * before anything the server may already have done is repeated. Plain TypeScript (no `vscode`).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DocumentsClient } from '../../api/documents/client';
+import type { FileObject, VectorStoreFile } from '../../api/documents/schemas';
+import { type Clock, systemClock } from '../../api/http/clock';
+import { estimateSeconds, type RemainingOps } from './eta';
+import { entryKey, type SyncJournal, type Unfinished } from './journal';
+import type { LocalFile, RemoteFile, SyncPlan } from './planner';
+import { mapLimit } from './scanner';
+import { syncMetadata } from './syncMetadata';
+
+export type SyncClient = Pick<
+  DocumentsClient,
+  'uploadFile' | 'attachFile' | 'deleteVectorStoreFile' | 'deleteFile' | 'updateVectorStoreFileMetadata' | 'listVectorStoreFiles' | 'listFiles'
+>;
+
+export interface SyncProgress {
+  done: number;
+  total: number;
+  current?: string;
+  phase: 'sending' | 'converting';
+  etaSeconds: number;
+}
+
+export type FileOutcome =
+  | { path: string; status: 'synced'; fileId: string; hash: string }
+  | { path: string; status: 'converting'; fileId: string; hash: string }
+  | { path: string; status: 'failed'; hash: string; fileId?: string; error: string }
+  | { path: string; status: 'removed'; fileId: string };
+
+export interface RunOptions {
+  client: SyncClient;
+  storeId: string;
+  /** Absolute path of the workspace folder the plan's paths are relative to. */
+  root: string;
+  journal: SyncJournal;
+  plan: SyncPlan;
+  removeDeleted: boolean;
+  skipOcr?: boolean;
+  /** Requests in flight at once; the client's rate limits space them out. */
+  concurrency?: number;
+  /** The client's per-minute limits, for the estimate; `false` when off. */
+  limits: Readonly<Record<string, number | undefined>> | false;
+  /** Wait for conversion (and only then remove replaced versions). Default true. */
+  waitForConversion?: boolean;
+  signal?: AbortSignal;
+  clock?: Clock;
+  onProgress?(progress: SyncProgress): void;
+  onOutcome?(outcome: FileOutcome): void;
+  log?(message: string): void;
+}
+
+export interface RunSummary {
+  uploaded: number;
+  attached: number;
+  renamed: number;
+  removed: number;
+  failed: { path: string; error: string }[];
+  /** Files found on the server from an interrupted sync instead of being sent again. */
+  recovered: number;
+}
+
+/** Every store file, in one request per 10,000. */
+export async function listStoreFiles(client: Pick<SyncClient, 'listVectorStoreFiles'>, storeId: string, signal?: AbortSignal): Promise<VectorStoreFile[]> {
+  const all: VectorStoreFile[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await client.listVectorStoreFiles(storeId, { limit: 10_000, ...(after ? { after } : {}) }, { signal });
+    all.push(...page.data);
+    if (!page.hasMore || !page.lastId || page.lastId === after) return all;
+    after = page.lastId;
+  }
+}
+
+async function listAllFiles(client: Pick<SyncClient, 'listFiles'>, signal?: AbortSignal): Promise<FileObject[]> {
+  const all: FileObject[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await client.listFiles({ limit: 10_000, ...(after ? { after } : {}) }, { signal });
+    all.push(...page.data);
+    if (!page.hasMore || !page.lastId || page.lastId === after) return all;
+    after = page.lastId;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedIds: ReadonlySet<string> = new Set()): Promise<RunSummary> {
+  const clock = o.clock ?? systemClock;
+  const started = clock.now();
+  const summary: RunSummary = { uploaded: 0, attached: 0, renamed: 0, removed: 0, failed: [], recovered: 0 };
+  const { plan, client, storeId, journal, signal } = o;
+  const sends: { local: LocalFile; replaces: RemoteFile[]; current?: RemoteFile }[] = [
+    ...plan.upload.map((local) => ({ local, replaces: [] })),
+    ...plan.replace.map((r) => ({ local: r.local, replaces: r.old, current: r.current })),
+  ];
+  const removals = o.removeDeleted ? plan.remove : [];
+  const total = sends.length + plan.rename.length + removals.length;
+  const remaining: Required<RemainingOps> = {
+    uploadFile: sends.filter((s) => !s.current).length,
+    attachFile: sends.filter((s) => !s.current).length,
+    deleteVectorStoreFile: removals.length + sends.reduce((n, s) => n + s.replaces.length, 0),
+    deleteFile: removals.length + sends.reduce((n, s) => n + s.replaces.length, 0),
+    updateVectorStoreFileMetadata: plan.rename.length,
+  };
+  let done = 0;
+  const report = (current?: string, phase: SyncProgress['phase'] = 'sending', left = total - done) =>
+    o.onProgress?.({
+      done,
+      total,
+      current,
+      phase,
+      etaSeconds: estimateSeconds({ remaining, limits: o.limits, doneItems: done, remainingItems: left, elapsedMs: clock.now() - started }),
+    });
+  report();
+
+  // Upload requests of an interrupted sync whose answer was lost: find what the server created.
+  let orphans: FileObject[] | undefined;
+  const findUploaded = async (entry: { name: string; size: number; at: number }): Promise<string | undefined> => {
+    orphans ??= await listAllFiles(client, signal);
+    const match = orphans.find(
+      (f) => f.filename === entry.name && (f.bytes ?? entry.size) === entry.size && (f.created_at === undefined || f.created_at >= Math.floor(entry.at / 1000) - 5) && !attachedIds.has(f.id),
+    );
+    if (match) orphans = orphans.filter((f) => f !== match);
+    return match?.id;
+  };
+
+  /** Attached new versions, by file id, with the old versions they replace. */
+  const sent: { local: LocalFile; fileId: string; replaces: RemoteFile[] }[] = [];
+
+  const removeFile = async (fileId: string) => {
+    await journal.append({ t: 'remove', fileId });
+    try {
+      await client.deleteVectorStoreFile(storeId, fileId, { signal });
+    } catch (error) {
+      if (!/not found|404/i.test(message(error))) throw error;
+    }
+    remaining.deleteVectorStoreFile--;
+    // The file object was uploaded by a sync: without it, no orphan is left behind.
+    await client.deleteFile(fileId, { signal }).catch((error) => o.log?.(`Could not delete file ${fileId}: ${message(error)}`));
+    remaining.deleteFile--;
+    await journal.append({ t: 'removed', fileId });
+  };
+
+  const send = async (item: (typeof sends)[number]) => {
+    const { local } = item;
+    report(local.path);
+    if (item.current) {
+      sent.push({ local, fileId: item.current.fileId, replaces: item.replaces });
+      return;
+    }
+    const key = entryKey(local.path, local.hash);
+    let fileId = unfinished?.attached.get(key) ?? unfinished?.uploaded.get(key);
+    const inDoubt = unfinished?.uploadsInDoubt.get(key);
+    if (!fileId && inDoubt) {
+      fileId = await findUploaded(inDoubt);
+      if (fileId) {
+        await journal.append({ t: 'uploaded', path: local.path, hash: local.hash, fileId });
+        o.log?.(`${local.path}: found the upload of the interrupted sync (${fileId}); not uploading it again.`);
+      }
+    }
+    if (fileId) {
+      summary.recovered++;
+    } else {
+      const data = await readFile(path.join(o.root, ...local.path.split('/')));
+      const name = path.posix.basename(local.path);
+      await journal.append({ t: 'upload', path: local.path, hash: local.hash, name, size: data.length, at: clock.now() });
+      const file = await client.uploadFile({ filename: name, data }, { signal });
+      fileId = file.id;
+      await journal.append({ t: 'uploaded', path: local.path, hash: local.hash, fileId });
+      summary.uploaded++;
+    }
+    remaining.uploadFile--;
+    if (!attachedIds.has(fileId)) {
+      await journal.append({ t: 'attach', path: local.path, hash: local.hash, fileId });
+      await client.attachFile(
+        storeId,
+        { file_id: fileId, metadata: syncMetadata(local.path, local.hash), ...(o.skipOcr !== undefined ? { skipOcr: o.skipOcr } : {}) },
+        { signal },
+      );
+      await journal.append({ t: 'attached', path: local.path, hash: local.hash, fileId });
+      summary.attached++;
+    }
+    remaining.attachFile--;
+    o.onOutcome?.({ path: local.path, status: 'converting', fileId, hash: local.hash });
+    sent.push({ local, fileId, replaces: item.replaces });
+  };
+
+  type Job = { label: string; run: () => Promise<void>; failPath?: LocalFile };
+  const jobs: Job[] = [
+    ...sends.map((item) => ({ label: item.local.path, run: () => send(item), failPath: item.local })),
+    ...plan.rename.map(({ local, remote }) => ({
+      label: local.path,
+      failPath: local,
+      run: async () => {
+        report(local.path);
+        await client.updateVectorStoreFileMetadata(storeId, remote.fileId, syncMetadata(local.path, local.hash), { signal });
+        remaining.updateVectorStoreFileMetadata--;
+        summary.renamed++;
+        o.onOutcome?.({ path: local.path, status: remote.status === 'completed' ? 'synced' : 'converting', fileId: remote.fileId, hash: local.hash });
+      },
+    })),
+    ...removals.map((remote) => ({
+      label: remote.pathKey,
+      run: async () => {
+        report(remote.pathKey);
+        await removeFile(remote.fileId);
+        summary.removed++;
+        o.onOutcome?.({ path: remote.pathKey, status: 'removed', fileId: remote.fileId });
+      },
+    })),
+  ];
+
+  await mapLimit(jobs, o.concurrency ?? 8, async (job) => {
+    signal?.throwIfAborted();
+    try {
+      await job.run();
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      summary.failed.push({ path: job.label, error: message(error) });
+      if (job.failPath) o.onOutcome?.({ path: job.failPath.path, status: 'failed', hash: job.failPath.hash, error: message(error) });
+      o.log?.(`${job.label}: ${message(error)}`);
+    }
+    done++;
+    report();
+  });
+
+  if (o.waitForConversion !== false) {
+    await settle(o, sent, summary, removeFile, (left) => report(undefined, 'converting', left), clock);
+  }
+  return summary;
+}
+
+/**
+ * Follows conversion with one store listing per round (backoff 1 s → 10 s); a replaced file's old
+ * version is removed once its new version completed, and kept when the new one failed.
+ */
+async function settle(
+  o: RunOptions,
+  sent: { local: LocalFile; fileId: string; replaces: RemoteFile[] }[],
+  summary: RunSummary,
+  removeFile: (fileId: string) => Promise<void>,
+  report: (left: number) => void,
+  clock: Clock,
+): Promise<void> {
+  let waiting = sent;
+  let delay = 1_000;
+  while (waiting.length > 0) {
+    report(waiting.length);
+    const files = new Map((await listStoreFiles(o.client, o.storeId, o.signal)).map((f) => [f.id, f]));
+    const still: typeof waiting = [];
+    for (const item of waiting) {
+      const file = files.get(item.fileId);
+      const status = file?.status ?? 'missing';
+      if (status === 'in_progress') {
+        still.push(item);
+        continue;
+      }
+      if (status === 'completed') {
+        for (const old of item.replaces) {
+          try {
+            await removeFile(old.fileId);
+          } catch (error) {
+            summary.failed.push({ path: item.local.path, error: `The previous version could not be removed: ${message(error)}` });
+          }
+        }
+        o.onOutcome?.({ path: item.local.path, status: 'synced', fileId: item.fileId, hash: item.local.hash });
+      } else {
+        const error = file?.last_error ?? (file ? `Conversion ended with status "${status}".` : 'The file is no longer in the store.');
+        summary.failed.push({ path: item.local.path, error });
+        o.onOutcome?.({ path: item.local.path, status: 'failed', fileId: item.fileId, hash: item.local.hash, error });
+      }
+    }
+    waiting = still;
+    if (waiting.length === 0) break;
+    await clock.sleep(delay, o.signal);
+    delay = Math.min(delay * 2, 10_000);
+  }
+}
