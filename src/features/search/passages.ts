@@ -17,6 +17,9 @@ export interface Passage {
   score: number;
 }
 
+/** The workspace file a store file was synced from, when a feature knows it. */
+export type ExactFileResolver = (storeId: string, fileId: string) => Promise<vscode.Uri | undefined>;
+
 /** Characters that would make a file name a glob pattern: such names are not looked up. */
 const GLOB_SPECIAL = /[[\]{}*?!,]/;
 
@@ -30,6 +33,7 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
   private readonly highlights = new Map<string, string>();
   /** Passages shown in virtual documents, used when the converted file cannot be loaded. */
   private readonly fallbacks = new Map<string, Passage>();
+  private readonly exactResolvers: ExactFileResolver[] = [];
   private readonly decoration = this._register(
     vscode.window.createTextEditorDecorationType({
       backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
@@ -76,9 +80,33 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     }
   }
 
+  /** Passages of store files a resolver knows open that exact workspace file (folder sync). */
+  addExactFileResolver(resolver: ExactFileResolver): vscode.Disposable {
+    this.exactResolvers.push(resolver);
+    return { dispose: () => void this.exactResolvers.splice(this.exactResolvers.indexOf(resolver), 1) };
+  }
+
+  private async openExactFile(p: Passage): Promise<vscode.TextEditor | undefined> {
+    for (const resolve of this.exactResolvers) {
+      const uri = await resolve(p.storeId, p.fileId).catch(() => undefined);
+      if (!uri) continue;
+      try {
+        const document = await vscode.workspace.openTextDocument(uri);
+        this.highlights.set(uri.toString(), p.content);
+        const editor = await vscode.window.showTextDocument(document, { preview: true });
+        this.decorate(editor, true);
+        return editor;
+      } catch (error) {
+        // A PDF or DOCX has no text editor: its converted markdown shows the passage instead.
+        this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
+      }
+    }
+    return undefined;
+  }
+
   /** Opens the passage; resolves with the editor showing it. */
   async open(p: Passage): Promise<vscode.TextEditor> {
-    const local = await this.findWorkspaceFile(p);
+    const local = (await this.openExactFile(p)) ?? (await this.findWorkspaceFile(p));
     if (local) {
       return local;
     }

@@ -9,7 +9,8 @@ import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
 
 export { pickStore } from './storePicker';
-export type { StoreFileNode, StoreNode, TreeNode } from './nodes';
+export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
+export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';
 export {
   fileOfArgument,
   selectionOfArguments,
@@ -28,7 +29,8 @@ function isNode(value: unknown): value is TreeNode {
 /** How many pages "Reveal in tree" loads at most while looking for a node. */
 const REVEAL_MAX_PAGES = 20;
 
-export function register(context: vscode.ExtensionContext, services: Services): void {
+/** Returns the tree, so other features can add rows to stores. */
+export function register(context: vscode.ExtensionContext, services: Services): StoresTreeProvider {
   const tree = new StoresTreeProvider(services);
   context.subscriptions.push(tree);
   // The attach flow reveals files in the view that its drop controller belongs to.
@@ -219,4 +221,5 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       }),
     ),
   );
+  return tree;
 }

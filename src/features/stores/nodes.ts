@@ -4,7 +4,7 @@ import { Commands } from '../../common/constants';
 import { PagedList } from './paging';
 import { ContextValues, presentStore, presentStoreFile, type IconSpec, type NodePresentation } from './presentation';
 
-export type TreeNode = StoreNode | StoreFileNode | LoadMoreNode | MessageNode;
+export type TreeNode = StoreNode | StoreFileNode | LoadMoreNode | MessageNode | ContributedNode;
 
 function icon(spec: IconSpec): vscode.ThemeIcon {
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
@@ -136,5 +136,27 @@ export class MessageNode {
       item.command = this.command;
     }
     return item;
+  }
+}
+
+/** A row another feature shows at the top of a store (e.g. the folder a store follows). */
+export class ContributedNode {
+  readonly kind = 'contributed';
+
+  constructor(
+    readonly parent: StoreNode,
+    readonly key: string,
+    private readonly item: vscode.TreeItem,
+    /** What the feature's commands receive with the node. */
+    readonly data: unknown,
+  ) {}
+
+  get id(): string {
+    return `contributed:${this.parent.store.id}:${this.key}`;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    this.item.id = this.id;
+    return this.item;
   }
 }

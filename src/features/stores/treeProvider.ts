@@ -7,7 +7,7 @@ import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
 import { FileCatalog } from './fileCatalog';
-import { LoadMoreNode, MessageNode, StoreFileNode, StoreNode, type TreeNode } from './nodes';
+import { ContributedNode, LoadMoreNode, MessageNode, StoreFileNode, StoreNode, type TreeNode } from './nodes';
 import { PagedList } from './paging';
 import { StatusPoller } from './poller';
 import { isTerminalStatus } from './presentation';
@@ -15,6 +15,13 @@ import { requireDocuments } from '../../services/commands';
 
 /** Refreshes requested within this window reach VS Code as one event. */
 const REFRESH_BATCH_MS = 30;
+
+/** Rows another feature adds at the top of a store's children. */
+export interface StoreRowContributor {
+  rows(storeId: string): { key: string; item: vscode.TreeItem; data: unknown }[];
+  /** Fires with a store id (or undefined for every store) when its rows changed. */
+  readonly onDidChange: vscode.Event<string | undefined>;
+}
 
 export class StoresTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
@@ -31,6 +38,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
   private flushWaiters: Array<() => void> = [];
   private readonly log: Logger;
   private empty: boolean | undefined;
+  private readonly contributors: StoreRowContributor[] = [];
 
   constructor(private readonly services: Services) {
     super();
@@ -83,6 +91,20 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     return node.kind === 'store' ? this.storeChildren(node) : [];
   }
 
+  /** Adds rows at the top of stores; the tree redraws a store when its rows change. */
+  addStoreRows(contributor: StoreRowContributor): vscode.Disposable {
+    this.contributors.push(contributor);
+    const listener = contributor.onDidChange((storeId) => {
+      const node = storeId === undefined ? undefined : this.storeNodes.get(storeId);
+      if (storeId === undefined) this.storeNodes.forEach((n) => this.refresh(n));
+      else if (node) this.refresh(node);
+    });
+    return toDisposable(() => {
+      listener.dispose();
+      this.contributors.splice(this.contributors.indexOf(contributor), 1);
+    });
+  }
+
   // ------------------------------------------------------------------ children
 
   private async rootChildren(): Promise<TreeNode[]> {
@@ -116,6 +138,9 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     } catch (error) {
       this.log.warn(`Could not list files for their names: ${describeError(error)}`);
     }
+    const contributed: TreeNode[] = this.contributors.flatMap((c) =>
+      c.rows(node.store.id).map((row) => new ContributedNode(node, row.key, row.item, row.data)),
+    );
     const nodes: TreeNode[] = files.map((file) => {
       const child = node.nodeFor(file);
       child.info = this.catalog.get(file.id) ?? child.info;
@@ -134,7 +159,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     if (node.files.hasMore) {
       nodes.push(new LoadMoreNode(node, files.length));
     }
-    return nodes;
+    return [...contributed, ...nodes];
   }
 
   private errorNode(parent: StoreNode | undefined, error: unknown): MessageNode {
@@ -218,7 +243,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
 
   /** Re-fetches one node from the service (the root when no node is given). */
   async reload(node?: TreeNode): Promise<void> {
-    if (!node || node.kind === 'loadMore' || node.kind === 'message') {
+    if (!node || node.kind === 'loadMore' || node.kind === 'message' || node.kind === 'contributed') {
       if (node?.parent) {
         return this.reload(node.parent);
       }
