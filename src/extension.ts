@@ -8,6 +8,7 @@ import * as nativeChat from './features/participant';
 import * as skills from './features/skills';
 import * as search from './features/search';
 import * as stores from './features/stores';
+import * as sync from './features/sync';
 import { ExtensionServices, type ConnectionState } from './services';
 
 let services: ExtensionServices | undefined;
@@ -32,12 +33,13 @@ export function activate(context: vscode.ExtensionContext): DocChatApi {
   services = new ExtensionServices(context, log);
   context.subscriptions.push(services);
   auth.register(context, services);
-  stores.register(context, services);
+  const storesTree = stores.register(context, services);
   metadata.register(context, services);
   const passages = search.register(context, services);
   chat.register(context, services, passages);
   nativeChat.register(context, services, passages);
   skills.register(context, services);
+  sync.register(context, services, storesTree, passages);
 
   // Connecting may start the embedded backend: never on the activation path.
   const connection = services.connection;

@@ -42,6 +42,11 @@ export const Commands = {
   openChatPassage: 'docchat.participant.openPassage',
   findPeopleBySkill: 'docchat.findPeopleBySkill',
   chooseEmbeddingModel: 'docchat.chooseEmbeddingModel',
+  // Folder sync
+  syncFolder: 'docchat.sync.folder',
+  syncNow: 'docchat.sync.now',
+  stopFollowing: 'docchat.sync.stopFollowing',
+  retryFailedSync: 'docchat.sync.retryFailed',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -61,6 +66,9 @@ export const Settings = {
   strictSSL: 'network.strictSSL',
   attachSkipOcr: 'attach.skipOcr',
   embeddingModel: 'gateway.embeddingModel',
+  syncExclude: 'sync.exclude',
+  syncRemoveDeleted: 'sync.removeDeleted',
+  syncWatch: 'sync.watch',
 } as const;
 export type SettingKey = (typeof Settings)[keyof typeof Settings];
 export const SETTINGS_SECTION = 'docchat';

@@ -42,11 +42,11 @@ export interface SyncPlan {
 }
 
 /** A store file's sync pairs, or undefined for a file DocChat did not sync. */
-export function remoteFrom(file: { id: string; status: string; last_error: string | null; metadata: Record<string, unknown> | null | undefined; created_at: number }): RemoteFile | undefined {
+export function remoteFrom(file: { id: string; status: string; last_error: string | null; metadata: Record<string, unknown> | null | undefined; created_at?: number }): RemoteFile | undefined {
   const pathKey = file.metadata?.[PATH_KEY];
   const hash = file.metadata?.[HASH_KEY];
   if (typeof pathKey !== 'string' || typeof hash !== 'string' || !pathKey) return undefined;
-  return { fileId: file.id, status: file.status, lastError: file.last_error, pathKey, hash, createdAt: file.created_at };
+  return { fileId: file.id, status: file.status, lastError: file.last_error, pathKey, hash, createdAt: file.created_at ?? 0 };
 }
 
 const STATUS_RANK: Record<string, number> = { completed: 0, in_progress: 1 };

@@ -1,0 +1,355 @@
+import * as vscode from 'vscode';
+import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/schemas';
+import { AbortedError } from '../../api/http/errors';
+import { Commands, SETTINGS_SECTION, Settings } from '../../common/constants';
+import { Disposable } from '../../common/lifecycle';
+import type { Logger } from '../../common/log';
+import type { Services } from '../../services';
+import { connectionModeOf } from '../../services/settingsModel';
+import { formatDuration } from './eta';
+import type { FileRecord, Follow, FollowStore } from './follows';
+import { countPlan, describePlan, planHasWork, planSync, remoteFrom, type LocalFile, type RemoteFile, type SyncPlan } from './planner';
+import { listStoreFiles, runSync, type FileOutcome, type RunSummary } from './runner';
+import { hashFiles, scanFolder, type HashedFile } from './scanner';
+
+export type RemoveDeleted = 'ask' | 'always' | 'never';
+
+export interface SyncRequest {
+  /** The user asked for this sync (a command): show the plan unless the folder is confirmed. */
+  interactive: boolean;
+  /** Upload again the files whose conversion failed. */
+  retryFailed?: boolean;
+  /** Resuming after a reload: act without asking (the plan was confirmed before). */
+  resume?: boolean;
+}
+
+/** How many plan lines the confirmation lists per kind. */
+const PLAN_SAMPLE = 5;
+
+function settingsFor(folder: vscode.Uri) {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, folder);
+  const filesExclude = vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ?? {};
+  const removeDeleted = config.get<string>(Settings.syncRemoveDeleted, 'ask');
+  return {
+    exclude: [
+      ...Object.entries(filesExclude)
+        .filter(([, on]) => on === true)
+        .map(([glob]) => glob),
+      ...(config.get<string[]>(Settings.syncExclude) ?? []).filter((g) => typeof g === 'string' && g.trim()),
+    ],
+    removeDeleted: (['ask', 'always', 'never'].includes(removeDeleted) ? removeDeleted : 'ask') as RemoveDeleted,
+  };
+}
+
+function sample(label: string, paths: string[]): string[] {
+  if (!paths.length) return [];
+  const shown = paths.slice(0, PLAN_SAMPLE).map((p) => `  ${p}`);
+  if (paths.length > PLAN_SAMPLE) shown.push(`  … and ${paths.length - PLAN_SAMPLE} more`);
+  return [`${label}:`, ...shown];
+}
+
+/** The plan as the confirmation shows it. */
+export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string {
+  return [
+    ...sample('New', plan.upload.map((f) => f.path)),
+    ...sample('Changed', plan.replace.map((r) => r.local.path)),
+    ...sample('Renamed', plan.rename.map((r) => `${r.remote.pathKey} → ${r.local.path}`)),
+    ...sample(removeDeleted === 'never' ? 'Deleted (kept in the store)' : 'Removed', plan.remove.map((r) => r.pathKey)),
+    ...sample('Failed before (not retried)', plan.failed.map((f) => `${f.local.path}: ${f.remote.lastError ?? f.remote.status}`)),
+  ].join('\n');
+}
+
+/**
+ * Runs folder syncs: one at a time per followed folder (a sync asked for while one runs starts
+ * again once it ends), each as plan → confirm → act with a cancellable progress notification.
+ */
+export class SyncController extends Disposable {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly again = new Map<string, SyncRequest>();
+  private readonly aborts = new Map<string, AbortController>();
+  private readonly log: Logger;
+
+  constructor(
+    private readonly services: Services,
+    private readonly follows: FollowStore,
+  ) {
+    super();
+    this.log = services.log.child('sync');
+    this._register({ dispose: () => this.aborts.forEach((a) => a.abort()) });
+  }
+
+  isRunning(follow: Follow): boolean {
+    return this.running.has(follow.id);
+  }
+
+  /** Queues a sync of the folder; resolves when it (and any sync queued behind it) ended. */
+  sync(follow: Follow, request: SyncRequest): Promise<void> {
+    const current = this.running.get(follow.id);
+    if (current) {
+      const queued = this.again.get(follow.id);
+      this.again.set(follow.id, {
+        interactive: request.interactive || !!queued?.interactive,
+        retryFailed: request.retryFailed || queued?.retryFailed,
+      });
+      return current;
+    }
+    const run = (async () => {
+      let next: SyncRequest | undefined = request;
+      while (next) {
+        this.again.delete(follow.id);
+        const latest = this.follows.get(follow.id);
+        if (!latest) break;
+        try {
+          await this.syncOnce(latest, next);
+        } catch (error) {
+          if (!isAbort(error)) this.services.errors.report(error, `sync "${label(latest)}"`);
+        }
+        next = this.again.get(follow.id);
+      }
+    })().finally(() => {
+      this.running.delete(follow.id);
+      const latest = this.follows.get(follow.id);
+      if (latest) this.follows.setActivity(latest, 'idle');
+    });
+    this.running.set(follow.id, run);
+    return run;
+  }
+
+  stop(follow: Follow): void {
+    this.aborts.get(follow.id)?.abort();
+  }
+
+  /** Resumes every sync a reload or crash interrupted (their journal is still there). */
+  async resumeUnfinished(): Promise<void> {
+    for (const follow of this.follows.list()) {
+      const unfinished = await this.follows.journal(follow).read();
+      if (unfinished && unfinished.storeId === follow.storeId) {
+        this.log.info(`Resuming the interrupted sync of ${label(follow)}`);
+        void this.sync(follow, { interactive: false, resume: true });
+      }
+    }
+  }
+
+  private async syncOnce(follow: Follow, request: SyncRequest): Promise<void> {
+    const client = this.services.connection.documents;
+    if (!client) throw new Error('DocChat is not connected to a documents service.');
+    const folder = vscode.Uri.parse(follow.folderUri);
+    const root = vscode.Uri.parse(follow.rootUri);
+    const settings = settingsFor(folder);
+    const abort = new AbortController();
+    this.aborts.set(follow.id, abort);
+    const signal = abort.signal;
+    try {
+      // ---- plan
+      this.follows.setActivity(follow, 'planning');
+      const records = await this.follows.loadRecords(follow);
+      const planned = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `DocChat: planning the sync of ${label(follow)}` },
+        () => this.plan(follow, root, folder, settings.exclude, records, signal),
+      );
+      const { plan, hashed, unreadable, unfinished, attachedIds } = planned;
+      if (request.retryFailed) {
+        plan.replace.push(...plan.failed.map((f) => ({ local: f.local, old: [f.remote] })));
+        plan.failed = [];
+      }
+      for (const file of unreadable) this.log.warn(`${file.path} could not be read, so it is left out: ${file.error}`);
+      const counts = countPlan(plan);
+      this.log.info(`${label(follow)} → ${follow.storeName || follow.storeId}: ${describePlan(counts)}`);
+
+      // ---- confirm
+      let removeDeleted = settings.removeDeleted === 'always';
+      const needsConfirm = !follow.confirmed && !request.resume;
+      if (needsConfirm) {
+        const choice = await this.confirm(follow, plan, settings.removeDeleted);
+        if (!choice) return;
+        removeDeleted = choice.removeDeleted;
+        follow = { ...follow, confirmed: true };
+        await this.follows.save(follow);
+      } else if (settings.removeDeleted === 'ask' && plan.remove.length > 0) {
+        const remove = `Remove ${plan.remove.length}`;
+        const answer = await vscode.window.showWarningMessage(
+          `${plan.remove.length} file(s) synced from ${label(follow)} were deleted. Remove them from "${follow.storeName || follow.storeId}" too?`,
+          remove,
+          'Keep Them',
+        );
+        removeDeleted = answer === remove;
+      }
+
+      // ---- act
+      if (!planHasWork(plan, removeDeleted) && !unfinished) {
+        this.updateRecords(follow, records, plan, hashed);
+        await this.finish(follow, records, undefined, request.interactive, counts.failed);
+        if (request.interactive) void vscode.window.showInformationMessage(`${label(follow)} is in sync with "${follow.storeName || follow.storeId}" (${describePlan(counts)}).`);
+        return;
+      }
+      this.updateRecords(follow, records, plan, hashed);
+      const journal = this.follows.journal(follow);
+      await journal.start(follow.storeId, Date.now());
+      this.follows.setActivity(follow, 'syncing');
+      const limits = connectionModeOf(this.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS;
+      const byPath = new Map(hashed.map((f) => [f.path, f]));
+      const summary = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `DocChat: syncing ${label(follow)}`, cancellable: true },
+        (progress, token) => {
+          token.onCancellationRequested(() => abort.abort());
+          let reported = 0;
+          return runSync(
+            {
+              client,
+              storeId: follow.storeId,
+              root: root.fsPath,
+              journal,
+              plan,
+              removeDeleted,
+              limits,
+              signal,
+              onProgress: (p) => {
+                const percent = p.total ? (p.done / p.total) * 100 : 0;
+                const what = p.phase === 'converting' ? 'waiting for conversion' : (p.current ?? '');
+                progress.report({
+                  message: `${p.done} of ${p.total}${what ? ` · ${what}` : ''} · about ${formatDuration(p.etaSeconds)} left`,
+                  increment: Math.max(0, percent - reported),
+                });
+                reported = Math.max(reported, percent);
+              },
+              onOutcome: (outcome) => this.record(follow, records, outcome, byPath),
+              log: (line) => this.log.info(line),
+            },
+            unfinished,
+            attachedIds,
+          );
+        },
+      );
+      await journal.finish();
+      await this.finish(follow, records, summary, request.interactive, counts.failed);
+    } catch (error) {
+      await this.follows.saveRecords(follow).catch(() => undefined);
+      if (isAbort(error)) {
+        this.log.info(`Sync of ${label(follow)} stopped; the next sync resumes it.`);
+        return;
+      }
+      await this.follows.save({ ...follow, lastError: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      this.aborts.delete(follow.id);
+    }
+  }
+
+  private async plan(follow: Follow, root: vscode.Uri, folder: vscode.Uri, exclude: string[], records: Map<string, FileRecord>, signal: AbortSignal) {
+    const client = this.services.connection.documents;
+    if (!client) throw new Error('DocChat is not connected to a documents service.');
+    const [scan, storeFiles, unfinished] = await Promise.all([
+      scanFolder({ root: root.fsPath, folder: folder.fsPath, exclude, signal }),
+      listStoreFiles(client, follow.storeId, signal),
+      this.follows.journal(follow).read(),
+    ]);
+    const { hashed, unreadable } = await hashFiles(scan.files, { cache: (p) => records.get(p), signal });
+    const prefix = follow.relativeFolder ? `${follow.relativeFolder}/` : '';
+    // Only store files synced from this folder take part: the store may hold other files too.
+    const remotes: RemoteFile[] = storeFiles
+      .map((file) => remoteFrom(file))
+      .filter((r): r is RemoteFile => !!r && (!prefix || r.pathKey.startsWith(prefix)));
+    const locals: LocalFile[] = hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size }));
+    return {
+      plan: planSync(locals, remotes),
+      hashed,
+      unreadable,
+      unfinished: unfinished && unfinished.storeId === follow.storeId ? unfinished : undefined,
+      attachedIds: new Set(storeFiles.map((f) => f.id)),
+    };
+  }
+
+  private async confirm(follow: Follow, plan: SyncPlan, setting: RemoveDeleted): Promise<{ removeDeleted: boolean } | undefined> {
+    const counts = countPlan(plan);
+    const store = follow.storeName || follow.storeId;
+    const sync = 'Sync';
+    const syncRemove = 'Sync and Remove Deleted';
+    const buttons = plan.remove.length && setting === 'ask' ? [syncRemove, sync] : [sync];
+    const answer = await vscode.window.showInformationMessage(
+      `Sync ${label(follow)} to "${store}": ${describePlan(counts)}.`,
+      { modal: true, detail: planDetail(plan, setting) || 'Nothing to send.' },
+      ...buttons,
+    );
+    if (!answer) return undefined;
+    return { removeDeleted: answer === syncRemove || (setting === 'always' && answer === sync) };
+  }
+
+  /** Records of files the plan leaves alone (unchanged, failed before) and of files gone. */
+  private updateRecords(follow: Follow, records: Map<string, FileRecord>, plan: SyncPlan, hashed: HashedFile[]): void {
+    const byPath = new Map(hashed.map((f) => [f.path, f]));
+    const prefix = follow.relativeFolder ? `${follow.relativeFolder}/` : '';
+    for (const key of [...records.keys()]) {
+      if ((!prefix || key.startsWith(prefix)) && !byPath.has(key)) records.delete(key);
+    }
+    for (const { local, remote } of plan.unchanged) {
+      const file = byPath.get(local.path);
+      if (file) records.set(local.path, { size: file.size, mtimeMs: file.mtimeMs, hash: local.hash, fileId: remote.fileId, status: remote.status === 'completed' ? 'synced' : 'converting' });
+    }
+    for (const { local, remote } of plan.failed) {
+      const file = byPath.get(local.path);
+      if (file) records.set(local.path, { size: file.size, mtimeMs: file.mtimeMs, hash: local.hash, fileId: remote.fileId, status: 'failed', error: remote.lastError ?? `Conversion ended with status "${remote.status}".` });
+    }
+    this.follows.changed(follow);
+  }
+
+  private record(follow: Follow, records: Map<string, FileRecord>, outcome: FileOutcome, byPath: Map<string, HashedFile>): void {
+    if (outcome.status === 'removed') {
+      if (records.get(outcome.path)?.fileId === outcome.fileId) records.delete(outcome.path);
+    } else {
+      const file = byPath.get(outcome.path);
+      if (!file) return;
+      records.set(outcome.path, {
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        hash: outcome.hash,
+        ...(outcome.fileId ? { fileId: outcome.fileId } : {}),
+        status: outcome.status,
+        ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+      });
+    }
+    this.follows.changed(follow);
+  }
+
+  private async finish(follow: Follow, records: Map<string, FileRecord>, summary: RunSummary | undefined, interactive: boolean, failedBefore: number): Promise<void> {
+    await this.follows.saveRecords(follow);
+    const saved = { ...follow, lastSyncAt: Date.now() };
+    delete saved.lastError;
+    await this.follows.save(saved);
+    if (!summary) return;
+    const store = follow.storeName || follow.storeId;
+    const parts = [
+      `${summary.uploaded} uploaded`,
+      ...(summary.renamed ? [`${summary.renamed} renamed`] : []),
+      `${summary.removed} removed`,
+      ...(summary.recovered ? [`${summary.recovered} found from the interrupted sync`] : []),
+    ];
+    this.log.info(`Synced ${label(follow)} to ${store}: ${parts.join(', ')}; ${summary.failed.length} failed`);
+    for (const failure of summary.failed) this.log.warn(`${failure.path}: ${failure.error}`);
+    const failed = summary.failed.length + failedBefore;
+    if (failed > 0) {
+      const first = summary.failed[0] ?? [...records.entries()].map(([p, r]) => ({ path: p, error: r.error })).find((r) => r.error);
+      const retry = 'Retry Failed';
+      const output = 'Open Output';
+      const answer = await vscode.window.showWarningMessage(
+        `${failed} file(s) of ${label(follow)} could not be synced to "${store}"${first ? ` (${first.path}: ${first.error})` : ''}.`,
+        retry,
+        output,
+      );
+      if (answer === retry) void this.sync(saved, { interactive: true, retryFailed: true });
+      else if (answer === output) void vscode.commands.executeCommand(Commands.showOutput);
+    } else if (interactive) {
+      void vscode.window.showInformationMessage(`Synced ${label(follow)} to "${store}": ${parts.join(', ')}.`);
+    }
+  }
+}
+
+export function label(follow: Follow): string {
+  const folder = vscode.Uri.parse(follow.folderUri);
+  const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
+  const name = workspaceFolder?.name ?? folder.path.split('/').pop() ?? follow.folderUri;
+  return follow.relativeFolder ? `"${name}/${follow.relativeFolder}"` : `"${name}"`;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof AbortedError || (error instanceof Error && error.name === 'AbortError');
+}

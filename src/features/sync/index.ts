@@ -1,0 +1,173 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { VectorStore } from '../../api/documents/schemas';
+import { Commands } from '../../common/constants';
+import type { Services } from '../../services';
+import type { PassageDocuments } from '../search/passages';
+import type { StoresTreeProvider } from '../stores';
+import { createStoreInteractive } from '../stores/createStore';
+import { pickStore } from '../stores/storePicker';
+import { SyncController, label } from './controller';
+import { SyncDecorations } from './decorations';
+import { FollowStore, type Follow } from './follows';
+import { FollowWatcher } from './watch';
+import { normalizePath } from './syncMetadata';
+
+/** The context value of a store's "follows folder" row: `syncFollow` plus `+failed`, `+running`. */
+const FOLLOW_CONTEXT = 'syncFollow';
+
+interface NodeLike {
+  kind?: unknown;
+  store?: VectorStore;
+  data?: unknown;
+}
+
+export function register(context: vscode.ExtensionContext, services: Services, tree: StoresTreeProvider, passages: PassageDocuments): void {
+  const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const follows = new FollowStore(context.workspaceState, storage);
+  const controller = new SyncController(services, follows);
+  context.subscriptions.push(follows, controller, new SyncDecorations(follows), new FollowWatcher(follows, controller));
+
+  // ---- the store's "follows folder" rows
+  const rowsChanged = new vscode.EventEmitter<string | undefined>();
+  context.subscriptions.push(
+    rowsChanged,
+    follows.onDidChange((follow) => rowsChanged.fire(follow?.storeId)),
+    tree.addStoreRows({
+      onDidChange: rowsChanged.event,
+      rows: (storeId) => follows.forStore(storeId).map((follow) => ({ key: `sync:${follow.id}`, item: followItem(follows, follow), data: follow.id })),
+    }),
+  );
+
+  // ---- passages of synced files open the file at its recorded path
+  context.subscriptions.push(
+    passages.addExactFileResolver(async (storeId, fileId) => {
+      for (const follow of follows.forStore(storeId)) {
+        const records = await follows.loadRecords(follow);
+        for (const [relative, record] of records) {
+          if (record.fileId === fileId) return vscode.Uri.joinPath(vscode.Uri.parse(follow.rootUri), ...relative.split('/'));
+        }
+      }
+      return undefined;
+    }),
+  );
+
+  const followOf = (arg: unknown): Follow | undefined => {
+    const node = arg as NodeLike | undefined;
+    return node?.kind === 'contributed' && typeof node.data === 'string' ? follows.get(node.data) : undefined;
+  };
+  const guarded =
+    (what: string, body: (...args: unknown[]) => Promise<void>) =>
+    async (...args: unknown[]) => {
+      try {
+        await body(...args);
+      } catch (error) {
+        services.errors.report(error, what);
+      }
+    };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      Commands.syncFolder,
+      guarded('sync a folder', async (arg) => {
+        const node = arg as NodeLike | undefined;
+        const folder = arg instanceof vscode.Uri ? arg : await pickFolder();
+        if (!folder) return;
+        const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
+        if (!workspaceFolder) {
+          throw new Error(`Only folders inside an open workspace folder can be synced; "${folder.fsPath}" is not.`);
+        }
+        const store =
+          node?.kind === 'store' && node.store
+            ? node.store
+            : await pickStore(services, {
+                title: `DocChat: Sync "${path.basename(folder.fsPath)}" to a Vector Store`,
+                create: () => createStoreInteractive(services, path.basename(folder.fsPath).replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 63)),
+              });
+        if (!store) return;
+        await services.recentStores.touch(store.id);
+        const folderUri = folder.toString();
+        const follow: Follow = follows.forFolder(folderUri, store.id) ?? {
+          id: FollowStore.idFor(folderUri, store.id),
+          rootUri: workspaceFolder.uri.toString(),
+          folderUri,
+          relativeFolder: normalizePath(path.posix.relative(workspaceFolder.uri.path, folder.path)),
+          storeId: store.id,
+          storeName: store.name ?? '',
+          confirmed: false,
+        };
+        if (!follows.get(follow.id)) await follows.save(follow);
+        await controller.sync(follow, { interactive: true });
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.syncNow,
+      guarded('sync now', async (arg) => {
+        const follow = followOf(arg);
+        if (follow) await controller.sync(follow, { interactive: true });
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.retryFailedSync,
+      guarded('retry the failed files', async (arg) => {
+        const follow = followOf(arg);
+        if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.stopFollowing,
+      guarded('stop following a folder', async (arg) => {
+        const follow = followOf(arg);
+        if (!follow) return;
+        const stop = 'Stop Following';
+        const answer = await vscode.window.showWarningMessage(
+          `Stop keeping "${follow.storeName || follow.storeId}" in sync with ${label(follow)}? The files already in the store stay there.`,
+          { modal: true },
+          stop,
+        );
+        if (answer !== stop) return;
+        controller.stop(follow);
+        await follows.remove(follow);
+      }),
+    ),
+  );
+
+  // A sync a reload or crash interrupted resumes once DocChat is connected.
+  if (follows.list().length > 0) {
+    void services.connection.whenReady().then(() => {
+      if (services.connection.documents) void controller.resumeUnfinished();
+    });
+  }
+}
+
+async function pickFolder(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title: 'DocChat: Sync Folder to Vector Store',
+    canSelectFiles: false,
+    canSelectFolders: true,
+    canSelectMany: false,
+    openLabel: 'Sync This Folder',
+    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+  });
+  return picked?.[0];
+}
+
+function followItem(follows: FollowStore, follow: Follow): vscode.TreeItem {
+  const activity = follows.activityOf(follow);
+  const records = follows.cachedRecords(follow);
+  const failed = records ? [...records.values()].filter((r) => r.status === 'failed').length : 0;
+  const item = new vscode.TreeItem(`Follows ${label(follow)}`, vscode.TreeItemCollapsibleState.None);
+  const state =
+    activity.kind !== 'idle'
+      ? `${activity.kind}${activity.detail ? `: ${activity.detail}` : ''}`
+      : follow.lastError
+        ? `last sync failed: ${follow.lastError}`
+        : follow.lastSyncAt
+          ? `synced ${new Date(follow.lastSyncAt).toLocaleString()}${failed ? ` · ${failed} failed` : ''}`
+          : 'not synced yet';
+  item.description = state;
+  item.tooltip = `${vscode.Uri.parse(follow.folderUri).fsPath}\n${state}`;
+  item.iconPath = new vscode.ThemeIcon(activity.kind !== 'idle' ? 'sync~spin' : follow.lastError || failed ? 'warning' : 'sync');
+  item.contextValue = [FOLLOW_CONTEXT, ...(failed ? ['failed'] : []), ...(activity.kind !== 'idle' ? ['running'] : [])].join('+');
+  return item;
+}
