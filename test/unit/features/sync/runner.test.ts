@@ -1,0 +1,221 @@
+import * as assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DocumentsClient } from '../../../../src/api/documents/client';
+import { limitFloorSeconds } from '../../../../src/features/sync/eta';
+import { SyncJournal } from '../../../../src/features/sync/journal';
+import { planSync, remoteFrom, type RemoteFile } from '../../../../src/features/sync/planner';
+import { listStoreFiles, runSync, type SyncClient, type SyncProgress } from '../../../../src/features/sync/runner';
+import { hashFiles, scanFolder } from '../../../../src/features/sync/scanner';
+import { PATH_KEY } from '../../../../src/features/sync/syncMetadata';
+import { FakeClock } from '../../api/helpers';
+import { makePdf } from '../../backend/helpers';
+import { startTestBackend, TOKEN, type TestBackend } from '../backend';
+
+type Counted = SyncClient & { calls: Record<string, number>; at: Record<string, number[]> };
+
+/** The real client, with a count (and the clock time) of each request the sync sends. */
+function counting(client: SyncClient, clock?: FakeClock): Counted {
+  const calls: Record<string, number> = {};
+  const at: Record<string, number[]> = {};
+  const wrapped = {} as Record<string, unknown>;
+  for (const name of ['uploadFile', 'attachFile', 'deleteVectorStoreFile', 'deleteFile', 'updateVectorStoreFileMetadata', 'listVectorStoreFiles', 'listFiles'] as const) {
+    const method = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    wrapped[name] = async (...args: unknown[]) => {
+      const result = await method(...args);
+      calls[name] = (calls[name] ?? 0) + 1;
+      (at[name] ??= []).push(clock?.now() ?? 0);
+      return result;
+    };
+  }
+  return Object.assign(wrapped, { calls, at }) as unknown as Counted;
+}
+
+async function planFor(client: SyncClient, storeId: string, root: string) {
+  const scan = await scanFolder({ root, folder: root });
+  const { hashed } = await hashFiles(scan.files);
+  const storeFiles = await listStoreFiles(client, storeId);
+  const remotes = storeFiles.map((f) => remoteFrom(f)).filter((r): r is RemoteFile => !!r);
+  return {
+    plan: planSync(hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })), remotes),
+    attachedIds: new Set(storeFiles.map((f) => f.id)),
+    scan,
+  };
+}
+
+async function storePaths(client: SyncClient, storeId: string): Promise<string[]> {
+  return (await listStoreFiles(client, storeId)).map((f) => String(f.metadata?.[PATH_KEY])).sort();
+}
+
+describe('folder sync runner (embedded backend)', function () {
+  this.timeout(60_000);
+  let backend: TestBackend;
+  let root: string;
+  let journalDir: string;
+
+  before(async () => {
+    backend = await startTestBackend();
+  });
+  after(() => backend.stop());
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'docchat-sync-'));
+    journalDir = await mkdtemp(path.join(os.tmpdir(), 'docchat-journal-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+    await rm(journalDir, { recursive: true, force: true });
+  });
+
+  async function tree(files: Record<string, string | Buffer>) {
+    for (const [relative, content] of Object.entries(files)) {
+      const file = path.join(root, ...relative.split('/'));
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, content);
+    }
+  }
+
+  it('leaves out ignored, excluded and unconvertible files', async () => {
+    await tree({ 'a.md': '# A', '.gitignore': 'build/\n*.log\n', 'build/out.md': 'x', 'debug.log': 'x', 'img.bin': 'x', 'private/secret.md': 'x', 'sub/b.txt': 'b' });
+    const scan = await scanFolder({ root, folder: root, exclude: ['private/**'] });
+    assert.deepEqual(scan.files.map((f) => f.path), ['a.md', 'sub/b.txt']);
+    assert.ok(scan.unsupported.includes('img.bin'));
+  });
+
+  it('syncs a folder, then a re-sync touches exactly the changed, deleted and added files', async () => {
+    const files: Record<string, string | Buffer> = {};
+    for (let i = 0; i < 8; i++) files[`docs/n${i}.md`] = `# Note ${i}\n\nBody ${i}.`;
+    files['team/README.md'] = '# Team';
+    files['ops/README.md'] = '# Ops';
+    await tree(files);
+    const store = await backend.client.createVectorStore({ name: 'sync' });
+    const clock = new FakeClock();
+    const client = counting(backend.client, clock);
+    const journal = new SyncJournal(path.join(journalDir, 'j.jsonl'));
+
+    let { plan, attachedIds } = await planFor(client, store.id, root);
+    assert.equal(plan.upload.length, 10);
+    await journal.start(store.id, clock.now());
+    let summary = await runSync({ client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock }, undefined, attachedIds);
+    await journal.finish();
+    assert.equal(summary.uploaded, 10);
+    assert.deepEqual(summary.failed, []);
+    assert.equal((await storePaths(client, store.id)).length, 10);
+
+    // change 2, delete 1, add 1
+    await writeFile(path.join(root, 'docs', 'n0.md'), '# Note 0\n\nRewritten.');
+    await writeFile(path.join(root, 'ops', 'README.md'), '# Ops, changed');
+    await unlink(path.join(root, 'docs', 'n7.md'));
+    await writeFile(path.join(root, 'docs', 'n8.md'), '# Note 8');
+    for (const key of Object.keys(client.calls)) delete client.calls[key];
+
+    ({ plan, attachedIds } = await planFor(client, store.id, root));
+    assert.deepEqual(
+      { upload: plan.upload.map((f) => f.path), replace: plan.replace.map((r) => r.local.path).sort(), remove: plan.remove.map((r) => r.pathKey), unchanged: plan.unchanged.length },
+      { upload: ['docs/n8.md'], replace: ['docs/n0.md', 'ops/README.md'], remove: ['docs/n7.md'], unchanged: 7 },
+    );
+    await journal.start(store.id, clock.now());
+    summary = await runSync({ client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock }, undefined, attachedIds);
+    await journal.finish();
+    assert.equal(client.calls.uploadFile, 3);
+    assert.equal(client.calls.attachFile, 3);
+    assert.equal(client.calls.deleteVectorStoreFile, 3, 'two replaced versions and one deleted file');
+    assert.equal(client.calls.updateVectorStoreFileMetadata, undefined);
+    const paths = await storePaths(client, store.id);
+    assert.equal(paths.length, 10);
+    assert.ok(paths.includes('docs/n8.md') && !paths.includes('docs/n7.md'));
+    assert.equal(new Set(paths).size, paths.length, 'one store file per path');
+  });
+
+  it('reports a file that fails to convert with its last_error', async () => {
+    await tree({ 'scan.pdf': makePdf([{ image: true }]), 'ok.md': '# fine' });
+    const store = await backend.client.createVectorStore({ name: 'fail' });
+    const clock = new FakeClock();
+    const { plan, attachedIds } = await planFor(backend.client, store.id, root);
+    const journal = new SyncJournal(path.join(journalDir, 'j.jsonl'));
+    await journal.start(store.id, clock.now());
+    const outcomes: string[] = [];
+    const summary = await runSync(
+      { client: backend.client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock, skipOcr: true, onOutcome: (o) => outcomes.push(`${o.path}:${o.status}`) },
+      undefined,
+      attachedIds,
+    );
+    assert.deepEqual(summary.failed.map((f) => f.path), ['scan.pdf']);
+    assert.match(summary.failed[0]!.error, /OCR was skipped/);
+    assert.ok(outcomes.includes('scan.pdf:failed') && outcomes.includes('ok.md:synced'));
+    // The next plan reports it and does not send it again.
+    const next = await planFor(backend.client, store.id, root);
+    assert.deepEqual(next.plan.failed.map((f) => f.local.path), ['scan.pdf']);
+    assert.equal(next.plan.upload.length + next.plan.replace.length, 0);
+  });
+
+  it('resumes an interrupted sync without uploading or attaching any file twice', async () => {
+    await tree({ 'a.md': '# A', 'b.md': '# B', 'c.md': '# C', 'd.md': '# D' });
+    const store = await backend.client.createVectorStore({ name: 'resume' });
+    const clock = new FakeClock();
+    const journal = new SyncJournal(path.join(journalDir, 'j.jsonl'));
+    const first = await planFor(backend.client, store.id, root);
+    const hashOf = (p: string) => first.plan.upload.find((f) => f.path === p)!.hash;
+    await journal.start(store.id, clock.now());
+    // a.md: uploaded and attached, the answer of the attach lost.
+    const a = await backend.client.uploadFile({ filename: 'a.md', data: Buffer.from('# A') });
+    await journal.append({ t: 'upload', path: 'a.md', hash: hashOf('a.md'), name: 'a.md', size: 3, at: clock.now() });
+    await journal.append({ t: 'uploaded', path: 'a.md', hash: hashOf('a.md'), fileId: a.id });
+    await journal.append({ t: 'attach', path: 'a.md', hash: hashOf('a.md'), fileId: a.id });
+    await backend.client.attachFile(store.id, { file_id: a.id, metadata: { docchat_path: 'a.md', docchat_sha256: hashOf('a.md') } });
+    // b.md: uploaded, the answer of the upload lost (the journal has only the intent).
+    await journal.append({ t: 'upload', path: 'b.md', hash: hashOf('b.md'), name: 'b.md', size: 3, at: clock.now() });
+    await backend.client.uploadFile({ filename: 'b.md', data: Buffer.from('# B') });
+    // c.md: uploaded with a known id, never attached.
+    const c = await backend.client.uploadFile({ filename: 'c.md', data: Buffer.from('# C') });
+    await journal.append({ t: 'upload', path: 'c.md', hash: hashOf('c.md'), name: 'c.md', size: 3, at: clock.now() });
+    await journal.append({ t: 'uploaded', path: 'c.md', hash: hashOf('c.md'), fileId: c.id });
+    const filesBefore = (await backend.client.listFiles({ limit: 10_000 })).data.length;
+
+    // The window reloads: a new sync plans against the store and reads the journal.
+    const client = counting(new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }), clock);
+    const { plan, attachedIds } = await planFor(client, store.id, root);
+    assert.deepEqual(plan.unchanged.map((u) => u.local.path), ['a.md'], 'the attached file is found in the store');
+    const unfinished = await journal.read();
+    assert.ok(unfinished);
+    const summary = await runSync({ client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock }, unfinished, attachedIds);
+    await journal.finish();
+    assert.equal(client.calls.uploadFile, 1, 'only d.md is uploaded');
+    assert.equal(client.calls.attachFile, 3, 'b, c and d are attached once each');
+    assert.equal(summary.recovered, 2);
+    assert.deepEqual(await storePaths(client, store.id), ['a.md', 'b.md', 'c.md', 'd.md']);
+    assert.equal((await backend.client.listFiles({ limit: 10_000 })).data.length, filesBefore + 1, 'no orphan upload was left behind');
+  });
+
+  it('keeps within the rate limits at full concurrency and estimates no less than their floor (fake clock)', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 75; i++) files[`f${String(i).padStart(2, '0')}.txt`] = `file ${i}`;
+    await tree(files);
+    const store = await backend.client.createVectorStore({ name: 'limits' });
+    const clock = new FakeClock();
+    const limits = { uploadFile: 60, attachFile: 30, listVectorStoreFiles: 120, listFiles: 120 };
+    const limited = new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: limits, transport: { clock, maxRetries: 0 } });
+    const client = counting(limited, clock);
+    const { plan, attachedIds } = await planFor(backend.client, store.id, root);
+    const journal = new SyncJournal(path.join(journalDir, 'j.jsonl'));
+    await journal.start(store.id, clock.now());
+    const progress: SyncProgress[] = [];
+    const started = clock.now();
+    await runSync(
+      { client, storeId: store.id, root, journal, plan, removeDeleted: true, limits, clock, concurrency: 16, waitForConversion: false, onProgress: (p) => progress.push(p) },
+      undefined,
+      attachedIds,
+    );
+    await limited.close();
+    const attaches = client.at.attachFile!;
+    assert.equal(attaches.length, 75);
+    // A token bucket of 30 a minute: the first 30 at once, then one every 2 s.
+    for (let k = 30; k < attaches.length; k++) {
+      assert.ok(attaches[k]! - started >= (k - 29) * 2_000, `attach ${k} went at ${attaches[k]! - started} ms`);
+    }
+    const elapsed = clock.now() - started;
+    assert.ok(elapsed <= (75 - 30) * 2_000 + 2_000, `the queue kept pace with the limit (${elapsed} ms)`);
+    assert.ok(progress[0]!.etaSeconds >= limitFloorSeconds({ attachFile: 75 }, limits), `first estimate ${progress[0]!.etaSeconds} s`);
+    assert.equal(progress.at(-1)!.done, 75);
+  });
+});
