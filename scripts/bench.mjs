@@ -16,6 +16,7 @@ const resultsFile = path.join(repoRoot, 'test/bench/RESULTS.md');
 const BENCHMARKS = [
   { id: 'streaming', entry: 'test/bench/streaming.ts', workers: { streamWorker: 'test/bench/streaming/worker.ts' } },
   { id: 'listing', entry: 'test/bench/listing.ts', workers: {} },
+  { id: 'sync', entry: 'test/bench/sync.ts', workers: {} },
   { id: 'backend', entry: 'test/bench/backend.ts', workers: { backendWorker: 'test/bench/backend/worker.ts' } },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },

@@ -68,6 +68,9 @@ export class SyncController extends Disposable {
   private readonly again = new Map<string, SyncRequest>();
   private readonly aborts = new Map<string, AbortController>();
   private readonly log: Logger;
+  private readonly _onDidSync = this._register(new vscode.EventEmitter<string>());
+  /** A sync of a store ended (its files changed): fires with the store id. */
+  readonly onDidSync = this._onDidSync.event;
 
   constructor(
     private readonly services: Services,
@@ -108,6 +111,7 @@ export class SyncController extends Disposable {
       }
     })().finally(() => {
       this.running.delete(follow.id);
+      this._onDidSync.fire(follow.storeId);
       const latest = this.follows.get(follow.id);
       if (latest) this.follows.setActivity(latest, 'idle');
     });

@@ -39,6 +39,14 @@ export function register(context: vscode.ExtensionContext, services: Services, t
     }),
   );
 
+  // The store's files changed: show them as they are now.
+  context.subscriptions.push(
+    controller.onDidSync((storeId) => {
+      const node = tree.storeNode(storeId);
+      if (node) tree.reload(node).catch((error: unknown) => services.log.child('sync').warn(`Could not refresh the store: ${String(error)}`));
+    }),
+  );
+
   // ---- passages of synced files open the file at its recorded path
   context.subscriptions.push(
     passages.addExactFileResolver(async (storeId, fileId) => {
