@@ -26,7 +26,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const follows = new FollowStore(context.workspaceState, storage);
   const controller = new SyncController(services, follows);
-  context.subscriptions.push(follows, controller, new SyncDecorations(follows), new FollowWatcher(follows, controller));
+  context.subscriptions.push(follows, controller, new SyncDecorations(follows), new FollowWatcher(follows, controller, services.log.child('sync')));
 
   // ---- the store's "follows folder" rows
   const rowsChanged = new vscode.EventEmitter<string | undefined>();

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
+import type { Logger } from '../../common/log';
+import { label } from './controller';
 import type { SyncController } from './controller';
 import type { Follow, FollowStore } from './follows';
 
@@ -18,9 +20,11 @@ export class FollowWatcher extends Disposable {
   constructor(
     private readonly follows: FollowStore,
     private readonly controller: SyncController,
+    private readonly log: Logger,
   ) {
     super();
-    this._register(follows.onDidChange((follow) => (follow ? undefined : this.update())));
+    // A new, removed or newly confirmed follow: cheap (one settings read per follow).
+    this._register(follows.onDidChange(() => this.update()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SETTINGS_SECTION}.${Settings.syncWatch}`)) this.update();
@@ -44,6 +48,7 @@ export class FollowWatcher extends Disposable {
     }
     for (const [id, watcher] of this.watchers) {
       if (!wanted.has(id)) {
+        this.log.info(`Stopped watching ${id}`);
         watcher.dispose();
         this.watchers.delete(id);
       }
@@ -52,6 +57,7 @@ export class FollowWatcher extends Disposable {
       if (this.watchers.has(id)) continue;
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.parse(follow.folderUri), '**/*'));
       const schedule = () => this.schedule(id);
+      this.log.info(`Watching ${label(follow)} for saved, created and deleted files`);
       this.watchers.set(id, vscode.Disposable.from(watcher, watcher.onDidChange(schedule), watcher.onDidCreate(schedule), watcher.onDidDelete(schedule)));
     }
   }
