@@ -25,9 +25,9 @@ import { goal, ms, nowMs, ratio, summarize } from './lib/stats';
 const PLAN_FILES = 10_000;
 const SYNC_FILES = 1_000;
 const PLAN_ROUNDS = 5;
-const SYNC_ROUNDS = 3;
+const SYNC_ROUNDS = 2;
 const TOKEN = 'bench-token';
-const RAW_CONCURRENCY = [4, 8, 16, 32];
+const RAW_CONCURRENCY = [8, 16, 32];
 
 function writeTree(root: string, count: number, prefix: string): string[] {
   const paths: string[] = [];

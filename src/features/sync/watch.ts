@@ -16,6 +16,7 @@ const DEBOUNCE_MS = 1_500;
 export class FollowWatcher extends Disposable {
   private readonly watchers = new Map<string, vscode.Disposable>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly labels = new Map<string, string>();
 
   constructor(
     private readonly follows: FollowStore,
@@ -48,7 +49,8 @@ export class FollowWatcher extends Disposable {
     }
     for (const [id, watcher] of this.watchers) {
       if (!wanted.has(id)) {
-        this.log.info(`Stopped watching ${id}`);
+        this.log.info(`Stopped watching ${this.labels.get(id) ?? id}`);
+        this.labels.delete(id);
         watcher.dispose();
         this.watchers.delete(id);
       }
@@ -57,6 +59,7 @@ export class FollowWatcher extends Disposable {
       if (this.watchers.has(id)) continue;
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.parse(follow.folderUri), '**/*'));
       const schedule = () => this.schedule(id);
+      this.labels.set(id, label(follow));
       this.log.info(`Watching ${label(follow)} for saved, created and deleted files`);
       this.watchers.set(id, vscode.Disposable.from(watcher, watcher.onDidChange(schedule), watcher.onDidCreate(schedule), watcher.onDidDelete(schedule)));
     }

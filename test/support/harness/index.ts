@@ -22,3 +22,4 @@ export * from './paths';
 export * from './workbench';
 export * from './backend';
 export * from './failures';
+export * from './poll';
