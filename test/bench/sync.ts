@@ -6,7 +6,7 @@
  * backend in its own process.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import { planSync, remoteFrom, type RemoteFile } from '../../src/features/sync/p
 import { listStoreFiles, runSync } from '../../src/features/sync/runner';
 import { hashFiles, mapLimit, scanFolder, type HashCacheEntry } from '../../src/features/sync/scanner';
 import { syncMetadata } from '../../src/features/sync/syncMetadata';
-import { startBackendProcess } from './lib/backendProcess';
+import { repoRoot, startBackendProcess } from './lib/backendProcess';
 import { main, progress, type BenchResult } from './lib/report';
 import { goal, ms, nowMs, ratio, summarize } from './lib/stats';
 
@@ -73,12 +73,18 @@ main(async (): Promise<BenchResult> => {
     writeTree(root, PLAN_FILES, 'handbook');
     const scan0 = await scanFolder({ root, folder: path.join(root, 'handbook') });
     const { hashed: hashed0 } = await hashFiles(scan0.files);
+    // The in-process seeder converts in worker threads: their script sits next to this bundle.
+    const worker = path.join(__dirname, 'convert-worker.js');
+    if (!existsSync(worker)) copyFileSync(path.join(repoRoot, 'dist/convert-worker.js'), worker);
     const seedStarted = nowMs();
     const seeder = await startBackend({ dataDir, token: TOKEN, apiKey: TOKEN, rateLimits: false });
     const store = await seeder.documents.createStore('bench-sync-plan', {});
-    await mapLimit(hashed0, 200, async (file) => {
-      const uploaded = await seeder.documents.uploadFile(path.posix.basename(file.path), Buffer.from('x'), 'assistants', {});
+    // Each file converted before the next: a burst would only fill the conversion queue.
+    await mapLimit(hashed0, 16, async (file) => {
+      const uploaded = await seeder.documents.uploadFile(path.posix.basename(file.path), Buffer.from(`# ${file.path}\n`), 'assistants', {});
       await seeder.documents.attachFile(store.id, uploaded.id, syncMetadata(file.path, file.hash), false);
+      const done = await seeder.documents.whenProcessed(store.id, uploaded.id);
+      if (done?.status !== 'completed') throw new Error(`seeding ${file.path}: ${done?.status} ${done?.last_error ?? ''}`);
     });
     await seeder.close();
     const seedSeconds = (nowMs() - seedStarted) / 1000;
@@ -91,7 +97,7 @@ main(async (): Promise<BenchResult> => {
         const { hashed } = await hashFiles(scan.files, useCache ? { cache: (p) => cache.get(p) } : {});
         const remotes = storeFiles.map((f) => remoteFrom(f)).filter((r): r is RemoteFile => !!r);
         const result = planSync(hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })), remotes);
-        if (result.unchanged.length !== PLAN_FILES) throw new Error(`the plan found ${result.unchanged.length} unchanged files`);
+        if (result.unchanged.length !== PLAN_FILES) throw new Error(`the plan found ${result.unchanged.length} unchanged files (${JSON.stringify({ upload: result.upload.length, replace: result.replace.length, failed: result.failed.length, remove: result.remove.length })})`);
         return result;
       };
       const baseline = async () => {
