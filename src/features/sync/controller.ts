@@ -5,6 +5,7 @@ import { Commands, SETTINGS_SECTION, Settings } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
+import { requireDocuments } from '../../services/commands';
 import { connectionModeOf } from '../../services/settingsModel';
 import { formatDuration } from './eta';
 import type { FileRecord, Follow, FollowStore } from './follows';
@@ -135,8 +136,7 @@ export class SyncController extends Disposable {
   }
 
   private async syncOnce(follow: Follow, request: SyncRequest): Promise<void> {
-    const client = this.services.connection.documents;
-    if (!client) throw new Error('DocChat is not connected to a documents service.');
+    const client = requireDocuments(this.services.connection);
     const folder = vscode.Uri.parse(follow.folderUri);
     const root = vscode.Uri.parse(follow.rootUri);
     const settings = settingsFor(folder);
@@ -240,8 +240,7 @@ export class SyncController extends Disposable {
   }
 
   private async plan(follow: Follow, root: vscode.Uri, folder: vscode.Uri, exclude: string[], records: Map<string, FileRecord>, signal: AbortSignal) {
-    const client = this.services.connection.documents;
-    if (!client) throw new Error('DocChat is not connected to a documents service.');
+    const client = requireDocuments(this.services.connection);
     const [scan, storeFiles, unfinished] = await Promise.all([
       scanFolder({ root: root.fsPath, folder: folder.fsPath, exclude, signal }),
       listStoreFiles(client, follow.storeId, signal),

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { VectorStore } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
 import type { PassageDocuments } from '../search/passages';
-import type { StoresTreeProvider } from '../stores';
+import { storeOfArgument, type StoresTreeProvider } from '../stores';
 import { createStoreInteractive } from '../stores/createStore';
 import { pickStore } from '../stores/storePicker';
 import { SyncController, label } from './controller';
@@ -18,7 +18,6 @@ const FOLLOW_CONTEXT = 'syncFollow';
 
 interface NodeLike {
   kind?: unknown;
-  store?: VectorStore;
   data?: unknown;
 }
 
@@ -64,21 +63,9 @@ export function register(context: vscode.ExtensionContext, services: Services, t
     const node = arg as NodeLike | undefined;
     return node?.kind === 'contributed' && typeof node.data === 'string' ? follows.get(node.data) : undefined;
   };
-  const guarded =
-    (what: string, body: (...args: unknown[]) => Promise<void>) =>
-    async (...args: unknown[]) => {
-      try {
-        await body(...args);
-      } catch (error) {
-        services.errors.report(error, what);
-      }
-    };
-
   context.subscriptions.push(
-    vscode.commands.registerCommand(
-      Commands.syncFolder,
-      guarded('sync a folder', async (arg) => {
-        const node = arg as NodeLike | undefined;
+    registerCommand(services.errors, Commands.syncFolder, 'sync a folder', async (arg: unknown) => {
+        const storeFromNode = storeOfArgument(arg);
         const folder = arg instanceof vscode.Uri ? arg : await pickFolder();
         if (!folder) return;
         const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
@@ -86,12 +73,11 @@ export function register(context: vscode.ExtensionContext, services: Services, t
           throw new Error(`Only folders inside an open workspace folder can be synced; "${folder.fsPath}" is not.`);
         }
         const store =
-          node?.kind === 'store' && node.store
-            ? node.store
-            : await pickStore(services, {
+          storeFromNode ??
+          (await pickStore(services, {
                 title: `DocChat: Sync "${path.basename(folder.fsPath)}" to a Vector Store`,
                 create: () => createStoreInteractive(services, path.basename(folder.fsPath).replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 63)),
-              });
+              }));
         if (!store) return;
         await services.recentStores.touch(store.id);
         const folderUri = folder.toString();
@@ -106,25 +92,16 @@ export function register(context: vscode.ExtensionContext, services: Services, t
         };
         if (!follows.get(follow.id)) await follows.save(follow);
         await controller.sync(follow, { interactive: true });
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.syncNow,
-      guarded('sync now', async (arg) => {
-        const follow = followOf(arg);
-        if (follow) await controller.sync(follow, { interactive: true });
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.retryFailedSync,
-      guarded('retry the failed files', async (arg) => {
-        const follow = followOf(arg);
-        if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.stopFollowing,
-      guarded('stop following a folder', async (arg) => {
+    }),
+    registerCommand(services.errors, Commands.syncNow, 'sync now', async (arg: unknown) => {
+      const follow = followOf(arg);
+      if (follow) await controller.sync(follow, { interactive: true });
+    }),
+    registerCommand(services.errors, Commands.retryFailedSync, 'retry the failed files', async (arg: unknown) => {
+      const follow = followOf(arg);
+      if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
+    }),
+    registerCommand(services.errors, Commands.stopFollowing, 'stop following a folder', async (arg: unknown) => {
         const follow = followOf(arg);
         if (!follow) return;
         const stop = 'Stop Following';
@@ -136,8 +113,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
         if (answer !== stop) return;
         controller.stop(follow);
         await follows.remove(follow);
-      }),
-    ),
+    }),
   );
 
   // A sync a reload or crash interrupted resumes once DocChat is connected.
