@@ -2,7 +2,16 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { captureFailures, launchVSCode, pollUntil, repoRoot, startBackendProcess, waitForWorkbench, type BackendProcess, type VSCodeSession } from '../support/harness';
+import {
+  captureFailures,
+  launchVSCode,
+  pollUntil,
+  repoRoot,
+  startBackendProcess,
+  waitForWorkbench,
+  type BackendProcess,
+  type VSCodeSession,
+} from '../support/harness';
 import { CountingProxy } from '../support/servers/countingProxy';
 import { makeDocx, makePdf } from '../unit/backend/helpers';
 
@@ -55,16 +64,23 @@ async function runContextMenu(session: VSCodeSession, row: Locator, item: string
 }
 
 function explorerRow(page: Page, name: string): Locator {
-  return page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) });
+  return page.locator('.explorer-folders-view .monaco-list-row', {
+    has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }),
+  });
 }
 
 /** The workspace: 50 files in handbook/ (one ignored by .gitignore), 24 in bulk/. */
 async function workspaceFiles(): Promise<Record<string, string | Uint8Array>> {
   const files: Record<string, string | Uint8Array> = { '.gitignore': 'handbook/drafts/\n' };
-  for (let i = 0; i < 30; i++) files[`handbook/notes/note-${String(i).padStart(2, '0')}.md`] = `# Note ${i}\n\nThe note number ${i} talks about topic ${i * 7}.\n`;
-  for (let i = 0; i < 15; i++) files[`handbook/text/t-${String(i).padStart(2, '0')}.txt`] = `Plain text file ${i} about subject ${i * 11}.\n`;
+  for (let i = 0; i < 30; i++)
+    {files[`handbook/notes/note-${String(i).padStart(2, '0')}.md`] = `# Note ${i}\n\nThe note number ${i} talks about topic ${i * 7}.\n`;}
+  for (let i = 0; i < 15; i++)
+    {files[`handbook/text/t-${String(i).padStart(2, '0')}.txt`] = `Plain text file ${i} about subject ${i * 11}.\n`;}
   files['handbook/guide.pdf'] = makePdf([{ lines: ['Expense policy', 'Receipts are due within thirty days.'] }]);
-  files['handbook/travel.docx'] = await makeDocx({ heading: 'Travel policy', paragraphs: ['Book trains when the trip is under four hours.'] });
+  files['handbook/travel.docx'] = await makeDocx({
+    heading: 'Travel policy',
+    paragraphs: ['Book trains when the trip is under four hours.'],
+  });
   const shared = '# Shared rules\n\nThe lemon tree in the hall is watered on Fridays by whoever arrives first.\n';
   files['handbook/team/README.md'] = shared;
   files['handbook/ops/README.md'] = shared;
@@ -194,7 +210,9 @@ describe('Folder sync (e2e)', function () {
       await session.runCommand('View: Close All Editors');
       await session.runCommand(`DocChat: ${commandTitle('docchat.search')}`);
       await pickQuickItem(session.page, STORE);
-      await quickInput(session.page).locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible' });
+      await quickInput(session.page)
+        .locator('.quick-input-title', { hasText: `Search "${STORE}"` })
+        .waitFor({ state: 'visible' });
       await quickInput(session.page).locator('input.input').fill('lemon tree watered Fridays');
       const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ });
       await result.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
@@ -219,7 +237,9 @@ describe('Folder sync (e2e)', function () {
     // The 5th upload and the 9th attach reach the service, but their answers never come back.
     const uploadActed = proxy.holdAnswer(UPLOAD, 5);
     const attachActed = proxy.holdAnswer(ATTACH, 9);
-    const bulkId = (await backend.request<{ data: { id: string; name: string }[] }>('GET', '/v1/vector_stores?limit=100')).data.find((s) => s.name === BULK_STORE)!.id;
+    const bulkId = (await backend.request<{ data: { id: string; name: string }[] }>('GET', '/v1/vector_stores?limit=100')).data.find(
+      (s) => s.name === BULK_STORE,
+    )!.id;
     await syncFromExplorer('bulk', BULK_STORE);
     await confirmPlan(/24 new/);
     await Promise.all([uploadActed, attachActed]);

@@ -7,6 +7,8 @@ import { PassageDocuments } from './passages';
 import { showSearchPicker, type FileChoice } from './searchPicker';
 import { registerCommand } from '../../services/commands';
 
+export type { ExactFileResolver, PassageDocuments } from './passages';
+
 /** Returns the passage opener, shared with the features that open passages too. */
 export function register(context: vscode.ExtensionContext, services: Services): PassageDocuments {
   const passages = new PassageDocuments(services);

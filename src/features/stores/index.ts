@@ -9,6 +9,7 @@ import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
 
 export { pickStore } from './storePicker';
+export { createStoreInteractive } from './createStore';
 export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';
 export {

@@ -52,11 +52,26 @@ function sample(label: string, paths: string[]): string[] {
 /** The plan as the confirmation shows it. */
 export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string {
   return [
-    ...sample('New', plan.upload.map((f) => f.path)),
-    ...sample('Changed', plan.replace.map((r) => r.local.path)),
-    ...sample('Renamed', plan.rename.map((r) => `${r.remote.pathKey} → ${r.local.path}`)),
-    ...sample(removeDeleted === 'never' ? 'Deleted (kept in the store)' : 'Removed', plan.remove.map((r) => r.pathKey)),
-    ...sample('Failed before (not retried)', plan.failed.map((f) => `${f.local.path}: ${f.remote.lastError ?? f.remote.status}`)),
+    ...sample(
+      'New',
+      plan.upload.map((f) => f.path),
+    ),
+    ...sample(
+      'Changed',
+      plan.replace.map((r) => r.local.path),
+    ),
+    ...sample(
+      'Renamed',
+      plan.rename.map((r) => `${r.remote.pathKey} → ${r.local.path}`),
+    ),
+    ...sample(
+      removeDeleted === 'never' ? 'Deleted (kept in the store)' : 'Removed',
+      plan.remove.map((r) => r.pathKey),
+    ),
+    ...sample(
+      'Failed before (not retried)',
+      plan.failed.map((f) => `${f.local.path}: ${f.remote.lastError ?? f.remote.status}`),
+    ),
   ].join('\n');
 }
 
@@ -183,7 +198,11 @@ export class SyncController extends Disposable {
       if (!planHasWork(plan, removeDeleted) && !unfinished) {
         this.updateRecords(follow, records, plan, hashed);
         await this.finish(follow, records, undefined, request.interactive, counts.failed);
-        if (request.interactive) void vscode.window.showInformationMessage(`${label(follow)} is in sync with "${follow.storeName || follow.storeId}" (${describePlan(counts)}).`);
+        if (request.interactive) {
+          void vscode.window.showInformationMessage(
+            `${label(follow)} is in sync with "${follow.storeName || follow.storeId}" (${describePlan(counts)}).`,
+          );
+        }
         return;
       }
       this.updateRecords(follow, records, plan, hashed);
@@ -239,7 +258,14 @@ export class SyncController extends Disposable {
     }
   }
 
-  private async plan(follow: Follow, root: vscode.Uri, folder: vscode.Uri, exclude: string[], records: Map<string, FileRecord>, signal: AbortSignal) {
+  private async plan(
+    follow: Follow,
+    root: vscode.Uri,
+    folder: vscode.Uri,
+    exclude: string[],
+    records: Map<string, FileRecord>,
+    signal: AbortSignal,
+  ) {
     const client = requireDocuments(this.services.connection);
     const [scan, storeFiles, unfinished] = await Promise.all([
       scanFolder({ root: root.fsPath, folder: folder.fsPath, exclude, signal }),
@@ -286,11 +312,28 @@ export class SyncController extends Disposable {
     }
     for (const { local, remote } of plan.unchanged) {
       const file = byPath.get(local.path);
-      if (file) records.set(local.path, { size: file.size, mtimeMs: file.mtimeMs, hash: local.hash, fileId: remote.fileId, status: remote.status === 'completed' ? 'synced' : 'converting' });
+      if (file) {
+        records.set(local.path, {
+          size: file.size,
+          mtimeMs: file.mtimeMs,
+          hash: local.hash,
+          fileId: remote.fileId,
+          status: remote.status === 'completed' ? 'synced' : 'converting',
+        });
+      }
     }
     for (const { local, remote } of plan.failed) {
       const file = byPath.get(local.path);
-      if (file) records.set(local.path, { size: file.size, mtimeMs: file.mtimeMs, hash: local.hash, fileId: remote.fileId, status: 'failed', error: remote.lastError ?? `Conversion ended with status "${remote.status}".` });
+      if (file) {
+        records.set(local.path, {
+          size: file.size,
+          mtimeMs: file.mtimeMs,
+          hash: local.hash,
+          fileId: remote.fileId,
+          status: 'failed',
+          error: remote.lastError ?? `Conversion ended with status "${remote.status}".`,
+        });
+      }
     }
     this.follows.changed(follow);
   }
@@ -313,7 +356,13 @@ export class SyncController extends Disposable {
     this.follows.changed(follow);
   }
 
-  private async finish(follow: Follow, records: Map<string, FileRecord>, summary: RunSummary | undefined, interactive: boolean, failedBefore: number): Promise<void> {
+  private async finish(
+    follow: Follow,
+    records: Map<string, FileRecord>,
+    summary: RunSummary | undefined,
+    interactive: boolean,
+    failedBefore: number,
+  ): Promise<void> {
     await this.follows.saveRecords(follow);
     const saved = { ...follow, lastSyncAt: Date.now() };
     delete saved.lastError;

@@ -2,7 +2,9 @@
  * Honest time estimates: a sync cannot finish sooner than the rate limits allow, nor sooner than
  * the pace it has kept so far. Plain TypeScript.
  */
-export type RemainingOps = Partial<Record<'uploadFile' | 'attachFile' | 'deleteVectorStoreFile' | 'deleteFile' | 'updateVectorStoreFileMetadata', number>>;
+export type RemainingOps = Partial<
+  Record<'uploadFile' | 'attachFile' | 'deleteVectorStoreFile' | 'deleteFile' | 'updateVectorStoreFileMetadata', number>
+>;
 
 /**
  * Seconds the rate limits need for `remaining` requests, when each operation's window lets

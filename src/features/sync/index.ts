@@ -3,10 +3,8 @@ import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
-import type { PassageDocuments } from '../search/passages';
-import { storeOfArgument, type StoresTreeProvider } from '../stores';
-import { createStoreInteractive } from '../stores/createStore';
-import { pickStore } from '../stores/storePicker';
+import type { PassageDocuments } from '../search';
+import { createStoreInteractive, pickStore, storeOfArgument, type StoresTreeProvider } from '../stores';
 import { SyncController, label } from './controller';
 import { SyncDecorations } from './decorations';
 import { FollowStore, type Follow } from './follows';
@@ -25,7 +23,12 @@ export function register(context: vscode.ExtensionContext, services: Services, t
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const follows = new FollowStore(context.workspaceState, storage);
   const controller = new SyncController(services, follows);
-  context.subscriptions.push(follows, controller, new SyncDecorations(follows), new FollowWatcher(follows, controller, services.log.child('sync')));
+  context.subscriptions.push(
+    follows,
+    controller,
+    new SyncDecorations(follows),
+    new FollowWatcher(follows, controller, services.log.child('sync')),
+  );
 
   // ---- the store's "follows folder" rows
   const rowsChanged = new vscode.EventEmitter<string | undefined>();
@@ -34,7 +37,8 @@ export function register(context: vscode.ExtensionContext, services: Services, t
     follows.onDidChange((follow) => rowsChanged.fire(follow?.storeId)),
     tree.addStoreRows({
       onDidChange: rowsChanged.event,
-      rows: (storeId) => follows.forStore(storeId).map((follow) => ({ key: `sync:${follow.id}`, item: followItem(follows, follow), data: follow.id })),
+      rows: (storeId) =>
+        follows.forStore(storeId).map((follow) => ({ key: `sync:${follow.id}`, item: followItem(follows, follow), data: follow.id })),
     }),
   );
 
@@ -42,7 +46,9 @@ export function register(context: vscode.ExtensionContext, services: Services, t
   context.subscriptions.push(
     controller.onDidSync((storeId) => {
       const node = tree.storeNode(storeId);
-      if (node) tree.reload(node).catch((error: unknown) => services.log.child('sync').warn(`Could not refresh the store: ${String(error)}`));
+      if (node) {
+        tree.reload(node).catch((error: unknown) => services.log.child('sync').warn(`Could not refresh the store: ${String(error)}`));
+      }
     }),
   );
 
@@ -65,33 +71,40 @@ export function register(context: vscode.ExtensionContext, services: Services, t
   };
   context.subscriptions.push(
     registerCommand(services.errors, Commands.syncFolder, 'sync a folder', async (arg: unknown) => {
-        const storeFromNode = storeOfArgument(arg);
-        const folder = arg instanceof vscode.Uri ? arg : await pickFolder();
-        if (!folder) return;
-        const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
-        if (!workspaceFolder) {
-          throw new Error(`Only folders inside an open workspace folder can be synced; "${folder.fsPath}" is not.`);
-        }
-        const store =
-          storeFromNode ??
-          (await pickStore(services, {
-                title: `DocChat: Sync "${path.basename(folder.fsPath)}" to a Vector Store`,
-                create: () => createStoreInteractive(services, path.basename(folder.fsPath).replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 63)),
-              }));
-        if (!store) return;
-        await services.recentStores.touch(store.id);
-        const folderUri = folder.toString();
-        const follow: Follow = follows.forFolder(folderUri, store.id) ?? {
-          id: FollowStore.idFor(folderUri, store.id),
-          rootUri: workspaceFolder.uri.toString(),
-          folderUri,
-          relativeFolder: normalizePath(path.posix.relative(workspaceFolder.uri.path, folder.path)),
-          storeId: store.id,
-          storeName: store.name ?? '',
-          confirmed: false,
-        };
-        if (!follows.get(follow.id)) await follows.save(follow);
-        await controller.sync(follow, { interactive: true });
+      const storeFromNode = storeOfArgument(arg);
+      const folder = arg instanceof vscode.Uri ? arg : await pickFolder();
+      if (!folder) return;
+      const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
+      if (!workspaceFolder) {
+        throw new Error(`Only folders inside an open workspace folder can be synced; "${folder.fsPath}" is not.`);
+      }
+      const store =
+        storeFromNode ??
+        (await pickStore(services, {
+          title: `DocChat: Sync "${path.basename(folder.fsPath)}" to a Vector Store`,
+          create: () =>
+            createStoreInteractive(
+              services,
+              path
+                .basename(folder.fsPath)
+                .replace(/[^A-Za-z0-9_-]/g, '-')
+                .slice(0, 63),
+            ),
+        }));
+      if (!store) return;
+      await services.recentStores.touch(store.id);
+      const folderUri = folder.toString();
+      const follow: Follow = follows.forFolder(folderUri, store.id) ?? {
+        id: FollowStore.idFor(folderUri, store.id),
+        rootUri: workspaceFolder.uri.toString(),
+        folderUri,
+        relativeFolder: normalizePath(path.posix.relative(workspaceFolder.uri.path, folder.path)),
+        storeId: store.id,
+        storeName: store.name ?? '',
+        confirmed: false,
+      };
+      if (!follows.get(follow.id)) await follows.save(follow);
+      await controller.sync(follow, { interactive: true });
     }),
     registerCommand(services.errors, Commands.syncNow, 'sync now', async (arg: unknown) => {
       const follow = followOf(arg);
@@ -102,17 +115,17 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
     }),
     registerCommand(services.errors, Commands.stopFollowing, 'stop following a folder', async (arg: unknown) => {
-        const follow = followOf(arg);
-        if (!follow) return;
-        const stop = 'Stop Following';
-        const answer = await vscode.window.showWarningMessage(
-          `Stop keeping "${follow.storeName || follow.storeId}" in sync with ${label(follow)}? The files already in the store stay there.`,
-          { modal: true },
-          stop,
-        );
-        if (answer !== stop) return;
-        controller.stop(follow);
-        await follows.remove(follow);
+      const follow = followOf(arg);
+      if (!follow) return;
+      const stop = 'Stop Following';
+      const answer = await vscode.window.showWarningMessage(
+        `Stop keeping "${follow.storeName || follow.storeId}" in sync with ${label(follow)}? The files already in the store stay there.`,
+        { modal: true },
+        stop,
+      );
+      if (answer !== stop) return;
+      controller.stop(follow);
+      await follows.remove(follow);
     }),
   );
 

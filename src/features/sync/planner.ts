@@ -42,7 +42,13 @@ export interface SyncPlan {
 }
 
 /** A store file's sync pairs, or undefined for a file DocChat did not sync. */
-export function remoteFrom(file: { id: string; status: string; last_error: string | null; metadata: Record<string, unknown> | null | undefined; created_at?: number }): RemoteFile | undefined {
+export function remoteFrom(file: {
+  id: string;
+  status: string;
+  last_error: string | null;
+  metadata: Record<string, unknown> | null | undefined;
+  created_at?: number;
+}): RemoteFile | undefined {
   const pathKey = file.metadata?.[PATH_KEY];
   const hash = file.metadata?.[HASH_KEY];
   if (typeof pathKey !== 'string' || typeof hash !== 'string' || !pathKey) return undefined;

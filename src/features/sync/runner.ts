@@ -17,7 +17,13 @@ import { syncMetadata } from './syncMetadata';
 
 export type SyncClient = Pick<
   DocumentsClient,
-  'uploadFile' | 'attachFile' | 'deleteVectorStoreFile' | 'deleteFile' | 'updateVectorStoreFileMetadata' | 'listVectorStoreFiles' | 'listFiles'
+  | 'uploadFile'
+  | 'attachFile'
+  | 'deleteVectorStoreFile'
+  | 'deleteFile'
+  | 'updateVectorStoreFileMetadata'
+  | 'listVectorStoreFiles'
+  | 'listFiles'
 >;
 
 export interface SyncProgress {
@@ -67,7 +73,11 @@ export interface RunSummary {
 }
 
 /** Every store file, in one request per 10,000. */
-export async function listStoreFiles(client: Pick<SyncClient, 'listVectorStoreFiles'>, storeId: string, signal?: AbortSignal): Promise<VectorStoreFile[]> {
+export async function listStoreFiles(
+  client: Pick<SyncClient, 'listVectorStoreFiles'>,
+  storeId: string,
+  signal?: AbortSignal,
+): Promise<VectorStoreFile[]> {
   const all: VectorStoreFile[] = [];
   let after: string | undefined;
   for (;;) {
@@ -127,7 +137,11 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
   const findUploaded = async (entry: { name: string; size: number; at: number }): Promise<string | undefined> => {
     orphans ??= await listAllFiles(client, signal);
     const match = orphans.find(
-      (f) => f.filename === entry.name && (f.bytes ?? entry.size) === entry.size && (f.created_at === undefined || f.created_at >= Math.floor(entry.at / 1000) - 5) && !attachedIds.has(f.id),
+      (f) =>
+        f.filename === entry.name &&
+        (f.bytes ?? entry.size) === entry.size &&
+        (f.created_at === undefined || f.created_at >= Math.floor(entry.at / 1000) - 5) &&
+        !attachedIds.has(f.id),
     );
     if (match) orphans = orphans.filter((f) => f !== match);
     return match?.id;
@@ -205,7 +219,12 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
         await client.updateVectorStoreFileMetadata(storeId, remote.fileId, syncMetadata(local.path, local.hash), { signal });
         remaining.updateVectorStoreFileMetadata--;
         summary.renamed++;
-        o.onOutcome?.({ path: local.path, status: remote.status === 'completed' ? 'synced' : 'converting', fileId: remote.fileId, hash: local.hash });
+        o.onOutcome?.({
+          path: local.path,
+          status: remote.status === 'completed' ? 'synced' : 'converting',
+          fileId: remote.fileId,
+          hash: local.hash,
+        });
       },
     })),
     ...removals.map((remote) => ({

@@ -187,7 +187,12 @@ export interface HashedFile extends ScannedFile {
  */
 export async function hashFiles(
   files: readonly ScannedFile[],
-  options: { cache?: (path: string) => HashCacheEntry | undefined; concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void } = {},
+  options: {
+    cache?: (path: string) => HashCacheEntry | undefined;
+    concurrency?: number;
+    signal?: AbortSignal;
+    onProgress?: (done: number) => void;
+  } = {},
 ): Promise<{ hashed: HashedFile[]; unreadable: { path: string; error: string }[] }> {
   const hashed: HashedFile[] = new Array(files.length);
   const unreadable: { path: string; error: string }[] = [];

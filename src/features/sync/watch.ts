@@ -45,7 +45,9 @@ export class FollowWatcher extends Disposable {
     const wanted = new Map<string, Follow>();
     for (const follow of this.follows.list()) {
       const folder = vscode.Uri.parse(follow.folderUri);
-      if (vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<boolean>(Settings.syncWatch, false)) wanted.set(follow.id, follow);
+      if (vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<boolean>(Settings.syncWatch, false)) {
+        wanted.set(follow.id, follow);
+      }
     }
     for (const [id, watcher] of this.watchers) {
       if (!wanted.has(id)) {
@@ -61,7 +63,10 @@ export class FollowWatcher extends Disposable {
       const schedule = () => this.schedule(id);
       this.labels.set(id, label(follow));
       this.log.info(`Watching ${label(follow)} for saved, created and deleted files`);
-      this.watchers.set(id, vscode.Disposable.from(watcher, watcher.onDidChange(schedule), watcher.onDidCreate(schedule), watcher.onDidDelete(schedule)));
+      this.watchers.set(
+        id,
+        vscode.Disposable.from(watcher, watcher.onDidChange(schedule), watcher.onDidCreate(schedule), watcher.onDidDelete(schedule)),
+      );
     }
   }
 

@@ -20,17 +20,32 @@ describe('folder sync planner', () => {
     const changed = remote('docs/b.md', 'h-b-old');
     const gone = remote('docs/c.md', 'h-c');
     const plan = planSync([local('docs/a.md', 'h-a'), local('docs/b.md', 'h-b-new'), local('docs/d.md', 'h-d')], [same, changed, gone]);
-    assert.deepEqual(plan.unchanged.map((u) => u.remote.fileId), [same.fileId]);
-    assert.deepEqual(plan.upload.map((u) => u.path), ['docs/d.md']);
-    assert.deepEqual(plan.replace.map((r) => [r.local.path, r.current, r.old.map((o) => o.fileId)]), [['docs/b.md', undefined, [changed.fileId]]]);
-    assert.deepEqual(plan.remove.map((r) => r.fileId), [gone.fileId]);
+    assert.deepEqual(
+      plan.unchanged.map((u) => u.remote.fileId),
+      [same.fileId],
+    );
+    assert.deepEqual(
+      plan.upload.map((u) => u.path),
+      ['docs/d.md'],
+    );
+    assert.deepEqual(
+      plan.replace.map((r) => [r.local.path, r.current, r.old.map((o) => o.fileId)]),
+      [['docs/b.md', undefined, [changed.fileId]]],
+    );
+    assert.deepEqual(
+      plan.remove.map((r) => r.fileId),
+      [gone.fileId],
+    );
     assert.deepEqual(countPlan(plan), { new: 1, changed: 1, renamed: 0, removed: 1, unchanged: 1, failed: 0 });
   });
 
   it('turns a moved file into a metadata rename instead of an upload and a removal', () => {
     const moved = remote('old/guide.md', 'h-guide');
     const plan = planSync([local('new/guide.md', 'h-guide')], [moved]);
-    assert.deepEqual(plan.rename.map((r) => [r.local.path, r.remote.fileId]), [['new/guide.md', moved.fileId]]);
+    assert.deepEqual(
+      plan.rename.map((r) => [r.local.path, r.remote.fileId]),
+      [['new/guide.md', moved.fileId]],
+    );
     assert.equal(plan.upload.length, 0);
     assert.equal(plan.remove.length, 0);
   });
@@ -39,15 +54,24 @@ describe('folder sync planner', () => {
     const moved = remote('a/x.md', 'h-x');
     const plan = planSync([local('b/x.md', 'h-x'), local('c/x.md', 'h-x')], [moved]);
     assert.equal(plan.rename.length, 1);
-    assert.deepEqual(plan.upload.map((u) => u.path), ['c/x.md']);
+    assert.deepEqual(
+      plan.upload.map((u) => u.path),
+      ['c/x.md'],
+    );
   });
 
   it('tells apart two files of the same name in two folders', () => {
     const first = remote('team/README.md', 'h-1');
     const second = remote('ops/README.md', 'h-2');
     const plan = planSync([local('team/README.md', 'h-1'), local('ops/README.md', 'h-2-changed')], [first, second]);
-    assert.deepEqual(plan.unchanged.map((u) => u.local.path), ['team/README.md']);
-    assert.deepEqual(plan.replace.map((r) => [r.local.path, r.old.map((o) => o.fileId)]), [['ops/README.md', [second.fileId]]]);
+    assert.deepEqual(
+      plan.unchanged.map((u) => u.local.path),
+      ['team/README.md'],
+    );
+    assert.deepEqual(
+      plan.replace.map((r) => [r.local.path, r.old.map((o) => o.fileId)]),
+      [['ops/README.md', [second.fileId]]],
+    );
     assert.equal(plan.remove.length, 0);
   });
 
@@ -84,7 +108,10 @@ describe('folder sync planner', () => {
   it('reports a file that failed to convert and does not upload it again until asked', () => {
     const failed = remote('scans/page.pdf', 'h-pdf', 'failed');
     const plan = planSync([local('scans/page.pdf', 'h-pdf')], [failed]);
-    assert.deepEqual(plan.failed.map((f) => [f.local.path, f.remote.lastError]), [['scans/page.pdf', 'The PDF has no text layer.']]);
+    assert.deepEqual(
+      plan.failed.map((f) => [f.local.path, f.remote.lastError]),
+      [['scans/page.pdf', 'The PDF has no text layer.']],
+    );
     assert.equal(plan.upload.length + plan.replace.length, 0);
     assert.equal(planHasWork(plan, true), false);
   });
@@ -92,7 +119,10 @@ describe('folder sync planner', () => {
   it('uploads a failed file again once its content changed, replacing the failed copy', () => {
     const failed = remote('scans/page.pdf', 'h-old', 'failed');
     const plan = planSync([local('scans/page.pdf', 'h-new')], [failed]);
-    assert.deepEqual(plan.replace.map((r) => r.old.map((o) => o.fileId)), [[failed.fileId]]);
+    assert.deepEqual(
+      plan.replace.map((r) => r.old.map((o) => o.fileId)),
+      [[failed.fileId]],
+    );
   });
 
   it('finishes an interrupted replacement: the attached new version is kept, the old one removed after it', () => {
@@ -102,7 +132,10 @@ describe('folder sync planner', () => {
     assert.equal(plan.upload.length, 0);
     assert.equal(plan.replace.length, 1);
     assert.equal(plan.replace[0]!.current?.fileId, fresh.fileId);
-    assert.deepEqual(plan.replace[0]!.old.map((o) => o.fileId), [old.fileId]);
+    assert.deepEqual(
+      plan.replace[0]!.old.map((o) => o.fileId),
+      [old.fileId],
+    );
   });
 
   it('keeps one copy when an interrupted sync attached the same content twice', () => {
@@ -111,7 +144,10 @@ describe('folder sync planner', () => {
     const plan = planSync([local('docs/a.md', 'h-a')], [first, second]);
     assert.equal(plan.replace.length, 1);
     assert.equal(plan.replace[0]!.current?.fileId, second.fileId, 'the newest completed copy stays');
-    assert.deepEqual(plan.replace[0]!.old.map((o) => o.fileId), [first.fileId]);
+    assert.deepEqual(
+      plan.replace[0]!.old.map((o) => o.fileId),
+      [first.fileId],
+    );
   });
 
   it('ignores store files DocChat did not sync', () => {

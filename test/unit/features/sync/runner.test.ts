@@ -20,7 +20,15 @@ function counting(client: SyncClient, clock?: FakeClock): Counted {
   const calls: Record<string, number> = {};
   const at: Record<string, number[]> = {};
   const wrapped = {} as Record<string, unknown>;
-  for (const name of ['uploadFile', 'attachFile', 'deleteVectorStoreFile', 'deleteFile', 'updateVectorStoreFileMetadata', 'listVectorStoreFiles', 'listFiles'] as const) {
+  for (const name of [
+    'uploadFile',
+    'attachFile',
+    'deleteVectorStoreFile',
+    'deleteFile',
+    'updateVectorStoreFileMetadata',
+    'listVectorStoreFiles',
+    'listFiles',
+  ] as const) {
     const method = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
     wrapped[name] = async (...args: unknown[]) => {
       const result = await method(...args);
@@ -38,7 +46,10 @@ async function planFor(client: SyncClient, storeId: string, root: string) {
   const storeFiles = await listStoreFiles(client, storeId);
   const remotes = storeFiles.map((f) => remoteFrom(f)).filter((r): r is RemoteFile => !!r);
   return {
-    plan: planSync(hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })), remotes),
+    plan: planSync(
+      hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })),
+      remotes,
+    ),
     attachedIds: new Set(storeFiles.map((f) => f.id)),
     scan,
   };
@@ -76,9 +87,20 @@ describe('folder sync runner (embedded backend)', function () {
   }
 
   it('leaves out ignored, excluded and unconvertible files', async () => {
-    await tree({ 'a.md': '# A', '.gitignore': 'build/\n*.log\n', 'build/out.md': 'x', 'debug.log': 'x', 'img.bin': 'x', 'private/secret.md': 'x', 'sub/b.txt': 'b' });
+    await tree({
+      'a.md': '# A',
+      '.gitignore': 'build/\n*.log\n',
+      'build/out.md': 'x',
+      'debug.log': 'x',
+      'img.bin': 'x',
+      'private/secret.md': 'x',
+      'sub/b.txt': 'b',
+    });
     const scan = await scanFolder({ root, folder: root, exclude: ['private/**'] });
-    assert.deepEqual(scan.files.map((f) => f.path), ['a.md', 'sub/b.txt']);
+    assert.deepEqual(
+      scan.files.map((f) => f.path),
+      ['a.md', 'sub/b.txt'],
+    );
     assert.ok(scan.unsupported.includes('img.bin'));
   });
 
@@ -96,7 +118,11 @@ describe('folder sync runner (embedded backend)', function () {
     let { plan, attachedIds } = await planFor(client, store.id, root);
     assert.equal(plan.upload.length, 10);
     await journal.start(store.id, clock.now());
-    let summary = await runSync({ client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock }, undefined, attachedIds);
+    let summary = await runSync(
+      { client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock },
+      undefined,
+      attachedIds,
+    );
     await journal.finish();
     assert.equal(summary.uploaded, 10);
     assert.deepEqual(summary.failed, []);
@@ -111,11 +137,20 @@ describe('folder sync runner (embedded backend)', function () {
 
     ({ plan, attachedIds } = await planFor(client, store.id, root));
     assert.deepEqual(
-      { upload: plan.upload.map((f) => f.path), replace: plan.replace.map((r) => r.local.path).sort(), remove: plan.remove.map((r) => r.pathKey), unchanged: plan.unchanged.length },
+      {
+        upload: plan.upload.map((f) => f.path),
+        replace: plan.replace.map((r) => r.local.path).sort(),
+        remove: plan.remove.map((r) => r.pathKey),
+        unchanged: plan.unchanged.length,
+      },
       { upload: ['docs/n8.md'], replace: ['docs/n0.md', 'ops/README.md'], remove: ['docs/n7.md'], unchanged: 7 },
     );
     await journal.start(store.id, clock.now());
-    summary = await runSync({ client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock }, undefined, attachedIds);
+    summary = await runSync(
+      { client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock },
+      undefined,
+      attachedIds,
+    );
     await journal.finish();
     assert.equal(client.calls.uploadFile, 3);
     assert.equal(client.calls.attachFile, 3);
@@ -136,16 +171,33 @@ describe('folder sync runner (embedded backend)', function () {
     await journal.start(store.id, clock.now());
     const outcomes: string[] = [];
     const summary = await runSync(
-      { client: backend.client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock, skipOcr: true, onOutcome: (o) => outcomes.push(`${o.path}:${o.status}`) },
+      {
+        client: backend.client,
+        storeId: store.id,
+        root,
+        journal,
+        plan,
+        removeDeleted: true,
+        limits: false,
+        clock,
+        skipOcr: true,
+        onOutcome: (o) => outcomes.push(`${o.path}:${o.status}`),
+      },
       undefined,
       attachedIds,
     );
-    assert.deepEqual(summary.failed.map((f) => f.path), ['scan.pdf']);
+    assert.deepEqual(
+      summary.failed.map((f) => f.path),
+      ['scan.pdf'],
+    );
     assert.match(summary.failed[0]!.error, /OCR was skipped/);
     assert.ok(outcomes.includes('scan.pdf:failed') && outcomes.includes('ok.md:synced'));
     // The next plan reports it and does not send it again.
     const next = await planFor(backend.client, store.id, root);
-    assert.deepEqual(next.plan.failed.map((f) => f.local.path), ['scan.pdf']);
+    assert.deepEqual(
+      next.plan.failed.map((f) => f.local.path),
+      ['scan.pdf'],
+    );
     assert.equal(next.plan.upload.length + next.plan.replace.length, 0);
   });
 
@@ -173,12 +225,23 @@ describe('folder sync runner (embedded backend)', function () {
     const filesBefore = (await backend.client.listFiles({ limit: 10_000 })).data.length;
 
     // The window reloads: a new sync plans against the store and reads the journal.
-    const client = counting(new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }), clock);
+    const client = counting(
+      new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }),
+      clock,
+    );
     const { plan, attachedIds } = await planFor(client, store.id, root);
-    assert.deepEqual(plan.unchanged.map((u) => u.local.path), ['a.md'], 'the attached file is found in the store');
+    assert.deepEqual(
+      plan.unchanged.map((u) => u.local.path),
+      ['a.md'],
+      'the attached file is found in the store',
+    );
     const unfinished = await journal.read();
     assert.ok(unfinished);
-    const summary = await runSync({ client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock }, unfinished, attachedIds);
+    const summary = await runSync(
+      { client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, clock },
+      unfinished,
+      attachedIds,
+    );
     await journal.finish();
     assert.equal(client.calls.uploadFile, 1, 'only d.md is uploaded');
     assert.equal(client.calls.attachFile, 3, 'b, c and d are attached once each');
@@ -202,7 +265,19 @@ describe('folder sync runner (embedded backend)', function () {
     const progress: SyncProgress[] = [];
     const started = clock.now();
     await runSync(
-      { client, storeId: store.id, root, journal, plan, removeDeleted: true, limits, clock, concurrency: 16, waitForConversion: false, onProgress: (p) => progress.push(p) },
+      {
+        client,
+        storeId: store.id,
+        root,
+        journal,
+        plan,
+        removeDeleted: true,
+        limits,
+        clock,
+        concurrency: 16,
+        waitForConversion: false,
+        onProgress: (p) => progress.push(p),
+      },
       undefined,
       attachedIds,
     );
