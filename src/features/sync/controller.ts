@@ -225,6 +225,8 @@ export class SyncController extends Disposable {
               plan,
               removeDeleted,
               limits,
+              // Without limits the service is the only bound: the raw client does best at about 32 in flight.
+              concurrency: limits ? 8 : 32,
               signal,
               onProgress: (p) => {
                 const percent = p.total ? (p.done / p.total) * 100 : 0;
