@@ -87,4 +87,6 @@ export const VsCodeSettings = {
   httpProxy: 'http.proxy',
   httpNoProxy: 'http.noProxy',
   httpProxyStrictSSL: 'http.proxyStrictSSL',
+  httpProxyAuthorization: 'http.proxyAuthorization',
+  httpSystemCertificates: 'http.systemCertificates',
 } as const;
