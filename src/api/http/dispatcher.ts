@@ -96,24 +96,26 @@ function checkProxyUrl(proxy: string, field: string): void {
 }
 
 export function createDispatcher(options: TransportOptions = {}): { dispatcher: RoutingDispatcher; kind: DispatcherKind; policy: ProxyPolicy } {
-  const tls = tlsOptions(options);
-  const connect = { ...tls, timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
   if (options.proxy) checkProxyUrl(options.proxy, 'transport.proxy');
   const policy = createProxyPolicy({ proxy: options.proxy, noProxy: options.noProxy, useEnvProxy: options.useEnvProxy, env: options.env });
   for (const proxy of policy.proxies) checkProxyUrl(proxy, options.proxy ? 'transport.proxy' : 'HTTPS_PROXY');
+  // The certificates are read and parsed at the first connection, not when a client is built.
+  let tls: ReturnType<typeof tlsOptions> | undefined;
+  const tlsNow = () => (tls ??= tlsOptions(options));
+  const connect = () => ({ ...tlsNow(), timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
   const authorization = options.proxyAuthorization?.trim();
   const dispatcher = new RoutingDispatcher(
     policy,
-    () => new Agent({ ...KEEP_ALIVE, connect }),
+    () => new Agent({ ...KEEP_ALIVE, connect: connect() }),
     (uri) =>
       new ProxyAgent({
         ...KEEP_ALIVE,
         uri,
         // VS Code's http.proxyAuthorization wins over credentials in the proxy URL.
         ...(authorization ? { token: authorization } : {}),
-        connect,
-        requestTls: tls,
-        proxyTls: tls,
+        connect: connect(),
+        requestTls: tlsNow(),
+        proxyTls: tlsNow(),
       }),
   );
   return { dispatcher, kind: policy.configured ? 'proxy' : 'direct', policy };
