@@ -69,6 +69,37 @@ describe('Network: proxy and company CA (e2e)', function () {
     session = undefined;
   });
 
+  it('with the CA from NODE_EXTRA_CA_CERTS, a proxy demanding credentials shows the 407 sentence, and works once http.proxyAuthorization is set', async () => {
+    proxy.log.length = 0;
+    const settings = { 'docchat.documents.url': `https://${TEST_HOST}:${server.port}`, 'docchat.network.proxy': proxy.url };
+    session = await launchVSCode({ name: 'network 407', settings, env: { NODE_EXTRA_CA_CERTS: ca.certFile } });
+    await session.openView();
+    await session.runCommand(commandTitle('docchat.setDocumentsToken'));
+    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.answerQuickInput(TOKEN);
+    const sentence = `The proxy 127.0.0.1:${proxy.port} asks for credentials (407 Proxy Authentication Required): set them in VS Code's http.proxyAuthorization setting or in the proxy URL (docchat.network.proxy).`;
+    await session.waitForOutput(new RegExp(sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 90_000);
+    await session.screenshot('407 from the proxy');
+    assert.ok(proxy.log.includes(`CONNECT ${TEST_HOST}:${server.port} 407`), proxy.log.join('\n'));
+
+    await session.close();
+    session = undefined;
+
+    // With VS Code's http.proxyAuthorization set, the same editor gets through (and the CA from the environment is trusted).
+    proxy.log.length = 0;
+    const authorization = `Basic ${Buffer.from(`alice:${PROXY_PASSWORD}`).toString('base64')}`;
+    session = await launchVSCode({ name: 'network 407 fixed', settings: { ...settings, 'http.proxyAuthorization': authorization }, env: { NODE_EXTRA_CA_CERTS: ca.certFile } });
+    await session.openView();
+    await session.runCommand(commandTitle('docchat.setDocumentsToken'));
+    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.answerQuickInput(TOKEN);
+    await session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'handbook' }).first().waitFor({ state: 'visible', timeout: 90_000 });
+    assert.ok(proxy.log.length > 0 && proxy.log.every((line) => line === `CONNECT ${TEST_HOST}:${server.port} 200`), proxy.log.join('\n'));
+    assert.ok(!session.outputChannel().includes(authorization.slice(6)), 'the proxy credentials never reach the log');
+    await session.close();
+    session = undefined;
+  });
+
   it('Local mode with HTTP_PROXY and HTTPS_PROXY in the environment works and sends nothing to the proxy', async () => {
     proxy.log.length = 0;
     session = await launchVSCode({ name: 'network local', env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' } });
