@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { NetworkError, TimeoutError, ValidationError } from '../../../src/api/http/errors';
 import { ProxyServer } from '../../support/servers/proxyServer';
-import { ScriptServer, sendJson } from '../../support/servers/scriptServer';
+import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../support/servers/scriptServer';
 import { TEST_HOST, TestCa } from '../../support/servers/testCa';
-import { documentsClient, recorder, rejects } from './helpers';
+import { collect, documentsClient, gatewayClient, recorder, rejects } from './helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'n', created_at: 1, metadata: {} };
 const serve = (server: ScriptServer) => server.on('GET', '/v1/vector_stores/vs_1', (_r, res) => sendJson(res, 200, store));
@@ -163,6 +163,19 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       const client = documentsClient(`https://${TEST_HOST}:${secure.port}`, { transport: { proxy: proxy.url, caFiles: [ca.certFile], env: {} } });
       assert.equal((await client.retrieveVectorStore('vs_1')).id, 'vs_1');
       await client.close();
+      assert.deepEqual(proxy.log, [`CONNECT ${TEST_HOST}:${secure.port} 200`]);
+    });
+
+    it("streams the gateway's chat answer through the proxy's tunnel, in pieces", async () => {
+      const words = ['Through ', 'the ', 'tunnel.'];
+      secure.on('POST', '/v1/chat/completions', (_r, res) =>
+        sendChunked(res, sseBody([chatChunk('', { role: 'assistant' }), ...words.map((w) => chatChunk(w)), chatChunk(undefined, { finish_reason: 'stop' })])),
+      );
+      const client = gatewayClient(`https://${TEST_HOST}:${secure.port}`, { transport: { proxy: proxy.url, caFiles: [ca.certFile], env: {} } });
+      const parts = await collect(client.streamChatCompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+      await client.close();
+      assert.equal(parts.map((p) => p.content).join(''), words.join(''));
+      assert.ok(parts.filter((p) => p.content !== '').length >= words.length, 'the answer arrived in pieces');
       assert.deepEqual(proxy.log, [`CONNECT ${TEST_HOST}:${secure.port} 200`]);
     });
 
