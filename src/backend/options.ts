@@ -1,5 +1,16 @@
 import type { ConversionLimits } from './convert/limits';
 import type { DocumentsOperation } from '../api/documents/schemas';
+import type { TransportOptions } from '../api/http/options';
+
+/**
+ * How the backend reaches the upstream and crawled pages: the same proxy rules, exemptions and
+ * certificates as the extension's own clients (see src/api/http/dispatcher.ts). Without them, the
+ * environment's `HTTPS_PROXY` / `NO_PROXY` / `NODE_EXTRA_CA_CERTS` still apply.
+ */
+export type NetworkOptions = Pick<
+  TransportOptions,
+  'proxy' | 'noProxy' | 'proxyAuthorization' | 'strictSSL' | 'caFiles' | 'systemCertificates' | 'useEnvProxy' | 'env' | 'connectTimeoutMs'
+>;
 
 export type BackendLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type BackendLog = (level: BackendLogLevel, message: string) => void;
@@ -44,6 +55,8 @@ export interface BackendOptions {
   conversion?: Partial<ConversionLimits>;
   /** OpenAI-compatible server for chat, embeddings and model lists. */
   upstream?: UpstreamOptions;
+  /** Proxy and certificates for the backend's own outgoing calls (upstream, web crawl). */
+  network?: NetworkOptions;
   /** People directory for skillshare (JSON); default: the bundled sample. */
   skillsFile?: string;
   log?: BackendLog;

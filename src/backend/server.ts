@@ -2,6 +2,7 @@
  * The embedded backend: the documents service and the gateway on one HTTP server (their paths do
  * not collide). Documents need `Authorization: Bearer <token>`, the gateway `Api-Key: <key>`.
  */
+import { createDispatcher, type RoutingDispatcher } from '../api/http/dispatcher';
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -46,9 +47,12 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   await mkdir(options.dataDir, { recursive: true });
   const lock = await lockDataDir(options.dataDir);
   let documents: DocumentsService | undefined;
+  let dispatcher: RoutingDispatcher | undefined;
   try {
     const skills = new SkillDirectory(loadDirectory(options.skillsFile));
-    const upstream = options.upstream ? new Upstream(options.upstream, log) : undefined;
+    // One dispatcher for every outgoing call: the extension's proxy rules and certificates.
+    dispatcher = createDispatcher(options.network ?? {}).dispatcher;
+    const upstream = options.upstream ? new Upstream(options.upstream, log, dispatcher) : undefined;
     const pool = new ConversionPool(options.conversion);
     documents = await DocumentsService.open({
       pool,
@@ -60,7 +64,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     });
     const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
     const router = new Router();
-    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills, convertPage: (job) => pool.convert(job) }));
+    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills, convertPage: (job) => pool.convert(job), dispatcher }));
     router.add({
       method: 'GET',
       path: '/health',
@@ -141,12 +145,14 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
         (closing ??= (async () => {
           await closeServer(server);
           await service.close();
+          await dispatcher?.close().catch(() => undefined);
           await lock.release();
           log('info', 'DocChat backend stopped.');
         })()),
     };
   } catch (error) {
     await documents?.close().catch(() => undefined);
+    await dispatcher?.close().catch(() => undefined);
     await lock.release();
     throw error;
   }

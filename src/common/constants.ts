@@ -95,4 +95,6 @@ export const VsCodeSettings = {
   httpProxy: 'http.proxy',
   httpNoProxy: 'http.noProxy',
   httpProxyStrictSSL: 'http.proxyStrictSSL',
+  httpProxyAuthorization: 'http.proxyAuthorization',
+  httpSystemCertificates: 'http.systemCertificates',
 } as const;

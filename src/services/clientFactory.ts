@@ -23,7 +23,9 @@ export function transportOptions(settings: DocChatSettings, userAgent?: string) 
   return {
     proxy: n.proxy,
     noProxy: n.noProxy,
+    proxyAuthorization: n.proxyAuthorization,
     strictSSL: n.strictSSL,
+    systemCertificates: n.systemCertificates,
     caFiles: n.caFiles,
     allowInsecureHttp: n.allowInsecureHttp,
     userAgent,

@@ -77,5 +77,7 @@ export function readSettings(): DocChatSettings {
     httpProxy: root.get(VsCodeSettings.httpProxy),
     httpNoProxy: root.get(VsCodeSettings.httpNoProxy),
     httpProxyStrictSSL: root.get(VsCodeSettings.httpProxyStrictSSL),
+    httpProxyAuthorization: root.get(VsCodeSettings.httpProxyAuthorization),
+    httpSystemCertificates: root.get(VsCodeSettings.httpSystemCertificates),
   });
 }

@@ -128,7 +128,8 @@ export class ConnectionService extends Disposable {
           plan.gateway === 'local' || !plan.gateway
             ? undefined
             : { url: plan.gateway.url, key: plan.gateway.token, embeddingModel: settings.embeddingModel || DEFAULT_GATEWAY_EMBEDDING_MODEL, embedPath: '/embed' as const };
-        const local = await this.localBackend.start(upstream);
+        const { proxy, noProxy, proxyAuthorization, strictSSL, caFiles, systemCertificates } = settings.network;
+        const local = await this.localBackend.start(upstream, { proxy, noProxy, proxyAuthorization, strictSSL, caFiles, systemCertificates });
         documents = createDocumentsClient(settings, local, hooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
         state = { kind: 'local', url: local.url };

@@ -16,6 +16,7 @@ interface BackendModule {
     token: string;
     apiKey: string;
     upstream?: LocalUpstream;
+    network?: LocalNetwork;
     log?: (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   }): Promise<{ url: string; port: number; close(): Promise<void> }>;
 }
@@ -29,6 +30,19 @@ export interface LocalUpstream {
   key: string;
   embeddingModel: string;
   embedPath: '/embed';
+}
+
+/**
+ * DocChat's network settings for the backend's own calls (upstream, web crawl): the same proxy
+ * rules and certificates as the extension's clients. Holds http.proxyAuthorization: never logged.
+ */
+export interface LocalNetwork {
+  proxy?: string;
+  noProxy?: string[];
+  proxyAuthorization?: string;
+  strictSSL?: boolean;
+  caFiles?: string[];
+  systemCertificates?: boolean;
 }
 
 /** The gateway's documented default embedding model. */
@@ -45,7 +59,7 @@ export interface LocalEndpoint {
  */
 export class LocalBackend extends Disposable {
   private running: Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> | undefined;
-  /** The upstream the running backend was started with, to restart it when that changes. */
+  /** The upstream and network the running backend was started with, to restart it when they change. */
   private runningUpstream: string | undefined;
 
   constructor(
@@ -62,16 +76,16 @@ export class LocalBackend extends Disposable {
   }
 
   /**
-   * Starts the backend once; later calls return the same endpoint, unless the upstream changed,
-   * which restarts it (same data folder and token).
+   * Starts the backend once; later calls return the same endpoint, unless the upstream or the
+   * network settings changed, which restarts it (same data folder and token).
    */
-  async start(upstream?: LocalUpstream): Promise<LocalEndpoint> {
-    const signature = upstream ? JSON.stringify(upstream) : undefined;
+  async start(upstream?: LocalUpstream, network?: LocalNetwork): Promise<LocalEndpoint> {
+    const signature = JSON.stringify({ upstream, network });
     if (this.running && signature !== this.runningUpstream) {
       await this.stop();
     }
     this.runningUpstream = signature;
-    this.running ??= this.launch(upstream).catch((error: unknown) => {
+    this.running ??= this.launch(upstream, network).catch((error: unknown) => {
       this.running = undefined;
       throw error;
     });
@@ -91,7 +105,7 @@ export class LocalBackend extends Disposable {
     }
   }
 
-  private async launch(upstream: LocalUpstream | undefined): Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> {
+  private async launch(upstream: LocalUpstream | undefined, network: LocalNetwork | undefined): Promise<{ endpoint: LocalEndpoint; close(): Promise<void> }> {
     const token = await this.localToken();
     await fs.mkdir(this.dataDir, { recursive: true });
     const bundle = path.join(this.context.extensionPath, 'dist', 'backend.js');
@@ -109,6 +123,7 @@ export class LocalBackend extends Disposable {
         token,
         apiKey: token,
         upstream,
+        network,
         log: this.log.child('backend').sink(),
       });
     } catch (error) {

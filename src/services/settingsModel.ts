@@ -11,7 +11,11 @@ export interface NetworkSettings {
   /** Explicit proxy URL (DocChat's own setting wins over VS Code's `http.proxy`). */
   proxy: string | undefined;
   noProxy: string[];
+  /** VS Code's `http.proxyAuthorization`, sent as `Proxy-Authorization` (never logged). */
+  proxyAuthorization: string | undefined;
   strictSSL: boolean;
+  /** VS Code's `http.systemCertificates`: trust the operating system's store too. */
+  systemCertificates: boolean;
   caFiles: string[];
   allowInsecureHttp: boolean;
 }
@@ -37,6 +41,8 @@ export interface RawSettings {
   httpProxy?: unknown;
   httpNoProxy?: unknown;
   httpProxyStrictSSL?: unknown;
+  httpProxyAuthorization?: unknown;
+  httpSystemCertificates?: unknown;
 }
 
 export const DEFAULTS = {
@@ -80,10 +86,13 @@ export function normaliseSettings(raw: RawSettings): DocChatSettings {
     attachSkipOcr: skip === 'always' || skip === 'never' ? skip : 'ask',
     network: {
       proxy: str(d[Settings.proxy]) || str(raw.httpProxy) || undefined,
+      // NO_PROXY is added to this list (not replaced by it) where the dispatcher reads the environment.
       noProxy: strings(raw.httpNoProxy),
+      proxyAuthorization: str(raw.httpProxyAuthorization) || undefined,
       // Either switch turned off disables verification: VS Code's applies to its proxy support,
       // ours to DocChat's own connections.
       strictSSL: d[Settings.strictSSL] !== false && raw.httpProxyStrictSSL !== false,
+      systemCertificates: raw.httpSystemCertificates !== false,
       caFiles: strings(d[Settings.caFiles]),
       allowInsecureHttp: d[Settings.allowInsecureHttp] === true,
     },

@@ -58,6 +58,17 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
   return { part: meaningful ? part : undefined, done: ndjsonDone };
 }
 
+/**
+ * An error in a shape other than OpenAI's `{error: {...}}`: `{type: "error", message}`,
+ * `{object: "error", …}` (vLLM), `{detail}` (FastAPI), or a bare `{message}` without any answer.
+ */
+function isErrorShape(chunk: Json): boolean {
+  if (chunk.error !== undefined && chunk.error !== null) return true;
+  if (chunk.type === 'error' || chunk.object === 'error' || chunk.status === 'error') return true;
+  const answers = Array.isArray(chunk.choices) || asObject(chunk.message) !== undefined || 'response' in chunk || 'content' in chunk || 'done' in chunk;
+  return !answers && (typeof chunk.message === 'string' || chunk.detail !== undefined || typeof chunk.error_description === 'string');
+}
+
 function errorFromPayload(data: string, source: StreamSource): StreamError {
   const info = describeErrorBody(data, 'application/json');
   return new StreamError(info.message ?? `The ${source.service} reported an error while streaming.`, {
@@ -92,6 +103,9 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
   /** A finish reason or `[DONE]` was seen: ending the stream now is not a truncation. */
   private complete = false;
   private failure: DocChatError | undefined;
+  /** Parts handed out, and events that were neither a part nor an error. */
+  private parts = 0;
+  private ununderstood = 0;
   /** The body ended (or was released); the queue may still hold parts. */
   private ended = false;
   private flushed = false;
@@ -118,8 +132,7 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
         }
         const data = event.data.trim();
         if (data === '[DONE]') {
-          this.complete = true;
-          this.finished = true;
+          this.markDone();
           return;
         }
         if (data !== '') this.handleJson(data);
@@ -281,21 +294,45 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
       this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream chunk that is not JSON.`, { requestId: this.source.requestId });
       return;
     }
+    if (typeof value === 'string') {
+      // A bare JSON string in a stream of chunks is a server's complaint, not an answer.
+      this.failure ??= errorFromPayload(data, this.source);
+      return;
+    }
     const chunk = asObject(value);
-    if (!chunk) return;
-    if (chunk.error !== undefined && chunk.error !== null) {
+    if (!chunk) {
+      this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream event DocChat does not understand.`, { requestId: this.source.requestId });
+      return;
+    }
+    if (isErrorShape(chunk)) {
       this.failure ??= errorFromPayload(data, this.source);
       return;
     }
     const { part, done } = normalizeChunk(chunk);
     if (part) {
+      this.parts++;
       this.queue.push(part);
       if (part.finishReason) this.complete = true;
+    } else if (!done) {
+      this.ununderstood++;
     }
-    if (done) {
-      this.complete = true;
-      this.finished = true;
+    if (done) this.markDone();
+  }
+
+  /**
+   * The end marker. A stream that said nothing DocChat understood and then ended is not an empty
+   * answer: something else (an error in an unknown shape) was sent, so it ends as an error.
+   */
+  private markDone(): void {
+    if (this.parts === 0 && this.ununderstood > 0) {
+      this.failure ??= new ProtocolError(
+        `The ${this.source.service} ended the stream without an answer (it sent ${this.ununderstood} event${this.ununderstood === 1 ? '' : 's'} DocChat does not understand).`,
+        { requestId: this.source.requestId },
+      );
+      return;
     }
+    this.complete = true;
+    this.finished = true;
   }
 
   /**

@@ -1,82 +1,136 @@
 /**
  * Builds the keep-alive undici dispatcher of one client. A bundled undici is not patched by VS
- * Code's proxy support, so the proxy, the no-proxy list, strict SSL and extra CAs are applied here
- * from plain options (the extension reads them from `http.*` settings and the environment).
+ * Code's proxy support, so VS Code's rules are applied here from plain options: each request's
+ * origin goes direct or through the proxy its policy names (see proxyPolicy.ts), with the trusted
+ * certificates of certificates.ts.
  */
-import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { SecureContext } from 'node:tls';
+import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import { secureContextFor, trustedCertificates } from './certificates';
 import { ValidationError } from './errors';
 import type { TransportOptions } from './options';
+import { createProxyPolicy, type ProxyPolicy } from './proxyPolicy';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 const KEEP_ALIVE = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 } as const;
 
-function readCaFiles(files: readonly string[]): string[] {
-  return files.map((file) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new ValidationError('transport.caFiles', 'a readable PEM file', `Cannot read the CA certificate file "${file}" (${reason}).`, {
-        cause: error,
-      });
-    }
-  });
-}
-
-function envProxyConfigured(): boolean {
-  const env = process.env;
-  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
-}
-
 /** The TLS options for connections to the service (and to an https proxy). */
-export function tlsOptions(options: TransportOptions): { ca?: string[]; rejectUnauthorized: boolean } {
-  const extra = [...(options.ca ?? []), ...readCaFiles(options.caFiles ?? [])];
-  // Passing `ca` replaces Node's roots, so keep them and add the extra ones.
-  const ca = extra.length > 0 ? [...rootCertificates, ...extra] : undefined;
-  return { ...(ca ? { ca } : {}), rejectUnauthorized: options.strictSSL !== false };
+export function tlsOptions(options: TransportOptions): { secureContext?: SecureContext; rejectUnauthorized: boolean } {
+  const ca = trustedCertificates({
+    ca: options.ca,
+    caFiles: options.caFiles,
+    systemCertificates: options.systemCertificates,
+    env: options.env,
+  });
+  // One shared context for every connection: parsing a few hundred roots per handshake would cost more.
+  return { ...(ca ? { secureContext: secureContextFor(ca) } : {}), rejectUnauthorized: options.strictSSL !== false };
 }
 
-export type DispatcherKind = 'direct' | 'proxy' | 'env-proxy';
+export type DispatcherKind = 'direct' | 'proxy';
 
-export function createDispatcher(options: TransportOptions = {}): { dispatcher: Dispatcher; kind: DispatcherKind } {
-  const tls = tlsOptions(options);
-  const connect = { ...tls, timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
-  const noProxy = Array.isArray(options.noProxy) ? options.noProxy.join(',') : options.noProxy;
+/** Sends each request direct or through a proxy, as the policy decides for its origin. */
+export class RoutingDispatcher extends Dispatcher {
+  private direct?: Agent;
+  private readonly proxies = new Map<string, ProxyAgent>();
 
-  if (options.proxy) {
-    try {
-      new URL(options.proxy);
-    } catch {
-      throw new ValidationError('transport.proxy', 'an absolute URL', `The proxy setting "${redactUserInfo(options.proxy)}" is not a URL.`);
-    }
-    const dispatcher = new EnvHttpProxyAgent({
-      ...KEEP_ALIVE,
-      httpProxy: options.proxy,
-      httpsProxy: options.proxy,
-      noProxy: noProxy ?? process.env.NO_PROXY ?? process.env.no_proxy ?? '',
-      connect,
-      requestTls: tls,
-      proxyTls: tls,
-    });
-    return { dispatcher, kind: 'proxy' };
+  constructor(
+    readonly policy: ProxyPolicy,
+    private readonly makeDirect: () => Agent,
+    private readonly makeProxy: (uri: string) => ProxyAgent,
+  ) {
+    super();
   }
-  if (options.useEnvProxy !== false && envProxyConfigured()) {
-    const dispatcher = new EnvHttpProxyAgent({
-      ...KEEP_ALIVE,
-      ...(noProxy !== undefined ? { noProxy } : {}),
-      connect,
-      requestTls: tls,
-      proxyTls: tls,
-    });
-    return { dispatcher, kind: 'env-proxy' };
+
+  private agentFor(origin: string): Dispatcher {
+    const proxy = this.policy.proxyFor(origin);
+    if (!proxy) return (this.direct ??= this.makeDirect());
+    let agent = this.proxies.get(proxy);
+    if (!agent) this.proxies.set(proxy, (agent = this.makeProxy(proxy)));
+    return agent;
   }
-  return { dispatcher: new Agent({ ...KEEP_ALIVE, connect }), kind: 'direct' };
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.agentFor(String(options.origin)).dispatch(options, handler);
+  }
+
+  private all(): Dispatcher[] {
+    return [...(this.direct ? [this.direct] : []), ...this.proxies.values()];
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const done = Promise.all(this.all().map((d) => d.close())).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+    const err = typeof a === 'function' ? null : (a ?? null);
+    const callback = typeof a === 'function' ? a : b;
+    const done = Promise.all(this.all().map((d) => d.destroy(err))).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+}
+
+function checkProxyUrl(proxy: string, field: string): void {
+  let url: URL;
+  try {
+    url = new URL(proxy);
+  } catch {
+    throw new ValidationError(field, 'an absolute URL', `The proxy setting "${redactUserInfo(proxy)}" is not a URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError(
+      field,
+      'an http:// or https:// URL',
+      `The proxy "${redactUserInfo(proxy)}" must start with http:// or https:// (DocChat does not speak ${url.protocol.replace(':', '')} proxies).`,
+    );
+  }
+}
+
+export function createDispatcher(options: TransportOptions = {}): { dispatcher: RoutingDispatcher; kind: DispatcherKind; policy: ProxyPolicy } {
+  if (options.proxy) checkProxyUrl(options.proxy, 'transport.proxy');
+  const policy = createProxyPolicy({ proxy: options.proxy, noProxy: options.noProxy, useEnvProxy: options.useEnvProxy, env: options.env });
+  for (const proxy of policy.proxies) checkProxyUrl(proxy, options.proxy ? 'transport.proxy' : 'HTTPS_PROXY');
+  // The certificates are read and parsed at the first connection, not when a client is built.
+  let tls: ReturnType<typeof tlsOptions> | undefined;
+  const tlsNow = () => (tls ??= tlsOptions(options));
+  const connect = () => ({ ...tlsNow(), timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  const authorization = options.proxyAuthorization?.trim();
+  const dispatcher = new RoutingDispatcher(
+    policy,
+    () => new Agent({ ...KEEP_ALIVE, connect: connect() }),
+    (uri) =>
+      new ProxyAgent({
+        ...KEEP_ALIVE,
+        uri,
+        // VS Code's http.proxyAuthorization wins over credentials in the proxy URL.
+        ...(authorization ? { token: authorization } : {}),
+        connect: connect(),
+        requestTls: tlsNow(),
+        proxyTls: tlsNow(),
+      }),
+  );
+  return { dispatcher, kind: policy.configured ? 'proxy' : 'direct', policy };
 }
 
 /** `http://user:secret@proxy:3128` → `http://***@proxy:3128`, for messages and logs. */
 export function redactUserInfo(url: string): string {
   return url.replace(/\/\/[^/@\s]*@/, '//***@');
+}
+
+/** `proxy.corp:3128` of a proxy URL, without credentials. */
+export function proxyHost(proxy: string): string {
+  try {
+    return new URL(proxy).host;
+  } catch {
+    return redactUserInfo(proxy);
+  }
 }

@@ -12,8 +12,14 @@ export interface TransportOptions {
   proxy?: string;
   /** Hosts that bypass the proxy (VS Code's `http.noProxy`), e.g. `["localhost", ".corp.example"]`. */
   noProxy?: string[] | string;
-  /** Read `HTTP_PROXY` / `HTTPS_PROXY` / `NO_PROXY` when no proxy is given. Default true. */
+  /** Read `HTTP_PROXY` / `HTTPS_PROXY` (when no proxy is given) and `NO_PROXY`. Default true. */
   useEnvProxy?: boolean;
+  /** Sent as `Proxy-Authorization` to the proxy (VS Code's `http.proxyAuthorization`). */
+  proxyAuthorization?: string;
+  /** Trust the operating system's certificates too (VS Code's `http.systemCertificates`). Default true. */
+  systemCertificates?: boolean;
+  /** Environment for `*_PROXY`, `NO_PROXY` and `NODE_EXTRA_CA_CERTS`. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Verify TLS certificates (VS Code's `http.proxyStrictSSL`). Default true. */
   strictSSL?: boolean;
   /** Files with extra PEM certificates to trust, in addition to Node's roots. */

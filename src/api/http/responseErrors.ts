@@ -22,6 +22,8 @@ export interface ErrorContext {
   path: string;
   requestId?: string;
   retryAfterMs?: number;
+  /** `host:port` of the proxy the request went through, if any. */
+  proxyHost?: string;
 }
 
 interface BodyInfo {
@@ -100,6 +102,15 @@ export function errorFromResponse(status: number, contentType: string, text: str
     code: info.code,
     param: info.param,
   };
+  if (status === 407) return proxyAuthError(ctx, details);
+  if (status >= 500 && (info.html || info.malformed || !info.message)) {
+    // A load balancer's page, a truncated body or nothing at all: the status is all there is to say.
+    const what = info.html ? ' (it sent an error page instead of API data)' : info.malformed ? ' (with a broken JSON body)' : '';
+    return new ServerError(`The ${ctx.service} ${serverFailure(status)}${what}.`, {
+      ...details,
+      hint: details.retryable ? 'Try again in a moment; if it persists, the service or a gateway in front of it is down.' : undefined,
+    });
+  }
   if (info.html) {
     return new ProtocolError(
       `The ${ctx.service} answered ${status} with a web page instead of API data.`,
@@ -137,6 +148,75 @@ export function errorFromResponse(status: number, contentType: string, text: str
     message ?? `The ${ctx.service} rejected the request (${status}).`,
     details,
   );
+}
+
+function serverFailure(status: number): string {
+  switch (status) {
+    case 502:
+      return 'is failing behind its gateway (502 Bad Gateway)';
+    case 503:
+      return 'is unavailable (503 Service Unavailable)';
+    case 504:
+      return 'did not answer its gateway in time (504 Gateway Timeout)';
+    default:
+      return `failed with a server error (${status})`;
+  }
+}
+
+function proxyAuthError(ctx: ErrorContext, details: { status?: number; requestId?: string }): NetworkError {
+  const proxy = ctx.proxyHost ? `The proxy ${ctx.proxyHost}` : 'The proxy';
+  return new NetworkError(
+    `${proxy} asks for credentials (407 Proxy Authentication Required): set them in VS Code's http.proxyAuthorization setting or in the proxy URL (docchat.network.proxy).`,
+    { ...details, code: 'PROXY_AUTH_REQUIRED', retryable: false },
+  );
+}
+
+interface CertificateProblem {
+  why: string;
+  fix: string;
+}
+
+const WITH_CA = 'Add the certificate authority that signed it to docchat.network.caFiles (or NODE_EXTRA_CA_CERTS)';
+const CERTIFICATE_PROBLEMS: Record<string, CertificateProblem> = {
+  CERT_HAS_EXPIRED: {
+    why: 'has expired',
+    fix: 'The service must renew it. Turning docchat.network.strictSSL off skips the check, at your own risk.',
+  },
+  CERT_NOT_YET_VALID: {
+    why: 'is not valid yet',
+    fix: "Check this computer's clock, or ask the service to fix the certificate's dates.",
+  },
+  DEPTH_ZERO_SELF_SIGNED_CERT: {
+    why: 'is self-signed',
+    fix: 'Add that certificate to docchat.network.caFiles (or NODE_EXTRA_CA_CERTS) if you trust it.',
+  },
+  SELF_SIGNED_CERT_IN_CHAIN: {
+    why: 'is signed by a certificate authority that is not trusted (a self-signed root in the chain, as a company CA or an inspecting proxy uses)',
+    fix: `${WITH_CA}.`,
+  },
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: {
+    why: 'is signed by an unknown certificate authority',
+    fix: `${WITH_CA}.`,
+  },
+  UNABLE_TO_GET_ISSUER_CERT: {
+    why: 'is signed by an unknown certificate authority',
+    fix: `${WITH_CA}.`,
+  },
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: {
+    why: 'is signed by an unknown certificate authority (or the server does not send its intermediate certificates)',
+    fix: `${WITH_CA}, or ask the service to send its full certificate chain.`,
+  },
+  ERR_TLS_CERT_ALTNAME_INVALID: {
+    why: 'is issued for another host name',
+    fix: 'Check the URL in the settings; the certificate must name the host you connect to.',
+  },
+  CERT_REVOKED: { why: 'has been revoked', fix: 'The service must replace it.' },
+};
+
+/** `Proxy response (407) !== 200 when HTTP Tunneling` → 407. */
+function tunnelStatus(message: string): number | undefined {
+  const match = /Proxy response \((\d{3})\)/.exec(message);
+  return match ? Number(match[1]) : undefined;
 }
 
 const NOT_REACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -207,6 +287,19 @@ export function errorFromNetwork(error: unknown, ctx: ErrorContext, timeouts: { 
         retryable: true,
         hint: 'Are you on the right network or VPN, or is a proxy needed?',
       });
+  }
+  const tunnel = tunnelStatus(raw);
+  if (tunnel === 407) return proxyAuthError(ctx, { requestId: ctx.requestId });
+  if (tunnel !== undefined) {
+    return new NetworkError(`The proxy ${ctx.proxyHost ?? ''} could not open a connection to ${host} (it answered ${tunnel}).`.replace('proxy  ', 'proxy '), {
+      ...base,
+      retryable: tunnel >= 500,
+      hint: 'Is the service URL right, and may the proxy reach it? Hosts that must not go through the proxy belong in http.noProxy or NO_PROXY.',
+    });
+  }
+  const problem = CERTIFICATE_PROBLEMS[code];
+  if (problem) {
+    return new NetworkError(`The TLS certificate of ${host} ${problem.why} (${code}).`, { ...base, retryable: false, hint: problem.fix });
   }
   if (TLS_CODE.test(code)) {
     return new NetworkError(`The TLS certificate of ${host} could not be verified (${code}).`, {

@@ -5,7 +5,8 @@
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import { abortedError, type Clock, systemClock } from './clock';
-import { createDispatcher } from './dispatcher';
+import { createDispatcher, proxyHost } from './dispatcher';
+import { createProxyPolicy, isLoopback, type ProxyPolicy } from './proxyPolicy';
 import { AuthError, type DocChatError, ProtocolError, TimeoutError, ValidationError } from './errors';
 import type { ClientOptions, LogLevel, TransportOptions } from './options';
 import { RateLimiter } from './rateLimit';
@@ -72,8 +73,7 @@ export function headerValue(headers: Headers, name: string): string | undefined 
 }
 
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopback(hostname);
 }
 
 export class Transport {
@@ -82,6 +82,7 @@ export class Transport {
   private readonly limiter: RateLimiter;
   private readonly limits: Readonly<Record<string, number | undefined>>;
   private ownDispatcher?: Dispatcher;
+  private proxyPolicy?: ProxyPolicy;
   private readonly seenTokens = new Set<string>();
 
   constructor(private readonly config: TransportConfig) {
@@ -135,8 +136,19 @@ export class Transport {
 
   private dispatcher(): Dispatcher {
     if (this.options.dispatcher) return this.options.dispatcher;
-    this.ownDispatcher ??= createDispatcher(this.options).dispatcher;
+    if (!this.ownDispatcher) {
+      const { dispatcher, policy } = createDispatcher(this.options);
+      this.ownDispatcher = dispatcher;
+      this.proxyPolicy = policy;
+    }
     return this.ownDispatcher;
+  }
+
+  /** `host:port` of the proxy requests to the service go through, if any (for messages). */
+  private proxyHostForService(): string | undefined {
+    this.proxyPolicy ??= createProxyPolicy(this.options);
+    const proxy = this.proxyPolicy.proxyFor(this.origin);
+    return proxy ? proxyHost(proxy) : undefined;
   }
 
   private log(level: LogLevel, message: string): void {
@@ -167,7 +179,15 @@ export class Transport {
   }
 
   private errorContext(path: string, requestId?: string, retryAfterMs?: number): ErrorContext {
-    return { service: this.config.service, credential: this.config.auth.name, origin: this.origin, path, requestId, retryAfterMs };
+    return {
+      service: this.config.service,
+      credential: this.config.auth.name,
+      origin: this.origin,
+      path,
+      requestId,
+      retryAfterMs,
+      proxyHost: this.proxyHostForService(),
+    };
   }
 
   private timeouts(spec: RequestSpec) {

@@ -4,6 +4,7 @@
  * hostile page fails on its own and never holds the serving thread.
  */
 import path from 'node:path';
+import { type Dispatcher, fetch, type Response } from 'undici';
 import type { ConversionJob, ConversionResult } from '../convert/job';
 import { decodeText } from '../convert/text';
 import { chunksOf, describe } from './upstream';
@@ -41,13 +42,14 @@ function nameFor(url: URL, contentType: string): string {
 
 export type PageConverter = (job: ConversionJob) => Promise<ConversionResult>;
 
-export async function crawlOne(raw: string, convert: PageConverter, signal?: AbortSignal): Promise<CrawlResult> {
+export async function crawlOne(raw: string, convert: PageConverter, signal?: AbortSignal, dispatcher?: Dispatcher): Promise<CrawlResult> {
   const url = new URL(raw);
   try {
     const signals = [AbortSignal.timeout(PAGE_TIMEOUT_MS), ...(signal ? [signal] : [])];
     const response = await fetch(url, {
       redirect: 'follow',
       signal: AbortSignal.any(signals),
+      ...(dispatcher ? { dispatcher } : {}),
       headers: { accept: 'text/html, text/markdown, text/plain, application/pdf;q=0.9, */*;q=0.5', 'user-agent': 'DocChat-backend/0.1 (web crawl)' },
     });
     if (!response.ok) return { url: raw, content: '', error: `HTTP ${response.status} ${response.statusText}`.trim() };

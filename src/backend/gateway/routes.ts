@@ -1,4 +1,5 @@
 /** HTTP routes of the gateway: completions, inference (deprecated), embeddings, models, tools. */
+import type { Dispatcher } from 'undici';
 import { readJson } from '../http/body';
 import { invalid, notImplemented } from '../http/errors';
 import { sendJson } from '../http/respond';
@@ -15,6 +16,8 @@ export interface GatewayDeps {
   skills: SkillDirectory;
   /** Converts crawled pages within the conversion bounds (the documents' worker pool). */
   convertPage: PageConverter;
+  /** For the web crawl's page fetches (proxy rules and certificates). */
+  dispatcher?: Dispatcher;
 }
 
 const MAX_EMBED_INPUTS = 2048;
@@ -34,7 +37,7 @@ export function projectCodeOf(ctx: RequestContext): string {
 }
 
 export function gatewayRoutes(deps: GatewayDeps): Route[] {
-  const { upstream, skills } = deps;
+  const { upstream, skills, dispatcher } = deps;
   const route = (method: string, path: string, handler: (ctx: RequestContext) => Promise<void>): Route => ({
     method,
     path,
@@ -125,7 +128,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
       });
       const abort = new AbortController();
       ctx.res.on('close', () => abort.abort());
-      const results = await Promise.all((urls as string[]).map((url) => crawlOne(url, deps.convertPage, abort.signal)));
+      const results = await Promise.all((urls as string[]).map((url) => crawlOne(url, deps.convertPage, abort.signal, dispatcher)));
       sendJson(ctx.res, 200, { results });
     }),
 

@@ -3,6 +3,7 @@
  * embeddings and the model list. Errors of the upstream are translated into this backend's
  * error shape, saying that they came from the upstream.
  */
+import { type Dispatcher, fetch, type Response } from 'undici';
 import { ApiError } from '../http/errors';
 import type { BackendLog, UpstreamOptions } from '../options';
 import type { Embedder } from '../search/embedder';
@@ -27,6 +28,8 @@ export class Upstream {
   constructor(
     private readonly options: UpstreamOptions,
     private readonly log: BackendLog,
+    /** The backend's dispatcher (proxy rules and certificates); undici's default without one. */
+    private readonly dispatcher?: Dispatcher,
   ) {
     this.base = upstreamBase(options.url);
   }
@@ -51,6 +54,7 @@ export class Upstream {
         headers: this.headers(init.body !== undefined),
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal: AbortSignal.any(signals),
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       });
     } catch (error) {
       if (init.signal?.aborted) throw error;
@@ -164,7 +168,12 @@ export function describe(error: unknown): string {
 }
 
 /** The chunks of a fetch body (the DOM typings lack ReadableStream's async iterator). */
-export async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+/** A web stream of bytes, from undici's fetch or the global one. */
+interface ByteStream {
+  getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): Promise<void>; releaseLock(): void };
+}
+
+export async function* chunksOf(body: ByteStream | null): AsyncGenerator<Uint8Array> {
   if (!body) return;
   const reader = body.getReader();
   let finished = false;
@@ -175,7 +184,7 @@ export async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncG
         finished = true;
         return;
       }
-      yield value;
+      if (value) yield value;
     }
   } finally {
     // Stopped early: cancel so the connection to the server is released.

@@ -3,6 +3,7 @@
  * and contextValues. No `vscode` import, so every rule here is unit-tested.
  */
 import { TERMINAL_FILE_STATUSES, type FileObject, type VectorStore, type VectorStoreFile } from '../../api/documents/schemas';
+import { timestampMs } from '../../common/timestamps';
 
 export interface IconSpec {
   /** Codicon id, e.g. `loading~spin`. */
@@ -36,31 +37,34 @@ export function escapeMarkdown(text: string): string {
   return text.replace(MARKDOWN_SPECIAL, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 }
 
-/** `2024-05-01` for a Unix-seconds timestamp (local date); '' when missing. */
-export function formatDate(seconds: number | null | undefined): string {
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
+/** `2024-05-01` for a service timestamp (seconds, or ms from 10^11; local date); '' when missing. */
+export function formatDate(timestamp: number | null | undefined): string {
+  const ms = timestampMs(timestamp);
+  if (ms === undefined) {
     return '';
   }
-  const d = new Date(seconds * 1000);
+  const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-export function formatDateTime(seconds: number | null | undefined): string {
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
+export function formatDateTime(timestamp: number | null | undefined): string {
+  const ms = timestampMs(timestamp);
+  if (ms === undefined) {
     return '';
   }
-  const d = new Date(seconds * 1000);
+  const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${formatDate(seconds)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${formatDate(timestamp)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** "expires in 3 days", "expires in 5 hours", "expired"; undefined when the store never expires. */
 export function describeExpiry(expiresAt: number | null | undefined, nowSeconds: number): string | undefined {
-  if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) {
+  const expiresMs = timestampMs(expiresAt);
+  if (expiresMs === undefined) {
     return undefined;
   }
-  const left = expiresAt - nowSeconds;
+  const left = Math.floor(expiresMs / 1000) - nowSeconds;
   if (left <= 0) {
     return 'expired';
   }

@@ -14,6 +14,10 @@ export type FaultName =
   | '500'
   | '502'
   | '503'
+  | '502 with an HTML page'
+  | '500 with broken JSON'
+  | 'error event in an unexpected shape'
+  | 'unknown events, then [DONE]'
   | 'reset before headers'
   | 'reset mid-body'
   | 'stream cut at a byte'
@@ -60,6 +64,18 @@ export function faultHandler(fault: FaultName, op: OperationCase, ctx: FaultCont
     case '502':
     case '503':
       return (_r, res) => sendText(res, Number(fault), '', 'application/json');
+    case '502 with an HTML page':
+      return (_r, res) =>
+        sendText(res, 502, '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>', 'text/html');
+    case '500 with broken JSON':
+      return (_r, res) => sendText(res, 500, '{"error": {"message": "Internal', 'application/json');
+    case 'error event in an unexpected shape':
+      // Anthropic-like `{type: "error"}` without OpenAI's `error` object, then a normal end.
+      return (_r, res) =>
+        sendChunked(res, `${streamPrefix(1)}data: {"type":"error","message":"Upstream model overloaded"}\n\ndata: [DONE]\n\n`, { contentType: 'text/event-stream' });
+    case 'unknown events, then [DONE]':
+      return (_r, res) =>
+        sendChunked(res, 'data: {"kind":"status","state":"failed"}\n\ndata: {"kind":"status"}\n\ndata: [DONE]\n\n', { contentType: 'text/event-stream' });
     case 'reset before headers':
       return (_r, res) => void res.socket?.destroy();
     case 'reset mid-body':

@@ -94,13 +94,31 @@ describe('errors and the token', () => {
     assert.match(limited.message, /Try again in 3 s/);
   });
 
-  it('reports HTML error pages and malformed JSON as protocol errors', async () => {
-    const html = await failure((_r, res) => sendText(res, 502, '<!DOCTYPE html><html><body>Bad gateway</body></html>', 'text/html'), ProtocolError);
+  it('reports a 5xx with an HTML, broken or empty body as a server error with its status', async () => {
+    const html = await failure((_r, res) => sendText(res, 502, '<!DOCTYPE html><html><body>Bad gateway</body></html>', 'text/html'), ServerError);
     assert.equal(html.status, 502);
+    assert.equal(html.message, 'The documents service is failing behind its gateway (502 Bad Gateway) (it sent an error page instead of API data).');
+    assert.doesNotMatch(`${html.message} ${html.hint}`, /proxy or sign-in/);
+    assert.equal(html.retryable, true);
+    server.reset();
+    const broken = await failure((_r, res) => sendText(res, 500, '{"error": {"message": ', 'application/json'), ServerError);
+    assert.equal(broken.message, 'The documents service failed with a server error (500) (with a broken JSON body).');
+    server.reset();
+    const empty = await failure((_r, res) => sendText(res, 503, '', 'text/plain'), ServerError);
+    assert.equal(empty.message, 'The documents service is unavailable (503 Service Unavailable).');
+    server.reset();
+    const gatewayTimeout = await failure((_r, res) => sendText(res, 504, '', 'application/json'), ServerError);
+    assert.match(gatewayTimeout.message, /504 Gateway Timeout/);
+    server.reset();
+  });
+
+  it('reports a 4xx web page (a proxy or sign-in page) and malformed JSON as protocol errors', async () => {
+    const html = await failure((_r, res) => sendText(res, 403, '<!DOCTYPE html><html><body>Sign in</body></html>', 'text/html'), ProtocolError);
+    assert.equal(html.status, 403);
     assert.match(html.message, /web page/);
     assert.match(html.hint!, /proxy/);
     server.reset();
-    const malformed = await failure((_r, res) => sendText(res, 500, '{"error": {"message": ', 'application/json'), ProtocolError);
+    const malformed = await failure((_r, res) => sendText(res, 400, '{"error": {"message": ', 'application/json'), ProtocolError);
     assert.match(malformed.message, /malformed JSON/);
     server.reset();
     const okHtml = await failure((_r, res) => sendText(res, 200, '<html><body>Sign in</body></html>', 'text/html'), ProtocolError);

@@ -59,9 +59,22 @@ function expectation(fault: FaultName, op: OperationCase, cut: number): Expectat
     case '429 without Retry-After':
       return { type: RateLimitError, message: /^Too many requests to the (documents service|gateway)\.$/, requests: 1 + MAX_RETRIES };
     case '500':
+      return { type: ServerError, message: /^The (documents service|gateway) failed with a server error \(500\)\.$/, requests: retried };
     case '502':
+      return { type: ServerError, message: /^The (documents service|gateway) is failing behind its gateway \(502 Bad Gateway\)\.$/, requests: retried };
     case '503':
-      return { type: ServerError, message: new RegExp(`failed with an internal error \\(${fault}\\)\\.$`), requests: retried };
+      return { type: ServerError, message: /^The (documents service|gateway) is unavailable \(503 Service Unavailable\)\.$/, requests: retried };
+    case '502 with an HTML page':
+      // A load balancer's page is an outage, not "a proxy or sign-in page in the way"; safe requests retry it.
+      return { type: ServerError, message: /^The (documents service|gateway) is failing behind its gateway \(502 Bad Gateway\) \(it sent an error page instead of API data\)\.$/, requests: retried };
+    case '500 with broken JSON':
+      return { type: ServerError, message: /^The (documents service|gateway) failed with a server error \(500\) \(with a broken JSON body\)\.$/, requests: retried };
+    case 'error event in an unexpected shape':
+      if (!op.stream) return undefined;
+      return { type: StreamError, message: /^Upstream model overloaded\.$/, requests: 1 };
+    case 'unknown events, then [DONE]':
+      if (!op.stream) return undefined;
+      return { type: ProtocolError, message: /ended the stream without an answer \(it sent 2 events DocChat does not understand\)\.$/, requests: 1 };
     case 'reset before headers':
       return { type: NetworkError, message: /^The connection to the (documents service|gateway) at http:\/\/127\.0\.0\.1:\d+ failed/, requests: retried };
     case 'reset mid-body':
@@ -99,6 +112,10 @@ const FAULTS: FaultName[] = [
   '500',
   '502',
   '503',
+  '502 with an HTML page',
+  '500 with broken JSON',
+  'error event in an unexpected shape',
+  'unknown events, then [DONE]',
   'reset before headers',
   'reset mid-body',
   'stream cut at a byte',

@@ -8,6 +8,7 @@ import {
   presentStore,
   presentStoreFile,
 } from '../../../../src/features/stores/presentation';
+import { timestampMs } from '../../../../src/common/timestamps';
 
 const NOW = 1_750_000_000;
 
@@ -40,6 +41,22 @@ describe('tree presentation', () => {
     assert.equal(describeExpiry(null, NOW), undefined);
     assert.equal(describeExpiry(NOW + 7200, NOW), 'expires in 2 hours');
     assert.equal(describeExpiry(NOW + 60, NOW), 'expires in 1 minute');
+  });
+
+  it('reads created_at / expires_at of 10^11 or more as milliseconds, everywhere they are shown or compared', () => {
+    const seconds = presentStore(store({ created_at: NOW - 86_400, expires_at: NOW + 3 * 86_400 + 5 }), NOW);
+    const millis = presentStore(store({ created_at: (NOW - 86_400) * 1000, expires_at: (NOW + 3 * 86_400 + 5) * 1000 }), NOW);
+    assert.equal(millis.description, seconds.description);
+    assert.match(millis.description, /^\d{4}-\d{2}-\d{2} · expires in 3 days$/);
+    assert.equal(millis.tooltip, seconds.tooltip);
+    const expired = presentStore(store({ expires_at: (NOW - 1) * 1000 }), NOW);
+    assert.equal(expired.contextValue, 'store+expired');
+    assert.equal(describeExpiry((NOW + 7200) * 1000, NOW), 'expires in 2 hours');
+    const file = presentStoreFile(storeFile({ created_at: NOW * 1000 }), info);
+    assert.equal(file.tooltip, presentStoreFile(storeFile({ created_at: NOW }), info).tooltip);
+    assert.equal(timestampMs(99_999_999_999), 99_999_999_999_000, 'just below 10^11 is still seconds');
+    assert.equal(timestampMs(100_000_000_000), 100_000_000_000);
+    assert.equal(timestampMs(undefined), undefined);
   });
 
   it('spins for in_progress, checks completed, and shows failures with last_error', () => {
