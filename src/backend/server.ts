@@ -23,6 +23,8 @@ import { Router, type RequestContext } from './http/router';
 import { parseTarget } from './http/target';
 import { DEFAULT_MAX_UPLOAD_BYTES, type BackendLog, type BackendOptions } from './options';
 import { lockDataDir } from './persistence/lock';
+import { Leases } from './lifetime/leases';
+import { lifetimeRoutes } from './lifetime/routes';
 
 export interface RunningBackend {
   /** e.g. http://127.0.0.1:41234 (no /v1). */
@@ -46,6 +48,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   await mkdir(options.dataDir, { recursive: true });
   const lock = await lockDataDir(options.dataDir);
   let documents: DocumentsService | undefined;
+  let leases: Leases | undefined;
   try {
     const skills = new SkillDirectory(loadDirectory(options.skillsFile));
     const upstream = options.upstream ? new Upstream(options.upstream, log) : undefined;
@@ -67,6 +70,11 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       service: 'public',
       handler: (ctx) => sendJson(ctx.res, 200, { status: 'ok', version: BACKEND_VERSION }),
     });
+    const lifetime = options.lifetime;
+    leases = lifetime
+      ? new Leases({ idleExitMs: lifetime.idleExitMs, defaultTtlMs: lifetime.leaseTtlMs ?? 90_000, onIdle: () => lifetime.onStop('no window has used the backend for a while') })
+      : undefined;
+    if (lifetime && leases) router.add(...lifetimeRoutes(leases, { pid: process.pid, version: lifetime.version }, (reason) => lifetime.onStop(reason)));
     const limiter = new RateLimiter(rateLimitTable(options.rateLimits));
     const credentials = { token: options.token, apiKey: options.apiKey };
 
@@ -139,6 +147,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       documents: service,
       close: () =>
         (closing ??= (async () => {
+          leases?.dispose();
           await closeServer(server);
           await service.close();
           await lock.release();
@@ -146,6 +155,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
         })()),
     };
   } catch (error) {
+    leases?.dispose();
     await documents?.close().catch(() => undefined);
     await lock.release();
     throw error;
