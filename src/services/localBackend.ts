@@ -300,18 +300,22 @@ export class LocalBackend extends Disposable {
     child.once('exit', (code, signal) => {
       if (this.child !== child || this.isDisposed) return;
       this.child = undefined;
-      this.recover(signal ? `it was ended by ${signal}` : `it exited with code ${code}`, code === 0);
+      // Exit code 0: it was asked to stop (a newer version replaces it) or idled out; the next
+      // probe or request finds its successor. Anything else is a crash: start it again now.
+      if (code === 0) {
+        this.log.info('The local backend stopped on request; the next request finds its successor');
+        return;
+      }
+      this.recover(signal ? `it was ended by ${signal}` : `it exited with code ${code}`);
     });
   }
 
-  private recover(why: string, expected = false): void {
+  private recover(why: string): void {
     if (this.recovering || this.isDisposed || !this.endpoint) return;
     this.recovering = true;
     const now = Date.now();
-    if (!expected) {
-      this.crashes.push(now);
-      while (this.crashes.length && this.crashes[0]! < now - CRASH_WINDOW_MS) this.crashes.shift();
-    }
+    this.crashes.push(now);
+    while (this.crashes.length && this.crashes[0]! < now - CRASH_WINDOW_MS) this.crashes.shift();
     this.log.warn(`The local backend stopped (${why}); starting it again`);
     if (this.crashes.length >= MAX_CRASHES) {
       clearInterval(this.heartbeat);
@@ -323,7 +327,7 @@ export class LocalBackend extends Disposable {
       this.fire(this.failure);
       return;
     }
-    const backoff = expected ? 0 : Math.min(250 * 2 ** (this.crashes.length - 1), 8_000);
+    const backoff = Math.min(250 * 2 ** (this.crashes.length - 1), 8_000);
     const previous = this.endpoint;
     const epoch = this.epoch;
     void delay(backoff)

@@ -15,15 +15,11 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 /** A logger that keeps every line, to check that no secret reaches it. */
 function recordingLogger(lines: string[]): Logger {
-  const logger: Logger = {
-    trace: (m: string) => void lines.push(m),
-    debug: (m: string) => void lines.push(m),
-    info: (m: string) => void lines.push(m),
-    warn: (m: string) => void lines.push(m),
-    error: (m: string) => void lines.push(m),
-    child: () => logger,
-    sink: () => (_level: string, m: string) => void lines.push(m),
-  } as Logger;
+  const note = (m: string) => {
+    lines.push(m);
+    if (process.env.DOCCHAT_TEST_LOG) process.stderr.write(`    [local] ${m}\n`);
+  };
+  const logger = { trace: note, debug: note, info: note, warn: note, error: note, child: () => logger, sink: () => (_level: string, m: string) => note(m) } as unknown as Logger;
   return logger;
 }
 
