@@ -163,6 +163,34 @@ describe('Local mode: one backend process per profile', function () {
     await client.close();
   });
 
+  it('a crash loop ends in one error after five crashes, without more processes', async () => {
+    const window = openWindow();
+    await started(window);
+    const changes: (LocalEndpoint | Error)[] = [];
+    window.onDidChange((change) => changes.push(change));
+    for (let crash = 1; crash <= 5; crash++) {
+      const pid = window.pid!;
+      pids.add(pid);
+      const next = new Promise<LocalEndpoint | Error>((resolve) => {
+        const listener = window.onDidChange((change) => {
+          listener.dispose();
+          resolve(change);
+        });
+      });
+      process.kill(pid, 'SIGKILL');
+      const change = await next;
+      if (crash < 5) {
+        assert.ok(!(change instanceof Error), `crash ${crash}: restarted (${String(change)})`);
+        pids.add(window.pid!);
+      } else {
+        assert.ok(change instanceof Error);
+        assert.match(change.message, /stopped 5 times within 3 minutes/);
+      }
+    }
+    assert.equal(changes.filter((c) => c instanceof Error).length, 1, 'one error');
+    assert.ok([...pids].every((pid) => !isProcessAlive(pid)), 'no backend runs after the crash loop');
+  });
+
   it('exits by itself once the last window let go and the idle time passed', async () => {
     const [a, b] = [openWindow({ idleExitMs: 300, heartbeatMs: 200 }), openWindow({ idleExitMs: 300, heartbeatMs: 200 })];
     await started(a);
