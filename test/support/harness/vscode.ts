@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { stopLocalBackends } from './localBackends';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -126,6 +127,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   const cleanup = async () => {
     await browser?.close().catch(() => undefined);
     await server?.stop();
+    await stopLocalBackends(userDataDir);
     const log = readOutputChannel(userDataDir);
     if (log) writeFileSync(path.join(resultsDir, 'DocChat.log'), log);
     if (!process.env.DOCCHAT_KEEP_TMP) rmSync(root, { recursive: true, force: true });
