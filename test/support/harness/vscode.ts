@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { stopLocalBackends } from './localBackends';
+import { removeAfterLocalBackends, stopLocalBackends } from './localBackends';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -130,7 +130,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
     await stopLocalBackends(userDataDir);
     const log = readOutputChannel(userDataDir);
     if (log) writeFileSync(path.join(resultsDir, 'DocChat.log'), log);
-    if (!process.env.DOCCHAT_KEEP_TMP) rmSync(root, { recursive: true, force: true });
+    if (!process.env.DOCCHAT_KEEP_TMP) await removeAfterLocalBackends(root, userDataDir);
   };
 
   try {
