@@ -5,16 +5,19 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { removeDiscoveryIfOwned, upstreamSignature, writeDiscovery } from '../common/discoveryFile';
 import { DataDirLockedError } from './persistence/lock';
 import { seedDemo } from './seed';
-import { startBackend } from './server';
-import type { BackendLogLevel } from './options';
+import { BACKEND_VERSION, startBackend } from './server';
+import type { BackendLogLevel, BackendOptions } from './options';
 
 const HELP = `Usage: docchat-backend [options]
 
 Runs DocChat's local backend: the documents service and the language-model gateway on one
 HTTP server (127.0.0.1 by default). Prints {"url","token","apiKey"} as one JSON line on stdout
 once it listens; logs go to stderr. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
+
+Exit codes: 0 stopped, 1 crashed, 2 bad arguments, 3 the data folder is in use by another backend.
 
 Options:
   --port N               port to listen on (default 0: a free port)
@@ -30,6 +33,14 @@ Options:
   --skills FILE          people directory (JSON) for skillshare (default: the bundled sample)
   --seed-demo PATH...    create the "demo" store (if absent) and add these files/folders to it
   --seed-only            with --seed-demo: seed, then exit without serving
+  --upstream-embed-path P  upstream embeddings path: /embeddings (default) or /embed
+  --discovery-file FILE  shared mode: write {url,pid,version,token} to FILE (mode 0600) once
+                         listening, remove it on exit, and print only {"url","pid"}; the token
+                         comes from --token or DOCCHAT_BACKEND_TOKEN, the upstream key from
+                         DOCCHAT_UPSTREAM_KEY; a busy --port falls back to a free one
+  --idle-exit-ms N       shared mode: exit N ms after the last window lease is gone (default 300000)
+  --lease-ttl-ms N       shared mode: a lease not renewed within N ms is gone (default 90000)
+  --owner-version V      shared mode: version recorded in the discovery file
   --verbose              log every request
   --help                 show this help
 `;
@@ -55,6 +66,11 @@ async function main(): Promise<void> {
         upstream: { type: 'string' },
         'upstream-key': { type: 'string' },
         'upstream-embed-model': { type: 'string' },
+        'upstream-embed-path': { type: 'string' },
+        'discovery-file': { type: 'string' },
+        'idle-exit-ms': { type: 'string' },
+        'lease-ttl-ms': { type: 'string' },
+        'owner-version': { type: 'string' },
         skills: { type: 'string' },
         'seed-demo': { type: 'string', multiple: true },
         'seed-only': { type: 'boolean' },
@@ -78,10 +94,28 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0 to 65535 (got ${values.port})`);
   const maxUploadMb = values['max-upload-mb'] === undefined ? undefined : Number(values['max-upload-mb']);
   if (maxUploadMb !== undefined && !(maxUploadMb > 0)) fail('--max-upload-mb must be a positive number');
+  const upstreamKey = values['upstream-key'] || process.env.DOCCHAT_UPSTREAM_KEY || undefined;
   if (values['upstream-key'] && !values.upstream) fail('--upstream-key needs --upstream URL');
   if (values.upstream && !/^https?:\/\//i.test(values.upstream)) fail('--upstream must be an http(s) URL');
 
-  const token = values.token || randomBytes(24).toString('base64url');
+  const discoveryFile = values['discovery-file'] ? path.resolve(values['discovery-file']) : undefined;
+  const idleExitMs = positiveMs(values['idle-exit-ms'], '--idle-exit-ms', 300_000);
+  const leaseTtlMs = positiveMs(values['lease-ttl-ms'], '--lease-ttl-ms', 90_000);
+  const ownerVersion = values['owner-version'] ?? BACKEND_VERSION;
+  // Secrets from the environment stay out of the process list; worker threads do not need them.
+  const token = values.token || process.env.DOCCHAT_BACKEND_TOKEN || randomBytes(24).toString('base64url');
+  // The extension's network settings for the backend's own calls (it may hold proxy credentials).
+  let network: BackendOptions['network'];
+  if (process.env.DOCCHAT_NETWORK) {
+    try {
+      network = JSON.parse(process.env.DOCCHAT_NETWORK) as BackendOptions['network'];
+    } catch {
+      fail('DOCCHAT_NETWORK must be a JSON object of network settings');
+    }
+  }
+  delete process.env.DOCCHAT_BACKEND_TOKEN;
+  delete process.env.DOCCHAT_UPSTREAM_KEY;
+  delete process.env.DOCCHAT_NETWORK;
   const apiKey = values['api-key'] || token;
   const verbose = values.verbose === true;
   const log = (level: BackendLogLevel, message: string) => {
@@ -90,24 +124,42 @@ async function main(): Promise<void> {
   };
 
   const dataDir = path.resolve(values['data-dir'] ?? '.docchat-data');
-  let backend;
-  try {
-    backend = await startBackend({
+  const upstream = values.upstream
+    ? { url: values.upstream, key: upstreamKey, embeddingModel: values['upstream-embed-model'], embedPath: values['upstream-embed-path'] }
+    : undefined;
+  let stopRequested: ((reason: string) => void) | undefined;
+  const start = (listenPort: number) =>
+    startBackend({
       host: values.host ?? '127.0.0.1',
-      port,
+      port: listenPort,
       dataDir,
       token,
       apiKey,
       rateLimits: !values['no-rate-limits'],
       maxUploadBytes: maxUploadMb === undefined ? undefined : Math.round(maxUploadMb * 1024 * 1024),
-      upstream: values.upstream
-        ? { url: values.upstream, key: values['upstream-key'], embeddingModel: values['upstream-embed-model'] }
-        : undefined,
+      upstream,
+      network,
       skillsFile: values.skills ? path.resolve(values.skills) : undefined,
       log,
+      lifetime: discoveryFile || values['idle-exit-ms']
+        ? { idleExitMs, leaseTtlMs, version: ownerVersion, onStop: (reason) => stopRequested?.(reason) }
+        : undefined,
     });
+  let backend;
+  try {
+    try {
+      backend = await start(port);
+    } catch (error) {
+      // A restarted shared backend asks for its previous port so open clients keep working.
+      if (!discoveryFile || port === 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      log('info', `Port ${port} is taken; listening on a free port instead.`);
+      backend = await start(0);
+    }
   } catch (error) {
-    if (error instanceof DataDirLockedError) fail(error.message);
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`docchat-backend: ${error.message}\n`);
+      process.exit(3);
+    }
     fail((error as Error).message);
   }
 
@@ -117,8 +169,10 @@ async function main(): Promise<void> {
     stopping = true;
     log('info', `${signal}: stopping`);
     await backend.close();
+    if (discoveryFile) await removeDiscoveryIfOwned(discoveryFile, process.pid).catch(() => undefined);
     process.exit(0);
   };
+  stopRequested = (reason) => void stop(reason);
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
@@ -135,7 +189,27 @@ async function main(): Promise<void> {
       process.exit(result.files.length && result.files.every((f) => f.status !== 'completed') ? 1 : 0);
     }
   }
+  if (discoveryFile) {
+    await writeDiscovery(discoveryFile, {
+      url: backend.url,
+      pid: process.pid,
+      version: ownerVersion,
+      token,
+      upstream: upstreamSignature(upstream, network),
+      startedAt: new Date().toISOString(),
+    });
+    log('info', `Shared backend ${process.pid} (version ${ownerVersion}) listening on ${backend.url}; exits ${idleExitMs} ms after its last window lease.`);
+    process.stdout.write(`${JSON.stringify({ url: backend.url, pid: process.pid })}\n`);
+    return;
+  }
   process.stdout.write(`${JSON.stringify({ url: backend.url, token, apiKey })}\n`);
+}
+
+function positiveMs(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) fail(`${flag} must be a positive number of milliseconds (got ${value})`);
+  return n;
 }
 
 main().catch((error) => {

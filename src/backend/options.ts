@@ -60,6 +60,20 @@ export interface BackendOptions {
   /** People directory for skillshare (JSON); default: the bundled sample. */
   skillsFile?: string;
   log?: BackendLog;
+  /**
+   * Shared-process mode: windows hold leases (`/v1/local/leases`) and the backend asks to stop
+   * (`onStop`) `idleExitMs` after the last one is gone, or when a newer version asks it to.
+   */
+  lifetime?: BackendLifetime;
+}
+
+export interface BackendLifetime {
+  idleExitMs: number;
+  /** A lease not renewed within this time is gone; default 90 s. */
+  leaseTtlMs?: number;
+  /** Version of the extension that started the process, reported to the windows. */
+  version: string;
+  onStop(reason: string): void;
 }
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;

@@ -24,6 +24,8 @@ import { Router, type RequestContext } from './http/router';
 import { parseTarget } from './http/target';
 import { DEFAULT_MAX_UPLOAD_BYTES, type BackendLog, type BackendOptions } from './options';
 import { lockDataDir } from './persistence/lock';
+import { Leases } from './lifetime/leases';
+import { lifetimeRoutes } from './lifetime/routes';
 
 export interface RunningBackend {
   /** e.g. http://127.0.0.1:41234 (no /v1). */
@@ -48,6 +50,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const lock = await lockDataDir(options.dataDir);
   let documents: DocumentsService | undefined;
   let dispatcher: RoutingDispatcher | undefined;
+  let leases: Leases | undefined;
   try {
     const skills = new SkillDirectory(loadDirectory(options.skillsFile));
     // One dispatcher for every outgoing call: the extension's proxy rules and certificates.
@@ -71,6 +74,11 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       service: 'public',
       handler: (ctx) => sendJson(ctx.res, 200, { status: 'ok', version: BACKEND_VERSION }),
     });
+    const lifetime = options.lifetime;
+    leases = lifetime
+      ? new Leases({ idleExitMs: lifetime.idleExitMs, defaultTtlMs: lifetime.leaseTtlMs ?? 90_000, onIdle: () => lifetime.onStop('no window has used the backend for a while') })
+      : undefined;
+    if (lifetime && leases) router.add(...lifetimeRoutes(leases, { pid: process.pid, version: lifetime.version }, (reason) => lifetime.onStop(reason)));
     const limiter = new RateLimiter(rateLimitTable(options.rateLimits));
     const credentials = { token: options.token, apiKey: options.apiKey };
 
@@ -143,6 +151,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       documents: service,
       close: () =>
         (closing ??= (async () => {
+          leases?.dispose();
           await closeServer(server);
           await service.close();
           await dispatcher?.close().catch(() => undefined);
@@ -151,6 +160,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
         })()),
     };
   } catch (error) {
+    leases?.dispose();
     await documents?.close().catch(() => undefined);
     await dispatcher?.close().catch(() => undefined);
     await lock.release();

@@ -70,6 +70,15 @@ export class ConnectionService extends Disposable {
         }
       }),
     );
+    this._register(
+      localBackend.onDidChange((change) => {
+        if (change instanceof Error) {
+          this.apply({ kind: 'error', message: change.message }, undefined, undefined, 'notReady');
+        } else {
+          void this.rebuild('the local backend restarted');
+        }
+      }),
+    );
     void this.setContext();
   }
 

@@ -41,6 +41,8 @@ export function describeError(error: unknown): string {
  */
 export class ErrorReporter {
   private readonly open = new Set<string>();
+  /** Told when a request could not reach its server, so Local mode can restart its backend. */
+  onUnreachable: (() => void) | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -57,6 +59,8 @@ export class ErrorReporter {
     if (error instanceof RateLimitError) {
       this.rateLimits.report(what, error.retryAfterMs ?? 0);
     }
+    const unreachable = error instanceof DocChatError && error.kind === 'network';
+    if (unreachable) this.onUnreachable?.();
     const message = `DocChat: could not ${what}. ${describeError(error)}`;
     if (this.open.has(message)) {
       return;

@@ -55,8 +55,11 @@ export class ExtensionServices extends Disposable implements Services {
     this.secrets = this._register(new SecretsService(context.secrets));
     this.rateLimits = this._register(new RateLimitMonitor());
     this.errors = new ErrorReporter(log.child('errors'), this.rateLimits);
-    this.localBackend = this._register(new LocalBackend(context, this.secrets, log.child('local')));
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    // Tests and `npm start` shorten the shared backend's idle time through the environment.
+    const idleExitMs = Number(process.env.DOCCHAT_LOCAL_IDLE_EXIT_MS) || undefined;
+    this.localBackend = this._register(new LocalBackend(context, log.child('local'), { version, idleExitMs }));
+    this.errors.onUnreachable = () => void this.localBackend.probe();
     this.connection = this._register(
       new ConnectionService(this.config, this.secrets, this.localBackend, this.rateLimits, log.child('connection'), `DocChat/${version} VSCode/${vscode.version}`),
     );

@@ -54,7 +54,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   ];
   const child = spawn(process.execPath, args, {
     cwd: options.folder,
-    env: { ...process.env, ...options.env },
+    // Local mode's shared backend outlives the window; in tests it stops soon after the last one.
+    env: { DOCCHAT_LOCAL_IDLE_EXIT_MS: '5000', ...process.env, ...options.env },
     detached: true,
     stdio: options.inheritOutput ? ['ignore', 'pipe', 'inherit'] : ['ignore', 'pipe', 'pipe'],
   });

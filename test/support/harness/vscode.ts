@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { removeAfterLocalBackends, stopLocalBackends } from './localBackends';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -126,9 +127,10 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   const cleanup = async () => {
     await browser?.close().catch(() => undefined);
     await server?.stop();
+    await stopLocalBackends(userDataDir);
     const log = readOutputChannel(userDataDir);
     if (log) writeFileSync(path.join(resultsDir, 'DocChat.log'), log);
-    if (!process.env.DOCCHAT_KEEP_TMP) rmSync(root, { recursive: true, force: true });
+    if (!process.env.DOCCHAT_KEEP_TMP) await removeAfterLocalBackends(root, userDataDir);
   };
 
   try {

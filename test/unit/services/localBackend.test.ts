@@ -1,84 +1,243 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DocumentsClient } from '../../../src/api/documents/client';
+import { isProcessAlive, readDiscovery } from '../../../src/common/discoveryFile';
 import type { Logger } from '../../../src/common/log';
-import { LocalBackend, type LocalUpstream } from '../../../src/services/localBackend';
-import type { SecretsService } from '../../../src/services/secrets';
+import { LocalBackend, type LocalBackendOptions, type LocalEndpoint, type LocalUpstream } from '../../../src/services/localBackend';
 import { startFakeUpstream, type FakeUpstream } from '../backend/fakeUpstream';
 
-const silentLogger: Logger = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  child: () => silentLogger,
-  sink: () => () => undefined,
-};
+const ROOT = path.resolve(__dirname, '../../..');
 
-/** SecretStorage as a map: the local token only needs get and set. */
-function memorySecrets(): SecretsService {
-  const values = new Map<string, string>();
-  return {
-    get: async (key: string) => values.get(key),
-    set: async (key: string, value: string) => void values.set(key, value),
-  } as unknown as SecretsService;
+/** A logger that keeps every line, to check that no secret reaches it. */
+function recordingLogger(lines: string[]): Logger {
+  const note = (m: string) => {
+    lines.push(m);
+    if (process.env.DOCCHAT_TEST_LOG) process.stderr.write(`    [local] ${m}\n`);
+  };
+  const logger = { trace: note, debug: note, info: note, warn: note, error: note, child: () => logger, sink: () => (_level: string, m: string) => note(m) } as unknown as Logger;
+  return logger;
 }
 
-describe('Local mode backend with the gateway as its embeddings upstream', () => {
-  let root: string;
-  let gateway: FakeUpstream;
-  let local: LocalBackend;
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
 
-  beforeEach(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docchat-local-'));
-    // The extension loads dist/backend.js at run time; here it points at the sources.
-    mkdirSync(path.join(root, 'extension/dist'), { recursive: true });
-    const source = path.resolve(__dirname, '../../../src/backend/index.ts');
-    writeFileSync(path.join(root, 'extension/dist/backend.js'), `module.exports = require(${JSON.stringify(source)});\n`);
-    gateway = await startFakeUpstream();
-    local = new LocalBackend(
-      { extensionPath: path.join(root, 'extension'), globalStorageUri: { fsPath: path.join(root, 'storage') } as never },
-      memorySecrets(),
-      silentLogger,
+/** Waits for a condition that changes outside this process (a process exiting), checking often. */
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('Local mode: one backend process per profile', function () {
+  this.timeout(180_000);
+  let root: string;
+  const windows: LocalBackend[] = [];
+  const logLines: string[] = [];
+  const pids = new Set<number>();
+
+  /** A window of the profile in `root`: the backend runs from the sources through tsx. */
+  function openWindow(options: Partial<LocalBackendOptions> = {}): LocalBackend {
+    const window = new LocalBackend(
+      { extensionPath: ROOT, globalStorageUri: { fsPath: path.join(root, 'storage') } as never },
+      recordingLogger(logLines),
+      { version: '0.1.0', execArgv: ['--require', 'tsx/cjs'], script: path.join(ROOT, 'src/backend/cli.ts'), ...options },
     );
+    windows.push(window);
+    return window;
+  }
+  async function started(window: LocalBackend, upstream?: LocalUpstream): Promise<LocalEndpoint> {
+    const endpoint = await window.start(upstream);
+    if (window.pid) pids.add(window.pid);
+    return endpoint;
+  }
+  const discoveryFile = () => path.join(root, 'storage', 'backend.json');
+
+  beforeEach(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docchat-local-'));
+    logLines.length = 0;
   });
 
   afterEach(async () => {
-    local.dispose();
-    await local.stop();
-    await gateway.close();
+    for (const window of windows.splice(0)) {
+      await window.stop();
+      window.dispose();
+    }
+    const holder = await readDiscovery(discoveryFile());
+    if (holder) pids.add(holder.pid);
+    for (const pid of pids) {
+      if (isProcessAlive(pid)) process.kill(pid, 'SIGTERM');
+    }
+    for (const pid of pids) await until(`process ${pid} exited`, () => !isProcessAlive(pid));
+    pids.clear();
     rmSync(root, { recursive: true, force: true });
   });
 
-  const upstream = (): LocalUpstream => ({ url: gateway.url, key: 'gateway-key', embeddingModel: 'text-embed-3-large', embedPath: '/embed' });
-
-  it('searches hybrid with the gateway embeddings, and restarts only when the upstream changes', async () => {
-    const first = await local.start(upstream());
-    assert.equal((await local.start(upstream())).url, first.url, 'same upstream: the same backend');
-
-    const client = new DocumentsClient({ baseUrl: first.url, token: first.token, rateLimits: false, transport: { maxRetries: 0 } });
-    const store = await client.createVectorStore({ name: 'pets' });
-    for (const [name, text] of [['felines.md', 'Felines sleep sixteen hours a day.'], ['dogs.md', 'Dogs need a walk twice a day.']]) {
-      const file = await client.uploadFile({ filename: name, data: new TextEncoder().encode(text) });
-      await client.attachFile(store.id, { file_id: file.id });
-      assert.equal((await client.waitUntilProcessed(store.id, file.id)).status, 'completed');
-    }
-    const result = await client.search(store.id, { query: 'kitten' });
-    assert.equal((result as { ranking?: string }).ranking, 'hybrid');
-    assert.match(result.data[0].content, /Felines/);
-    const embeds = gateway.requests.filter((r) => r.path === '/v1/embed');
-    assert.ok(embeds.length > 0);
-    assert.ok(embeds.every((r) => (r.body as { model: string }).model === 'text-embed-3-large'));
+  it('two windows starting at once end with one server and one discovery file', async () => {
+    const [a, b] = [openWindow(), openWindow()];
+    const [ea, eb] = await Promise.all([started(a), started(b)]);
+    assert.equal(ea.url, eb.url);
+    assert.equal(ea.token, eb.token, 'both windows use the token of the discovery file');
+    assert.equal(a.pid, b.pid);
+    const info = await readDiscovery(discoveryFile());
+    assert.equal(info?.pid, a.pid);
+    const files = await readdir(path.join(root, 'storage'));
+    assert.deepEqual(files.filter((f) => f.startsWith('backend.json')), ['backend.json'], 'no temporary discovery file is left');
+    const client = new DocumentsClient({ baseUrl: ea.url, token: eb.token, rateLimits: false, transport: { maxRetries: 0 } });
+    await client.createVectorStore({ name: 'shared' });
     await client.close();
+  });
 
-    const withoutGateway = await local.start(undefined);
-    const plain = new DocumentsClient({ baseUrl: withoutGateway.url, token: withoutGateway.token, rateLimits: false, transport: { maxRetries: 0 } });
-    const again = await plain.search(store.id, { query: 'felines' });
-    assert.notEqual((again as { ranking?: string }).ranking, 'hybrid', 'restarted without the upstream');
-    assert.match(again.data[0].content, /Felines/, 'the data folder survived the restart');
-    await plain.close();
+  it('the discovery file is readable by its owner only and its token never reaches a log', async () => {
+    const window = openWindow();
+    const endpoint = await started(window);
+    const mode = (await stat(discoveryFile())).mode & 0o777;
+    assert.equal(mode, 0o600);
+    const backendLog = await readFile(path.join(root, 'storage', 'backend.log'), 'utf8');
+    assert.match(backendLog, /listening on/, 'the backend log is written');
+    assert.ok(!backendLog.includes(endpoint.token), 'the token is not in the backend log');
+    assert.ok(logLines.length > 0 && logLines.every((line) => !line.includes(endpoint.token)), 'the token is not in the window log');
+  });
+
+  it('a discovery file naming a dead process is replaced, keeping token and port', async () => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    const deadPid = await new Promise<number>((resolve) => dead.once('exit', () => resolve(dead.pid!)));
+    await mkdir(path.join(root, 'storage'), { recursive: true });
+    const port = await freePort();
+    await writeFile(discoveryFile(), JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: deadPid, version: '0.1.0', token: 'kept-token-0123456789', upstream: null, startedAt: '' }), { mode: 0o600 });
+    const endpoint = await started(openWindow());
+    assert.equal(endpoint.token, 'kept-token-0123456789');
+    assert.equal(endpoint.url, `http://127.0.0.1:${port}`);
+    const info = await readDiscovery(discoveryFile());
+    assert.notEqual(info?.pid, deadPid);
+    assert.ok(info && isProcessAlive(info.pid));
+  });
+
+  it('a backend that does not accept the file\'s token, or runs an older version, is replaced', async () => {
+    const old = openWindow({ version: '0.0.9' });
+    await started(old);
+    const oldPid = old.pid!;
+    const newer = openWindow({ version: '0.1.0' });
+    const endpoint = await started(newer);
+    assert.notEqual(newer.pid, oldPid);
+    await until('the older backend exited', () => !isProcessAlive(oldPid));
+    assert.equal((await readDiscovery(discoveryFile()))?.version, '0.1.0');
+
+    const info = (await readDiscovery(discoveryFile()))!;
+    await writeFile(discoveryFile(), JSON.stringify({ ...info, token: 'not-the-token' }), { mode: 0o600 });
+    const third = openWindow();
+    const fresh = await started(third);
+    assert.notEqual(third.pid, info.pid);
+    assert.notEqual(fresh.token, 'not-the-token');
+    assert.notEqual(fresh.token, endpoint.token);
+    await until('the backend with the other token exited', () => !isProcessAlive(info.pid));
+  });
+
+  it('a killed backend is started again without the window doing anything', async () => {
+    const window = openWindow();
+    const endpoint = await started(window);
+    const pid = window.pid!;
+    const restarted = new Promise<LocalEndpoint | Error>((resolve) => window.onDidChange(resolve));
+    process.kill(pid, 'SIGKILL');
+    const after = await restarted;
+    assert.ok(!(after instanceof Error), String(after));
+    assert.equal(after.url, endpoint.url, 'the same port, so open clients keep working');
+    assert.notEqual(window.pid, pid);
+    pids.add(window.pid!);
+    const client = new DocumentsClient({ baseUrl: endpoint.url, token: endpoint.token, rateLimits: false, transport: { maxRetries: 0 } });
+    assert.ok(Array.isArray((await client.listVectorStores()).data));
+    await client.close();
+  });
+
+  it('a crash loop ends in one error after five crashes, without more processes', async () => {
+    const window = openWindow();
+    await started(window);
+    const changes: (LocalEndpoint | Error)[] = [];
+    window.onDidChange((change) => changes.push(change));
+    for (let crash = 1; crash <= 5; crash++) {
+      const pid = window.pid!;
+      pids.add(pid);
+      const next = new Promise<LocalEndpoint | Error>((resolve) => {
+        const listener = window.onDidChange((change) => {
+          listener.dispose();
+          resolve(change);
+        });
+      });
+      process.kill(pid, 'SIGKILL');
+      const change = await next;
+      if (crash < 5) {
+        assert.ok(!(change instanceof Error), `crash ${crash}: restarted (${String(change)})`);
+        pids.add(window.pid!);
+      } else {
+        assert.ok(change instanceof Error);
+        assert.match(change.message, /stopped 5 times within 3 minutes/);
+      }
+    }
+    assert.equal(changes.filter((c) => c instanceof Error).length, 1, 'one error');
+    assert.ok([...pids].every((pid) => !isProcessAlive(pid)), 'no backend runs after the crash loop');
+  });
+
+  it('exits by itself once the last window let go and the idle time passed', async () => {
+    const [a, b] = [openWindow({ idleExitMs: 300, heartbeatMs: 200 }), openWindow({ idleExitMs: 300, heartbeatMs: 200 })];
+    await started(a);
+    await started(b);
+    const pid = a.pid!;
+    await a.stop();
+    assert.ok(isProcessAlive(pid), 'the second window still holds a lease');
+    await b.stop();
+    await until('the idle backend exited', () => !isProcessAlive(pid));
+    assert.equal(await readDiscovery(discoveryFile()), undefined, 'the backend removed its discovery file');
+  });
+
+  describe('with the gateway as its embeddings upstream', () => {
+    let gateway: FakeUpstream;
+    beforeEach(async () => (gateway = await startFakeUpstream()));
+    afterEach(async () => gateway.close());
+    const upstream = (): LocalUpstream => ({ url: gateway.url, key: 'gateway-key', embeddingModel: 'text-embed-3-large', embedPath: '/embed' });
+
+    it('searches hybrid with the gateway embeddings, and restarts only when the upstream changes', async () => {
+      const window = openWindow();
+      const first = await started(window, upstream());
+      const firstPid = window.pid;
+      assert.equal((await started(window, upstream())).url, first.url, 'same upstream: the same backend');
+      assert.equal(window.pid, firstPid);
+
+      const client = new DocumentsClient({ baseUrl: first.url, token: first.token, rateLimits: false, transport: { maxRetries: 0 } });
+      const store = await client.createVectorStore({ name: 'pets' });
+      for (const [name, text] of [['felines.md', 'Felines sleep sixteen hours a day.'], ['dogs.md', 'Dogs need a walk twice a day.']]) {
+        const file = await client.uploadFile({ filename: name, data: new TextEncoder().encode(text) });
+        await client.attachFile(store.id, { file_id: file.id });
+        assert.equal((await client.waitUntilProcessed(store.id, file.id)).status, 'completed');
+      }
+      const result = await client.search(store.id, { query: 'kitten' });
+      assert.equal((result as { ranking?: string }).ranking, 'hybrid');
+      assert.match(result.data[0].content, /Felines/);
+      const embeds = gateway.requests.filter((r) => r.path === '/v1/embed');
+      assert.ok(embeds.length > 0);
+      assert.ok(embeds.every((r) => (r.body as { model: string }).model === 'text-embed-3-large'));
+      await client.close();
+
+      const withoutGateway = await started(window, undefined);
+      assert.notEqual(window.pid, firstPid, 'a new backend without the upstream');
+      const plain = new DocumentsClient({ baseUrl: withoutGateway.url, token: withoutGateway.token, rateLimits: false, transport: { maxRetries: 0 } });
+      const again = await plain.search(store.id, { query: 'felines' });
+      assert.notEqual((again as { ranking?: string }).ranking, 'hybrid', 'restarted without the upstream');
+      assert.match(again.data[0].content, /Felines/, 'the data folder survived the restart');
+      await plain.close();
+    });
   });
 });
