@@ -13,6 +13,7 @@ import type { MarkdownPipeline } from './markdown';
 import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContext } from './messageView';
 import { type FrameScheduler, FrameLoop } from './frameLoop';
 import { SlashCommandList } from './slashCommands';
+import { Announcer } from './announcer';
 
 export interface WebviewHost {
   postMessage(message: WebviewMessage): void;
@@ -44,7 +45,9 @@ export class ChatApp {
   private readonly projectCode = h('span', { className: 'project-code' });
   private readonly optionsPanel = h('div', { className: 'options-panel', attrs: { hidden: '' } });
   private readonly notices = h('div', { className: 'notices' });
-  private readonly messageList = h('main', { className: 'messages', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
+  /** Not a live region: the announcer says what is new, so re-rendering never repeats text. */
+  private readonly messageList = h('div', { className: 'messages', attrs: { role: 'region', 'aria-label': 'Messages', tabindex: '0' } });
+  private readonly announcer = new Announcer();
   private readonly emptyState = h('div', { className: 'empty-state' });
   private readonly pendingChips = h('div', { className: 'chips pending-context' });
   private readonly input = h('textarea', {
@@ -136,7 +139,8 @@ export class ChatApp {
       }
     });
     const composer = h('footer', { className: 'composer' }, this.pendingChips, this.slashCommands.element, this.input, h('div', { className: 'composer-actions' }, this.sendButton, this.stopButton));
-    this.root.replaceChildren(header, this.messageList, composer);
+    const main = h('main', { className: 'conversation' }, h('h1', { className: 'visually-hidden', text: 'DocChat' }), this.messageList, this.announcer.element);
+    this.root.replaceChildren(header, main, composer);
     this.root.removeAttribute('aria-busy');
     this.updateComposer();
   }
