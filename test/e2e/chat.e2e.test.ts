@@ -206,19 +206,6 @@ describe('Chat panel (e2e, embedded backend)', function () {
     const editorText = await session.page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText();
     assert.match(editorText.replace(/\u00a0/g, ' '), /Invoices are kept for ten years/);
     await session.screenshot('cited passage opened');
-
-    // The Accessible View: Alt+F2 in the chat panel opens the answer as text in an editor.
-    await chat().locator('textarea.composer-input').click();
-    // The key binding applies once the chat panel is the active editor (activeWebviewPanelId).
-    await session.page.locator('.editor-group-container.active .tab.active', { hasText: 'DocChat' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await chat().locator('textarea.composer-input').press('Alt+F2');
-    const view = session.page.locator('.editor-group-container .monaco-editor .view-lines', { hasText: /Question:/ }).first();
-    await view.waitFor({ state: 'visible', timeout: 30_000 });
-    const plain = (await view.innerText()).replace(/\u00a0/g, ' ');
-    assert.match(plain, /Question: How long/);
-    assert.match(plain, /Invoices are kept for ten years/);
-    assert.match(plain, /Sources:/);
-    await session.screenshot('accessible view of the answer');
   });
 
   it('streams a long answer in pieces and stops it mid-stream with Escape; the partial answer stays, marked as stopped', async () => {
