@@ -1,5 +1,6 @@
 /** The chat webview: header (conversation, model, store, options), messages, composer. */
 import type {
+  AnnounceMode,
   Conversation,
   ConversationSummary,
   HostMessage,
@@ -13,6 +14,7 @@ import type { MarkdownPipeline } from './markdown';
 import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContext } from './messageView';
 import { type FrameScheduler, FrameLoop } from './frameLoop';
 import { SlashCommandList } from './slashCommands';
+import { Announcer } from './announcer';
 
 export interface WebviewHost {
   postMessage(message: WebviewMessage): void;
@@ -44,7 +46,9 @@ export class ChatApp {
   private readonly projectCode = h('span', { className: 'project-code' });
   private readonly optionsPanel = h('div', { className: 'options-panel', attrs: { hidden: '' } });
   private readonly notices = h('div', { className: 'notices' });
-  private readonly messageList = h('main', { className: 'messages', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
+  /** Not a live region: the announcer says what is new, so re-rendering never repeats text. */
+  private readonly messageList = h('div', { className: 'messages', attrs: { role: 'region', 'aria-label': 'Messages', tabindex: '0' } });
+  private readonly announcer = new Announcer();
   private readonly emptyState = h('div', { className: 'empty-state' });
   private readonly pendingChips = h('div', { className: 'chips pending-context' });
   private readonly input = h('textarea', {
@@ -71,6 +75,7 @@ export class ChatApp {
       busy: () => this.activeAnswer() !== undefined,
       now: () => Date.now(),
       requestRender: (view) => this.frames.render(view),
+      announcer: this.announcer,
     };
     this.slashCommands = new SlashCommandList(this.input, () => this.host.setState({ draft: this.input.value } satisfies SavedState));
     this.build();
@@ -136,7 +141,8 @@ export class ChatApp {
       }
     });
     const composer = h('footer', { className: 'composer' }, this.pendingChips, this.slashCommands.element, this.input, h('div', { className: 'composer-actions' }, this.sendButton, this.stopButton));
-    this.root.replaceChildren(header, this.messageList, composer);
+    const main = h('main', { className: 'conversation' }, h('h1', { className: 'visually-hidden', text: 'DocChat' }), this.messageList, this.announcer.element);
+    this.root.replaceChildren(header, main, composer);
     this.root.removeAttribute('aria-busy');
     this.updateComposer();
   }
@@ -144,9 +150,33 @@ export class ChatApp {
   // ------------------------------------------------------------ host messages
 
   receive(message: HostMessage): void {
+    this.keepingFocus(() => this.apply(message));
+  }
+
+  /**
+   * Runs an update; when it removed or hid the control that had the focus (Stop once the answer
+   * ends, Send once it starts, a chip's remove button, Regenerate), the focus moves to the control
+   * that now does that job instead of falling to the page.
+   */
+  private keepingFocus(update: () => void): void {
+    const before = document.activeElement as HTMLElement | null;
+    if (!before || before === document.body || !this.root.contains(before)) {
+      update();
+      return;
+    }
+    const chips = [...this.pendingChips.querySelectorAll<HTMLElement>('.chip-remove')];
+    const chipIndex = chips.indexOf(before);
+    update();
+    if (before.isConnected && !before.closest('[hidden]')) return;
+    const remaining = [...this.pendingChips.querySelectorAll<HTMLElement>('.chip-remove')];
+    const next = chipIndex >= 0 && remaining.length > 0 ? remaining[Math.min(chipIndex, remaining.length - 1)]! : this.activeAnswer() ? this.stopButton : this.input;
+    next.focus();
+  }
+
+  private apply(message: HostMessage): void {
     switch (message.type) {
       case 'state':
-        return this.renderState(message.conversation, message.conversations, message.projectCode);
+        return this.renderState(message.conversation, message.conversations, message.projectCode, message.announce);
       case 'models':
         this.models = message.catalog;
         return this.renderPickers();
@@ -184,7 +214,7 @@ export class ChatApp {
     this.frames.follow();
   }
 
-  private renderState(conversation: Conversation, summaries: ConversationSummary[], projectCode: string): void {
+  private renderState(conversation: Conversation, summaries: ConversationSummary[], projectCode: string, announce: AnnounceMode | undefined): void {
     const switched = this.conversation?.id !== conversation.id;
     this.conversation = conversation;
     this.renderConversationList(summaries, conversation.id);
@@ -193,6 +223,7 @@ export class ChatApp {
     this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
     this.maxTokensInput.value = maxCompletionTokens === undefined ? '' : String(maxCompletionTokens);
     this.projectCode.textContent = `Project code: ${projectCode} (from the settings)`;
+    this.announcer.mode = announce ?? 'asTheyStream';
     this.pendingChips.replaceChildren(...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))));
     this.renderMessages(conversation, switched);
     this.updateComposer();
@@ -252,7 +283,7 @@ export class ChatApp {
       );
       elements.push(this.emptyState);
     }
-    this.messageList.replaceChildren(...elements);
+    placeChildren(this.messageList, elements);
   }
 
   private renderPickers(): void {
@@ -371,4 +402,16 @@ export class ChatApp {
       this.post({ type: 'openLink', href: link.dataset.href! });
     }
   }
+}
+
+/**
+ * Makes `elements` the children of `parent`, moving only what is out of place: nodes already in
+ * order stay attached, so assistive technology does not see earlier answers inserted again.
+ */
+function placeChildren(parent: HTMLElement, elements: HTMLElement[]): void {
+  elements.forEach((element, index) => {
+    const current = parent.children[index];
+    if (current !== element) parent.insertBefore(element, current ?? null);
+  });
+  while (parent.children.length > elements.length) parent.lastElementChild!.remove();
 }

@@ -52,6 +52,8 @@ export class IncrementalMarkdownRenderer {
     private readonly container: HTMLElement,
     private readonly pipeline: MarkdownPipeline,
     private readonly env: MarkdownEnv,
+    /** Gets each run of finished blocks once, as it is committed (the growing tail never). */
+    private readonly onFinishedBlocks?: (blocks: DocumentFragment) => void,
   ) {}
 
   /** The text received so far. */
@@ -188,7 +190,7 @@ export class IncrementalMarkdownRenderer {
     this.tail = this.tail.slice(length);
     this.committedParts.push(text);
     this.removeTailNodes();
-    this.container.append(this.pipeline.renderTokens(tokens.slice(0, split), this.env));
+    this.appendFinished(this.pipeline.renderTokens(tokens.slice(0, split), this.env));
     if (split < tokens.length) {
       const fragment = this.pipeline.renderTokens(tokens.slice(split), this.env);
       this.tailNodes = Array.from(fragment.childNodes);
@@ -205,7 +207,12 @@ export class IncrementalMarkdownRenderer {
     this.tail = this.tail.slice(length);
     this.committedParts.push(text);
     this.removeTailNodes();
-    this.container.append(this.pipeline.render(text, this.env));
+    this.appendFinished(this.pipeline.render(text, this.env));
+  }
+
+  private appendFinished(blocks: DocumentFragment): void {
+    this.onFinishedBlocks?.(blocks);
+    this.container.append(blocks);
   }
 
   private renderTail(): void {

@@ -105,6 +105,11 @@ function installHooks(purify: DOMPurify): void {
   }
   hooked.add(purify);
   purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName === 'PRE') {
+      // A code block scrolls sideways: it takes focus so the keyboard can scroll it.
+      (node as Element).setAttribute('tabindex', '0');
+      return;
+    }
     if (node.nodeName !== 'A') {
       return;
     }

@@ -17,6 +17,7 @@ import type {
 import { h, icon, textButton } from './dom';
 import { IncrementalMarkdownRenderer } from './incrementalRenderer';
 import type { MarkdownEnv, MarkdownPipeline } from './markdown';
+import type { Announcer } from './announcer';
 
 export interface ViewContext {
   pipeline: MarkdownPipeline;
@@ -24,6 +25,8 @@ export interface ViewContext {
   /** True while any answer is streaming (Regenerate waits for it). */
   busy(): boolean;
   now(): number;
+  /** The panel's live region (says only what is new). */
+  announcer: Pick<Announcer, 'begin' | 'blocks' | 'end'>;
   /** Asks for `view.render()` in the next animation frame (once, however often it is asked). */
   requestRender(view: AnswerView): void;
 }
@@ -96,6 +99,8 @@ export class AnswerView {
   private countdown: ReturnType<typeof setInterval> | undefined;
   /** When the error arrived live (a stored error's wait is long over). */
   private errorArrivedAt: number | undefined;
+  /** Set once the text the view was built with is rendered: only later text is announced. */
+  private live = false;
 
   constructor(
     readonly message: AssistantMessage,
@@ -119,11 +124,14 @@ export class AnswerView {
       this.body,
       this.after,
     );
-    this.renderer = new IncrementalMarkdownRenderer(this.body, ctx.pipeline, this.env);
+    this.renderer = new IncrementalMarkdownRenderer(this.body, ctx.pipeline, this.env, (blocks) => {
+      if (this.live) ctx.announcer.blocks(blocks.textContent ?? '');
+    });
     this.renderer.append(message.content);
     if (!this.streaming) {
       this.renderer.finish();
     }
+    this.live = this.streaming;
     this.showPhase(message.status === 'pending' ? 'searching' : message.status === 'streaming' ? 'generating' : undefined);
     this.renderAfter();
   }
@@ -157,6 +165,7 @@ export class AnswerView {
   }
 
   start(sources: ChatSource[]): void {
+    this.ctx.announcer.begin();
     this.message.sources = sources;
     this.message.status = 'streaming';
     this.env.sourceCount = sources.length;
@@ -199,6 +208,7 @@ export class AnswerView {
 
   done(stopped: boolean, usage?: TokenUsage, finishReason?: string): void {
     this.renderer.finish();
+    this.endAnnouncement(stopped ? 'Stopped.' : finishReason === 'length' ? 'Cut off at the token limit.' : 'Answer complete.');
     this.message.status = stopped ? 'stopped' : 'done';
     if (usage) this.message.usage = usage;
     if (finishReason) this.message.finishReason = finishReason;
@@ -209,6 +219,7 @@ export class AnswerView {
 
   error(error: ChatErrorInfo): void {
     this.renderer.finish();
+    this.endAnnouncement(`Error: ${error.message}`);
     this.message.status = 'error';
     this.message.error = error;
     delete this.message.requestId;
@@ -221,9 +232,18 @@ export class AnswerView {
     this.stopCountdown();
   }
 
+  private endAnnouncement(ending: string): void {
+    if (!this.live) return;
+    this.live = false;
+    this.ctx.announcer.end(this.body.textContent ?? '', ending);
+  }
+
   private showPhase(phase: StreamPhase | undefined): void {
     const { tool, progress } = this.message;
     this.element.dataset.status = this.message.status;
+    // Assistive technology waits for the answer to settle before reading it as a whole.
+    if (this.streaming) this.element.setAttribute('aria-busy', 'true');
+    else this.element.removeAttribute('aria-busy');
     this.phase.replaceChildren();
     if (phase) {
       const label = tool ? (progress?.text ?? TOOL_LABELS[tool].working) : phase === 'searching' ? 'Searching documents…' : 'Generating…';

@@ -8,7 +8,7 @@ import { h } from './dom';
 const PARTIAL_COMMAND = /^\/(\w*)$/;
 
 export class SlashCommandList {
-  readonly element = h('ul', { className: 'slash-commands', attrs: { role: 'listbox', 'aria-label': 'Commands', hidden: '' } });
+  readonly element = h('ul', { className: 'slash-commands', attrs: { id: 'slash-commands', role: 'listbox', 'aria-label': 'Commands', hidden: '' } });
   private matches: typeof TOOL_COMMANDS = [];
   private selected = 0;
   /** Closed with Escape: stays closed until the text changes. */
@@ -18,6 +18,13 @@ export class SlashCommandList {
     private readonly input: HTMLTextAreaElement,
     private readonly onComplete: () => void,
   ) {
+    // The composer is an ARIA combobox whose popup is this list: the focus stays in the composer,
+    // and aria-activedescendant tells assistive technology which command Up/Down chose.
+    input.setAttribute('role', 'combobox');
+    input.setAttribute('aria-autocomplete', 'list');
+    input.setAttribute('aria-haspopup', 'listbox');
+    input.setAttribute('aria-controls', this.element.id);
+    input.setAttribute('aria-expanded', 'false');
     input.addEventListener('input', () => {
       this.dismissed = false;
       this.update();
@@ -40,11 +47,18 @@ export class SlashCommandList {
     this.matches = prefix === undefined || this.dismissed ? [] : TOOL_COMMANDS.filter((c) => c.name.startsWith(prefix));
     this.selected = Math.min(this.selected, Math.max(0, this.matches.length - 1));
     this.element.hidden = this.matches.length === 0;
+    this.input.setAttribute('aria-expanded', String(!this.element.hidden));
+    const chosen = this.matches[this.selected];
+    if (chosen) this.input.setAttribute('aria-activedescendant', optionId(chosen.name));
+    else this.input.removeAttribute('aria-activedescendant');
     this.element.replaceChildren(
       ...this.matches.map((command, index) =>
         h(
           'li',
-          { className: index === this.selected ? 'slash-command selected' : 'slash-command', attrs: { role: 'option', 'data-command': command.name, 'aria-selected': String(index === this.selected) } },
+          {
+            className: index === this.selected ? 'slash-command selected' : 'slash-command',
+            attrs: { id: optionId(command.name), role: 'option', 'data-command': command.name, 'aria-selected': String(index === this.selected) },
+          },
           h('span', { className: 'slash-usage', text: command.usage }),
           h('span', { className: 'slash-description', text: command.description }),
         ),
@@ -87,4 +101,8 @@ export class SlashCommandList {
     this.input.focus();
     this.onComplete();
   }
+}
+
+function optionId(name: string): string {
+  return `slash-command-${name}`;
 }

@@ -36,6 +36,8 @@ export const Commands = {
   askAboutSelection: 'docchat.chat.askAboutSelection',
   /** Internal: the search quick pick adds a result as chat context (argument: ChatContextPassage). */
   addChatContext: 'docchat.chat.addContext',
+  /** The last answer as plain text in an editor (Alt+F2 in the chat panel). */
+  chatAccessibleView: 'docchat.chat.accessibleView',
   // Native chat (@docchat) and gateway tools
   chooseChatStore: 'docchat.participant.chooseStore',
   /** Internal: citation links in @docchat answers open a passage (argument: Passage). */
@@ -56,6 +58,7 @@ export const Settings = {
   gatewayUrl: 'gateway.url',
   projectCode: 'gateway.projectCode',
   defaultModel: 'chat.defaultModel',
+  announceAnswers: 'chat.announceAnswers',
   pageSize: 'stores.pageSize',
   searchResultCount: 'search.maxResults',
   skipOcrField: 'api.skipOcrField',

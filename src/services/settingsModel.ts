@@ -32,6 +32,8 @@ export interface DocChatSettings {
   skipOcrField: string;
   fileIdsField: string;
   attachSkipOcr: SkipOcrMode;
+  /** What the chat panel's screen-reader live region reads of an answer. */
+  announceAnswers: 'asTheyStream' | 'whenDone' | 'off';
   network: NetworkSettings;
 }
 
@@ -73,6 +75,7 @@ function int(value: unknown, fallback: number, min: number, max: number): number
 export function normaliseSettings(raw: RawSettings): DocChatSettings {
   const d = raw.docchat;
   const skip = d[Settings.attachSkipOcr];
+  const announce = d[Settings.announceAnswers];
   return {
     documentsUrl: stripTrailingSlash(str(d[Settings.documentsUrl])),
     gatewayUrl: stripTrailingSlash(str(d[Settings.gatewayUrl])),
@@ -84,6 +87,7 @@ export function normaliseSettings(raw: RawSettings): DocChatSettings {
     skipOcrField: str(d[Settings.skipOcrField]) || DEFAULTS.skipOcrField,
     fileIdsField: str(d[Settings.fileIdsField]) || DEFAULTS.fileIdsField,
     attachSkipOcr: skip === 'always' || skip === 'never' ? skip : 'ask',
+    announceAnswers: announce === 'whenDone' || announce === 'off' ? announce : 'asTheyStream',
     network: {
       proxy: str(d[Settings.proxy]) || str(raw.httpProxy) || undefined,
       // NO_PROXY is added to this list (not replaced by it) where the dispatcher reads the environment.

@@ -27,6 +27,7 @@ export class StatusBar extends Disposable {
     const p = presentStatus(this.connection.state, seconds);
     this.item.text = p.text;
     this.item.tooltip = p.tooltip;
+    this.item.accessibilityInformation = { label: p.accessibilityLabel };
     this.item.command = p.command;
     this.item.backgroundColor = p.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     // Count the seconds down while a wait runs, and stop ticking afterwards.

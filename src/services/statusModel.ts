@@ -5,12 +5,19 @@ import type { ConnectionState } from './connection';
 export interface StatusPresentation {
   text: string;
   tooltip: string;
+  /** What a screen reader says for the item (the text without codicon ids, plus what it means). */
+  accessibilityLabel: string;
   command: string;
   warning: boolean;
 }
 
 /** What the status bar says for a connection state and an optional rate-limit wait (in seconds). */
 export function presentStatus(state: ConnectionState, rateLimitedSeconds: number): StatusPresentation {
+  const p = presentStatusText(state, rateLimitedSeconds);
+  return { ...p, accessibilityLabel: `${p.text.replace(/\$\([\w~-]+\)\s*/g, '')}. ${p.tooltip}` };
+}
+
+function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): Omit<StatusPresentation, 'accessibilityLabel'> {
   const focusView = `${ViewIds.stores}.focus`;
   if (rateLimitedSeconds > 0) {
     return {

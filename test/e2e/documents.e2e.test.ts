@@ -82,7 +82,6 @@ async function runContextMenu(session: VSCodeSession, row: Locator, item: string
   throw new Error(`the context menu has no "${item}"`);
 }
 
-const ZWSP = /\u200b/g;
 
 function treeRow(pane: Locator, label: string): Locator {
   return pane.locator('.monaco-list-row', { has: pane.page().locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
@@ -213,8 +212,9 @@ describe('Documents workflow (e2e, Local mode)', function () {
     await searchStore(session, 'rollback pipeline');
     const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ });
     await result.first().waitFor({ state: 'visible', timeout: 30_000 });
-    const first = (await result.first().innerText()).replace(ZWSP, '');
+    const first = await result.first().innerText();
     assert.match(first, /deploy-guide\.md/, 'the first result is from deploy-guide.md');
+    assert.doesNotMatch(first, /[\u200b-\u200f\u2060\ufeff]/, 'no invisible characters for screen readers to read');
     assert.match(first, /rollback/i, 'the snippet shows the match');
     await session.screenshot('search results');
     await result.first().click();

@@ -4,6 +4,7 @@ import { Commands } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
+import { accessibleAnswerText } from './accessibleView';
 import { AnswerDriver } from './answerDriver';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { ConversationStore } from './conversationStore';
@@ -134,7 +135,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       conversation: this.current(),
       conversations: this.conversations.summaries(),
       projectCode: this.services.config.current.projectCode,
+      announce: this.services.config.current.announceAnswers,
     };
+  }
+
+  /** The last answer as plain text (the chat's Accessible View), or undefined when there is none. */
+  accessibleText(): string | undefined {
+    return accessibleAnswerText(this.current());
   }
 
   private postState(): void {

@@ -59,6 +59,15 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       controller.show();
       controller.addContext([source]);
     }),
+    vscode.commands.registerCommand(Commands.chatAccessibleView, async () => {
+      const content = controller.accessibleText();
+      if (content === undefined) {
+        void vscode.window.showInformationMessage('DocChat: there is no answer to show yet. Ask a question in the chat first.');
+        return;
+      }
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+      await vscode.window.showTextDocument(document, { preview: true });
+    }),
     vscode.commands.registerCommand(Commands.addChatContext, (arg: unknown) => {
       const passages = parseContextArgument(arg);
       if (!passages) {

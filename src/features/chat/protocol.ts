@@ -188,12 +188,18 @@ export type StreamPhase = 'searching' | 'generating';
 
 // ---------------------------------------------------------------- host -> webview
 
+/** `asTheyStream`: each finished block of a streaming answer; `whenDone`: the answer once; `off`. */
+export type AnnounceMode = 'asTheyStream' | 'whenDone' | 'off';
+export const ANNOUNCE_MODES: readonly AnnounceMode[] = ['asTheyStream', 'whenDone', 'off'];
+
 export type HostMessage =
   | {
       type: 'state';
       conversation: Conversation;
       conversations: ConversationSummary[];
       projectCode: string;
+      /** How the screen-reader live region reads answers (`docchat.chat.announceAnswers`). */
+      announce?: AnnounceMode;
     }
   | { type: 'models'; catalog: ModelCatalogState }
   | { type: 'stores'; catalog: StoreCatalogState }

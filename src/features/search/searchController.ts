@@ -166,3 +166,23 @@ export function makeSnippet(content: string, query: string, width = 160): Snippe
 export function formatScore(score: number): string {
   return Number.isFinite(score) ? score.toFixed(2) : '–';
 }
+
+/** How a search result shows in the quick pick. */
+export interface ResultRow {
+  /** Empty: the row starts with the file icon (see `presentResult`). */
+  label: string;
+  description: string;
+  detail: string;
+}
+
+/**
+ * A result row. VS Code 1.100's quick pick moves items whose label matches the typed text to the
+ * top (`sortByLabel` is proposed API only), but results must stay in the service's score order.
+ * So the label is left empty (the file icon leads the row) and the file name goes in the
+ * description, which the picker does not match (`matchOnDescription` is off): no item ever
+ * matches, the order stays as given, and screen readers hear plain text (label, description and
+ * detail joined), with no invisible characters.
+ */
+export function presentResult(filename: string, score: number, content: string, query: string): ResultRow {
+  return { label: '', description: `${filename} · score ${formatScore(score)}`, detail: makeSnippet(content, query).text };
+}

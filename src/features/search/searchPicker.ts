@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
 import { FileCatalog } from '../stores/fileCatalog';
 import type { Passage, PassageDocuments } from './passages';
-import { SearchController, formatScore, makeSnippet, type SearchState } from './searchController';
+import { SearchController, presentResult, type SearchState } from './searchController';
 import { requireDocuments } from '../../services/commands';
 
 export interface FileChoice {
@@ -22,14 +22,6 @@ const ADD_TO_CHAT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('c
 const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Vector Stores' };
 const RESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('filter'), tooltip: 'Search only in chosen files…' };
 const UNRESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Search all files' };
-
-/**
- * The quick pick filters and re-sorts items whose label matches what was typed; results must keep
- * the service's score order, so labels are made unmatchable with zero-width spaces (invisible).
- */
-function unfilterable(text: string): string {
-  return [...text].join('\u200b');
-}
 
 /** The chat's "add context" command, when the chat feature is installed. */
 async function chatAvailable(): Promise<boolean> {
@@ -120,10 +112,8 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       score: item.score,
     };
     return {
-      label: unfilterable(filename),
+      ...presentResult(filename, item.score, item.content, query),
       iconPath: new vscode.ThemeIcon('file'),
-      description: `score ${formatScore(item.score)}`,
-      detail: makeSnippet(item.content, query).text,
       alwaysShow: true,
       buttons: withChat ? [ADD_TO_CHAT, REVEAL] : [REVEAL],
       passage,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { FileObject, VectorStore, VectorStoreFile } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import { PagedList } from './paging';
-import { ContextValues, presentStore, presentStoreFile, type IconSpec, type NodePresentation } from './presentation';
+import { ContextValues, escapeMarkdown, presentLoadMore, presentMessage, presentStore, presentStoreFile, type IconSpec, type NodePresentation } from './presentation';
 
 export type TreeNode = StoreNode | StoreFileNode | LoadMoreNode | MessageNode | ContributedNode;
 
@@ -24,6 +24,7 @@ function itemFrom(p: NodePresentation, id: string, state: vscode.TreeItemCollaps
   item.tooltip = tooltip(p.tooltip);
   item.iconPath = icon(p.icon);
   item.contextValue = p.contextValue;
+  item.accessibilityInformation = { label: p.accessibilityLabel };
   return item;
 }
 
@@ -100,9 +101,11 @@ export class LoadMoreNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    const p = presentLoadMore(this.shown);
+    const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.description = `${this.shown} shown`;
+    item.description = p.description;
+    item.accessibilityInformation = { label: p.accessibilityLabel };
     item.iconPath = new vscode.ThemeIcon('ellipsis');
     item.contextValue = ContextValues.loadMore;
     item.command = { command: Commands.loadMore, title: 'Load more', arguments: [this] };
@@ -127,11 +130,16 @@ export class MessageNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.text, vscode.TreeItemCollapsibleState.None);
+    const p = presentMessage(this.text, this.detail);
+    const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.iconId);
     item.contextValue = ContextValues.message;
-    item.tooltip = this.detail ?? this.text;
+    item.accessibilityInformation = { label: p.accessibilityLabel };
+    if (p.tooltip) {
+      // Markdown, so VS Code reads the row and not the tooltip; the detail is in the spoken label too.
+      item.tooltip = tooltip(escapeMarkdown(p.tooltip));
+    }
     if (this.command) {
       item.command = this.command;
     }

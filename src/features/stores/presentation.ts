@@ -20,6 +20,21 @@ export interface NodePresentation {
   icon: IconSpec;
   /** Base name plus `+flags`, e.g. `storeFile+failed`. */
   contextValue: string;
+  /** What a screen reader says for the row: the label and what the icon and description show. */
+  accessibilityLabel: string;
+}
+
+/** Spoken status of a store file (the tree shows it as an icon, and as a description only when not completed). */
+const SPOKEN_STATUS: Record<string, string> = {
+  in_progress: 'converting',
+  completed: 'converted',
+  failed: 'conversion failed',
+  cancelled: 'conversion cancelled',
+};
+
+export function spokenFileStatus(status: string, lastError?: string | null): string {
+  const spoken = SPOKEN_STATUS[status] ?? `status ${status.replace(/_/g, ' ')}`;
+  return status === 'failed' && lastError ? `${spoken}: ${lastError}` : spoken;
 }
 
 export const ContextValues = {
@@ -135,6 +150,9 @@ export function presentStore(store: VectorStore, nowSeconds: number): NodePresen
     tooltip: lines.join('\n'),
     icon: expiry === 'expired' ? { id: 'database', color: 'disabledForeground' } : { id: 'database' },
     contextValue: `${ContextValues.store}${expiry === 'expired' ? '+expired' : ''}`,
+    accessibilityLabel: [`Vector store ${store.name || store.id}`, formatDate(store.created_at) && `created ${formatDate(store.created_at)}`, expiry]
+      .filter(Boolean)
+      .join(', '),
   };
 }
 
@@ -177,10 +195,29 @@ export function presentStoreFile(file: VectorStoreFile, info: FileObject | undef
     tooltip: lines.join('\n'),
     icon: statusIcon(status),
     contextValue: `${ContextValues.storeFile}+${statusFlag(status)}`,
+    accessibilityLabel: `${name}, ${spokenFileStatus(status, file.last_error)}`,
   };
 }
 
 /** Unknown statuses are not terminal: they are polled (with backoff) like `in_progress`. */
 export function isTerminalStatus(status: string): boolean {
   return TERMINAL_FILE_STATUSES.includes(status);
+}
+
+/** A line of text in the tree (an empty store, an error) and the "Load more…" row. */
+export interface RowPresentation {
+  label: string;
+  description?: string;
+  /** Only what the row does not show already (VS Code reads a plain tooltip instead of the row). */
+  tooltip?: string;
+  accessibilityLabel: string;
+}
+
+export function presentMessage(text: string, detail?: string): RowPresentation {
+  const extra = detail && detail !== text ? detail : undefined;
+  return { label: text, tooltip: extra, accessibilityLabel: extra ? `${text} ${extra}` : text };
+}
+
+export function presentLoadMore(shown: number): RowPresentation {
+  return { label: 'Load more…', description: `${shown} shown`, accessibilityLabel: `Load more, ${shown} shown` };
 }
