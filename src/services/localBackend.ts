@@ -22,14 +22,15 @@ interface BackendModule {
 }
 
 /**
- * The company gateway as the local backend's upstream: its embeddings make Local mode's search
- * hybrid (BM25 + vectors). The gateway names the endpoint `/v1/embed`.
+ * The local backend's upstream: the company gateway, whose embeddings make Local mode's search
+ * hybrid (BM25 + vectors; the gateway names the endpoint `/v1/embed`), or a language-model server
+ * the user chose ("Use a Language Model…"), which answers chat. See `localUpstream`.
  */
 export interface LocalUpstream {
   url: string;
-  key: string;
-  embeddingModel: string;
-  embedPath: '/embed';
+  key?: string;
+  embeddingModel?: string;
+  embedPath?: '/embed';
 }
 
 /**
@@ -136,7 +137,7 @@ export class LocalBackend extends Disposable {
       }
       throw error;
     }
-    const hybrid = upstream ? `, hybrid search with ${upstream.embeddingModel} from ${upstream.url}` : '';
+    const hybrid = upstream?.embeddingModel ? `, hybrid search with ${upstream.embeddingModel} from ${upstream.url}` : upstream ? `, chat forwarded to ${upstream.url}` : '';
     this.log.info(`Local backend listening on ${server.url} (data in ${this.dataDir}${hybrid})`);
     return { endpoint: { url: server.url, token }, close: () => server.close() };
   }

@@ -32,6 +32,8 @@ export interface DocChatSettings {
   skipOcrField: string;
   fileIdsField: string;
   attachSkipOcr: SkipOcrMode;
+  /** Local mode: whether "Use a Language Model…" looks for model servers on this machine's usual ports. */
+  detectModelServers: boolean;
   network: NetworkSettings;
 }
 
@@ -84,6 +86,7 @@ export function normaliseSettings(raw: RawSettings): DocChatSettings {
     skipOcrField: str(d[Settings.skipOcrField]) || DEFAULTS.skipOcrField,
     fileIdsField: str(d[Settings.fileIdsField]) || DEFAULTS.fileIdsField,
     attachSkipOcr: skip === 'always' || skip === 'never' ? skip : 'ask',
+    detectModelServers: d[Settings.detectModelServers] !== false,
     network: {
       proxy: str(d[Settings.proxy]) || str(raw.httpProxy) || undefined,
       // NO_PROXY is added to this list (not replaced by it) where the dispatcher reads the environment.

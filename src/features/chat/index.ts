@@ -6,6 +6,7 @@ import { CHAT_VIEW_TYPE } from './chatPanel';
 import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
 import type { SelectionSource } from './protocol';
 import type { PassageDocuments } from '../search/passages';
+import { pickStore } from '../stores/storePicker';
 import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
@@ -48,6 +49,17 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.commands.registerCommand(Commands.newChat, () => {
       controller.show();
       controller.newChat();
+    }),
+    vscode.commands.registerCommand(Commands.chooseStoreForChat, async () => {
+      try {
+        const store = await pickStore(services, { title: 'DocChat: Choose the Vector Store the Chat Answers From' });
+        if (store) {
+          controller.show();
+          controller.setGrounding({ id: store.id, name: store.name || store.id });
+        }
+      } catch (error) {
+        services.errors.report(error, 'choose the vector store for the chat');
+      }
     }),
     vscode.commands.registerCommand(Commands.askAboutSelection, () => {
       const editor = vscode.window.activeTextEditor;
