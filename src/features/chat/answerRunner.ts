@@ -120,7 +120,7 @@ export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text
   const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
   const store = job.store ? `“${job.store.name ?? job.store.id}”` : undefined;
   const text = store
-    ? `No passage in ${store} matches this question, so there is nothing to ${quoting ? 'quote' : 'answer from'}.`
+    ? `No passage in ${store} matches this question, so ${quoting ? `${QUOTING_MODEL} has nothing to quote` : 'there is nothing to answer from'}.`
     : `This chat is not grounded in a vector store, and ${QUOTING_MODEL} answers only by quoting documents.`;
   return { text, nextSteps };
 }

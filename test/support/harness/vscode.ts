@@ -45,6 +45,8 @@ export interface LaunchOptions {
   /** Install DocChat itself (default true). */
   installDocChat?: boolean;
   viewport?: { width: number; height: number };
+  /** Runs before VS Code starts, e.g. to seed the profile's data the way `npm start` does. */
+  prepare?: (dirs: { userDataDir: string; workspaceDir: string }) => Promise<void>;
 }
 
 export interface VSCodeSession {
@@ -113,6 +115,8 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
+
+  await options.prepare?.({ userDataDir, workspaceDir });
 
   const extensions: InstalledExtension[] = [];
   if (options.installDocChat !== false) extensions.push(installDocChat(extensionsDir));
