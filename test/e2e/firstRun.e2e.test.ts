@@ -20,7 +20,8 @@ function commandTitle(id: string): string {
 
 const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
-const chatOf = (page: Page) => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+// DocChat's chat webview (the walkthrough's media is a webview of VS Code's own).
+const chatOf = (page: Page) => page.frameLocator('iframe.webview.ready[src*="extensionId=docchat.docchat"]').frameLocator('#active-frame');
 
 /** Seeds the Local-mode data folder of a fresh profile with the project's documents, as `npm start` does. */
 async function seedDemoStore(userDataDir: string): Promise<void> {
@@ -94,6 +95,7 @@ describe('First run (e2e, Local mode)', function () {
     await session.screenshot('cited passage opened');
 
     // "No grounding" is one click away; the local model then says so in a sentence, with buttons.
+    await session.runCommand(commandTitle('docchat.chat.open'));
     await chat.locator('.store-select').selectOption('');
     const ungrounded = await ask(page, 'What does npm test run?');
     await finished(page, ungrounded);
@@ -127,8 +129,14 @@ describe('First run (e2e, Local mode)', function () {
     const input = quickInput(page).locator('input.input');
     await input.waitFor({ state: 'visible', timeout: 30_000 });
     await input.fill('notes');
-    await input.press('Enter');
-    await quickInput(page).locator('.monaco-list-row', { hasText: 'Create "notes"' }).first().click({ timeout: 30_000 });
+    // The name box can take a moment to accept Enter while the walkthrough keeps focus: press it
+    // again until the metadata list replaces the box.
+    const createItem = quickInput(page).locator('.monaco-list-row', { hasText: 'Create "notes"' }).first();
+    for (let attempt = 0; attempt < 3 && !(await createItem.isVisible()); attempt++) {
+      await input.press('Enter');
+      await createItem.waitFor({ state: 'visible', timeout: 20_000 }).catch(() => undefined);
+    }
+    await createItem.click({ timeout: 30_000 });
     await checked('createStore');
     await session.screenshot('store created, step checked');
 
@@ -137,9 +145,15 @@ describe('First run (e2e, Local mode)', function () {
     await quickInput(page).locator('.monaco-list-row', { hasText: 'notes.md' }).first().click({ timeout: 30_000 });
     await session.runCommand(commandTitle('docchat.attachCurrentFile'));
     await quickInput(page).locator('.monaco-list-row', { hasText: 'notes' }).first().click({ timeout: 30_000 });
-    await page.locator('.notification-list-item-message', { hasText: 'Attached "notes.md" to "notes"' }).first().waitFor({ state: 'visible', timeout: 120_000 });
+    const storeRow = session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'notes' }).first();
+    if ((await storeRow.getAttribute('aria-expanded')) !== 'true') await storeRow.click();
+    await session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'notes.md' }).locator('.codicon-check').waitFor({ state: 'visible', timeout: 120_000 });
+    await page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }).click();
     await checked('attach');
 
+    // The walkthrough's media is a webview too: close it so the chat's is the only one.
+    await session.runCommand('View: Close All Editors');
+    await walkthrough.waitFor({ state: 'detached', timeout: 30_000 });
     await session.runCommand(commandTitle('docchat.chat.open'));
     const answer = await ask(page, 'When does the release train leave?');
     await finished(page, answer);

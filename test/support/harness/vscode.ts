@@ -109,7 +109,9 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
 
   const settings = { ...BASE_SETTINGS, ...options.settings };
   writeJson(path.join(userDataDir, 'User/settings.json'), settings);
-  writeJson(path.join(userDataDir, 'Machine/settings.json'), options.settings ?? {});
+  // Machine-scoped settings of VS Code itself are read from the machine settings in code-server.
+  const machineBase = { 'workbench.welcomePage.walkthroughs.openOnInstall': BASE_SETTINGS['workbench.welcomePage.walkthroughs.openOnInstall'] };
+  writeJson(path.join(userDataDir, 'Machine/settings.json'), { ...machineBase, ...options.settings });
   for (const [relative, content] of Object.entries(options.workspaceFiles ?? {})) {
     const file = path.join(workspaceDir, relative);
     mkdirSync(path.dirname(file), { recursive: true });
