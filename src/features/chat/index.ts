@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
 import type { SelectionSource } from './protocol';
 import type { PassageDocuments } from '../search/passages';
-import { pickStore } from '../stores/storePicker';
+import { pickStore } from '../stores';
 import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
@@ -50,15 +51,11 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       controller.show();
       controller.newChat();
     }),
-    vscode.commands.registerCommand(Commands.chooseStoreForChat, async () => {
-      try {
-        const store = await pickStore(services, { title: 'DocChat: Choose the Vector Store the Chat Answers From' });
-        if (store) {
-          controller.show();
-          controller.setGrounding({ id: store.id, name: store.name || store.id });
-        }
-      } catch (error) {
-        services.errors.report(error, 'choose the vector store for the chat');
+    registerCommand(services.errors, Commands.chooseStoreForChat, 'choose the vector store for the chat', async () => {
+      const store = await pickStore(services, { title: 'DocChat: Choose the Vector Store the Chat Answers From' });
+      if (store) {
+        controller.show();
+        controller.setGrounding({ id: store.id, name: store.name || store.id });
       }
     }),
     vscode.commands.registerCommand(Commands.askAboutSelection, () => {

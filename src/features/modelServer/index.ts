@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands, SecretKeys } from '../../common/constants';
 import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
 import {
   detectModelServers, modelServerBase, modelServerCandidates, probeModelServer, type ModelServerChoice, type ProbedServer,
 } from '../../services/modelServers';
@@ -21,13 +22,7 @@ const ENTER_URL: ServerItem = { label: '$(link) Enter a Server URL…', descript
 export function register(context: vscode.ExtensionContext, services: Services): void {
   const log = services.log.child('model-server');
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.useLanguageModel, async () => {
-      try {
-        await useLanguageModel(services, log);
-      } catch (error) {
-        services.errors.report(error, 'use a language model');
-      }
-    }),
+    registerCommand(services.errors, Commands.useLanguageModel, 'use a language model', () => useLanguageModel(services, log), { retry: false }),
   );
 }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands, ContextKeys, WALKTHROUGH_ID } from '../../common/constants';
 import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
 
 /** globalState: the walkthrough was opened once (on the first start after installing). */
 const SHOWN_KEY = 'docchat.walkthrough.shown';
@@ -28,7 +29,7 @@ function openWalkthrough(): Thenable<unknown> {
 /** The Getting Started walkthrough: opened once after install, from the view's menu any time. */
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.openWalkthrough, () => openWalkthrough()),
+    registerCommand(services.errors, Commands.openWalkthrough, 'open the walkthrough', () => openWalkthrough(), { retry: false }),
     services.documentsEvents.onDidChangeStore(() => completeWalkthroughStep(ContextKeys.storeCreated)),
     services.documentsEvents.onDidChangeStoreFile(() => completeWalkthroughStep(ContextKeys.fileAttached)),
   );
