@@ -143,6 +143,7 @@ describe('First run (e2e, Local mode)', function () {
     await page.keyboard.press('Control+P');
     await quickInput(page).locator('input.input').fill('notes.md');
     await quickInput(page).locator('.monaco-list-row', { hasText: 'notes.md' }).first().click({ timeout: 30_000 });
+    await page.locator('.tabs-container .tab.active', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 30_000 });
     await session.runCommand(commandTitle('docchat.attachCurrentFile'));
     await quickInput(page).locator('.monaco-list-row', { hasText: 'notes' }).first().click({ timeout: 30_000 });
     const storeRow = session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'notes' }).first();
