@@ -4,11 +4,13 @@ import { createLogger, createOutputChannel } from './common/log';
 import * as auth from './features/auth';
 import * as chat from './features/chat';
 import * as metadata from './features/metadata';
+import * as modelServer from './features/modelServer';
 import * as nativeChat from './features/participant';
 import * as skills from './features/skills';
 import * as search from './features/search';
 import * as stores from './features/stores';
 import * as sync from './features/sync';
+import * as walkthrough from './features/walkthrough';
 import { ExtensionServices, type ConnectionState } from './services';
 
 let services: ExtensionServices | undefined;
@@ -40,6 +42,8 @@ export function activate(context: vscode.ExtensionContext): DocChatApi {
   nativeChat.register(context, services, passages);
   skills.register(context, services);
   sync.register(context, services, storesTree, passages);
+  modelServer.register(context, services);
+  walkthrough.register(context, services);
 
   // Connecting may start the embedded backend: never on the activation path.
   const connection = services.connection;

@@ -192,7 +192,7 @@ export class ChatApp {
       case 'streamDelta':
         return this.withAnswer(message.requestId, (a) => a.delta(message.text));
       case 'streamDone':
-        return this.withAnswer(message.requestId, (a) => a.done(message.stopped, message.usage, message.finishReason), true);
+        return this.withAnswer(message.requestId, (a) => a.done(message.stopped, message.usage, message.finishReason, message.nextSteps), true);
       case 'streamError':
         return this.withAnswer(message.requestId, (a) => a.error(message.error), true);
       case 'focusComposer':

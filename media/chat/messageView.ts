@@ -8,6 +8,7 @@ import type {
   ChatToolName,
   ContextItem,
   ErrorAction,
+  NextStep,
   StreamPhase,
   TokenUsage,
   ToolProgress,
@@ -48,6 +49,12 @@ function contextIcon(item: ContextItem): string {
 function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s/]/i.test(url);
 }
+
+const NEXT_STEP_LABELS: Record<NextStep, [string, string]> = {
+  chooseStore: ['database', 'Choose a Store'],
+  attachFiles: ['files', 'Attach Files'],
+  useLanguageModel: ['sparkle', 'Use a Language Model…'],
+};
 
 const ACTION_LABELS: Record<ErrorAction, [string, string]> = {
   retry: ['refresh', 'Retry'],
@@ -206,10 +213,11 @@ export class AnswerView {
     return true;
   }
 
-  done(stopped: boolean, usage?: TokenUsage, finishReason?: string): void {
+  done(stopped: boolean, usage?: TokenUsage, finishReason?: string, nextSteps?: NextStep[]): void {
     this.renderer.finish();
     this.endAnnouncement(stopped ? 'Stopped.' : finishReason === 'length' ? 'Cut off at the token limit.' : 'Answer complete.');
     this.message.status = stopped ? 'stopped' : 'done';
+    if (nextSteps?.length) this.message.nextSteps = nextSteps;
     if (usage) this.message.usage = usage;
     if (finishReason) this.message.finishReason = finishReason;
     delete this.message.requestId;
@@ -271,6 +279,13 @@ export class AnswerView {
     }
     if (m.status === 'error' && m.error) {
       parts.push(this.errorBox(m.error, this.errorArrivedAt));
+    }
+    if (m.status === 'done' && m.nextSteps?.length) {
+      const buttons = m.nextSteps.map((step) => {
+        const [iconName, label] = NEXT_STEP_LABELS[step];
+        return textButton(iconName, label, () => this.ctx.post({ type: 'runAction', action: step }), `next-step action-${step}`);
+      });
+      parts.push(h('div', { className: 'next-steps', attrs: { role: 'group', 'aria-label': 'Ways forward' } }, ...buttons));
     }
     if (m.sources?.length) {
       parts.push(this.sourcesList(m.sources));

@@ -49,6 +49,10 @@ export const Commands = {
   syncNow: 'docchat.sync.now',
   stopFollowing: 'docchat.sync.stopFollowing',
   retryFailedSync: 'docchat.sync.retryFailed',
+  // First run
+  chooseStoreForChat: 'docchat.chat.chooseStore',
+  useLanguageModel: 'docchat.local.useLanguageModel',
+  openWalkthrough: 'docchat.openWalkthrough',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -72,6 +76,7 @@ export const Settings = {
   syncExclude: 'sync.exclude',
   syncRemoveDeleted: 'sync.removeDeleted',
   syncWatch: 'sync.watch',
+  detectModelServers: 'local.detectModelServers',
 } as const;
 export type SettingKey = (typeof Settings)[keyof typeof Settings];
 export const SETTINGS_SECTION = 'docchat';
@@ -80,6 +85,8 @@ export const SecretKeys = {
   documentsToken: 'docchat.documentsToken',
   gatewayApiKey: 'docchat.gatewayApiKey',
   localToken: 'docchat.localToken',
+  /** Key of the language-model server Local mode forwards chat to (when the user gave one). */
+  modelServerKey: 'docchat.modelServerKey',
 } as const;
 export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
 
@@ -91,7 +98,15 @@ export const ContextKeys = {
   connection: 'docchat.connection',
   /** True when the stores tree loaded and found no stores (drives the empty-state welcome). */
   storesEmpty: 'docchat.storesEmpty',
+  /** Getting Started walkthrough: set once the user has done the step in this window. */
+  storeCreated: 'docchat.walkthrough.storeCreated',
+  fileAttached: 'docchat.walkthrough.fileAttached',
+  answered: 'docchat.walkthrough.answered',
+  participantAnswered: 'docchat.walkthrough.participantAnswered',
 } as const;
+
+/** The Getting Started walkthrough's id (`<publisher>.<name>#<walkthrough id>`). */
+export const WALKTHROUGH_ID = 'docchat.docchat#docchat.gettingStarted';
 
 /** VS Code's own settings DocChat reads (full keys). */
 export const VsCodeSettings = {

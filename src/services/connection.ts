@@ -6,7 +6,9 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
 import { createDocumentsClient, createGatewayClient, planConnection, type ClientHooks, type Endpoint } from './clientFactory';
 import type { ConfigService } from './config';
-import { DEFAULT_GATEWAY_EMBEDDING_MODEL, type LocalBackend } from './localBackend';
+import type { LocalBackend } from './localBackend';
+import { localUpstream } from './localUpstream';
+import type { ModelServerMemory } from './modelServers';
 import type { RateLimitMonitor } from './rateLimits';
 import type { SecretsService } from './secrets';
 import { CLIENT_SETTING_KEYS, hostLabel } from './settingsModel';
@@ -47,6 +49,7 @@ export class ConnectionService extends Disposable {
     private readonly rateLimits: RateLimitMonitor,
     private readonly log: Logger,
     private readonly userAgent: string,
+    private readonly modelServer: ModelServerMemory,
   ) {
     super();
     this.ready = new Promise((resolve) => (this.markReady = resolve));
@@ -133,10 +136,9 @@ export class ConnectionService extends Disposable {
         if (this._state.kind !== 'local') {
           this.apply({ kind: 'starting' }, undefined, undefined, 'notReady');
         }
-        const upstream =
-          plan.gateway === 'local' || !plan.gateway
-            ? undefined
-            : { url: plan.gateway.url, key: plan.gateway.token, embeddingModel: settings.embeddingModel || DEFAULT_GATEWAY_EMBEDDING_MODEL, embedPath: '/embed' as const };
+        const modelServer = this.modelServer.choice;
+        const modelServerKey = modelServer?.hasKey ? await this.secrets.get(SecretKeys.modelServerKey) : undefined;
+        const upstream = localUpstream(plan.gateway, settings, modelServer && { url: modelServer.url, key: modelServerKey });
         const { proxy, noProxy, proxyAuthorization, strictSSL, caFiles, systemCertificates } = settings.network;
         const local = await this.localBackend.start(upstream, { proxy, noProxy, proxyAuthorization, strictSSL, caFiles, systemCertificates });
         documents = createDocumentsClient(settings, local, hooks);

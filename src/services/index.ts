@@ -3,9 +3,11 @@ import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
 import { ConfigService } from './config';
 import { ConnectionService } from './connection';
+import { GroundingMemory } from './defaultGrounding';
 import { DocumentsEvents } from './documentsEvents';
 import { ErrorReporter } from './errors';
 import { LocalBackend } from './localBackend';
+import { ModelServerMemory } from './modelServers';
 import { RateLimitMonitor } from './rateLimits';
 import { RecentStores } from './recentStores';
 import { SecretsService } from './secrets';
@@ -34,6 +36,10 @@ export interface Services {
   readonly localBackend: LocalBackend;
   readonly recentStores: RecentStores;
   readonly documentsEvents: DocumentsEvents;
+  /** The grounding chosen last in this workspace (chat panel and `@docchat`). */
+  readonly grounding: GroundingMemory;
+  /** The language-model server Local mode forwards chat to, if the user chose one. */
+  readonly modelServer: ModelServerMemory;
 }
 
 export class ExtensionServices extends Disposable implements Services {
@@ -45,6 +51,8 @@ export class ExtensionServices extends Disposable implements Services {
   readonly localBackend: LocalBackend;
   readonly recentStores: RecentStores;
   readonly documentsEvents: DocumentsEvents;
+  readonly grounding: GroundingMemory;
+  readonly modelServer: ModelServerMemory;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -55,13 +63,15 @@ export class ExtensionServices extends Disposable implements Services {
     this.secrets = this._register(new SecretsService(context.secrets));
     this.rateLimits = this._register(new RateLimitMonitor());
     this.errors = new ErrorReporter(log.child('errors'), this.rateLimits);
+    this.grounding = new GroundingMemory(context.workspaceState);
+    this.modelServer = new ModelServerMemory(context.globalState);
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     // Tests and `npm start` shorten the shared backend's idle time through the environment.
     const idleExitMs = Number(process.env.DOCCHAT_LOCAL_IDLE_EXIT_MS) || undefined;
     this.localBackend = this._register(new LocalBackend(context, log.child('local'), { version, idleExitMs }));
     this.errors.onUnreachable = () => void this.localBackend.probe();
     this.connection = this._register(
-      new ConnectionService(this.config, this.secrets, this.localBackend, this.rateLimits, log.child('connection'), `DocChat/${version} VSCode/${vscode.version}`),
+      new ConnectionService(this.config, this.secrets, this.localBackend, this.rateLimits, log.child('connection'), `DocChat/${version} VSCode/${vscode.version}`, this.modelServer),
     );
     this.recentStores = new RecentStores(context.globalState);
     this.documentsEvents = this._register(new DocumentsEvents());

@@ -15,14 +15,15 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
 
 /**
- * The company gateway as the local backend's upstream: its embeddings make Local mode's search
- * hybrid (BM25 + vectors). The gateway names the endpoint `/v1/embed`.
+ * The local backend's upstream: the company gateway, whose embeddings make Local mode's search
+ * hybrid (BM25 + vectors; the gateway names the endpoint `/v1/embed`), or a language-model server
+ * the user chose ("Use a Language Model…"), which answers chat. See `localUpstream`.
  */
 export interface LocalUpstream {
   url: string;
-  key: string;
-  embeddingModel: string;
-  embedPath: '/embed';
+  key?: string;
+  embeddingModel?: string;
+  embedPath?: '/embed';
 }
 
 /**
@@ -272,7 +273,9 @@ export class LocalBackend extends Disposable {
       '--owner-version', this.options.version,
       '--idle-exit-ms', String(this.options.idleExitMs ?? 5 * 60_000),
       '--lease-ttl-ms', String(this.leaseTtlMs),
-      ...(upstream ? ['--upstream', upstream.url, '--upstream-embed-model', upstream.embeddingModel, '--upstream-embed-path', upstream.embedPath] : []),
+      ...(upstream ? ['--upstream', upstream.url] : []),
+      ...(upstream?.embeddingModel ? ['--upstream-embed-model', upstream.embeddingModel] : []),
+      ...(upstream?.embedPath ? ['--upstream-embed-path', upstream.embedPath] : []),
     ];
     let child: ChildProcess;
     try {
@@ -284,7 +287,7 @@ export class LocalBackend extends Disposable {
           ...process.env,
           ELECTRON_RUN_AS_NODE: '1',
           DOCCHAT_BACKEND_TOKEN: token ?? randomBytes(32).toString('base64url'),
-          ...(upstream ? { DOCCHAT_UPSTREAM_KEY: upstream.key } : {}),
+          ...(upstream?.key ? { DOCCHAT_UPSTREAM_KEY: upstream.key } : {}),
           ...(this.network ? { DOCCHAT_NETWORK: JSON.stringify(this.network) } : {}),
         },
       });

@@ -34,6 +34,8 @@ export interface DocChatSettings {
   attachSkipOcr: SkipOcrMode;
   /** What the chat panel's screen-reader live region reads of an answer. */
   announceAnswers: 'asTheyStream' | 'whenDone' | 'off';
+  /** Local mode: whether "Use a Language Model…" looks for model servers on this machine's usual ports. */
+  detectModelServers: boolean;
   network: NetworkSettings;
 }
 
@@ -88,6 +90,7 @@ export function normaliseSettings(raw: RawSettings): DocChatSettings {
     fileIdsField: str(d[Settings.fileIdsField]) || DEFAULTS.fileIdsField,
     attachSkipOcr: skip === 'always' || skip === 'never' ? skip : 'ask',
     announceAnswers: announce === 'whenDone' || announce === 'off' ? announce : 'asTheyStream',
+    detectModelServers: d[Settings.detectModelServers] !== false,
     network: {
       proxy: str(d[Settings.proxy]) || str(raw.httpProxy) || undefined,
       // NO_PROXY is added to this list (not replaced by it) where the dispatcher reads the environment.

@@ -184,6 +184,8 @@ describe('Chat panel (e2e, embedded backend)', function () {
 
   it('streams a grounded answer whose citations link to the sources, and opens a cited passage', async () => {
     await chat().locator('.toolbar .new-chat').click();
+    // The new chat is on screen (empty) before answers are counted.
+    await chat().locator('article.message').first().waitFor({ state: 'detached', timeout: 30_000 });
     await chat().locator('.model-select').selectOption('local-extractive');
     await chat().locator('.store-select').selectOption({ label: 'demo' });
     const answer = await ask(QUESTION);

@@ -146,6 +146,8 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     const chat = session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     await chat.locator('.model-select option[value="alpha-5-mini"]').waitFor({ state: 'attached', timeout: 60_000 });
     await chat.locator('.model-select').selectOption('alpha-5-mini');
+    // A new chat grounds in the only store; this one asks the model without searching.
+    await chat.locator('.store-select').selectOption('');
     faults.breakNextStream = 1;
     const input = chat.locator('textarea.composer-input');
     await input.fill('Tell me something.');

@@ -4,7 +4,7 @@
  * unit layer runs; alone, run `npm run build` first.)
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -27,5 +27,19 @@ describe('packaging', function () {
       'built but left out of the package by .vscodeignore',
     );
     assert.ok(packaged.has('package.json'));
+  });
+
+  it('puts every file package.json refers to (walkthrough media, icons) in the .vsix', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const referenced: string[] = [
+      ...(manifest.contributes.walkthroughs ?? []).flatMap((w: { steps: Array<{ media: { markdown?: string; image?: string } }> }) =>
+        w.steps.map((s) => s.media.markdown ?? s.media.image ?? ''),
+      ),
+      ...(manifest.contributes.viewsContainers?.activitybar ?? []).map((c: { icon: string }) => c.icon),
+    ].filter(Boolean);
+    assert.ok(referenced.some((f) => f.startsWith('media/walkthrough/')), `referenced: ${referenced.join(', ')}`);
+    const vsce = (await import('@vscode/vsce')) as { listFiles(o: { cwd: string; dependencies: boolean }): Promise<string[]> };
+    const packaged = new Set(await vsce.listFiles({ cwd: ROOT, dependencies: false }));
+    assert.deepEqual(referenced.filter((f) => !existsSync(path.join(ROOT, f)) || !packaged.has(f)), [], 'referenced but missing or not packaged');
   });
 });

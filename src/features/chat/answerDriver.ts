@@ -193,8 +193,16 @@ export class AnswerDriver {
     answer.status = result.stopped ? 'stopped' : 'done';
     if (result.usage) answer.usage = result.usage;
     if (result.finishReason) answer.finishReason = result.finishReason;
+    if (result.nextSteps?.length) answer.nextSteps = result.nextSteps;
     this.settle(conversation, answer, requestId);
-    this.host.post({ type: 'streamDone', requestId, stopped: result.stopped, ...(result.usage ? { usage: result.usage } : {}), ...(result.finishReason ? { finishReason: result.finishReason } : {}) });
+    this.host.post({
+      type: 'streamDone',
+      requestId,
+      stopped: result.stopped,
+      ...(result.usage ? { usage: result.usage } : {}),
+      ...(result.finishReason ? { finishReason: result.finishReason } : {}),
+      ...(result.nextSteps?.length ? { nextSteps: result.nextSteps } : {}),
+    });
   }
 
   private fail(conversation: Conversation, answer: AssistantMessage, requestId: string, error: ChatErrorInfo): void {

@@ -7,7 +7,10 @@ import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer'
 import { isAbort, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from './grounding';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from './promptBuilder';
-import type { ChatErrorInfo, ChatMessage, ChatSource, ContextItem, StreamPhase, TokenUsage } from './protocol';
+import type { ChatErrorInfo, ChatMessage, ChatSource, ContextItem, NextStep, StreamPhase, TokenUsage } from './protocol';
+
+/** The embedded backend's model, which can only quote sources. */
+const QUOTING_MODEL = 'local-extractive';
 
 interface StreamPart {
   content: string;
@@ -57,6 +60,8 @@ export interface AnswerResult {
   stopped: boolean;
   usage?: TokenUsage;
   finishReason?: string;
+  /** Set when the answer had no sources to go on (see `noSourcesAnswer`). */
+  nextSteps?: NextStep[];
 }
 
 export interface AnswerEvents {
@@ -102,6 +107,24 @@ function terminalOnce(events: AnswerEvents): AnswerEvents & { readonly ended: bo
   };
 }
 
+/**
+ * A grounded question whose search found nothing, or a question to the quoting model with nothing
+ * to quote, is not sent to a model: the answer says why in one sentence and offers the ways
+ * forward (choose a store, attach files, and in Local mode use a real language model).
+ */
+export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text: string; nextSteps: NextStep[] } | undefined {
+  const quoting = job.model === QUOTING_MODEL;
+  if (!quoting && !job.store) {
+    return undefined;
+  }
+  const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
+  const store = job.store ? `“${job.store.name ?? job.store.id}”` : undefined;
+  const text = store
+    ? `No passage in ${store} matches this question, so ${quoting ? `${QUOTING_MODEL} has nothing to quote` : 'there is nothing to answer from'}.`
+    : `This chat is not grounded in a vector store, and ${QUOTING_MODEL} answers only by quoting documents.`;
+  return { text, nextSteps };
+}
+
 export async function runAnswer(job: AnswerJob, deps: AnswerDependencies, sink: AnswerEvents, signal: AbortSignal): Promise<void> {
   const events = terminalOnce(sink);
   const coalescer = new DeltaCoalescer((text) => events.delta(text), deps.frameMs ?? FRAME_MS, deps.scheduler);
@@ -133,6 +156,13 @@ export async function runAnswer(job: AnswerJob, deps: AnswerDependencies, sink: 
     const sources = numberSources(job.context, passages);
     if (!deps.gateway) {
       events.error(deps.notConnected ?? { kind: 'not_connected', message: 'Not connected to a language-model gateway.', actions: ['retry'] });
+      return;
+    }
+    const withoutSources = sources.length === 0 ? noSourcesAnswer(job) : undefined;
+    if (withoutSources) {
+      events.start([]);
+      events.delta(withoutSources.text);
+      events.done({ stopped: false, nextSteps: withoutSources.nextSteps });
       return;
     }
     events.start(sources);

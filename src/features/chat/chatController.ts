@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { Commands } from '../../common/constants';
+import { Commands, ContextKeys } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
 import { accessibleAnswerText } from './accessibleView';
+import { completeWalkthroughStep } from '../walkthrough';
 import { AnswerDriver } from './answerDriver';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { ConversationStore } from './conversationStore';
@@ -27,6 +28,9 @@ const ACTION_COMMANDS = {
   setGatewayApiKey: Commands.setGatewayApiKey,
   setDocumentsToken: Commands.setDocumentsToken,
   showOutput: Commands.showOutput,
+  chooseStore: Commands.chooseStoreForChat,
+  attachFiles: Commands.attachFiles,
+  useLanguageModel: Commands.useLanguageModel,
 } as const;
 
 /**
@@ -40,6 +44,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private readonly stores = new StoreCatalog();
   private readonly fileNames = new FileNameCache();
   private readonly answers: AnswerDriver;
+  /** Set while a first question waits for the store list. */
+  private sending = false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -122,6 +128,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   }
 
   private post(message: HostMessage): void {
+    if (message.type === 'streamDone' && !message.stopped && !message.nextSteps) {
+      completeWalkthroughStep(ContextKeys.answered);
+    }
     this.panel?.post(message);
   }
 
@@ -157,11 +166,19 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private gatewayOrigin(): string {
     const state = this.services.connection.state;
     const gatewayUrl = this.services.config.current.gatewayUrl;
-    return gatewayUrl || (state.kind === 'local' ? 'local' : state.kind === 'remote' ? state.url : state.kind);
+    const modelServer = this.services.modelServer.choice;
+    return gatewayUrl || (state.kind === 'local' ? `local${modelServer ? `+${modelServer.url}` : ''}` : state.kind === 'remote' ? state.url : state.kind);
+  }
+
+  /** The setting, else in Local mode the model picked with "Use a Language Model…". */
+  private configuredModel(): string {
+    const settings = this.services.config.current;
+    const local = !settings.documentsUrl && !settings.gatewayUrl;
+    return settings.defaultModel || (local ? (this.services.modelServer.choice?.model ?? '') : '');
   }
 
   async loadModels(force: boolean): Promise<void> {
-    const loading = this.models.load(this.services.connection.gateway, this.gatewayOrigin(), this.services.config.current.defaultModel, force);
+    const loading = this.models.load(this.services.connection.gateway, this.gatewayOrigin(), this.configuredModel(), force);
     this.post({ type: 'models', catalog: this.models.state });
     await loading;
     this.post({ type: 'models', catalog: this.models.state });
@@ -172,14 +189,52 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     this.post({ type: 'stores', catalog: this.stores.state });
     await loading;
     this.post({ type: 'stores', catalog: this.stores.state });
+    if (this.applyDefaultGrounding(this.current())) {
+      this.postState();
+    }
+  }
+
+  /**
+   * A conversation that has not asked anything and has no store yet takes the default grounding
+   * (the store chosen last in this workspace, else the only one). True when it changed.
+   */
+  private applyDefaultGrounding(conversation: Conversation): boolean {
+    if (conversation.messages.length > 0 || conversation.options.vectorStoreId) {
+      return false;
+    }
+    const store = this.services.grounding.resolve(this.stores.known);
+    if (!store) {
+      return false;
+    }
+    conversation.options.vectorStoreId = store.id;
+    conversation.options.vectorStoreName = store.name;
+    void this.conversations.save();
+    return true;
+  }
+
+  /** Grounds the current conversation in `store` (undefined: no grounding) and remembers the choice. */
+  setGrounding(store: { id: string; name: string } | undefined): void {
+    void this.services.grounding.remember(store);
+    if (store) {
+      void this.services.recentStores.touch(store.id);
+    }
+    this.updateOptions((o) => {
+      if (!store) {
+        delete o.vectorStoreId;
+        delete o.vectorStoreName;
+      } else {
+        o.vectorStoreId = store.id;
+        o.vectorStoreName = store.name;
+      }
+    });
   }
 
   // ------------------------------------------------------------ commands from outside
 
   newChat(): void {
     this.stop();
-    const previous = this.current().options;
-    this.conversations.create({ ...previous });
+    const { vectorStoreId: _id, vectorStoreName: _name, ...previous } = this.current().options;
+    this.applyDefaultGrounding(this.conversations.create({ ...previous }));
     void this.conversations.save();
     this.postState();
     this.post({ type: 'focusComposer' });
@@ -201,7 +256,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'ready':
         return;
       case 'send':
-        return this.send(message.text);
+        void this.send(message.text);
+        return;
       case 'stop':
         return this.stop(message.requestId);
       case 'regenerate':
@@ -230,21 +286,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
           if (message.maxCompletionTokens === null) delete o.maxCompletionTokens;
           else o.maxCompletionTokens = message.maxCompletionTokens;
         });
-      case 'setVectorStore': {
-        const storeId = message.storeId;
-        if (storeId) {
-          void this.services.recentStores.touch(storeId);
-        }
-        return this.updateOptions((o) => {
-          if (storeId === null) {
-            delete o.vectorStoreId;
-            delete o.vectorStoreName;
-          } else {
-            o.vectorStoreId = storeId;
-            o.vectorStoreName = this.stores.nameOf(storeId) ?? storeId;
-          }
-        });
-      }
+      case 'setVectorStore':
+        return this.setGrounding(message.storeId === null ? undefined : { id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId });
       case 'refreshModels':
         void this.loadModels(true);
         return;
@@ -298,11 +341,24 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   // ------------------------------------------------------------ answers
 
-  private send(text: string): void {
-    if (this.answers.busy) {
+  private async send(text: string): Promise<void> {
+    if (this.answers.busy || this.sending) {
       return;
     }
-    const conversation = this.current();
+    let conversation = this.current();
+    if (conversation.messages.length === 0 && !conversation.options.vectorStoreId && !this.stores.known && this.services.grounding.choice?.kind !== 'none') {
+      // The first question may come before the store list: ground it by the default rule first.
+      this.sending = true;
+      try {
+        await this.loadStores();
+      } finally {
+        this.sending = false;
+      }
+      if (this.answers.busy) {
+        return;
+      }
+      conversation = this.current();
+    }
     const question: UserMessage = { id: randomUUID(), role: 'user', content: text, createdAt: Date.now() };
     if (conversation.pendingContext.length > 0) {
       question.context = conversation.pendingContext;

@@ -56,6 +56,7 @@ const message = z.discriminatedUnion('role', [
     usage: usage.optional(),
     finishReason: z.string().optional(),
     error: errorInfo.optional(),
+    nextSteps: z.array(z.enum(['chooseStore', 'attachFiles', 'useLanguageModel'])).optional(),
   }),
 ]);
 const conversation = z.object({

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
 import type { SelectionSource } from './protocol';
 import type { PassageDocuments } from '../search/passages';
+import { pickStore } from '../stores';
 import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
@@ -48,6 +50,13 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.commands.registerCommand(Commands.newChat, () => {
       controller.show();
       controller.newChat();
+    }),
+    registerCommand(services.errors, Commands.chooseStoreForChat, 'choose the vector store for the chat', async () => {
+      const store = await pickStore(services, { title: 'DocChat: Choose the Vector Store the Chat Answers From' });
+      if (store) {
+        controller.show();
+        controller.setGrounding({ id: store.id, name: store.name || store.id });
+      }
     }),
     vscode.commands.registerCommand(Commands.askAboutSelection, () => {
       const editor = vscode.window.activeTextEditor;

@@ -83,6 +83,10 @@ export type ChatErrorKind =
 /** Buttons an inline error offers; the host maps them to commands from a fixed allow-list. */
 export type ErrorAction = 'retry' | 'setGatewayApiKey' | 'setDocumentsToken' | 'showOutput';
 
+/** Ways forward an answer without sources offers as buttons; each runs a DocChat command. */
+export type NextStep = 'chooseStore' | 'attachFiles' | 'useLanguageModel';
+export const NEXT_STEPS: readonly NextStep[] = ['chooseStore', 'attachFiles', 'useLanguageModel'];
+
 export interface ChatErrorInfo {
   kind: ChatErrorKind;
   message: string;
@@ -128,6 +132,8 @@ export interface AssistantMessage {
   usage?: TokenUsage;
   finishReason?: string;
   error?: ChatErrorInfo;
+  /** The answer had no sources to go on: the buttons that lead somewhere. */
+  nextSteps?: NextStep[];
 }
 
 export type ChatMessage = UserMessage | AssistantMessage;
@@ -208,7 +214,7 @@ export type HostMessage =
   /** A running tool's progress (research polls); replaces the previous report. */
   | { type: 'streamProgress'; requestId: string; progress: ToolProgress }
   | { type: 'streamDelta'; requestId: string; text: string }
-  | { type: 'streamDone'; requestId: string; stopped: boolean; usage?: TokenUsage; finishReason?: string }
+  | { type: 'streamDone'; requestId: string; stopped: boolean; usage?: TokenUsage; finishReason?: string; nextSteps?: NextStep[] }
   | { type: 'streamError'; requestId: string; error: ChatErrorInfo }
   | { type: 'focusComposer' };
 
@@ -246,7 +252,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('insertCode'), code: z.string().max(MAX_CODE_LENGTH) }),
   z.strictObject({
     type: z.literal('runAction'),
-    action: z.enum(['setGatewayApiKey', 'setDocumentsToken', 'showOutput']),
+    action: z.enum(['setGatewayApiKey', 'setDocumentsToken', 'showOutput', 'chooseStore', 'attachFiles', 'useLanguageModel']),
   }),
 ]);
 

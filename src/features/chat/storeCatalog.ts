@@ -2,7 +2,7 @@
 import type { StoreCatalogState } from './protocol';
 
 export interface StoreLister {
-  listVectorStores(params?: { limit?: number }, options?: { signal?: AbortSignal }): Promise<{ data: ReadonlyArray<{ id: string; name: string }> }>;
+  listVectorStores(params?: { limit?: number }, options?: { signal?: AbortSignal }): Promise<{ data: ReadonlyArray<{ id: string; name: string }>; hasMore?: boolean }>;
 }
 
 /** More stores than a picker can usefully show; the rest stay reachable through the tree. */
@@ -11,9 +11,15 @@ export const STORE_PICKER_LIMIT = 100;
 export class StoreCatalog {
   private current: StoreCatalogState = { stores: [], loading: false };
   private inflight: Promise<StoreCatalogState> | undefined;
+  private listed: StoreCatalogState['stores'] | undefined;
 
   get state(): StoreCatalogState {
     return this.current;
+  }
+
+  /** The stores of the last successful load; undefined before one (or while not connected). */
+  get known(): StoreCatalogState['stores'] | undefined {
+    return this.listed;
   }
 
   nameOf(id: string): string | undefined {
@@ -22,6 +28,7 @@ export class StoreCatalog {
 
   load(lister: StoreLister | undefined, order: (ids: string[]) => string[] = (ids) => ids): Promise<StoreCatalogState> {
     if (!lister) {
+      this.listed = undefined;
       this.current = { stores: [], loading: false, error: 'Not connected to the documents service.' };
       return Promise.resolve(this.current);
     }
@@ -36,6 +43,8 @@ export class StoreCatalog {
           const byId = new Map(page.data.map((s) => [s.id, { id: s.id, name: s.name || s.id }]));
           const stores = order([...byId.keys()]).map((id) => byId.get(id)!);
           this.current = { stores, loading: false };
+          // A partial list cannot tell that a remembered store is gone (see defaultGrounding).
+          this.listed = page.hasMore ? undefined : stores;
           return this.current;
         },
         (error: unknown) => {

@@ -1,13 +1,14 @@
 import type * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { pickStore } from '../stores/storePicker';
+import { defaultGrounding } from '../../services/defaultGrounding';
 import { resolveStore, type StoreRef } from './answerText';
 
 const KEY = 'docchat.participant.store';
 
 /**
- * The vector store `@docchat` and the search tool use: the one chosen with `/store` (kept across
- * sessions), else the most recently used store.
+ * The vector store `@docchat` and the search tool use, by the default-grounding rule: the store
+ * chosen last in this workspace (with `/store` or in the chat panel), else the only store.
  */
 export class ChosenStore {
   constructor(
@@ -15,13 +16,18 @@ export class ChosenStore {
     private readonly state: vscode.Memento,
   ) {}
 
+  /** The store chosen last: in this workspace (chat panel or `/store`), else with an older `/store`. */
   get chosen(): StoreRef | undefined {
+    const remembered = this.services.grounding.choice;
+    if (remembered) {
+      return remembered.kind === 'store' ? remembered.store : undefined;
+    }
     const value = this.state.get<unknown>(KEY) as Partial<StoreRef> | undefined;
     return typeof value?.id === 'string' ? { id: value.id, name: typeof value.name === 'string' && value.name ? value.name : value.id } : undefined;
   }
 
   async set(store: StoreRef): Promise<void> {
-    await this.state.update(KEY, { id: store.id, name: store.name });
+    await this.services.grounding.remember(store);
     await this.services.recentStores.touch(store.id);
   }
 
@@ -37,8 +43,8 @@ export class ChosenStore {
   }
 
   /**
-   * The store to search: `wanted` (a name or id, from a tool call) when given, else the chosen
-   * store, else the most recently used one.
+   * The store to search: `wanted` (a name or id, from a tool call) when given, else the
+   * default-grounding rule's store.
    */
   async resolve(wanted?: string, signal?: AbortSignal): Promise<StoreRef | undefined> {
     const client = this.services.connection.documents;
@@ -49,18 +55,17 @@ export class ChosenStore {
       const page = await client.listVectorStores({ limit: 1000 }, { signal });
       return resolveStore(page.data.map((s) => ({ id: s.id, name: s.name || s.id })), wanted);
     }
-    if (this.chosen) {
-      return this.chosen;
-    }
-    const recent = this.services.recentStores.list()[0];
-    if (recent && client) {
+    const remembered = this.services.grounding.choice ?? (this.chosen ? { kind: 'store' as const, store: this.chosen } : undefined);
+    let stores: StoreRef[] | undefined;
+    if (client) {
       try {
-        const store = await client.retrieveVectorStore(recent, { signal });
-        return { id: store.id, name: store.name || store.id };
+        const page = await client.listVectorStores({ limit: 100 }, { signal });
+        // A partial list cannot tell that the remembered store is gone.
+        stores = page.hasMore ? undefined : page.data.map((s) => ({ id: s.id, name: s.name || s.id }));
       } catch {
-        return undefined;
+        // Unknown list: the rule keeps the remembered store.
       }
     }
-    return undefined;
+    return defaultGrounding(remembered, stores);
   }
 }

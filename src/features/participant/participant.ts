@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands } from '../../common/constants';
+import { Commands, ContextKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
 import { citedSources } from '../chat/citations';
@@ -8,6 +8,7 @@ import { modelOptions, pickDefaultModel } from '../chat/modelCatalog';
 import { buildSystemPrompt, type PromptMessage } from '../chat/promptBuilder';
 import type { PassageSource } from '../chat/protocol';
 import type { PassageDocuments } from '../search/passages';
+import { completeWalkthroughStep } from '../walkthrough';
 import { passageTitle, quotePassage, type StoreRef } from './answerText';
 import type { ChosenStore } from './chosenStore';
 
@@ -100,11 +101,14 @@ export class DocChatParticipant {
     }
     const cited = citedSources(answer, found.length);
     this.showSources(stream, found, cited.length ? cited : found.map((_, i) => i + 1));
+    completeWalkthroughStep(ContextKeys.participantAnswered);
     return { metadata: { storeId: store.id, sources: found.length } };
   }
 
   private async pickModel(signal: AbortSignal): Promise<string> {
-    const configured = this.services.config.current.defaultModel;
+    const settings = this.services.config.current;
+    const local = !settings.documentsUrl && !settings.gatewayUrl;
+    const configured = settings.defaultModel || (local ? (this.services.modelServer.choice?.model ?? '') : '');
     const ids = (await this.services.connection.gateway!.listCompletionModels({ signal })).map((m) => m.id);
     const options = modelOptions(ids).filter((o) => o.kind === 'completion');
     const model = pickDefaultModel(options, options.some((o) => o.id === configured) ? configured : '');

@@ -46,6 +46,8 @@ export interface LaunchOptions {
   /** Install DocChat itself (default true). */
   installDocChat?: boolean;
   viewport?: { width: number; height: number };
+  /** Runs before VS Code starts, e.g. to seed the profile's data the way `npm start` does. */
+  prepare?: (dirs: { userDataDir: string; workspaceDir: string }) => Promise<void>;
 }
 
 export interface VSCodeSession {
@@ -108,12 +110,16 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
 
   const settings = { ...BASE_SETTINGS, ...options.settings };
   writeJson(path.join(userDataDir, 'User/settings.json'), settings);
-  writeJson(path.join(userDataDir, 'Machine/settings.json'), options.settings ?? {});
+  // Machine-scoped settings of VS Code itself are read from the machine settings in code-server.
+  const machineBase = { 'workbench.welcomePage.walkthroughs.openOnInstall': BASE_SETTINGS['workbench.welcomePage.walkthroughs.openOnInstall'] };
+  writeJson(path.join(userDataDir, 'Machine/settings.json'), { ...machineBase, ...options.settings });
   for (const [relative, content] of Object.entries(options.workspaceFiles ?? {})) {
     const file = path.join(workspaceDir, relative);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
+
+  await options.prepare?.({ userDataDir, workspaceDir });
 
   const extensions: InstalledExtension[] = [];
   if (options.installDocChat !== false) extensions.push(installDocChat(extensionsDir));

@@ -84,4 +84,42 @@ describe('chat grounding against the embedded backend', function () {
     const cited = citedSources(text, sources.length);
     assert.ok(cited.includes(invoice.number), `the answer cites [${invoice.number}]: ${text}`);
   });
+
+  async function answerOf(job: { question: string; model: string; store?: { id: string; name: string } }) {
+    let sources: ChatSource[] | undefined;
+    let text = '';
+    let result: AnswerResult | undefined;
+    let failure: ChatErrorInfo | undefined;
+    await runAnswer(
+      { history: [], context: [], legacy: false, projectCode: 'NA', maxResults: 5, ...job },
+      { gateway, documents: backend.client, fileNames: new FileNameCache() },
+      { status: () => undefined, start: (s) => (sources = s), delta: (t) => (text += t), done: (r) => (result = r), error: (e) => (failure = e) },
+      new AbortController().signal,
+    );
+    assert.equal(failure, undefined, failure?.message);
+    return { sources, text, result };
+  }
+
+  it('answers local-extractive without a store in one sentence with the ways forward, not a paragraph', async () => {
+    const { sources, text, result } = await answerOf({ question: 'What does npm test run?', model: 'local-extractive' });
+    assert.deepEqual(sources, []);
+    assert.equal(text.split(/(?<=\.)\s+/).length, 1, `one sentence: ${text}`);
+    assert.match(text, /not grounded in a vector store/);
+    assert.doesNotMatch(text, /--upstream|I am local-extractive/);
+    assert.deepEqual(result?.nextSteps, ['chooseStore', 'attachFiles', 'useLanguageModel']);
+    assert.equal(result?.usage, undefined, 'the backend model was not asked');
+  });
+
+  it('says so when a grounded question finds no passage, and offers the ways forward', async () => {
+    const { sources, text, result } = await answerOf({ question: 'xylophone quartz zeppelin', model: 'local-extractive', store: { id: storeId, name: 'policies' } });
+    assert.deepEqual(sources, []);
+    assert.match(text, /No passage in “policies” matches this question/);
+    assert.deepEqual(result?.nextSteps, ['chooseStore', 'attachFiles', 'useLanguageModel']);
+  });
+
+  it('offers no buttons when a grounded question finds passages', async () => {
+    const { result, sources } = await answerOf({ question: 'How long are invoices kept?', model: 'local-extractive', store: { id: storeId, name: 'policies' } });
+    assert.ok(sources && sources.length > 0);
+    assert.equal(result?.nextSteps, undefined);
+  });
 });

@@ -151,6 +151,23 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a2' });
   });
 
+  it('offers the ways forward of an answer without sources as buttons that run their commands, also after a reload', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'This chat is not grounded in a vector store.' });
+    assert.equal(t.$$('.next-steps button').length, 0, 'no buttons while the answer streams');
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: false, nextSteps: ['chooseStore', 'attachFiles', 'useLanguageModel'] });
+    assert.deepEqual(t.$$('.next-steps button').map((b) => b.textContent?.trim()), ['Choose a Store', 'Attach Files', 'Use a Language Model…']);
+    assert.equal(t.$$('.inline-error').length, 0, 'shown as an answer, not as an error');
+    t.click(t.$('.next-steps .action-useLanguageModel'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'useLanguageModel' });
+    t.click(t.$('.next-steps .action-chooseStore'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    const stored: AssistantMessage = { id: 'a1', role: 'assistant', content: 'No passage matches.', createdAt: 2, status: 'done', nextSteps: ['chooseStore', 'attachFiles'] };
+    t.app.receive(t.state(conversation([question, stored], { id: 'c2' })));
+    assert.deepEqual(t.$$('.next-steps button').map((b) => b.textContent?.trim()), ['Choose a Store', 'Attach Files']);
+  });
+
   it('lists models with the legacy ones marked and their retirement date, and posts the choice', () => {
     const t = setup();
     t.send(t.state(conversation()), {

@@ -1,3 +1,5 @@
+import { GroundingMemory } from '../../../../src/services/defaultGrounding';
+import { ModelServerMemory } from '../../../../src/services/modelServers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,6 +101,8 @@ export function servicesFor(client: DocumentsClient, channel: vscode.LogOutputCh
     localBackend: undefined as never,
     recentStores: new RecentStores(memento),
     documentsEvents,
+    grounding: new GroundingMemory(memento),
+    modelServer: new ModelServerMemory(memento),
     memento,
     dispose: () => disposables.forEach((d) => d.dispose()),
   };

@@ -177,7 +177,22 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.equal(stream.references.length, 1);
   });
 
-  it('@docchat without a chosen store offers to choose one instead of failing', async () => {
+  it('@docchat grounds in the only store when none was chosen in this workspace (the default-grounding rule)', async () => {
+    const fresh = servicesFor(documents, channel);
+    try {
+      const participant = participantFor(fresh, new ChosenStore(fresh, fresh.memento));
+      const stream = new RecordingStream();
+      const result = await participant.handler(request('rollback pipeline', 'search'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+      assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+      assert.deepEqual(stream.progress, ['Searching Runbooks…']);
+      assert.equal((result?.metadata as { storeId?: string } | undefined)?.storeId, storeId);
+    } finally {
+      fresh.dispose();
+    }
+  });
+
+  it('@docchat with several stores and none chosen offers to choose one instead of failing', async () => {
+    await documents.createVectorStore({ name: 'Postmortems' });
     const fresh = servicesFor(documents, channel);
     try {
       const participant = participantFor(fresh, new ChosenStore(fresh, fresh.memento));

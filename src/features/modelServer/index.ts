@@ -1,0 +1,123 @@
+import * as vscode from 'vscode';
+import { Commands, SecretKeys } from '../../common/constants';
+import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
+import {
+  detectModelServers, modelServerBase, modelServerCandidates, probeModelServer, type ModelServerChoice, type ProbedServer,
+} from '../../services/modelServers';
+
+interface ServerItem extends vscode.QuickPickItem {
+  pick?: { server: ProbedServer; name: string; model: string; key?: string };
+  enterUrl?: true;
+  stop?: true;
+}
+
+const ENTER_URL: ServerItem = { label: '$(link) Enter a Server URL…', description: 'any OpenAI-compatible server, with an optional key', enterUrl: true, alwaysShow: true };
+
+/**
+ * "Use a Language Model…" (Local mode): pick a model of an OpenAI-compatible server found on this
+ * machine's usual ports, or of a server at a URL the user gives. The local backend then forwards
+ * chat to it, and the chat's model picker lists its models beside `local-extractive`.
+ */
+export function register(context: vscode.ExtensionContext, services: Services): void {
+  const log = services.log.child('model-server');
+  context.subscriptions.push(
+    registerCommand(services.errors, Commands.useLanguageModel, 'use a language model', () => useLanguageModel(services, log), { retry: false }),
+  );
+}
+
+async function useLanguageModel(services: Services, log: ReturnType<Services['log']['child']>): Promise<void> {
+  const settings = services.config.current;
+  if (settings.documentsUrl || settings.gatewayUrl) {
+    void vscode.window.showInformationMessage('DocChat uses the models of your company gateway; "Use a Language Model…" is for Local mode, without a documents or gateway URL.');
+    return;
+  }
+  const current = services.modelServer.choice;
+  const picker = vscode.window.createQuickPick<ServerItem>();
+  picker.title = 'DocChat: Use a Language Model';
+  picker.placeholder = settings.detectModelServers ? 'Looking for model servers on this machine…' : 'Enter the URL of an OpenAI-compatible server';
+  picker.matchOnDescription = true;
+  const fixed: ServerItem[] = [ENTER_URL];
+  if (current) {
+    fixed.push({ label: '$(circle-slash) Stop Using a Language Model', description: `${current.model} at ${current.url}; back to local-extractive`, stop: true, alwaysShow: true });
+  }
+  picker.items = fixed;
+  const abort = new AbortController();
+  if (settings.detectModelServers) {
+    picker.busy = true;
+    void detectModelServers(modelServerCandidates(process.env.DOCCHAT_MODEL_SERVER_PORTS), { signal: abort.signal }).then((servers) => {
+      log.info(`Model servers found: ${servers.map((s) => `${s.name} at ${s.url} (${s.models.length} models)`).join(', ') || 'none'}`);
+      const found = servers.flatMap((server) =>
+        server.models.map((model): ServerItem => ({ label: `$(sparkle) ${model}`, description: `${server.name} · ${server.url}`, pick: { server, name: server.name, model } })),
+      );
+      picker.items = [...found, ...fixed];
+      picker.placeholder = found.length ? 'Pick a model' : 'No model server answered on the usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000)';
+      picker.busy = false;
+    });
+  }
+  const chosen = await new Promise<ServerItem | undefined>((resolve) => {
+    picker.onDidAccept(() => resolve(picker.selectedItems[0]));
+    picker.onDidHide(() => resolve(undefined));
+    picker.show();
+  });
+  abort.abort();
+  picker.dispose();
+  if (!chosen) {
+    return;
+  }
+  if (chosen.stop) {
+    await services.modelServer.set(undefined);
+    await services.secrets.delete(SecretKeys.modelServerKey);
+    await services.connection.rebuild('language model removed');
+    void vscode.window.showInformationMessage('DocChat answers with local-extractive again.');
+    return;
+  }
+  const pick = chosen.pick ?? (chosen.enterUrl ? await askForServer() : undefined);
+  if (!pick) {
+    return;
+  }
+  const choice: ModelServerChoice = { url: pick.server.url, model: pick.model, name: pick.name, hasKey: Boolean(pick.key) };
+  if (pick.key) {
+    await services.secrets.set(SecretKeys.modelServerKey, pick.key);
+  } else {
+    await services.secrets.delete(SecretKeys.modelServerKey);
+  }
+  await services.modelServer.set(choice);
+  await services.connection.rebuild('language model chosen');
+  log.info(`Local mode forwards chat to ${choice.url} (${choice.model})`);
+  void vscode.window.showInformationMessage(`DocChat now answers with ${choice.model} from ${choice.name}. Pick it (or local-extractive) in the chat's model picker.`);
+}
+
+/** Asks for a URL and an optional key, then for one of the server's models. */
+async function askForServer(): Promise<{ server: ProbedServer; name: string; model: string; key?: string } | undefined> {
+  const url = await vscode.window.showInputBox({
+    title: 'DocChat: Language Model Server URL',
+    prompt: 'Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1',
+    ignoreFocusOut: true,
+    validateInput: (value) => (/^https?:\/\/[^\s/]+/i.test(value.trim()) ? undefined : 'Enter an http:// or https:// URL.'),
+  });
+  if (!url) {
+    return undefined;
+  }
+  const key = await vscode.window.showInputBox({
+    title: 'DocChat: Language Model Server Key',
+    prompt: 'API key of the server (kept in VS Code\'s secret storage); leave empty when it needs none',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (key === undefined) {
+    return undefined;
+  }
+  const server = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Asking ${modelServerBase(url)} for its models…` }, () =>
+    probeModelServer(url, { key: key || undefined, timeoutMs: 10_000, ollama: true }),
+  );
+  if (!server || server.models.length === 0) {
+    void vscode.window.showErrorMessage(`${modelServerBase(url)} did not answer GET /models with a list of chat models within 10 seconds. Check the URL and the key.`);
+    return undefined;
+  }
+  const model = await vscode.window.showQuickPick(server.models, { title: 'DocChat: Pick a Model', placeHolder: `Models of ${server.url}` });
+  if (!model) {
+    return undefined;
+  }
+  return { server, name: new URL(server.url).host, model, ...(key ? { key } : {}) };
+}

@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { Commands, ContextKeys, WALKTHROUGH_ID } from '../../common/constants';
+import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
+
+/** globalState: the walkthrough was opened once (on the first start after installing). */
+const SHOWN_KEY = 'docchat.walkthrough.shown';
+/** VS Code's own switch for walkthroughs opening by themselves after an install. */
+const OPEN_ON_INSTALL = 'workbench.welcomePage.walkthroughs.openOnInstall';
+
+type StepKey = typeof ContextKeys.storeCreated | typeof ContextKeys.fileAttached | typeof ContextKeys.answered | typeof ContextKeys.participantAnswered;
+const done = new Set<StepKey>();
+
+/**
+ * Marks a Getting Started step as done in this window: the walkthrough's `onContext:` completion
+ * event fires and VS Code keeps the step checked from then on.
+ */
+export function completeWalkthroughStep(key: StepKey): void {
+  if (!done.has(key)) {
+    done.add(key);
+    void vscode.commands.executeCommand('setContext', key, true);
+  }
+}
+
+function openWalkthrough(): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+}
+
+/** The Getting Started walkthrough: opened once after install, from the view's menu any time. */
+export function register(context: vscode.ExtensionContext, services: Services): void {
+  context.subscriptions.push(
+    registerCommand(services.errors, Commands.openWalkthrough, 'open the walkthrough', () => openWalkthrough(), { retry: false }),
+    services.documentsEvents.onDidChangeStore(() => completeWalkthroughStep(ContextKeys.storeCreated)),
+    services.documentsEvents.onDidChangeStoreFile(() => completeWalkthroughStep(ContextKeys.fileAttached)),
+  );
+  if (!context.globalState.get<boolean>(SHOWN_KEY) && vscode.workspace.getConfiguration().get<boolean>(OPEN_ON_INSTALL) !== false) {
+    void context.globalState.update(SHOWN_KEY, true).then(() => openWalkthrough());
+  }
+}

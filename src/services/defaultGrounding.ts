@@ -1,0 +1,72 @@
+/**
+ * Which vector store a new chat (and `@docchat`) grounds in: the choice last made in this
+ * workspace, else the only store there is. "No grounding" is a choice too, and is remembered.
+ * No `vscode` import: the rule is unit-tested from here.
+ */
+
+export interface StoreRef {
+  id: string;
+  name: string;
+}
+
+/** What the user chose last in this workspace. */
+export type GroundingChoice = { kind: 'store'; store: StoreRef } | { kind: 'none' };
+
+/**
+ * The default-grounding rule.
+ * - "No grounding" chosen last: none.
+ * - A store chosen last: that store, unless the list is known and no longer has it.
+ * - Otherwise the only store, when there is exactly one; else none (the user picks).
+ * `stores` is undefined while the list is not known (not loaded, or it failed).
+ */
+export function defaultGrounding(remembered: GroundingChoice | undefined, stores: readonly StoreRef[] | undefined): StoreRef | undefined {
+  if (remembered?.kind === 'none') {
+    return undefined;
+  }
+  if (remembered?.kind === 'store') {
+    if (!stores) {
+      return remembered.store;
+    }
+    const listed = stores.find((s) => s.id === remembered.store.id);
+    if (listed) {
+      return { id: listed.id, name: listed.name || listed.id };
+    }
+  }
+  const only = stores?.length === 1 ? stores[0] : undefined;
+  return only ? { id: only.id, name: only.name || only.id } : undefined;
+}
+
+/** The part of a Memento the memory needs (workspaceState in the extension). */
+export interface GroundingState {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+const KEY = 'docchat.grounding.lastChoice';
+
+/** The grounding choice last made in this workspace, shared by the chat panel and `@docchat`. */
+export class GroundingMemory {
+  constructor(private readonly state: GroundingState) {}
+
+  get choice(): GroundingChoice | undefined {
+    const value = this.state.get<unknown>(KEY) as { kind?: unknown; store?: { id?: unknown; name?: unknown } } | undefined;
+    if (value?.kind === 'none') {
+      return { kind: 'none' };
+    }
+    const id = value?.kind === 'store' ? value.store?.id : undefined;
+    if (typeof id === 'string' && id) {
+      const name = value?.store?.name;
+      return { kind: 'store', store: { id, name: typeof name === 'string' && name ? name : id } };
+    }
+    return undefined;
+  }
+
+  async remember(store: StoreRef | undefined): Promise<void> {
+    await this.state.update(KEY, store ? { kind: 'store', store: { id: store.id, name: store.name } } : { kind: 'none' });
+  }
+
+  /** The rule applied to this workspace's memory. */
+  resolve(stores: readonly StoreRef[] | undefined): StoreRef | undefined {
+    return defaultGrounding(this.choice, stores);
+  }
+}

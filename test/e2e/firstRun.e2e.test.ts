@@ -1,0 +1,205 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
+
+// The first minutes of a new user, in a real VS Code in Local mode with a fresh profile: the demo
+// store `npm start` seeds answers the first question with citations; the Getting Started
+// walkthrough opens on first start and checks its steps as the user acts; "Use a Language
+// Model…" finds a model server on this machine and the chat then answers with its models.
+
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+function commandTitle(id: string): string {
+  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
+  assert.ok(command, `package.json contributes no command ${id}`);
+  return `${command.category}: ${command.title}`;
+}
+
+const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+const quickInput = (page: Page) => page.locator('.quick-input-widget');
+// DocChat's chat webview (the walkthrough's media is a webview of VS Code's own).
+const chatOf = (page: Page) => page.frameLocator('iframe.webview.ready[src*="extensionId=docchat.docchat"]').frameLocator('#active-frame');
+
+/** Seeds the Local-mode data folder of a fresh profile with the project's documents, as `npm start` does. */
+async function seedDemoStore(userDataDir: string): Promise<void> {
+  const dataDir = path.join(userDataDir, 'User/globalStorage', EXTENSION_ID, 'backend');
+  const cli = path.join(repoRoot, 'dist/backend-cli.js');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, '--port', '0', '--data-dir', dataDir, '--seed-demo', path.join(repoRoot, 'README.md'), '--seed-only'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`seeding failed (${code}):\n${output}`))));
+  });
+}
+
+async function ask(page: Page, question: string): Promise<Locator> {
+  const chat = chatOf(page);
+  const answers = chat.locator('article.assistant');
+  const index = await answers.count();
+  const input = chat.locator('textarea.composer-input');
+  await input.click();
+  await input.fill(question);
+  await input.press('Enter');
+  const answer = answers.nth(index);
+  await answer.waitFor({ state: 'attached', timeout: 60_000 });
+  return answer;
+}
+
+async function finished(page: Page, answer: Locator): Promise<void> {
+  await answer.and(chatOf(page).locator('article[data-status="done"]')).waitFor({ timeout: 90_000 });
+}
+
+describe('First run (e2e, Local mode)', function () {
+  let session: VSCodeSession | undefined;
+  let modelServer: ScriptServer | undefined;
+
+  captureFailures(() => session);
+
+  afterEach(async () => {
+    await session?.close();
+    await modelServer?.close();
+    session = undefined;
+    modelServer = undefined;
+  });
+
+  it('answers the first question in a new chat from the demo store, with a citation that opens the passage', async function () {
+    session = await launchVSCode({ name: this.test!.fullTitle(), prepare: ({ userDataDir }) => seedDemoStore(userDataDir) });
+    const page = session.page;
+    await session.openView();
+    await session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'demo' }).first().waitFor({ state: 'visible', timeout: 120_000 });
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    const chat = chatOf(page);
+    // No store was ever chosen: the only store there is grounds the new chat.
+    await chat.locator('.store-select option:checked', { hasText: 'demo' }).waitFor({ state: 'attached', timeout: 60_000 });
+    await session.screenshot('new chat grounded in the demo store');
+
+    const answer = await ask(page, 'What does npm test run?');
+    await finished(page, answer);
+    const text = await answer.locator('.markdown-body').innerText();
+    assert.match(text, /npm test/, text);
+    const citations = answer.locator('.markdown-body a.citation');
+    assert.ok((await citations.count()) >= 1, `the answer cites its sources: ${text}`);
+    assert.match(await answer.locator('.sources .source').first().innerText(), /README\.md/);
+    assert.equal(await answer.locator('.next-steps').count(), 0, 'a grounded answer with sources offers no way-forward buttons');
+    await session.screenshot('first answer with citations');
+
+    await citations.first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'README.md' }).waitFor({ state: 'visible', timeout: 60_000 });
+    const editorText = (await page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    assert.match(editorText, /npm test/);
+    await session.screenshot('cited passage opened');
+
+    // "No grounding" is one click away; the local model then says so in a sentence, with buttons.
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    await chat.locator('.store-select').selectOption('');
+    const ungrounded = await ask(page, 'What does npm test run?');
+    await finished(page, ungrounded);
+    assert.match(await ungrounded.locator('.markdown-body').innerText(), /not grounded in a vector store/);
+    const buttons = await ungrounded.locator('.next-steps button').allInnerTexts();
+    assert.deepEqual(buttons.map((b) => b.trim()), ['Choose a Store', 'Attach Files', 'Use a Language Model…']);
+    await session.screenshot('answer without sources offers the ways forward');
+    await ungrounded.locator('.next-steps .action-chooseStore').click();
+    await quickInput(page).locator('.monaco-list-row', { hasText: 'demo' }).first().click({ timeout: 60_000 });
+    await chat.locator('.store-select option:checked', { hasText: 'demo' }).waitFor({ state: 'attached', timeout: 30_000 });
+  });
+
+  it('opens the walkthrough on first start and checks its steps as the user acts', async function () {
+    session = await launchVSCode({
+      name: this.test!.fullTitle(),
+      settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': true },
+      workspaceFiles: { 'notes.md': '# Notes\n\nThe release train leaves every second Tuesday.\n' },
+    });
+    const page = session.page;
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.locator('.getting-started-category', { hasText: 'Get Started with DocChat' }).or(walkthrough.locator('h2', { hasText: 'Get Started with DocChat' })).first().waitFor({ state: 'visible', timeout: 120_000 });
+    await session.screenshot('walkthrough on first start');
+    const step = (id: string) => walkthrough.locator(`button.getting-started-step[data-step-id$="${id}"]`);
+    const checked = (id: string) => step(id).and(page.locator('[aria-checked="true"]')).waitFor({ state: 'attached', timeout: 120_000 });
+
+    await checked('connect'); // Local mode is ready
+    assert.equal(await step('createStore').getAttribute('aria-checked'), 'false');
+
+    await step('createStore').click();
+    await step('createStore').locator('.monaco-button', { hasText: 'Create Vector Store' }).click();
+    const input = quickInput(page).locator('input.input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill('notes');
+    // The name box can take a moment to accept Enter while the walkthrough keeps focus: press it
+    // again until the metadata list replaces the box.
+    const createItem = quickInput(page).locator('.monaco-list-row', { hasText: 'Create "notes"' }).first();
+    for (let attempt = 0; attempt < 3 && !(await createItem.isVisible()); attempt++) {
+      await input.press('Enter');
+      await createItem.waitFor({ state: 'visible', timeout: 20_000 }).catch(() => undefined);
+    }
+    await createItem.click({ timeout: 30_000 });
+    await checked('createStore');
+    await session.screenshot('store created, step checked');
+
+    await page.keyboard.press('Control+P');
+    await quickInput(page).locator('input.input').fill('notes.md');
+    await quickInput(page).locator('.monaco-list-row', { hasText: 'notes.md' }).first().click({ timeout: 30_000 });
+    await page.locator('.tabs-container .tab.active', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await session.runCommand(commandTitle('docchat.attachCurrentFile'));
+    await quickInput(page).locator('.monaco-list-row', { hasText: 'notes' }).first().click({ timeout: 30_000 });
+    const storeRow = session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'notes' }).first();
+    if ((await storeRow.getAttribute('aria-expanded')) !== 'true') await storeRow.click();
+    await session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'notes.md' }).locator('.codicon-check').waitFor({ state: 'visible', timeout: 120_000 });
+    await page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }).click();
+    await checked('attach');
+
+    // The walkthrough's media is a webview too: close it so the chat's is the only one.
+    await session.runCommand('View: Close All Editors');
+    await walkthrough.waitFor({ state: 'detached', timeout: 30_000 });
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    const answer = await ask(page, 'When does the release train leave?');
+    await finished(page, answer);
+    assert.ok((await answer.locator('.markdown-body a.citation').count()) >= 1, 'the answer cites notes.md');
+    await session.runCommand(commandTitle('docchat.openWalkthrough'));
+    await checked('ask');
+    await session.screenshot('walkthrough after the first answer');
+  });
+
+  it('"Use a Language Model…" finds a model server on this machine; its models join the picker and answer', async function () {
+    const MODEL = 'e2e-local-llama';
+    modelServer = await ScriptServer.start();
+    modelServer.on('GET', '/v1/models', (_req, res) => sendJson(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', owned_by: 'e2e' }, { id: 'e2e-embed', object: 'model' }] }));
+    modelServer.on('POST', '/v1/chat/completions', (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const words = ['Hello ', 'from ', 'the ', 'local ', `${req.json?.model}.`];
+      res.end(`${words.map((w) => `data: ${JSON.stringify(chatChunk(w))}\n\n`).join('')}data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\ndata: [DONE]\n\n`);
+    });
+    const port = new URL(modelServer.url).port;
+    session = await launchVSCode({ name: this.test!.fullTitle(), env: { DOCCHAT_MODEL_SERVER_PORTS: port } });
+    const page = session.page;
+    await session.openView();
+    await page.locator('.statusbar', { hasText: 'DocChat: Local' }).waitFor({ state: 'visible', timeout: 120_000 });
+
+    await session.runCommand(commandTitle('docchat.local.useLanguageModel'));
+    const item = quickInput(page).locator('.monaco-list-row', { hasText: MODEL });
+    await item.first().waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await quickInput(page).locator('.monaco-list-row', { hasText: 'e2e-embed' }).count(), 0, 'embedding models are not offered for chat');
+    await session.screenshot('model server found');
+    await item.first().click();
+    await session.waitForOutput(new RegExp(`Local backend listening on .*chat forwarded to http://127\\.0\\.0\\.1:${port}/v1`), 120_000);
+
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    const chat = chatOf(page);
+    await chat.locator(`.model-select option[value="${MODEL}"]`).waitFor({ state: 'attached', timeout: 60_000 });
+    const models = await chat.locator('.model-select option').allInnerTexts();
+    assert.ok(models.includes('local-extractive'), JSON.stringify(models));
+    assert.equal(await chat.locator('.model-select').inputValue(), MODEL, 'the chosen model is the default of new chats');
+    await session.screenshot('model picker lists the server models');
+
+    const answer = await ask(page, 'Say hello.');
+    await finished(page, answer);
+    assert.match(await answer.locator('.markdown-body').innerText(), new RegExp(`Hello from the local ${MODEL}`));
+    const call = modelServer.requests.find((r) => r.method === 'POST' && r.path === '/v1/chat/completions');
+    assert.equal(call?.json?.model, MODEL);
+    await session.screenshot('answer from the model server');
+  });
+});

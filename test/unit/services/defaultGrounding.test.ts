@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import { defaultGrounding, GroundingMemory, type GroundingChoice } from '../../../src/services/defaultGrounding';
+import { localUpstream } from '../../../src/services/localUpstream';
+
+// The one rule the chat panel and @docchat follow for a new chat's grounding.
+
+const handbook = { id: 'vs_1', name: 'handbook' };
+const specs = { id: 'vs_2', name: 'specs' };
+const remembered = (store: { id: string; name: string }): GroundingChoice => ({ kind: 'store', store });
+
+class MemoryState {
+  readonly data = new Map<string, unknown>();
+  get<T>(key: string) {
+    return this.data.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown) {
+    this.data.set(key, value);
+  }
+}
+
+describe('default grounding rule', () => {
+  it('grounds in the only store when nothing was chosen in this workspace', () => {
+    assert.deepEqual(defaultGrounding(undefined, [handbook]), handbook);
+  });
+
+  it('grounds in nothing when there are several stores and nothing was chosen', () => {
+    assert.equal(defaultGrounding(undefined, [handbook, specs]), undefined);
+    assert.equal(defaultGrounding(undefined, []), undefined);
+  });
+
+  it('grounds in the store chosen last, among several', () => {
+    assert.deepEqual(defaultGrounding(remembered(specs), [handbook, specs]), specs);
+  });
+
+  it('keeps the store chosen last while the list is not known', () => {
+    assert.deepEqual(defaultGrounding(remembered(specs), undefined), specs);
+    assert.equal(defaultGrounding(undefined, undefined), undefined);
+  });
+
+  it('takes the listed name of the remembered store (it may have been renamed)', () => {
+    assert.deepEqual(defaultGrounding(remembered({ id: 'vs_2', name: 'old name' }), [handbook, specs]), specs);
+  });
+
+  it('falls back to the only store when the remembered one is gone', () => {
+    assert.deepEqual(defaultGrounding(remembered({ id: 'vs_gone', name: 'gone' }), [handbook]), handbook);
+    assert.equal(defaultGrounding(remembered({ id: 'vs_gone', name: 'gone' }), [handbook, specs]), undefined);
+  });
+
+  it('respects "No grounding" chosen last, even with a single store', () => {
+    assert.equal(defaultGrounding({ kind: 'none' }, [handbook]), undefined);
+  });
+
+  it('remembers the choice per workspace memento, "No grounding" included', async () => {
+    const state = new MemoryState();
+    const memory = new GroundingMemory(state);
+    assert.equal(memory.choice, undefined);
+    assert.deepEqual(memory.resolve([handbook]), handbook);
+    await memory.remember(specs);
+    assert.deepEqual(memory.resolve([handbook, specs]), specs);
+    await memory.remember(undefined);
+    assert.deepEqual(memory.choice, { kind: 'none' });
+    assert.equal(memory.resolve([handbook]), undefined);
+    // Another workspace (another memento) does not see it.
+    assert.deepEqual(new GroundingMemory(new MemoryState()).resolve([handbook]), handbook);
+    // A damaged entry is ignored, not trusted.
+    state.data.set('docchat.grounding.lastChoice', { kind: 'store', store: { id: 42 } });
+    assert.equal(memory.choice, undefined);
+  });
+});
+
+describe('local backend upstream', () => {
+  const settings = { embeddingModel: '' };
+  const server = { url: 'http://127.0.0.1:11434/v1', key: 'k' };
+
+  it('forwards chat to the chosen language-model server when Local mode serves the gateway', () => {
+    assert.deepEqual(localUpstream('local', settings, server), { url: server.url, key: 'k' });
+    assert.deepEqual(localUpstream('local', settings, { url: server.url }), { url: server.url });
+  });
+
+  it('has no upstream without a chosen server', () => {
+    assert.equal(localUpstream('local', settings, undefined), undefined);
+  });
+
+  it('keeps the company gateway (hybrid search) when one is configured beside Local mode', () => {
+    assert.deepEqual(localUpstream({ url: 'https://llm.example.com', token: 't' }, settings, server), {
+      url: 'https://llm.example.com', key: 't', embeddingModel: 'text-embed-3-small', embedPath: '/embed',
+    });
+  });
+});
