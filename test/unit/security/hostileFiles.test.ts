@@ -5,11 +5,11 @@
  * `last_error`), nothing is written outside the data folder, and the server keeps answering.
  */
 import * as assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 import { Readable } from 'node:stream';
-import { makeDocx, makePdf, startTestBackend, TOKEN, type TestBackend } from '../backend/helpers';
+import { makeDocx, makePdf, startTestBackend, tempDir, TOKEN, type TestBackend } from '../backend/helpers';
 
 const MAX_UPLOAD = 1024 * 1024;
 const MAX_CONVERT = 256 * 1024;
@@ -62,13 +62,19 @@ async function zipBombDocx(megabytes: number, options: { documentPath?: string; 
 describe('hostile files against the backend', function () {
   this.timeout(120_000);
   let t: TestBackend;
+  let parentDir: string;
   let storeId: string;
 
   before(async () => {
-    t = await startTestBackend({ rateLimits: false, maxUploadBytes: MAX_UPLOAD, maxConvertBytes: MAX_CONVERT });
+    // The data folder sits alone in a folder of its own, so "nothing new next to it" sees only this backend.
+    parentDir = await tempDir('docchat-hostile-');
+    t = await startTestBackend({ rateLimits: false, maxUploadBytes: MAX_UPLOAD, maxConvertBytes: MAX_CONVERT, dataDir: path.join(parentDir, 'data') });
     storeId = await t.createStore('hostile');
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await rm(parentDir, { recursive: true, force: true });
+  });
 
   /** After every hostile request the server still does real work. */
   async function stillServing(): Promise<void> {
