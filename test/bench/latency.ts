@@ -383,12 +383,17 @@ main(async (): Promise<BenchResult> => {
         await armTimer(page, 'pointerdown', { kind: 'newTreeRow', pattern: NOTE_LABEL, known: [] });
         await storeRow.first().click();
         expand.push(await timerResult(page));
-        await page.keyboard.press('End');
-        await pane.locator('.monaco-list-row.focused', { hasText: 'Load more' }).waitFor({ state: 'visible', timeout: 10_000 });
+        // The list is virtual: scroll until the Load more row exists, then click it.
+        const loadMore = pane.locator('.monaco-list-row', { hasText: 'Load more' });
+        const box = await pane.boundingBox();
+        await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+        for (let i = 0; i < 40 && !(await loadMore.first().isVisible()); i++) await page.mouse.wheel(0, 1500);
+        await loadMore.first().waitFor({ state: 'visible', timeout: 10_000 });
         const known = await visibleTreeLabels(page, NOTE_LABEL);
-        await armTimer(page, 'keydown', { kind: 'newTreeRow', pattern: NOTE_LABEL, known });
-        await page.keyboard.press('Enter');
+        await armTimer(page, 'pointerdown', { kind: 'newTreeRow', pattern: NOTE_LABEL, known });
+        await loadMore.first().click();
         more.push(await timerResult(page));
+        for (let i = 0; i < 40 && !(await storeRow.first().isVisible()); i++) await page.mouse.wheel(0, -3000);
         await storeRow.first().click(); // collapse
       }
       await session.screenshot('tree after load more');
