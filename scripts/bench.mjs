@@ -22,6 +22,7 @@ const BENCHMARKS = [
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },
   // Run from source with tsx: the test harness finds the repository relative to its own files.
   { id: 'activation', entry: 'test/bench/activation.ts', workers: {}, exclusive: true, fromSource: true },
+  { id: 'latency', entry: 'test/bench/latency.ts', workers: {}, exclusive: true, fromSource: true },
 ];
 
 function log(message) {

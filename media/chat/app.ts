@@ -13,6 +13,7 @@ import { h, icon, iconButton, textButton } from './dom';
 import type { MarkdownPipeline } from './markdown';
 import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContext } from './messageView';
 import { type FrameScheduler, FrameLoop } from './frameLoop';
+import { afterPaint, mark, Marks } from './marks';
 import { SlashCommandList } from './slashCommands';
 import { Announcer } from './announcer';
 
@@ -37,6 +38,7 @@ export class ChatApp {
   private readonly ctx: ViewContext;
   private readonly frames: FrameLoop;
   private readonly slashCommands: SlashCommandList;
+  private readonly requestFrame: FrameScheduler;
 
   private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': 'Conversation' } });
   private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': 'Model' } });
@@ -68,6 +70,7 @@ export class ChatApp {
     pipeline: MarkdownPipeline,
     requestFrame: FrameScheduler = (callback) => requestAnimationFrame(callback),
   ) {
+    this.requestFrame = requestFrame;
     this.frames = new FrameLoop(this.messageList, requestFrame);
     this.ctx = {
       pipeline,
@@ -84,7 +87,10 @@ export class ChatApp {
   }
 
   private build(): void {
-    this.conversationSelect.addEventListener('change', () => this.post({ type: 'openConversation', conversationId: this.conversationSelect.value }));
+    this.conversationSelect.addEventListener('change', (event) => {
+      mark(Marks.switchConversation, { conversationId: this.conversationSelect.value }, event.timeStamp);
+      this.post({ type: 'openConversation', conversationId: this.conversationSelect.value });
+    });
     this.modelSelect.addEventListener('change', () => this.post({ type: 'setModel', model: this.modelSelect.value }));
     this.storeSelect.addEventListener('change', () => this.post({ type: 'setVectorStore', storeId: this.storeSelect.value || null }));
     for (const input of [this.temperatureInput, this.maxTokensInput]) {
@@ -122,7 +128,7 @@ export class ChatApp {
       }
       if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
         event.preventDefault();
-        this.send();
+        this.send(event.timeStamp);
       }
     });
     this.input.addEventListener('input', () => this.host.setState({ draft: this.input.value } satisfies SavedState));
@@ -184,6 +190,7 @@ export class ChatApp {
         this.stores = message.catalog;
         return this.renderPickers();
       case 'streamStart':
+        afterPaint(() => mark(Marks.sourcesPainted, { requestId: message.requestId }), false, this.requestFrame);
         return this.withAnswer(message.requestId, (a) => a.start(message.sources));
       case 'streamStatus':
         return this.withAnswer(message.requestId, (a) => a.status(message.phase));
@@ -192,6 +199,8 @@ export class ChatApp {
       case 'streamDelta':
         return this.withAnswer(message.requestId, (a) => a.delta(message.text));
       case 'streamDone':
+        mark(Marks.streamEnded, { requestId: message.requestId });
+        afterPaint(() => mark(Marks.answerPainted, { requestId: message.requestId }), false, this.requestFrame);
         return this.withAnswer(message.requestId, (a) => a.done(message.stopped, message.usage, message.finishReason, message.nextSteps), true);
       case 'streamError':
         return this.withAnswer(message.requestId, (a) => a.error(message.error), true);
@@ -229,6 +238,8 @@ export class ChatApp {
     this.updateComposer();
     if (switched) {
       this.frames.reset();
+      const detail = { conversationId: conversation.id, messages: conversation.messages.length };
+      afterPaint(() => mark(Marks.conversationPainted, detail), false, this.requestFrame);
     }
     this.frames.follow();
   }
@@ -335,11 +346,13 @@ export class ChatApp {
     return [...this.answers.values()].find((a) => a.streaming);
   }
 
-  private send(): void {
+  /** `inputTime`: the timeStamp of the key press that sent it (for the latency marks). */
+  private send(inputTime?: number): void {
     const text = this.input.value.trim();
     if (!text || this.activeAnswer()) {
       return;
     }
+    mark(Marks.send, undefined, inputTime);
     this.post({ type: 'send', text });
     this.input.value = '';
     this.host.setState({ draft: '' } satisfies SavedState);

@@ -19,6 +19,7 @@ import { h, icon, textButton } from './dom';
 import { IncrementalMarkdownRenderer } from './incrementalRenderer';
 import type { MarkdownEnv, MarkdownPipeline } from './markdown';
 import type { Announcer } from './announcer';
+import { afterPaint, mark, Marks } from './marks';
 
 export interface ViewContext {
   pipeline: MarkdownPipeline;
@@ -108,12 +109,15 @@ export class AnswerView {
   private errorArrivedAt: number | undefined;
   /** Set once the text the view was built with is rendered: only later text is announced. */
   private live = false;
+  /** Answer text has been rendered (the first time is marked for the latency benchmark). */
+  private textShown: boolean;
 
   constructor(
     readonly message: AssistantMessage,
     private readonly ctx: ViewContext,
   ) {
     this.env = { sourceCount: message.sources?.length ?? 0 };
+    this.textShown = message.content.trim() !== '';
     this.body = h('div', { className: 'markdown-body' });
     this.phase = h('span', { className: 'phase', attrs: { 'aria-live': 'polite' } });
     this.progressBar = h('progress', { className: 'tool-progress', attrs: { max: '1', hidden: '', 'aria-label': 'Progress' } });
@@ -200,6 +204,7 @@ export class AnswerView {
     this.renderer.push(text);
     if (this.renderer.pendingLength >= MAX_UNRENDERED_CHARS) {
       this.renderer.flush();
+      this.markFirstText(false);
     }
     this.ctx.requestRender(this);
   }
@@ -210,11 +215,23 @@ export class AnswerView {
       return false;
     }
     this.renderer.flush();
+    // render() runs in a frame callback: a task posted now runs after this frame's paint.
+    this.markFirstText(true);
     return true;
+  }
+
+  /** Marks the first rendering of answer text, and the paint that shows it. */
+  private markFirstText(inFrame: boolean): void {
+    if (this.textShown || this.message.content.trim() === '') return;
+    this.textShown = true;
+    const detail = { requestId: this.message.requestId };
+    mark(Marks.firstText, detail);
+    afterPaint(() => mark(Marks.firstTextPainted, detail), inFrame, (callback) => requestAnimationFrame(callback));
   }
 
   done(stopped: boolean, usage?: TokenUsage, finishReason?: string, nextSteps?: NextStep[]): void {
     this.renderer.finish();
+    this.markFirstText(false);
     this.endAnnouncement(stopped ? 'Stopped.' : finishReason === 'length' ? 'Cut off at the token limit.' : 'Answer complete.');
     this.message.status = stopped ? 'stopped' : 'done';
     if (nextSteps?.length) this.message.nextSteps = nextSteps;

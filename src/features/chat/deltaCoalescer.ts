@@ -28,17 +28,38 @@ export class DeltaCoalescer {
     private readonly scheduler: FlushScheduler = timerScheduler,
   ) {}
 
+  /**
+   * The first delta after a quiet frame goes out at once (the user waits for it); what arrives
+   * in the frame after it goes out together when the frame ends.
+   */
   push(text: string): void {
     if (this.disposed || text === '') {
       return;
     }
     this.buffer.push(text);
     if (this.timer === undefined) {
-      this.timer = this.scheduler.schedule(() => {
-        this.timer = undefined;
-        this.flush();
-      }, this.intervalMs);
+      this.emitBuffered();
+      this.openFrame();
     }
+  }
+
+  private openFrame(): void {
+    this.timer = this.scheduler.schedule(() => {
+      this.timer = undefined;
+      if (this.emitBuffered()) {
+        this.openFrame();
+      }
+    }, this.intervalMs);
+  }
+
+  private emitBuffered(): boolean {
+    if (this.buffer.length === 0 || this.disposed) {
+      return false;
+    }
+    const text = this.buffer.join('');
+    this.buffer = [];
+    this.emit(text);
+    return true;
   }
 
   /** Emits whatever is buffered now (before a terminal message, so nothing arrives after it). */
@@ -47,12 +68,7 @@ export class DeltaCoalescer {
       this.scheduler.cancel(this.timer);
       this.timer = undefined;
     }
-    if (this.buffer.length === 0 || this.disposed) {
-      return;
-    }
-    const text = this.buffer.join('');
-    this.buffer = [];
-    this.emit(text);
+    this.emitBuffered();
   }
 
   dispose(): void {

@@ -106,13 +106,13 @@ describe('chat answers (runAnswer) against a scripted gateway', () => {
     assert.equal(request.json.messages.at(-1).content, 'How long are invoices kept?');
   });
 
-  it('sends one delta per flush however many chunks arrived in between', async () => {
+  it('sends the first chunk at once, then one delta per flush however many chunks arrived in between', async () => {
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody(['a', 'b', 'c', 'd'].map((c) => chatChunk(c)))));
     const scheduler = new ManualScheduler();
     const recorder = new Recorder();
     await runAnswer(job(), deps({ scheduler }), recorder, new AbortController().signal);
-    // Nothing flushed on schedule: everything arrives as one final delta before done.
-    assert.deepEqual(recorder.events.filter((e) => e.kind === 'delta'), [{ kind: 'delta', text: 'abcd' }]);
+    // The first chunk goes out at once; nothing flushed on schedule, so the rest arrives as one final delta before done.
+    assert.deepEqual(recorder.events.filter((e) => e.kind === 'delta'), [{ kind: 'delta', text: 'a' }, { kind: 'delta', text: 'bcd' }]);
     assert.equal(scheduler.scheduled, false, 'no flush left pending after the end');
     recorder.assertOneTerminal();
   });

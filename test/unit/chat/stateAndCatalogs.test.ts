@@ -35,18 +35,24 @@ class ManualScheduler implements FlushScheduler {
 }
 
 describe('chat delta coalescing', () => {
-  it('posts everything that arrived within a frame as one message', () => {
+  it('posts the first delta at once and everything else that arrived within a frame as one message', () => {
     const scheduler = new ManualScheduler();
     const posted: string[] = [];
     const coalescer = new DeltaCoalescer((t) => posted.push(t), 16, scheduler);
     ['a', 'b', 'c'].forEach((d) => coalescer.push(d));
-    assert.deepEqual(posted, []);
+    assert.deepEqual(posted, ['a'], 'the first token is not held for a frame');
     assert.equal(scheduler.callbacks.length, 1, 'one frame scheduled, not one per delta');
     scheduler.fire();
+    assert.deepEqual(posted, ['a', 'bc']);
     coalescer.push('d');
     coalescer.push('');
+    assert.deepEqual(posted, ['a', 'bc'], 'a frame that posted keeps the next delta for the following frame');
     scheduler.fire();
-    assert.deepEqual(posted, ['abc', 'd']);
+    assert.deepEqual(posted, ['a', 'bc', 'd']);
+    scheduler.fire();
+    assert.equal(scheduler.callbacks.length, 0, 'a quiet frame schedules nothing');
+    coalescer.push('e');
+    assert.deepEqual(posted, ['a', 'bc', 'd', 'e'], 'after a quiet frame the next delta goes out at once');
   });
 
   it('flushes at once before a terminal message and posts nothing after dispose', () => {
