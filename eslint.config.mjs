@@ -52,7 +52,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [noVscode], patterns: [{ group: ['**/src/features/**', '**/src/services/**'], message: 'The webview shares only src/chatCore with the extension.' }] },
+        {
+          paths: [noVscode],
+          patterns: [
+            { group: ['**/src/features/**', '**/src/services/**'], message: 'The webview shares only src/chatCore with the extension.' },
+          ],
+        },
       ],
     },
   },

@@ -38,7 +38,9 @@ function newestMtime(target) {
 
 /** Rebuilds dist/ when a source is newer than the bundles (or a bundle is missing). */
 function buildIfNeeded() {
-  const bundles = ['dist/extension.js', 'dist/backend.js', 'dist/backend-cli.js', 'dist/webview/chat.js'].map((f) => path.join(repoRoot, f));
+  const bundles = ['dist/extension.js', 'dist/backend.js', 'dist/backend-cli.js', 'dist/webview/chat.js'].map((f) =>
+    path.join(repoRoot, f),
+  );
   const oldestBundle = Math.min(...bundles.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   const newestSource = Math.max(...['src', 'media', 'package.json', 'esbuild.mjs'].map((f) => newestMtime(path.join(repoRoot, f))));
   if (oldestBundle >= newestSource) return;
@@ -109,7 +111,12 @@ function cell(value) {
 }
 
 function markdownTable(table) {
-  const lines = [`**${table.caption}**`, '', `| ${table.columns.map(cell).join(' | ')} |`, `|${table.columns.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  const lines = [
+    `**${table.caption}**`,
+    '',
+    `| ${table.columns.map(cell).join(' | ')} |`,
+    `|${table.columns.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+  ];
   for (const row of table.rows) lines.push(`| ${row.map(cell).join(' | ')} |`);
   return lines.join('\n');
 }

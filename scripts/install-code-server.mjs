@@ -11,9 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  CODE_SERVER_VERSION, cacheDir, cleanNpmEnv, codeServerDir, formatDuration, isRoot, log, run, withLock,
-} from './lib/common.mjs';
+import { CODE_SERVER_VERSION, cacheDir, cleanNpmEnv, codeServerDir, formatDuration, isRoot, log, run, withLock } from './lib/common.mjs';
 
 export const DEBIAN_PACKAGES = ['libkrb5-dev', 'ripgrep', 'chromium'];
 const MARKER = '.docchat-install-complete';
@@ -38,8 +36,10 @@ export async function ensureDebianPackages() {
   const missing = missingDebianPackages();
   if (missing.length === 0) return;
   if (!isRoot()) {
-    throw new Error(`Missing Debian packages: ${missing.join(' ')}. Install them with:\n` +
-      `  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `Missing Debian packages: ${missing.join(' ')}. Install them with:\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Wait for another apt run (ours or the system's) instead of failing on its lock.
@@ -53,7 +53,8 @@ async function installInto(target) {
   const downloads = mkdtempSync(path.join(cacheDir(), 'download-'));
   try {
     await run('npm', ['pack', `code-server@${CODE_SERVER_VERSION}`, '--pack-destination', downloads], {
-      cwd: downloads, env: npmEnv,
+      cwd: downloads,
+      env: npmEnv,
     });
     const tarball = readdirSync(downloads).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error('npm pack produced no tarball');
@@ -84,18 +85,26 @@ export async function installCodeServer({ force = false } = {}) {
   const target = codeServerDir();
   if (!force && isCodeServerInstalled()) return target;
   mkdirSync(cacheDir(), { recursive: true });
-  await withLock(`${target}.lock`, async () => {
-    if (!force && isCodeServerInstalled()) return; // another run finished it while we waited
-    const started = Date.now();
-    log(`installing code-server ${CODE_SERVER_VERSION} into ${target} (takes a few minutes, once)`);
-    rmSync(target, { recursive: true, force: true });
-    await installInto(target);
-    if (!existsSync(codeServerEntry())) throw new Error(`code-server entry missing: ${codeServerEntry()}`);
-    writeFileSync(path.join(target, MARKER), JSON.stringify({
-      version: CODE_SERVER_VERSION, installedAt: new Date().toISOString(),
-    }) + '\n');
-    log(`code-server installed in ${formatDuration(Date.now() - started)}`);
-  }, { onWait: (pid) => log(`waiting for another install of code-server (pid ${pid})`) });
+  await withLock(
+    `${target}.lock`,
+    async () => {
+      if (!force && isCodeServerInstalled()) return; // another run finished it while we waited
+      const started = Date.now();
+      log(`installing code-server ${CODE_SERVER_VERSION} into ${target} (takes a few minutes, once)`);
+      rmSync(target, { recursive: true, force: true });
+      await installInto(target);
+      if (!existsSync(codeServerEntry())) throw new Error(`code-server entry missing: ${codeServerEntry()}`);
+      writeFileSync(
+        path.join(target, MARKER),
+        JSON.stringify({
+          version: CODE_SERVER_VERSION,
+          installedAt: new Date().toISOString(),
+        }) + '\n',
+      );
+      log(`code-server installed in ${formatDuration(Date.now() - started)}`);
+    },
+    { onWait: (pid) => log(`waiting for another install of code-server (pid ${pid})`) },
+  );
   return target;
 }
 

@@ -50,17 +50,24 @@ function prepareWorkspace() {
   const settingsFile = path.join(userDataDir, 'User/settings.json');
   mkdirSync(path.dirname(settingsFile), { recursive: true });
   const settings = readJson(settingsFile);
-  writeFileSync(settingsFile, JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'telemetry.telemetryLevel': 'off',
-    // This machine may have no route to an extension gallery: don't ask one.
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'extensions.ignoreRecommendations': true,
-    'update.mode': 'none',
-    ...settings,
-    'security.workspace.trust.enabled': false, // otherwise the extension stays disabled
-  }, null, 2));
+  writeFileSync(
+    settingsFile,
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'telemetry.telemetryLevel': 'off',
+        // This machine may have no route to an extension gallery: don't ask one.
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'extensions.ignoreRecommendations': true,
+        'update.mode': 'none',
+        ...settings,
+        'security.workspace.trust.enabled': false, // otherwise the extension stays disabled
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** Copies the current build into the demo extensions dir, replacing any older copy. */
@@ -120,17 +127,26 @@ async function seedDemoStore() {
 }
 
 async function startCodeServer() {
-  const child = spawn(process.execPath, [
-    codeServerEntry(),
-    '--config', path.join(demoRoot, 'code-server.yaml'),
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--extensions-dir', extensionsDir,
-    '--user-data-dir', userDataDir,
-    workspaceDir,
-  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      codeServerEntry(),
+      '--config',
+      path.join(demoRoot, 'code-server.yaml'),
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      workspaceDir,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
     const match = /HTTP server listening on (http:\/\/\S+)/.exec(chunk.toString());

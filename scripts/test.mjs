@@ -3,11 +3,11 @@
 //   1. npm packages (npm ci when node_modules is missing, npm install when it is stale)
 //   2. Debian packages + code-server 4.100.3 in the cache folder (scripts/install-code-server.mjs)
 //   3. production build and the .vsix (npm run package)
-//   4. type-check, unit tests (mocha), extension-host suite (inside code-server), e2e UI tests
+//   4. lint and format check, type-check, unit tests (mocha), extension-host suite (inside code-server), e2e UI tests
 // Ends with one line `N passed, N failed` summing the test layers; exits non-zero on any failure.
 // Node built-ins only: this file runs before the npm packages exist.
 //
-//   npm test [-- --only=unit,exthost,e2e] [--skip-package]
+//   npm test [-- --only=lint,typecheck,unit,exthost,e2e] [--skip-package]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import { ensureNpmPackages, npmPackagesState } from './lib/npmPackages.mjs';
 const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
-const LAYERS = ['typecheck', 'unit', 'exthost', 'e2e'];
+const LAYERS = ['lint', 'typecheck', 'unit', 'exthost', 'e2e'];
 const unknownLayers = only ? [...only].filter((layer) => !LAYERS.includes(layer)) : [];
 if (only && (unknownLayers.length > 0 || only.size === 0)) {
   // A mistyped layer would otherwise run nothing and pass.
@@ -123,23 +123,31 @@ const built = await step('build and package (.vsix)', async () => {
     await run('npm', ['run', 'package']);
   }
 });
+if (wants('lint')) {
+  await step('lint (ESLint)', () => run(node, [bin('eslint/bin/eslint.js'), '.', '--max-warnings', '0']));
+  await step('format (Prettier)', () => run(node, [bin('prettier/bin/prettier.cjs'), '--check', '.', '--log-level', 'warn']));
+}
 if (wants('typecheck')) await step('type-check', () => run(node, [bin('typescript/bin/tsc'), '-p', '.', '--noEmit']));
 if (wants('unit')) await step('unit tests', () => mochaLayer(['test/unit/**/*.test.ts'], testEnv));
 if (wants('exthost')) {
   await step('extension-host tests', async () =>
-    (built && harnessReady ? extensionHostLayer(testEnv) : { ok: false, note: 'skipped: build or install failed' }));
+    built && harnessReady ? extensionHostLayer(testEnv) : { ok: false, note: 'skipped: build or install failed' },
+  );
 }
 if (wants('e2e')) {
   await step('e2e tests', async () =>
-    (built && harnessReady
+    built && harnessReady
       ? mochaLayer(['--config', 'test/e2e/.mocharc.json', 'test/e2e/**/*.e2e.test.ts'], testEnv)
-      : { ok: false, note: 'skipped: build or install failed' }));
+      : { ok: false, note: 'skipped: build or install failed' },
+  );
 }
 
 console.log('\nSummary');
 for (const s of steps) {
   const counts = s.passed !== undefined ? `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` : '';
-  console.log(`  ${s.ok ? 'ok    ' : 'FAILED'} ${s.name.padEnd(28)} ${formatDuration(s.ms).padStart(8)}  ${counts}${s.note ? `  (${s.note})` : ''}`);
+  console.log(
+    `  ${s.ok ? 'ok    ' : 'FAILED'} ${s.name.padEnd(28)} ${formatDuration(s.ms).padStart(8)}  ${counts}${s.note ? `  (${s.note})` : ''}`,
+  );
 }
 console.log(`  total ${formatDuration(Date.now() - started)}; screenshots in test-results/\n`);
 // Skipped (pending) tests stay visible in the closing line instead of vanishing.

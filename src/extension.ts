@@ -5,7 +5,7 @@ import * as auth from './features/auth';
 import * as chat from './features/chat';
 import * as metadata from './features/metadata';
 import * as modelServer from './features/modelServer';
-import * as nativeChat from './features/participant';
+import * as nativeChat from './features/nativeChat';
 import * as skills from './features/skills';
 import * as search from './features/search';
 import * as stores from './features/stores';

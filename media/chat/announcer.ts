@@ -4,7 +4,7 @@
  * markdown block of the streaming answer once it is finished, or the whole answer once when it is
  * done, as the `docchat.chat.announceAnswers` setting asks.
  */
-import type { AnnounceMode } from '../../src/features/chat/protocol';
+import type { AnnounceMode } from '../../src/chatCore/protocol';
 import { h } from './dom';
 
 export class Announcer {

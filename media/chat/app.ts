@@ -8,7 +8,7 @@ import type {
   StoreCatalogState,
   UserMessage,
   WebviewMessage,
-} from '../../src/features/chat/protocol';
+} from '../../src/chatCore/protocol';
 import { h, icon, iconButton, textButton } from './dom';
 import type { MarkdownPipeline } from './markdown';
 import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContext } from './messageView';
@@ -23,11 +23,9 @@ export interface WebviewHost {
   setState(state: unknown): void;
 }
 
-
 interface SavedState {
   draft?: string;
 }
-
 
 export class ChatApp {
   private conversation: Conversation | undefined;
@@ -43,8 +41,14 @@ export class ChatApp {
   private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': 'Conversation' } });
   private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': 'Model' } });
   private readonly storeSelect = h('select', { className: 'store-select', attrs: { 'aria-label': 'Vector store for grounding' } });
-  private readonly temperatureInput = h('input', { className: 'temperature', attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: 'default', 'aria-label': 'Temperature' } });
-  private readonly maxTokensInput = h('input', { className: 'max-tokens', attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max completion tokens' } });
+  private readonly temperatureInput = h('input', {
+    className: 'temperature',
+    attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: 'default', 'aria-label': 'Temperature' },
+  });
+  private readonly maxTokensInput = h('input', {
+    className: 'max-tokens',
+    attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max completion tokens' },
+  });
   private readonly projectCode = h('span', { className: 'project-code' });
   private readonly optionsPanel = h('div', { className: 'options-panel', attrs: { hidden: '' } });
   private readonly notices = h('div', { className: 'notices' });
@@ -109,7 +113,13 @@ export class ChatApp {
     const header = h(
       'header',
       { className: 'toolbar' },
-      h('div', { className: 'toolbar-row' }, this.conversationSelect, iconButton('add', 'New Chat', () => this.post({ type: 'newChat' }), 'new-chat'), iconButton('trash', 'Delete Conversation', () => this.deleteConversation(), 'delete-chat')),
+      h(
+        'div',
+        { className: 'toolbar-row' },
+        this.conversationSelect,
+        iconButton('add', 'New Chat', () => this.post({ type: 'newChat' }), 'new-chat'),
+        iconButton('trash', 'Delete Conversation', () => this.deleteConversation(), 'delete-chat'),
+      ),
       h(
         'div',
         { className: 'toolbar-row' },
@@ -146,8 +156,21 @@ export class ChatApp {
         target.click();
       }
     });
-    const composer = h('footer', { className: 'composer' }, this.pendingChips, this.slashCommands.element, this.input, h('div', { className: 'composer-actions' }, this.sendButton, this.stopButton));
-    const main = h('main', { className: 'conversation' }, h('h1', { className: 'visually-hidden', text: 'DocChat' }), this.messageList, this.announcer.element);
+    const composer = h(
+      'footer',
+      { className: 'composer' },
+      this.pendingChips,
+      this.slashCommands.element,
+      this.input,
+      h('div', { className: 'composer-actions' }, this.sendButton, this.stopButton),
+    );
+    const main = h(
+      'main',
+      { className: 'conversation' },
+      h('h1', { className: 'visually-hidden', text: 'DocChat' }),
+      this.messageList,
+      this.announcer.element,
+    );
     this.root.replaceChildren(header, main, composer);
     this.root.removeAttribute('aria-busy');
     this.updateComposer();
@@ -175,7 +198,12 @@ export class ChatApp {
     update();
     if (before.isConnected && !before.closest('[hidden]')) return;
     const remaining = [...this.pendingChips.querySelectorAll<HTMLElement>('.chip-remove')];
-    const next = chipIndex >= 0 && remaining.length > 0 ? remaining[Math.min(chipIndex, remaining.length - 1)]! : this.activeAnswer() ? this.stopButton : this.input;
+    const next =
+      chipIndex >= 0 && remaining.length > 0
+        ? remaining[Math.min(chipIndex, remaining.length - 1)]!
+        : this.activeAnswer()
+          ? this.stopButton
+          : this.input;
     next.focus();
   }
 
@@ -201,7 +229,11 @@ export class ChatApp {
       case 'streamDone':
         mark(Marks.streamEnded, { requestId: message.requestId });
         afterPaint(() => mark(Marks.answerPainted, { requestId: message.requestId }), false, this.requestFrame);
-        return this.withAnswer(message.requestId, (a) => a.done(message.stopped, message.usage, message.finishReason, message.nextSteps), true);
+        return this.withAnswer(
+          message.requestId,
+          (a) => a.done(message.stopped, message.usage, message.finishReason, message.nextSteps),
+          true,
+        );
       case 'streamError':
         return this.withAnswer(message.requestId, (a) => a.error(message.error), true);
       case 'focusComposer':
@@ -223,7 +255,12 @@ export class ChatApp {
     this.frames.follow();
   }
 
-  private renderState(conversation: Conversation, summaries: ConversationSummary[], projectCode: string, announce: AnnounceMode | undefined): void {
+  private renderState(
+    conversation: Conversation,
+    summaries: ConversationSummary[],
+    projectCode: string,
+    announce: AnnounceMode | undefined,
+  ): void {
     const switched = this.conversation?.id !== conversation.id;
     this.conversation = conversation;
     this.renderConversationList(summaries, conversation.id);
@@ -233,7 +270,9 @@ export class ChatApp {
     this.maxTokensInput.value = maxCompletionTokens === undefined ? '' : String(maxCompletionTokens);
     this.projectCode.textContent = `Project code: ${projectCode} (from the settings)`;
     this.announcer.mode = announce ?? 'asTheyStream';
-    this.pendingChips.replaceChildren(...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))));
+    this.pendingChips.replaceChildren(
+      ...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))),
+    );
     this.renderMessages(conversation, switched);
     this.updateComposer();
     if (switched) {
@@ -290,7 +329,10 @@ export class ChatApp {
       this.emptyState.replaceChildren(
         icon('comment-discussion', 'empty-icon'),
         h('p', { text: 'Ask a question about your documents or your code.' }),
-        h('p', { className: 'hint', text: 'Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …' }),
+        h('p', {
+          className: 'hint',
+          text: 'Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …',
+        }),
       );
       elements.push(this.emptyState);
     }
@@ -330,7 +372,9 @@ export class ChatApp {
     storeOptions.push(...this.stores.stores.map((s) => option(s.id, s.name)));
     this.storeSelect.replaceChildren(...storeOptions);
     this.storeSelect.value = storeId;
-    this.storeSelect.title = storeId ? `Answers are grounded in ${conversation?.options.vectorStoreName ?? storeId}` : 'Answers are not grounded in documents';
+    this.storeSelect.title = storeId
+      ? `Answers are grounded in ${conversation?.options.vectorStoreName ?? storeId}`
+      : 'Answers are not grounded in documents';
 
     const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
     this.notices.replaceChildren(...notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text }))));

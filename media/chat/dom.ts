@@ -34,9 +34,18 @@ export function icon(name: string, extraClass = ''): HTMLSpanElement {
 }
 
 export function iconButton(iconName: string, label: string, onClick: (event: MouseEvent) => void, className = ''): HTMLButtonElement {
-  return h('button', { className: `icon-button ${className}`.trim(), title: label, attrs: { type: 'button', 'aria-label': label }, onClick }, icon(iconName));
+  return h(
+    'button',
+    { className: `icon-button ${className}`.trim(), title: label, attrs: { type: 'button', 'aria-label': label }, onClick },
+    icon(iconName),
+  );
 }
 
 export function textButton(iconName: string, label: string, onClick: (event: MouseEvent) => void, className = ''): HTMLButtonElement {
-  return h('button', { className: `text-button ${className}`.trim(), attrs: { type: 'button' }, onClick }, icon(iconName), h('span', { text: label }));
+  return h(
+    'button',
+    { className: `text-button ${className}`.trim(), attrs: { type: 'button' }, onClick },
+    icon(iconName),
+    h('span', { text: label }),
+  );
 }

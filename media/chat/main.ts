@@ -1,6 +1,6 @@
 // Webview entry of the DocChat chat panel (bundled by esbuild for the browser).
 import DOMPurify from 'dompurify';
-import type { HostMessage } from '../../src/features/chat/protocol';
+import type { HostMessage } from '../../src/chatCore/protocol';
 import { ChatApp, type WebviewHost } from './app';
 import { createMarkdownPipeline } from './markdown';
 import './chat.css';

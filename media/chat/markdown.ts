@@ -9,7 +9,7 @@
 import MarkdownIt from 'markdown-it';
 import hljs from 'highlight.js/lib/common';
 import type { Config, DOMPurify } from 'dompurify';
-import { citationAt } from '../../src/features/chat/citations';
+import { citationAt } from '../../src/chatCore/citations';
 
 /** Per-answer render environment. */
 export type MarkdownEnv = {
@@ -46,9 +46,7 @@ export function createMarkdownIt(): Markdown {
   });
   md.renderer.rules.citation = (tokens, idx) => {
     const numbers = (tokens[idx]!.meta as { numbers: number[] }).numbers;
-    return numbers
-      .map((n) => `<a class="citation" data-citation="${n}" title="Source ${n}">[${n}]</a>`)
-      .join('');
+    return numbers.map((n) => `<a class="citation" data-citation="${n}" title="Source ${n}">[${n}]</a>`).join('');
   };
 
   const escape = md.utils.escapeHtml;

@@ -1,6 +1,6 @@
 /** One message of the conversation: the user's question, or an answer (live while it streams). */
-import { citedSources } from '../../src/features/chat/citations';
-import { sourceTitle } from '../../src/features/chat/grounding';
+import { citedSources } from '../../src/chatCore/citations';
+import { sourceTitle } from '../../src/chatCore/grounding';
 import type {
   AssistantMessage,
   ChatErrorInfo,
@@ -14,7 +14,7 @@ import type {
   ToolProgress,
   UserMessage,
   WebviewMessage,
-} from '../../src/features/chat/protocol';
+} from '../../src/chatCore/protocol';
 import { h, icon, textButton } from './dom';
 import { IncrementalMarkdownRenderer } from './incrementalRenderer';
 import type { MarkdownEnv, MarkdownPipeline } from './markdown';
@@ -72,7 +72,16 @@ export function contextChip(item: ContextItem, onRemove?: () => void): HTMLEleme
     icon(contextIcon(item)),
     h('span', { className: 'chip-label', text: title }),
     onRemove &&
-      h('button', { className: 'chip-remove', title: `Remove ${title}`, attrs: { type: 'button', 'aria-label': `Remove ${title}` }, onClick: onRemove }, icon('close')),
+      h(
+        'button',
+        {
+          className: 'chip-remove',
+          title: `Remove ${title}`,
+          attrs: { type: 'button', 'aria-label': `Remove ${title}` },
+          onClick: onRemove,
+        },
+        icon('close'),
+      ),
   );
 }
 
@@ -130,7 +139,15 @@ export class AnswerView {
     this.element = h(
       'article',
       { className: 'message assistant', attrs: { 'data-message-id': message.id, 'aria-label': 'Answer' } },
-      h('div', { className: 'message-header' }, icon('hubot'), h('span', { text: 'DocChat' }), model, message.legacy && h('span', { className: 'badge', text: 'legacy' }), this.phase),
+      h(
+        'div',
+        { className: 'message-header' },
+        icon('hubot'),
+        h('span', { text: 'DocChat' }),
+        model,
+        message.legacy && h('span', { className: 'badge', text: 'legacy' }),
+        this.phase,
+      ),
       this.progressBar,
       this.body,
       this.after,
@@ -226,7 +243,11 @@ export class AnswerView {
     this.textShown = true;
     const detail = { requestId: this.message.requestId };
     mark(Marks.firstText, detail);
-    afterPaint(() => mark(Marks.firstTextPainted, detail), inFrame, (callback) => requestAnimationFrame(callback));
+    afterPaint(
+      () => mark(Marks.firstTextPainted, detail),
+      inFrame,
+      (callback) => requestAnimationFrame(callback),
+    );
   }
 
   done(stopped: boolean, usage?: TokenUsage, finishReason?: string, nextSteps?: NextStep[]): void {
@@ -323,13 +344,18 @@ export class AnswerView {
   private errorBox(error: ChatErrorInfo, arrivedAt: number | undefined): HTMLElement {
     const buttons = error.actions.map((action) => {
       const [iconName, label] = ACTION_LABELS[action];
-      const button = textButton(iconName, label, () => {
-        if (action === 'retry') {
-          this.ctx.post({ type: 'regenerate', messageId: this.message.id });
-        } else {
-          this.ctx.post({ type: 'runAction', action });
-        }
-      }, `error-action action-${action}`);
+      const button = textButton(
+        iconName,
+        label,
+        () => {
+          if (action === 'retry') {
+            this.ctx.post({ type: 'regenerate', messageId: this.message.id });
+          } else {
+            this.ctx.post({ type: 'runAction', action });
+          }
+        },
+        `error-action action-${action}`,
+      );
       button.disabled = action === 'retry' && (!this.isLast || this.ctx.busy());
       return button;
     });
@@ -367,13 +393,25 @@ export class AnswerView {
             ? source.url
             : 'selection';
       const openable = source.kind !== 'web' || isWebUrl(source.url);
-      const label = [h('span', { className: 'source-number', text: `[${source.number}]` }), icon(contextIcon(source)), h('span', { className: 'source-title', text: title })];
+      const label = [
+        h('span', { className: 'source-number', text: `[${source.number}]` }),
+        icon(contextIcon(source)),
+        h('span', { className: 'source-title', text: title }),
+      ];
       const snippet = source.content.slice(0, 240).replace(/\s+/g, ' ');
       return h(
         'li',
         { className: cited.has(source.number) ? 'source cited' : 'source' },
         openable
-          ? h('a', { className: 'source-link', title: `Open source ${source.number}: ${title}`, attrs: { role: 'link', tabindex: '0', 'data-source': String(source.number) } }, ...label)
+          ? h(
+              'a',
+              {
+                className: 'source-link',
+                title: `Open source ${source.number}: ${title}`,
+                attrs: { role: 'link', tabindex: '0', 'data-source': String(source.number) },
+              },
+              ...label,
+            )
           : h('span', { className: 'source-link inert', title: 'Not a web address: not opened' }, ...label),
         detail && h('span', { className: 'source-detail', text: detail }),
         snippet && h('div', { className: 'source-snippet', text: snippet }),

@@ -2,13 +2,16 @@
  * The composer's slash-command suggestions: typing `/` (and the start of a name) lists the
  * gateway tools; Up/Down choose, Tab or Enter completes (`/web `), Escape closes the list.
  */
-import { TOOL_COMMANDS } from '../../src/features/tools/slashCommands';
+import { TOOL_COMMANDS } from '../../src/chatCore/slashCommands';
 import { h } from './dom';
 
 const PARTIAL_COMMAND = /^\/(\w*)$/;
 
 export class SlashCommandList {
-  readonly element = h('ul', { className: 'slash-commands', attrs: { id: 'slash-commands', role: 'listbox', 'aria-label': 'Commands', hidden: '' } });
+  readonly element = h('ul', {
+    className: 'slash-commands',
+    attrs: { id: 'slash-commands', role: 'listbox', 'aria-label': 'Commands', hidden: '' },
+  });
   private matches: typeof TOOL_COMMANDS = [];
   private selected = 0;
   /** Closed with Escape: stays closed until the text changes. */
@@ -57,7 +60,12 @@ export class SlashCommandList {
           'li',
           {
             className: index === this.selected ? 'slash-command selected' : 'slash-command',
-            attrs: { id: optionId(command.name), role: 'option', 'data-command': command.name, 'aria-selected': String(index === this.selected) },
+            attrs: {
+              id: optionId(command.name),
+              role: 'option',
+              'data-command': command.name,
+              'aria-selected': String(index === this.selected),
+            },
           },
           h('span', { className: 'slash-usage', text: command.usage }),
           h('span', { className: 'slash-description', text: command.description }),

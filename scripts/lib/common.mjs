@@ -29,8 +29,18 @@ export function log(message) {
 // `npm install` in another folder would then install into this repository, so only the settings
 // that describe the machine (registry, certificates, proxies, header location) are passed on.
 const KEPT_NPM_CONFIG = new Set([
-  'registry', 'cafile', 'ca', 'cache', 'userconfig', 'globalconfig', 'proxy', 'https_proxy',
-  'noproxy', 'strict_ssl', 'nodedir', 'node_gyp',
+  'registry',
+  'cafile',
+  'ca',
+  'cache',
+  'userconfig',
+  'globalconfig',
+  'proxy',
+  'https_proxy',
+  'noproxy',
+  'strict_ssl',
+  'nodedir',
+  'node_gyp',
 ]);
 
 export function cleanNpmEnv(extra = {}) {

@@ -141,9 +141,10 @@ async function main(): Promise<void> {
       network,
       skillsFile: values.skills ? path.resolve(values.skills) : undefined,
       log,
-      lifetime: discoveryFile || values['idle-exit-ms']
-        ? { idleExitMs, leaseTtlMs, version: ownerVersion, onStop: (reason) => stopRequested?.(reason) }
-        : undefined,
+      lifetime:
+        discoveryFile || values['idle-exit-ms']
+          ? { idleExitMs, leaseTtlMs, version: ownerVersion, onStop: (reason) => stopRequested?.(reason) }
+          : undefined,
     });
   let backend;
   try {
@@ -184,7 +185,9 @@ async function main(): Promise<void> {
     }
     if (result.skipped.length) log('info', `  ${result.skipped.length} file(s) were already in the demo store.`);
     if (values['seed-only']) {
-      process.stdout.write(`${JSON.stringify({ seeded: { storeId: result.storeId, added: result.files.length, skipped: result.skipped.length, failed: result.files.filter((f) => f.status !== 'completed').length } })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ seeded: { storeId: result.storeId, added: result.files.length, skipped: result.skipped.length, failed: result.files.filter((f) => f.status !== 'completed').length } })}\n`,
+      );
       await backend.close();
       process.exit(result.files.length && result.files.every((f) => f.status !== 'completed') ? 1 : 0);
     }
@@ -198,7 +201,10 @@ async function main(): Promise<void> {
       upstream: upstreamSignature(upstream, network),
       startedAt: new Date().toISOString(),
     });
-    log('info', `Shared backend ${process.pid} (version ${ownerVersion}) listening on ${backend.url}; exits ${idleExitMs} ms after its last window lease.`);
+    log(
+      'info',
+      `Shared backend ${process.pid} (version ${ownerVersion}) listening on ${backend.url}; exits ${idleExitMs} ms after its last window lease.`,
+    );
     process.stdout.write(`${JSON.stringify({ url: backend.url, pid: process.pid })}\n`);
     return;
   }

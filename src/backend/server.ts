@@ -16,7 +16,7 @@ import { loadDirectory, SkillDirectory } from './gateway/skills';
 import { Upstream } from './gateway/upstream';
 import { authenticate } from './http/auth';
 import { ApiError } from './http/errors';
-import { RateLimiter } from './http/rateLimiter';
+import { SlidingWindowLimiter } from './http/slidingWindowLimiter';
 import { discardBody } from './http/body';
 import { answerClientError, answerConnect, type ClientError } from './http/clientError';
 import { sendError, sendJson } from './http/respond';
@@ -67,7 +67,10 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     });
     const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
     const router = new Router();
-    router.add(...documentsRoutes(documents, maxUploadBytes), ...gatewayRoutes({ upstream, skills, convertPage: (job) => pool.convert(job), dispatcher }));
+    router.add(
+      ...documentsRoutes(documents, maxUploadBytes),
+      ...gatewayRoutes({ upstream, skills, convertPage: (job) => pool.convert(job), dispatcher }),
+    );
     router.add({
       method: 'GET',
       path: '/health',
@@ -76,10 +79,16 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     });
     const lifetime = options.lifetime;
     leases = lifetime
-      ? new Leases({ idleExitMs: lifetime.idleExitMs, defaultTtlMs: lifetime.leaseTtlMs ?? 90_000, onIdle: () => lifetime.onStop('no window has used the backend for a while') })
+      ? new Leases({
+          idleExitMs: lifetime.idleExitMs,
+          defaultTtlMs: lifetime.leaseTtlMs ?? 90_000,
+          onIdle: () => lifetime.onStop('no window has used the backend for a while'),
+        })
       : undefined;
-    if (lifetime && leases) router.add(...lifetimeRoutes(leases, { pid: process.pid, version: lifetime.version }, (reason) => lifetime.onStop(reason)));
-    const limiter = new RateLimiter(rateLimitTable(options.rateLimits));
+    if (lifetime && leases) {
+      router.add(...lifetimeRoutes(leases, { pid: process.pid, version: lifetime.version }, (reason) => lifetime.onStop(reason)));
+    }
+    const limiter = new SlidingWindowLimiter(rateLimitTable(options.rateLimits));
     const credentials = { token: options.token, apiKey: options.apiKey };
 
     const server = createServer({ requireHostHeader: false }, (req, res) => {
@@ -87,8 +96,9 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       res.setHeader('x-request-id', requestId);
       void handle(req, res, requestId).catch((error) => {
         log('error', `Unhandled error (request ${requestId}): ${(error as Error)?.stack ?? error}`);
-        if (!res.headersSent) sendError(res, new ApiError('server_error', `Internal error (request ${requestId}).`, null, 'internal_error'));
-        else res.destroy();
+        if (!res.headersSent) {
+          sendError(res, new ApiError({ type: 'server_error', message: `Internal error (request ${requestId}).`, code: 'internal_error' }));
+        } else res.destroy();
       });
     });
     server.on('clientError', (error: ClientError, socket) => answerClientError(error, socket, log));
@@ -100,17 +110,27 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       let where = `${req.method} ${(req.url ?? '').slice(0, 200)}`;
       try {
         if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-          throw new ApiError('invalid_request_error', 'The request has no Host header (HTTP/1.1 requires one).', null, 'missing_host');
+          throw new ApiError({
+            type: 'invalid_request_error',
+            message: 'The request has no Host header (HTTP/1.1 requires one).',
+            code: 'missing_host',
+          });
         }
         const target = parseTarget(req.url ?? '/');
         where = `${req.method} ${target.path}`;
         const match = router.match(req.method ?? 'GET', target.segments);
         if (match.kind === 'not_found') {
-          throw new ApiError('not_found_error', `Unknown path ${where}.`, null, 'unknown_url');
+          throw new ApiError({ type: 'not_found_error', message: `Unknown path ${where}.`, code: 'unknown_url' });
         }
         if (match.kind === 'method_not_allowed') {
-          throw new ApiError('invalid_request_error', `${req.method} is not allowed on ${target.path}; use ${match.allowed.join(' or ')}.`, null, 'method_not_allowed', 405, {
-            allow: match.allowed.join(', '),
+          throw new ApiError({
+            type: 'invalid_request_error',
+            message: `${req.method} is not allowed on ${target.path}; use ${match.allowed.join(' or ')}.`,
+            code: 'method_not_allowed',
+            status: 405,
+            headers: {
+              allow: match.allowed.join(', '),
+            },
           });
         }
         const { route, params } = match;
@@ -118,7 +138,14 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
           const user = authenticate(req, route.service, credentials);
           if (route.operation) limiter.check(user, route.operation);
         }
-        const ctx: RequestContext = { req, res, params, query: target.query, requestId, origin: `http://${req.headers.host ?? 'localhost'}` };
+        const ctx: RequestContext = {
+          req,
+          res,
+          params,
+          query: target.query,
+          requestId,
+          origin: `http://${req.headers.host ?? 'localhost'}`,
+        };
         await route.handler(ctx);
       } catch (error) {
         if (res.destroyed || (error as Error)?.name === 'AbortError') return;
@@ -128,7 +155,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
           if (error.status >= 500) log('warn', `${where} (request ${requestId}): ${error.message}`);
         } else {
           log('error', `${where} failed (request ${requestId}): ${(error as Error)?.stack ?? error}`);
-          answer = new ApiError('server_error', `Internal error (request ${requestId}).`, null, 'internal_error');
+          answer = new ApiError({ type: 'server_error', message: `Internal error (request ${requestId}).`, code: 'internal_error' });
         }
         // The client reads the answer only once it has finished sending: drop the rest of the body first.
         if (!(await discardBody(req)) && !res.headersSent) res.setHeader('connection', 'close');

@@ -29,7 +29,13 @@ export function upstreamSignature(
 ): string | null {
   const hasNetwork = network !== undefined && Object.values(network).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
   if (!upstream && !hasNetwork) return null;
-  const canonical = JSON.stringify([upstream?.url ?? '', upstream?.key ?? '', upstream?.embeddingModel ?? '', upstream?.embedPath ?? '', hasNetwork ? network : null]);
+  const canonical = JSON.stringify([
+    upstream?.url ?? '',
+    upstream?.key ?? '',
+    upstream?.embeddingModel ?? '',
+    upstream?.embedPath ?? '',
+    hasNetwork ? network : null,
+  ]);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }
 
@@ -57,10 +63,22 @@ export async function readDiscovery(file: string): Promise<DiscoveryInfo | undef
   }
   try {
     const value = JSON.parse(raw) as Partial<DiscoveryInfo>;
-    if (typeof value.url !== 'string' || typeof value.pid !== 'number' || typeof value.token !== 'string' || typeof value.version !== 'string') {
+    if (
+      typeof value.url !== 'string' ||
+      typeof value.pid !== 'number' ||
+      typeof value.token !== 'string' ||
+      typeof value.version !== 'string'
+    ) {
       return undefined;
     }
-    return { url: value.url, pid: value.pid, version: value.version, token: value.token, upstream: value.upstream ?? null, startedAt: String(value.startedAt ?? '') };
+    return {
+      url: value.url,
+      pid: value.pid,
+      version: value.version,
+      token: value.token,
+      upstream: value.upstream ?? null,
+      startedAt: String(value.startedAt ?? ''),
+    };
   } catch {
     return undefined;
   }

@@ -73,7 +73,8 @@ export interface StoredSecrets {
  * is configured; a configured gateway needs its own API key.
  */
 export function planConnection(settings: DocChatSettings, secrets: StoredSecrets): ConnectionPlan {
-  const configuredGateway = settings.gatewayUrl && secrets.gatewayApiKey ? { url: settings.gatewayUrl, token: secrets.gatewayApiKey } : undefined;
+  const configuredGateway =
+    settings.gatewayUrl && secrets.gatewayApiKey ? { url: settings.gatewayUrl, token: secrets.gatewayApiKey } : undefined;
   if (!settings.documentsUrl) {
     return { kind: 'local', gateway: settings.gatewayUrl ? configuredGateway : 'local' };
   }

@@ -140,7 +140,14 @@ export class ConnectionService extends Disposable {
         const modelServerKey = modelServer?.hasKey ? await this.secrets.get(SecretKeys.modelServerKey) : undefined;
         const upstream = localUpstream(plan.gateway, settings, modelServer && { url: modelServer.url, key: modelServerKey });
         const { proxy, noProxy, proxyAuthorization, strictSSL, caFiles, systemCertificates } = settings.network;
-        const local = await this.localBackend.start(upstream, { proxy, noProxy, proxyAuthorization, strictSSL, caFiles, systemCertificates });
+        const local = await this.localBackend.start(upstream, {
+          proxy,
+          noProxy,
+          proxyAuthorization,
+          strictSSL,
+          caFiles,
+          systemCertificates,
+        });
         documents = createDocumentsClient(settings, local, hooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
         state = { kind: 'local', url: local.url };

@@ -71,7 +71,15 @@ export class ExtensionServices extends Disposable implements Services {
     this.localBackend = this._register(new LocalBackend(context, log.child('local'), { version, idleExitMs }));
     this.errors.onUnreachable = () => void this.localBackend.probe();
     this.connection = this._register(
-      new ConnectionService(this.config, this.secrets, this.localBackend, this.rateLimits, log.child('connection'), `DocChat/${version} VSCode/${vscode.version}`, this.modelServer),
+      new ConnectionService(
+        this.config,
+        this.secrets,
+        this.localBackend,
+        this.rateLimits,
+        log.child('connection'),
+        `DocChat/${version} VSCode/${vscode.version}`,
+        this.modelServer,
+      ),
     );
     this.recentStores = new RecentStores(context.globalState);
     this.documentsEvents = this._register(new DocumentsEvents());

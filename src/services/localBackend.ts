@@ -233,7 +233,9 @@ export class LocalBackend extends Disposable {
       body = (await response.json().catch(() => ({}))) as typeof body;
     } catch {
       // Alive but not answering: still loading its data, or the pid belongs to something else now.
-      return (await this.lockHolder()) === info.pid ? { kind: 'busy', info } : { kind: 'stale', info, why: 'nothing answers at its address' };
+      return (await this.lockHolder()) === info.pid
+        ? { kind: 'busy', info }
+        : { kind: 'stale', info, why: 'nothing answers at its address' };
     }
     if (status === 401) return { kind: 'stale', info, why: 'the backend there does not accept its token' };
     if (status !== 200 || body.pid !== info.pid) return { kind: 'stale', info, why: `the backend there answered ${status}` };
@@ -267,12 +269,18 @@ export class LocalBackend extends Disposable {
     const args = [
       ...(this.options.execArgv ?? []),
       script,
-      '--data-dir', this.dataDir,
-      '--discovery-file', this.discoveryFile,
-      '--port', String(port),
-      '--owner-version', this.options.version,
-      '--idle-exit-ms', String(this.options.idleExitMs ?? 5 * 60_000),
-      '--lease-ttl-ms', String(this.leaseTtlMs),
+      '--data-dir',
+      this.dataDir,
+      '--discovery-file',
+      this.discoveryFile,
+      '--port',
+      String(port),
+      '--owner-version',
+      this.options.version,
+      '--idle-exit-ms',
+      String(this.options.idleExitMs ?? 5 * 60_000),
+      '--lease-ttl-ms',
+      String(this.leaseTtlMs),
       ...(upstream ? ['--upstream', upstream.url] : []),
       ...(upstream?.embeddingModel ? ['--upstream-embed-model', upstream.embeddingModel] : []),
       ...(upstream?.embedPath ? ['--upstream-embed-path', upstream.embedPath] : []),
@@ -341,7 +349,9 @@ export class LocalBackend extends Disposable {
       clearInterval(this.heartbeat);
       this.endpoint = undefined;
       this.connecting = undefined;
-      this.failure = new Error(`The local DocChat backend stopped ${this.crashes.length} times within 3 minutes, so it is not restarted again. See the DocChat output and ${this.logFile}.`);
+      this.failure = new Error(
+        `The local DocChat backend stopped ${this.crashes.length} times within 3 minutes, so it is not restarted again. See the DocChat output and ${this.logFile}.`,
+      );
       this.log.error(this.failure.message);
       this.recovering = false;
       this.fire(this.failure);
@@ -358,7 +368,9 @@ export class LocalBackend extends Disposable {
       })
       .then(
         (endpoint) => {
-          this.log.info(endpoint.url === previous.url ? 'The local backend is back at the same address' : `The local backend moved to ${endpoint.url}`);
+          this.log.info(
+            endpoint.url === previous.url ? 'The local backend is back at the same address' : `The local backend moved to ${endpoint.url}`,
+          );
           this.fire(endpoint);
         },
         (error: unknown) => {

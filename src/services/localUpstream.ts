@@ -16,7 +16,12 @@ export function localUpstream(
   modelServer: { url: string; key?: string } | undefined,
 ): LocalUpstream | undefined {
   if (gateway && gateway !== 'local') {
-    return { url: gateway.url, key: gateway.token, embeddingModel: settings.embeddingModel || DEFAULT_GATEWAY_EMBEDDING_MODEL, embedPath: '/embed' };
+    return {
+      url: gateway.url,
+      key: gateway.token,
+      embeddingModel: settings.embeddingModel || DEFAULT_GATEWAY_EMBEDDING_MODEL,
+      embedPath: '/embed',
+    };
   }
   if (gateway === 'local' && modelServer) {
     return { url: modelServer.url, ...(modelServer.key ? { key: modelServer.key } : {}) };

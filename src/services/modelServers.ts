@@ -141,7 +141,9 @@ const choiceSchema = z.object({ url: z.string().url(), model: z.string().min(1),
 const CHOICE_KEY = 'docchat.local.modelServer';
 
 export class ModelServerMemory {
-  constructor(private readonly state: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> | Promise<void> }) {}
+  constructor(
+    private readonly state: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> | Promise<void> },
+  ) {}
 
   get choice(): ModelServerChoice | undefined {
     const parsed = choiceSchema.safeParse(this.state.get(CHOICE_KEY));

@@ -63,7 +63,10 @@ function str(value: unknown, fallback = ''): string {
 
 function strings(value: unknown): string[] {
   if (typeof value === 'string') {
-    return value.split(',').map((s) => s.trim()).filter(Boolean);
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
 }

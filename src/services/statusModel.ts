@@ -29,7 +29,12 @@ function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): 
   }
   switch (state.kind) {
     case 'starting':
-      return { text: '$(loading~spin) DocChat: Starting', tooltip: 'Starting the local backend…', command: Commands.showOutput, warning: false };
+      return {
+        text: '$(loading~spin) DocChat: Starting',
+        tooltip: 'Starting the local backend…',
+        command: Commands.showOutput,
+        warning: false,
+      };
     case 'local':
       return {
         text: '$(server-environment) DocChat: Local',

@@ -20,10 +20,36 @@ const GOAL_BUNDLE_KB = 400;
 
 /** The production bundles, built like `node esbuild.mjs --production` (minified), into `outDir`. */
 async function buildProduction(outDir: string): Promise<void> {
-  const node = { bundle: true, minify: true, platform: 'node' as const, format: 'cjs' as const, target: 'node20', absWorkingDir: repoRoot, legalComments: 'linked' as const, external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate'], logLevel: 'warning' as const };
+  const node = {
+    bundle: true,
+    minify: true,
+    platform: 'node' as const,
+    format: 'cjs' as const,
+    target: 'node20',
+    absWorkingDir: repoRoot,
+    legalComments: 'linked' as const,
+    external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate'],
+    logLevel: 'warning' as const,
+  };
   await Promise.all([
-    esbuild.build({ ...node, entryPoints: { extension: 'src/extension.ts', backend: 'src/backend/index.ts', 'backend-cli': 'src/backend/cli.ts' }, outdir: outDir }),
-    esbuild.build({ bundle: true, minify: true, platform: 'browser', format: 'iife', target: 'es2022', absWorkingDir: repoRoot, legalComments: 'linked', entryPoints: { chat: 'media/chat/main.ts' }, outdir: path.join(outDir, 'webview'), loader: { '.css': 'css' }, logLevel: 'warning' }),
+    esbuild.build({
+      ...node,
+      entryPoints: { extension: 'src/extension.ts', backend: 'src/backend/index.ts', 'backend-cli': 'src/backend/cli.ts' },
+      outdir: outDir,
+    }),
+    esbuild.build({
+      bundle: true,
+      minify: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      absWorkingDir: repoRoot,
+      legalComments: 'linked',
+      entryPoints: { chat: 'media/chat/main.ts' },
+      outdir: path.join(outDir, 'webview'),
+      loader: { '.css': 'css' },
+      logLevel: 'warning',
+    }),
   ]);
   cpSync(path.join(repoRoot, 'dist/webview/codicons'), path.join(outDir, 'webview/codicons'), { recursive: true });
 }
@@ -53,7 +79,9 @@ async function measureOnce(extensionDir: string): Promise<Activation> {
   try {
     const deadline = Date.now() + 90_000;
     while (!existsSync(out) || !readFileSync(out, 'utf8').trim()) {
-      if (Date.now() > deadline) throw new Error(`DocChat did not activate within 90 s. Extension host log:\n${session.extensionHostLog().slice(-3000)}`);
+      if (Date.now() > deadline) {
+        throw new Error(`DocChat did not activate within 90 s. Extension host log:\n${session.extensionHostLog().slice(-3000)}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     return JSON.parse(readFileSync(out, 'utf8').trim().split('\n')[0]!) as Activation;
@@ -64,7 +92,9 @@ async function measureOnce(extensionDir: string): Promise<Activation> {
 }
 
 function jsFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js')).sort();
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .sort();
 }
 
 main(async (): Promise<BenchResult> => {
@@ -94,9 +124,20 @@ main(async (): Promise<BenchResult> => {
 
   const activationRows: (string | number)[][] = [];
   for (const v of variants) {
-    for (const [key, label] of [['loadMs', 'module load (require of dist/extension.js)'], ['activateMs', 'activate()']] as const) {
+    for (const [key, label] of [
+      ['loadMs', 'module load (require of dist/extension.js)'],
+      ['activateMs', 'activate()'],
+    ] as const) {
       const s = summarize(samples.get(v.id)!.map((a) => a[key]));
-      activationRows.push([v.label, label, ms(s.median), ms(s.min), ms(s.max), key === 'activateMs' ? ratio(s.median, GOAL_ACTIVATE_MS) : '—', s.n]);
+      activationRows.push([
+        v.label,
+        label,
+        ms(s.median),
+        ms(s.min),
+        ms(s.max),
+        key === 'activateMs' ? ratio(s.median, GOAL_ACTIVATE_MS) : '—',
+        s.n,
+      ]);
     }
   }
   const prodActivate = summarize(samples.get('production')!.map((a) => a.activateMs)).median;
@@ -108,7 +149,13 @@ main(async (): Promise<BenchResult> => {
     const dev = existsSync(path.join(devDist, file)) ? statSync(path.join(devDist, file)).size : Number.NaN;
     if (file === 'extension.js') extensionProdBytes = prod;
     const gz = gzipSync(readFileSync(path.join(prodDist, file))).length;
-    sizeRows.push([`dist/${file}`, kb(prod), kb(gz), Number.isFinite(dev) ? kb(dev) : 'n/a', file === 'extension.js' ? ratio(prod / 1024, GOAL_BUNDLE_KB) : '—']);
+    sizeRows.push([
+      `dist/${file}`,
+      kb(prod),
+      kb(gz),
+      Number.isFinite(dev) ? kb(dev) : 'n/a',
+      file === 'extension.js' ? ratio(prod / 1024, GOAL_BUNDLE_KB) : '—',
+    ]);
   }
   const metActivate = prodActivate <= GOAL_ACTIVATE_MS;
   const metBundle = extensionProdBytes / 1024 <= GOAL_BUNDLE_KB;
@@ -120,8 +167,16 @@ main(async (): Promise<BenchResult> => {
     goal: `activate() ≤ ${GOAL_ACTIVATE_MS} ms inside the extension host; extension bundle ≤ ${GOAL_BUNDLE_KB} KB.`,
     method: `code-server 4.100.3 (VS Code 1.100.3) started by the test harness with a fresh profile per run, opened in headless Chromium; DocChat activates on \`onStartupFinished\`. The installed copy's \`main\` is a wrapper that times \`require('./extension.js')\` and the real \`activate(context)\` with performance.now() inside the extension host. ${RUNS} runs per build, interleaved.`,
     tables: [
-      { caption: 'Inside the extension host (ms)', columns: ['build', 'step', 'median', 'min', 'max', '× goal (10 ms)', 'n'], rows: activationRows },
-      { caption: 'Bundle sizes (KB)', columns: ['bundle', 'production', 'production gzip', 'development (dist/)', '× goal (400 KB)'], rows: sizeRows },
+      {
+        caption: 'Inside the extension host (ms)',
+        columns: ['build', 'step', 'median', 'min', 'max', '× goal (10 ms)', 'n'],
+        rows: activationRows,
+      },
+      {
+        caption: 'Bundle sizes (KB)',
+        columns: ['bundle', 'production', 'production gzip', 'development (dist/)', '× goal (400 KB)'],
+        rows: sizeRows,
+      },
       {
         caption: 'Goals (production build)',
         columns: ['goal', 'measured', 'target', 'goal met'],

@@ -59,14 +59,32 @@ main(async (): Promise<BenchResult> => {
   for (const size of SIZES) {
     const r = runs.get(size)!;
     const chunks = summarize(r.map((x) => x.chunks)).median;
-    for (const [path, label] of [['direct', 'index (StoreIndex.search)'], ['http', 'HTTP (DocumentsClient.search)']] as const) {
+    for (const [path, label] of [
+      ['direct', 'index (StoreIndex.search)'],
+      ['http', 'HTTP (DocumentsClient.search)'],
+    ] as const) {
       const p50 = summarize(r.map((x) => x[path].p50));
       const p95 = summarize(r.map((x) => x[path].p95));
-      latencyRows.push([chunks.toLocaleString('en'), label, ms(p50.median), ms(p50.min), ms(p50.max), ms(p95.median), ms(p95.min), ms(p95.max), ratio(p50.median, GOAL_P50_MS), `${r.length}×${r[0]![path].n}`]);
+      latencyRows.push([
+        chunks.toLocaleString('en'),
+        label,
+        ms(p50.median),
+        ms(p50.min),
+        ms(p50.max),
+        ms(p95.median),
+        ms(p95.min),
+        ms(p95.max),
+        ratio(p50.median, GOAL_P50_MS),
+        `${r.length}×${r[0]![path].n}`,
+      ]);
       if (size === 100_000) {
         const met = p50.median <= GOAL_P50_MS;
         goalRows.push([`p50 at ${chunks.toLocaleString('en')} chunks, ${label}`, `${ms(p50.median)} ms`, `≤ ${GOAL_P50_MS} ms`, goal(met)]);
-        if (!met) notes.push(`Search p50 through ${label} at ${chunks.toLocaleString('en')} chunks is ${ms(p50.median)} ms (goal ≤ ${GOAL_P50_MS} ms).`);
+        if (!met) {
+          notes.push(
+            `Search p50 through ${label} at ${chunks.toLocaleString('en')} chunks is ${ms(p50.median)} ms (goal ≤ ${GOAL_P50_MS} ms).`,
+          );
+        }
       }
     }
   }
@@ -77,7 +95,14 @@ main(async (): Promise<BenchResult> => {
   const throughputRows: (string | number)[][] = SIZES.map((size, i) => {
     const r = runs.get(size)!;
     const s = summarize(mdRates[i]!);
-    return [`markdown, ${r[0]!.files} files, ${mb(r[0]!.bytes)} MB`, mb(s.median), mb(s.min), mb(s.max), ratio(s.median, mdLargest.median), s.n];
+    return [
+      `markdown, ${r[0]!.files} files, ${mb(r[0]!.bytes)} MB`,
+      mb(s.median),
+      mb(s.min),
+      mb(s.max),
+      ratio(s.median, mdLargest.median),
+      s.n,
+    ];
   });
   throughputRows.push([
     `PDF (text), ${pdfRuns[0]!.files} files × ${pdfRuns[0]!.pages / pdfRuns[0]!.files} pages, ${mb(pdfRuns[0]!.bytes)} MB`,
@@ -92,7 +117,15 @@ main(async (): Promise<BenchResult> => {
     const r = runs.get(size)!;
     const heap = summarize(r.map((x) => x.heapGrowth));
     const rss = summarize(r.map((x) => x.rss));
-    return [summarize(r.map((x) => x.chunks)).median.toLocaleString('en'), mb(r[0]!.bytes), mb(heap.median), mb(heap.min), mb(heap.max), mb(rss.median), ratio(heap.median, r[0]!.bytes)];
+    return [
+      summarize(r.map((x) => x.chunks)).median.toLocaleString('en'),
+      mb(r[0]!.bytes),
+      mb(heap.median),
+      mb(heap.min),
+      mb(heap.max),
+      mb(rss.median),
+      ratio(heap.median, r[0]!.bytes),
+    ];
   });
 
   return {
@@ -102,12 +135,31 @@ main(async (): Promise<BenchResult> => {
     method: `Synthetic markdown (Zipf-distributed words over a 40,000-word vocabulary, headings every four paragraphs, ~200 KB a file) ingested through the backend's service API (upload → convert → chunk → index, ${RUNS} fresh processes per size). 500 queries of 2–5 words (after 50 warm-up) on the index itself, and 300 end to end through DocumentsClient over HTTP to the in-process server (max_num_results 10, BM25; no embedding upstream). Text PDFs generated with Helvetica text, 40 pages each.`,
     tables: [
       {
-        caption: 'Search latency (ms); medians over runs of each run\'s p50 / p95',
-        columns: ['chunks', 'path', 'p50 median', 'p50 min', 'p50 max', 'p95 median', 'p95 min', 'p95 max', 'p50 × goal (10 ms)', 'runs × queries'],
+        caption: "Search latency (ms); medians over runs of each run's p50 / p95",
+        columns: [
+          'chunks',
+          'path',
+          'p50 median',
+          'p50 min',
+          'p50 max',
+          'p95 median',
+          'p95 min',
+          'p95 max',
+          'p50 × goal (10 ms)',
+          'runs × queries',
+        ],
         rows: latencyRows,
       },
-      { caption: 'Ingest throughput (MB/s of input, upload until every file is `completed`)', columns: ['input', 'median', 'min', 'max', '× markdown (largest)', 'n'], rows: throughputRows },
-      { caption: 'Memory after ingest (MB): heap growth over the empty backend, and the process RSS', columns: ['chunks', 'markdown MB', 'heap growth median', 'min', 'max', 'RSS median', 'heap growth × text size'], rows: memoryRows },
+      {
+        caption: 'Ingest throughput (MB/s of input, upload until every file is `completed`)',
+        columns: ['input', 'median', 'min', 'max', '× markdown (largest)', 'n'],
+        rows: throughputRows,
+      },
+      {
+        caption: 'Memory after ingest (MB): heap growth over the empty backend, and the process RSS',
+        columns: ['chunks', 'markdown MB', 'heap growth median', 'min', 'max', 'RSS median', 'heap growth × text size'],
+        rows: memoryRows,
+      },
       { caption: 'Goal', columns: ['goal', 'measured', 'target', 'goal met'], rows: goalRows },
     ],
     notes,

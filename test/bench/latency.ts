@@ -59,7 +59,9 @@ async function seed(dataDir: string): Promise<Seeded> {
   const docs = backend.documents;
   const demo = await docs.createStore('handbook', {});
   const demoFiles: [string, string][] = [['retention.md', RETENTION]];
-  for (let i = 0; i < SEARCH_RUNS; i++) demoFiles.push([`round-${i}.md`, `# Round ${i}\n\nThe marker word quasar${i}x appears only in this file.\n`]);
+  for (let i = 0; i < SEARCH_RUNS; i++) {
+    demoFiles.push([`round-${i}.md`, `# Round ${i}\n\nThe marker word quasar${i}x appears only in this file.\n`]);
+  }
   for (const [name, text] of demoFiles) {
     const file = await docs.uploadFile(name, Buffer.from(text), 'assistants', {});
     await docs.attachFile(demo.id, file.id, {}, false);
@@ -104,7 +106,9 @@ async function chatFrame(session: VSCodeSession, timeoutMs = 60_000): Promise<Fr
 }
 
 const marks = (frame: Frame): Promise<Mark[]> =>
-  frame.evaluate(() => performance.getEntriesByType('mark').map((m) => ({ name: m.name, startTime: m.startTime, detail: (m as PerformanceMark).detail })));
+  frame.evaluate(() =>
+    performance.getEntriesByType('mark').map((m) => ({ name: m.name, startTime: m.startTime, detail: (m as PerformanceMark).detail })),
+  );
 const clearMarks = (frame: Frame) => frame.evaluate(() => performance.clearMarks());
 const frameOrigin = (frame: Frame) => frame.evaluate(() => performance.timeOrigin);
 
@@ -185,7 +189,9 @@ main(async (): Promise<BenchResult> => {
     const handbookRow = session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'handbook' });
     for (let attempt = 1; ; attempt++) {
       await session.runCommand('DocChat: Set Documents Token');
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await page
+        .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
+        .waitFor({ state: 'visible', timeout: 15_000 });
       await session.answerQuickInput(TOKEN);
       try {
         await handbookRow.first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -195,7 +201,9 @@ main(async (): Promise<BenchResult> => {
       }
     }
     await session.runCommand('DocChat: Set Gateway API Key');
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Gateway API Key' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Gateway API Key' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(API_KEY);
 
     // ------------------------------------------------------------------ chat: first token
@@ -210,7 +218,9 @@ main(async (): Promise<BenchResult> => {
         // As with the token: the key may not have reached the first password box.
         if (attempt === 3) throw error;
         await session.runCommand('DocChat: Set Gateway API Key');
-        await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Gateway API Key' }).waitFor({ state: 'visible', timeout: 15_000 });
+        await page
+          .locator('.quick-input-widget .quick-input-title', { hasText: 'Gateway API Key' })
+          .waitFor({ state: 'visible', timeout: 15_000 });
         await session.answerQuickInput(API_KEY);
         await frame.locator('.toolbar .refresh-models').click();
       }
@@ -225,7 +235,9 @@ main(async (): Promise<BenchResult> => {
     ];
     const ui = new Map<string, number[]>(variants.map((v) => [v.id, []]));
     const sources = new Map<string, number[]>(variants.map((v) => [v.id, []]));
-    const raws = new Map<string, { search: number[]; ttft: number[]; sum: number[] }>(variants.map((v) => [v.id, { search: [], ttft: [], sum: [] }]));
+    const raws = new Map<string, { search: number[]; ttft: number[]; sum: number[] }>(
+      variants.map((v) => [v.id, { search: [], ttft: [], sum: [] }]),
+    );
     for (let round = 0; round < ROUNDS; round++) {
       for (const v of round % 2 ? [...variants].reverse() : variants) {
         const search = v.grounded ? await rawSearch(QUESTION) : 0;
@@ -252,18 +264,57 @@ main(async (): Promise<BenchResult> => {
       const over50 = p50(u) - p50(r.sum);
       const over95 = p95(u) - p95(r.sum);
       const met = over50 <= FRAME_MS && over95 <= 50;
-      goals.push([`chat Enter → first token: ${v.label} (overhead p50 / p95)`, `${ms(over50)} / ${ms(over95)} ms`, '≤ 16.7 / ≤ 50 ms', goal(met)]);
-      chatRows.push([v.label, ms(p50(u)), ms(p95(u)), v.grounded ? ms(p50(r.search)) : '—', ms(p50(r.ttft)), ms(p50(r.sum)), ms(p95(r.sum)), ratio(p50(u), p50(r.sum)), ms(over50), ms(over95), goal(met), u.length]);
+      goals.push([
+        `chat Enter → first token: ${v.label} (overhead p50 / p95)`,
+        `${ms(over50)} / ${ms(over95)} ms`,
+        '≤ 16.7 / ≤ 50 ms',
+        goal(met),
+      ]);
+      chatRows.push([
+        v.label,
+        ms(p50(u)),
+        ms(p95(u)),
+        v.grounded ? ms(p50(r.search)) : '—',
+        ms(p50(r.ttft)),
+        ms(p50(r.sum)),
+        ms(p95(r.sum)),
+        ratio(p50(u), p50(r.sum)),
+        ms(over50),
+        ms(over95),
+        goal(met),
+        u.length,
+      ]);
     }
     tables.push({
       caption: 'Chat: Enter → first answer text painted (webview marks) vs the raw search + gateway first token (ms)',
-      columns: ['case', 'p50', 'p95', 'raw search p50', 'raw first token p50', 'raw sum p50', 'raw sum p95', '× raw (p50)', 'overhead p50', 'overhead p95', 'goal met', 'n'],
+      columns: [
+        'case',
+        'p50',
+        'p95',
+        'raw search p50',
+        'raw first token p50',
+        'raw sum p50',
+        'raw sum p95',
+        '× raw (p50)',
+        'overhead p50',
+        'overhead p95',
+        'goal met',
+        'n',
+      ],
       rows: chatRows,
     });
     tables.push({
       caption: 'Chat, grounded: Enter → sources painted (ms, for information)',
       columns: ['case', 'p50', 'p95', 'raw search p50', 'n'],
-      rows: variants.filter((v) => v.grounded).map((v) => [v.label, ms(p50(sources.get(v.id)!)), ms(p95(sources.get(v.id)!)), ms(p50(raws.get(v.id)!.search)), sources.get(v.id)!.length]),
+      rows: variants
+        .filter((v) => v.grounded)
+        .map((v) => [
+          v.label,
+          ms(p50(sources.get(v.id)!)),
+          ms(p95(sources.get(v.id)!)),
+          ms(p50(raws.get(v.id)!.search)),
+          sources.get(v.id)!.length,
+        ]),
     });
 
     // ------------------------------------------------------------------ chat: 100 KB answer
@@ -290,8 +341,20 @@ main(async (): Promise<BenchResult> => {
         caption: `Chat: a ${(bulkAnswer.length / 1024).toFixed(0)} KB answer (citations, code, tables) streamed in 1,000 chunks (ms)`,
         columns: ['span', 'p50', 'p95', 'max', 'n'],
         rows: [
-          ['upstream writes its last token → finished answer painted (wall clock across processes)', ms(p50(lastTokenToPaint)), ms(p95(lastTokenToPaint)), ms(Math.max(...lastTokenToPaint)), lastTokenToPaint.length],
-          ['webview gets streamDone → finished answer painted', ms(p50(endToPaint)), ms(p95(endToPaint)), ms(Math.max(...endToPaint)), endToPaint.length],
+          [
+            'upstream writes its last token → finished answer painted (wall clock across processes)',
+            ms(p50(lastTokenToPaint)),
+            ms(p95(lastTokenToPaint)),
+            ms(Math.max(...lastTokenToPaint)),
+            lastTokenToPaint.length,
+          ],
+          [
+            'webview gets streamDone → finished answer painted',
+            ms(p50(endToPaint)),
+            ms(p95(endToPaint)),
+            ms(Math.max(...endToPaint)),
+            endToPaint.length,
+          ],
         ],
       });
     }
@@ -304,7 +367,11 @@ main(async (): Promise<BenchResult> => {
     await frame.locator('.store-select').selectOption('');
     await ask(frame, 'Hello?');
     const conversationC = await frame.locator('.conversation-select').inputValue();
-    const switchTo = new Map<string, number[]>([[conversationA, []], [conversationB, []], [conversationC, []]]);
+    const switchTo = new Map<string, number[]>([
+      [conversationA, []],
+      [conversationB, []],
+      [conversationC, []],
+    ]);
     for (let run = 0; run < PANEL_RUNS; run++) {
       for (const target of [conversationA, conversationC, conversationB, conversationC]) {
         await clearMarks(frame);
@@ -325,10 +392,17 @@ main(async (): Promise<BenchResult> => {
     const openInWebview: number[] = [];
     for (let run = 0; run < PANEL_RUNS; run++) {
       await session.runCommand('View: Close All Editors');
-      await page.locator('iframe.webview').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+      await page
+        .locator('iframe.webview')
+        .first()
+        .waitFor({ state: 'detached', timeout: 30_000 })
+        .catch(() => undefined);
       await page.evaluate(() => {
         (window as any).__docchatOpenClick = undefined;
-        window.addEventListener('pointerdown', (e) => ((window as any).__docchatOpenClick = performance.timeOrigin + e.timeStamp), { capture: true, once: true });
+        window.addEventListener('pointerdown', (e) => ((window as any).__docchatOpenClick = performance.timeOrigin + e.timeStamp), {
+          capture: true,
+          once: true,
+        });
       });
       await session.runCommand('DocChat: Open Chat');
       const clickedAt = (await page.evaluate(() => (window as any).__docchatOpenClick)) as number;
@@ -337,19 +411,38 @@ main(async (): Promise<BenchResult> => {
       const webviewOrigin = await frameOrigin(frame);
       open.push(webviewOrigin + painted.startTime - clickedAt);
       openInWebview.push(painted.startTime);
-      if (painted.detail?.conversationId !== conversationA) notes.push(`Run ${run + 1} of opening the panel showed another conversation (${painted.detail?.messages} messages).`);
+      if (painted.detail?.conversationId !== conversationA) {
+        notes.push(`Run ${run + 1} of opening the panel showed another conversation (${painted.detail?.messages} messages).`);
+      }
     }
     await session.screenshot('chat panel reopened');
     {
       const met = p50(open) <= 100;
       goals.push([`chat panel: open on a ${sizeA}-message conversation → painted (p50)`, `${ms(p50(open))} ms`, '≤ 100 ms', goal(met)]);
-      const messages = (id: string) => (id === conversationA ? `${sizeA} messages` : id === conversationB ? `${BULK_RUNS * 2} messages, ${BULK_RUNS} × 100 KB answers` : '2 messages');
+      const messages = (id: string) =>
+        id === conversationA
+          ? `${sizeA} messages`
+          : id === conversationB
+            ? `${BULK_RUNS * 2} messages, ${BULK_RUNS} × 100 KB answers`
+            : '2 messages';
       tables.push({
         caption: 'Chat panel: open and switch conversations → conversation painted (ms)',
         columns: ['step', 'p50', 'p95', 'max', 'n'],
         rows: [
-          [`open (command clicked → ${sizeA}-message conversation painted, wall clock)`, ms(p50(open)), ms(p95(open)), ms(Math.max(...open)), open.length],
-          ['  of which: webview navigation start → conversation painted', ms(p50(openInWebview)), ms(p95(openInWebview)), ms(Math.max(...openInWebview)), openInWebview.length],
+          [
+            `open (command clicked → ${sizeA}-message conversation painted, wall clock)`,
+            ms(p50(open)),
+            ms(p95(open)),
+            ms(Math.max(...open)),
+            open.length,
+          ],
+          [
+            '  of which: webview navigation start → conversation painted',
+            ms(p50(openInWebview)),
+            ms(p95(openInWebview)),
+            ms(Math.max(...openInWebview)),
+            openInWebview.length,
+          ],
           ...[conversationA, conversationB, conversationC].map((id) => {
             const v = switchTo.get(id)!;
             return [`switch to a conversation with ${messages(id)}`, ms(p50(v)), ms(p95(v)), ms(Math.max(...v)), v.length];
@@ -407,7 +500,17 @@ main(async (): Promise<BenchResult> => {
         rows: rows.map(([label, ui, raw]) => {
           const target = 1.2 * p50(raw) + FRAME_MS;
           goals.push([`tree: ${label}`, `${ms(p50(ui))} ms`, `≤ ${ms(target)} ms`, goal(p50(ui) <= target)]);
-          return [label, ms(p50(ui)), ms(p95(ui)), ms(p50(raw)), ms(p95(raw)), ratio(p50(ui), p50(raw)), ms(target), goal(p50(ui) <= target), ui.length];
+          return [
+            label,
+            ms(p50(ui)),
+            ms(p95(ui)),
+            ms(p50(raw)),
+            ms(p95(raw)),
+            ratio(p50(ui), p50(raw)),
+            ms(target),
+            goal(p50(ui) <= target),
+            ui.length,
+          ];
         }),
       });
     }
@@ -425,7 +528,11 @@ main(async (): Promise<BenchResult> => {
       for (let run = 0; run < SEARCH_RUNS; run++) {
         raw.push(await rawSearch(`quasar${run}x`));
         await input.fill(`quasar${run}`);
-        await widget.locator('.monaco-list-row', { hasText: /No results|No passages|nothing/i }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+        await widget
+          .locator('.monaco-list-row', { hasText: /No results|No passages|nothing/i })
+          .first()
+          .waitFor({ timeout: 30_000 })
+          .catch(() => undefined);
         await armTimer(page, 'keydown', { kind: 'quickPickRow', text: `round-${run}.md` });
         await input.press('x');
         shown.push((await timerResult(page)) - DEFAULT_DEBOUNCE_MS);
@@ -433,12 +540,23 @@ main(async (): Promise<BenchResult> => {
       await session.screenshot('search results');
       await session.closeQuickInput();
       const target = 1.2 * p50(raw) + FRAME_MS;
-      goals.push(['search: last keystroke → results, minus the debounce', `${ms(p50(shown))} ms`, `≤ ${ms(target)} ms`, goal(p50(shown) <= target)]);
+      goals.push([
+        'search: last keystroke → results, minus the debounce',
+        `${ms(p50(shown))} ms`,
+        `≤ ${ms(target)} ms`,
+        goal(p50(shown) <= target),
+      ]);
       tables.push({
         caption: `Search: last keystroke → results shown in the quick pick, minus the ${DEFAULT_DEBOUNCE_MS} ms debounce (ms)`,
         columns: ['contender', 'p50', 'p95', '× raw (p50)', 'n'],
         rows: [
-          ['DocChat quick pick (keydown → results painted − debounce)', ms(p50(shown)), ms(p95(shown)), ratio(p50(shown), p50(raw)), shown.length],
+          [
+            'DocChat quick pick (keydown → results painted − debounce)',
+            ms(p50(shown)),
+            ms(p95(shown)),
+            ratio(p50(shown), p50(raw)),
+            shown.length,
+          ],
           ['raw search round trip (DocumentsClient.search)', ms(p50(raw)), ms(p95(raw)), '1.00×', raw.length],
         ],
       });

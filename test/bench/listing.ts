@@ -29,7 +29,9 @@ async function seed(dataDir: string): Promise<{ storeId: string; seconds: number
     await Promise.all(
       Array.from({ length: Math.min(PARALLEL, FILES - i) }, async (_, j) => {
         const n = i + j;
-        const file = await docs.uploadFile(`note-${n}.md`, Buffer.from(`# Note ${n}\n\nBenchmark file number ${n}.\n`), 'assistants', { n: String(n) });
+        const file = await docs.uploadFile(`note-${n}.md`, Buffer.from(`# Note ${n}\n\nBenchmark file number ${n}.\n`), 'assistants', {
+          n: String(n),
+        });
         await docs.attachFile(store.id, file.id, { n: String(n) }, false);
       }),
     );
@@ -60,8 +62,16 @@ main(async (): Promise<BenchResult> => {
         {
           list: 'vector store files',
           contenders: [
-            { id: 'docchat', label: 'DocChat vectorStoreFiles() paginator', run: (limit) => count(docchat.vectorStoreFiles(storeId, { limit })) },
-            { id: 'openai', label: 'openai SDK vectorStores.files.list() auto-pagination', run: (limit) => count(sdk.vectorStores.files.list(storeId, { limit })) },
+            {
+              id: 'docchat',
+              label: 'DocChat vectorStoreFiles() paginator',
+              run: (limit) => count(docchat.vectorStoreFiles(storeId, { limit })),
+            },
+            {
+              id: 'openai',
+              label: 'openai SDK vectorStores.files.list() auto-pagination',
+              run: (limit) => count(sdk.vectorStores.files.list(storeId, { limit })),
+            },
           ],
         },
         {
@@ -93,12 +103,25 @@ main(async (): Promise<BenchResult> => {
           const sdkMedian = summarize(samples.get('openai')!).median;
           for (const c of scenario.contenders) {
             const s = summarize(samples.get(c.id)!);
-            rows.push([c.label, pageSize, Math.ceil(FILES / pageSize), ms(s.median), ms(s.min), ms(s.max), ratio(s.median, sdkMedian), s.n]);
+            rows.push([
+              c.label,
+              pageSize,
+              Math.ceil(FILES / pageSize),
+              ms(s.median),
+              ms(s.min),
+              ms(s.max),
+              ratio(s.median, sdkMedian),
+              s.n,
+            ]);
           }
           const docchatMedian = summarize(samples.get('docchat')!).median;
           const met = docchatMedian <= sdkMedian;
           goalRows.push([`${scenario.list}, page size ${pageSize}`, ratio(docchatMedian, sdkMedian), '≤ 1.0×', goal(met)]);
-          if (!met) notes.push(`Listing ${scenario.list} with page size ${pageSize}: DocChat takes ${ratio(docchatMedian, sdkMedian)} the SDK's time (goal ≤ 1.0×).`);
+          if (!met) {
+            notes.push(
+              `Listing ${scenario.list} with page size ${pageSize}: DocChat takes ${ratio(docchatMedian, sdkMedian)} the SDK's time (goal ≤ 1.0×).`,
+            );
+          }
         }
         tables.push({
           caption: `Listing all ${FILES.toLocaleString('en')} ${scenario.list} (ms)`,

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { AssistantMessage, ChatSource, Conversation, HostMessage } from '../../src/features/chat/protocol';
+import type { AssistantMessage, ChatSource, Conversation, HostMessage } from '../../src/chatCore/protocol';
 import { repoRoot } from './lib/backendProcess';
 import { main, progress, type BenchResult } from './lib/report';
 import { goal, ms, ratio, summarize } from './lib/stats';
@@ -21,7 +21,14 @@ const DELTAS = 2_000;
 const RUNS = Number(process.env.RENDER_RUNS ?? 5);
 // The naive baseline takes about two minutes a run; three runs keep the benchmark within minutes.
 const NAIVE_RUNS = Number(process.env.NAIVE_RUNS ?? 3);
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const SOURCES: ChatSource[] = [1, 2, 3].map((number) => ({
   kind: 'passage',
@@ -45,9 +52,23 @@ function stateMessage(answer?: Partial<AssistantMessage>): HostMessage {
     pendingContext: [],
   };
   if (answer) {
-    conversation.messages.push({ id: 'answer-1', role: 'assistant', content: '', createdAt: 1_763_000_000_000, model: 'bench-model', sources: SOURCES, status: 'done', ...answer });
+    conversation.messages.push({
+      id: 'answer-1',
+      role: 'assistant',
+      content: '',
+      createdAt: 1_763_000_000_000,
+      model: 'bench-model',
+      sources: SOURCES,
+      status: 'done',
+      ...answer,
+    });
   }
-  return { type: 'state', conversation, conversations: [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }], projectCode: 'NA' };
+  return {
+    type: 'state',
+    conversation,
+    conversations: [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }],
+    projectCode: 'NA',
+  };
 }
 
 interface Measured {
@@ -156,8 +177,16 @@ main(async (): Promise<BenchResult> => {
 
   const text = markdownAnswer(ANSWER_CHARS);
   const deltas = splitDeltas(text, DELTAS);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-  const results = new Map<Scenario, Measured[]>([['full', []], ['incremental', []], ['naive', []]]);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  const results = new Map<Scenario, Measured[]>([
+    ['full', []],
+    ['incremental', []],
+    ['naive', []],
+  ]);
   try {
     for (let run = 1; run <= Math.max(RUNS, NAIVE_RUNS); run++) {
       for (const scenario of ['full', 'incremental', 'naive'] as Scenario[]) {
@@ -183,11 +212,13 @@ main(async (): Promise<BenchResult> => {
   const incLongestHandler = s('incremental', 'longestHandlerMs').max;
   const sameDom = results.get('incremental')!.every((m) => m.html === results.get('full')![0]!.html);
   const notes: string[] = [];
-  if (!sameDom) notes.push('The streamed answer\'s final DOM differs from the full render\'s (the renderer\'s invariant says they match).');
+  if (!sameDom) notes.push("The streamed answer's final DOM differs from the full render's (the renderer's invariant says they match).");
   const metRatio = incScript <= 3 * fullScript;
   const metTask = incLongestTask <= 50 && incLongestHandler <= 50;
   if (!metRatio) notes.push(`Streaming costs ${ratio(incScript, fullScript)} one full render in script time (goal ≤ 3×).`);
-  if (!metTask) notes.push(`The longest task while streaming took ${ms(Math.max(incLongestTask, incLongestHandler))} ms (goal: none over 50 ms).`);
+  if (!metTask) {
+    notes.push(`The longest task while streaming took ${ms(Math.max(incLongestTask, incLongestHandler))} ms (goal: none over 50 ms).`);
+  }
   return {
     id: 'rendering',
     title: 'Chat rendering',
@@ -203,9 +234,24 @@ main(async (): Promise<BenchResult> => {
         }),
       },
       {
-        caption: 'Other costs (ms, medians): message handler total, layout + style, longest handler, longest task (long-task API; 0 = none over 50 ms)',
-        columns: ['approach', 'handler total', 'layout + style', 'longest handler (max over runs)', 'longest task (max over runs)', 'long tasks per run (median)'],
-        rows: scenarios.map((sc) => [labels[sc], ms(s(sc, 'handlerMs').median), ms(s(sc, 'layoutStyleMs').median), ms(s(sc, 'longestHandlerMs').max), ms(s(sc, 'longestTaskMs').max), s(sc, 'longTasks').median]),
+        caption:
+          'Other costs (ms, medians): message handler total, layout + style, longest handler, longest task (long-task API; 0 = none over 50 ms)',
+        columns: [
+          'approach',
+          'handler total',
+          'layout + style',
+          'longest handler (max over runs)',
+          'longest task (max over runs)',
+          'long tasks per run (median)',
+        ],
+        rows: scenarios.map((sc) => [
+          labels[sc],
+          ms(s(sc, 'handlerMs').median),
+          ms(s(sc, 'layoutStyleMs').median),
+          ms(s(sc, 'longestHandlerMs').max),
+          ms(s(sc, 'longestTaskMs').max),
+          s(sc, 'longTasks').median,
+        ]),
       },
       {
         caption: 'Goals',

@@ -31,7 +31,10 @@ interface WorkerResult {
 
 main(async (): Promise<BenchResult> => {
   const server = await startSseServer(CHUNKS);
-  const samples = new Map<string, { ttft: number[]; total: number[]; coldTtft: number[]; coldTotal: number[]; peak: number[]; growth: number[] }>();
+  const samples = new Map<
+    string,
+    { ttft: number[]; total: number[]; coldTtft: number[]; coldTotal: number[]; peak: number[]; growth: number[] }
+  >();
   for (const c of CONTENDERS) samples.set(c.id, { ttft: [], total: [], coldTtft: [], coldTotal: [], peak: [], growth: [] });
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -61,7 +64,15 @@ main(async (): Promise<BenchResult> => {
   const timeRows = (key: 'ttft' | 'total' | 'coldTtft' | 'coldTotal') =>
     CONTENDERS.map((c) => {
       const s = stat(c.id, key);
-      return [c.label, ms(s.median), ms(s.min), ms(s.max), ratio(s.median, stat('floor', key).median), ratio(s.median, stat('openai', key).median), s.n];
+      return [
+        c.label,
+        ms(s.median),
+        ms(s.min),
+        ms(s.max),
+        ratio(s.median, stat('floor', key).median),
+        ratio(s.median, stat('openai', key).median),
+        s.n,
+      ];
     });
   const docchatTotal = stat('docchat', 'total').median;
   const docchatTtft = stat('docchat', 'ttft').median;
@@ -76,16 +87,40 @@ main(async (): Promise<BenchResult> => {
     goal: 'Total time ≤ 1.05× the floor and ≤ 0.8× the openai SDK.',
     method: `A local SSE server on 127.0.0.1 sends a ${CHUNKS.toLocaleString('en')}-chunk completion (${mb(server.bytes)} MB of SSE). Each contender runs in a fresh Node process per round (${ROUNDS} rounds, interleaved): ${WARMUPS} warm-up streams (the first is reported as "cold"), then ${RUNS_PER_ROUND} timed streams; peak memory is the process's maximum RSS.`,
     tables: [
-      { caption: 'Total time of a warm stream (ms)', columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'], rows: timeRows('total') },
-      { caption: 'Time to first token, warm (ms)', columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'], rows: timeRows('ttft') },
-      { caption: 'First stream in a fresh process (cold): total time (ms)', columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'], rows: timeRows('coldTotal') },
-      { caption: 'First stream in a fresh process (cold): time to first token (ms)', columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'], rows: timeRows('coldTtft') },
+      {
+        caption: 'Total time of a warm stream (ms)',
+        columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'],
+        rows: timeRows('total'),
+      },
+      {
+        caption: 'Time to first token, warm (ms)',
+        columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'],
+        rows: timeRows('ttft'),
+      },
+      {
+        caption: 'First stream in a fresh process (cold): total time (ms)',
+        columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'],
+        rows: timeRows('coldTotal'),
+      },
+      {
+        caption: 'First stream in a fresh process (cold): time to first token (ms)',
+        columns: ['contender', 'median', 'min', 'max', '× floor', '× SDK', 'n'],
+        rows: timeRows('coldTtft'),
+      },
       {
         caption: 'Peak memory of the process (MB): maximum RSS, and its growth over the RSS after loading the client',
         columns: ['contender', 'peak RSS median', 'min', 'max', 'growth median', '× floor (peak)', '× SDK (peak)'],
         rows: CONTENDERS.map((c) => {
           const p = stat(c.id, 'peak');
-          return [c.label, mb(p.median), mb(p.min), mb(p.max), mb(stat(c.id, 'growth').median), ratio(p.median, stat('floor', 'peak').median), ratio(p.median, stat('openai', 'peak').median)];
+          return [
+            c.label,
+            mb(p.median),
+            mb(p.min),
+            mb(p.max),
+            mb(stat(c.id, 'growth').median),
+            ratio(p.median, stat('floor', 'peak').median),
+            ratio(p.median, stat('openai', 'peak').median),
+          ];
         }),
       },
       {

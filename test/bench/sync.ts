@@ -103,10 +103,11 @@ main(async (): Promise<BenchResult> => {
           hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })),
           remotes,
         );
-        if (result.unchanged.length !== PLAN_FILES)
-          {throw new Error(
+        if (result.unchanged.length !== PLAN_FILES) {
+          throw new Error(
             `the plan found ${result.unchanged.length} unchanged files (${JSON.stringify({ upload: result.upload.length, replace: result.replace.length, failed: result.failed.length, remove: result.remove.length })})`,
-          );}
+          );
+        }
         return result;
       };
       const baseline = async () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { HostMessage } from '../../src/features/chat/protocol';
+import type { HostMessage } from '../../src/chatCore/protocol';
 import { deliver, loadTheme, PanelBrowser, THEME_FILES } from '../support/a11y/panelPage';
 import { ANSWER, SOURCES, answer, question, stateMessage } from '../support/a11y/panelStates';
 
@@ -35,11 +35,13 @@ async function countAnnounced(page: Page): Promise<void> {
 }
 
 const announced = (page: Page) => page.evaluate(() => (window as unknown as { __announced: string[] }).__announced);
-const answerPlainText = (page: Page, id: string) => page.$eval(`article[data-message-id="${id}"] .markdown-body`, (e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim());
-const focused = (page: Page) => page.evaluate(() => {
-  const e = document.activeElement as HTMLElement | null;
-  return e === document.body || !e ? 'body' : `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
-});
+const answerPlainText = (page: Page, id: string) =>
+  page.$eval(`article[data-message-id="${id}"] .markdown-body`, (e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim());
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const e = document.activeElement as HTMLElement | null;
+    return e === document.body || !e ? 'body' : `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
+  });
 
 describe('Chat panel for screen readers and the keyboard', function () {
   let panels: PanelBrowser;
@@ -77,7 +79,9 @@ describe('Chat panel for screen readers and the keyboard', function () {
       const said = await announced(page);
       const saidChars = said.join('').replace(/\s+/g, '').length;
       const textChars = (await answerPlainText(page, 'a2')).replace(/\s+/g, '').length;
-      process.stderr.write(`      live region: ${saidChars} characters announced for an answer of ${textChars} (${(saidChars / textChars).toFixed(2)}×)\n`);
+      process.stderr.write(
+        `      live region: ${saidChars} characters announced for an answer of ${textChars} (${(saidChars / textChars).toFixed(2)}×)\n`,
+      );
       // Every character of the answer once, plus "Answer complete." — never the growing block again.
       assert.ok(saidChars >= textChars, `announced ${saidChars} of ${textChars} characters`);
       assert.ok(saidChars <= textChars + 40, `announced ${saidChars} characters for ${textChars}: text was repeated`);
@@ -90,7 +94,10 @@ describe('Chat panel for screen readers and the keyboard', function () {
   it('announces the answer once, when done, if the user prefers that (docchat.chat.announceAnswers)', async () => {
     const page = await panels.open(lightPlus());
     try {
-      await deliver(page, { ...(stateMessage([question('u2', 'And contracts?'), pending()]) as Extract<HostMessage, { type: 'state' }>), announce: 'whenDone' });
+      await deliver(page, {
+        ...(stateMessage([question('u2', 'And contracts?'), pending()]) as Extract<HostMessage, { type: 'state' }>),
+        announce: 'whenDone',
+      });
       await countAnnounced(page);
       await deliver(page, { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: SOURCES });
       await stream(page, 'r2', ANSWER);
@@ -160,7 +167,15 @@ describe('Chat panel for screen readers and the keyboard', function () {
       assert.equal(await focused(page), 'textarea.composer-input');
 
       // Regenerate: the answer is replaced by a new one that streams; Stop takes the focus.
-      await deliver(page, stateMessage([question(), answer({ id: 'a1' }), question('u2', 'And contracts?'), answer({ id: 'a2', content: 'Six years.', status: 'stopped' })]));
+      await deliver(
+        page,
+        stateMessage([
+          question(),
+          answer({ id: 'a1' }),
+          question('u2', 'And contracts?'),
+          answer({ id: 'a2', content: 'Six years.', status: 'stopped' }),
+        ]),
+      );
       await page.focus('button.regenerate');
       await page.keyboard.press('Enter');
       await deliver(page, stateMessage([question(), answer({ id: 'a1' }), question('u2', 'And contracts?'), pending()]));
@@ -191,9 +206,14 @@ describe('Chat panel for screen readers and the keyboard', function () {
       const first = await page.$eval('#slash-commands [role="option"]', (e) => e.id);
       assert.equal(open.active, first);
       await page.keyboard.press('ArrowDown');
-      const second = await page.$$eval('#slash-commands [role="option"]', (list) => list.map((e) => ({ id: e.id, selected: e.getAttribute('aria-selected') })));
+      const second = await page.$$eval('#slash-commands [role="option"]', (list) =>
+        list.map((e) => ({ id: e.id, selected: e.getAttribute('aria-selected') })),
+      );
       assert.equal((await aria()).active, second[1]!.id);
-      assert.deepEqual(second.map((o) => o.selected), ['false', 'true', ...second.slice(2).map(() => 'false')]);
+      assert.deepEqual(
+        second.map((o) => o.selected),
+        ['false', 'true', ...second.slice(2).map(() => 'false')],
+      );
       await page.keyboard.press('Escape');
       assert.deepEqual(await aria(), { role: 'combobox', expanded: 'false', controls: 'slash-commands', active: null });
     } finally {
@@ -228,7 +248,14 @@ describe('Chat panel for screen readers and the keyboard', function () {
       const page = await panels.open(loadTheme(file));
       try {
         await deliver(page, stateMessage([question(), answer({ id: 'a1' })], { pendingContext: [SOURCES[0]!] }));
-        for (const selector of ['button.send', 'button.regenerate', '.code-action[data-action="copy"]', '.chip-remove', 'select.model-select', 'textarea.composer-input']) {
+        for (const selector of [
+          'button.send',
+          'button.regenerate',
+          '.code-action[data-action="copy"]',
+          '.chip-remove',
+          'select.model-select',
+          'textarea.composer-input',
+        ]) {
           await page.focus(selector);
           // Focus that came from the keyboard (Shift+Tab and back), so :focus-visible applies.
           await page.keyboard.press('Shift+Tab');
@@ -245,8 +272,15 @@ describe('Chat panel for screen readers and the keyboard', function () {
               if (a === 1) break;
             }
             let under = [255, 255, 255];
-            for (const [r, g, b, a] of layers.reverse()) under = [r! * a! + under[0]! * (1 - a!), g! * a! + under[1]! * (1 - a!), b! * a! + under[2]! * (1 - a!)];
-            return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, background: `rgb(${under.join(', ')})` };
+            for (const [r, g, b, a] of layers.reverse()) {
+              under = [r! * a! + under[0]! * (1 - a!), g! * a! + under[1]! * (1 - a!), b! * a! + under[2]! * (1 - a!)];
+            }
+            return {
+              style: style.outlineStyle,
+              width: parseFloat(style.outlineWidth),
+              color: style.outlineColor,
+              background: `rgb(${under.join(', ')})`,
+            };
           });
           const background = ring.background;
           const ratio = contrast(ring.color, background);

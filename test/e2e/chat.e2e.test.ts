@@ -1,10 +1,18 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
-import { captureFailures, launchVSCode, repoRoot, startBackendProcess, waitForWorkbench, type BackendProcess, type VSCodeSession } from '../support/harness';
+import {
+  commandTitle,
+  captureFailures,
+  launchVSCode,
+  startBackendProcess,
+  waitForWorkbench,
+  type BackendProcess,
+  type VSCodeSession,
+} from '../support/harness';
 import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // The chat panel in a real VS Code against the embedded backend (its command line, serving both
@@ -12,13 +20,6 @@ import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServ
 // answer is stopped mid-stream, errors offer their way forward, and the conversation survives a
 // window reload. The backend's upstream is a small scripted server that streams slowly, so there
 // is something to stop.
-
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
 
 const RETENTION = [
   '# Retention policy',
@@ -44,7 +45,10 @@ async function startUpstream(): Promise<ScriptServer & { streamClosedEarly: bool
   server.streamClosedEarly = false;
   let flakyCalls = 0;
   server.on('GET', '/v1/models', (_req, res) =>
-    sendJson(res, 200, { object: 'list', data: [SLOW_MODEL, FLAKY_MODEL, CODE_MODEL].map((id) => ({ id, object: 'model', created: 1, owned_by: 'e2e' })) }),
+    sendJson(res, 200, {
+      object: 'list',
+      data: [SLOW_MODEL, FLAKY_MODEL, CODE_MODEL].map((id) => ({ id, object: 'model', created: 1, owned_by: 'e2e' })),
+    }),
   );
   server.on('POST', '/v1/chat/completions', async (req, res: ServerResponse) => {
     if (req.json?.model === FLAKY_MODEL && flakyCalls++ === 0) {
@@ -117,7 +121,11 @@ describe('Chat panel (e2e, embedded backend)', function () {
     upstream = await startUpstream();
     seedDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-chat-seed-'));
     writeFileSync(path.join(seedDir, 'retention.md'), RETENTION);
-    backend = await startBackendProcess({ token: 'chat-e2e-token', apiKey: 'chat-e2e-key', args: ['--no-rate-limits', '--upstream', upstream.url, '--seed-demo', seedDir] });
+    backend = await startBackendProcess({
+      token: 'chat-e2e-token',
+      apiKey: 'chat-e2e-key',
+      args: ['--no-rate-limits', '--upstream', upstream.url, '--seed-demo', seedDir],
+    });
     session = await launchVSCode({
       name: 'chat panel',
       settings: {
@@ -131,7 +139,9 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await session.openView(); // DocChat's contributions are loaded once its container shows
     await session.runCommand(commandTitle('docchat.setDocumentsToken'));
     // The password box replaces the command palette: answer it, not the closing palette.
-    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(backend.token);
     await session.page.locator('.statusbar', { hasText: 'Signed out' }).waitFor({ state: 'detached', timeout: 30_000 });
   });
@@ -164,7 +174,10 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await session.answerQuickInput(backend.apiKey);
     await chat().locator('.model-select option[value="local-extractive"]').waitFor({ state: 'attached', timeout: 30_000 });
     await answer.locator('.action-retry').click();
-    await answer.locator('.markdown-body').filter({ hasText: /local-extractive/ }).waitFor({ timeout: 30_000 });
+    await answer
+      .locator('.markdown-body')
+      .filter({ hasText: /local-extractive/ })
+      .waitFor({ timeout: 30_000 });
     await session.screenshot('answer after setting the key');
   });
 
@@ -173,7 +186,10 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await models.locator(`option[value="${SLOW_MODEL}"]`).waitFor({ state: 'attached', timeout: 30_000 });
     const labels = await models.locator('option').allInnerTexts();
     assert.ok(labels.includes('local-extractive'));
-    assert.ok(labels.some((l) => /^o3-mini — legacy, retires December 17$/.test(l)), JSON.stringify(labels));
+    assert.ok(
+      labels.some((l) => /^o3-mini — legacy, retires December 17$/.test(l)),
+      JSON.stringify(labels),
+    );
     const legacyGroup = await models.locator('optgroup').nth(1).getAttribute('label');
     assert.match(legacyGroup ?? '', /Legacy \(inference endpoint, retires December 17\)/);
     await chat().locator('.store-select option', { hasText: 'demo' }).waitFor({ state: 'attached', timeout: 30_000 });
@@ -189,7 +205,10 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await chat().locator('.model-select').selectOption('local-extractive');
     await chat().locator('.store-select').selectOption({ label: 'demo' });
     const answer = await ask(QUESTION);
-    await answer.locator('.markdown-body').filter({ hasText: /Invoices/ }).waitFor({ timeout: 30_000 });
+    await answer
+      .locator('.markdown-body')
+      .filter({ hasText: /Invoices/ })
+      .waitFor({ timeout: 30_000 });
     await session.screenshot('grounded answer streaming');
     await finished(answer);
 
@@ -226,7 +245,10 @@ describe('Chat panel (e2e, embedded backend)', function () {
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     const answer = await ask('Write a very long answer.');
-    await answer.locator('.markdown-body').filter({ hasText: /word30\b/ }).waitFor({ timeout: 30_000 });
+    await answer
+      .locator('.markdown-body')
+      .filter({ hasText: /word30\b/ })
+      .waitFor({ timeout: 30_000 });
     const lengths = await frame.evaluate(() => (window as unknown as { answerLengths: number[] }).answerLengths);
     const distinct = new Set(lengths.filter((n) => n > 0));
     assert.ok(distinct.size >= 3, `the answer arrived in pieces (lengths seen: ${[...distinct].join(', ')})`);
@@ -314,7 +336,10 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await session.runCommand('Developer: Reload Window');
     await waitForWorkbench(session.page);
     await chatFrame(90_000);
-    await chat().locator('article.message').nth(before - 1).waitFor({ state: 'attached', timeout: 60_000 });
+    await chat()
+      .locator('article.message')
+      .nth(before - 1)
+      .waitFor({ state: 'attached', timeout: 60_000 });
     assert.equal(await chat().locator('article.message').count(), before);
     const conversations = await chat().locator('.conversation-select option').allInnerTexts();
     assert.ok(conversations.includes(QUESTION), `conversation list: ${JSON.stringify(conversations)}`);

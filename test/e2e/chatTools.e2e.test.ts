@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
-import { captureFailures, launchVSCode, repoRoot, startBackendProcess, type BackendProcess, type VSCodeSession } from '../support/harness';
+import {
+  commandTitle,
+  captureFailures,
+  launchVSCode,
+  startBackendProcess,
+  type BackendProcess,
+  type VSCodeSession,
+} from '../support/harness';
 import { startResearchServer, type ResearchServer } from '../support/servers/researchServer';
 
 // The chat panel's gateway tools in a real VS Code. First the gateway is a test server that
@@ -10,13 +17,6 @@ import { startResearchServer, type ResearchServer } from '../support/servers/res
 // shows its progress, then its answer with sources; a task that never ends is cancelled with
 // Escape. Then the gateway setting is switched to the embedded backend (its command line, no
 // upstream), whose 501 for web search and research shows as a clear message.
-
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
 
 const API_KEY = 'chat-tools-e2e-key';
 
@@ -69,7 +69,9 @@ describe('Chat panel gateway tools (e2e)', function () {
     await session.openView();
     await session.closeQuickInput().catch(() => undefined);
     await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
-    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(API_KEY);
     try {
       await session.waitForOutput(/docchat\.gatewayApiKey updated/);

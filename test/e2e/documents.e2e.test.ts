@@ -1,8 +1,17 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { captureFailures, launchVSCode, repoRoot, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession } from '../support/harness';
+import {
+  runContextMenu,
+  commandTitle,
+  captureFailures,
+  launchVSCode,
+  startBackendProcess,
+  treeItemLabels,
+  type BackendProcess,
+  type VSCodeSession,
+} from '../support/harness';
 
 // The everyday documents workflow in a real VS Code against the embedded backend: create a store,
 // attach the open file and watch it complete, set metadata and see it in the tooltip, search and
@@ -11,15 +20,11 @@ import { captureFailures, launchVSCode, repoRoot, startBackendProcess, treeItemL
 const STORES_VIEW = 'Vector Stores';
 const STORE = 'e2e-handbook';
 
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
-
 // A long first section pushes the "Rollback" passage well below line 1 of the file.
-const FILLER = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of the background section describes the build system in general terms.`).join('\n\n');
+const FILLER = Array.from(
+  { length: 40 },
+  (_, i) => `Paragraph ${i + 1} of the background section describes the build system in general terms.`,
+).join('\n\n');
 const GUIDE = `# Deploy guide\n\n${FILLER}\n\n## Rollback\n\nTo roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.\n`;
 const ONCALL = 'On-call handbook. The pager rotation changes every Monday at noon; hand over open incidents in the channel.\n';
 
@@ -51,7 +56,9 @@ async function validationMessage(page: Page, expected: RegExp): Promise<string> 
 async function searchStore(session: VSCodeSession, query: string): Promise<void> {
   await session.runCommand(commandTitle('docchat.search'));
   await pickQuickItem(session.page, STORE);
-  await quickInput(session.page).locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible' });
+  await quickInput(session.page)
+    .locator('.quick-input-title', { hasText: `Search "${STORE}"` })
+    .waitFor({ state: 'visible' });
   await quickInput(session.page).locator('input.input').fill(query);
 }
 
@@ -64,25 +71,6 @@ async function openWorkspaceFile(session: VSCodeSession, name: string): Promise<
 }
 
 /** Right-clicks a tree row and runs a context-menu item (a toast taking focus closes the menu, so retry). */
-async function runContextMenu(session: VSCodeSession, row: Locator, item: string): Promise<void> {
-  const entry = session.page.locator('.context-view .action-label', { hasText: item });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await row.first().click({ button: 'right' });
-    try {
-      await entry.first().waitFor({ state: 'visible', timeout: 5_000 });
-      // Menu items run on Enter once hovered (a synthetic click only highlights them).
-      await entry.first().hover();
-      await session.page.keyboard.press('Enter');
-      await entry.first().waitFor({ state: 'hidden', timeout: 5_000 });
-      return;
-    } catch {
-      await session.page.keyboard.press('Escape');
-    }
-  }
-  throw new Error(`the context menu has no "${item}"`);
-}
-
-
 function treeRow(pane: Locator, label: string): Locator {
   return pane.locator('.monaco-list-row', { has: pane.page().locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
 }
@@ -170,11 +158,13 @@ describe('Documents workflow (e2e, Local mode)', function () {
 
   it('copies a store ID from the context menu', async () => {
     await session.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
-    await runContextMenu(session, treeRow(pane, STORE), 'Copy ID');
+    await runContextMenu(session.page, treeRow(pane, STORE), 'Copy ID');
     // Reads the clipboard once a frame until the copy lands (the command writes it asynchronously).
     let copied = '';
-    for (const deadline = Date.now() + 15_000; !copied && Date.now() < deadline; ) {
-      copied = await session.page.evaluate(async () => (await navigator.clipboard.readText()) || new Promise<string>((resolve) => requestAnimationFrame(() => resolve(''))));
+    for (const deadline = Date.now() + 15_000; !copied && Date.now() < deadline;) {
+      copied = await session.page.evaluate(
+        async () => (await navigator.clipboard.readText()) || new Promise<string>((resolve) => requestAnimationFrame(() => resolve(''))),
+      );
     }
     assert.match(copied, /^vs_\w+$/);
     const tooltip = await hoverText(session.page, treeRow(pane, STORE).first(), /ID:/);
@@ -183,7 +173,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
 
   it('sets store-file metadata, refusing an entry over a limit without losing the others, and shows it in the tooltip', async () => {
     const file = treeRow(pane, 'deploy-guide.md');
-    await runContextMenu(session, file, 'Set Store File Metadata…');
+    await runContextMenu(session.page, file, 'Set Store File Metadata…');
     await addPair(session.page);
     const input = quickInput(session.page).locator('input.input');
     await input.fill('team=platform');
@@ -228,7 +218,9 @@ describe('Documents workflow (e2e, Local mode)', function () {
   it('adds a result to the chat and reveals its file in the tree from the result buttons', async () => {
     await session.runCommand('View: Close All Editors');
     await searchStore(session, 'canary dashboards');
-    const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ }).first();
+    const result = quickInput(session.page)
+      .locator('.monaco-list-row', { hasText: /score \d\.\d\d/ })
+      .first();
     await result.waitFor({ state: 'visible', timeout: 30_000 });
     await result.hover();
     await result.locator('.action-label[aria-label="Add to Chat"]').click();
@@ -295,7 +287,9 @@ describe('Sign-in welcome (e2e, remote documents service)', function () {
     assert.equal(await input.getAttribute('type'), 'password', 'the token is typed into a password box');
     await input.fill(backend.token);
     await input.press('Enter');
-    await pane.locator('.welcome-view-content .monaco-button', { hasText: 'Create Vector Store' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await pane
+      .locator('.welcome-view-content .monaco-button', { hasText: 'Create Vector Store' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const host = new URL(backend.url).host;
     assert.match(await session.page.locator('.statusbar').innerText(), new RegExp(`DocChat: ${host.replace(/\./g, '\\.')}`));
     await session.screenshot('signed in, no stores yet');

@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import path from 'node:path';
-import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { commandTitle, captureFailures, launchVSCode, type VSCodeSession } from '../support/harness';
 import { chatChunk, listPage, ScriptServer, sendJson, sseBody } from '../support/servers/scriptServer';
 
 // Errors in a real VS Code, against a fault-injecting server that plays both services: a rejected
@@ -10,16 +8,17 @@ import { chatChunk, listPage, ScriptServer, sendJson, sseBody } from '../support
 // (Set Token, Retry, Show Output), and the way forward works. (A rejected gateway API key in the
 // chat, with Set API Key, is covered in chat.e2e.test.ts.)
 
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
-
 const GOOD_TOKEN = 'errors-e2e-good-token';
 const API_KEY = 'errors-e2e-api-key';
-const store = { id: 'vs_handbook', object: 'vector_store', name: 'handbook', created_at: 1_700_000_000, expires_at: null, metadata: {}, file_counts: { in_progress: 0, completed: 0, failed: 0, cancelled: 0, total: 0 } };
+const store = {
+  id: 'vs_handbook',
+  object: 'vector_store',
+  name: 'handbook',
+  created_at: 1_700_000_000,
+  expires_at: null,
+  metadata: {},
+  file_counts: { in_progress: 0, completed: 0, failed: 0, cancelled: 0, total: 0 },
+};
 const WORDS = ['The ', 'first ', 'part ', 'arrived'];
 
 interface Faults {
@@ -40,7 +39,12 @@ async function startFaultyServices(faults: Faults): Promise<ScriptServer> {
     if (faults.rateLimitNextList > 0) {
       faults.rateLimitNextList--;
       // Refused as often as the client retries on its own (twice), so the third refusal reaches the user.
-      sendJson(res, 429, { error: { message: 'Rate limit reached for list vector stores.', type: 'rate_limit_error' } }, { 'retry-after': '1' });
+      sendJson(
+        res,
+        429,
+        { error: { message: 'Rate limit reached for list vector stores.', type: 'rate_limit_error' } },
+        { 'retry-after': '1' },
+      );
       return;
     }
     sendJson(res, 200, listPage([store], r.query));
@@ -54,10 +58,14 @@ async function startFaultyServices(faults: Faults): Promise<ScriptServer> {
   server.on('GET', '/v1/files', (r, res) => {
     if (authorized(r, res)) sendJson(res, 200, listPage([], r.query));
   });
-  server.on('GET', '/v1/completions/models', (_r, res) => sendJson(res, 200, { object: 'list', data: [{ id: 'alpha-5-mini', object: 'model', created: 1, owned_by: 'e2e' }] }));
+  server.on('GET', '/v1/completions/models', (_r, res) =>
+    sendJson(res, 200, { object: 'list', data: [{ id: 'alpha-5-mini', object: 'model', created: 1, owned_by: 'e2e' }] }),
+  );
   server.on('GET', '/v1/embed/models', (_r, res) => sendJson(res, 200, { object: 'list', data: [] }));
   server.on('POST', '/v1/chat/completions', async (r, res) => {
-    if (r.headers['api-key'] !== API_KEY) return sendJson(res, 401, { error: { message: 'Invalid API key.', type: 'authentication_error' } });
+    if (r.headers['api-key'] !== API_KEY) {
+      return sendJson(res, 401, { error: { message: 'Invalid API key.', type: 'authentication_error' } });
+    }
     faults.chatCalls++;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
@@ -99,7 +107,9 @@ describe('Errors shown once, with a way forward (e2e)', function () {
 
   it('a rejected token: one error in the tree that opens Set Token, which fixes it', async () => {
     await session.runCommand(commandTitle('docchat.setDocumentsToken'));
-    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput('a-wrong-token');
     const error = rows(/token was rejected/i);
     await error.first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -108,7 +118,9 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     assert.deepEqual(await notificationsMatching(/token/i), [], 'no second report of the same error as a notification');
 
     await error.first().click();
-    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(GOOD_TOKEN);
     await rows('handbook').first().waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal(await rows(/token was rejected/i).count(), 0);
@@ -124,7 +136,9 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     await session.screenshot('rate limit in the tree');
     assert.equal(await error.count(), 1, 'the tree shows the error once');
     await error.first().hover();
-    const tooltip = session.page.locator('.monaco-hover, .custom-hover, .workbench-hover').filter({ hasText: /too many requests|rate limit/i });
+    const tooltip = session.page
+      .locator('.monaco-hover, .custom-hover, .workbench-hover')
+      .filter({ hasText: /too many requests|rate limit/i });
     await tooltip.first().waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await tooltip.first().innerText(), /rate limit/i);
     assert.ok((await notificationsMatching(/too many requests|rate limit/i)).length <= 1, 'at most one notification besides the tree');
@@ -139,7 +153,9 @@ describe('Errors shown once, with a way forward (e2e)', function () {
   it('a broken chat stream: the partial answer stays, one inline error offers Retry and Show Output, Retry completes it', async () => {
     await session.closeQuickInput().catch(() => undefined);
     await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
-    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(API_KEY);
     await session.waitForOutput(/docchat\.gatewayApiKey updated/);
     await session.runCommand(commandTitle('docchat.chat.open'));
@@ -164,7 +180,10 @@ describe('Errors shown once, with a way forward (e2e)', function () {
     assert.deepEqual(await notificationsMatching(/broke off|stream/i), [], 'no second report as a notification');
 
     await error.locator('.action-retry').click();
-    await answer.locator('.markdown-body').filter({ hasText: /arrived completely/ }).waitFor({ timeout: 60_000 });
+    await answer
+      .locator('.markdown-body')
+      .filter({ hasText: /arrived completely/ })
+      .waitFor({ timeout: 60_000 });
     assert.equal(await chat.locator('.inline-error').count(), 0);
     assert.deepEqual(await notificationsMatching(/broke off|stream/i), [], 'no later report of the broken stream as a notification');
     assert.equal(faults.chatCalls, 2, 'the broken stream was not retried on its own; Retry sent it once more');

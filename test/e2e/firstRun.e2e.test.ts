@@ -1,22 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { manifest, commandTitle, captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
 import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // The first minutes of a new user, in a real VS Code in Local mode with a fresh profile: the demo
 // store `npm start` seeds answers the first question with citations; the Getting Started
 // walkthrough opens on first start and checks its steps as the user acts; "Use a Language
 // Model…" finds a model server on this machine and the chat then answers with its models.
-
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
 
 const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
@@ -28,7 +20,11 @@ async function seedDemoStore(userDataDir: string): Promise<void> {
   const dataDir = path.join(userDataDir, 'User/globalStorage', EXTENSION_ID, 'backend');
   const cli = path.join(repoRoot, 'dist/backend-cli.js');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--data-dir', dataDir, '--seed-demo', path.join(repoRoot, 'README.md'), '--seed-only'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [cli, '--port', '0', '--data-dir', dataDir, '--seed-demo', path.join(repoRoot, 'README.md'), '--seed-only'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -71,7 +67,11 @@ describe('First run (e2e, Local mode)', function () {
     session = await launchVSCode({ name: this.test!.fullTitle(), prepare: ({ userDataDir }) => seedDemoStore(userDataDir) });
     const page = session.page;
     await session.openView();
-    await session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'demo' }).first().waitFor({ state: 'visible', timeout: 120_000 });
+    await session
+      .viewPane('Vector Stores')
+      .locator('.monaco-list-row', { hasText: 'demo' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 120_000 });
     await session.runCommand(commandTitle('docchat.chat.open'));
     const chat = chatOf(page);
     // No store was ever chosen: the only store there is grounds the new chat.
@@ -90,7 +90,10 @@ describe('First run (e2e, Local mode)', function () {
 
     await citations.first().click();
     await page.locator('.tabs-container .tab', { hasText: 'README.md' }).waitFor({ state: 'visible', timeout: 60_000 });
-    const editorText = (await page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    const editorText = (await page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText()).replace(
+      /\u00a0/g,
+      ' ',
+    );
     assert.match(editorText, /npm test/);
     await session.screenshot('cited passage opened');
 
@@ -101,7 +104,10 @@ describe('First run (e2e, Local mode)', function () {
     await finished(page, ungrounded);
     assert.match(await ungrounded.locator('.markdown-body').innerText(), /not grounded in a vector store/);
     const buttons = await ungrounded.locator('.next-steps button').allInnerTexts();
-    assert.deepEqual(buttons.map((b) => b.trim()), ['Choose a Store', 'Attach Files', 'Use a Language Model…']);
+    assert.deepEqual(
+      buttons.map((b) => b.trim()),
+      ['Choose a Store', 'Attach Files', 'Use a Language Model…'],
+    );
     await session.screenshot('answer without sources offers the ways forward');
     await ungrounded.locator('.next-steps .action-chooseStore').click();
     await quickInput(page).locator('.monaco-list-row', { hasText: 'demo' }).first().click({ timeout: 60_000 });
@@ -116,7 +122,11 @@ describe('First run (e2e, Local mode)', function () {
     });
     const page = session.page;
     const walkthrough = page.locator('.gettingStartedContainer');
-    await walkthrough.locator('.getting-started-category', { hasText: 'Get Started with DocChat' }).or(walkthrough.locator('h2', { hasText: 'Get Started with DocChat' })).first().waitFor({ state: 'visible', timeout: 120_000 });
+    await walkthrough
+      .locator('.getting-started-category', { hasText: 'Get Started with DocChat' })
+      .or(walkthrough.locator('h2', { hasText: 'Get Started with DocChat' }))
+      .first()
+      .waitFor({ state: 'visible', timeout: 120_000 });
     await session.screenshot('walkthrough on first start');
     const step = (id: string) => walkthrough.locator(`button.getting-started-step[data-step-id$="${id}"]`);
     const checked = (id: string) => step(id).and(page.locator('[aria-checked="true"]')).waitFor({ state: 'attached', timeout: 120_000 });
@@ -148,7 +158,11 @@ describe('First run (e2e, Local mode)', function () {
     await quickInput(page).locator('.monaco-list-row', { hasText: 'notes' }).first().click({ timeout: 30_000 });
     const storeRow = session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'notes' }).first();
     if ((await storeRow.getAttribute('aria-expanded')) !== 'true') await storeRow.click();
-    await session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'notes.md' }).locator('.codicon-check').waitFor({ state: 'visible', timeout: 120_000 });
+    await session
+      .viewPane('Vector Stores')
+      .locator('.monaco-list-row', { hasText: 'notes.md' })
+      .locator('.codicon-check')
+      .waitFor({ state: 'visible', timeout: 120_000 });
     await page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }).click();
     await checked('attach');
 
@@ -167,11 +181,21 @@ describe('First run (e2e, Local mode)', function () {
   it('"Use a Language Model…" finds a model server on this machine; its models join the picker and answer', async function () {
     const MODEL = 'e2e-local-llama';
     modelServer = await ScriptServer.start();
-    modelServer.on('GET', '/v1/models', (_req, res) => sendJson(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', owned_by: 'e2e' }, { id: 'e2e-embed', object: 'model' }] }));
+    modelServer.on('GET', '/v1/models', (_req, res) =>
+      sendJson(res, 200, {
+        object: 'list',
+        data: [
+          { id: MODEL, object: 'model', owned_by: 'e2e' },
+          { id: 'e2e-embed', object: 'model' },
+        ],
+      }),
+    );
     modelServer.on('POST', '/v1/chat/completions', (req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const words = ['Hello ', 'from ', 'the ', 'local ', `${req.json?.model}.`];
-      res.end(`${words.map((w) => `data: ${JSON.stringify(chatChunk(w))}\n\n`).join('')}data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\ndata: [DONE]\n\n`);
+      res.end(
+        `${words.map((w) => `data: ${JSON.stringify(chatChunk(w))}\n\n`).join('')}data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\ndata: [DONE]\n\n`,
+      );
     });
     const port = new URL(modelServer.url).port;
     session = await launchVSCode({ name: this.test!.fullTitle(), env: { DOCCHAT_MODEL_SERVER_PORTS: port } });
@@ -182,7 +206,11 @@ describe('First run (e2e, Local mode)', function () {
     await session.runCommand(commandTitle('docchat.local.useLanguageModel'));
     const item = quickInput(page).locator('.monaco-list-row', { hasText: MODEL });
     await item.first().waitFor({ state: 'visible', timeout: 60_000 });
-    assert.equal(await quickInput(page).locator('.monaco-list-row', { hasText: 'e2e-embed' }).count(), 0, 'embedding models are not offered for chat');
+    assert.equal(
+      await quickInput(page).locator('.monaco-list-row', { hasText: 'e2e-embed' }).count(),
+      0,
+      'embedding models are not offered for chat',
+    );
     await session.screenshot('model server found');
     await item.first().click();
     await session.waitForOutput(new RegExp(`Local backend listening on .*chat forwarded to http://127\\.0\\.0\\.1:${port}/v1`), 120_000);

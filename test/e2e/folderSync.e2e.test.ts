@@ -3,10 +3,11 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import {
+  runContextMenu,
+  commandLabel,
   captureFailures,
   launchVSCode,
   pollUntil,
-  repoRoot,
   startBackendProcess,
   waitForWorkbench,
   type BackendProcess,
@@ -18,13 +19,6 @@ import { makeDocx, makePdf } from '../unit/backend/helpers';
 // Folder sync in a real VS Code against the embedded backend behind a counting proxy: plan and
 // sync a 50-file folder, re-sync exactly what changed, resume after a window reload without
 // sending anything twice, Explorer badges, the watch, and passages of two files of the same name.
-
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return command.title;
-}
 
 const STORE = 'handbook-sync';
 const BULK_STORE = 'bulk-sync';
@@ -46,23 +40,6 @@ async function pickQuickItem(page: Page, text: string | RegExp): Promise<void> {
   await row.first().click();
 }
 
-async function runContextMenu(session: VSCodeSession, row: Locator, item: string): Promise<void> {
-  const entry = session.page.locator('.context-view .action-label', { hasText: item });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await row.first().click({ button: 'right' });
-    try {
-      await entry.first().waitFor({ state: 'visible', timeout: 5_000 });
-      await entry.first().hover();
-      await session.page.keyboard.press('Enter');
-      await entry.first().waitFor({ state: 'hidden', timeout: 5_000 });
-      return;
-    } catch {
-      await session.page.keyboard.press('Escape');
-    }
-  }
-  throw new Error(`the context menu has no "${item}"`);
-}
-
 function explorerRow(page: Page, name: string): Locator {
   return page.locator('.explorer-folders-view .monaco-list-row', {
     has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }),
@@ -72,10 +49,12 @@ function explorerRow(page: Page, name: string): Locator {
 /** The workspace: 50 files in handbook/ (one ignored by .gitignore), 24 in bulk/. */
 async function workspaceFiles(): Promise<Record<string, string | Uint8Array>> {
   const files: Record<string, string | Uint8Array> = { '.gitignore': 'handbook/drafts/\n' };
-  for (let i = 0; i < 30; i++)
-    {files[`handbook/notes/note-${String(i).padStart(2, '0')}.md`] = `# Note ${i}\n\nThe note number ${i} talks about topic ${i * 7}.\n`;}
-  for (let i = 0; i < 15; i++)
-    {files[`handbook/text/t-${String(i).padStart(2, '0')}.txt`] = `Plain text file ${i} about subject ${i * 11}.\n`;}
+  for (let i = 0; i < 30; i++) {
+    files[`handbook/notes/note-${String(i).padStart(2, '0')}.md`] = `# Note ${i}\n\nThe note number ${i} talks about topic ${i * 7}.\n`;
+  }
+  for (let i = 0; i < 15; i++) {
+    files[`handbook/text/t-${String(i).padStart(2, '0')}.txt`] = `Plain text file ${i} about subject ${i * 11}.\n`;
+  }
   files['handbook/guide.pdf'] = makePdf([{ lines: ['Expense policy', 'Receipts are due within thirty days.'] }]);
   files['handbook/travel.docx'] = await makeDocx({
     heading: 'Travel policy',
@@ -108,7 +87,7 @@ describe('Folder sync (e2e)', function () {
 
   async function syncFromExplorer(folder: string, store: string): Promise<void> {
     await session.runCommand('View: Show Explorer');
-    await runContextMenu(session, explorerRow(session.page, folder), commandTitle('docchat.sync.folder'));
+    await runContextMenu(session.page, explorerRow(session.page, folder), commandLabel('docchat.sync.folder'));
     await pickQuickItem(session.page, store);
   }
 
@@ -192,7 +171,7 @@ describe('Folder sync (e2e)', function () {
     if ((await store.getAttribute('aria-expanded')) !== 'true') await store.click();
     const follow = pane.locator('.monaco-list-row', { hasText: 'Follows' }).first();
     await follow.waitFor({ state: 'visible', timeout: 30_000 });
-    await runContextMenu(session, follow, commandTitle('docchat.sync.now'));
+    await runContextMenu(session.page, follow, commandLabel('docchat.sync.now'));
     await proxy.until(DETACH, 4);
     const paths = await waitForStore(storeId, 50);
     assert.ok(paths.includes('handbook/notes/new-a.md') && !paths.includes('handbook/text/t-14.txt'));
@@ -208,7 +187,7 @@ describe('Folder sync (e2e)', function () {
     const opened: string[] = [];
     for (const index of [0, 1]) {
       await session.runCommand('View: Close All Editors');
-      await session.runCommand(`DocChat: ${commandTitle('docchat.search')}`);
+      await session.runCommand(`DocChat: ${commandLabel('docchat.search')}`);
       await pickQuickItem(session.page, STORE);
       await quickInput(session.page)
         .locator('.quick-input-title', { hasText: `Search "${STORE}"` })

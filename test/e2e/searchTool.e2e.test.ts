@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { commandTitle, captureFailures, launchVSCode, type VSCodeSession } from '../support/harness';
 
 // DocChat's language model tool, invoked through VS Code itself (`vscode.lm.invokeTool`) in a
 // real VS Code 1.100 without any chat extension, against the embedded backend (Local mode). Without
@@ -12,14 +12,8 @@ import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../
 // stands in for "another chat" calling the tool and shows what came back.
 
 const STORE = 'e2e-tools';
-const GUIDE = '# Release guide\n\nTo roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.\n';
-
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
+const GUIDE =
+  '# Release guide\n\nTo roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.\n';
 
 function writeCallerExtension(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'docchat-tool-caller-'));
@@ -116,7 +110,9 @@ describe('DocChat search tool via vscode.lm.invokeTool (e2e, Local mode)', funct
     // Creating reveals the store in the tree, which takes the focus: let that finish first.
     await session.page.locator('.part.sidebar .monaco-list-row', { hasText: STORE }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await runCommandSettled(session, 'Tool Caller: Open Release Guide');
-    await session.page.locator('.tabs-container .tab.active', { hasText: 'release-guide.md' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await session.page
+      .locator('.tabs-container .tab.active', { hasText: 'release-guide.md' })
+      .waitFor({ state: 'visible', timeout: 20_000 });
     await runCommandSettled(session, commandTitle('docchat.attachCurrentFile'));
     await pickQuickItem(session.page, STORE);
     await notificationMatching(session, /Attached "release-guide\.md" to "e2e-tools"/);

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { captureFailures, launchVSCode, repoRoot, startBackendProcess, type BackendProcess, type VSCodeSession } from '../support/harness';
+import {
+  commandTitle,
+  captureFailures,
+  launchVSCode,
+  startBackendProcess,
+  type BackendProcess,
+  type VSCodeSession,
+} from '../support/harness';
 import { ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // Secrets after a full session in a real VS Code: the token and the API key are set through the
@@ -11,13 +18,6 @@ import { ScriptServer, sendJson } from '../support/servers/scriptServer';
 // output channel, the extension host log, the settings files, the workspace and global state, the
 // browser's storage or the chat webview. A workspace `.vscode/settings.json` that points the URLs
 // at another server is ignored: that server never sees a request.
-
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
 
 /** Every file under `dir` that contains `needle` (as UTF-8 or UTF-16LE, as VS Code's state may store it). */
 function filesContaining(dir: string, needle: string): string[] {
@@ -47,7 +47,9 @@ describe('Secrets stay secret (e2e)', function () {
 
   before(async function () {
     trap = await ScriptServer.start();
-    for (const method of ['GET', 'POST', 'PUT', 'DELETE']) trap.on(method, /.*/, (_r, res) => sendJson(res, 200, { object: 'list', data: [] }));
+    for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
+      trap.on(method, /.*/, (_r, res) => sendJson(res, 200, { object: 'list', data: [] }));
+    }
     seedDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-secrets-seed-'));
     writeFileSync(path.join(seedDir, 'retention.md'), '# Retention\n\nInvoices are kept for ten years.\n');
     backend = await startBackendProcess({ token, apiKey, args: ['--no-rate-limits', '--seed-demo', seedDir] });
@@ -76,11 +78,15 @@ describe('Secrets stay secret (e2e)', function () {
   it('sets both secrets through the commands and uses the tree, search and chat', async () => {
     await session.openView();
     await session.runCommand(commandTitle('docchat.setDocumentsToken'));
-    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(token);
     await session.page.locator('.statusbar', { hasText: 'Signed out' }).waitFor({ state: 'detached', timeout: 30_000 });
     await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
-    await session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(apiKey);
 
     // The tree lists the backend's store (not the workspace's server).
@@ -88,7 +94,11 @@ describe('Secrets stay secret (e2e)', function () {
     const store = pane.locator('.monaco-list-row', { hasText: 'demo' }).first();
     await store.waitFor({ state: 'visible', timeout: 60_000 });
     await store.click();
-    await pane.locator('.monaco-list-row', { hasText: 'retention.md' }).first().locator('.codicon-check').waitFor({ state: 'visible', timeout: 60_000 });
+    await pane
+      .locator('.monaco-list-row', { hasText: 'retention.md' })
+      .first()
+      .locator('.codicon-check')
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await session.screenshot('tree from the user-level URL');
 
     // Search.
@@ -118,13 +128,20 @@ describe('Secrets stay secret (e2e)', function () {
   });
 
   it('never sent anything to the server named in the workspace settings', () => {
-    assert.deepEqual(trap.requests.map((r) => `${r.method} ${r.path}`), [], 'the workspace URL was used');
+    assert.deepEqual(
+      trap.requests.map((r) => `${r.method} ${r.path}`),
+      [],
+      'the workspace URL was used',
+    );
   });
 
   it('left neither secret in the logs, settings, state, browser storage or webview', async () => {
     const output = session.outputChannel();
     assert.ok(output.length > 0, 'the output channel was written');
-    for (const [name, secret] of [['token', token], ['API key', apiKey]] as const) {
+    for (const [name, secret] of [
+      ['token', token],
+      ['API key', apiKey],
+    ] as const) {
       assert.ok(!output.includes(secret), `the ${name} is in the DocChat output channel`);
       assert.ok(!session.extensionHostLog().includes(secret), `the ${name} is in the extension host log`);
       for (const file of ['User/settings.json', 'Machine/settings.json']) {

@@ -1,19 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { commandTitle, captureFailures, launchVSCode, type VSCodeSession } from '../support/harness';
 
 // Find People by Skill in a real VS Code, in Local mode: the embedded backend serves skillshare
 // over its bundled sample people directory. The picker searches as the user types, shows name,
 // matching terms and information, and picking a person opens their skillshare link (VS Code asks
 // before opening an external website; the dialog names the link).
-
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-function commandTitle(id: string): string {
-  const command = manifest.contributes.commands.find((c: { command: string }) => c.command === id);
-  assert.ok(command, `package.json contributes no command ${id}`);
-  return `${command.category}: ${command.title}`;
-}
 
 describe('Find People by Skill (e2e, Local mode, sample directory)', function () {
   let session: VSCodeSession;
@@ -53,7 +46,7 @@ describe('Find People by Skill (e2e, Local mode, sample directory)', function ()
     await session.screenshot('people matching vs code extensions');
   });
 
-  it('opens the picked person\'s skillshare link', async () => {
+  it("opens the picked person's skillshare link", async () => {
     const widget = session.page.locator('.quick-input-widget');
     await widget.locator('.monaco-list-row', { hasText: 'Jonas Lindqvist' }).first().click();
     // VS Code's link protection asks before opening an external site, naming it.
@@ -67,7 +60,7 @@ describe('Find People by Skill (e2e, Local mode, sample directory)', function ()
     assert.match(session.outputChannel(), /\[skills\] Opening https:\/\/skillshare\.example\.com\/people\/jonas-lindqvist/);
   });
 
-  it('Choose Embedding Model offers the gateway\'s live list and writes the setting', async () => {
+  it("Choose Embedding Model offers the gateway's live list and writes the setting", async () => {
     await session.runCommand(commandTitle('docchat.chooseEmbeddingModel'));
     const widget = session.page.locator('.quick-input-widget');
     const local = widget.locator('.monaco-list-row', { hasText: 'local-hashing-embed' });
@@ -96,7 +89,10 @@ describe('Find People by Skill (e2e, Local mode, sample directory)', function ()
     await session.runCommand(commandTitle('docchat.findPeopleBySkill'));
     const widget = session.page.locator('.quick-input-widget');
     await widget.locator('input.input').fill('zyxwvut');
-    await widget.locator('.monaco-list-row', { hasText: 'No one matches “zyxwvut”' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await widget
+      .locator('.monaco-list-row', { hasText: 'No one matches “zyxwvut”' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await session.closeQuickInput();
   });
 });

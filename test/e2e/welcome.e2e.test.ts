@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
 import net from 'node:net';
-import {
-  launchVSCode, newErrors, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession,
-} from '../support/harness';
+import { launchVSCode, newErrors, startBackendProcess, treeItemLabels, type BackendProcess, type VSCodeSession } from '../support/harness';
 
 // The first thing a user sees: the DocChat view in a real VS Code, signed out and then with items
 // from a real backend.

@@ -26,7 +26,7 @@ describe('packaging', function () {
       [],
       'built but left out of the package by .vscodeignore',
     );
-    assert.ok(packaged.has('package.json'));
+    assert.ok(packaged.has('package.json') && packaged.has('package.nls.json'), 'the manifest and its strings are packaged');
   });
 
   it('puts every file package.json refers to (walkthrough media, icons) in the .vsix', async () => {
@@ -37,9 +37,16 @@ describe('packaging', function () {
       ),
       ...(manifest.contributes.viewsContainers?.activitybar ?? []).map((c: { icon: string }) => c.icon),
     ].filter(Boolean);
-    assert.ok(referenced.some((f) => f.startsWith('media/walkthrough/')), `referenced: ${referenced.join(', ')}`);
+    assert.ok(
+      referenced.some((f) => f.startsWith('media/walkthrough/')),
+      `referenced: ${referenced.join(', ')}`,
+    );
     const vsce = (await import('@vscode/vsce')) as { listFiles(o: { cwd: string; dependencies: boolean }): Promise<string[]> };
     const packaged = new Set(await vsce.listFiles({ cwd: ROOT, dependencies: false }));
-    assert.deepEqual(referenced.filter((f) => !existsSync(path.join(ROOT, f)) || !packaged.has(f)), [], 'referenced but missing or not packaged');
+    assert.deepEqual(
+      referenced.filter((f) => !existsSync(path.join(ROOT, f)) || !packaged.has(f)),
+      [],
+      'referenced but missing or not packaged',
+    );
   });
 });

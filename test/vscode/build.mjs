@@ -14,11 +14,13 @@ export const outDir = path.join(root, 'out/vscode-tests');
 export const runnerExtensionDir = path.join(outDir, 'runner-extension');
 
 function suiteFiles(dir = path.join(here, 'suite')) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return suiteFiles(full);
-    return entry.name.endsWith('.test.ts') ? [full] : [];
-  }).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return suiteFiles(full);
+      return entry.name.endsWith('.test.ts') ? [full] : [];
+    })
+    .sort();
 }
 
 function filesTable() {
@@ -47,7 +49,8 @@ export async function buildExtensionHostTests() {
   await esbuild.build({
     ...common,
     stdin: {
-      contents: `import * as vscode from 'vscode';\nimport { runSuite } from './runner/runSuite';\n${filesTable()}` +
+      contents:
+        `import * as vscode from 'vscode';\nimport { runSuite } from './runner/runSuite';\n${filesTable()}` +
         `export async function run() {\n  const results = await runSuite(files, vscode.version);\n` +
         `  if (results.failed > 0) throw new Error(results.failed + ' extension-host test(s) failed');\n}\n`,
       resolveDir: here,
@@ -59,7 +62,8 @@ export async function buildExtensionHostTests() {
   await esbuild.build({
     ...common,
     stdin: {
-      contents: `import { activateRunner } from './runner/extension';\n${filesTable()}` +
+      contents:
+        `import { activateRunner } from './runner/extension';\n${filesTable()}` +
         'export function activate() { return activateRunner(files); }\nexport function deactivate() {}\n',
       resolveDir: here,
       sourcefile: 'runner-entry.ts',
@@ -67,16 +71,23 @@ export async function buildExtensionHostTests() {
     },
     outfile: path.join(runnerExtensionDir, 'extension.js'),
   });
-  writeFileSync(path.join(runnerExtensionDir, 'package.json'), JSON.stringify({
-    name: 'docchat-test-runner',
-    displayName: 'DocChat extension-host tests',
-    publisher: 'docchat',
-    version: '0.0.0',
-    private: true,
-    engines: { vscode: '^1.100.0' },
-    main: './extension.js',
-    activationEvents: ['onStartupFinished'],
-  }, null, 2));
+  writeFileSync(
+    path.join(runnerExtensionDir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'docchat-test-runner',
+        displayName: 'DocChat extension-host tests',
+        publisher: 'docchat',
+        version: '0.0.0',
+        private: true,
+        engines: { vscode: '^1.100.0' },
+        main: './extension.js',
+        activationEvents: ['onStartupFinished'],
+      },
+      null,
+      2,
+    ),
+  );
   return { suite: path.join(outDir, 'suite.js'), runnerExtensionDir };
 }
 

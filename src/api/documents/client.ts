@@ -115,7 +115,13 @@ export class DocumentsClient {
     return this.http.close();
   }
 
-  private request(operation: DocumentsOperation, method: RequestSpec['method'], path: string, o: CallOptions = {}, extra: Partial<RequestSpec> = {}): RequestSpec {
+  private request(
+    operation: DocumentsOperation,
+    method: RequestSpec['method'],
+    path: string,
+    o: CallOptions = {},
+    extra: Partial<RequestSpec> = {},
+  ): RequestSpec {
     return { operation, method, path, signal: o.signal, ...extra };
   }
 
@@ -136,7 +142,8 @@ export class DocumentsClient {
     return toListPage(envelope);
   }
 
-  private stuck = (cursor: string) => this.log?.('warn', `The documents service returned the same page cursor "${cursor}" twice; stopped paging.`);
+  private stuck = (cursor: string) =>
+    this.log?.('warn', `The documents service returned the same page cursor "${cursor}" twice; stopped paging.`);
 
   // ------------------------------------------------------------ vector stores
 
@@ -184,7 +191,11 @@ export class DocumentsClient {
       { name: 'purpose', value: purpose ?? DEFAULT_UPLOAD_PURPOSE },
       { name: 'file', filename, data, contentType: contentTypeOf(filename) },
     ]);
-    return this.http.json(this.request('uploadFile', 'POST', '/v1/files', o, { body, headersTimeoutMs: 300_000 }), fileObjectSchema, 'file');
+    return this.http.json(
+      this.request('uploadFile', 'POST', '/v1/files', o, { body, headersTimeoutMs: 300_000 }),
+      fileObjectSchema,
+      'file',
+    );
   }
 
   async updateFileMetadata(id: string, metadata: Metadata, o?: CallOptions): Promise<FileObject> {
@@ -206,7 +217,11 @@ export class DocumentsClient {
 
   // ------------------------------------------------------------ vector store files
 
-  async attachFile(storeId: string, body: { file_id: string; metadata?: Metadata; skipOcr?: boolean }, o?: CallOptions): Promise<VectorStoreFile> {
+  async attachFile(
+    storeId: string,
+    body: { file_id: string; metadata?: Metadata; skipOcr?: boolean },
+    o?: CallOptions,
+  ): Promise<VectorStoreFile> {
     const { file_id, metadata, skipOcr } = parseRequest(attachFileRequestSchema, body);
     const path = `/v1/vector_stores/${segment(storeId, 'vector_store_id')}/files`;
     const json: Record<string, unknown> = { file_id };
@@ -286,10 +301,9 @@ export class DocumentsClient {
         this.log?.('warn', `File ${fileId} in ${storeId} has the unknown status "${file.status}"; still waiting for it to finish.`);
       }
       if (clock.now() + delay > deadline) {
-        throw new TimeoutError(
-          `File ${fileId} was still "${file.status}" after ${Math.round(timeoutMs / 1000)} s of processing.`,
-          { retryable: false },
-        );
+        throw new TimeoutError(`File ${fileId} was still "${file.status}" after ${Math.round(timeoutMs / 1000)} s of processing.`, {
+          retryable: false,
+        });
       }
       await clock.sleep(delay, o.signal);
       delay = Math.min(delay * 2, maxDelay);
@@ -298,7 +312,11 @@ export class DocumentsClient {
 
   // ------------------------------------------------------------ search
 
-  async search(storeId: string, body: { query: string; max_num_results?: number; file_ids?: string[] }, o?: CallOptions): Promise<SearchResult> {
+  async search(
+    storeId: string,
+    body: { query: string; max_num_results?: number; file_ids?: string[] },
+    o?: CallOptions,
+  ): Promise<SearchResult> {
     const { query, max_num_results, file_ids } = parseRequest(searchRequestSchema, body);
     const json: Record<string, unknown> = { query };
     if (max_num_results !== undefined) json.max_num_results = max_num_results;

@@ -131,25 +131,28 @@ export const attachFileBodySchema = z.strictObject({
 });
 
 export const searchRequestSchema = z.strictObject({
-  query: requiredString('query', 'The query must be a string.')
-    .superRefine((query, ctx) => {
-      const length = charCount(query);
-      // Only spaces is no query either (the service would have nothing to search for).
-      if (length < LIMITS.query.min || !query.trim()) {
-        ctx.addIssue({ code: 'custom', message: 'The query must not be empty.', params: { limit: 'at least 1 character' } });
-      } else if (length > LIMITS.query.max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `The query may be at most ${LIMITS.query.max.toLocaleString('en-US')} characters long (it has ${length.toLocaleString('en-US')}).`,
-          params: { limit: `at most ${LIMITS.query.max} characters` },
-        });
-      }
-    }),
+  query: requiredString('query', 'The query must be a string.').superRefine((query, ctx) => {
+    const length = charCount(query);
+    // Only spaces is no query either (the service would have nothing to search for).
+    if (length < LIMITS.query.min || !query.trim()) {
+      ctx.addIssue({ code: 'custom', message: 'The query must not be empty.', params: { limit: 'at least 1 character' } });
+    } else if (length > LIMITS.query.max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `The query may be at most ${LIMITS.query.max.toLocaleString('en-US')} characters long (it has ${length.toLocaleString('en-US')}).`,
+        params: { limit: `at most ${LIMITS.query.max} characters` },
+      });
+    }
+  }),
   max_num_results: z
     .number({ error: 'max_num_results must be a number.' })
     .int({ error: 'max_num_results must be a whole number.' })
-    .min(LIMITS.maxNumResults.min, { error: `max_num_results must be between ${LIMITS.maxNumResults.min} and ${LIMITS.maxNumResults.max}.` })
-    .max(LIMITS.maxNumResults.max, { error: `max_num_results must be between ${LIMITS.maxNumResults.min} and ${LIMITS.maxNumResults.max}.` })
+    .min(LIMITS.maxNumResults.min, {
+      error: `max_num_results must be between ${LIMITS.maxNumResults.min} and ${LIMITS.maxNumResults.max}.`,
+    })
+    .max(LIMITS.maxNumResults.max, {
+      error: `max_num_results must be between ${LIMITS.maxNumResults.min} and ${LIMITS.maxNumResults.max}.`,
+    })
     .optional(),
   file_ids: z.array(idSchema('file id'), { error: 'file_ids must be a list of file ids.' }).optional(),
 });
@@ -234,7 +237,10 @@ export const fileCountsSchema = z.looseObject({
 export const vectorStoreSchema = z.looseObject({
   id: z.string(),
   object: z.string().optional(),
-  name: z.string().nullish().transform((v) => v ?? ''),
+  name: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   created_at: timestamp,
   expires_at: z.number().nullish(),
   metadata: responseMetadata,
@@ -247,7 +253,10 @@ export type VectorStore = z.infer<typeof vectorStoreSchema>;
 export const fileObjectSchema = z.looseObject({
   id: z.string(),
   object: z.string().optional(),
-  filename: z.string().nullish().transform((v) => v ?? ''),
+  filename: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   url: z.string().nullish(),
   bytes: z.number().nullish(),
   created_at: timestamp,
@@ -262,7 +271,10 @@ export const vectorStoreFileSchema = z.looseObject({
   vector_store_id: z.string().optional(),
   created_at: timestamp,
   /** `in_progress`, `completed`, `failed`, `cancelled`, or whatever else the service says. */
-  status: z.string().nullish().transform((v) => v ?? 'unknown'),
+  status: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? 'unknown'),
   last_error: z.preprocess(normalizeLastError, z.string().nullable()),
   metadata: responseMetadata,
   usage_bytes: z.number().optional(),
@@ -273,9 +285,18 @@ export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
   return z.looseObject({
     object: z.string().optional(),
     data: z.array(item),
-    first_id: z.string().nullish().transform((v) => v ?? null),
-    last_id: z.string().nullish().transform((v) => v ?? null),
-    has_more: z.boolean().nullish().transform((v) => v ?? false),
+    first_id: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? null),
+    last_id: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? null),
+    has_more: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? false),
   });
 }
 
@@ -381,9 +402,7 @@ export function parseListFast<T>(schema: ListSchema<T>, value: unknown): { succe
 function normalizeContent(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
-    return value
-      .map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : ''))
-      .join('\n');
+    return value.map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : '')).join('\n');
   }
   return value === null || value === undefined ? '' : String(value);
 }
@@ -391,9 +410,15 @@ function normalizeContent(value: unknown): string {
 export const searchResultItemSchema = z.looseObject({
   id: z.string().optional(),
   object: z.string().optional(),
-  score: z.number().nullish().transform((v) => v ?? 0),
+  score: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 0),
   content: z.preprocess(normalizeContent, z.string()),
-  file_id: z.string().nullish().transform((v) => v ?? ''),
+  file_id: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
 });
 export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
 

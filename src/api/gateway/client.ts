@@ -59,7 +59,13 @@ const CHAT_PATHS = ['/v1/chat/completions', '/v1/completions'] as const;
 /** Model lists come as a bare array, `{data}` or `{models}`, of strings or objects. */
 export function normalizeModelList(value: unknown): ModelInfo[] | undefined {
   const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  const list = Array.isArray(value) ? value : Array.isArray(record?.data) ? record.data : Array.isArray(record?.models) ? record.models : undefined;
+  const list = Array.isArray(value)
+    ? value
+    : Array.isArray(record?.data)
+      ? record.data
+      : Array.isArray(record?.models)
+        ? record.models
+        : undefined;
   if (!list) return undefined;
   const models: ModelInfo[] = [];
   for (const item of list) {
@@ -101,7 +107,13 @@ export class GatewayClient {
     return this.http.close();
   }
 
-  private spec(operation: GatewayOperation, method: RequestSpec['method'], path: string, o: CallOptions = {}, extra: Partial<RequestSpec> = {}): RequestSpec {
+  private spec(
+    operation: GatewayOperation,
+    method: RequestSpec['method'],
+    path: string,
+    o: CallOptions = {},
+    extra: Partial<RequestSpec> = {},
+  ): RequestSpec {
     return { operation, method, path, signal: o.signal, ...extra };
   }
 
@@ -288,12 +300,20 @@ export class GatewayClient {
 
   async embed(req: EmbedRequest, o?: CallOptions): Promise<EmbeddingResponse> {
     const json = parseRequest(embedRequestSchema, req);
-    return this.http.json(this.spec('embed', 'POST', '/v1/embed', o, { json, idempotent: true }), embeddingResponseSchema, 'embedding response');
+    return this.http.json(
+      this.spec('embed', 'POST', '/v1/embed', o, { json, idempotent: true }),
+      embeddingResponseSchema,
+      'embedding response',
+    );
   }
 
   async skillshare(query: string, o?: CallOptions): Promise<SkillResult[]> {
     const json = parseRequest(skillshareRequestSchema, { query });
-    return this.http.json(this.spec('skillshare', 'POST', '/v1/tools/skillshare', o, { json, idempotent: true }), skillListSchema, 'skill search result');
+    return this.http.json(
+      this.spec('skillshare', 'POST', '/v1/tools/skillshare', o, { json, idempotent: true }),
+      skillListSchema,
+      'skill search result',
+    );
   }
 
   async webCrawl(urls: string[], o?: CallOptions): Promise<WebCrawlResponse> {
@@ -307,7 +327,11 @@ export class GatewayClient {
 
   async webSearch(req: WebSearchRequest, o?: CallOptions): Promise<WebSearchResponse> {
     const json = parseRequest(webSearchRequestSchema, req);
-    return this.http.json(this.spec('webSearch', 'POST', '/v1/tools/web/search', o, { json, idempotent: true }), webSearchResponseSchema, 'web search result');
+    return this.http.json(
+      this.spec('webSearch', 'POST', '/v1/tools/web/search', o, { json, idempotent: true }),
+      webSearchResponseSchema,
+      'web search result',
+    );
   }
 
   async startResearch(query: string, o?: CallOptions): Promise<ResearchTask> {
@@ -316,7 +340,9 @@ export class GatewayClient {
   }
 
   async researchStatus(id: string, o?: CallOptions): Promise<ResearchTask> {
-    if (typeof id !== 'string' || id.trim() === '') throw new ValidationError('research_id', 'a non-empty id', 'The research id must not be empty.');
+    if (typeof id !== 'string' || id.trim() === '') {
+      throw new ValidationError('research_id', 'a non-empty id', 'The research id must not be empty.');
+    }
     const path = `/v1/tools/web/research/${encodeURIComponent(id)}`;
     return this.http.json(this.spec('researchStatus', 'GET', path, o), researchTaskSchema, 'research task');
   }
@@ -345,4 +371,3 @@ export class GatewayClient {
     }
   }
 }
-

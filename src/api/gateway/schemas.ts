@@ -57,17 +57,13 @@ export const RESEARCH_TERMINAL_STATUSES: readonly string[] = ['completed', 'fail
 
 // ---------------------------------------------------------------- requests (strict)
 
-const nonEmpty = (what: string) =>
-  z.string({ error: `${what} must be a string.` }).min(1, { error: `${what} must not be empty.` });
+const nonEmpty = (what: string) => z.string({ error: `${what} must be a string.` }).min(1, { error: `${what} must not be empty.` });
 const positiveInt = (what: string) =>
   z
     .number({ error: `${what} must be a number.` })
     .int({ error: `${what} must be a whole number.` })
     .min(1, { error: `${what} must be at least 1.` });
-const temperature = z
-  .number({ error: 'temperature must be a number.' })
-  .min(0, { error: 'temperature must be at least 0.' })
-  .optional();
+const temperature = z.number({ error: 'temperature must be a number.' }).min(0, { error: 'temperature must be at least 0.' }).optional();
 
 export const chatMessageSchema = z.looseObject({
   /** `system` and `user` are shown; `assistant` and others pass through. */
@@ -145,9 +141,18 @@ export const researchRequestSchema = z.strictObject({ query: nonEmpty('query') }
 // ---------------------------------------------------------------- responses (tolerant)
 
 export const usageSchema = z.looseObject({
-  prompt_tokens: z.number().nullish().transform((v) => v ?? 0),
-  completion_tokens: z.number().nullish().transform((v) => v ?? 0),
-  total_tokens: z.number().nullish().transform((v) => v ?? 0),
+  prompt_tokens: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 0),
+  completion_tokens: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 0),
+  total_tokens: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 0),
 });
 export type Usage = z.infer<typeof usageSchema>;
 
@@ -184,7 +189,10 @@ export interface ChatStreamPart {
 
 export const inferenceResponseSchema = z.looseObject({
   model: z.string().optional(),
-  response: z.string().nullish().transform((v) => v ?? ''),
+  response: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   usage: usageSchema.nullish(),
 });
 export type InferenceResponse = z.infer<typeof inferenceResponseSchema>;
@@ -208,15 +216,18 @@ export const embeddingResponseSchema = z.looseObject({
 });
 export type EmbeddingResponse = z.infer<typeof embeddingResponseSchema>;
 
-const stringList = z.preprocess(
-  (v) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []),
-  z.array(z.string()),
-);
+const stringList = z.preprocess((v) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []), z.array(z.string()));
 
 export const skillResultSchema = z.looseObject({
-  name: z.string().nullish().transform((v) => v ?? ''),
+  name: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   information: stringList,
-  skillshare_link: z.string().nullish().transform((v) => v ?? ''),
+  skillshare_link: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   top_match_terms: stringList,
 });
 export type SkillResult = z.infer<typeof skillResultSchema>;
@@ -226,7 +237,10 @@ export const webCrawlResponseSchema = z.looseObject({
     z.looseObject({
       url: z.string(),
       title: z.string().nullish(),
-      content: z.string().nullish().transform((v) => v ?? ''),
+      content: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? ''),
       error: z.preprocess(normalizeLastError, z.string().nullable()),
     }),
   ),
@@ -236,9 +250,15 @@ export type WebCrawlResponse = z.infer<typeof webCrawlResponseSchema>;
 export const webSearchResponseSchema = z.looseObject({
   results: z.array(
     z.looseObject({
-      title: z.string().nullish().transform((v) => v ?? ''),
+      title: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? ''),
       url: z.string(),
-      content: z.string().nullish().transform((v) => v ?? ''),
+      content: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? ''),
       score: z.number().nullish(),
     }),
   ),
@@ -249,13 +269,19 @@ export const researchTaskSchema = z.looseObject({
   id: z.string(),
   object: z.string().optional(),
   /** `in_progress`, `completed`, `failed`, `cancelled`, or whatever else the service says. */
-  status: z.string().nullish().transform((v) => v ?? 'unknown'),
+  status: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? 'unknown'),
   created_at: z.number().optional(),
   progress: z.number().nullish(),
   message: z.string().nullish(),
   result: z
     .looseObject({
-      content: z.string().nullish().transform((v) => v ?? ''),
+      content: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? ''),
       sources: z
         .array(z.looseObject({ url: z.string(), title: z.string().nullish() }))
         .nullish()

@@ -39,8 +39,7 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
   const choice = asObject(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
   const delta = asObject(choice?.delta);
   const message = asObject(choice?.message) ?? asObject(chunk.message);
-  const content =
-    text(delta?.content) ?? text(message?.content) ?? text(choice?.text) ?? text(chunk.response) ?? text(chunk.content) ?? '';
+  const content = text(delta?.content) ?? text(message?.content) ?? text(choice?.text) ?? text(chunk.response) ?? text(chunk.content) ?? '';
   const role = text(delta?.role) ?? text(message?.role);
   let finishReason: string | null | undefined = choice && 'finish_reason' in choice ? (text(choice.finish_reason) ?? null) : undefined;
   const ndjsonDone = chunk.done === true;
@@ -65,7 +64,8 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
 function isErrorShape(chunk: Json): boolean {
   if (chunk.error !== undefined && chunk.error !== null) return true;
   if (chunk.type === 'error' || chunk.object === 'error' || chunk.status === 'error') return true;
-  const answers = Array.isArray(chunk.choices) || asObject(chunk.message) !== undefined || 'response' in chunk || 'content' in chunk || 'done' in chunk;
+  const answers =
+    Array.isArray(chunk.choices) || asObject(chunk.message) !== undefined || 'response' in chunk || 'content' in chunk || 'done' in chunk;
   return !answers && (typeof chunk.message === 'string' || chunk.detail !== undefined || typeof chunk.error_description === 'string');
 }
 
@@ -146,7 +146,12 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
 
   next(): Promise<IteratorResult<ChatStreamPart>> {
     // for-await never overlaps calls, but a hand-driven caller may: keep them in order.
-    if (this.pending) return this.pending.then(() => this.next(), () => this.next());
+    if (this.pending) {
+      return this.pending.then(
+        () => this.next(),
+        () => this.next(),
+      );
+    }
     if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
     if (this.closed) return Promise.resolve(DONE);
     try {
@@ -291,7 +296,9 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     try {
       value = JSON.parse(data);
     } catch {
-      this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream chunk that is not JSON.`, { requestId: this.source.requestId });
+      this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream chunk that is not JSON.`, {
+        requestId: this.source.requestId,
+      });
       return;
     }
     if (typeof value === 'string') {
@@ -301,7 +308,9 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     }
     const chunk = asObject(value);
     if (!chunk) {
-      this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream event DocChat does not understand.`, { requestId: this.source.requestId });
+      this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream event DocChat does not understand.`, {
+        requestId: this.source.requestId,
+      });
       return;
     }
     if (isErrorShape(chunk)) {

@@ -95,7 +95,11 @@ function checkProxyUrl(proxy: string, field: string): void {
   }
 }
 
-export function createDispatcher(options: TransportOptions = {}): { dispatcher: RoutingDispatcher; kind: DispatcherKind; policy: ProxyPolicy } {
+export function createDispatcher(options: TransportOptions = {}): {
+  dispatcher: RoutingDispatcher;
+  kind: DispatcherKind;
+  policy: ProxyPolicy;
+} {
   if (options.proxy) checkProxyUrl(options.proxy, 'transport.proxy');
   const policy = createProxyPolicy({ proxy: options.proxy, noProxy: options.noProxy, useEnvProxy: options.useEnvProxy, env: options.env });
   for (const proxy of policy.proxies) checkProxyUrl(proxy, options.proxy ? 'transport.proxy' : 'HTTPS_PROXY');

@@ -3,16 +3,7 @@
  * none of them ever contains a token (the transport redacts before constructing).
  */
 export type ErrorKind =
-  | 'validation'
-  | 'auth'
-  | 'not_found'
-  | 'rate_limit'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'stream'
-  | 'aborted'
-  | 'protocol';
+  'validation' | 'auth' | 'not_found' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'stream' | 'aborted' | 'protocol';
 
 export interface ErrorDetails {
   status?: number;

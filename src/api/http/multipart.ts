@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export type MultipartPart =
-  | { name: string; value: string }
-  | { name: string; filename: string; data: Uint8Array; contentType?: string };
+export type MultipartPart = { name: string; value: string } | { name: string; filename: string; data: Uint8Array; contentType?: string };
 
 function quote(value: string): string {
   // RFC 7578: quotes and line breaks are percent-encoded in the header parameters.

@@ -138,7 +138,10 @@ export function createProxyPolicy(inputs: ProxyInputs = {}): ProxyPolicy {
       const url = typeof target === 'string' ? new URL(target) : target;
       const proxy = url.protocol === 'http:' ? httpProxy : httpsProxy;
       if (!proxy) return undefined;
-      const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+      const host = url.hostname
+        .replace(/^\[|\]$/g, '')
+        .toLowerCase()
+        .replace(/\.$/, '');
       if (isLoopback(host)) return undefined;
       const port = defaultPort(url);
       return rules.some((rule) => matches(rule, host, port)) ? undefined : proxy;

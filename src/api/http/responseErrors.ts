@@ -112,10 +112,10 @@ export function errorFromResponse(status: number, contentType: string, text: str
     });
   }
   if (info.html) {
-    return new ProtocolError(
-      `The ${ctx.service} answered ${status} with a web page instead of API data.`,
-      { ...details, hint: 'Is the URL right, or is a proxy or sign-in page in the way?' },
-    );
+    return new ProtocolError(`The ${ctx.service} answered ${status} with a web page instead of API data.`, {
+      ...details,
+      hint: 'Is the URL right, or is a proxy or sign-in page in the way?',
+    });
   }
   if (info.malformed) {
     return new ProtocolError(`The ${ctx.service} answered ${status} with malformed JSON.`, details);
@@ -291,11 +291,14 @@ export function errorFromNetwork(error: unknown, ctx: ErrorContext, timeouts: { 
   const tunnel = tunnelStatus(raw);
   if (tunnel === 407) return proxyAuthError(ctx, { requestId: ctx.requestId });
   if (tunnel !== undefined) {
-    return new NetworkError(`The proxy ${ctx.proxyHost ?? ''} could not open a connection to ${host} (it answered ${tunnel}).`.replace('proxy  ', 'proxy '), {
-      ...base,
-      retryable: tunnel >= 500,
-      hint: 'Is the service URL right, and may the proxy reach it? Hosts that must not go through the proxy belong in http.noProxy or NO_PROXY.',
-    });
+    return new NetworkError(
+      `The proxy ${ctx.proxyHost ?? ''} could not open a connection to ${host} (it answered ${tunnel}).`.replace('proxy  ', 'proxy '),
+      {
+        ...base,
+        retryable: tunnel >= 500,
+        hint: 'Is the service URL right, and may the proxy reach it? Hosts that must not go through the proxy belong in http.noProxy or NO_PROXY.',
+      },
+    );
   }
   const problem = CERTIFICATE_PROBLEMS[code];
   if (problem) {

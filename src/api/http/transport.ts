@@ -103,13 +103,25 @@ export class Transport {
     try {
       url = new URL(this.config.baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, ''));
     } catch {
-      throw new ValidationError('baseUrl', 'an absolute http(s) URL', `The ${this.config.service} URL "${this.config.baseUrl}" is not a valid URL.`);
+      throw new ValidationError(
+        'baseUrl',
+        'an absolute http(s) URL',
+        `The ${this.config.service} URL "${this.config.baseUrl}" is not a valid URL.`,
+      );
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new ValidationError('baseUrl', 'an http(s) URL', `The ${this.config.service} URL must start with https:// (it starts with ${url.protocol}//).`);
+      throw new ValidationError(
+        'baseUrl',
+        'an http(s) URL',
+        `The ${this.config.service} URL must start with https:// (it starts with ${url.protocol}//).`,
+      );
     }
     if (url.username || url.password) {
-      throw new ValidationError('baseUrl', 'no user name or password', `The ${this.config.service} URL must not contain a user name or password.`);
+      throw new ValidationError(
+        'baseUrl',
+        'no user name or password',
+        `The ${this.config.service} URL must not contain a user name or password.`,
+      );
     }
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !this.options.allowInsecureHttp) {
       throw new ValidationError(
@@ -223,10 +235,7 @@ export class Transport {
     const origin = this.origin;
     let url = this.url(spec.path, spec.query);
     let method: Method = spec.method;
-    const payload =
-      spec.json !== undefined
-        ? { data: Buffer.from(JSON.stringify(spec.json)), contentType: 'application/json' }
-        : spec.body;
+    const payload = spec.json !== undefined ? { data: Buffer.from(JSON.stringify(spec.json)), contentType: 'application/json' } : spec.body;
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent ?? 'DocChat',
       accept: spec.accept ?? 'application/json',
@@ -265,11 +274,14 @@ export class Transport {
       }
       const keepsMethod = response.statusCode === 307 || response.statusCode === 308 || method === 'GET';
       if (!keepsMethod || hop >= MAX_REDIRECTS) {
-        throw new ProtocolError(`The ${this.config.service} redirected ${method} ${url.pathname} to ${target.pathname}, which DocChat does not follow.`, {
-          status: response.statusCode,
-          requestId,
-          hint: 'Check the service URL in the settings.',
-        });
+        throw new ProtocolError(
+          `The ${this.config.service} redirected ${method} ${url.pathname} to ${target.pathname}, which DocChat does not follow.`,
+          {
+            status: response.statusCode,
+            requestId,
+            hint: 'Check the service URL in the settings.',
+          },
+        );
       }
       this.log('debug', `${method} ${url.pathname} redirected to ${target.pathname}`);
       url = target;

@@ -85,7 +85,11 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
   let hasNewContent = false;
   let chunkHeading = '';
 
-  const breadcrumb = () => headings.map((h) => h.title).filter(Boolean).join(' > ');
+  const breadcrumb = () =>
+    headings
+      .map((h) => h.title)
+      .filter(Boolean)
+      .join(' > ');
 
   const overlapTail = (pieces: Piece[]): Piece[] => {
     const tail: Piece[] = [];

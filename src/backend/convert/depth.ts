@@ -8,8 +8,35 @@ import { ConversionError } from './errors';
 // Elements that never hold children, or that the parser closes implicitly when a sibling opens;
 // counting them as open would overstate the depth of ordinary pages.
 const NOT_NESTING = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
-  'p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option', 'thead', 'tbody', 'tfoot', 'colgroup', 'rt', 'rp', 'optgroup',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'tr',
+  'td',
+  'th',
+  'option',
+  'thead',
+  'tbody',
+  'tfoot',
+  'colgroup',
+  'rt',
+  'rp',
+  'optgroup',
 ]);
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscript', 'template']);
 

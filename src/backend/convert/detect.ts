@@ -3,29 +3,98 @@ import path from 'node:path';
 import { ConversionError } from './errors';
 
 export type Format =
-  | { kind: 'markdown' }
-  | { kind: 'text' }
-  | { kind: 'code'; language: string }
-  | { kind: 'html' }
-  | { kind: 'pdf' }
-  | { kind: 'docx' };
+  { kind: 'markdown' } | { kind: 'text' } | { kind: 'code'; language: string } | { kind: 'html' } | { kind: 'pdf' } | { kind: 'docx' };
 
 /** File extension (or whole name) -> fence language. */
 const CODE_LANGUAGES: Record<string, string> = {
-  '.ts': 'ts', '.tsx': 'tsx', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.jsx': 'jsx', '.mjs': 'js', '.cjs': 'js',
-  '.py': 'python', '.pyi': 'python', '.java': 'java', '.kt': 'kotlin', '.kts': 'kotlin', '.scala': 'scala',
-  '.go': 'go', '.rs': 'rust', '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp',
-  '.hh': 'cpp', '.cs': 'csharp', '.fs': 'fsharp', '.rb': 'ruby', '.php': 'php', '.swift': 'swift', '.m': 'objectivec',
-  '.lua': 'lua', '.pl': 'perl', '.r': 'r', '.jl': 'julia', '.dart': 'dart', '.ex': 'elixir', '.exs': 'elixir',
-  '.erl': 'erlang', '.hs': 'haskell', '.clj': 'clojure', '.groovy': 'groovy', '.vb': 'vbnet', '.ps1': 'powershell',
-  '.sh': 'bash', '.bash': 'bash', '.zsh': 'bash', '.fish': 'fish', '.bat': 'bat', '.cmd': 'bat', '.sql': 'sql',
-  '.css': 'css', '.scss': 'scss', '.sass': 'sass', '.less': 'less', '.vue': 'vue', '.svelte': 'svelte',
-  '.json': 'json', '.jsonc': 'jsonc', '.json5': 'json5', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml',
-  '.ini': 'ini', '.cfg': 'ini', '.conf': 'ini', '.properties': 'properties', '.xml': 'xml', '.gradle': 'groovy',
-  '.proto': 'protobuf', '.graphql': 'graphql', '.gql': 'graphql', '.tf': 'hcl', '.hcl': 'hcl', '.cmake': 'cmake',
-  '.mk': 'makefile', '.diff': 'diff', '.patch': 'diff', '.csv': 'csv', '.tsv': 'tsv', '.zig': 'zig', '.nim': 'nim',
-  '.ml': 'ocaml', '.elm': 'elm', '.sol': 'solidity',
-  dockerfile: 'dockerfile', makefile: 'makefile', cmakelists: 'cmake', jenkinsfile: 'groovy', gemfile: 'ruby',
+  '.ts': 'ts',
+  '.tsx': 'tsx',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.js': 'js',
+  '.jsx': 'jsx',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.py': 'python',
+  '.pyi': 'python',
+  '.java': 'java',
+  '.kt': 'kotlin',
+  '.kts': 'kotlin',
+  '.scala': 'scala',
+  '.go': 'go',
+  '.rs': 'rust',
+  '.c': 'c',
+  '.h': 'c',
+  '.cc': 'cpp',
+  '.cpp': 'cpp',
+  '.cxx': 'cpp',
+  '.hpp': 'cpp',
+  '.hh': 'cpp',
+  '.cs': 'csharp',
+  '.fs': 'fsharp',
+  '.rb': 'ruby',
+  '.php': 'php',
+  '.swift': 'swift',
+  '.m': 'objectivec',
+  '.lua': 'lua',
+  '.pl': 'perl',
+  '.r': 'r',
+  '.jl': 'julia',
+  '.dart': 'dart',
+  '.ex': 'elixir',
+  '.exs': 'elixir',
+  '.erl': 'erlang',
+  '.hs': 'haskell',
+  '.clj': 'clojure',
+  '.groovy': 'groovy',
+  '.vb': 'vbnet',
+  '.ps1': 'powershell',
+  '.sh': 'bash',
+  '.bash': 'bash',
+  '.zsh': 'bash',
+  '.fish': 'fish',
+  '.bat': 'bat',
+  '.cmd': 'bat',
+  '.sql': 'sql',
+  '.css': 'css',
+  '.scss': 'scss',
+  '.sass': 'sass',
+  '.less': 'less',
+  '.vue': 'vue',
+  '.svelte': 'svelte',
+  '.json': 'json',
+  '.jsonc': 'jsonc',
+  '.json5': 'json5',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.toml': 'toml',
+  '.ini': 'ini',
+  '.cfg': 'ini',
+  '.conf': 'ini',
+  '.properties': 'properties',
+  '.xml': 'xml',
+  '.gradle': 'groovy',
+  '.proto': 'protobuf',
+  '.graphql': 'graphql',
+  '.gql': 'graphql',
+  '.tf': 'hcl',
+  '.hcl': 'hcl',
+  '.cmake': 'cmake',
+  '.mk': 'makefile',
+  '.diff': 'diff',
+  '.patch': 'diff',
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.zig': 'zig',
+  '.nim': 'nim',
+  '.ml': 'ocaml',
+  '.elm': 'elm',
+  '.sol': 'solidity',
+  dockerfile: 'dockerfile',
+  makefile: 'makefile',
+  cmakelists: 'cmake',
+  jenkinsfile: 'groovy',
+  gemfile: 'ruby',
 };
 
 const MARKDOWN = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
@@ -46,15 +115,30 @@ const UNSUPPORTED: Record<string, string> = {
   '.doc': 'a legacy Word document; save it as .docx',
   '.rtf': 'rich text; save it as .docx',
   '.odt': 'an OpenDocument text; save it as .docx',
-  '.xls': 'a spreadsheet', '.xlsx': 'a spreadsheet', '.ods': 'a spreadsheet',
-  '.ppt': 'a presentation', '.pptx': 'a presentation', '.odp': 'a presentation',
-  '.zip': 'an archive', '.gz': 'an archive', '.tgz': 'an archive', '.tar': 'an archive', '.7z': 'an archive', '.rar': 'an archive',
-  '.exe': 'a program', '.dll': 'a library', '.so': 'a library', '.bin': 'binary data',
-  '.mp3': 'audio', '.wav': 'audio', '.mp4': 'video', '.mov': 'video', '.avi': 'video',
+  '.xls': 'a spreadsheet',
+  '.xlsx': 'a spreadsheet',
+  '.ods': 'a spreadsheet',
+  '.ppt': 'a presentation',
+  '.pptx': 'a presentation',
+  '.odp': 'a presentation',
+  '.zip': 'an archive',
+  '.gz': 'an archive',
+  '.tgz': 'an archive',
+  '.tar': 'an archive',
+  '.7z': 'an archive',
+  '.rar': 'an archive',
+  '.exe': 'a program',
+  '.dll': 'a library',
+  '.so': 'a library',
+  '.bin': 'binary data',
+  '.mp3': 'audio',
+  '.wav': 'audio',
+  '.mp4': 'video',
+  '.mov': 'video',
+  '.avi': 'video',
 };
 
-export const SUPPORTED_DESCRIPTION =
-  'supported: text, markdown, source code, HTML, PDF and DOCX';
+export const SUPPORTED_DESCRIPTION = 'supported: text, markdown, source code, HTML, PDF and DOCX';
 
 function startsWith(data: Uint8Array, text: string): boolean {
   for (let i = 0; i < text.length; i++) if (data[i] !== text.charCodeAt(i)) return false;
@@ -84,7 +168,10 @@ export function detectFormat(filename: string, data: Uint8Array): Format {
     throw new ConversionError('unsupported_file', `Unsupported file type: ${filename} is ${UNSUPPORTED[ext]}; ${SUPPORTED_DESCRIPTION}.`);
   }
   if (!looksLikeText(data) || isZip) {
-    throw new ConversionError('unsupported_file', `Unsupported file type: ${filename} is binary data of an unknown type; ${SUPPORTED_DESCRIPTION}.`);
+    throw new ConversionError(
+      'unsupported_file',
+      `Unsupported file type: ${filename} is binary data of an unknown type; ${SUPPORTED_DESCRIPTION}.`,
+    );
   }
   if (MARKDOWN.has(ext)) return { kind: 'markdown' };
   if (HTML.has(ext)) return { kind: 'html' };

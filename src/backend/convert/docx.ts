@@ -5,7 +5,12 @@ import { DEFAULT_CONVERSION_LIMITS } from './limits';
 import { ocrMessage } from './ocr';
 import { checkDocxArchive } from './zipGuard';
 
-export async function docxToMarkdown(filename: string, data: Uint8Array, skipOcr: boolean, maxDepth = DEFAULT_CONVERSION_LIMITS.maxHtmlDepth): Promise<string> {
+export async function docxToMarkdown(
+  filename: string,
+  data: Uint8Array,
+  skipOcr: boolean,
+  maxDepth = DEFAULT_CONVERSION_LIMITS.maxHtmlDepth,
+): Promise<string> {
   await checkDocxArchive(filename, data, maxDepth);
   const mammoth = (await import('mammoth')).default;
   let images = 0;
@@ -22,11 +27,19 @@ export async function docxToMarkdown(filename: string, data: Uint8Array, skipOcr
     );
     html = result.value;
   } catch (error) {
-    throw new ConversionError('corrupt_file', `${filename} is a corrupt DOCX file and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${filename} is a corrupt DOCX file and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
   const markdown = htmlToMarkdown(html, { tables: !skipOcr, maxDepth });
   if (!markdown.trim()) {
-    if (images > 0) throw new ConversionError(skipOcr ? 'ocr_skipped' : 'ocr_unavailable', ocrMessage(filename, 'the document contains only images', skipOcr));
+    if (images > 0) {
+      throw new ConversionError(
+        skipOcr ? 'ocr_skipped' : 'ocr_unavailable',
+        ocrMessage(filename, 'the document contains only images', skipOcr),
+      );
+    }
     throw new ConversionError('no_text', `${filename} contains no text.`);
   }
   return markdown;

@@ -57,7 +57,10 @@ export async function convertToMarkdown(filename: string, data: Uint8Array, opti
   markdown = normalizeNewlines(markdown).trim();
   const maxOutput = options.maxOutputBytes ?? DEFAULT_CONVERSION_LIMITS.maxOutputBytes;
   if (Buffer.byteLength(markdown) > maxOutput) {
-    throw new ConversionError('conversion_bound', `conversion stopped: ${filename} turns into more than ${formatBytes(maxOutput)} of text.`);
+    throw new ConversionError(
+      'conversion_bound',
+      `conversion stopped: ${filename} turns into more than ${formatBytes(maxOutput)} of text.`,
+    );
   }
   if (!markdown || (format.kind === 'code' && !decodeText(data).trim())) {
     throw new ConversionError('no_text', `${filename} contains no text.`);

@@ -72,7 +72,12 @@ export async function pdfToMarkdown(filename: string, data: Uint8Array, skipOcr:
   polyfillNode20();
   const { getDocumentProxy, getResolvedPDFJS } = await import('unpdf');
   const { OPS } = await getResolvedPDFJS();
-  const imageOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
+  const imageOps = new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+  ]);
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A copy: PDF.js may transfer (detach) the buffer it is given.
@@ -88,7 +93,10 @@ export async function pdfToMarkdown(filename: string, data: Uint8Array, skipOcr:
   const imageOnlyPages: number[] = [];
   try {
     if (pdf.numPages > MAX_PDF_PAGES) {
-      throw new ConversionError('file_too_large', `${filename} is too large to convert: ${pdf.numPages} pages (the limit is ${MAX_PDF_PAGES}).`);
+      throw new ConversionError(
+        'file_too_large',
+        `${filename} is too large to convert: ${pdf.numPages} pages (the limit is ${MAX_PDF_PAGES}).`,
+      );
     }
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
@@ -108,7 +116,10 @@ export async function pdfToMarkdown(filename: string, data: Uint8Array, skipOcr:
   }
   if (imageOnlyPages.length) {
     const which = imageOnlyPages.length === 1 ? `page ${imageOnlyPages[0]}` : `pages ${imageOnlyPages.join(', ')}`;
-    throw new ConversionError(skipOcr ? 'ocr_skipped' : 'ocr_unavailable', ocrMessage(filename, `${which} of ${pages.length} contain${imageOnlyPages.length === 1 ? 's' : ''} only images`, skipOcr));
+    throw new ConversionError(
+      skipOcr ? 'ocr_skipped' : 'ocr_unavailable',
+      ocrMessage(filename, `${which} of ${pages.length} contain${imageOnlyPages.length === 1 ? 's' : ''} only images`, skipOcr),
+    );
   }
   const sections = pages.map((text, i) => (text ? `## Page ${i + 1}\n\n${text}` : '')).filter(Boolean);
   if (!sections.length) throw new ConversionError('no_text', `${filename} contains no text.`);

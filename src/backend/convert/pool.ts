@@ -59,7 +59,9 @@ export class ConversionPool {
     if (this.limits.workers <= 0) return runConversion({ ...job, options });
     if (this.closed) return Promise.reject(new Error('The conversion pool is closed.'));
     if (this.queue.length >= this.limits.maxQueue) {
-      return Promise.reject(new ConversionError('conversion_bound', `conversion refused: ${this.limits.maxQueue} files are already waiting to be converted.`));
+      return Promise.reject(
+        new ConversionError('conversion_bound', `conversion refused: ${this.limits.maxQueue} files are already waiting to be converted.`),
+      );
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, job: { ...job, options }, resolve, reject });
@@ -70,13 +72,15 @@ export class ConversionPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.queue.splice(0)) pending.reject(new Error('The backend is stopping.'));
-    await Promise.all(this.slots.splice(0).map((slot) => {
-      if (slot.busy) {
-        clearTimeout(slot.busy.timer);
-        slot.busy.pending.reject(new Error('The backend is stopping.'));
-      }
-      return slot.worker.terminate();
-    }));
+    await Promise.all(
+      this.slots.splice(0).map((slot) => {
+        if (slot.busy) {
+          clearTimeout(slot.busy.timer);
+          slot.busy.pending.reject(new Error('The backend is stopping.'));
+        }
+        return slot.worker.terminate();
+      }),
+    );
   }
 
   private dispatch(): void {
@@ -98,7 +102,10 @@ export class ConversionPool {
 
   private timeoutError(pending: Pending): ConversionError {
     const seconds = this.limits.timeoutMs / 1000;
-    return new ConversionError('conversion_bound', `conversion stopped: ${pending.job.filename} took longer than the limit of ${seconds} s.`);
+    return new ConversionError(
+      'conversion_bound',
+      `conversion stopped: ${pending.job.filename} took longer than the limit of ${seconds} s.`,
+    );
   }
 
   private spawn(): Slot {

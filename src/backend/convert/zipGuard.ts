@@ -41,7 +41,12 @@ function entries(filename: string, zip: Buffer): Entry[] {
   if (eocd < 0) throw corrupt(filename, 'no ZIP directory');
   const count = zip.readUInt16LE(eocd + 10);
   let at = zip.readUInt32LE(eocd + 16);
-  if (count > MAX_DOCX_ENTRIES) throw new ConversionError('file_too_large', `${filename} has ${count} parts; DocChat does not convert DOCX files with more than ${MAX_DOCX_ENTRIES}.`);
+  if (count > MAX_DOCX_ENTRIES) {
+    throw new ConversionError(
+      'file_too_large',
+      `${filename} has ${count} parts; DocChat does not convert DOCX files with more than ${MAX_DOCX_ENTRIES}.`,
+    );
+  }
   const list: Entry[] = [];
   for (let i = 0; i < count; i++) {
     if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw corrupt(filename, 'a damaged ZIP directory');
@@ -88,7 +93,10 @@ function inflatedSize(data: Buffer, budget: number, keep?: Buffer[]): Promise<nu
 /** XML by name, or by its first byte past a BOM and white space (images never start with `<`). */
 function looksLikeXml(name: string, part: Buffer): boolean {
   if (/\.(xml|rels)$/i.test(name)) return true;
-  const head = part.subarray(0, 64).toString('utf8').replace(/^\uFEFF?\s*/, '');
+  const head = part
+    .subarray(0, 64)
+    .toString('utf8')
+    .replace(/^\uFEFF?\s*/, '');
   return head.startsWith('<');
 }
 
@@ -97,7 +105,12 @@ function looksLikeXml(name: string, part: Buffer): boolean {
  * or has a part nested deeper than `maxDepth` elements (mammoth walks the XML recursively, so a
  * few thousand levels exhaust its stack).
  */
-export async function checkDocxArchive(filename: string, data: Uint8Array, maxDepth: number, limit = MAX_DOCX_UNPACKED_BYTES): Promise<void> {
+export async function checkDocxArchive(
+  filename: string,
+  data: Uint8Array,
+  maxDepth: number,
+  limit = MAX_DOCX_UNPACKED_BYTES,
+): Promise<void> {
   const zip = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   let total = 0;
   for (const entry of entries(filename, zip)) {
@@ -128,7 +141,10 @@ export async function checkDocxArchive(filename: string, data: Uint8Array, maxDe
     }
     const part = Buffer.concat(xml);
     if (looksLikeXml(entry.name, part) && xmlNestingDepth(part.toString('utf8'), maxDepth) > maxDepth) {
-      throw new ConversionError('conversion_bound', `conversion stopped: ${filename} is nested deeper than ${maxDepth} elements (in ${entry.name}).`);
+      throw new ConversionError(
+        'conversion_bound',
+        `conversion stopped: ${filename} is nested deeper than ${maxDepth} elements (in ${entry.name}).`,
+      );
     }
   }
 }

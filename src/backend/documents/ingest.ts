@@ -82,7 +82,9 @@ export class Ingestor {
         else if (record.status === 'completed') completed.push({ storeId, fileId: record.id });
       }
     }
-    this.loading = this.load(completed).catch((error) => this.options.log('error', `Loading the search indexes failed: ${(error as Error)?.stack ?? error}`));
+    this.loading = this.load(completed).catch((error) =>
+      this.options.log('error', `Loading the search indexes failed: ${(error as Error)?.stack ?? error}`),
+    );
   }
 
   /** Resolves once the converted files present at start are in the indexes. */
@@ -108,7 +110,9 @@ export class Ingestor {
         this.enqueue(storeId, fileId);
       }
     }
-    if (list.length) this.options.log('info', `Loaded ${chunks} chunks of ${list.length} files into the search indexes in ${Date.now() - started} ms.`);
+    if (list.length) {
+      this.options.log('info', `Loaded ${chunks} chunks of ${list.length} files into the search indexes in ${Date.now() - started} ms.`);
+    }
   }
 
   /** Queues a conversion for a store file whose record is `in_progress`. */
@@ -230,7 +234,10 @@ export class Ingestor {
       }
       return vectors.length === chunks.length ? vectors : undefined;
     } catch (error) {
-      this.options.log('warn', `Embedding ${filename} with ${embedder.model} failed; it is searchable by keywords only: ${(error as Error)?.message ?? error}`);
+      this.options.log(
+        'warn',
+        `Embedding ${filename} with ${embedder.model} failed; it is searchable by keywords only: ${(error as Error)?.message ?? error}`,
+      );
       return undefined;
     }
   }

@@ -34,7 +34,11 @@ export function parseListQuery(query: URLSearchParams, extra: readonly string[] 
   if (rawLimit !== null) {
     limit = /^-?\d+$/.test(rawLimit.trim()) ? Number(rawLimit) : NaN;
     if (!Number.isInteger(limit) || limit < min || limit > max) {
-      throw invalid('limit', `limit must be a whole number from ${min} to ${max.toLocaleString('en-US')} (got "${rawLimit}").`, 'out_of_range');
+      throw invalid(
+        'limit',
+        `limit must be a whole number from ${min} to ${max.toLocaleString('en-US')} (got "${rawLimit}").`,
+        'out_of_range',
+      );
     }
   }
   const order = query.get('order') ?? 'desc';

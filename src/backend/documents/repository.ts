@@ -27,7 +27,11 @@ export class DocumentsRepository {
     this.chunks = new ChunkStore(path.join(dataDir, 'chunks'));
   }
 
-  static async open(dataDir: string, log: (level: 'info' | 'warn', message: string) => void, compactEvery?: number): Promise<DocumentsRepository> {
+  static async open(
+    dataDir: string,
+    log: (level: 'info' | 'warn', message: string) => void,
+    compactEvery?: number,
+  ): Promise<DocumentsRepository> {
     const repository = new DocumentsRepository(dataDir);
     const { journal, loaded } = await Journal.open<StateSnapshot, Entry>(
       path.join(dataDir, 'state'),

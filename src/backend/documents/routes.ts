@@ -85,7 +85,11 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
       sendJson(ctx.res, 200, fileObject(file, ctx.origin));
     }),
     route('GET', '/v1/files', 'listFiles', async (ctx) => {
-      sendJson(ctx.res, 200, service.listFiles(parseListQuery(ctx.query), (f) => fileObject(f, ctx.origin)));
+      sendJson(
+        ctx.res,
+        200,
+        service.listFiles(parseListQuery(ctx.query), (f) => fileObject(f, ctx.origin)),
+      );
     }),
     route('GET', '/v1/files/:fileId', 'retrieveFile', async (ctx) => {
       sendJson(ctx.res, 200, fileObject(service.getFile(ctx.params.fileId!), ctx.origin));

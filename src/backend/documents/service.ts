@@ -102,7 +102,12 @@ export class DocumentsService {
   }
 
   listStores(query: ListQuery) {
-    return paginate([...this.state.stores.values()], query, (id) => this.ordinal(this.state.stores, id), (s) => this.storeObject(s));
+    return paginate(
+      [...this.state.stores.values()],
+      query,
+      (id) => this.ordinal(this.state.stores, id),
+      (s) => this.storeObject(s),
+    );
   }
 
   async deleteStore(id: string): Promise<void> {
@@ -118,7 +123,9 @@ export class DocumentsService {
     // Browsers and some clients send a path; only the name is kept.
     const name = path.basename(filename.replace(/\\/g, '/')).trim();
     if (!name) throw invalid('file', 'The uploaded file needs a file name.', 'missing_filename');
-    if (name.length > MAX_FILENAME_LENGTH) throw invalid('file', `The file name may be at most ${MAX_FILENAME_LENGTH} characters long.`, 'string_too_long');
+    if (name.length > MAX_FILENAME_LENGTH) {
+      throw invalid('file', `The file name may be at most ${MAX_FILENAME_LENGTH} characters long.`, 'string_too_long');
+    }
     if (!PURPOSES.includes(purpose)) {
       throw invalid('purpose', `purpose must be one of ${PURPOSES.map((p) => `"${p}"`).join(', ')} (got "${purpose}").`, 'invalid_value');
     }
@@ -193,7 +200,14 @@ export class DocumentsService {
   getStoreFile(storeId: string, fileId: string): StoreFileRecord {
     this.getStore(storeId);
     const record = this.state.storeFile(storeId, fileId);
-    if (!record) throw new ApiError('not_found_error', `No file with id '${fileId}' in vector store '${storeId}'.`, 'file_id', 'not_found');
+    if (!record) {
+      throw new ApiError({
+        type: 'not_found_error',
+        message: `No file with id '${fileId}' in vector store '${storeId}'.`,
+        param: 'file_id',
+        code: 'not_found',
+      });
+    }
     return record;
   }
 
@@ -226,10 +240,16 @@ export class DocumentsService {
   async storeFileContent(storeId: string, fileId: string): Promise<string> {
     const record = this.getStoreFile(storeId, fileId);
     if (record.status !== 'completed') {
-      throw invalid('file_id', `The file is not converted yet (status ${record.status}${record.last_error ? `: ${record.last_error}` : ''}).`, 'file_not_ready');
+      throw invalid(
+        'file_id',
+        `The file is not converted yet (status ${record.status}${record.last_error ? `: ${record.last_error}` : ''}).`,
+        'file_not_ready',
+      );
     }
     const converted = await this.repository.chunks.read(storeId, fileId);
-    if (!converted) throw new ApiError('server_error', 'The converted content of this file is missing.', null, 'content_missing');
+    if (!converted) {
+      throw new ApiError({ type: 'server_error', message: 'The converted content of this file is missing.', code: 'content_missing' });
+    }
     return converted.markdown;
   }
 
@@ -298,7 +318,11 @@ export class DocumentsService {
   private checkNotExpired(store: StoreRecord): void {
     const expires = expiresAt(store);
     if (expires !== null && expires <= nowSeconds()) {
-      throw invalid('vector_store_id', `The vector store ${store.id} expired at ${new Date(expires * 1000).toISOString()}.`, 'vector_store_expired');
+      throw invalid(
+        'vector_store_id',
+        `The vector store ${store.id} expired at ${new Date(expires * 1000).toISOString()}.`,
+        'vector_store_expired',
+      );
     }
   }
 

@@ -66,12 +66,18 @@ export function checkCommonOptions(body: Record<string, unknown>): { stream: boo
 export function parseChatRequest(body: Record<string, unknown>): ChatInput {
   if (body.model === undefined || body.model === null) throw invalid('model', 'model is required.', 'missing_required_parameter');
   if (typeof body.model !== 'string' || !body.model.trim()) throw invalid('model', 'model must be a non-empty string.', 'invalid_type');
-  if (!Array.isArray(body.messages)) throw invalid('messages', 'messages is required: a list of {role, content}.', 'missing_required_parameter');
+  if (!Array.isArray(body.messages)) {
+    throw invalid('messages', 'messages is required: a list of {role, content}.', 'missing_required_parameter');
+  }
   if (!body.messages.length) throw invalid('messages', 'messages must contain at least one message.', 'string_too_short');
   const messages = body.messages.map((raw, i): PlainMessage => {
     const message = raw as { role?: unknown; content?: unknown } | null;
-    if (!message || typeof message !== 'object') throw invalid(`messages[${i}]`, 'Each message must be an object {role, content}.', 'invalid_type');
-    if (typeof message.role !== 'string' || !message.role) throw invalid(`messages[${i}].role`, 'Each message needs a role.', 'missing_required_parameter');
+    if (!message || typeof message !== 'object') {
+      throw invalid(`messages[${i}]`, 'Each message must be an object {role, content}.', 'invalid_type');
+    }
+    if (typeof message.role !== 'string' || !message.role) {
+      throw invalid(`messages[${i}].role`, 'Each message needs a role.', 'missing_required_parameter');
+    }
     return { role: message.role, content: textOf(message.content, i) };
   });
   return { model: body.model, messages, ...checkCommonOptions(body), body };
@@ -95,7 +101,11 @@ export function completionId(): string {
 function checkLocalFormat(body: Record<string, unknown>): void {
   const type = (body.response_format as { type?: string } | undefined)?.type;
   if (type && type !== 'text') {
-    throw invalid('response_format', `${LOCAL_CHAT_MODEL} answers in plain text only; response_format type "${type}" is not supported.`, 'unsupported_response_format');
+    throw invalid(
+      'response_format',
+      `${LOCAL_CHAT_MODEL} answers in plain text only; response_format type "${type}" is not supported.`,
+      'unsupported_response_format',
+    );
   }
 }
 
@@ -111,7 +121,12 @@ function closed(res: ServerResponse): boolean {
   return res.destroyed || res.writableEnded;
 }
 
-export async function respondLocal(res: ServerResponse, input: ChatInput, shape: ResponseShape, headers: Record<string, string>): Promise<void> {
+export async function respondLocal(
+  res: ServerResponse,
+  input: ChatInput,
+  shape: ResponseShape,
+  headers: Record<string, string>,
+): Promise<void> {
   checkLocalFormat(input.body);
   const { text, finish } = truncate(answer(input.messages), input.maxTokens);
   const usage = usageOf(input.messages, text);
@@ -168,7 +183,14 @@ export async function respondUpstream(
 ): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => abort.abort());
-  const body: Record<string, unknown> = shape === 'chat' ? { ...input.body } : { model: input.model, messages: input.messages, ...pick(input.body, ['temperature', 'max_completion_tokens', 'max_tokens', 'response_format']) };
+  const body: Record<string, unknown> =
+    shape === 'chat'
+      ? { ...input.body }
+      : {
+          model: input.model,
+          messages: input.messages,
+          ...pick(input.body, ['temperature', 'max_completion_tokens', 'max_tokens', 'response_format']),
+        };
   if (input.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
@@ -181,7 +203,12 @@ export async function respondUpstream(
   if (!input.stream) {
     const json = (await response.json()) as { choices?: { message?: { content?: string } }[]; usage?: unknown; model?: string };
     if (shape === 'inference') {
-      sendJson(res, 200, { model: json.model ?? input.model, response: json.choices?.[0]?.message?.content ?? '', usage: json.usage ?? null }, headers);
+      sendJson(
+        res,
+        200,
+        { model: json.model ?? input.model, response: json.choices?.[0]?.message?.content ?? '', usage: json.usage ?? null },
+        headers,
+      );
     } else {
       sendJson(res, 200, json, headers);
     }
@@ -202,14 +229,32 @@ export async function respondUpstream(
       }
       if (event.event === 'error') {
         done = true;
-        sendErrorEvent(res, new ApiError('server_error', `Upstream server: ${errorText(event.data)}`, null, 'upstream_error', 502));
+        sendErrorEvent(
+          res,
+          new ApiError({ type: 'server_error', message: `Upstream server: ${errorText(event.data)}`, code: 'upstream_error', status: 502 }),
+        );
         return;
       }
       try {
-        const chunk = JSON.parse(event.data) as { id?: string; created?: number; model?: string; usage?: unknown; choices?: { delta?: { content?: string } }[]; error?: unknown };
+        const chunk = JSON.parse(event.data) as {
+          id?: string;
+          created?: number;
+          model?: string;
+          usage?: unknown;
+          choices?: { delta?: { content?: string } }[];
+          error?: unknown;
+        };
         if (chunk.error) {
           done = true;
-          sendErrorEvent(res, new ApiError('server_error', `Upstream server: ${errorText(event.data)}`, null, 'upstream_error', 502));
+          sendErrorEvent(
+            res,
+            new ApiError({
+              type: 'server_error',
+              message: `Upstream server: ${errorText(event.data)}`,
+              code: 'upstream_error',
+              status: 502,
+            }),
+          );
           return;
         }
         if (chunk.usage) sawUsage = true;
@@ -229,7 +274,15 @@ export async function respondUpstream(
     }
   } catch (error) {
     if (closed(res)) return;
-    sendErrorEvent(res, new ApiError('server_error', `The upstream stream broke off: ${describe(error)}`, null, 'upstream_stream_error', 502));
+    sendErrorEvent(
+      res,
+      new ApiError({
+        type: 'server_error',
+        message: `The upstream stream broke off: ${describe(error)}`,
+        code: 'upstream_stream_error',
+        status: 502,
+      }),
+    );
     return;
   }
   if (closed(res)) return;

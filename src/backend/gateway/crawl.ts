@@ -50,7 +50,10 @@ export async function crawlOne(raw: string, convert: PageConverter, signal?: Abo
       redirect: 'follow',
       signal: AbortSignal.any(signals),
       ...(dispatcher ? { dispatcher } : {}),
-      headers: { accept: 'text/html, text/markdown, text/plain, application/pdf;q=0.9, */*;q=0.5', 'user-agent': 'DocChat-backend/0.1 (web crawl)' },
+      headers: {
+        accept: 'text/html, text/markdown, text/plain, application/pdf;q=0.9, */*;q=0.5',
+        'user-agent': 'DocChat-backend/0.1 (web crawl)',
+      },
     });
     if (!response.ok) return { url: raw, content: '', error: `HTTP ${response.status} ${response.statusText}`.trim() };
     const contentType = (response.headers.get('content-type') ?? '').toLowerCase();

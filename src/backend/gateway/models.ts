@@ -36,10 +36,10 @@ export const LOCAL_EMBEDDING_MODEL_INFO: ModelInfo = {
 };
 
 export function modelNotFound(model: string, available: string[], param = 'model'): ApiError {
-  return new ApiError(
-    'not_found_error',
-    `The model '${model}' is not served by this backend. Available: ${available.join(', ') || 'none'}.`,
+  return new ApiError({
+    type: 'not_found_error',
+    message: `The model '${model}' is not served by this backend. Available: ${available.join(', ') || 'none'}.`,
     param,
-    'model_not_found',
-  );
+    code: 'model_not_found',
+  });
 }

@@ -6,7 +6,12 @@ import { sendJson } from '../http/respond';
 import type { RequestContext, Route } from '../http/router';
 import { checkCommonOptions, parseChatRequest, respondLocal, respondUpstream, type ChatInput } from './chat';
 import { crawlOne, MAX_CRAWL_URLS, type PageConverter } from './crawl';
-import { hashingEmbedding, LOCAL_EMBEDDING_DEFAULT_DIMENSIONS, LOCAL_EMBEDDING_MAX_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from './localEmbedding';
+import {
+  hashingEmbedding,
+  LOCAL_EMBEDDING_DEFAULT_DIMENSIONS,
+  LOCAL_EMBEDDING_MAX_DIMENSIONS,
+  LOCAL_EMBEDDING_MODEL,
+} from './localEmbedding';
 import { LOCAL_CHAT_MODEL, LOCAL_CHAT_MODEL_INFO, LOCAL_EMBEDDING_MODEL_INFO, modelNotFound, type ModelInfo } from './models';
 import type { SkillDirectory } from './skills';
 import { isEmbeddingModel, type Upstream } from './upstream';
@@ -55,7 +60,13 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     return [LOCAL_EMBEDDING_MODEL_INFO, ...remote.filter((m) => m.id !== LOCAL_EMBEDDING_MODEL)];
   }
 
-  async function respondChat(ctx: RequestContext, input: ChatInput, shape: 'chat' | 'inference', headers: Record<string, string>, param = 'model') {
+  async function respondChat(
+    ctx: RequestContext,
+    input: ChatInput,
+    shape: 'chat' | 'inference',
+    headers: Record<string, string>,
+    param = 'model',
+  ) {
     if (input.model === LOCAL_CHAT_MODEL) return respondLocal(ctx.res, input, shape, headers);
     if (!upstream) throw modelNotFound(input.model, [LOCAL_CHAT_MODEL], param);
     return respondUpstream(ctx.res, upstream, input, shape, headers);
@@ -78,9 +89,15 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     route('POST', '/v1/inference/:model', async (ctx) => {
       const body = await readJson(ctx.req);
       const model = ctx.params.model!;
-      if (typeof body.prompt !== 'string') throw invalid('prompt', 'prompt is required: the user input as a string.', 'missing_required_parameter');
+      if (typeof body.prompt !== 'string') {
+        throw invalid('prompt', 'prompt is required: the user input as a string.', 'missing_required_parameter');
+      }
       if (typeof body.project_code !== 'string') {
-        throw invalid('project_code', 'project_code is required: "NA" or the project code of the specific customer.', 'missing_required_parameter');
+        throw invalid(
+          'project_code',
+          'project_code is required: "NA" or the project code of the specific customer.',
+          'missing_required_parameter',
+        );
       }
       if (body.system_prompt !== undefined && typeof body.system_prompt !== 'string') {
         throw invalid('system_prompt', 'system_prompt must be a string.', 'invalid_type');
@@ -91,12 +108,18 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
       ];
       const input: ChatInput = { model, messages, ...checkCommonOptions(body), body };
       const sunset = sunsetDate();
-      await respondChat(ctx, input, 'inference', {
-        deprecation: 'true',
-        sunset: sunset.toUTCString(),
-        link: '</v1/chat/completions>; rel="successor-version"',
-        'x-project-code': body.project_code.trim() || 'NA',
-      }, 'model');
+      await respondChat(
+        ctx,
+        input,
+        'inference',
+        {
+          deprecation: 'true',
+          sunset: sunset.toUTCString(),
+          link: '</v1/chat/completions>; rel="successor-version"',
+          'x-project-code': body.project_code.trim() || 'NA',
+        },
+        'model',
+      );
     }),
 
     route('POST', '/v1/embed', async (ctx) => embed(ctx)),
@@ -105,16 +128,24 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     route('POST', '/v1/tools/skillshare', async (ctx) => {
       const body = await readJson(ctx.req);
       const query = body.query;
-      if (typeof query !== 'string' || !query.trim()) throw invalid('query', 'query is required: a description of the person you are looking for.', 'missing_required_parameter');
-      if (query.length > MAX_QUERY_CHARS) throw invalid('query', `query may be at most ${MAX_QUERY_CHARS} characters long.`, 'string_too_long');
+      if (typeof query !== 'string' || !query.trim()) {
+        throw invalid('query', 'query is required: a description of the person you are looking for.', 'missing_required_parameter');
+      }
+      if (query.length > MAX_QUERY_CHARS) {
+        throw invalid('query', `query may be at most ${MAX_QUERY_CHARS} characters long.`, 'string_too_long');
+      }
       sendJson(ctx.res, 200, skills.search(query));
     }),
 
     route('POST', '/v1/tools/web/crawl', async (ctx) => {
       const body = await readJson(ctx.req);
       const urls = body.urls;
-      if (!Array.isArray(urls) || !urls.length) throw invalid('urls', 'urls is required: a list of http(s) URLs.', 'missing_required_parameter');
-      if (urls.length > MAX_CRAWL_URLS) throw invalid('urls', `At most ${MAX_CRAWL_URLS} URLs per request (got ${urls.length}).`, 'too_many_items');
+      if (!Array.isArray(urls) || !urls.length) {
+        throw invalid('urls', 'urls is required: a list of http(s) URLs.', 'missing_required_parameter');
+      }
+      if (urls.length > MAX_CRAWL_URLS) {
+        throw invalid('urls', `At most ${MAX_CRAWL_URLS} URLs per request (got ${urls.length}).`, 'too_many_items');
+      }
       urls.forEach((url, i) => {
         let parsed: URL | undefined;
         try {
@@ -135,7 +166,10 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     route('POST', '/v1/tools/web/search', async (ctx) => {
       const body = await readJson(ctx.req);
       if (typeof body.query !== 'string' || !body.query.trim()) throw invalid('query', 'query is required.', 'missing_required_parameter');
-      if (body.max_results !== undefined && (typeof body.max_results !== 'number' || !Number.isInteger(body.max_results) || body.max_results < 1)) {
+      if (
+        body.max_results !== undefined &&
+        (typeof body.max_results !== 'number' || !Number.isInteger(body.max_results) || body.max_results < 1)
+      ) {
         throw invalid('max_results', 'max_results must be a whole number of at least 1.', 'invalid_value');
       }
       await forwardTool(ctx, '/tools/web/search', body, 'Web search');
@@ -154,7 +188,12 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     const body = await readJson(ctx.req);
     if (typeof body.model !== 'string' || !body.model) throw invalid('model', 'model is required.', 'missing_required_parameter');
     const input = body.input;
-    const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((t) => typeof t === 'string') ? (input as string[]) : undefined;
+    const texts =
+      typeof input === 'string'
+        ? [input]
+        : Array.isArray(input) && input.every((t) => typeof t === 'string')
+          ? (input as string[])
+          : undefined;
     if (!texts) throw invalid('input', 'input must be a string or a list of strings.', 'invalid_type');
     if (!texts.length) throw invalid('input', 'input must contain at least one text.', 'string_too_short');
     if (texts.length > MAX_EMBED_INPUTS) throw invalid('input', `input may contain at most ${MAX_EMBED_INPUTS} texts.`, 'too_many_items');
@@ -165,7 +204,11 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     if (body.model === LOCAL_EMBEDDING_MODEL) {
       const size = (dimensions as number | undefined) ?? LOCAL_EMBEDDING_DEFAULT_DIMENSIONS;
       if (size < 16 || size > LOCAL_EMBEDDING_MAX_DIMENSIONS) {
-        throw invalid('dimensions', `${LOCAL_EMBEDDING_MODEL} supports 16 to ${LOCAL_EMBEDDING_MAX_DIMENSIONS} dimensions.`, 'out_of_range');
+        throw invalid(
+          'dimensions',
+          `${LOCAL_EMBEDDING_MODEL} supports 16 to ${LOCAL_EMBEDDING_MAX_DIMENSIONS} dimensions.`,
+          'out_of_range',
+        );
       }
       const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
       sendJson(ctx.res, 200, {
@@ -177,7 +220,11 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
       return;
     }
     if (!upstream) throw modelNotFound(body.model, [LOCAL_EMBEDDING_MODEL]);
-    const result = await upstream.embeddings({ model: body.model, input: texts, ...(dimensions ? { dimensions: dimensions as number } : {}) });
+    const result = await upstream.embeddings({
+      model: body.model,
+      input: texts,
+      ...(dimensions ? { dimensions: dimensions as number } : {}),
+    });
     const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
     sendJson(ctx.res, 200, {
       object: 'list',

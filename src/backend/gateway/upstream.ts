@@ -58,7 +58,12 @@ export class Upstream {
       });
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new ApiError('server_error', `The upstream server ${this.base} could not be reached: ${describe(error)}.`, null, 'upstream_unreachable', 502);
+      throw new ApiError({
+        type: 'server_error',
+        message: `The upstream server ${this.base} could not be reached: ${describe(error)}.`,
+        code: 'upstream_unreachable',
+        status: 502,
+      });
     }
   }
 
@@ -83,22 +88,33 @@ export class Upstream {
     switch (response.status) {
       case 400:
       case 422:
-        return new ApiError('invalid_request_error', text, param, 'upstream_invalid_request');
+        return new ApiError({ type: 'invalid_request_error', message: text, param, code: 'upstream_invalid_request' });
       case 401:
       case 403:
-        return new ApiError('server_error', `${text} (the upstream rejected the configured upstream key)`, null, 'upstream_auth_failed', 502);
+        return new ApiError({
+          type: 'server_error',
+          message: `${text} (the upstream rejected the configured upstream key)`,
+          code: 'upstream_auth_failed',
+          status: 502,
+        });
       case 404:
-        return new ApiError('not_found_error', text, param, 'upstream_not_found');
+        return new ApiError({ type: 'not_found_error', message: text, param, code: 'upstream_not_found' });
       case 429: {
         const retryAfter = response.headers.get('retry-after') ?? '1';
         const seconds = Number.isFinite(Number(retryAfter)) ? Math.max(1, Math.ceil(Number(retryAfter))) : 1;
-        return new ApiError('rate_limit_error', text, null, 'upstream_rate_limited', 429, {
-          'retry-after': String(seconds),
-          'retry-after-ms': String(seconds * 1000),
+        return new ApiError({
+          type: 'rate_limit_error',
+          message: text,
+          code: 'upstream_rate_limited',
+          status: 429,
+          headers: {
+            'retry-after': String(seconds),
+            'retry-after-ms': String(seconds * 1000),
+          },
         });
       }
       default:
-        return new ApiError('server_error', text, null, 'upstream_error', 502);
+        return new ApiError({ type: 'server_error', message: text, code: 'upstream_error', status: 502 });
     }
   }
 
@@ -109,12 +125,18 @@ export class Upstream {
       const response = await this.request('/models', { signal: AbortSignal.timeout(10_000) });
       if (!response.ok) throw await this.failure(response);
       const body = (await response.json()) as { data?: unknown } | unknown[];
-      const raw = Array.isArray(body) ? body : Array.isArray((body as { data?: unknown }).data) ? ((body as { data: unknown[] }).data) : [];
+      const raw = Array.isArray(body) ? body : Array.isArray((body as { data?: unknown }).data) ? (body as { data: unknown[] }).data : [];
       const list = raw
         .map((m): ModelInfo | undefined => {
           const item = (typeof m === 'string' ? { id: m } : m) as Partial<ModelInfo> | null;
           if (!item || typeof item.id !== 'string') return undefined;
-          return { ...item, id: item.id, object: 'model', created: typeof item.created === 'number' ? item.created : 0, owned_by: typeof item.owned_by === 'string' ? item.owned_by : 'upstream' };
+          return {
+            ...item,
+            id: item.id,
+            object: 'model',
+            created: typeof item.created === 'number' ? item.created : 0,
+            owned_by: typeof item.owned_by === 'string' ? item.owned_by : 'upstream',
+          };
         })
         .filter((m): m is ModelInfo => m !== undefined);
       this.models = { at: Date.now(), list };
@@ -131,11 +153,21 @@ export class Upstream {
   }
 
   /** Embeddings in OpenAI's shape: `{data: [{embedding, index}], usage}`. */
-  async embeddings(body: { model: string; input: string | string[]; dimensions?: number }, signal?: AbortSignal): Promise<{ data: { embedding: number[]; index: number }[]; usage?: unknown }> {
+  async embeddings(
+    body: { model: string; input: string | string[]; dimensions?: number },
+    signal?: AbortSignal,
+  ): Promise<{ data: { embedding: number[]; index: number }[]; usage?: unknown }> {
     const response = await this.request(this.options.embedPath ?? '/embeddings', { body, signal });
     if (!response.ok) throw await this.failure(response);
     const json = (await response.json()) as { data?: { embedding: number[]; index: number }[]; usage?: unknown };
-    if (!Array.isArray(json.data)) throw new ApiError('server_error', 'Upstream server: the embeddings response has no data.', null, 'upstream_error', 502);
+    if (!Array.isArray(json.data)) {
+      throw new ApiError({
+        type: 'server_error',
+        message: 'Upstream server: the embeddings response has no data.',
+        code: 'upstream_error',
+        status: 502,
+      });
+    }
     return { data: json.data, usage: json.usage };
   }
 

@@ -12,7 +12,13 @@ function same(given: string, expected: string): boolean {
 }
 
 function unauthorized(message: string, scheme: string): ApiError {
-  return new ApiError('authentication_error', message, null, 'invalid_api_key', 401, { 'www-authenticate': scheme });
+  return new ApiError({
+    type: 'authentication_error',
+    message,
+    code: 'invalid_api_key',
+    status: 401,
+    headers: { 'www-authenticate': scheme },
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError, invalid } from './errors';
 
 export function tooLarge(limit: number, message = `The request body is larger than the limit of ${formatBytes(limit)}.`): ApiError {
-  return new ApiError('request_too_large', message, null, 'request_too_large', 413, { connection: 'close' });
+  return new ApiError({ type: 'request_too_large', message, code: 'request_too_large', status: 413, headers: { connection: 'close' } });
 }
 
 export function formatBytes(bytes: number): string {
@@ -106,13 +106,12 @@ export async function readJson(req: IncomingMessage, limit = MAX_JSON_BYTES): Pr
   const contentType = req.headers['content-type'];
   if (contentType !== undefined && !JSON_TYPE.test(contentType.trim())) {
     await discardBody(req);
-    throw new ApiError(
-      'invalid_request_error',
-      `The request body must be JSON: send "Content-Type: application/json" (got ${JSON.stringify(contentType.slice(0, 100))}).`,
-      null,
-      'unsupported_media_type',
-      415,
-    );
+    throw new ApiError({
+      type: 'invalid_request_error',
+      message: `The request body must be JSON: send "Content-Type: application/json" (got ${JSON.stringify(contentType.slice(0, 100))}).`,
+      code: 'unsupported_media_type',
+      status: 415,
+    });
   }
   const raw = await readBody(req, limit);
   if (raw.length === 0) return {};

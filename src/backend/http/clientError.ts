@@ -24,13 +24,12 @@ const answered = new WeakSet<Duplex>();
 function overflowError(raw: Buffer | undefined): ApiError {
   const lineEnd = raw ? raw.indexOf('\n') : -1;
   if (raw && /^[A-Z]+ /.test(raw.subarray(0, 16).toString('latin1')) && (lineEnd < 0 || lineEnd > MAX_URL_BYTES)) return uriTooLong();
-  return new ApiError(
-    'invalid_request_error',
-    `The request headers are larger than the limit of ${MAX_HEADER_BYTES / 1024} KiB.`,
-    null,
-    'request_header_fields_too_large',
-    431,
-  );
+  return new ApiError({
+    type: 'invalid_request_error',
+    message: `The request headers are larger than the limit of ${MAX_HEADER_BYTES / 1024} KiB.`,
+    code: 'request_header_fields_too_large',
+    status: 431,
+  });
 }
 
 function errorFor(error: ClientError): ApiError {
@@ -38,19 +37,23 @@ function errorFor(error: ClientError): ApiError {
     case 'HPE_HEADER_OVERFLOW':
       return overflowError(error.rawPacket);
     case 'HPE_INVALID_METHOD':
-      return new ApiError(
-        'invalid_request_error',
-        'The request method is not one this server knows; use GET, POST, PUT or DELETE.',
-        null,
-        'method_not_allowed',
-        405,
-        {
+      return new ApiError({
+        type: 'invalid_request_error',
+        message: 'The request method is not one this server knows; use GET, POST, PUT or DELETE.',
+        code: 'method_not_allowed',
+        status: 405,
+        headers: {
           allow: 'GET, POST, PUT, DELETE',
         },
-      );
+      });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_HEADERS_TIMEOUT':
-      return new ApiError('invalid_request_error', 'The request did not arrive in time.', null, 'request_timeout', 408);
+      return new ApiError({
+        type: 'invalid_request_error',
+        message: 'The request did not arrive in time.',
+        code: 'request_timeout',
+        status: 408,
+      });
     case 'HPE_INVALID_URL':
       return invalid(null, 'The request target is not a valid URL path.', 'invalid_request_target');
     default:
@@ -78,16 +81,15 @@ export function answerClientError(error: ClientError, socket: Duplex, log: Backe
 
 /** CONNECT asks for a tunnel; Node hands it over without a response object. */
 export function answerConnect(socket: Duplex, log: BackendLog): void {
-  const error = new ApiError(
-    'invalid_request_error',
-    'CONNECT is not supported: this server is not a proxy.',
-    null,
-    'method_not_allowed',
-    405,
-    {
+  const error = new ApiError({
+    type: 'invalid_request_error',
+    message: 'CONNECT is not supported: this server is not a proxy.',
+    code: 'method_not_allowed',
+    status: 405,
+    headers: {
       allow: 'GET, POST, PUT, DELETE',
     },
-  );
+  });
   answerOnSocket(socket, error, 'CONNECT', log);
 }
 

@@ -21,19 +21,33 @@ const STATUS_OF: Record<ErrorType, number> = {
   not_implemented: 501,
 };
 
+/** An error in the service's shape; fields by name, so a call says what each value is. */
+export interface ApiErrorFields {
+  type: ErrorType;
+  message: string;
+  /** The request field at fault, if any. */
+  param?: string | null;
+  code?: string | null;
+  /** Defaults to the status of `type`. */
+  status?: number;
+  /** Extra response headers, e.g. Retry-After. */
+  headers?: Record<string, string>;
+}
+
 export class ApiError extends Error {
+  readonly type: ErrorType;
+  readonly param: string | null;
+  readonly code: string | null;
   readonly status: number;
-  constructor(
-    readonly type: ErrorType,
-    message: string,
-    readonly param: string | null = null,
-    readonly code: string | null = null,
-    status?: number,
-    /** Extra response headers, e.g. Retry-After. */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.status = status ?? STATUS_OF[type];
+  readonly headers: Record<string, string>;
+
+  constructor(fields: ApiErrorFields) {
+    super(fields.message);
+    this.type = fields.type;
+    this.param = fields.param ?? null;
+    this.code = fields.code ?? null;
+    this.status = fields.status ?? STATUS_OF[fields.type];
+    this.headers = fields.headers ?? {};
   }
 
   toBody(): { error: { message: string; type: string; param: string | null; code: string | null } } {
@@ -42,13 +56,13 @@ export class ApiError extends Error {
 }
 
 export function invalid(param: string | null, message: string, code = 'invalid_value'): ApiError {
-  return new ApiError('invalid_request_error', message, param, code);
+  return new ApiError({ type: 'invalid_request_error', message, param, code });
 }
 
 export function notFound(what: string, id: string, param: string | null = null): ApiError {
-  return new ApiError('not_found_error', `No ${what} with id '${id}'.`, param, 'not_found');
+  return new ApiError({ type: 'not_found_error', message: `No ${what} with id '${id}'.`, param, code: 'not_found' });
 }
 
 export function notImplemented(message: string): ApiError {
-  return new ApiError('not_implemented', message, null, 'not_implemented');
+  return new ApiError({ type: 'not_implemented', message, code: 'not_implemented' });
 }

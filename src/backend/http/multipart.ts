@@ -32,7 +32,11 @@ function headerParam(header: string, name: string): string | undefined {
   const plain = new RegExp(`;\\s*${name}="((?:[^"\\\\]|\\\\.)*)"|;\\s*${name}=([^;]+)`, 'i').exec(header);
   if (!plain) return undefined;
   const raw = plain[1] ?? plain[2]!.trim();
-  return raw.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n').replace(/\\(["\\])/g, '$1');
+  return raw
+    .replace(/%22/g, '"')
+    .replace(/%0D/gi, '\r')
+    .replace(/%0A/gi, '\n')
+    .replace(/\\(["\\])/g, '$1');
 }
 
 export function parseMultipart(body: Buffer, boundary: string): FormField[] {
@@ -64,11 +68,7 @@ export function parseMultipart(body: Buffer, boundary: string): FormField[] {
     const name = headerParam(disposition, 'name');
     if (name !== undefined) {
       const filename = headerParam(disposition, 'filename');
-      fields.push(
-        filename !== undefined
-          ? { name, filename, contentType, data }
-          : { name, value: data.toString('utf8') },
-      );
+      fields.push(filename !== undefined ? { name, filename, contentType, data } : { name, value: data.toString('utf8') });
     }
     position = next + 2;
   }

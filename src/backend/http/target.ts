@@ -21,13 +21,12 @@ function quoted(raw: string): string {
 }
 
 export function uriTooLong(): ApiError {
-  return new ApiError(
-    'invalid_request_error',
-    `The request URL is longer than the limit of ${MAX_URL_BYTES / 1024} KiB.`,
-    null,
-    'uri_too_long',
-    414,
-  );
+  return new ApiError({
+    type: 'invalid_request_error',
+    message: `The request URL is longer than the limit of ${MAX_URL_BYTES / 1024} KiB.`,
+    code: 'uri_too_long',
+    status: 414,
+  });
 }
 
 export function parseTarget(raw: string): RequestTarget {

@@ -20,11 +20,21 @@ export function lifetimeRoutes(leases: Leases, info: { pid: number; version: str
         const body = await readJson(ctx.req);
         const id = body.id;
         if (typeof id !== 'string' || !/^[\w.-]{1,100}$/.test(id)) {
-          throw new ApiError('invalid_request_error', 'The lease id must be 1 to 100 letters, digits, dots, dashes or underscores.', 'id', 'invalid_value');
+          throw new ApiError({
+            type: 'invalid_request_error',
+            message: 'The lease id must be 1 to 100 letters, digits, dots, dashes or underscores.',
+            param: 'id',
+            code: 'invalid_value',
+          });
         }
         const ttl = body.ttl_ms;
         if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0) || ttl > MAX_TTL_MS)) {
-          throw new ApiError('invalid_request_error', `ttl_ms must be a positive number of milliseconds up to ${MAX_TTL_MS}.`, 'ttl_ms', 'invalid_value');
+          throw new ApiError({
+            type: 'invalid_request_error',
+            message: `ttl_ms must be a positive number of milliseconds up to ${MAX_TTL_MS}.`,
+            param: 'ttl_ms',
+            code: 'invalid_value',
+          });
         }
         leases.renew(id, ttl as number | undefined);
         sendJson(ctx.res, 200, { pid: info.pid, version: info.version, leases: leases.count });

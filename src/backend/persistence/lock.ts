@@ -11,9 +11,7 @@ export class DataDirLockedError extends Error {
     /** URL of the running backend, when it has started listening. */
     readonly url: string | undefined,
   ) {
-    super(
-      `The data folder ${dataDir} is in use by another DocChat backend (process ${pid}${url ? `, ${url}` : ''}).`,
-    );
+    super(`The data folder ${dataDir} is in use by another DocChat backend (process ${pid}${url ? `, ${url}` : ''}).`);
     this.name = 'DataDirLockedError';
   }
 }

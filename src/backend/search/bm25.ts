@@ -161,7 +161,7 @@ function topK(candidates: readonly number[], scores: Float32Array, k: number): n
     if (!(scores[doc]! > 0)) continue;
     if (heap.length < k) {
       heap.push(doc);
-      for (let i = heap.length - 1; i > 0; ) {
+      for (let i = heap.length - 1; i > 0;) {
         const p = (i - 1) >> 1;
         if (!less(heap[i]!, heap[p]!)) break;
         [heap[i], heap[p]] = [heap[p]!, heap[i]!];

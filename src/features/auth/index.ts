@@ -12,14 +12,14 @@ interface SecretPrompt {
 const DOCUMENTS_TOKEN: SecretPrompt = {
   key: SecretKeys.documentsToken,
   title: 'DocChat: Set Documents Token',
-  prompt: 'The bearer token for the documents service. It is kept in VS Code\'s secret storage only.',
+  prompt: "The bearer token for the documents service. It is kept in VS Code's secret storage only.",
   placeholder: 'Paste the access token',
 };
 
 const GATEWAY_KEY: SecretPrompt = {
   key: SecretKeys.gatewayApiKey,
   title: 'DocChat: Set Gateway API Key',
-  prompt: 'The API key for the language-model gateway. It is kept in VS Code\'s secret storage only.',
+  prompt: "The API key for the language-model gateway. It is kept in VS Code's secret storage only.",
   placeholder: 'Paste the API key',
 };
 

@@ -2,8 +2,8 @@
  * The "Accessible View" of the chat: the last answer as plain text, for reading line by line in an
  * editor with a screen reader (VS Code's own chat offers the same with Alt+F2). No `vscode` here.
  */
-import { sourceTitle } from './grounding';
-import type { AssistantMessage, Conversation, UserMessage } from './protocol';
+import { sourceTitle } from '../../chatCore/grounding';
+import type { AssistantMessage, Conversation, UserMessage } from '../../chatCore/protocol';
 
 const STATUS_NOTES: Partial<Record<AssistantMessage['status'], string>> = {
   pending: 'The answer has not started yet.',

@@ -6,12 +6,12 @@ import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
 import { accessibleAnswerText } from './accessibleView';
 import { completeWalkthroughStep } from '../walkthrough';
-import { AnswerDriver } from './answerDriver';
+import { AnswerQueue } from './answerQueue';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { ConversationStore } from './conversationStore';
-import { FileNameCache } from './grounding';
-import { LOCAL_MODEL, ModelCatalog } from './modelCatalog';
-import { titleFor } from './promptBuilder';
+import { FileNameCache } from '../../chatCore/grounding';
+import { LOCAL_MODEL, ModelCatalog } from '../../chatCore/modelCatalog';
+import { titleFor } from '../../chatCore/promptBuilder';
 import {
   type ChatErrorInfo,
   type ContextItem,
@@ -20,7 +20,7 @@ import {
   isOpenableLink,
   type UserMessage,
   type WebviewMessage,
-} from './protocol';
+} from '../../chatCore/protocol';
 import type { SourceOpener } from './sourceOpener';
 import { StoreCatalog } from './storeCatalog';
 
@@ -43,7 +43,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private readonly models: ModelCatalog;
   private readonly stores = new StoreCatalog();
   private readonly fileNames = new FileNameCache();
-  private readonly answers: AnswerDriver;
+  private readonly answers: AnswerQueue;
   /** Set while a first question waits for the store list. */
   private sending = false;
 
@@ -69,7 +69,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         }
       }),
     );
-    this.answers = new AnswerDriver({
+    this.answers = new AnswerQueue({
       post: (message) => this.post(message),
       save: (conversation) => {
         this.conversations.touch(conversation);
@@ -83,7 +83,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       }),
       toolDependencies: () => ({ gateway: services.connection.gateway, notConnected: this.notConnectedError() }),
       addContext: (conversation, pages) => {
-        conversation.pendingContext.push(...pages.filter((page) => !conversation.pendingContext.some((c) => c.kind === 'web' && c.url === page.url)));
+        conversation.pendingContext.push(
+          ...pages.filter((page) => !conversation.pendingContext.some((c) => c.kind === 'web' && c.url === page.url)),
+        );
         // The webview shows the new context chips with the state that follows the answer.
         if (conversation.id === this.current().id) this.postState();
       },
@@ -167,7 +169,10 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const state = this.services.connection.state;
     const gatewayUrl = this.services.config.current.gatewayUrl;
     const modelServer = this.services.modelServer.choice;
-    return gatewayUrl || (state.kind === 'local' ? `local${modelServer ? `+${modelServer.url}` : ''}` : state.kind === 'remote' ? state.url : state.kind);
+    return (
+      gatewayUrl ||
+      (state.kind === 'local' ? `local${modelServer ? `+${modelServer.url}` : ''}` : state.kind === 'remote' ? state.url : state.kind)
+    );
   }
 
   /** The setting, else in Local mode the model picked with "Use a Language Model…". */
@@ -287,7 +292,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
           else o.maxCompletionTokens = message.maxCompletionTokens;
         });
       case 'setVectorStore':
-        return this.setGrounding(message.storeId === null ? undefined : { id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId });
+        return this.setGrounding(
+          message.storeId === null ? undefined : { id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId },
+        );
       case 'refreshModels':
         void this.loadModels(true);
         return;
@@ -335,7 +342,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const message = this.current().messages.find((m) => m.id === messageId);
     const source = message?.role === 'assistant' ? message.sources?.find((s) => s.number === number) : undefined;
     if (source) {
-      void this.sources.open(source, this.panel?.panel.viewColumn).catch((error: unknown) => this.services.errors.report(error, 'open the source'));
+      void this.sources
+        .open(source, this.panel?.panel.viewColumn)
+        .catch((error: unknown) => this.services.errors.report(error, 'open the source'));
     }
   }
 
@@ -346,7 +355,12 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       return;
     }
     let conversation = this.current();
-    if (conversation.messages.length === 0 && !conversation.options.vectorStoreId && !this.stores.known && this.services.grounding.choice?.kind !== 'none') {
+    if (
+      conversation.messages.length === 0 &&
+      !conversation.options.vectorStoreId &&
+      !this.stores.known &&
+      this.services.grounding.choice?.kind !== 'none'
+    ) {
       // The first question may come before the store list: ground it by the default rule first.
       this.sending = true;
       try {
@@ -396,14 +410,21 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private notConnectedError(): ChatErrorInfo | undefined {
     switch (this.services.connection.gatewayUnavailable) {
       case 'noApiKey':
-        return { kind: 'not_connected', message: 'A gateway URL is set but no API key: set the gateway API key to chat.', actions: ['setGatewayApiKey', 'retry'] };
+        return {
+          kind: 'not_connected',
+          message: 'A gateway URL is set but no API key: set the gateway API key to chat.',
+          actions: ['setGatewayApiKey', 'retry'],
+        };
       case 'noUrl':
-        return { kind: 'not_connected', message: 'No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.', actions: ['retry', 'showOutput'] };
+        return {
+          kind: 'not_connected',
+          message: 'No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.',
+          actions: ['retry', 'showOutput'],
+        };
       case 'notReady':
         return { kind: 'not_connected', message: 'DocChat is still connecting. Try again in a moment.', actions: ['retry', 'showOutput'] };
       default:
         return undefined;
     }
   }
-
 }

@@ -3,7 +3,7 @@
  * way forward (Retry, Set API Key / Set Token, Open Output). No `vscode` import.
  */
 import { DocChatError, RateLimitError } from '../../api/http/errors';
-import type { ChatErrorInfo, ErrorAction } from './protocol';
+import type { ChatErrorInfo, ErrorAction } from '../../chatCore/protocol';
 
 export type FailedService = 'gateway' | 'documents';
 
@@ -11,10 +11,7 @@ export type FailedService = 'gateway' | 'documents';
 const FLAKY_MODELS = ['gamma-4-fast-reasoning'];
 
 export function isAbort(error: unknown): boolean {
-  return (
-    (error instanceof DocChatError && error.kind === 'aborted') ||
-    (error instanceof Error && error.name === 'AbortError')
-  );
+  return (error instanceof DocChatError && error.kind === 'aborted') || (error instanceof Error && error.name === 'AbortError');
 }
 
 function capitalize(text: string): string {

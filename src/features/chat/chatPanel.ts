@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
-import { type HostMessage, parseWebviewMessage, type WebviewMessage } from './protocol';
+import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../../chatCore/protocol';
 import { renderChatHtml, webviewOptions } from './webviewHtml';
 
 export const CHAT_VIEW_TYPE = 'docchat.chat';
@@ -65,13 +65,16 @@ export class ChatPanel extends Disposable {
       this.queue.push(message);
       return;
     }
-    void this.panel.webview.postMessage(message).then(undefined, (error: unknown) => this.log.warn(`Could not post ${message.type}: ${String(error)}`));
+    void this.panel.webview
+      .postMessage(message)
+      .then(undefined, (error: unknown) => this.log.warn(`Could not post ${message.type}: ${String(error)}`));
   }
 
   private receive(raw: unknown): void {
     const message = parseWebviewMessage(raw);
     if (!message) {
-      const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : typeof raw;
+      const type =
+        typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : typeof raw;
       this.log.warn(`Ignored a message from the chat webview that is not part of the protocol (${type}).`);
       return;
     }

@@ -3,7 +3,7 @@
  * Commands can be run by anything, so the argument is validated. No `vscode` import.
  */
 import { z } from 'zod';
-import type { PassageSource } from './protocol';
+import type { PassageSource } from '../../chatCore/protocol';
 
 /** One search result to add as chat context. */
 export interface ChatContextPassage {

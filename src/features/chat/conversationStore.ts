@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { KeyValueStore } from './modelCatalog';
-import type { AssistantMessage, Conversation, ConversationOptions, ConversationSummary } from './protocol';
+import type { KeyValueStore } from '../../chatCore/modelCatalog';
+import type { AssistantMessage, Conversation, ConversationOptions, ConversationSummary } from '../../chatCore/protocol';
 
 const STATE_KEY = 'docchat.chat.conversations';
 export const MAX_CONVERSATIONS = 50;
@@ -41,7 +41,13 @@ const errorInfo = z.object({
   actions: z.array(z.string()),
 });
 const message = z.discriminatedUnion('role', [
-  z.object({ id: z.string(), role: z.literal('user'), content: z.string(), createdAt: z.number(), context: z.array(contextItem).optional() }),
+  z.object({
+    id: z.string(),
+    role: z.literal('user'),
+    content: z.string(),
+    createdAt: z.number(),
+    context: z.array(contextItem).optional(),
+  }),
   z.object({
     id: z.string(),
     role: z.literal('assistant'),
@@ -121,14 +127,20 @@ export class ConversationStore {
 
   /** Newest first. */
   summaries(): ConversationSummary[] {
-    return [...this.conversations]
-      .sort((a, b) => b.updatedAt - a.updatedAt)
-      .map(({ id, title, updatedAt }) => ({ id, title, updatedAt }));
+    return [...this.conversations].sort((a, b) => b.updatedAt - a.updatedAt).map(({ id, title, updatedAt }) => ({ id, title, updatedAt }));
   }
 
   create(options: ConversationOptions = {}): Conversation {
     const time = this.now();
-    const created: Conversation = { id: randomUUID(), title: 'New chat', createdAt: time, updatedAt: time, options: { ...options }, messages: [], pendingContext: [] };
+    const created: Conversation = {
+      id: randomUUID(),
+      title: 'New chat',
+      createdAt: time,
+      updatedAt: time,
+      options: { ...options },
+      messages: [],
+      pendingContext: [],
+    };
     // An untouched empty conversation is replaced rather than piling up.
     this.conversations = this.conversations.filter((c) => c.messages.length > 0 || c.pendingContext.length > 0);
     this.conversations.push(created);
@@ -164,7 +176,11 @@ export class ConversationStore {
     if (this.conversations.length <= MAX_CONVERSATIONS) {
       return;
     }
-    const keep = new Set(this.summaries().slice(0, MAX_CONVERSATIONS).map((s) => s.id));
+    const keep = new Set(
+      this.summaries()
+        .slice(0, MAX_CONVERSATIONS)
+        .map((s) => s.id),
+    );
     keep.add(this.activeId ?? '');
     this.conversations = this.conversations.filter((c) => keep.has(c.id));
   }

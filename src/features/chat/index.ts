@@ -5,8 +5,8 @@ import { registerCommand } from '../../services/commands';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
-import type { SelectionSource } from './protocol';
-import type { PassageDocuments } from '../search/passages';
+import type { SelectionSource } from '../../chatCore/protocol';
+import type { PassageDocuments } from '../search';
 import { pickStore } from '../stores';
 import { ChatSourceOpener } from './sourceOpener';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
-import type { PassageDocuments } from '../search/passages';
-import { type ChatSource, isOpenableLink, type PassageSource, type SelectionSource } from './protocol';
+import type { PassageDocuments } from '../search';
+import { type ChatSource, isOpenableLink, type PassageSource, type SelectionSource } from '../../chatCore/protocol';
 
 /** Opens an answer's sources (passages, selections, web pages) and inserts code where the user was editing. */
 export interface SourceOpener {

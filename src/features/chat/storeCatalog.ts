@@ -1,8 +1,11 @@
 /** The vector store picker's list (first page, recently used first). No `vscode` import. */
-import type { StoreCatalogState } from './protocol';
+import type { StoreCatalogState } from '../../chatCore/protocol';
 
 export interface StoreLister {
-  listVectorStores(params?: { limit?: number }, options?: { signal?: AbortSignal }): Promise<{ data: ReadonlyArray<{ id: string; name: string }>; hasMore?: boolean }>;
+  listVectorStores(
+    params?: { limit?: number },
+    options?: { signal?: AbortSignal },
+  ): Promise<{ data: ReadonlyArray<{ id: string; name: string }>; hasMore?: boolean }>;
 }
 
 /** More stores than a picker can usefully show; the rest stay reachable through the tree. */
@@ -48,7 +51,11 @@ export class StoreCatalog {
           return this.current;
         },
         (error: unknown) => {
-          this.current = { stores: this.current.stores, loading: false, error: `Could not list the vector stores: ${error instanceof Error ? error.message : String(error)}` };
+          this.current = {
+            stores: this.current.stores,
+            loading: false,
+            error: `Could not list the vector stores: ${error instanceof Error ? error.message : String(error)}`,
+          };
           return this.current;
         },
       )

@@ -5,10 +5,10 @@
  * backend.
  */
 import { DocChatError } from '../../api/http/errors';
-import { runToolCommand, type ToolCommand, type ToolGateway, type ToolOutcome, type WebSource } from '../tools';
-import type { AnswerEvents } from './answerRunner';
+import { runToolCommand, type ToolCommand, type ToolGateway, type ToolOutcome, type WebSource } from '../gatewayTools';
+import type { AnswerEvents } from './answerGenerator';
 import { MAX_CONTEXT_CHARS } from './contextArgument';
-import type { ChatErrorInfo, ChatSource, ToolProgress, WebPageSource } from './protocol';
+import type { ChatErrorInfo, ChatSource, ToolProgress, WebPageSource } from '../../chatCore/protocol';
 
 export interface ToolAnswerDependencies {
   /** Undefined when no gateway is configured; `notConnected` explains why. */
@@ -49,7 +49,12 @@ export function toolError(outcome: Extract<ToolOutcome, { status: 'failed' }>): 
   return { kind: 'server', message: outcome.message, actions: ['retry', 'showOutput'] };
 }
 
-export async function runToolAnswer(command: ToolCommand, deps: ToolAnswerDependencies, events: ToolAnswerEvents, signal: AbortSignal): Promise<void> {
+export async function runToolAnswer(
+  command: ToolCommand,
+  deps: ToolAnswerDependencies,
+  events: ToolAnswerEvents,
+  signal: AbortSignal,
+): Promise<void> {
   if (!deps.gateway) {
     events.error(deps.notConnected ?? { kind: 'not_connected', message: 'Not connected to a language-model gateway.', actions: ['retry'] });
     return;
@@ -64,7 +69,9 @@ export async function runToolAnswer(command: ToolCommand, deps: ToolAnswerDepend
     case 'done': {
       const { answer } = outcome;
       if (answer.pages?.length) {
-        events.context(answer.pages.map((p) => ({ kind: 'web', url: p.url, title: p.title, content: p.content.slice(0, MAX_CONTEXT_CHARS) })));
+        events.context(
+          answer.pages.map((p) => ({ kind: 'web', url: p.url, title: p.title, content: p.content.slice(0, MAX_CONTEXT_CHARS) })),
+        );
       }
       events.start(webSources(answer.sources));
       events.delta(answer.body);

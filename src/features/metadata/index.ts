@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import type { DocumentsClient } from '../../api/documents/client';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { fileOfArgument, pickStore, type FileArgument } from '../stores';
-import { editMetadata } from './editor';
+import { editMetadata, fileOfArgument, pickStore, type FileArgument } from '../stores';
 import { registerCommand, requireDocuments } from '../../services/commands';
 
 /** Without a tree node: pick a store, then one of its files. */

@@ -3,7 +3,12 @@ import { Commands, SecretKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
 import {
-  detectModelServers, modelServerBase, modelServerCandidates, probeModelServer, type ModelServerChoice, type ProbedServer,
+  detectModelServers,
+  modelServerBase,
+  modelServerCandidates,
+  probeModelServer,
+  type ModelServerChoice,
+  type ProbedServer,
 } from '../../services/modelServers';
 
 interface ServerItem extends vscode.QuickPickItem {
@@ -12,7 +17,12 @@ interface ServerItem extends vscode.QuickPickItem {
   stop?: true;
 }
 
-const ENTER_URL: ServerItem = { label: '$(link) Enter a Server URL…', description: 'any OpenAI-compatible server, with an optional key', enterUrl: true, alwaysShow: true };
+const ENTER_URL: ServerItem = {
+  label: '$(link) Enter a Server URL…',
+  description: 'any OpenAI-compatible server, with an optional key',
+  enterUrl: true,
+  alwaysShow: true,
+};
 
 /**
  * "Use a Language Model…" (Local mode): pick a model of an OpenAI-compatible server found on this
@@ -22,24 +32,35 @@ const ENTER_URL: ServerItem = { label: '$(link) Enter a Server URL…', descript
 export function register(context: vscode.ExtensionContext, services: Services): void {
   const log = services.log.child('model-server');
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.useLanguageModel, 'use a language model', () => useLanguageModel(services, log), { retry: false }),
+    registerCommand(services.errors, Commands.useLanguageModel, 'use a language model', () => useLanguageModel(services, log), {
+      retry: false,
+    }),
   );
 }
 
 async function useLanguageModel(services: Services, log: ReturnType<Services['log']['child']>): Promise<void> {
   const settings = services.config.current;
   if (settings.documentsUrl || settings.gatewayUrl) {
-    void vscode.window.showInformationMessage('DocChat uses the models of your company gateway; "Use a Language Model…" is for Local mode, without a documents or gateway URL.');
+    void vscode.window.showInformationMessage(
+      'DocChat uses the models of your company gateway; "Use a Language Model…" is for Local mode, without a documents or gateway URL.',
+    );
     return;
   }
   const current = services.modelServer.choice;
   const picker = vscode.window.createQuickPick<ServerItem>();
   picker.title = 'DocChat: Use a Language Model';
-  picker.placeholder = settings.detectModelServers ? 'Looking for model servers on this machine…' : 'Enter the URL of an OpenAI-compatible server';
+  picker.placeholder = settings.detectModelServers
+    ? 'Looking for model servers on this machine…'
+    : 'Enter the URL of an OpenAI-compatible server';
   picker.matchOnDescription = true;
   const fixed: ServerItem[] = [ENTER_URL];
   if (current) {
-    fixed.push({ label: '$(circle-slash) Stop Using a Language Model', description: `${current.model} at ${current.url}; back to local-extractive`, stop: true, alwaysShow: true });
+    fixed.push({
+      label: '$(circle-slash) Stop Using a Language Model',
+      description: `${current.model} at ${current.url}; back to local-extractive`,
+      stop: true,
+      alwaysShow: true,
+    });
   }
   picker.items = fixed;
   const abort = new AbortController();
@@ -48,10 +69,16 @@ async function useLanguageModel(services: Services, log: ReturnType<Services['lo
     void detectModelServers(modelServerCandidates(process.env.DOCCHAT_MODEL_SERVER_PORTS), { signal: abort.signal }).then((servers) => {
       log.info(`Model servers found: ${servers.map((s) => `${s.name} at ${s.url} (${s.models.length} models)`).join(', ') || 'none'}`);
       const found = servers.flatMap((server) =>
-        server.models.map((model): ServerItem => ({ label: `$(sparkle) ${model}`, description: `${server.name} · ${server.url}`, pick: { server, name: server.name, model } })),
+        server.models.map((model): ServerItem => ({
+          label: `$(sparkle) ${model}`,
+          description: `${server.name} · ${server.url}`,
+          pick: { server, name: server.name, model },
+        })),
       );
       picker.items = [...found, ...fixed];
-      picker.placeholder = found.length ? 'Pick a model' : 'No model server answered on the usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000)';
+      picker.placeholder = found.length
+        ? 'Pick a model'
+        : 'No model server answered on the usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000)';
       picker.busy = false;
     });
   }
@@ -85,7 +112,9 @@ async function useLanguageModel(services: Services, log: ReturnType<Services['lo
   await services.modelServer.set(choice);
   await services.connection.rebuild('language model chosen');
   log.info(`Local mode forwards chat to ${choice.url} (${choice.model})`);
-  void vscode.window.showInformationMessage(`DocChat now answers with ${choice.model} from ${choice.name}. Pick it (or local-extractive) in the chat's model picker.`);
+  void vscode.window.showInformationMessage(
+    `DocChat now answers with ${choice.model} from ${choice.name}. Pick it (or local-extractive) in the chat's model picker.`,
+  );
 }
 
 /** Asks for a URL and an optional key, then for one of the server's models. */
@@ -101,21 +130,27 @@ async function askForServer(): Promise<{ server: ProbedServer; name: string; mod
   }
   const key = await vscode.window.showInputBox({
     title: 'DocChat: Language Model Server Key',
-    prompt: 'API key of the server (kept in VS Code\'s secret storage); leave empty when it needs none',
+    prompt: "API key of the server (kept in VS Code's secret storage); leave empty when it needs none",
     password: true,
     ignoreFocusOut: true,
   });
   if (key === undefined) {
     return undefined;
   }
-  const server = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Asking ${modelServerBase(url)} for its models…` }, () =>
-    probeModelServer(url, { key: key || undefined, timeoutMs: 10_000, ollama: true }),
+  const server = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Asking ${modelServerBase(url)} for its models…` },
+    () => probeModelServer(url, { key: key || undefined, timeoutMs: 10_000, ollama: true }),
   );
   if (!server || server.models.length === 0) {
-    void vscode.window.showErrorMessage(`${modelServerBase(url)} did not answer GET /models with a list of chat models within 10 seconds. Check the URL and the key.`);
+    void vscode.window.showErrorMessage(
+      `${modelServerBase(url)} did not answer GET /models with a list of chat models within 10 seconds. Check the URL and the key.`,
+    );
     return undefined;
   }
-  const model = await vscode.window.showQuickPick(server.models, { title: 'DocChat: Pick a Model', placeHolder: `Models of ${server.url}` });
+  const model = await vscode.window.showQuickPick(server.models, {
+    title: 'DocChat: Pick a Model',
+    placeHolder: `Models of ${server.url}`,
+  });
   if (!model) {
     return undefined;
   }

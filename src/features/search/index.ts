@@ -7,7 +7,7 @@ import { PassageDocuments } from './passages';
 import { showSearchPicker, type FileChoice } from './searchPicker';
 import { registerCommand } from '../../services/commands';
 
-export type { ExactFileResolver, PassageDocuments } from './passages';
+export type { ExactFileResolver, Passage, PassageDocuments } from './passages';
 
 /** Returns the passage opener, shared with the features that open passages too. */
 export function register(context: vscode.ExtensionContext, services: Services): PassageDocuments {
@@ -26,14 +26,14 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(
     registerCommand(services.errors, Commands.search, 'search', (arg?: unknown) => search(storeOfArgument(arg))),
     registerCommand(services.errors, Commands.searchInFiles, 'search', async (arg?: unknown, args?: unknown) => {
-        const nodes = selectionOfArguments(arg, args);
-        const store = storeOfArgument(nodes[0]);
-        const files = nodes
-          .filter((n) => store && storeOfArgument(n)?.id === store.id)
-          .map(fileOfArgument)
-          .filter((f) => f !== undefined)
-          .map((f) => ({ id: f.fileId, name: f.filename ?? f.fileId }));
-        await search(store, files);
+      const nodes = selectionOfArguments(arg, args);
+      const store = storeOfArgument(nodes[0]);
+      const files = nodes
+        .filter((n) => store && storeOfArgument(n)?.id === store.id)
+        .map(fileOfArgument)
+        .filter((f) => f !== undefined)
+        .map((f) => ({ id: f.fileId, name: f.filename ?? f.fileId }));
+      await search(store, files);
     }),
   );
   return passages;

@@ -3,7 +3,7 @@
  * aborted as soon as the query changes, and a result only ever shown for the query it answers.
  * A 429 waits as long as the service asks and retries the same query. No `vscode` import.
  */
-import { realTimers, type Timers } from '../stores/poller';
+import { realTimers, type Timers } from '../../common/timers';
 
 export type SearchState<R> =
   | { kind: 'idle' }

@@ -4,7 +4,7 @@ import { RateLimitError } from '../../api/http/errors';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
-import { FileCatalog } from '../stores/fileCatalog';
+import { FileCatalog } from '../stores';
 import type { Passage, PassageDocuments } from './passages';
 import { SearchController, presentResult, type SearchState } from './searchController';
 import { requireDocuments } from '../../services/commands';
@@ -71,7 +71,10 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       case 'loading':
         picker.items = [
           waitSeconds > 0
-            ? statusItem(`$(watch) Waiting ${waitSeconds} s for the search rate limit…`, 'The documents service allows 30 searches a minute.')
+            ? statusItem(
+                `$(watch) Waiting ${waitSeconds} s for the search rate limit…`,
+                'The documents service allows 30 searches a minute.',
+              )
             : statusItem(`$(loading~spin) Searching for "${state.query}"…`),
         ];
         break;
@@ -165,7 +168,9 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
         return;
       }
       picker.hide();
-      passages.open(passage).then(undefined, (error: unknown) => services.errors.report(error, `open the passage of "${passage.filename}"`));
+      passages
+        .open(passage)
+        .then(undefined, (error: unknown) => services.errors.report(error, `open the passage of "${passage.filename}"`));
     });
     picker.onDidTriggerItemButton((e) => {
       const passage = e.item.passage;
@@ -225,7 +230,12 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
 }
 
 /** A multi-select list of the store's files; resolves undefined when cancelled. */
-async function chooseFiles(services: Services, store: VectorStore, catalog: FileCatalog, current: FileChoice[]): Promise<FileChoice[] | undefined> {
+async function chooseFiles(
+  services: Services,
+  store: VectorStore,
+  catalog: FileCatalog,
+  current: FileChoice[],
+): Promise<FileChoice[] | undefined> {
   const client = services.connection.documents;
   if (!client) {
     return undefined;

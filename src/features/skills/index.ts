@@ -1,16 +1,24 @@
 import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { chooseEmbeddingModel } from '../tools/embeddingModels';
+import { chooseEmbeddingModel } from './embeddingModels';
 import { findPeopleBySkill } from './peoplePicker';
 import { registerCommand } from '../../services/commands';
 
 /** Gateway pickers: Find People by Skill, and Choose Embedding Model (which writes the setting). */
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.findPeopleBySkill, 'search people by skill', (query?: unknown) => findPeopleBySkill(services, typeof query === 'string' ? query : ''), {
+    registerCommand(
+      services.errors,
+      Commands.findPeopleBySkill,
+      'search people by skill',
+      (query?: unknown) => findPeopleBySkill(services, typeof query === 'string' ? query : ''),
+      {
+        service: 'gateway',
+      },
+    ),
+    registerCommand(services.errors, Commands.chooseEmbeddingModel, 'list the embedding models', () => chooseEmbeddingModel(services), {
       service: 'gateway',
     }),
-    registerCommand(services.errors, Commands.chooseEmbeddingModel, 'list the embedding models', () => chooseEmbeddingModel(services), { service: 'gateway' }),
   );
 }

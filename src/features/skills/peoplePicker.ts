@@ -18,7 +18,10 @@ interface PersonPick extends vscode.QuickPickItem {
 export async function findPeopleBySkill(services: Services, initialQuery = ''): Promise<void> {
   const gateway = services.connection.gateway;
   if (!gateway) {
-    const choice = await vscode.window.showWarningMessage('DocChat: Find People by Skill needs the language-model gateway.', 'Set Gateway API Key');
+    const choice = await vscode.window.showWarningMessage(
+      'DocChat: Find People by Skill needs the language-model gateway.',
+      'Set Gateway API Key',
+    );
     if (choice) {
       await vscode.commands.executeCommand(Commands.setGatewayApiKey);
     }
@@ -50,7 +53,14 @@ export async function findPeopleBySkill(services: Services, initialQuery = ''): 
         const items: PersonPick[] = results.map((r) => {
           const item = personItem(r);
           // The directory already ranked them for the query: never filter them out again.
-          return { label: `$(person) ${item.label}`, description: item.description, detail: item.detail, link: item.link, person: item.label, alwaysShow: true };
+          return {
+            label: `$(person) ${item.label}`,
+            description: item.description,
+            detail: item.detail,
+            link: item.link,
+            person: item.label,
+            alwaysShow: true,
+          };
         });
         picker.items = items.length ? items : [{ label: `No one matches “${text}”`, alwaysShow: true }];
         picker.busy = false;

@@ -5,7 +5,23 @@
 import type { VectorStoreFile } from '../../api/documents/schemas';
 
 /** Formats whose conversion can use OCR or table recognition; text formats never ask. */
-const OCR_EXTENSIONS = new Set(['pdf', 'png', 'jpg', 'jpeg', 'gif', 'bmp', 'tif', 'tiff', 'webp', 'docx', 'doc', 'pptx', 'ppt', 'xlsx', 'xls']);
+const OCR_EXTENSIONS = new Set([
+  'pdf',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'bmp',
+  'tif',
+  'tiff',
+  'webp',
+  'docx',
+  'doc',
+  'pptx',
+  'ppt',
+  'xlsx',
+  'xls',
+]);
 
 export function mayUseOcr(filename: string): boolean {
   const dot = filename.lastIndexOf('.');
@@ -37,7 +53,9 @@ export interface AttachSummary {
 /** One message for the whole run; a failed conversion quotes its `last_error`. */
 export function summarizeAttach(storeName: string, outcomes: readonly AttachOutcome[]): AttachSummary {
   const completed = outcomes.filter((o) => o.file?.status === 'completed');
-  const failed = outcomes.filter((o) => o.error || (o.file && o.file.status !== 'completed' && o.file.status !== 'in_progress' && !o.cancelled));
+  const failed = outcomes.filter(
+    (o) => o.error || (o.file && o.file.status !== 'completed' && o.file.status !== 'in_progress' && !o.cancelled),
+  );
   const pending = outcomes.filter((o) => !o.error && o.file?.status === 'in_progress');
   /** Stopped before the file was attached: nothing happens on the service. */
   const cancelled = outcomes.filter((o) => !o.error && o.cancelled && !o.file);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { validateStoreName, type VectorStore } from '../../api/documents/schemas';
 import type { Services } from '../../services';
-import { editMetadata } from '../metadata/editor';
+import { editMetadata } from './metadataEditor';
 import { requireDocuments } from '../../services/commands';
 
 /**

@@ -9,6 +9,8 @@ import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
 
 export { pickStore } from './storePicker';
+export { FileCatalog } from './fileCatalog';
+export { editMetadata } from './metadataEditor';
 export { createStoreInteractive } from './createStore';
 export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';
@@ -82,10 +84,15 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       return false;
     }
     await storeNode.files.ensureLoaded();
-    for (let page = 0; !storeNode.files.items.some((f) => f.id === ref.fileId) && storeNode.files.hasMore && page < REVEAL_MAX_PAGES; page++) {
+    for (
+      let page = 0;
+      !storeNode.files.items.some((f) => f.id === ref.fileId) && storeNode.files.hasMore && page < REVEAL_MAX_PAGES;
+      page++
+    ) {
       await storeNode.files.loadMore();
     }
-    const file = storeNode.files.items.find((f) => f.id === ref.fileId) ?? (await tree.client().retrieveVectorStoreFile(ref.storeId, ref.fileId));
+    const file =
+      storeNode.files.items.find((f) => f.id === ref.fileId) ?? (await tree.client().retrieveVectorStoreFile(ref.storeId, ref.fileId));
     const node = tree.upsertStoreFile(ref.storeId, file);
     if (!node) {
       return false;

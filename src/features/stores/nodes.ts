@@ -2,7 +2,16 @@ import * as vscode from 'vscode';
 import type { FileObject, VectorStore, VectorStoreFile } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import { PagedList } from './paging';
-import { ContextValues, escapeMarkdown, presentLoadMore, presentMessage, presentStore, presentStoreFile, type IconSpec, type NodePresentation } from './presentation';
+import {
+  ContextValues,
+  escapeMarkdown,
+  presentLoadMore,
+  presentMessage,
+  presentStore,
+  presentStoreFile,
+  type IconSpec,
+  type NodePresentation,
+} from './presentation';
 
 export type TreeNode = StoreNode | StoreFileNode | LoadMoreNode | MessageNode | ContributedNode;
 

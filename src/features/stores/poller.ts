@@ -3,17 +3,10 @@
  * until its status is terminal, and only while the tree is visible. No `vscode` import.
  */
 import type { VectorStoreFile } from '../../api/documents/schemas';
+import { realTimers, type Timers } from '../../common/timers';
 import { isTerminalStatus } from './presentation';
 
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realTimers: Timers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export { realTimers, type Timers } from '../../common/timers';
 
 export interface PollerOptions {
   initialDelayMs: number;

@@ -150,7 +150,11 @@ export function presentStore(store: VectorStore, nowSeconds: number): NodePresen
     tooltip: lines.join('\n'),
     icon: expiry === 'expired' ? { id: 'database', color: 'disabledForeground' } : { id: 'database' },
     contextValue: `${ContextValues.store}${expiry === 'expired' ? '+expired' : ''}`,
-    accessibilityLabel: [`Vector store ${store.name || store.id}`, formatDate(store.created_at) && `created ${formatDate(store.created_at)}`, expiry]
+    accessibilityLabel: [
+      `Vector store ${store.name || store.id}`,
+      formatDate(store.created_at) && `created ${formatDate(store.created_at)}`,
+      expiry,
+    ]
       .filter(Boolean)
       .join(', '),
   };
@@ -188,7 +192,8 @@ export function presentStoreFile(file: VectorStoreFile, info: FileObject | undef
     lines.push('', metadataMarkdown('Metadata (file)', info.metadata));
   }
   const known = status in STATUS_ICONS;
-  const description = status === 'completed' ? '' : status === 'failed' && file.last_error ? `failed: ${file.last_error}` : status.replace(/_/g, ' ');
+  const description =
+    status === 'completed' ? '' : status === 'failed' && file.last_error ? `failed: ${file.last_error}` : status.replace(/_/g, ' ');
   return {
     label: name,
     description: known ? description : `status: ${status}`,

@@ -43,7 +43,10 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
   constructor(private readonly services: Services) {
     super();
     this.log = services.log.child('stores');
-    this.stores = new PagedList((request) => this.client().listVectorStores(request), () => services.config.current.pageSize);
+    this.stores = new PagedList(
+      (request) => this.client().listVectorStores(request),
+      () => services.config.current.pageSize,
+    );
     this.catalog = new FileCatalog(() => services.connection.documents);
     this.poller = new StatusPoller({
       fetch: (storeId, fileId) => this.client().retrieveVectorStoreFile(storeId, fileId),
@@ -274,7 +277,9 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     }
     const [file, info] = await Promise.all([
       this.client().retrieveVectorStoreFile(node.storeId, node.fileId),
-      this.client().retrieveFile(node.fileId).catch(() => undefined),
+      this.client()
+        .retrieveFile(node.fileId)
+        .catch(() => undefined),
     ]);
     if (info) {
       this.setFileInfo(info);

@@ -8,7 +8,8 @@ const SHOWN_KEY = 'docchat.walkthrough.shown';
 /** VS Code's own switch for walkthroughs opening by themselves after an install. */
 const OPEN_ON_INSTALL = 'workbench.welcomePage.walkthroughs.openOnInstall';
 
-type StepKey = typeof ContextKeys.storeCreated | typeof ContextKeys.fileAttached | typeof ContextKeys.answered | typeof ContextKeys.participantAnswered;
+type StepKey =
+  typeof ContextKeys.storeCreated | typeof ContextKeys.fileAttached | typeof ContextKeys.answered | typeof ContextKeys.participantAnswered;
 const done = new Set<StepKey>();
 
 /**

@@ -14,7 +14,10 @@ exports.activate = function activate(context) {
   const report = (settledMs) =>
     appendFileSync(process.env.DOCCHAT_BENCH_ACTIVATION_OUT, `${JSON.stringify({ loadMs, activateMs, settledMs })}\n`);
   if (result && typeof result.then === 'function') {
-    result.then(() => report(performance.now() - started), () => report(Number.NaN));
+    result.then(
+      () => report(performance.now() - started),
+      () => report(Number.NaN),
+    );
   } else {
     report(activateMs);
   }

@@ -9,13 +9,37 @@ import { seededRandom as rng } from '../../support/faults/backendProcess';
 /** A seeded PRNG, so every run searches the same corpus with the same queries. */
 export { rng };
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'dex', 'por', 'qua', 'zen', 'bri', 'cor', 'fal', 'gim', 'hup', 'jor', 'wen', 'yst'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'sa',
+  'to',
+  'vi',
+  'dex',
+  'por',
+  'qua',
+  'zen',
+  'bri',
+  'cor',
+  'fal',
+  'gim',
+  'hup',
+  'jor',
+  'wen',
+  'yst',
+];
 
 export class WordSource {
   readonly vocabulary: string[] = [];
   private readonly cumulative: Float64Array;
 
-  constructor(size = 40_000, private readonly random = rng(42)) {
+  constructor(
+    size = 40_000,
+    private readonly random = rng(42),
+  ) {
     const seen = new Set<string>();
     const r = rng(7);
     while (this.vocabulary.length < size) {
@@ -97,7 +121,8 @@ export function textPdf(pages: string[][]): Buffer {
     const pageId = firstPageId + i * 2;
     pageIds.push(pageId);
     const body = ['BT', '/F1 10 Tf', '14 TL', '50 800 Td', ...lines.map((l) => `(${pdfEscape(l)}) '`), 'ET'].join('\n');
-    objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
+    objects[pageId] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
     objects[pageId + 1] = `<< /Length ${Buffer.byteLength(body)} >>\nstream\n${body}\nendstream`;
   });
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';

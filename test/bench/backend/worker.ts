@@ -22,7 +22,11 @@ function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-async function ingest(backend: RunningBackend, storeId: string, files: { name: string; data: Buffer }[]): Promise<{ seconds: number; chunks: number; failed: number }> {
+async function ingest(
+  backend: RunningBackend,
+  storeId: string,
+  files: { name: string; data: Buffer }[],
+): Promise<{ seconds: number; chunks: number; failed: number }> {
   const docs = backend.documents;
   const started = nowMs();
   const ids: string[] = [];
@@ -66,7 +70,10 @@ async function searchBenchmark(targetChunks: number) {
     // About one chunk per 2,170 characters of this text with the default chunk size; the count is reported as measured.
     const chunksPerFile = Math.round(MARKDOWN_FILE_CHARS / 2_170);
     const fileCount = Math.max(1, Math.round(targetChunks / chunksPerFile));
-    const files = Array.from({ length: fileCount }, (_, i) => ({ name: `doc-${i}.md`, data: Buffer.from(words.markdown(`Document ${i}`, MARKDOWN_FILE_CHARS)) }));
+    const files = Array.from({ length: fileCount }, (_, i) => ({
+      name: `doc-${i}.md`,
+      data: Buffer.from(words.markdown(`Document ${i}`, MARKDOWN_FILE_CHARS)),
+    }));
     const bytes = files.reduce((sum, f) => sum + f.data.length, 0);
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
@@ -121,7 +128,15 @@ async function pdfBenchmark() {
     });
     const bytes = files.reduce((sum, f) => sum + f.data.length, 0);
     const result = await ingest(backend, storeId, files);
-    return { files: files.length, pages: files.length * 40, bytes, ingestSeconds: result.seconds, chunks: result.chunks, failed: result.failed, rss: process.resourceUsage().maxRSS * 1024 };
+    return {
+      files: files.length,
+      pages: files.length * 40,
+      bytes,
+      ingestSeconds: result.seconds,
+      chunks: result.chunks,
+      failed: result.failed,
+      rss: process.resourceUsage().maxRSS * 1024,
+    };
   });
 }
 

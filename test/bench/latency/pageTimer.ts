@@ -49,10 +49,14 @@ export async function armTimer(page: Page, event: 'keydown' | 'pointerdown', exp
 
 /** Waits for the armed timer; resolves to end − start (ms). */
 export async function timerResult(page: Page, timeoutMs = 60_000): Promise<number> {
-  const handle = await page.waitForFunction(() => {
-    const s = (window as any).__docchatLatency;
-    return s && s.end !== undefined ? s.end - s.start : undefined;
-  }, undefined, { timeout: timeoutMs, polling: 50 });
+  const handle = await page.waitForFunction(
+    () => {
+      const s = (window as any).__docchatLatency;
+      return s && s.end !== undefined ? s.end - s.start : undefined;
+    },
+    undefined,
+    { timeout: timeoutMs, polling: 50 },
+  );
   return (await handle.jsonValue()) as number;
 }
 

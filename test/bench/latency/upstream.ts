@@ -47,7 +47,10 @@ export async function startUpstream(bulkAnswer: string): Promise<Upstream> {
   const server = await ScriptServer.start();
   const state = { lastBulkTokenAt: 0 };
   server.on('GET', '/v1/models', (_req, res) =>
-    sendJson(res, 200, { object: 'list', data: Object.values(MODELS).map((id) => ({ id, object: 'model', created: 1, owned_by: 'bench' })) }),
+    sendJson(res, 200, {
+      object: 'list',
+      data: Object.values(MODELS).map((id) => ({ id, object: 'model', created: 1, owned_by: 'bench' })),
+    }),
   );
   server.on('POST', '/v1/chat/completions', async (req, res: ServerResponse) => {
     const model = String(req.json?.model ?? '');

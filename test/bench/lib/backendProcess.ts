@@ -20,9 +20,13 @@ export interface BackendProcess {
 
 export function startBackendProcess(dataDir: string, token: string): Promise<BackendProcess> {
   const cli = path.join(repoRoot, 'dist/backend-cli.js');
-  const child = spawn(process.execPath, [cli, '--port', '0', '--data-dir', dataDir, '--token', token, '--api-key', token, '--no-rate-limits'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [cli, '--port', '0', '--data-dir', dataDir, '--token', token, '--api-key', token, '--no-rate-limits'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
   return new Promise((resolve, reject) => {

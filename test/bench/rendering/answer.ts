@@ -30,10 +30,16 @@ export function markdownAnswer(targetChars: number): string {
     else if (r < 0.68) block = Array.from({ length: 3 + Math.floor(random() * 3) }, (_, i) => `${i + 1}. ${inline()}`).join('\n');
     else if (r < 0.82) {
       const lang = pick(LANGUAGES);
-      const lines = Array.from({ length: 8 + Math.floor(random() * 20) }, (_, i) => `${i % 4 === 0 ? '' : '  '}const ${words.word()}${i} = ${words.word()}("${words.word()}", ${i}); // ${words.word()}`);
+      const lines = Array.from(
+        { length: 8 + Math.floor(random() * 20) },
+        (_, i) => `${i % 4 === 0 ? '' : '  '}const ${words.word()}${i} = ${words.word()}("${words.word()}", ${i}); // ${words.word()}`,
+      );
       block = `\`\`\`${lang}\n${lines.join('\n')}\n\`\`\``;
     } else if (r < 0.9) {
-      const rows = Array.from({ length: 4 + Math.floor(random() * 5) }, () => `| ${words.word()} | ${words.word()} ${words.word()} | ${Math.floor(random() * 1000)} |`);
+      const rows = Array.from(
+        { length: 4 + Math.floor(random() * 5) },
+        () => `| ${words.word()} | ${words.word()} ${words.word()} | ${Math.floor(random() * 1000)} |`,
+      );
       block = ['| Name | Description | Value |', '| --- | --- | ---: |', ...rows].join('\n');
     } else block = `> ${inline()}\n> ${inline()}`;
     blocks.push(block);

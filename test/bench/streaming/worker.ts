@@ -85,7 +85,9 @@ async function main(): Promise<void> {
     contentLength = r.length;
   }
   const peakRss = process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(`${JSON.stringify({ coldTtftMs: cold.ttft, coldTotalMs: cold.total, ttftMs, totalMs, baseRss, peakRss, contentLength })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ coldTtftMs: cold.ttft, coldTotalMs: cold.total, ttftMs, totalMs, baseRss, peakRss, contentLength })}\n`,
+  );
   process.exit(0);
 }
 

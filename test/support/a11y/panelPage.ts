@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { HostMessage } from '../../../src/features/chat/protocol';
+import type { HostMessage } from '../../../src/chatCore/protocol';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, repoRoot } from '../harness';
 
 export interface ThemeCapture {
@@ -31,7 +31,9 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 function pageHtml(theme: ThemeCapture, bodyClasses: string[]): string {
   const webview = path.join(repoRoot, 'dist/webview');
   const url = (file: string) => pathToFileURL(path.join(webview, file)).href;
-  const style = Object.entries(theme.variables).map(([name, value]) => `${name}: ${value}`).join('; ');
+  const style = Object.entries(theme.variables)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('; ');
   return `<!DOCTYPE html>
 <html lang="en" style="${escapeHtml(style)}">
 <head><meta charset="utf-8"><title>DocChat</title>
@@ -62,7 +64,10 @@ export class PanelBrowser {
   async open(theme: ThemeCapture, options: { extraClasses?: string[]; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<Page> {
     const file = path.join(this.dir, `${Math.random().toString(36).slice(2)}.html`);
     writeFileSync(file, pageHtml(theme, [...theme.bodyClasses, ...(options.extraClasses ?? [])]));
-    const page = await this.browser.newPage({ viewport: { width: 700, height: 900 }, reducedMotion: options.reducedMotion ?? 'no-preference' });
+    const page = await this.browser.newPage({
+      viewport: { width: 700, height: 900 },
+      reducedMotion: options.reducedMotion ?? 'no-preference',
+    });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(pathToFileURL(file).href);
@@ -103,8 +108,22 @@ export interface AxeFinding {
 /** axe-core over WCAG 2.0/2.1 A and AA and best practices; every finding with its impact. */
 export async function runAxe(page: Page): Promise<AxeFinding[]> {
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: unknown,
+            options: unknown,
+          ): Promise<{
+            violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }>;
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,

@@ -1,13 +1,31 @@
 /** Every state of the chat panel the accessibility tests check, driven through host messages. */
 import type { Page } from 'playwright-core';
-import type { AssistantMessage, ChatSource, Conversation, ChatMessage, HostMessage } from '../../../src/features/chat/protocol';
+import type { AssistantMessage, ChatSource, Conversation, ChatMessage, HostMessage } from '../../../src/chatCore/protocol';
 import { deliver } from './panelPage';
 
 const T = 1_763_000_000_000;
 
 export const SOURCES: ChatSource[] = [
-  { kind: 'passage', number: 1, storeId: 'vs_1', storeName: 'handbook', fileId: 'f1', filename: 'retention.md', content: 'Invoices are kept for ten years after the end of the fiscal year.', score: 0.91 },
-  { kind: 'passage', number: 2, storeId: 'vs_1', storeName: 'handbook', fileId: 'f2', filename: 'contracts.md', content: 'Employment contracts are kept for six years.', score: 0.52 },
+  {
+    kind: 'passage',
+    number: 1,
+    storeId: 'vs_1',
+    storeName: 'handbook',
+    fileId: 'f1',
+    filename: 'retention.md',
+    content: 'Invoices are kept for ten years after the end of the fiscal year.',
+    score: 0.91,
+  },
+  {
+    kind: 'passage',
+    number: 2,
+    storeId: 'vs_1',
+    storeName: 'handbook',
+    fileId: 'f2',
+    filename: 'contracts.md',
+    content: 'Employment contracts are kept for six years.',
+    score: 0.52,
+  },
   { kind: 'web', number: 3, url: 'https://example.com/policy', title: 'Policy page', content: 'A web page about the policy.' },
   { kind: 'web', number: 4, url: 'ftp://example.com/x', title: 'Not a web address', content: '' },
 ];
@@ -45,19 +63,56 @@ export const ANSWER = [
 ].join('\n');
 
 function conversation(messages: ChatMessage[], extra: Partial<Conversation> = {}): Conversation {
-  return { id: 'c1', title: 'Retention', createdAt: T, updatedAt: T, options: { model: 'local-extractive', vectorStoreId: 'vs_1', vectorStoreName: 'handbook' }, messages, pendingContext: [], ...extra };
+  return {
+    id: 'c1',
+    title: 'Retention',
+    createdAt: T,
+    updatedAt: T,
+    options: { model: 'local-extractive', vectorStoreId: 'vs_1', vectorStoreName: 'handbook' },
+    messages,
+    pendingContext: [],
+    ...extra,
+  };
 }
 
 export function stateMessage(messages: ChatMessage[], extra: Partial<Conversation> = {}): HostMessage {
   const c = conversation(messages, extra);
-  return { type: 'state', conversation: c, conversations: [{ id: c.id, title: c.title, updatedAt: T }, { id: 'c0', title: 'Earlier chat', updatedAt: T - 1 }], projectCode: 'P-4711' };
+  return {
+    type: 'state',
+    conversation: c,
+    conversations: [
+      { id: c.id, title: c.title, updatedAt: T },
+      { id: 'c0', title: 'Earlier chat', updatedAt: T - 1 },
+    ],
+    projectCode: 'P-4711',
+  };
 }
 
 export const question = (id = 'u1', content = 'How long are invoices kept?'): ChatMessage => ({ id, role: 'user', content, createdAt: T });
-export const answer = (extra: Partial<AssistantMessage> = {}): AssistantMessage => ({ id: 'a1', role: 'assistant', content: ANSWER, createdAt: T, status: 'done', model: 'local-extractive', sources: SOURCES, usage: { promptTokens: 1200, completionTokens: 300, totalTokens: 1500 }, ...extra });
+export const answer = (extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
+  id: 'a1',
+  role: 'assistant',
+  content: ANSWER,
+  createdAt: T,
+  status: 'done',
+  model: 'local-extractive',
+  sources: SOURCES,
+  usage: { promptTokens: 1200, completionTokens: 300, totalTokens: 1500 },
+  ...extra,
+});
 
 const catalogs: HostMessage[] = [
-  { type: 'models', catalog: { loading: false, defaultModel: 'local-extractive', models: [{ id: 'local-extractive', kind: 'completion' }, { id: 'gamma-legacy', kind: 'legacy', retirement: 'December 17' }] } },
+  {
+    type: 'models',
+    catalog: {
+      loading: false,
+      defaultModel: 'local-extractive',
+      models: [
+        { id: 'local-extractive', kind: 'completion' },
+        { id: 'gamma-legacy', kind: 'legacy', retirement: 'December 17' },
+      ],
+    },
+  },
   { type: 'stores', catalog: { loading: false, stores: [{ id: 'vs_1', name: 'handbook' }] } },
 ];
 
@@ -71,7 +126,10 @@ export const PANEL_STATES: PanelState[] = [
       deliver(
         page,
         ...catalogs,
-        stateMessage([question(), answer({ id: 'a1', content: '', status: 'pending', requestId: 'r1', usage: undefined, sources: undefined })]),
+        stateMessage([
+          question(),
+          answer({ id: 'a1', content: '', status: 'pending', requestId: 'r1', usage: undefined, sources: undefined }),
+        ]),
         { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: SOURCES },
         { type: 'streamDelta', requestId: 'r1', text: ANSWER.slice(0, 420) },
       ),
@@ -79,7 +137,13 @@ export const PANEL_STATES: PanelState[] = [
   {
     name: 'answer with sources, code and chips',
     show: (page) =>
-      deliver(page, ...catalogs, stateMessage([{ ...question(), context: [SOURCES[0]!, SOURCES[2]!] } as ChatMessage, answer()], { pendingContext: [SOURCES[1]!, SOURCES[2]!] })),
+      deliver(
+        page,
+        ...catalogs,
+        stateMessage([{ ...question(), context: [SOURCES[0]!, SOURCES[2]!] } as ChatMessage, answer()], {
+          pendingContext: [SOURCES[1]!, SOURCES[2]!],
+        }),
+      ),
   },
   {
     name: 'inline error',
@@ -87,7 +151,20 @@ export const PANEL_STATES: PanelState[] = [
       deliver(
         page,
         ...catalogs,
-        stateMessage([question(), answer({ content: 'Partial', status: 'error', usage: undefined, sources: undefined, error: { kind: 'auth', message: 'The gateway rejected the API key (401).', actions: ['retry', 'setGatewayApiKey', 'showOutput'] } })]),
+        stateMessage([
+          question(),
+          answer({
+            content: 'Partial',
+            status: 'error',
+            usage: undefined,
+            sources: undefined,
+            error: {
+              kind: 'auth',
+              message: 'The gateway rejected the API key (401).',
+              actions: ['retry', 'setGatewayApiKey', 'showOutput'],
+            },
+          }),
+        ]),
       ),
   },
   {
@@ -95,7 +172,14 @@ export const PANEL_STATES: PanelState[] = [
     show: async (page) => {
       await deliver(
         page,
-        { type: 'models', catalog: { loading: false, error: 'Could not load the models: the gateway answered 503.', models: [{ id: 'local-extractive', kind: 'completion' }] } },
+        {
+          type: 'models',
+          catalog: {
+            loading: false,
+            error: 'Could not load the models: the gateway answered 503.',
+            models: [{ id: 'local-extractive', kind: 'completion' }],
+          },
+        },
         { type: 'stores', catalog: { loading: false, stores: [] } },
         stateMessage([question(), answer({ tool: 'web', model: undefined })]),
       );
@@ -109,7 +193,18 @@ export const PANEL_STATES: PanelState[] = [
       deliver(
         page,
         ...catalogs,
-        stateMessage([question('u1', '/research retention'), answer({ content: '', status: 'streaming', requestId: 'r2', tool: 'research', model: undefined, sources: undefined, usage: undefined })]),
+        stateMessage([
+          question('u1', '/research retention'),
+          answer({
+            content: '',
+            status: 'streaming',
+            requestId: 'r2',
+            tool: 'research',
+            model: undefined,
+            sources: undefined,
+            usage: undefined,
+          }),
+        ]),
         { type: 'streamProgress', requestId: 'r2', progress: { text: 'Reading 4 pages…', fraction: 0.4 } },
       ),
   },

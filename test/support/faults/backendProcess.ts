@@ -16,10 +16,14 @@ export interface BackendChild {
 }
 
 export async function spawnBackendCli(dataDir: string, token: string, apiKey: string, extra: string[] = []): Promise<BackendChild> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', dataDir, '--token', token, '--api-key', apiKey, ...extra], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--require', 'tsx/cjs', CLI, '--data-dir', dataDir, '--token', token, '--api-key', apiKey, ...extra],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const line = await new Promise<string>((resolve, reject) => {

@@ -40,7 +40,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The SSE body up to (and including) the `n`-th content event, so the parts before a fault are known. */
 export function streamPrefix(events: number): string {
-  return STREAM_BODY.split('\n\n').slice(0, events).map((e) => `${e}\n\n`).join('');
+  return STREAM_BODY.split('\n\n')
+    .slice(0, events)
+    .map((e) => `${e}\n\n`)
+    .join('');
 }
 
 /** Destroys the connection once the response so far has reached the client. */
@@ -66,29 +69,45 @@ export function faultHandler(fault: FaultName, op: OperationCase, ctx: FaultCont
       return (_r, res) => sendText(res, Number(fault), '', 'application/json');
     case '502 with an HTML page':
       return (_r, res) =>
-        sendText(res, 502, '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>', 'text/html');
+        sendText(
+          res,
+          502,
+          '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+          'text/html',
+        );
     case '500 with broken JSON':
       return (_r, res) => sendText(res, 500, '{"error": {"message": "Internal', 'application/json');
     case 'error event in an unexpected shape':
       // Anthropic-like `{type: "error"}` without OpenAI's `error` object, then a normal end.
       return (_r, res) =>
-        sendChunked(res, `${streamPrefix(1)}data: {"type":"error","message":"Upstream model overloaded"}\n\ndata: [DONE]\n\n`, { contentType: 'text/event-stream' });
+        sendChunked(res, `${streamPrefix(1)}data: {"type":"error","message":"Upstream model overloaded"}\n\ndata: [DONE]\n\n`, {
+          contentType: 'text/event-stream',
+        });
     case 'unknown events, then [DONE]':
       return (_r, res) =>
-        sendChunked(res, 'data: {"kind":"status","state":"failed"}\n\ndata: {"kind":"status"}\n\ndata: [DONE]\n\n', { contentType: 'text/event-stream' });
+        sendChunked(res, 'data: {"kind":"status","state":"failed"}\n\ndata: {"kind":"status"}\n\ndata: [DONE]\n\n', {
+          contentType: 'text/event-stream',
+        });
     case 'reset before headers':
       return (_r, res) => void res.socket?.destroy();
     case 'reset mid-body':
       // Streams: three words arrive, then the connection dies. JSON: half of a declared body.
       return (_r, res) =>
-        op.stream ? resetAfter(res, streamPrefix(4)) : resetAfter(res, op.ok.body.slice(0, Math.floor(op.ok.body.length / 2)), Buffer.byteLength(op.ok.body));
+        op.stream
+          ? resetAfter(res, streamPrefix(4))
+          : resetAfter(res, op.ok.body.slice(0, Math.floor(op.ok.body.length / 2)), Buffer.byteLength(op.ok.body));
     case 'stream cut at a byte':
       return (_r, res) => sendChunked(res, Buffer.from(STREAM_BODY, 'utf8').subarray(0, ctx.cut));
     case 'malformed JSON':
       return (_r, res) => sendText(res, 200, op.ok.body.slice(0, -3), 'application/json');
     case 'HTML page with 200':
       return (_r, res) =>
-        sendText(res, 200, '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form>Company sign-in</form></body></html>', 'text/html; charset=utf-8');
+        sendText(
+          res,
+          200,
+          '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form>Company sign-in</form></body></html>',
+          'text/html; charset=utf-8',
+        );
     case 'slow headers':
       return () => undefined; // never answers; the client's headers timeout ends it
     case 'oversized body':
@@ -105,9 +124,10 @@ export function faultHandler(fault: FaultName, op: OperationCase, ctx: FaultCont
       }
       return (_r, res) => {
         // Valid JSON of the right kind, padded beyond the cap, without a Content-Length up front.
-        const padded = op.ok.contentType === 'application/json'
-          ? op.ok.body.replace(/^([[{])/, `$1${' '.repeat(ctx.maxResponseBytes + 1024)}`)
-          : op.ok.body + 'x'.repeat(ctx.maxResponseBytes + 1024);
+        const padded =
+          op.ok.contentType === 'application/json'
+            ? op.ok.body.replace(/^([[{])/, `$1${' '.repeat(ctx.maxResponseBytes + 1024)}`)
+            : op.ok.body + 'x'.repeat(ctx.maxResponseBytes + 1024);
         return sendChunked(res, padded, { contentType: op.ok.contentType, cuts: [1024] });
       };
     case 'redirect to another origin':

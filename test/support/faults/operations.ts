@@ -28,11 +28,26 @@ const json = (value: unknown) => ({ body: JSON.stringify(value), contentType: 'a
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'docs', created_at: 1, expires_at: null, metadata: {} };
 const file = { id: 'file-1', object: 'file', filename: 'a.md', bytes: 3, created_at: 1, metadata: {} };
-const storeFile = { id: 'file-1', object: 'vector_store.file', vector_store_id: 'vs_1', created_at: 1, status: 'completed', last_error: null, metadata: {} };
+const storeFile = {
+  id: 'file-1',
+  object: 'vector_store.file',
+  vector_store_id: 'vs_1',
+  created_at: 1,
+  status: 'completed',
+  last_error: null,
+  metadata: {},
+};
 const list = (data: unknown[]) => ({ object: 'list', data, first_id: null, last_id: null, has_more: false });
 const deleted = (object: string) => ({ id: 'x', object, deleted: true });
 const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 };
-const chat = { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'alpha-5-mini', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }], usage };
+const chat = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'alpha-5-mini',
+  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }],
+  usage,
+};
 const chatRequest = { model: 'alpha-5-mini', messages: [{ role: 'user', content: 'Hi' }] };
 
 /** The words of a streamed answer: each is one SSE event, so a cut keeps a known prefix. */
@@ -51,12 +66,47 @@ async function drain(iterable: AsyncIterable<unknown>, parts: unknown[]): Promis
 
 export const OPERATIONS: OperationCase[] = [
   // ------------------------------------------------------------ documents service
-  { name: 'createVectorStore', method: 'POST', path: '/v1/vector_stores', idempotent: false, ok: json(store), run: (c) => c.documents.createVectorStore({ name: 'docs' }) },
-  { name: 'listVectorStores', method: 'GET', path: '/v1/vector_stores', idempotent: true, ok: json(list([store])), run: (c) => c.documents.listVectorStores() },
-  { name: 'retrieveVectorStore', method: 'GET', path: '/v1/vector_stores/vs_1', idempotent: true, ok: json(store), run: (c) => c.documents.retrieveVectorStore('vs_1') },
-  { name: 'deleteVectorStore', method: 'DELETE', path: '/v1/vector_stores/vs_1', idempotent: true, ok: json(deleted('vector_store.deleted')), run: (c) => c.documents.deleteVectorStore('vs_1') },
+  {
+    name: 'createVectorStore',
+    method: 'POST',
+    path: '/v1/vector_stores',
+    idempotent: false,
+    ok: json(store),
+    run: (c) => c.documents.createVectorStore({ name: 'docs' }),
+  },
+  {
+    name: 'listVectorStores',
+    method: 'GET',
+    path: '/v1/vector_stores',
+    idempotent: true,
+    ok: json(list([store])),
+    run: (c) => c.documents.listVectorStores(),
+  },
+  {
+    name: 'retrieveVectorStore',
+    method: 'GET',
+    path: '/v1/vector_stores/vs_1',
+    idempotent: true,
+    ok: json(store),
+    run: (c) => c.documents.retrieveVectorStore('vs_1'),
+  },
+  {
+    name: 'deleteVectorStore',
+    method: 'DELETE',
+    path: '/v1/vector_stores/vs_1',
+    idempotent: true,
+    ok: json(deleted('vector_store.deleted')),
+    run: (c) => c.documents.deleteVectorStore('vs_1'),
+  },
   { name: 'listFiles', method: 'GET', path: '/v1/files', idempotent: true, ok: json(list([file])), run: (c) => c.documents.listFiles() },
-  { name: 'retrieveFile', method: 'GET', path: '/v1/files/file-1', idempotent: true, ok: json(file), run: (c) => c.documents.retrieveFile('file-1') },
+  {
+    name: 'retrieveFile',
+    method: 'GET',
+    path: '/v1/files/file-1',
+    idempotent: true,
+    ok: json(file),
+    run: (c) => c.documents.retrieveFile('file-1'),
+  },
   {
     name: 'uploadFile',
     method: 'POST',
@@ -65,8 +115,22 @@ export const OPERATIONS: OperationCase[] = [
     ok: json(file),
     run: (c) => c.documents.uploadFile({ filename: 'a.md', data: new TextEncoder().encode('# a') }),
   },
-  { name: 'updateFileMetadata', method: 'PUT', path: '/v1/files/file-1', idempotent: true, ok: json(file), run: (c) => c.documents.updateFileMetadata('file-1', { k: 'v' }) },
-  { name: 'deleteFile', method: 'DELETE', path: '/v1/files/file-1', idempotent: true, ok: json(deleted('file.deleted')), run: (c) => c.documents.deleteFile('file-1') },
+  {
+    name: 'updateFileMetadata',
+    method: 'PUT',
+    path: '/v1/files/file-1',
+    idempotent: true,
+    ok: json(file),
+    run: (c) => c.documents.updateFileMetadata('file-1', { k: 'v' }),
+  },
+  {
+    name: 'deleteFile',
+    method: 'DELETE',
+    path: '/v1/files/file-1',
+    idempotent: true,
+    ok: json(deleted('file.deleted')),
+    run: (c) => c.documents.deleteFile('file-1'),
+  },
   {
     name: 'retrieveFileContent',
     method: 'GET',
@@ -75,7 +139,14 @@ export const OPERATIONS: OperationCase[] = [
     ok: { body: '# a', contentType: 'text/markdown' },
     run: (c) => c.documents.retrieveFileContent('file-1'),
   },
-  { name: 'attachFile', method: 'POST', path: '/v1/vector_stores/vs_1/files', idempotent: false, ok: json(storeFile), run: (c) => c.documents.attachFile('vs_1', { file_id: 'file-1' }) },
+  {
+    name: 'attachFile',
+    method: 'POST',
+    path: '/v1/vector_stores/vs_1/files',
+    idempotent: false,
+    ok: json(storeFile),
+    run: (c) => c.documents.attachFile('vs_1', { file_id: 'file-1' }),
+  },
   {
     name: 'listVectorStoreFiles',
     method: 'GET',
@@ -125,7 +196,14 @@ export const OPERATIONS: OperationCase[] = [
     run: (c) => c.documents.search('vs_1', { query: 'q' }),
   },
   // ------------------------------------------------------------ gateway
-  { name: 'chatCompletion', method: 'POST', path: '/v1/chat/completions', idempotent: false, ok: json(chat), run: (c) => c.gateway.chatCompletion(chatRequest) },
+  {
+    name: 'chatCompletion',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    idempotent: false,
+    ok: json(chat),
+    run: (c) => c.gateway.chatCompletion(chatRequest),
+  },
   {
     name: 'streamChatCompletion',
     method: 'POST',

@@ -42,14 +42,19 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   if (!existsSync(configFile)) writeFileSync(configFile, 'auth: none\ncert: false\n');
   const args = [
     codeServerEntry(),
-    '--config', configFile,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${options.port ?? 0}`,
+    '--config',
+    configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${options.port ?? 0}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
-    '--extensions-dir', options.extensionsDir,
-    '--user-data-dir', options.userDataDir,
+    '--extensions-dir',
+    options.extensionsDir,
+    '--user-data-dir',
+    options.userDataDir,
     options.folder,
   ];
   const child = spawn(process.execPath, args, {
@@ -73,11 +78,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('error', reject);
-    child.once('exit', (code, signal) =>
-      reject(new Error(`code-server exited (${signal ?? code}) before listening:\n${output}`)));
+    child.once('exit', (code, signal) => reject(new Error(`code-server exited (${signal ?? code}) before listening:\n${output}`)));
   });
   const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`code-server did not listen within 60 s:\n${output}`)), 60_000).unref());
+    setTimeout(() => reject(new Error(`code-server did not listen within 60 s:\n${output}`)), 60_000).unref(),
+  );
   let port: number;
   try {
     port = await Promise.race([listening, timeout]);

@@ -53,7 +53,7 @@ export function installDocChat(extensionsDir: string): InstalledExtension {
     recursive: true,
     filter: (source) => !source.endsWith('.vsix'),
   });
-  for (const extra of ['media', 'resources', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+  for (const extra of ['media', 'resources', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
     const source = path.join(repoRoot, extra);
     if (existsSync(source)) cpSync(source, path.join(dir, extra), { recursive: true });
   }

@@ -23,3 +23,4 @@ export * from './workbench';
 export * from './backend';
 export * from './failures';
 export * from './poll';
+export * from './manifest';

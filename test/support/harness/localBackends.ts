@@ -14,7 +14,10 @@ export async function stopLocalBackends(userDataDir: string, timeoutMs = 60_000)
   for (const folder of readdirSync(storage)) {
     // A backend still starting has the data folder's lock before it writes its discovery file.
     const info = await readDiscovery(path.join(storage, folder, 'backend.json'));
-    const lock = await readFile(path.join(storage, folder, 'backend', 'backend.lock'), 'utf8').then((raw) => (JSON.parse(raw) as { pid?: number }).pid, () => undefined);
+    const lock = await readFile(path.join(storage, folder, 'backend', 'backend.lock'), 'utf8').then(
+      (raw) => (JSON.parse(raw) as { pid?: number }).pid,
+      () => undefined,
+    );
     for (const pid of new Set([info?.pid, lock])) {
       if (typeof pid === 'number' && isProcessAlive(pid)) {
         process.kill(pid, 'SIGTERM');

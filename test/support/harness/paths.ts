@@ -23,5 +23,11 @@ export function codeServerEntry(): string {
 
 /** Folder-safe name for a test, used for its screenshot folder. */
 export function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'test';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'test'
+  );
 }

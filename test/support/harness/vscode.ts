@@ -8,12 +8,23 @@ import { installDocChat, installExtensionFolder, type InstalledExtension } from 
 import { extensionErrors, readExtensionHostLog, readOutputChannel } from './logs';
 import { CHROMIUM_PATH, slug, testResultsRoot } from './paths';
 import {
-  answerQuickInput, closeQuickInput, notificationTexts, openViewContainer, runCommand, viewPane, waitForWorkbench,
+  answerQuickInput,
+  closeQuickInput,
+  notificationTexts,
+  openViewContainer,
+  runCommand,
+  viewPane,
+  waitForWorkbench,
 } from './workbench';
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
 ];
 
 /** Settings every harness run starts with: no trust prompt, no welcome page, nothing phoning home. */
@@ -111,7 +122,9 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   const settings = { ...BASE_SETTINGS, ...options.settings };
   writeJson(path.join(userDataDir, 'User/settings.json'), settings);
   // Machine-scoped settings of VS Code itself are read from the machine settings in code-server.
-  const machineBase = { 'workbench.welcomePage.walkthroughs.openOnInstall': BASE_SETTINGS['workbench.welcomePage.walkthroughs.openOnInstall'] };
+  const machineBase = {
+    'workbench.welcomePage.walkthroughs.openOnInstall': BASE_SETTINGS['workbench.welcomePage.walkthroughs.openOnInstall'],
+  };
   writeJson(path.join(userDataDir, 'Machine/settings.json'), { ...machineBase, ...options.settings });
   for (const [relative, content] of Object.entries(options.workspaceFiles ?? {})) {
     const file = path.join(workspaceDir, relative);
@@ -150,7 +163,9 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
     const page = await context.newPage();
     page.on('pageerror', (error) => consoleErrors.push(String(error)));
     page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.location().url ? `${message.text()} (${message.location().url})` : message.text());
+      if (message.type() === 'error') {
+        consoleErrors.push(message.location().url ? `${message.text()} (${message.location().url})` : message.text());
+      }
     });
     await page.goto(`${server.url}?folder=${encodeURIComponent(workspaceDir)}`);
     await waitForWorkbench(page);

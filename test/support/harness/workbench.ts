@@ -56,16 +56,21 @@ export async function openViewContainer(page: Page, title: string): Promise<Loca
   if ((await tab.first().getAttribute('aria-selected')) !== 'true') await tab.first().click();
   await page.mouse.move(700, 450); // away from the activity bar, so no hover covers the view
   const sidebar = page.locator('.part.sidebar');
-  await sidebar.locator('.composite.title').filter({ hasText: new RegExp(title, 'i') })
+  await sidebar
+    .locator('.composite.title')
+    .filter({ hasText: new RegExp(title, 'i') })
     .waitFor({ state: 'visible', timeout: 15_000 });
   return sidebar;
 }
 
 /** The body of a view in the side bar, by the view's name (or the container's, for a lone view). */
 export function viewPane(page: Page, viewName: string): Locator {
-  return page.locator('.part.sidebar .pane').filter({
-    has: page.locator(`.pane-header[aria-label*="${viewName}" i]`),
-  }).locator('.pane-body');
+  return page
+    .locator('.part.sidebar .pane')
+    .filter({
+      has: page.locator(`.pane-header[aria-label*="${viewName}" i]`),
+    })
+    .locator('.pane-body');
 }
 
 /** Visible tree rows of a view, as shown (label text). */
@@ -79,4 +84,23 @@ export async function notificationTexts(page: Page): Promise<string[]> {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Runs an item of a row's context menu (right click, then Enter on the hovered item; retried while the menu is slow). */
+export async function runContextMenu(page: Page, row: Locator, item: string): Promise<void> {
+  const entry = page.locator('.context-view .action-label', { hasText: item });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await row.first().click({ button: 'right' });
+    try {
+      await entry.first().waitFor({ state: 'visible', timeout: 5_000 });
+      // Menu items run on Enter once hovered (a synthetic click only highlights them).
+      await entry.first().hover();
+      await page.keyboard.press('Enter');
+      await entry.first().waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch {
+      await page.keyboard.press('Escape');
+    }
+  }
+  throw new Error(`the context menu has no "${item}"`);
 }

@@ -65,7 +65,9 @@ export class ProxyServer {
       proxy.proxyAuth.push(req.headers['proxy-authorization']);
       if (options.requireAuth !== undefined && req.headers['proxy-authorization'] !== options.requireAuth) {
         proxy.log.push(`${req.method} ${req.url} 407`);
-        res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' }).end('<html><body>Sign in</body></html>');
+        res
+          .writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' })
+          .end('<html><body>Sign in</body></html>');
         return;
       }
       proxy.log.push(`${req.method} ${req.url}`);

@@ -49,8 +49,15 @@ export const RESEARCH_SOURCES = [
 function stepsFor(id: string, query: string): Array<Record<string, unknown>> {
   const running = (progress: number, message: string) => ({ id, object: 'research', status: 'in_progress', progress, message });
   if (/forever/i.test(query)) return [running(0.1, 'Searching the web')];
-  if (/fail/i.test(query)) return [running(0.3, 'Searching the web'), { id, status: 'failed', error: { code: 'upstream_error', message: 'The search provider is down.' } }];
-  if (/cancel/i.test(query)) return [running(0.3, 'Searching the web'), { id, status: 'cancelled', message: 'Stopped by an administrator' }];
+  if (/fail/i.test(query)) {
+    return [
+      running(0.3, 'Searching the web'),
+      { id, status: 'failed', error: { code: 'upstream_error', message: 'The search provider is down.' } },
+    ];
+  }
+  if (/cancel/i.test(query)) {
+    return [running(0.3, 'Searching the web'), { id, status: 'cancelled', message: 'Stopped by an administrator' }];
+  }
   const done = {
     id,
     status: 'completed',
@@ -94,7 +101,9 @@ export async function startResearchServer(options: { apiKey?: string } = {}): Pr
       const page = /^\/pages\/([\w-]+)$/.exec(path);
       if (req.method === 'GET' && page) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(`<html><head><title>Page ${page[1]}</title></head><body><h1>Page ${page[1]}</h1><p>The ${page[1]} page explains the release process in detail.</p></body></html>`);
+        res.end(
+          `<html><head><title>Page ${page[1]}</title></head><body><h1>Page ${page[1]}</h1><p>The ${page[1]} page explains the release process in detail.</p></body></html>`,
+        );
         return;
       }
       if (req.headers['api-key'] !== apiKey) {

@@ -133,7 +133,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, contentType = 'text/plain', headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType = 'text/plain',
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
@@ -147,7 +153,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function sendChunked(
   res: ServerResponse,
   payload: string | Buffer,
-  options: { contentType?: string; cuts?: number[]; pauseMs?: number; end?: boolean; status?: number; headers?: Record<string, string> } = {},
+  options: {
+    contentType?: string;
+    cuts?: number[];
+    pauseMs?: number;
+    end?: boolean;
+    status?: number;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<void> {
   const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
   res.writeHead(options.status ?? 200, {
@@ -207,7 +220,13 @@ export function listPage<T extends { id: string; created_at: number }>(
     page = rest.slice(0, limit);
     hasMore = rest.length > limit;
   } else if (before) {
-    const head = sorted.slice(0, Math.max(0, sorted.findIndex((i) => i.id === before)));
+    const head = sorted.slice(
+      0,
+      Math.max(
+        0,
+        sorted.findIndex((i) => i.id === before),
+      ),
+    );
     page = head.slice(Math.max(0, head.length - limit));
     hasMore = head.length > limit;
   } else {

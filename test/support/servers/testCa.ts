@@ -29,17 +29,46 @@ export class TestCa {
 
   static create(): TestCa {
     const ca = new TestCa(mkdtempSync(join(tmpdir(), 'docchat-ca-')));
-    ca.openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=DocChat Test Corp Root CA',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-      '-keyout', join(ca.dir, 'ca.key'), '-out', ca.certFile]);
+    ca.openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=DocChat Test Corp Root CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+      '-keyout',
+      join(ca.dir, 'ca.key'),
+      '-out',
+      ca.certFile,
+    ]);
     writeFileSync(join(ca.dir, 'index.txt'), '');
     writeFileSync(join(ca.dir, 'serial'), '1000\n');
     writeFileSync(
       join(ca.dir, 'ca.cnf'),
       [
-        '[ca]', 'default_ca = test', '[test]', `dir = ${ca.dir}`, 'database = $dir/index.txt', 'serial = $dir/serial',
-        'new_certs_dir = $dir', 'certificate = $dir/ca.pem', 'private_key = $dir/ca.key', 'default_md = sha256',
-        'policy = any', 'copy_extensions = copy', 'unique_subject = no', '[any]', 'commonName = supplied', '',
+        '[ca]',
+        'default_ca = test',
+        '[test]',
+        `dir = ${ca.dir}`,
+        'database = $dir/index.txt',
+        'serial = $dir/serial',
+        'new_certs_dir = $dir',
+        'certificate = $dir/ca.pem',
+        'private_key = $dir/ca.key',
+        'default_md = sha256',
+        'policy = any',
+        'copy_extensions = copy',
+        'unique_subject = no',
+        '[any]',
+        'commonName = supplied',
+        '',
       ].join('\n'),
     );
     return ca;
@@ -54,8 +83,21 @@ export class TestCa {
     const key = join(this.dir, `${name}.key`);
     const csr = join(this.dir, `${name}.csr`);
     const cert = join(this.dir, `${name}.pem`);
-    this.openssl(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${name}`,
-      '-addext', `subjectAltName=${options.names ?? DEFAULT_NAMES}`, '-keyout', key, '-out', csr]);
+    this.openssl([
+      'req',
+      '-new',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      `subjectAltName=${options.names ?? DEFAULT_NAMES}`,
+      '-keyout',
+      key,
+      '-out',
+      csr,
+    ]);
     const dates = options.expired ? ['-startdate', '20200101000000Z', '-enddate', '20200102000000Z'] : ['-days', '2'];
     this.openssl(['ca', '-batch', '-notext', '-config', join(this.dir, 'ca.cnf'), ...dates, '-in', csr, '-out', cert]);
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
@@ -65,8 +107,23 @@ export class TestCa {
   selfSigned(name: string): Leaf {
     const key = join(this.dir, `${name}.key`);
     const cert = join(this.dir, `${name}.pem`);
-    this.openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${name}`,
-      '-addext', `subjectAltName=${DEFAULT_NAMES}`, '-keyout', key, '-out', cert]);
+    this.openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      `subjectAltName=${DEFAULT_NAMES}`,
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ]);
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8'), certFile: cert };
   }
 

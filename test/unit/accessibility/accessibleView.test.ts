@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { accessibleAnswerText } from '../../../src/features/chat/accessibleView';
-import type { AssistantMessage, ChatMessage, Conversation } from '../../../src/features/chat/protocol';
+import type { AssistantMessage, ChatMessage, Conversation } from '../../../src/chatCore/protocol';
 import { Settings } from '../../../src/common/constants';
 import { normaliseSettings } from '../../../src/services/settingsModel';
 
@@ -10,7 +10,14 @@ function conversation(messages: ChatMessage[]): Conversation {
   return { id: 'c1', title: 'Retention', createdAt: T, updatedAt: T, options: { model: 'm' }, messages, pendingContext: [] };
 }
 
-const answer = (extra: Partial<AssistantMessage>): AssistantMessage => ({ id: 'a', role: 'assistant', content: '', createdAt: T, status: 'done', ...extra });
+const answer = (extra: Partial<AssistantMessage>): AssistantMessage => ({
+  id: 'a',
+  role: 'assistant',
+  content: '',
+  createdAt: T,
+  status: 'done',
+  ...extra,
+});
 
 describe('Accessible View of the last chat answer', () => {
   it('gives the last answer with its question and its sources as plain text', () => {
@@ -54,9 +61,19 @@ describe('Accessible View of the last chat answer', () => {
   it('says when the answer is still streaming, stopped or failed, and gives nothing without an answer', () => {
     assert.equal(accessibleAnswerText(conversation([])), undefined);
     assert.equal(accessibleAnswerText(conversation([{ id: 'u1', role: 'user', content: 'Q', createdAt: T }])), undefined);
-    assert.match(accessibleAnswerText(conversation([answer({ content: 'Half', status: 'streaming' })]))!, /Half\n\nThe answer is still being written/);
+    assert.match(
+      accessibleAnswerText(conversation([answer({ content: 'Half', status: 'streaming' })]))!,
+      /Half\n\nThe answer is still being written/,
+    );
     assert.match(accessibleAnswerText(conversation([answer({ content: 'Half', status: 'stopped' })]))!, /The answer was stopped\./);
-    assert.match(accessibleAnswerText(conversation([answer({ status: 'error', error: { kind: 'auth', message: 'The gateway rejected the API key (401).', actions: [] } })]))!, /\(no text\)\n\nError: The gateway rejected the API key \(401\)\.\n$/);
+    assert.match(
+      accessibleAnswerText(
+        conversation([
+          answer({ status: 'error', error: { kind: 'auth', message: 'The gateway rejected the API key (401).', actions: [] } }),
+        ]),
+      )!,
+      /\(no text\)\n\nError: The gateway rejected the API key \(401\)\.\n$/,
+    );
   });
 });
 

@@ -12,8 +12,10 @@ const NOW = 1_750_000_000;
 const INVISIBLE = /[\u200b-\u200f\u2060\ufeff]/;
 const CODICON = /\$\([\w~-]+\)/;
 
-const store = (extra: Partial<VectorStore> = {}) => ({ id: 'vs_1', name: 'handbook', created_at: NOW - 86_400, expires_at: null, metadata: {}, ...extra }) as VectorStore;
-const file = (extra: Partial<VectorStoreFile> = {}) => ({ id: 'file-1', status: 'completed', last_error: null, metadata: {}, created_at: NOW, ...extra }) as VectorStoreFile;
+const store = (extra: Partial<VectorStore> = {}) =>
+  ({ id: 'vs_1', name: 'handbook', created_at: NOW - 86_400, expires_at: null, metadata: {}, ...extra }) as VectorStore;
+const file = (extra: Partial<VectorStoreFile> = {}) =>
+  ({ id: 'file-1', status: 'completed', last_error: null, metadata: {}, created_at: NOW, ...extra }) as VectorStoreFile;
 const info = { id: 'file-1', filename: 'guide.md', bytes: 10, metadata: {} } as unknown as FileObject;
 
 describe('spoken labels (accessibility)', () => {
@@ -36,9 +38,15 @@ describe('spoken labels (accessibility)', () => {
   it('speaks a file status that the row only shows as an icon', () => {
     assert.equal(presentStoreFile(file({ status: 'completed' }), info).accessibilityLabel, 'guide.md, converted');
     assert.equal(presentStoreFile(file({ status: 'in_progress' }), info).accessibilityLabel, 'guide.md, converting');
-    assert.equal(presentStoreFile(file({ status: 'failed', last_error: 'not a PDF' }), info).accessibilityLabel, 'guide.md, conversion failed: not a PDF');
+    assert.equal(
+      presentStoreFile(file({ status: 'failed', last_error: 'not a PDF' }), info).accessibilityLabel,
+      'guide.md, conversion failed: not a PDF',
+    );
     assert.equal(presentStoreFile(file({ status: 'queued_for_review' }), info).accessibilityLabel, 'guide.md, status queued for review');
-    assert.match(presentStore(store({ expires_at: NOW - 10 }), NOW).accessibilityLabel, /^Vector store handbook, created \d{4}-\d\d-\d\d, expired$/);
+    assert.match(
+      presentStore(store({ expires_at: NOW - 10 }), NOW).accessibilityLabel,
+      /^Vector store handbook, created \d{4}-\d\d-\d\d, expired$/,
+    );
   });
 
   it('keeps a message row readable: no tooltip that repeats (and hides) the row text', () => {
@@ -65,7 +73,10 @@ describe('spoken labels (accessibility)', () => {
         assert.match(p.accessibilityLabel, /^DocChat: /);
       }
     }
-    assert.equal(presentStatus({ kind: 'local', url: 'http://127.0.0.1:4000' }, 12).accessibilityLabel.split('.')[0], 'DocChat: Rate-limited (12 s)');
+    assert.equal(
+      presentStatus({ kind: 'local', url: 'http://127.0.0.1:4000' }, 12).accessibilityLabel.split('.')[0],
+      'DocChat: Rate-limited (12 s)',
+    );
   });
 
   it('shows search results without invisible characters and with a label that never matches the query', () => {

@@ -50,7 +50,9 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       await explicit.retrieveVectorStore('vs_1');
       await explicit.close();
       // The usual corporate environment with VS Code's http.noProxy unset.
-      const fromEnv = documentsClient(url, { transport: { noProxy: [], env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '' } } });
+      const fromEnv = documentsClient(url, {
+        transport: { noProxy: [], env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '' } },
+      });
       await fromEnv.retrieveVectorStore('vs_1');
       await fromEnv.close();
     }
@@ -160,7 +162,9 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
     });
 
     it('tunnels https through the proxy with the CA (the proxy logs the tunnel)', async () => {
-      const client = documentsClient(`https://${TEST_HOST}:${secure.port}`, { transport: { proxy: proxy.url, caFiles: [ca.certFile], env: {} } });
+      const client = documentsClient(`https://${TEST_HOST}:${secure.port}`, {
+        transport: { proxy: proxy.url, caFiles: [ca.certFile], env: {} },
+      });
       assert.equal((await client.retrieveVectorStore('vs_1')).id, 'vs_1');
       await client.close();
       assert.deepEqual(proxy.log, [`CONNECT ${TEST_HOST}:${secure.port} 200`]);
@@ -169,9 +173,18 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
     it("streams the gateway's chat answer through the proxy's tunnel, in pieces", async () => {
       const words = ['Through ', 'the ', 'tunnel.'];
       secure.on('POST', '/v1/chat/completions', (_r, res) =>
-        sendChunked(res, sseBody([chatChunk('', { role: 'assistant' }), ...words.map((w) => chatChunk(w)), chatChunk(undefined, { finish_reason: 'stop' })])),
+        sendChunked(
+          res,
+          sseBody([
+            chatChunk('', { role: 'assistant' }),
+            ...words.map((w) => chatChunk(w)),
+            chatChunk(undefined, { finish_reason: 'stop' }),
+          ]),
+        ),
       );
-      const client = gatewayClient(`https://${TEST_HOST}:${secure.port}`, { transport: { proxy: proxy.url, caFiles: [ca.certFile], env: {} } });
+      const client = gatewayClient(`https://${TEST_HOST}:${secure.port}`, {
+        transport: { proxy: proxy.url, caFiles: [ca.certFile], env: {} },
+      });
       const parts = await collect(client.streamChatCompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
       await client.close();
       assert.equal(parts.map((p) => p.content).join(''), words.join(''));
@@ -191,7 +204,9 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
           `The proxy 127.0.0.1:${strict.port} asks for credentials (407 Proxy Authentication Required): set them in VS Code's http.proxyAuthorization setting or in the proxy URL (docchat.network.proxy).`,
         );
         assert.equal(error.retryable, false);
-        const withAuth = documentsClient(url, { transport: { proxy: strict.url, caFiles: [ca.certFile], proxyAuthorization: basic('bob', 'pw'), env: {} } });
+        const withAuth = documentsClient(url, {
+          transport: { proxy: strict.url, caFiles: [ca.certFile], proxyAuthorization: basic('bob', 'pw'), env: {} },
+        });
         assert.equal((await withAuth.retrieveVectorStore('vs_1')).id, 'vs_1');
         await withAuth.close();
         assert.deepEqual(strict.log, [`CONNECT ${TEST_HOST}:${secure.port} 407`, `CONNECT ${TEST_HOST}:${secure.port} 200`]);
@@ -200,8 +215,21 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       }
     });
 
-    const failures: { name: string; code: string; why: RegExp; fix: RegExp; server: () => { key: string; cert: string }; trustCa?: boolean }[] = [
-      { name: 'a self-signed certificate', code: 'DEPTH_ZERO_SELF_SIGNED_CERT', why: /is self-signed/, fix: /docchat\.network\.caFiles/, server: () => ca.selfSigned('self') },
+    const failures: {
+      name: string;
+      code: string;
+      why: RegExp;
+      fix: RegExp;
+      server: () => { key: string; cert: string };
+      trustCa?: boolean;
+    }[] = [
+      {
+        name: 'a self-signed certificate',
+        code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+        why: /is self-signed/,
+        fix: /docchat\.network\.caFiles/,
+        server: () => ca.selfSigned('self'),
+      },
       {
         name: 'a leaf from an unknown CA',
         code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -219,7 +247,14 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
           return { key: leaf.key, cert: leaf.cert + ca.cert };
         },
       },
-      { name: 'an expired certificate', code: 'CERT_HAS_EXPIRED', why: /has expired/, fix: /must renew it/, server: () => ca.leaf('old', { expired: true }), trustCa: true },
+      {
+        name: 'an expired certificate',
+        code: 'CERT_HAS_EXPIRED',
+        why: /has expired/,
+        fix: /must renew it/,
+        server: () => ca.leaf('old', { expired: true }),
+        trustCa: true,
+      },
       {
         name: 'a certificate for another host',
         code: 'ERR_TLS_CERT_ALTNAME_INVALID',

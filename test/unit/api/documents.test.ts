@@ -16,7 +16,15 @@ const store = {
   usage_bytes: 2048,
   vendor_extra: { kept: true },
 };
-const file = { id: 'file-1', object: 'file', filename: 'guide.md', url: 'https://x/guide.md', bytes: 12, created_at: 1_700_000_001, metadata: {} };
+const file = {
+  id: 'file-1',
+  object: 'file',
+  filename: 'guide.md',
+  url: 'https://x/guide.md',
+  bytes: 12,
+  created_at: 1_700_000_001,
+  metadata: {},
+};
 const storeFile = (status: string, last_error: unknown = null) => ({
   id: 'file-1',
   object: 'vector_store.file',
@@ -57,7 +65,9 @@ describe('DocumentsClient endpoints', () => {
   it('creates, retrieves and deletes a vector store with the bearer token, keeping unknown fields', async () => {
     server.on('POST', '/v1/vector_stores', (_r, res) => sendJson(res, 200, store));
     server.on('GET', '/v1/vector_stores/vs_abc', (_r, res) => sendJson(res, 200, store));
-    server.on('DELETE', '/v1/vector_stores/vs_abc', (_r, res) => sendJson(res, 200, { id: 'vs_abc', object: 'vector_store.deleted', deleted: true }));
+    server.on('DELETE', '/v1/vector_stores/vs_abc', (_r, res) =>
+      sendJson(res, 200, { id: 'vs_abc', object: 'vector_store.deleted', deleted: true }),
+    );
 
     const created = await client.createVectorStore({ name: 'handbook', metadata: { team: 'docs' } });
     assert.deepEqual(server.requests[0]!.json, { name: 'handbook', metadata: { team: 'docs' } });
@@ -70,11 +80,10 @@ describe('DocumentsClient endpoints', () => {
     const retrieved = await client.retrieveVectorStore('vs_abc');
     assert.equal(retrieved.name, 'handbook');
     await client.deleteVectorStore('vs_abc');
-    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.path}`), [
-      'POST /v1/vector_stores',
-      'GET /v1/vector_stores/vs_abc',
-      'DELETE /v1/vector_stores/vs_abc',
-    ]);
+    assert.deepEqual(
+      server.requests.map((r) => `${r.method} ${r.path}`),
+      ['POST /v1/vector_stores', 'GET /v1/vector_stores/vs_abc', 'DELETE /v1/vector_stores/vs_abc'],
+    );
   });
 
   it('accepts a base URL that already ends in /v1 and escapes ids in paths', async () => {
@@ -86,7 +95,9 @@ describe('DocumentsClient endpoints', () => {
   });
 
   it('lists, retrieves, updates and deletes files, and reads their content', async () => {
-    server.on('GET', '/v1/files', (_r, res) => sendJson(res, 200, { object: 'list', data: [file], first_id: 'file-1', last_id: 'file-1', has_more: false }));
+    server.on('GET', '/v1/files', (_r, res) =>
+      sendJson(res, 200, { object: 'list', data: [file], first_id: 'file-1', last_id: 'file-1', has_more: false }),
+    );
     server.on('GET', '/v1/files/file-1', (_r, res) => sendJson(res, 200, { ...file, metadata: null }));
     server.on('PUT', '/v1/files/file-1', (r, res) => sendJson(res, 200, { ...file, metadata: r.json.metadata }));
     server.on('DELETE', '/v1/files/file-1', (_r, res) => sendJson(res, 200, { id: 'file-1', object: 'file.deleted', deleted: true }));
@@ -136,15 +147,30 @@ describe('DocumentsClient endpoints', () => {
 
   it('lists, retrieves, updates and deletes vector store files and reads their markdown', async () => {
     server.on('GET', '/v1/vector_stores/vs_abc/files', (_r, res) =>
-      sendJson(res, 200, { object: 'list', data: [storeFile('completed')], first_id: null, last_id: null, has_more: false, vector_store_id: 'vs_abc' }),
+      sendJson(res, 200, {
+        object: 'list',
+        data: [storeFile('completed')],
+        first_id: null,
+        last_id: null,
+        has_more: false,
+        vector_store_id: 'vs_abc',
+      }),
     );
     server.on('GET', '/v1/vector_stores/vs_abc/files/file-1', (_r, res) => sendJson(res, 200, storeFile('completed')));
-    server.on('PUT', '/v1/vector_stores/vs_abc/files/file-1', (r, res) => sendJson(res, 200, { ...storeFile('completed'), metadata: r.json.metadata }));
+    server.on('PUT', '/v1/vector_stores/vs_abc/files/file-1', (r, res) =>
+      sendJson(res, 200, { ...storeFile('completed'), metadata: r.json.metadata }),
+    );
     server.on('DELETE', '/v1/vector_stores/vs_abc/files/file-1', (_r, res) =>
       sendJson(res, 200, { id: 'file-1', object: 'vector_store.file.deleted', deleted: true }),
     );
     server.once('GET', '/v1/vector_stores/vs_abc/files/file-1/content', (_r, res) =>
-      sendJson(res, 200, { object: 'vector_store.file_content.page', data: [{ type: 'text', text: '# Title' }, { type: 'text', text: 'Body' }] }),
+      sendJson(res, 200, {
+        object: 'vector_store.file_content.page',
+        data: [
+          { type: 'text', text: '# Title' },
+          { type: 'text', text: 'Body' },
+        ],
+      }),
     );
     server.once('GET', '/v1/vector_stores/vs_abc/files/file-1/content', (_r, res) => sendText(res, 200, '# Plain', 'text/markdown'));
 
@@ -177,7 +203,10 @@ describe('DocumentsClient endpoints', () => {
     );
     const result = await client.search('vs_abc', { query: 'q', max_num_results: 5, file_ids: ['file-1'] });
     assert.deepEqual(server.requests[0]!.json, { query: 'q', max_num_results: 5, file_ids: ['file-1'] });
-    assert.deepEqual(result.data.map((d) => d.content), ['high', 'low']);
+    assert.deepEqual(
+      result.data.map((d) => d.content),
+      ['high', 'low'],
+    );
     assert.equal(result.data[0]!.filename, 'guide.md', 'unknown fields are kept');
 
     const custom = documentsClient(server.url, { fileIdsField: 'files' });
@@ -237,7 +266,10 @@ describe('DocumentsClient endpoints', () => {
 
     it('gives up with a TimeoutError after timeoutMs', async () => {
       server.on('GET', '/v1/vector_stores/vs_abc/files/file-1', (_r, res) => sendJson(res, 200, storeFile('in_progress')));
-      const error = await rejects(client.waitUntilProcessed('vs_abc', 'file-1', { initialDelayMs: 1000, maxDelayMs: 1000, timeoutMs: 3500 }), TimeoutError);
+      const error = await rejects(
+        client.waitUntilProcessed('vs_abc', 'file-1', { initialDelayMs: 1000, maxDelayMs: 1000, timeoutMs: 3500 }),
+        TimeoutError,
+      );
       assert.match(error.message, /still "in_progress"/);
       assert.equal(server.count('GET'), 4);
     });

@@ -39,7 +39,12 @@ describe('errors and the token', () => {
   it('takes the message, type, code and param from an {error: {...}} body and keeps the request id', async () => {
     const error = await failure(
       (_r, res) =>
-        sendJson(res, 400, { error: { message: 'Name taken', type: 'invalid_request_error', param: 'name', code: 'duplicate' } }, { 'x-request-id': 'req_42' }),
+        sendJson(
+          res,
+          400,
+          { error: { message: 'Name taken', type: 'invalid_request_error', param: 'name', code: 'duplicate' } },
+          { 'x-request-id': 'req_42' },
+        ),
       ValidationError,
     );
     assert.equal(error.message, 'Name taken.');
@@ -56,7 +61,10 @@ describe('errors and the token', () => {
     server.reset();
     assert.equal((await failure((_r, res) => sendJson(res, 500, { error: 'database is down' }), ServerError)).message, 'database is down.');
     server.reset();
-    const detail = await failure((_r, res) => sendJson(res, 422, { detail: [{ loc: ['body', 'name'], msg: 'too long' }] }), ValidationError);
+    const detail = await failure(
+      (_r, res) => sendJson(res, 422, { detail: [{ loc: ['body', 'name'], msg: 'too long' }] }),
+      ValidationError,
+    );
     assert.equal(detail.message, 'name: too long.');
     assert.equal(detail.field, 'name');
     server.reset();
@@ -95,9 +103,15 @@ describe('errors and the token', () => {
   });
 
   it('reports a 5xx with an HTML, broken or empty body as a server error with its status', async () => {
-    const html = await failure((_r, res) => sendText(res, 502, '<!DOCTYPE html><html><body>Bad gateway</body></html>', 'text/html'), ServerError);
+    const html = await failure(
+      (_r, res) => sendText(res, 502, '<!DOCTYPE html><html><body>Bad gateway</body></html>', 'text/html'),
+      ServerError,
+    );
     assert.equal(html.status, 502);
-    assert.equal(html.message, 'The documents service is failing behind its gateway (502 Bad Gateway) (it sent an error page instead of API data).');
+    assert.equal(
+      html.message,
+      'The documents service is failing behind its gateway (502 Bad Gateway) (it sent an error page instead of API data).',
+    );
     assert.doesNotMatch(`${html.message} ${html.hint}`, /proxy or sign-in/);
     assert.equal(html.retryable, true);
     server.reset();
@@ -113,7 +127,10 @@ describe('errors and the token', () => {
   });
 
   it('reports a 4xx web page (a proxy or sign-in page) and malformed JSON as protocol errors', async () => {
-    const html = await failure((_r, res) => sendText(res, 403, '<!DOCTYPE html><html><body>Sign in</body></html>', 'text/html'), ProtocolError);
+    const html = await failure(
+      (_r, res) => sendText(res, 403, '<!DOCTYPE html><html><body>Sign in</body></html>', 'text/html'),
+      ProtocolError,
+    );
     assert.equal(html.status, 403);
     assert.match(html.message, /web page/);
     assert.match(html.hint!, /proxy/);
@@ -150,7 +167,10 @@ describe('errors and the token', () => {
     await client.retrieveVectorStore('vs_1');
     await client.retrieveVectorStore('vs_1');
     await client.close();
-    assert.deepEqual(server.requests.map((r) => r.headers.authorization), ['Bearer tok-1', 'Bearer tok-2']);
+    assert.deepEqual(
+      server.requests.map((r) => r.headers.authorization),
+      ['Bearer tok-1', 'Bearer tok-2'],
+    );
     server.requests.length = 0;
     const none = documentsClient(server.url, { token: '' });
     const error = await rejects(none.retrieveVectorStore('vs_1'), AuthError);
@@ -197,10 +217,13 @@ describe('errors and the token', () => {
     const result = await client.retrieveVectorStore('old');
     await client.close();
     assert.equal(result.id, 'vs_1');
-    assert.deepEqual(server.requests.map((r) => [r.path, r.headers.authorization]), [
-      ['/v1/vector_stores/old', `Bearer ${TOKEN}`],
-      [PATH, `Bearer ${TOKEN}`],
-    ]);
+    assert.deepEqual(
+      server.requests.map((r) => [r.path, r.headers.authorization]),
+      [
+        ['/v1/vector_stores/old', `Bearer ${TOKEN}`],
+        [PATH, `Bearer ${TOKEN}`],
+      ],
+    );
   });
 
   it('refuses plain http:// to a host other than this machine unless allowed', async () => {

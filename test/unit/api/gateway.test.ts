@@ -58,7 +58,10 @@ describe('GatewayClient endpoints', () => {
     const blank = gatewayClient(server.url, { projectCode: '   ' });
     await blank.chatCompletion({ model: 'alpha-5-mini', messages });
     await blank.close();
-    assert.deepEqual(server.requests.map((r) => r.headers['x-project-code']), ['P-1234', 'NA']);
+    assert.deepEqual(
+      server.requests.map((r) => r.headers['x-project-code']),
+      ['P-1234', 'NA'],
+    );
   });
 
   it('falls back to /v1/completions when /v1/chat/completions answers 404, and remembers it', async () => {
@@ -68,7 +71,10 @@ describe('GatewayClient endpoints', () => {
     await fallback.chatCompletion({ model: 'alpha-5-mini', messages });
     await fallback.chatCompletion({ model: 'alpha-5-mini', messages });
     await fallback.close();
-    assert.deepEqual(server.requests.map((r) => r.path), ['/v1/chat/completions', '/v1/completions', '/v1/completions']);
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      ['/v1/chat/completions', '/v1/completions', '/v1/completions'],
+    );
     assert.ok(record.logs.some((l) => /using \/v1\/completions/.test(l.message)));
   });
 
@@ -113,15 +119,23 @@ describe('GatewayClient endpoints', () => {
     server.once('GET', '/v1/completions/models', (_r, res) =>
       sendJson(res, 200, { object: 'list', data: [{ id: 'alpha-5-1', object: 'model', owned_by: 'x', context_window: 128000 }] }),
     );
-    server.once('GET', '/v1/completions/models', (_r, res) => sendJson(res, 200, { models: [{ name: 'gamma-4-fast-reasoning', available: false }, 'alpha-5-nano'] }));
+    server.once('GET', '/v1/completions/models', (_r, res) =>
+      sendJson(res, 200, { models: [{ name: 'gamma-4-fast-reasoning', available: false }, 'alpha-5-nano'] }),
+    );
     server.once('GET', '/v1/completions/models', (_r, res) => sendJson(res, 200, { unexpected: true }));
     server.on('GET', '/v1/embed/models', (_r, res) => sendJson(res, 200, { data: ['text-embed-3-small', 'text-embed-3-large'] }));
 
     assert.deepEqual(await client.listCompletionModels(), [{ id: 'alpha-5-1' }, { id: 'beta-opus-4-1' }]);
     assert.deepEqual(await client.listCompletionModels(), [{ id: 'alpha-5-1', object: 'model', owned_by: 'x', context_window: 128000 }]);
-    assert.deepEqual(await client.listCompletionModels(), [{ name: 'gamma-4-fast-reasoning', available: false, id: 'gamma-4-fast-reasoning' }, { id: 'alpha-5-nano' }]);
+    assert.deepEqual(await client.listCompletionModels(), [
+      { name: 'gamma-4-fast-reasoning', available: false, id: 'gamma-4-fast-reasoning' },
+      { id: 'alpha-5-nano' },
+    ]);
     await assert.rejects(client.listCompletionModels(), /model list in an unexpected shape/);
-    assert.deepEqual((await client.listEmbeddingModels()).map((m) => m.id), ['text-embed-3-small', 'text-embed-3-large']);
+    assert.deepEqual(
+      (await client.listEmbeddingModels()).map((m) => m.id),
+      ['text-embed-3-small', 'text-embed-3-large'],
+    );
   });
 
   it('exports the documented model names', () => {
@@ -134,7 +148,12 @@ describe('GatewayClient endpoints', () => {
 
   it('calls the deprecated inference endpoint with project_code and warns once naming the retirement date', async () => {
     server.on('POST', '/v1/inference/alpha-4o', (_r, res) =>
-      sendJson(res, 200, { model: 'alpha-4o', response: 'Paris', usage: { prompt_tokens: 4, completion_tokens: 1, total_tokens: 5 } }, { deprecation: 'true', sunset: 'Wed, 17 Dec 2025 00:00:00 GMT' }),
+      sendJson(
+        res,
+        200,
+        { model: 'alpha-4o', response: 'Paris', usage: { prompt_tokens: 4, completion_tokens: 1, total_tokens: 5 } },
+        { deprecation: 'true', sunset: 'Wed, 17 Dec 2025 00:00:00 GMT' },
+      ),
     );
     const record = recorder();
     const legacy = gatewayClient(server.url, { record, projectCode: 'P-9' });
@@ -142,7 +161,13 @@ describe('GatewayClient endpoints', () => {
     await legacy.inference('alpha-4o', { prompt: 'Again', project_code: 'OTHER' });
     await legacy.close();
     assert.equal(first.response, 'Paris');
-    assert.deepEqual(server.requests[0]!.json, { prompt: 'Capital of France?', system_prompt: 'Be brief', max_tokens: 50, project_code: 'P-9', stream: false });
+    assert.deepEqual(server.requests[0]!.json, {
+      prompt: 'Capital of France?',
+      system_prompt: 'Be brief',
+      max_tokens: 50,
+      project_code: 'P-9',
+      stream: false,
+    });
     assert.equal(server.requests[1]!.json.project_code, 'OTHER');
     const warnings = record.logs.filter((l) => l.level === 'warn');
     assert.equal(warnings.length, 1);
@@ -162,7 +187,10 @@ describe('GatewayClient endpoints', () => {
     const one = await client.embed({ model: 'text-embed-3-small', input: 'hello' });
     const many = await client.embed({ model: 'text-embed-3-large', input: ['a', 'b'], dimensions: 256 });
     assert.equal(one.data.length, 1);
-    assert.deepEqual(many.data.map((d) => d.index), [0, 1]);
+    assert.deepEqual(
+      many.data.map((d) => d.index),
+      [0, 1],
+    );
     assert.deepEqual(server.requests[1]!.json, { model: 'text-embed-3-large', input: ['a', 'b'], dimensions: 256 });
     await rejects(client.embed({ model: 'text-embed-3-small', input: [] }), ValidationError);
     assert.equal(server.requests.length, 2);
@@ -170,7 +198,9 @@ describe('GatewayClient endpoints', () => {
 
   it('searches skills and reads the documented array', async () => {
     server.on('POST', '/v1/tools/skillshare', (_r, res) =>
-      sendJson(res, 200, [{ name: 'Ana', information: ['Team: Data'], skillshare_link: 'https://skills/ana', top_match_terms: ['python'], score: 0.8 }]),
+      sendJson(res, 200, [
+        { name: 'Ana', information: ['Team: Data'], skillshare_link: 'https://skills/ana', top_match_terms: ['python'], score: 0.8 },
+      ]),
     );
     const people = await client.skillshare('python expert');
     assert.deepEqual(server.requests[0]!.json, { query: 'python expert' });
@@ -181,9 +211,15 @@ describe('GatewayClient endpoints', () => {
 
   it('crawls and searches the web', async () => {
     server.on('POST', '/v1/tools/web/crawl', (r, res) =>
-      sendJson(res, 200, { results: r.json.urls.map((url: string) => (url.includes('bad') ? { url, error: { message: 'unreachable' } } : { url, title: 'T', content: '# Page' })) }),
+      sendJson(res, 200, {
+        results: r.json.urls.map((url: string) =>
+          url.includes('bad') ? { url, error: { message: 'unreachable' } } : { url, title: 'T', content: '# Page' },
+        ),
+      }),
     );
-    server.on('POST', '/v1/tools/web/search', (_r, res) => sendJson(res, 200, { results: [{ title: 'Doc', url: 'https://a', content: 'text', score: 0.5 }] }));
+    server.on('POST', '/v1/tools/web/search', (_r, res) =>
+      sendJson(res, 200, { results: [{ title: 'Doc', url: 'https://a', content: 'text', score: 0.5 }] }),
+    );
     const crawl = await client.webCrawl(['https://ok.example/', 'https://bad.example/']);
     assert.equal(crawl.results[0]!.content, '# Page');
     assert.equal(crawl.results[1]!.error, 'unreachable');
@@ -196,13 +232,17 @@ describe('GatewayClient endpoints', () => {
   });
 
   it('starts research and polls it to completion, reporting progress', async () => {
-    server.on('POST', '/v1/tools/web/research', (_r, res) => sendJson(res, 200, { id: 'research_1', object: 'research', status: 'in_progress', created_at: 1 }));
+    server.on('POST', '/v1/tools/web/research', (_r, res) =>
+      sendJson(res, 200, { id: 'research_1', object: 'research', status: 'in_progress', created_at: 1 }),
+    );
     const states = [
       { status: 'in_progress', progress: 0.3, message: 'Reading' },
       { status: 'queued' },
       { status: 'completed', progress: 1, result: { content: '# Report', sources: [{ url: 'https://s', title: 'S' }] } },
     ];
-    for (const state of states) server.once('GET', '/v1/tools/web/research/research_1', (_r, res) => sendJson(res, 200, { id: 'research_1', ...state }));
+    for (const state of states) {
+      server.once('GET', '/v1/tools/web/research/research_1', (_r, res) => sendJson(res, 200, { id: 'research_1', ...state }));
+    }
     const clock = new FakeClock();
     const record = recorder();
     const research = gatewayClient(server.url, { clock, record });
@@ -219,7 +259,9 @@ describe('GatewayClient endpoints', () => {
   });
 
   it('returns a failed research task with its error, and times out a stuck one', async () => {
-    server.once('GET', '/v1/tools/web/research/r2', (_r, res) => sendJson(res, 200, { id: 'r2', status: 'failed', error: { message: 'quota' } }));
+    server.once('GET', '/v1/tools/web/research/r2', (_r, res) =>
+      sendJson(res, 200, { id: 'r2', status: 'failed', error: { message: 'quota' } }),
+    );
     const failed = await client.waitForResearch('r2');
     assert.equal(failed.error, 'quota');
     server.on('GET', '/v1/tools/web/research/r3', (_r, res) => sendJson(res, 200, { id: 'r3', status: 'in_progress' }));

@@ -6,7 +6,15 @@ import { listPage, ScriptServer, sendJson } from '../../support/servers/scriptSe
 import { documentsClient, rejects } from './helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'docs', created_at: 1, expires_at: null, metadata: {} };
-const storeFile = { id: 'file-1', object: 'vector_store.file', vector_store_id: 'vs_1', created_at: 1, status: 'completed', last_error: null, metadata: {} };
+const storeFile = {
+  id: 'file-1',
+  object: 'vector_store.file',
+  vector_store_id: 'vs_1',
+  created_at: 1,
+  status: 'completed',
+  last_error: null,
+  metadata: {},
+};
 
 function pairs(n: number): Record<string, string> {
   return Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));

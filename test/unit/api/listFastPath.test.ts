@@ -21,7 +21,13 @@ const cases = {
     isCanonical: isCanonicalVectorStore,
     items: [
       { id: 'vs_1', object: 'vector_store', name: 'a', created_at: 1, expires_at: null, metadata: {} },
-      { id: 'vs_2', name: 'b', metadata: { k: 'v' }, file_counts: { in_progress: 0, completed: 2, failed: 0, cancelled: 0, total: 2 }, extra: [1] },
+      {
+        id: 'vs_2',
+        name: 'b',
+        metadata: { k: 'v' },
+        file_counts: { in_progress: 0, completed: 2, failed: 0, cancelled: 0, total: 2 },
+        extra: [1],
+      },
       { id: 'vs_3', name: 'c', metadata: { n: 5 } },
       { id: 'vs_4', name: 'd' },
       { id: 'vs_5', name: 'e', metadata: {}, expires_at: '2026' },
@@ -42,7 +48,15 @@ const cases = {
     schema: vectorStoreFileSchema,
     isCanonical: isCanonicalVectorStoreFile,
     items: [
-      { id: 'file-1', object: 'vector_store.file', vector_store_id: 'vs_1', created_at: 1, status: 'completed', last_error: null, metadata: {} },
+      {
+        id: 'file-1',
+        object: 'vector_store.file',
+        vector_store_id: 'vs_1',
+        created_at: 1,
+        status: 'completed',
+        last_error: null,
+        metadata: {},
+      },
       { id: 'file-2', vector_store_id: 'vs_1', status: 'failed', last_error: { code: 'x', message: 'broken' }, metadata: {} },
       { id: 'file-3', vector_store_id: 'vs_1', status: 'failed', last_error: 'broken', metadata: {} },
       { id: 'file-4', vector_store_id: 'vs_1', status: 'some_new_status', last_error: null },

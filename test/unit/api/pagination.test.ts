@@ -20,7 +20,17 @@ describe('pagination', () => {
   before(async () => {
     server = await ScriptServer.start();
     server.on('GET', '/v1/vector_stores', (r, res) => sendJson(res, 200, listPage(stores, r.query, { nullIds })));
-    server.on('GET', '/v1/files', (r, res) => sendJson(res, 200, listPage(stores.map((s) => ({ ...s, filename: s.name })), r.query, { nullIds })));
+    server.on('GET', '/v1/files', (r, res) =>
+      sendJson(
+        res,
+        200,
+        listPage(
+          stores.map((s) => ({ ...s, filename: s.name })),
+          r.query,
+          { nullIds },
+        ),
+      ),
+    );
     server.on('GET', '/v1/vector_stores/vs_0/files', (r, res) =>
       sendJson(res, 200, listPage(stores, r.query, { nullIds, extra: { vector_store_id: 'vs_0' } })),
     );
@@ -46,18 +56,42 @@ describe('pagination', () => {
 
   it('walks ascending order page by page with the pages iterator', async () => {
     const pages = await collect(client.files({ limit: 3, order: 'asc' }).pages());
-    assert.deepEqual(pages.map((p) => ids(p.data)), [['vs_0', 'vs_1', 'vs_2'], ['vs_3', 'vs_4', 'vs_5'], ['vs_6']]);
-    assert.deepEqual(pages.map((p) => p.hasMore), [true, true, false]);
-    assert.deepEqual(pages.map((p) => [p.firstId, p.lastId]), [['vs_0', 'vs_2'], ['vs_3', 'vs_5'], ['vs_6', 'vs_6']]);
+    assert.deepEqual(
+      pages.map((p) => ids(p.data)),
+      [['vs_0', 'vs_1', 'vs_2'], ['vs_3', 'vs_4', 'vs_5'], ['vs_6']],
+    );
+    assert.deepEqual(
+      pages.map((p) => p.hasMore),
+      [true, true, false],
+    );
+    assert.deepEqual(
+      pages.map((p) => [p.firstId, p.lastId]),
+      [
+        ['vs_0', 'vs_2'],
+        ['vs_3', 'vs_5'],
+        ['vs_6', 'vs_6'],
+      ],
+    );
     assert.ok(server.requests.every((r) => r.query.get('order') === 'asc' && r.query.get('limit') === '3'));
   });
 
   it('walks backwards with before = first_id', async () => {
     const pages = await collect(client.vectorStores({ limit: 2, order: 'asc', before: 'vs_6' }).pages());
-    assert.deepEqual(pages.map((p) => ids(p.data)), [['vs_4', 'vs_5'], ['vs_2', 'vs_3'], ['vs_0', 'vs_1']]);
+    assert.deepEqual(
+      pages.map((p) => ids(p.data)),
+      [
+        ['vs_4', 'vs_5'],
+        ['vs_2', 'vs_3'],
+        ['vs_0', 'vs_1'],
+      ],
+    );
     assert.deepEqual(
       server.requests.map((r) => [r.query.get('before'), r.query.get('after')]),
-      [['vs_6', null], ['vs_4', null], ['vs_2', null]],
+      [
+        ['vs_6', null],
+        ['vs_4', null],
+        ['vs_2', null],
+      ],
     );
   });
 
@@ -70,7 +104,13 @@ describe('pagination', () => {
     assert.equal(page.lastId, 'vs_3');
     server.requests.length = 0;
     const backwards = await collect(client.vectorStoreFiles('vs_0', { limit: 4, before: 'vs_0' }).pages());
-    assert.deepEqual(backwards.map((p) => ids(p.data)), [['vs_4', 'vs_3', 'vs_2', 'vs_1'], ['vs_6', 'vs_5']]);
+    assert.deepEqual(
+      backwards.map((p) => ids(p.data)),
+      [
+        ['vs_4', 'vs_3', 'vs_2', 'vs_1'],
+        ['vs_6', 'vs_5'],
+      ],
+    );
   });
 
   it('fetches lazily: stopping early sends no more requests', async () => {

@@ -34,7 +34,10 @@ describe('client-side rate limits', () => {
     await Promise.all(Array.from({ length: 4 }, () => client.createVectorStore({ name: 'n' })));
     await client.close();
     assert.equal(server.count('POST'), 4);
-    assert.deepEqual(record.waits.map((w) => w.waitMs).sort((a, b) => a - b), [30_000, 60_000]);
+    assert.deepEqual(
+      record.waits.map((w) => w.waitMs).sort((a, b) => a - b),
+      [30_000, 60_000],
+    );
   });
 
   it('keeps one bucket per operation', async () => {
@@ -73,7 +76,9 @@ describe('client-side rate limits', () => {
   it('drains the bucket on a 429, so the retry waits for a fresh token', async () => {
     const record = recorder();
     const client = documentsClient(server.url, { record, rateLimits: { retrieveVectorStore: 100 } });
-    server.once('GET', '/v1/vector_stores/vs_1', (_r, res) => sendJson(res, 429, { error: { message: 'Slow down' } }, { 'retry-after-ms': '100' }));
+    server.once('GET', '/v1/vector_stores/vs_1', (_r, res) =>
+      sendJson(res, 429, { error: { message: 'Slow down' } }, { 'retry-after-ms': '100' }),
+    );
     await client.retrieveVectorStore('vs_1');
     await client.close();
     // 99 tokens were left; after the 429 the retry waits one refill (60 s / 100), not 100 ms.

@@ -5,8 +5,10 @@ import { freePort, ScriptServer, sendJson } from '../../support/servers/scriptSe
 import { documentsClient, FakeClock, recorder, rejects } from './helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'n', created_at: 1, metadata: {} };
-const fail = (status: number, headers: Record<string, string> = {}) => (_r: unknown, res: any) =>
-  sendJson(res, status, { error: { message: `failed with ${status}`, type: 'server_error' } }, headers);
+const fail =
+  (status: number, headers: Record<string, string> = {}) =>
+  (_r: unknown, res: any) =>
+    sendJson(res, status, { error: { message: `failed with ${status}`, type: 'server_error' } }, headers);
 
 describe('retries', () => {
   let server: ScriptServer;
@@ -29,7 +31,11 @@ describe('retries', () => {
       await client.close();
       assert.equal(result.id, 'vs_1');
       assert.equal(server.count(), 3, `status ${status}`);
-      assert.deepEqual(record.retries.map((r) => r.delayMs), [500, 1000], `status ${status}`);
+      assert.deepEqual(
+        record.retries.map((r) => r.delayMs),
+        [500, 1000],
+        `status ${status}`,
+      );
     }
   });
 
@@ -62,16 +68,29 @@ describe('retries', () => {
     server.once('GET', '/v1/vector_stores/vs_1', fail(503, { 'retry-after': '7' }));
     server.on('GET', '/v1/vector_stores/vs_1', (_r, res) => sendJson(res, 200, store));
     await client.retrieveVectorStore('vs_1');
-    assert.deepEqual(record.retries.map((r) => r.delayMs), [1234, 7000]);
+    assert.deepEqual(
+      record.retries.map((r) => r.delayMs),
+      [1234, 7000],
+    );
     assert.deepEqual(clock.sleeps, [1234, 7000]);
     await client.close();
 
     const now = Date.parse('2030-01-01T00:00:00Z');
     assert.equal(parseRetryAfter({ 'retry-after': 'Tue, 01 Jan 2030 00:00:30 GMT' }, now), 30_000);
     assert.equal(parseRetryAfter({ 'retry-after': 'soon' }), undefined);
-    assert.equal(backoffMs(0, () => 0), 500);
-    assert.equal(backoffMs(1, () => 0.999_999), 750);
-    assert.equal(backoffMs(10, () => 0), 8000, 'capped at 8 s');
+    assert.equal(
+      backoffMs(0, () => 0),
+      500,
+    );
+    assert.equal(
+      backoffMs(1, () => 0.999_999),
+      750,
+    );
+    assert.equal(
+      backoffMs(10, () => 0),
+      8000,
+      'capped at 8 s',
+    );
   });
 
   it('does not wait for a Retry-After beyond 60 s: it reports it', async () => {

@@ -69,7 +69,10 @@ describe('streamed chat completions', () => {
   });
 
   it('ignores comments, joins multi-line data and accepts CRLF line ends', async () => {
-    const chunk = JSON.stringify(chatChunk('multi'), null, 2).split('\n').map((line) => `data: ${line}`).join('\r\n');
+    const chunk = JSON.stringify(chatChunk('multi'), null, 2)
+      .split('\n')
+      .map((line) => `data: ${line}`)
+      .join('\r\n');
     const body = `: keep-alive\r\n\r\n${chunk}\r\n\r\n: ping\n\ndata: ${JSON.stringify(chatChunk(' line', { finish_reason: 'stop' }))}\n\ndata: [DONE]\n\n`;
     server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, body));
     assert.equal(text(await collect(client.streamChatCompletion(request))), 'multi line');
@@ -94,7 +97,9 @@ describe('streamed chat completions', () => {
   });
 
   it('raises a StreamError for an error object in a data line', async () => {
-    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, sseBody([{ error: { message: 'context too long' } }], { done: false })));
+    server.on('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(res, sseBody([{ error: { message: 'context too long' } }], { done: false })),
+    );
     const error = await rejects(collect(client.streamChatCompletion(request)), StreamError);
     assert.match(error.message, /context too long/);
   });
@@ -157,9 +162,14 @@ describe('streamed chat completions', () => {
 
   it('reads NDJSON streams, by content type or by sniffing', async () => {
     const lines = [chatChunk('nd'), chatChunk('json', { finish_reason: 'stop' })].map((c) => JSON.stringify(c)).join('\n') + '\n';
-    server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, lines, { contentType: 'application/x-ndjson', cuts: [5, 40, 41] }));
+    server.once('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(res, lines, { contentType: 'application/x-ndjson', cuts: [5, 40, 41] }),
+    );
     server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, lines, { contentType: 'text/plain' }));
-    const ollama = [{ message: { role: 'assistant', content: 'Hi' }, done: false }, { message: { content: ' there' }, done: true }]
+    const ollama = [
+      { message: { role: 'assistant', content: 'Hi' }, done: false },
+      { message: { content: ' there' }, done: true },
+    ]
       .map((c) => JSON.stringify(c))
       .join('\n');
     server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, ollama, { contentType: 'application/x-ndjson' }));
@@ -177,16 +187,26 @@ describe('streamed chat completions', () => {
 
   it('accepts a server that ignores stream: true and answers in one JSON piece', async () => {
     server.on('POST', '/v1/chat/completions', (_r, res) =>
-      sendJson(res, 200, { id: 'c', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Whole' } }], usage }),
+      sendJson(res, 200, {
+        id: 'c',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Whole' } }],
+        usage,
+      }),
     );
     const parts = await collect(client.streamChatCompletion(request));
-    assert.deepEqual(parts.map((p) => [p.content, p.finishReason]), [['Whole', 'stop']]);
+    assert.deepEqual(
+      parts.map((p) => [p.content, p.finishReason]),
+      [['Whole', 'stop']],
+    );
   });
 
   it('falls back to /v1/completions for streams too', async () => {
     server.on('POST', '/v1/completions', (_r, res) => sendChunked(res, standardStream));
     assert.equal(text(await collect(client.streamChatCompletion(request))), pieces.join(''));
-    assert.deepEqual(server.requests.map((r) => r.path), ['/v1/chat/completions', '/v1/completions']);
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      ['/v1/chat/completions', '/v1/completions'],
+    );
   });
 
   it('validates a streamed request before sending anything', async () => {
@@ -195,7 +215,10 @@ describe('streamed chat completions', () => {
   });
 
   it('streams the deprecated inference endpoint, warning once', async () => {
-    const body = sseBody([{ model: 'nemo', response: 'Bon' }, { model: 'nemo', response: 'jour', done: true }]);
+    const body = sseBody([
+      { model: 'nemo', response: 'Bon' },
+      { model: 'nemo', response: 'jour', done: true },
+    ]);
     server.on('POST', '/v1/inference/nemo', (_r, res) => sendChunked(res, body));
     const record = recorder();
     const legacy = gatewayClient(server.url, { record });

@@ -17,7 +17,10 @@ describe('backend: BM25 index', () => {
     const b = index.add(tokenize('apple apple apple cherry'));
     index.add(tokenize('durian'));
     const hits = index.search(tokenize('apple cherry'), 10);
-    assert.deepEqual(hits.map((h) => h.doc), [b, a]);
+    assert.deepEqual(
+      hits.map((h) => h.doc),
+      [b, a],
+    );
     for (const hit of hits) assert.ok(hit.score > 0 && hit.score <= 1);
     assert.ok(hits[0]!.score > hits[1]!.score);
   });
@@ -49,15 +52,30 @@ describe('backend: BM25 index', () => {
     const index = new StoreIndex();
     index.addFile('f1', [{ text: 'alpha beta', heading: '' }], [Float32Array.from([1, 0])]);
     index.addFile('f2', [{ text: 'gamma', heading: 'Alpha section' }], [Float32Array.from([0, 1])]);
-    assert.deepEqual(index.search('alpha', { maxResults: 10 }).map((h) => h.fileId).sort(), ['f1', 'f2']);
-    assert.deepEqual(index.search('alpha', { maxResults: 10, fileIds: ['f2'] }).map((h) => h.fileId), ['f2']);
+    assert.deepEqual(
+      index
+        .search('alpha', { maxResults: 10 })
+        .map((h) => h.fileId)
+        .sort(),
+      ['f1', 'f2'],
+    );
+    assert.deepEqual(
+      index.search('alpha', { maxResults: 10, fileIds: ['f2'] }).map((h) => h.fileId),
+      ['f2'],
+    );
     // A query vector close to f2 lifts it above f1 although both match "alpha" once.
     const hybrid = index.search('alpha', { maxResults: 10, queryVector: Float32Array.from([0, 1]) });
     assert.equal(hybrid[0]!.fileId, 'f2');
     // Vectors alone find a chunk with no shared words.
-    assert.deepEqual(index.search('zzz', { maxResults: 10, queryVector: Float32Array.from([1, 0]) }).map((h) => h.fileId), ['f1']);
+    assert.deepEqual(
+      index.search('zzz', { maxResults: 10, queryVector: Float32Array.from([1, 0]) }).map((h) => h.fileId),
+      ['f1'],
+    );
     index.removeFile('f1');
-    assert.deepEqual(index.search('alpha', { maxResults: 10 }).map((h) => h.fileId), ['f2']);
+    assert.deepEqual(
+      index.search('alpha', { maxResults: 10 }).map((h) => h.fileId),
+      ['f2'],
+    );
     assert.equal(index.chunkCount, 1);
   });
 });

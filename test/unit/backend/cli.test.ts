@@ -22,7 +22,19 @@ describe('backend: docchat-backend command', function () {
   it('prints help', async () => {
     const { stdout } = await cli(['--help']);
     assert.match(stdout, /Usage: docchat-backend/);
-    for (const flag of ['--port', '--host', '--data-dir', '--token', '--api-key', '--no-rate-limits', '--upstream', '--upstream-key', '--skills', '--seed-demo', '--seed-only']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--data-dir',
+      '--token',
+      '--api-key',
+      '--no-rate-limits',
+      '--upstream',
+      '--upstream-key',
+      '--skills',
+      '--seed-demo',
+      '--seed-only',
+    ]) {
       assert.ok(stdout.includes(flag), flag);
     }
   });
@@ -34,7 +46,10 @@ describe('backend: docchat-backend command', function () {
   });
 
   it('prints {url, token, apiKey} when listening, generates a token, and stops on SIGINT', async () => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', dir, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', dir, '--port', '0'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
@@ -67,13 +82,22 @@ describe('backend: docchat-backend command', function () {
     const second = await cli(['--data-dir', data, '--seed-demo', docs, '--seed-only']);
     assert.equal(JSON.parse(second.stdout.trim()).seeded.skipped, 2);
 
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', data, '--token', 't'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', data, '--token', 't'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     try {
       const { url } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)));
       const stores = await call(url, 'GET', '/v1/vector_stores', { headers: { authorization: 'Bearer t' } });
-      assert.deepEqual(stores.json.data.map((s: { name: string }) => s.name), ['demo']);
+      assert.deepEqual(
+        stores.json.data.map((s: { name: string }) => s.name),
+        ['demo'],
+      );
       assert.equal(stores.json.data[0].file_counts.completed, 2);
-      const search = await call(url, 'POST', `/v1/vector_stores/${summary.storeId}/search`, { body: { query: 'aurora' }, headers: { authorization: 'Bearer t' } });
+      const search = await call(url, 'POST', `/v1/vector_stores/${summary.storeId}/search`, {
+        body: { query: 'aurora' },
+        headers: { authorization: 'Bearer t' },
+      });
       assert.match(search.json.data[0].content, /aurora borealis/);
     } finally {
       await new Promise((resolve) => {

@@ -24,23 +24,42 @@ describe('contract: DocumentsClient <-> embedded backend', () => {
     assert.equal(store.name, 'contract');
     assert.deepEqual(store.metadata, { team: 'qa' });
     assert.equal((await client.retrieveVectorStore(store.id)).id, store.id);
-    assert.deepEqual((await client.listVectorStores()).data.map((s) => s.id), [store.id]);
+    assert.deepEqual(
+      (await client.listVectorStores()).data.map((s) => s.id),
+      [store.id],
+    );
 
-    const file = await client.uploadFile({ filename: 'guide.md', data: Buffer.from('# Guide\n\nThe ferry leaves at noon from pier four.') });
+    const file = await client.uploadFile({
+      filename: 'guide.md',
+      data: Buffer.from('# Guide\n\nThe ferry leaves at noon from pier four.'),
+    });
     assert.equal(file.filename, 'guide.md');
     assert.equal((await client.retrieveFile(file.id)).bytes, file.bytes);
-    assert.deepEqual(Buffer.from(await client.retrieveFileContent(file.id)).toString(), '# Guide\n\nThe ferry leaves at noon from pier four.');
+    assert.deepEqual(
+      Buffer.from(await client.retrieveFileContent(file.id)).toString(),
+      '# Guide\n\nThe ferry leaves at noon from pier four.',
+    );
     assert.deepEqual((await client.updateFileMetadata(file.id, { owner: 'ana' })).metadata, { owner: 'ana' });
-    assert.deepEqual((await client.listFiles()).data.map((f) => f.id), [file.id]);
+    assert.deepEqual(
+      (await client.listFiles()).data.map((f) => f.id),
+      [file.id],
+    );
 
     const attached = await client.attachFile(store.id, { file_id: file.id, metadata: { lang: 'en' } });
     assert.equal(attached.status, 'in_progress');
     const statuses: string[] = [];
-    const done = await client.waitUntilProcessed(store.id, file.id, { initialDelayMs: 5, maxDelayMs: 20, onStatus: (f) => statuses.push(f.status) });
+    const done = await client.waitUntilProcessed(store.id, file.id, {
+      initialDelayMs: 5,
+      maxDelayMs: 20,
+      onStatus: (f) => statuses.push(f.status),
+    });
     assert.equal(done.status, 'completed');
     assert.equal(done.last_error, null);
     assert.equal(statuses.at(-1), 'completed');
-    assert.deepEqual((await client.listVectorStoreFiles(store.id)).data.map((f) => f.id), [file.id]);
+    assert.deepEqual(
+      (await client.listVectorStoreFiles(store.id)).data.map((f) => f.id),
+      [file.id],
+    );
     assert.equal((await client.retrieveVectorStoreFile(store.id, file.id)).vector_store_id, store.id);
     assert.deepEqual((await client.updateVectorStoreFileMetadata(store.id, file.id, { lang: 'de' })).metadata, { lang: 'de' });
     assert.equal(await client.retrieveVectorStoreFileContent(store.id, file.id), '# Guide\n\nThe ferry leaves at noon from pier four.\n');
@@ -76,7 +95,10 @@ describe('contract: DocumentsClient <-> embedded backend', () => {
     assert.deepEqual(seen, ids);
     const page = await client.listVectorStores({ limit: 2, order: 'desc' });
     assert.equal(page.hasMore, true);
-    assert.deepEqual(page.data.map((s) => s.id), [ids[6], ids[5]]);
+    assert.deepEqual(
+      page.data.map((s) => s.id),
+      [ids[6], ids[5]],
+    );
 
     const fileIds: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -96,7 +118,10 @@ describe('contract: DocumentsClient <-> embedded backend', () => {
     const wrong = new DocumentsClient({ baseUrl: t.url, token: 'wrong', rateLimits: false, transport: { maxRetries: 0 } });
     await assert.rejects(wrong.listVectorStores(), (e: unknown) => e instanceof AuthError && e.status === 401);
     await wrong.close();
-    await assert.rejects(client.retrieveVectorStore('vs_missing'), (e: unknown) => e instanceof NotFoundError && e.status === 404 && typeof e.requestId === 'string');
+    await assert.rejects(
+      client.retrieveVectorStore('vs_missing'),
+      (e: unknown) => e instanceof NotFoundError && e.status === 404 && typeof e.requestId === 'string',
+    );
     await assert.rejects(client.attachFile((await client.createVectorStore({ name: 'x' })).id, { file_id: 'file-missing' }), NotFoundError);
   });
 
@@ -104,21 +129,47 @@ describe('contract: DocumentsClient <-> embedded backend', () => {
     await t.restart({ rateLimits: { listFiles: 1 } });
     const limited = new DocumentsClient({ baseUrl: t.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
     await limited.listFiles();
-    await assert.rejects(limited.listFiles(), (e: unknown) => e instanceof RateLimitError && e.status === 429 && (e.retryAfterMs ?? 0) > 0 && (e.retryAfterMs ?? 0) <= 60_000);
+    await assert.rejects(
+      limited.listFiles(),
+      (e: unknown) => e instanceof RateLimitError && e.status === 429 && (e.retryAfterMs ?? 0) > 0 && (e.retryAfterMs ?? 0) <= 60_000,
+    );
     await limited.close();
   });
 
   describe('the client and the backend refuse the same input with the same sentence', () => {
     const pairs = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
-    const cases: { label: string; client: (c: DocumentsClient) => Promise<unknown>; raw: () => Promise<{ status: number; json: { error: { message: string } } }> }[] = [
-      { label: 'a 64-character name', client: (c) => c.createVectorStore({ name: 'n'.repeat(64) }), raw: () => t.docs('POST', '/v1/vector_stores', { name: 'n'.repeat(64) }) },
-      { label: 'a name with a space', client: (c) => c.createVectorStore({ name: 'a b' }), raw: () => t.docs('POST', '/v1/vector_stores', { name: 'a b' }) },
-      { label: '17 metadata pairs', client: (c) => c.createVectorStore({ name: 'm', metadata: pairs(17) }), raw: () => t.docs('POST', '/v1/vector_stores', { name: 'm', metadata: pairs(17) }) },
-      { label: 'a 513-character value', client: (c) => c.createVectorStore({ name: 'm', metadata: { k: 'v'.repeat(513) } }), raw: () => t.docs('POST', '/v1/vector_stores', { name: 'm', metadata: { k: 'v'.repeat(513) } }) },
+    const cases: {
+      label: string;
+      client: (c: DocumentsClient) => Promise<unknown>;
+      raw: () => Promise<{ status: number; json: { error: { message: string } } }>;
+    }[] = [
+      {
+        label: 'a 64-character name',
+        client: (c) => c.createVectorStore({ name: 'n'.repeat(64) }),
+        raw: () => t.docs('POST', '/v1/vector_stores', { name: 'n'.repeat(64) }),
+      },
+      {
+        label: 'a name with a space',
+        client: (c) => c.createVectorStore({ name: 'a b' }),
+        raw: () => t.docs('POST', '/v1/vector_stores', { name: 'a b' }),
+      },
+      {
+        label: '17 metadata pairs',
+        client: (c) => c.createVectorStore({ name: 'm', metadata: pairs(17) }),
+        raw: () => t.docs('POST', '/v1/vector_stores', { name: 'm', metadata: pairs(17) }),
+      },
+      {
+        label: 'a 513-character value',
+        client: (c) => c.createVectorStore({ name: 'm', metadata: { k: 'v'.repeat(513) } }),
+        raw: () => t.docs('POST', '/v1/vector_stores', { name: 'm', metadata: { k: 'v'.repeat(513) } }),
+      },
     ];
     for (const c of cases) {
       it(c.label, async () => {
-        const clientError = await c.client(client).then(() => undefined, (e: unknown) => e);
+        const clientError = await c.client(client).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         assert.ok(clientError instanceof ValidationError, 'the client refuses before sending');
         const raw = await c.raw();
         assert.equal(raw.status, 400);

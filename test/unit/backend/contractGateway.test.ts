@@ -17,7 +17,13 @@ describe('contract: GatewayClient <-> embedded backend', () => {
   const logs: string[] = [];
   before(async () => {
     t = await startTestBackend();
-    client = new GatewayClient({ baseUrl: t.url, token: API_KEY, projectCode: 'P-1', transport: { maxRetries: 0 }, log: (level, m) => logs.push(`${level} ${m}`) });
+    client = new GatewayClient({
+      baseUrl: t.url,
+      token: API_KEY,
+      projectCode: 'P-1',
+      transport: { maxRetries: 0 },
+      log: (level, m) => logs.push(`${level} ${m}`),
+    });
   });
   after(async () => {
     await client.close();
@@ -25,8 +31,14 @@ describe('contract: GatewayClient <-> embedded backend', () => {
   });
 
   it('lists the served models', async () => {
-    assert.deepEqual((await client.listCompletionModels()).map((m) => m.id), ['local-extractive']);
-    assert.deepEqual((await client.listEmbeddingModels()).map((m) => m.id), ['local-hashing-embed']);
+    assert.deepEqual(
+      (await client.listCompletionModels()).map((m) => m.id),
+      ['local-extractive'],
+    );
+    assert.deepEqual(
+      (await client.listEmbeddingModels()).map((m) => m.id),
+      ['local-hashing-embed'],
+    );
   });
 
   it('chat completion, whole and streamed, give the same grounded answer', async () => {
@@ -41,7 +53,10 @@ describe('contract: GatewayClient <-> embedded backend', () => {
   });
 
   it('maps an unknown model to NotFoundError without falling back to the other path', async () => {
-    await assert.rejects(client.chatCompletion({ model: 'alpha-5-1', messages: MESSAGES }), (e: unknown) => e instanceof NotFoundError && /not served/.test(e.message));
+    await assert.rejects(
+      client.chatCompletion({ model: 'alpha-5-1', messages: MESSAGES }),
+      (e: unknown) => e instanceof NotFoundError && /not served/.test(e.message),
+    );
   });
 
   it('deprecated inference works, streamed too, and warns once', async () => {
@@ -91,9 +106,14 @@ describe('contract: GatewayClient <-> embedded backend', () => {
     const proxied = await startTestBackend({ upstream: { url: fake.url } });
     const upstreamClient = new GatewayClient({ baseUrl: proxied.url, token: API_KEY, transport: { maxRetries: 0 } });
     try {
-      assert.deepEqual((await upstreamClient.listCompletionModels()).map((m) => m.id), ['local-extractive', 'llama3']);
+      assert.deepEqual(
+        (await upstreamClient.listCompletionModels()).map((m) => m.id),
+        ['local-extractive', 'llama3'],
+      );
       let text = '';
-      for await (const part of upstreamClient.streamChatCompletion({ model: 'llama3', messages: [{ role: 'user', content: 'ping' }] })) text += part.content;
+      for await (const part of upstreamClient.streamChatCompletion({ model: 'llama3', messages: [{ role: 'user', content: 'ping' }] })) {
+        text += part.content;
+      }
       assert.equal(text, 'upstream says: ping');
     } finally {
       await upstreamClient.close();

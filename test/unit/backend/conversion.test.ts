@@ -12,7 +12,9 @@ describe('backend: conversion of each supported format', () => {
 
   async function convert(filename: string, data: string | Uint8Array, attach: Record<string, unknown> = {}) {
     const done = await t.ingest(storeId, filename, data, attach);
-    if (done.json.status !== 'completed') return { status: done.json.status as string, error: done.json.last_error as string, markdown: '' };
+    if (done.json.status !== 'completed') {
+      return { status: done.json.status as string, error: done.json.last_error as string, markdown: '' };
+    }
     const content = await t.docs('GET', `/v1/vector_stores/${storeId}/files/${done.json.id}/content`);
     return { status: 'completed', error: '', markdown: content.json.data[0].text as string };
   }
@@ -88,7 +90,14 @@ describe('backend: conversion of each supported format', () => {
   });
 
   it('DOCX: headings, paragraphs and tables', async () => {
-    const docx = await makeDocx({ heading: 'Travel policy', paragraphs: ['Book trains when the trip is under four hours.'], table: [['Class', 'Allowed'], ['Economy', 'yes']] });
+    const docx = await makeDocx({
+      heading: 'Travel policy',
+      paragraphs: ['Book trains when the trip is under four hours.'],
+      table: [
+        ['Class', 'Allowed'],
+        ['Economy', 'yes'],
+      ],
+    });
     const result = await convert('policy.docx', docx);
     assert.equal(result.status, 'completed', result.error);
     assert.match(result.markdown, /^# Travel policy$/m);

@@ -42,8 +42,14 @@ async function workload(child: Child, model: Model, round: number, ackTarget: nu
         ack();
         const word = `unique${round}x${w}x${i}`;
         const data = Buffer.from(`# ${name}\n\n${word} ${'filler text for the crash test. '.repeat(200 + ((w * 37 + i * 91) % 2000))}`);
-        const { body, contentType } = multipart([{ name: 'file', filename: `${name}.md`, data }, { name: 'purpose', value: 'assistants' }]);
-        const upload = await call(child.url, 'POST', '/v1/files', { raw: body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType } });
+        const { body, contentType } = multipart([
+          { name: 'file', filename: `${name}.md`, data },
+          { name: 'purpose', value: 'assistants' },
+        ]);
+        const upload = await call(child.url, 'POST', '/v1/files', {
+          raw: body,
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType },
+        });
         if (upload.status !== 200) throw new Error(upload.text);
         const fileId = upload.json.id as string;
         model.files.set(fileId, { data, word });
@@ -106,7 +112,10 @@ async function verify(child: Child, model: Model): Promise<void> {
     assert.equal(record.json.status, 'completed', `${fileId}: ${record.json.last_error}`);
     const { acked, sent } = model.storeFileMetadata.get(fileId)!;
     const n = Number(record.json.metadata.n ?? 0);
-    assert.ok(n === acked || (n === sent && sent === acked + 1), `store-file metadata of ${fileId}: got ${n}, acknowledged ${acked}, sent ${sent}`);
+    assert.ok(
+      n === acked || (n === sent && sent === acked + 1),
+      `store-file metadata of ${fileId}: got ${n}, acknowledged ${acked}, sent ${sent}`,
+    );
     const search = await docs(child.url, 'POST', `/v1/vector_stores/${storeId}/search`, { query: model.files.get(fileId)!.word });
     assert.equal(search.json.data[0]?.file_id, fileId, `${fileId} is searchable after the restart`);
   }
@@ -127,7 +136,12 @@ describe('backend: crash safety (kill -9 during writes)', function () {
   it('never loses an acknowledged write and always loads again', async () => {
     const model: Model = { stores: new Map(), files: new Map(), attached: new Map(), metadata: new Map(), storeFileMetadata: new Map() };
     // Kill at a few different moments: early, mid-way, after many writes.
-    for (const [round, target] of [[1, 3], [2, 25], [3, 70], [4, 140]] as const) {
+    for (const [round, target] of [
+      [1, 3],
+      [2, 25],
+      [3, 70],
+      [4, 140],
+    ] as const) {
       child = await spawnBackend(dataDir);
       await verify(child, model);
       await workload(child, model, round, target);

@@ -35,25 +35,53 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       };
       if (fake.failWith) return json(fake.failWith, { error: { message: `fake failure ${fake.failWith}`, type: 'x' } });
       if (req.method === 'GET' && req.url === '/v1/models') {
-        return json(200, { object: 'list', data: [{ id: 'llama3', object: 'model', created: 1, owned_by: 'fake' }, { id: 'nomic-embed-text', object: 'model', created: 2, owned_by: 'fake' }] });
+        return json(200, {
+          object: 'list',
+          data: [
+            { id: 'llama3', object: 'model', created: 1, owned_by: 'fake' },
+            { id: 'nomic-embed-text', object: 'model', created: 2, owned_by: 'fake' },
+          ],
+        });
       }
       // `/v1/embed` is the company gateway's name for the same endpoint.
       if (req.method === 'POST' && (req.url === '/v1/embeddings' || req.url === '/v1/embed')) {
         const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
-        return json(200, { object: 'list', model: body.model, data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) })), usage: { prompt_tokens: 3, total_tokens: 3 } });
+        return json(200, {
+          object: 'list',
+          model: body.model,
+          data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) })),
+          usage: { prompt_tokens: 3, total_tokens: 3 },
+        });
       }
       if (req.method === 'POST' && req.url === '/v1/chat/completions') {
         if (body.model !== 'llama3') return json(404, { error: { message: `model "${body.model}" not found`, param: 'model' } });
         const content = `upstream says: ${body.messages.at(-1).content}`;
         if (!body.stream) {
-          return json(200, { id: 'chatcmpl-up', object: 'chat.completion', created: 5, model: 'llama3', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 } });
+          return json(200, {
+            id: 'chatcmpl-up',
+            object: 'chat.completion',
+            created: 5,
+            model: 'llama3',
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 },
+          });
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const chunk = (delta: object, finish: string | null) => ({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 5, model: 'llama3', choices: [{ index: 0, delta, finish_reason: finish }] });
+        const chunk = (delta: object, finish: string | null) => ({
+          id: 'chatcmpl-up',
+          object: 'chat.completion.chunk',
+          created: 5,
+          model: 'llama3',
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        });
         res.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: '' }, null))}\n\n`);
         for (const word of content.split(/(?<= )/)) res.write(`data: ${JSON.stringify(chunk({ content: word }, null))}\n\n`);
         res.write(`data: ${JSON.stringify(chunk({}, 'stop'))}\n\n`);
-        if (!fake.omitUsage) res.write(`data: ${JSON.stringify({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 5, model: 'llama3', choices: [], usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 } })}\n\n`);
+        if (!fake.omitUsage) {
+          res.write(
+            `data: ${JSON.stringify({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 5, model: 'llama3', choices: [], usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 } })}\n\n`,
+          );
+        }
         res.end('data: [DONE]\n\n');
         return;
       }

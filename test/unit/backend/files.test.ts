@@ -23,7 +23,10 @@ describe('backend: files', () => {
 
     assert.deepEqual((await t.docs('GET', `/v1/files/${file.id}`)).json, file);
     const list = await t.docs('GET', '/v1/files');
-    assert.deepEqual(list.json.data.map((f: { id: string }) => f.id), [file.id]);
+    assert.deepEqual(
+      list.json.data.map((f: { id: string }) => f.id),
+      [file.id],
+    );
 
     const updated = await t.docs('PUT', `/v1/files/${file.id}`, { metadata: { owner: 'bo', topic: 'x' } });
     assert.equal(updated.status, 200);
@@ -72,7 +75,10 @@ describe('backend: files', () => {
     assert.equal(notMultipart.json.error.code, 'invalid_content_type');
 
     const { body, contentType } = multipart([{ name: 'purpose', value: 'assistants' }]);
-    const noFile = await call(t.url, 'POST', '/v1/files', { raw: body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType } });
+    const noFile = await call(t.url, 'POST', '/v1/files', {
+      raw: body,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType },
+    });
     assert.equal(noFile.status, 400);
     assert.equal(noFile.json.error.param, 'file');
 

@@ -45,7 +45,10 @@ describe('backend: gateway chat with local-extractive', () => {
   });
 
   it('says plainly what it is when no sources are given', async () => {
-    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'local-extractive', messages: [{ role: 'user', content: 'Write a poem' }] });
+    const reply = await t.gw('POST', '/v1/chat/completions', {
+      model: 'local-extractive',
+      messages: [{ role: 'user', content: 'Write a poem' }],
+    });
     const content: string = reply.json.choices[0].message.content;
     assert.match(content, /I am local-extractive/);
     assert.match(content, /do not generate text/);
@@ -62,7 +65,12 @@ describe('backend: gateway chat with local-extractive', () => {
 
   it('streams OpenAI-style SSE: role first, deltas, finish_reason, usage chunk, [DONE]', async () => {
     const whole = await t.gw('POST', '/v1/chat/completions', { model: 'local-extractive', messages: GROUNDED });
-    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'local-extractive', messages: GROUNDED, stream: true }, { 'api-key': 'test-gateway-key', 'x-project-code': 'P-77' });
+    const reply = await t.gw(
+      'POST',
+      '/v1/chat/completions',
+      { model: 'local-extractive', messages: GROUNDED, stream: true },
+      { 'api-key': 'test-gateway-key', 'x-project-code': 'P-77' },
+    );
     assert.equal(reply.status, 200);
     assert.match(String(reply.headers['content-type']), /^text\/event-stream/);
     assert.equal(reply.headers['x-project-code'], 'P-77');
@@ -95,7 +103,12 @@ describe('backend: gateway chat with local-extractive', () => {
   });
 
   it('accepts X-Project-Code; blank means NA', async () => {
-    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'local-extractive', messages: GROUNDED }, { 'api-key': 'test-gateway-key', 'x-project-code': '  ' });
+    const reply = await t.gw(
+      'POST',
+      '/v1/chat/completions',
+      { model: 'local-extractive', messages: GROUNDED },
+      { 'api-key': 'test-gateway-key', 'x-project-code': '  ' },
+    );
     assert.equal(reply.status, 200);
     assert.equal(reply.headers['x-project-code'], 'NA');
   });
@@ -115,7 +128,12 @@ describe('backend: gateway chat with local-extractive', () => {
     ['a message without role', { model: 'local-extractive', messages: [{ content: 'x' }] }, 400, 'messages[0].role'],
     ['temperature 2.5', { model: 'local-extractive', messages: GROUNDED, temperature: 2.5 }, 400, 'temperature'],
     ['max_completion_tokens 0', { model: 'local-extractive', messages: GROUNDED, max_completion_tokens: 0 }, 400, 'max_completion_tokens'],
-    ['a json_schema response format', { model: 'local-extractive', messages: GROUNDED, response_format: { type: 'json_schema', json_schema: { name: 'x' } } }, 400, 'response_format'],
+    [
+      'a json_schema response format',
+      { model: 'local-extractive', messages: GROUNDED, response_format: { type: 'json_schema', json_schema: { name: 'x' } } },
+      400,
+      'response_format',
+    ],
     ['a company model that is not served', { model: 'alpha-5-1', messages: GROUNDED }, 404, 'model'],
   ];
   for (const [label, body, status, param] of invalid) {
@@ -158,7 +176,10 @@ describe('backend: deprecated inference endpoint', () => {
     assert.equal(reply.headers.deprecation, 'true');
     const events = parseSse(reply.text);
     assert.equal(events.at(-1)!.data, '[DONE]');
-    const text = events.slice(0, -1).map((e) => JSON.parse(e.data).choices[0]?.delta?.content ?? '').join('');
+    const text = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.data).choices[0]?.delta?.content ?? '')
+      .join('');
     assert.match(text, /office opens at eight/);
   });
 

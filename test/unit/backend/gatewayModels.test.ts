@@ -11,15 +11,24 @@ describe('backend: gateway models and embeddings (local)', () => {
   it('lists only the models it really serves', async () => {
     const completions = await t.gw('GET', '/v1/completions/models');
     assert.equal(completions.json.object, 'list');
-    assert.deepEqual(completions.json.data.map((m: { id: string }) => m.id), ['local-extractive']);
+    assert.deepEqual(
+      completions.json.data.map((m: { id: string }) => m.id),
+      ['local-extractive'],
+    );
     const model = completions.json.data[0];
     assert.equal(model.object, 'model');
     assert.equal(typeof model.created, 'number');
     assert.equal(model.owned_by, 'docchat-local');
     const embed = await t.gw('GET', '/v1/embed/models');
-    assert.deepEqual(embed.json.data.map((m: { id: string }) => m.id), ['local-hashing-embed']);
+    assert.deepEqual(
+      embed.json.data.map((m: { id: string }) => m.id),
+      ['local-hashing-embed'],
+    );
     const all = await t.gw('GET', '/v1/models');
-    assert.deepEqual(all.json.data.map((m: { id: string }) => m.id), ['local-extractive', 'local-hashing-embed']);
+    assert.deepEqual(
+      all.json.data.map((m: { id: string }) => m.id),
+      ['local-extractive', 'local-hashing-embed'],
+    );
   });
 
   it('embeds with local-hashing-embed: unit vectors, similar texts closer', async () => {
@@ -31,7 +40,14 @@ describe('backend: gateway models and embeddings (local)', () => {
     assert.equal(reply.json.object, 'list');
     assert.equal(reply.json.model, 'local-hashing-embed');
     const vectors: number[][] = reply.json.data.map((d: { embedding: number[] }) => d.embedding);
-    assert.deepEqual(reply.json.data.map((d: { index: number; object: string }) => [d.index, d.object]), [[0, 'embedding'], [1, 'embedding'], [2, 'embedding']]);
+    assert.deepEqual(
+      reply.json.data.map((d: { index: number; object: string }) => [d.index, d.object]),
+      [
+        [0, 'embedding'],
+        [1, 'embedding'],
+        [2, 'embedding'],
+      ],
+    );
     for (const v of vectors) {
       assert.equal(v.length, 256);
       assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-3);
@@ -57,6 +73,9 @@ describe('backend: gateway models and embeddings (local)', () => {
     assert.equal((await t.gw('POST', '/v1/embed', { model: 'local-hashing-embed', input: [] })).status, 400);
     assert.equal((await t.gw('POST', '/v1/embed', { model: 'local-hashing-embed', input: 5 })).json.error.param, 'input');
     assert.equal((await t.gw('POST', '/v1/embed', { input: 'x' })).json.error.param, 'model');
-    assert.equal((await t.gw('POST', '/v1/embed', { model: 'local-hashing-embed', input: 'x', dimensions: 8 })).json.error.param, 'dimensions');
+    assert.equal(
+      (await t.gw('POST', '/v1/embed', { model: 'local-hashing-embed', input: 'x', dimensions: 8 })).json.error.param,
+      'dimensions',
+    );
   });
 });

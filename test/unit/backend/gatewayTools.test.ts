@@ -14,7 +14,9 @@ describe('backend: gateway tools', () => {
     site = createServer((req, res) => {
       if (req.url === '/page') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end('<html><head><title>Team page</title></head><body><h2>Contacts</h2><p>Write to <a href="mailto:x@example.com">us</a>.</p><script>evil()</script></body></html>');
+        res.end(
+          '<html><head><title>Team page</title></head><body><h2>Contacts</h2><p>Write to <a href="mailto:x@example.com">us</a>.</p><script>evil()</script></body></html>',
+        );
       } else if (req.url === '/notes.txt') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('plain notes');
@@ -50,18 +52,26 @@ describe('backend: gateway tools', () => {
   it('skillshare reads a --skills file', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'people.json');
-    await writeFile(file, JSON.stringify([{ name: 'Zed', skills: ['COBOL'], information: ['Mainframes'], skillshare_link: 'https://x/zed' }]));
+    await writeFile(
+      file,
+      JSON.stringify([{ name: 'Zed', skills: ['COBOL'], information: ['Mainframes'], skillshare_link: 'https://x/zed' }]),
+    );
     const other = await startTestBackend({ skillsFile: file });
     try {
       const reply = await other.gw('POST', '/v1/tools/skillshare', { query: 'cobol' });
-      assert.deepEqual(reply.json.map((p: { name: string }) => p.name), ['Zed']);
+      assert.deepEqual(
+        reply.json.map((p: { name: string }) => p.name),
+        ['Zed'],
+      );
     } finally {
       await other.close();
     }
   });
 
   it('web crawl returns markdown with the title, follows redirects and reports failures per URL', async () => {
-    const reply = await t.gw('POST', '/v1/tools/web/crawl', { urls: [`${siteUrl}/page`, `${siteUrl}/notes.txt`, `${siteUrl}/gone`, `${siteUrl}/moved`] });
+    const reply = await t.gw('POST', '/v1/tools/web/crawl', {
+      urls: [`${siteUrl}/page`, `${siteUrl}/notes.txt`, `${siteUrl}/gone`, `${siteUrl}/moved`],
+    });
     assert.equal(reply.status, 200, reply.text);
     const [page, notes, gone, moved] = reply.json.results;
     assert.equal(page.title, 'Team page');

@@ -16,14 +16,24 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
 
   it('lists the upstream models beside the local ones, split into chat and embedding', async () => {
     const chat = await t.gw('GET', '/v1/completions/models');
-    assert.deepEqual(chat.json.data.map((m: { id: string }) => m.id), ['local-extractive', 'llama3']);
+    assert.deepEqual(
+      chat.json.data.map((m: { id: string }) => m.id),
+      ['local-extractive', 'llama3'],
+    );
     const embed = await t.gw('GET', '/v1/embed/models');
-    assert.deepEqual(embed.json.data.map((m: { id: string }) => m.id), ['local-hashing-embed', 'nomic-embed-text']);
+    assert.deepEqual(
+      embed.json.data.map((m: { id: string }) => m.id),
+      ['local-hashing-embed', 'nomic-embed-text'],
+    );
     assert.equal(fake.requests[0]!.headers.authorization, 'Bearer up-secret');
   });
 
   it('forwards a chat completion and returns it whole', async () => {
-    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'hi' }], temperature: 0.2 });
+    const reply = await t.gw('POST', '/v1/chat/completions', {
+      model: 'llama3',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0.2,
+    });
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.json.choices[0].message.content, 'upstream says: hi');
     const forwarded = fake.requests.find((r) => r.path === '/v1/chat/completions')!;
@@ -31,7 +41,11 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
   });
 
   it('forwards a streamed chat completion as SSE ending in usage and [DONE]', async () => {
-    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'stream me' }], stream: true });
+    const reply = await t.gw('POST', '/v1/chat/completions', {
+      model: 'llama3',
+      messages: [{ role: 'user', content: 'stream me' }],
+      stream: true,
+    });
     const events = parseSse(reply.text);
     assert.equal(events.at(-1)!.data, '[DONE]');
     const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data));
@@ -44,7 +58,9 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
   it('adds an estimated usage chunk when the upstream sends none', async () => {
     fake.omitUsage = true;
     const reply = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'x' }], stream: true });
-    const chunks = parseSse(reply.text).slice(0, -1).map((e) => JSON.parse(e.data));
+    const chunks = parseSse(reply.text)
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.data));
     const last = chunks.at(-1);
     assert.deepEqual(last.choices, []);
     assert.equal(last.usage.estimated, true);
@@ -54,14 +70,24 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
   it('maps the deprecated inference endpoint onto the upstream chat', async () => {
     const reply = await t.gw('POST', '/v1/inference/llama3', { prompt: 'old style', project_code: 'NA' });
     assert.equal(reply.status, 200, reply.text);
-    assert.deepEqual(reply.json, { model: 'llama3', response: 'upstream says: old style', usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 } });
+    assert.deepEqual(reply.json, {
+      model: 'llama3',
+      response: 'upstream says: old style',
+      usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 },
+    });
     assert.equal(reply.headers.deprecation, 'true');
   });
 
   it('forwards embeddings in the gateway shape', async () => {
     const reply = await t.gw('POST', '/v1/embed', { model: 'nomic-embed-text', input: ['a cat', 'a car'] });
     assert.equal(reply.status, 200, reply.text);
-    assert.deepEqual(reply.json.data.map((d: { embedding: number[] }) => d.embedding), [[1, 0, 0], [0, 1, 0]]);
+    assert.deepEqual(
+      reply.json.data.map((d: { embedding: number[] }) => d.embedding),
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+      ],
+    );
     assert.equal(reply.json.model, 'nomic-embed-text');
   });
 
@@ -85,7 +111,10 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
     assert.equal(reply.status, 502);
     assert.match(reply.json.error.message, /could not be reached/);
     const models = await t.gw('GET', '/v1/completions/models');
-    assert.deepEqual(models.json.data.map((m: { id: string }) => m.id), ['local-extractive']);
+    assert.deepEqual(
+      models.json.data.map((m: { id: string }) => m.id),
+      ['local-extractive'],
+    );
   });
 
   it('searches hybrid (BM25 + upstream vectors): finds a chunk with no shared word', async () => {

@@ -15,7 +15,7 @@ export interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   json: any;
 }
 
@@ -64,7 +64,10 @@ export async function call(
   return { status: response.statusCode, headers: response.headers, text, json };
 }
 
-export function multipart(parts: { name: string; value?: string; filename?: string; data?: Uint8Array }[]): { body: Buffer; contentType: string } {
+export function multipart(parts: { name: string; value?: string; filename?: string; data?: Uint8Array }[]): {
+  body: Buffer;
+  contentType: string;
+} {
   const boundary = `----test${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const part of parts) {
@@ -92,11 +95,13 @@ export async function startTestBackend(overrides: Partial<BackendOptions> = {}):
     url: backend.url,
     dataDir,
     logs,
-    docs: (method, p, body, headers) =>
-      call(t.url, method, p, { body, headers: headers ?? { authorization: `Bearer ${TOKEN}` } }),
+    docs: (method, p, body, headers) => call(t.url, method, p, { body, headers: headers ?? { authorization: `Bearer ${TOKEN}` } }),
     gw: (method, p, body, headers) => call(t.url, method, p, { body, headers: headers ?? { 'api-key': API_KEY } }),
     async upload(filename, data, extra = {}) {
-      const parts = [{ name: 'file', filename, data: typeof data === 'string' ? Buffer.from(data) : data }, { name: 'purpose', value: extra.purpose ?? 'assistants' }];
+      const parts = [
+        { name: 'file', filename, data: typeof data === 'string' ? Buffer.from(data) : data },
+        { name: 'purpose', value: extra.purpose ?? 'assistants' },
+      ];
       if (extra.metadata !== undefined) parts.push({ name: 'metadata', value: extra.metadata } as never);
       const { body, contentType } = multipart(parts);
       return call(t.url, 'POST', '/v1/files', { raw: body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType } });
@@ -168,7 +173,9 @@ export function makePdf(pages: { lines?: string[]; image?: boolean }[]): Buffer 
       content += `BT /F1 12 Tf 72 720 Td 16 TL\n${page.lines.map((l) => `(${l.replace(/[()\\]/g, '\\$&')}) Tj T*`).join('\n')}\nET\n`;
     }
     if (page.image) {
-      add('<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x00\xff\xff\x00\nendstream');
+      add(
+        '<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x00\xff\xff\x00\nendstream',
+      );
       resources += ` /XObject << /Im1 ${objects.length} 0 R >>`;
       content += 'q 200 0 0 200 72 400 cm /Im1 Do Q\n';
     }
@@ -191,13 +198,15 @@ export function makePdf(pages: { lines?: string[]; image?: boolean }[]): Buffer 
   return Buffer.from(out, 'latin1');
 }
 
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** A minimal DOCX (WordprocessingML in a ZIP made with jszip): paragraphs, an optional table and image. */
-export async function makeDocx(options: { heading?: string; paragraphs?: string[]; table?: string[][]; imageOnly?: boolean }): Promise<Buffer> {
+export async function makeDocx(options: {
+  heading?: string;
+  paragraphs?: string[];
+  table?: string[][];
+  imageOnly?: boolean;
+}): Promise<Buffer> {
   const JSZip = (await import('jszip')).default;
   const zip = new JSZip();
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -111,12 +111,18 @@ describe('backend: journal', () => {
     assert.deepEqual(snapshot.state, [1, 2, 3, 4, 5, 6]);
     const { journal: reopened, loaded } = await open();
     assert.deepEqual(loaded.snapshot, [1, 2, 3, 4, 5, 6]);
-    assert.deepEqual(loaded.entries.map((e) => e.value), [7]);
+    assert.deepEqual(
+      loaded.entries.map((e) => e.value),
+      [7],
+    );
     state = [...loaded.snapshot!, ...loaded.entries.map((e) => e.value)];
     await reopened.append({ op: 'add', value: 8 });
     await reopened.close();
     const third = await open();
-    assert.deepEqual(third.loaded.entries.map((e) => e.value), [7, 8]);
+    assert.deepEqual(
+      third.loaded.entries.map((e) => e.value),
+      [7, 8],
+    );
     await third.journal.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -127,8 +133,14 @@ describe('backend: journal', () => {
     await Promise.all(Array.from({ length: 50 }, (_, n) => journal.append({ op: 'x', n })));
     await journal.close();
     const { journal: again, loaded } = await Journal.open<null, { op: string; n: number; seq?: number }>(dir, () => null);
-    assert.deepEqual(loaded.entries.map((e) => e.n), Array.from({ length: 50 }, (_, n) => n));
-    assert.deepEqual(loaded.entries.map((e) => e.seq), Array.from({ length: 50 }, (_, n) => n + 1));
+    assert.deepEqual(
+      loaded.entries.map((e) => e.n),
+      Array.from({ length: 50 }, (_, n) => n),
+    );
+    assert.deepEqual(
+      loaded.entries.map((e) => e.seq),
+      Array.from({ length: 50 }, (_, n) => n + 1),
+    );
     await again.close();
     await rm(dir, { recursive: true, force: true });
   });

@@ -46,7 +46,10 @@ describe('backend: search', () => {
     const scores: number[] = reply.json.data.map((d: { score: number }) => d.score);
     assert.ok(scores.length >= 2);
     for (const score of scores) assert.ok(score > 0 && score <= 1, `score ${score} in (0, 1]`);
-    assert.deepEqual([...scores].sort((a, b) => b - a), scores);
+    assert.deepEqual(
+      [...scores].sort((a, b) => b - a),
+      scores,
+    );
     assert.equal(reply.json.data[0].file_id, ids['kubernetes.md']);
     assert.ok(!reply.json.data.some((d: { file_id: string }) => d.file_id === ids['cooking.md']));
   });
@@ -54,7 +57,10 @@ describe('backend: search', () => {
   it('honours file_ids', async () => {
     const reply = await search({ query: 'kubernetes', file_ids: [ids['onboarding.md']] });
     assert.deepEqual(reply.json.files, [ids['onboarding.md']]);
-    assert.deepEqual(reply.json.data.map((d: { file_id: string }) => d.file_id), [ids['onboarding.md']]);
+    assert.deepEqual(
+      reply.json.data.map((d: { file_id: string }) => d.file_id),
+      [ids['onboarding.md']],
+    );
     const none = await search({ query: 'kubernetes', file_ids: [ids['cooking.md']] });
     assert.deepEqual(none.json.data, []);
   });

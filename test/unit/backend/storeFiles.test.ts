@@ -33,7 +33,10 @@ describe('backend: vector store files', () => {
     const list = await t.docs('GET', `/v1/vector_stores/${storeId}/files`);
     assert.equal(list.json.object, 'list');
     assert.equal(list.json.vector_store_id, storeId);
-    assert.deepEqual(list.json.data.map((f: { id: string }) => f.id), [fileId]);
+    assert.deepEqual(
+      list.json.data.map((f: { id: string }) => f.id),
+      [fileId],
+    );
     assert.equal(list.json.first_id, fileId);
     assert.equal(list.json.has_more, false);
 
@@ -155,10 +158,16 @@ describe('backend: vector store files', () => {
     const ids: string[] = [];
     for (const name of ['a', 'b', 'c']) ids.push((await t.ingest(storeId, `${name}.md`, name)).json.id);
     const page = await t.docs('GET', `/v1/vector_stores/${storeId}/files?order=asc&limit=2`);
-    assert.deepEqual(page.json.data.map((f: { id: string }) => f.id), ids.slice(0, 2));
+    assert.deepEqual(
+      page.json.data.map((f: { id: string }) => f.id),
+      ids.slice(0, 2),
+    );
     assert.equal(page.json.has_more, true);
     const rest = await t.docs('GET', `/v1/vector_stores/${storeId}/files?order=asc&after=${page.json.last_id}`);
-    assert.deepEqual(rest.json.data.map((f: { id: string }) => f.id), ids.slice(2));
+    assert.deepEqual(
+      rest.json.data.map((f: { id: string }) => f.id),
+      ids.slice(2),
+    );
     assert.equal((await t.docs('GET', `/v1/vector_stores/${storeId}/files?limit=10001`)).status, 400);
     const empty = await t.docs('GET', `/v1/vector_stores/${await t.createStore('empty')}/files`);
     assert.deepEqual([empty.json.first_id, empty.json.last_id, empty.json.has_more], [null, null, false]);

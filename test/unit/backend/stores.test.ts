@@ -29,7 +29,10 @@ describe('backend: vector stores', () => {
 
     const list = await t.docs('GET', '/v1/vector_stores');
     assert.equal(list.json.object, 'list');
-    assert.deepEqual(list.json.data.map((s: { id: string }) => s.id), [store.id]);
+    assert.deepEqual(
+      list.json.data.map((s: { id: string }) => s.id),
+      [store.id],
+    );
     assert.equal(list.json.first_id, store.id);
     assert.equal(list.json.last_id, store.id);
     assert.equal(list.json.has_more, false);
@@ -108,7 +111,10 @@ describe('backend: vector stores', () => {
     const unknown = await t.docs('POST', '/v1/vector_stores', { name: 'x', colour: 'red' });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.json.error.param, 'colour');
-    const broken = await t.docs('POST', '/v1/vector_stores', undefined, { authorization: 'Bearer test-documents-token', 'content-type': 'application/json' });
+    const broken = await t.docs('POST', '/v1/vector_stores', undefined, {
+      authorization: 'Bearer test-documents-token',
+      'content-type': 'application/json',
+    });
     assert.equal(broken.status, 400, 'an empty body has no name');
     const notJson = await call(t.url, 'POST', '/v1/vector_stores', { raw: '{name:', headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(notJson.status, 400);
@@ -133,25 +139,43 @@ describe('backend: vector stores', () => {
 
     it('defaults to newest first (desc)', async () => {
       const list = await t.docs('GET', '/v1/vector_stores');
-      assert.deepEqual(list.json.data.map((s: { id: string }) => s.id), [...ids].reverse());
+      assert.deepEqual(
+        list.json.data.map((s: { id: string }) => s.id),
+        [...ids].reverse(),
+      );
     });
 
     it('pages forward with after and limit, in both orders', async () => {
       const first = await t.docs('GET', '/v1/vector_stores?order=asc&limit=2');
-      assert.deepEqual(first.json.data.map((s: { id: string }) => s.id), ids.slice(0, 2));
+      assert.deepEqual(
+        first.json.data.map((s: { id: string }) => s.id),
+        ids.slice(0, 2),
+      );
       assert.equal(first.json.has_more, true);
       const second = await t.docs('GET', `/v1/vector_stores?order=asc&limit=2&after=${first.json.last_id}`);
-      assert.deepEqual(second.json.data.map((s: { id: string }) => s.id), ids.slice(2, 4));
+      assert.deepEqual(
+        second.json.data.map((s: { id: string }) => s.id),
+        ids.slice(2, 4),
+      );
       const last = await t.docs('GET', `/v1/vector_stores?order=asc&limit=2&after=${second.json.last_id}`);
-      assert.deepEqual(last.json.data.map((s: { id: string }) => s.id), ids.slice(4));
+      assert.deepEqual(
+        last.json.data.map((s: { id: string }) => s.id),
+        ids.slice(4),
+      );
       assert.equal(last.json.has_more, false);
       const desc = await t.docs('GET', `/v1/vector_stores?order=desc&limit=2&after=${ids[3]}`);
-      assert.deepEqual(desc.json.data.map((s: { id: string }) => s.id), [ids[2], ids[1]]);
+      assert.deepEqual(
+        desc.json.data.map((s: { id: string }) => s.id),
+        [ids[2], ids[1]],
+      );
     });
 
     it('pages backward with before', async () => {
       const page = await t.docs('GET', `/v1/vector_stores?order=asc&limit=2&before=${ids[4]}`);
-      assert.deepEqual(page.json.data.map((s: { id: string }) => s.id), [ids[2], ids[3]]);
+      assert.deepEqual(
+        page.json.data.map((s: { id: string }) => s.id),
+        [ids[2], ids[3]],
+      );
       assert.equal(page.json.has_more, true);
     });
 
@@ -159,7 +183,10 @@ describe('backend: vector stores', () => {
       await t.docs('DELETE', `/v1/vector_stores/${ids[1]}`);
       const page = await t.docs('GET', `/v1/vector_stores?order=asc&after=${ids[1]}`);
       assert.equal(page.status, 200);
-      assert.deepEqual(page.json.data.map((s: { id: string }) => s.id), ids.slice(2));
+      assert.deepEqual(
+        page.json.data.map((s: { id: string }) => s.id),
+        ids.slice(2),
+      );
     });
 
     const limits: [string, number][] = [

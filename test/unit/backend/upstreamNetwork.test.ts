@@ -27,12 +27,24 @@ describe('backend: upstream calls through the network settings', () => {
   it('streams an upstream chat and lists models through the proxy (the proxy logs each call)', async () => {
     t = await startTestBackend({ rateLimits: false, upstream: { url: named(), key: 'up-secret' }, network: { proxy: proxy.url, env: {} } });
     const models = await t.gw('GET', '/v1/completions/models');
-    assert.ok(models.json.data.some((m: { id: string }) => m.id === 'llama3'), models.text);
-    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'via proxy' }], stream: true });
-    const chunks = parseSse(reply.text).slice(0, -1).map((e) => JSON.parse(e.data));
+    assert.ok(
+      models.json.data.some((m: { id: string }) => m.id === 'llama3'),
+      models.text,
+    );
+    const reply = await t.gw('POST', '/v1/chat/completions', {
+      model: 'llama3',
+      messages: [{ role: 'user', content: 'via proxy' }],
+      stream: true,
+    });
+    const chunks = parseSse(reply.text)
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.data));
     assert.equal(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join(''), 'upstream says: via proxy');
     assert.ok(proxy.log.length >= 1, 'one kept-alive tunnel carries both calls');
-    assert.ok(proxy.log.every((line) => line.includes(`llm.corp.test:${new URL(fake.url).port}`)), proxy.log.join('\n'));
+    assert.ok(
+      proxy.log.every((line) => line.includes(`llm.corp.test:${new URL(fake.url).port}`)),
+      proxy.log.join('\n'),
+    );
   });
 
   it('takes HTTPS_PROXY/HTTP_PROXY from its environment, and NO_PROXY exempts the upstream', async () => {
@@ -42,7 +54,11 @@ describe('backend: upstream calls through the network settings', () => {
     assert.ok(proxy.log.length >= 1);
     await t.close();
     proxy.log.length = 0;
-    t = await startTestBackend({ rateLimits: false, upstream: { url: named() }, network: { env: { HTTP_PROXY: proxy.url, NO_PROXY: '.corp.test' } } });
+    t = await startTestBackend({
+      rateLimits: false,
+      upstream: { url: named() },
+      network: { env: { HTTP_PROXY: proxy.url, NO_PROXY: '.corp.test' } },
+    });
     // Direct means this machine's resolver, which does not know *.test: the upstream is unreachable, the proxy saw nothing.
     const direct = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'x' }] });
     assert.equal(direct.status, 502, direct.text);

@@ -42,7 +42,13 @@ describe('Vector Stores view menus', () => {
     for (const status of ['in_progress', 'completed', 'failed', 'cancelled', 'something new']) {
       const value = presentStoreFile(file(status), info).contextValue;
       const commands = commandsFor(value);
-      for (const id of [Commands.setStoreFileMetadata, Commands.setFileMetadata, Commands.searchInFiles, Commands.copyId, Commands.refreshNode]) {
+      for (const id of [
+        Commands.setStoreFileMetadata,
+        Commands.setFileMetadata,
+        Commands.searchInFiles,
+        Commands.copyId,
+        Commands.refreshNode,
+      ]) {
         assert.ok(commands.has(id), `${id} is missing on "${value}"`);
       }
       assert.ok(!commands.has(Commands.attachFiles), 'store commands do not show on files');
@@ -56,7 +62,16 @@ describe('Vector Stores view menus', () => {
 
   it('keep the URL, network and field-name settings in machine scope', () => {
     const properties = manifest.contributes.configuration.properties;
-    for (const key of [Settings.documentsUrl, Settings.gatewayUrl, Settings.proxy, Settings.caFiles, Settings.strictSSL, Settings.allowInsecureHttp, Settings.skipOcrField, Settings.fileIdsField]) {
+    for (const key of [
+      Settings.documentsUrl,
+      Settings.gatewayUrl,
+      Settings.proxy,
+      Settings.caFiles,
+      Settings.strictSSL,
+      Settings.allowInsecureHttp,
+      Settings.skipOcrField,
+      Settings.fileIdsField,
+    ]) {
       assert.equal(properties[`docchat.${key}`]?.scope, 'machine', `docchat.${key}`);
     }
   });

@@ -210,8 +210,9 @@ const multipartBody = fc
       Buffer.from(data),
       Buffer.from('\r\n'),
     ];
-    if (purpose !== undefined)
+    if (purpose !== undefined) {
       parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\n${purpose}\r\n`));
+    }
     if (meta !== undefined) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n${meta}\r\n`));
     parts.push(Buffer.from(`--${boundary}--\r\n`));
     const whole = Buffer.concat(parts);

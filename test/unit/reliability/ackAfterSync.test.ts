@@ -46,7 +46,10 @@ describe('backend acknowledges a write only after its fsync', function () {
     [
       'uploading a file',
       (t) => {
-        const { body, contentType } = multipart([{ name: 'file', filename: 'held.md', data: Buffer.from('# Held\n\nnot yet on disk') }, { name: 'purpose', value: 'assistants' }]);
+        const { body, contentType } = multipart([
+          { name: 'file', filename: 'held.md', data: Buffer.from('# Held\n\nnot yet on disk') },
+          { name: 'purpose', value: 'assistants' },
+        ]);
         return call(t.url, 'POST', '/v1/files', { raw: body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType } });
       },
     ],

@@ -31,7 +31,14 @@ function ok(reply: Reply, what: string): Reply {
 }
 
 /** Writers run until `target` writes were acknowledged; then, after `ticks` more turns of the event loop, SIGKILL. */
-async function writeUntilKilled(child: BackendChild, acked: Acked, round: number, target: number, ticks: number, random: () => number): Promise<void> {
+async function writeUntilKilled(
+  child: BackendChild,
+  acked: Acked,
+  round: number,
+  target: number,
+  ticks: number,
+  random: () => number,
+): Promise<void> {
   let count = 0;
   let killed = false;
   const writer = async (w: number) => {
@@ -44,8 +51,17 @@ async function writeUntilKilled(child: BackendChild, acked: Acked, round: number
         const word = `word${round}x${w}x${i}`;
         // Sizes vary so conversions are in flight at different stages when the kill comes.
         const text = `# ${name}\n\n${word} ${'durable text to convert and index. '.repeat(50 + Math.floor(random() * 3000))}`;
-        const { body, contentType } = multipart([{ name: 'file', filename: `${name}.md`, data: Buffer.from(text) }, { name: 'purpose', value: 'assistants' }]);
-        const upload = ok(await call(child.url, 'POST', '/v1/files', { raw: body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType } }), 'upload');
+        const { body, contentType } = multipart([
+          { name: 'file', filename: `${name}.md`, data: Buffer.from(text) },
+          { name: 'purpose', value: 'assistants' },
+        ]);
+        const upload = ok(
+          await call(child.url, 'POST', '/v1/files', {
+            raw: body,
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': contentType },
+          }),
+          'upload',
+        );
         const fileId = upload.json.id as string;
         acked.files.set(fileId, text);
         acked.fileMeta.set(fileId, { acked: 0, sent: 0 });
@@ -62,7 +78,10 @@ async function writeUntilKilled(child: BackendChild, acked: Acked, round: number
           count++;
           const sm = acked.storeFileMeta.get(fileId)!;
           sm.sent = n;
-          ok(await docs(child.url, 'PUT', `/v1/vector_stores/${store.json.id}/files/${fileId}`, { metadata: { n: String(n) } }), 'store file metadata');
+          ok(
+            await docs(child.url, 'PUT', `/v1/vector_stores/${store.json.id}/files/${fileId}`, { metadata: { n: String(n) } }),
+            'store file metadata',
+          );
           sm.acked = n;
           count++;
         }
@@ -97,7 +116,10 @@ async function verify(child: BackendChild, acked: Acked): Promise<void> {
     assert.equal(content.status, 200, `acknowledged file ${id} is missing`);
     assert.equal(content.text, text, `content of ${id} is intact`);
     const file = await docs(child.url, 'GET', `/v1/files/${id}`);
-    assert.ok(metaOk(Number(file.json.metadata.n ?? 0), acked.fileMeta.get(id)!), `file metadata of ${id}: ${JSON.stringify(file.json.metadata)} vs ${JSON.stringify(acked.fileMeta.get(id))}`);
+    assert.ok(
+      metaOk(Number(file.json.metadata.n ?? 0), acked.fileMeta.get(id)!),
+      `file metadata of ${id}: ${JSON.stringify(file.json.metadata)} vs ${JSON.stringify(acked.fileMeta.get(id))}`,
+    );
   }
   for (const [fileId, { storeId, word }] of acked.attached) {
     let record: Reply;
@@ -143,7 +165,9 @@ describe('durability: SIGKILL at random moments during ingest and metadata write
     }
     child = await spawnBackendCli(dataDir, TOKEN, API_KEY, ['--no-rate-limits']);
     await verify(child, acked);
-    console.log(`      killed after acks+ticks: ${moments.join(', ')}; ${acked.stores.size} stores, ${acked.files.size} files, ${acked.attached.size} attached`);
+    console.log(
+      `      killed after acks+ticks: ${moments.join(', ')}; ${acked.stores.size} stores, ${acked.files.size} files, ${acked.attached.size} attached`,
+    );
     assert.ok(acked.attached.size >= ROUNDS, 'the workload reached the ingest in most rounds');
   });
 });

@@ -55,28 +55,57 @@ function expectation(fault: FaultName, op: OperationCase, cut: number): Expectat
   switch (fault) {
     case '429 with Retry-After':
       // A 429 is a refusal before any work: retrying is safe even for a POST.
-      return { type: RateLimitError, message: /^Too many requests to the (documents service|gateway)\. Try again in 2 s\.$/, requests: 1 + MAX_RETRIES };
+      return {
+        type: RateLimitError,
+        message: /^Too many requests to the (documents service|gateway)\. Try again in 2 s\.$/,
+        requests: 1 + MAX_RETRIES,
+      };
     case '429 without Retry-After':
       return { type: RateLimitError, message: /^Too many requests to the (documents service|gateway)\.$/, requests: 1 + MAX_RETRIES };
     case '500':
       return { type: ServerError, message: /^The (documents service|gateway) failed with a server error \(500\)\.$/, requests: retried };
     case '502':
-      return { type: ServerError, message: /^The (documents service|gateway) is failing behind its gateway \(502 Bad Gateway\)\.$/, requests: retried };
+      return {
+        type: ServerError,
+        message: /^The (documents service|gateway) is failing behind its gateway \(502 Bad Gateway\)\.$/,
+        requests: retried,
+      };
     case '503':
-      return { type: ServerError, message: /^The (documents service|gateway) is unavailable \(503 Service Unavailable\)\.$/, requests: retried };
+      return {
+        type: ServerError,
+        message: /^The (documents service|gateway) is unavailable \(503 Service Unavailable\)\.$/,
+        requests: retried,
+      };
     case '502 with an HTML page':
       // A load balancer's page is an outage, not "a proxy or sign-in page in the way"; safe requests retry it.
-      return { type: ServerError, message: /^The (documents service|gateway) is failing behind its gateway \(502 Bad Gateway\) \(it sent an error page instead of API data\)\.$/, requests: retried };
+      return {
+        type: ServerError,
+        message:
+          /^The (documents service|gateway) is failing behind its gateway \(502 Bad Gateway\) \(it sent an error page instead of API data\)\.$/,
+        requests: retried,
+      };
     case '500 with broken JSON':
-      return { type: ServerError, message: /^The (documents service|gateway) failed with a server error \(500\) \(with a broken JSON body\)\.$/, requests: retried };
+      return {
+        type: ServerError,
+        message: /^The (documents service|gateway) failed with a server error \(500\) \(with a broken JSON body\)\.$/,
+        requests: retried,
+      };
     case 'error event in an unexpected shape':
       if (!op.stream) return undefined;
       return { type: StreamError, message: /^Upstream model overloaded\.$/, requests: 1 };
     case 'unknown events, then [DONE]':
       if (!op.stream) return undefined;
-      return { type: ProtocolError, message: /ended the stream without an answer \(it sent 2 events DocChat does not understand\)\.$/, requests: 1 };
+      return {
+        type: ProtocolError,
+        message: /ended the stream without an answer \(it sent 2 events DocChat does not understand\)\.$/,
+        requests: 1,
+      };
     case 'reset before headers':
-      return { type: NetworkError, message: /^The connection to the (documents service|gateway) at http:\/\/127\.0\.0\.1:\d+ failed/, requests: retried };
+      return {
+        type: NetworkError,
+        message: /^The connection to the (documents service|gateway) at http:\/\/127\.0\.0\.1:\d+ failed/,
+        requests: retried,
+      };
     case 'reset mid-body':
       // The headers said 200, so the server acted: nothing is repeated once the body broke.
       return op.stream
@@ -102,7 +131,12 @@ function expectation(fault: FaultName, op: OperationCase, cut: number): Expectat
         ...(op.stream ? { words: STREAM_WORDS.slice(0, 3) } : {}),
       };
     case 'redirect to another origin':
-      return { type: ProtocolError, message: /redirected to another address \(http:\/\/127\.0\.0\.1:\d+\)\. DocChat does not follow it, so your (token|API key) is not sent there\.$/, requests: 1 };
+      return {
+        type: ProtocolError,
+        message:
+          /redirected to another address \(http:\/\/127\.0\.0\.1:\d+\)\. DocChat does not follow it, so your (token|API key) is not sent there\.$/,
+        requests: 1,
+      };
   }
 }
 
@@ -147,15 +181,34 @@ describe('fault matrix: every operation × every fault', function () {
   });
 
   function clients(fault?: FaultName): Clients {
-    const transport = { maxRetries: fault === 'slow headers' ? 1 : MAX_RETRIES, headersTimeoutMs: TIMEOUT_MS, longHeadersTimeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES };
+    const transport = {
+      maxRetries: fault === 'slow headers' ? 1 : MAX_RETRIES,
+      headersTimeoutMs: TIMEOUT_MS,
+      longHeadersTimeoutMs: TIMEOUT_MS,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+    };
     return { documents: documentsClient(server.url, { transport }), gateway: gatewayClient(server.url, { transport, rateLimits: false }) };
   }
 
   it('covers every public operation of both clients', () => {
     const names = new Set(OPERATIONS.map((o) => o.name));
     const { documents, gateway } = clients();
-    const skip = new Set(['constructor', 'close', 'list', 'request', 'spec', 'stuck', 'storeFilePath', 'vectorStores', 'files', 'vectorStoreFiles', 'waitUntilProcessed', 'waitForResearch']);
-    const publicMethods = [documents, gateway].flatMap((c) => Object.getOwnPropertyNames(Object.getPrototypeOf(c)))
+    const skip = new Set([
+      'constructor',
+      'close',
+      'list',
+      'request',
+      'spec',
+      'stuck',
+      'storeFilePath',
+      'vectorStores',
+      'files',
+      'vectorStoreFiles',
+      'waitUntilProcessed',
+      'waitForResearch',
+    ]);
+    const publicMethods = [documents, gateway]
+      .flatMap((c) => Object.getOwnPropertyNames(Object.getPrototypeOf(c)))
       .filter((m) => !skip.has(m) && !/^(open|stream(Parts)?$|single|models$|warn|inferenceSpec)/.test(m));
     for (const method of publicMethods) assert.ok(names.has(method), `${method} has no row in the fault table`);
   });
@@ -184,14 +237,23 @@ describe('fault matrix: every operation × every fault', function () {
             await c.documents.close();
             await c.gateway.close();
           }
-          assert.ok(error instanceof expected.type, `expected ${expected.type.name}, got ${(error as Error)?.constructor?.name}: ${(error as Error)?.message}`);
+          assert.ok(
+            error instanceof expected.type,
+            `expected ${expected.type.name}, got ${(error as Error)?.constructor?.name}: ${(error as Error)?.message}`,
+          );
           const message = (error as DocChatError).message;
           assert.match(message, expected.message);
           assert.doesNotMatch(message, /undefined|\[object|null|Error:|\n/, 'a sentence for people, not a dump');
           assert.ok(!message.includes(TOKEN) && !message.includes(API_KEY), 'no secret in the message');
           assert.equal(server.count(op.method, op.path), expected.requests, 'requests that reached the server');
           assert.equal(other.requests.length, 0, 'nothing reaches another origin');
-          if (expected.words) assert.deepEqual(parts.map((p) => p.content).filter((t) => t !== ''), expected.words, 'the parts before the failure are kept');
+          if (expected.words) {
+            assert.deepEqual(
+              parts.map((p) => p.content).filter((t) => t !== ''),
+              expected.words,
+              'the parts before the failure are kept',
+            );
+          }
           await new Promise((resolve) => setImmediate(resolve));
           assert.deepEqual(unhandled, [], 'no unhandled rejection');
         });

@@ -52,7 +52,9 @@ describe('load: 50 concurrent clients', function () {
         try {
           const store = await step('create store', () => client.createVectorStore({ name: `load-${i}`, metadata: { client: String(i) } }));
           if (store) outcome.stores.set(store.id, `load-${i}`);
-          const file = await step('upload', () => client.uploadFile({ filename: `c${i}.md`, data: new TextEncoder().encode(`# Client ${i}\n\nloadword${i} appears here.`) }));
+          const file = await step('upload', () =>
+            client.uploadFile({ filename: `c${i}.md`, data: new TextEncoder().encode(`# Client ${i}\n\nloadword${i} appears here.`) }),
+          );
           if (file) outcome.files.set(file.id, { metadata: {} });
           if (store && file) {
             const attached = await step('attach', () => client.attachFile(store.id, { file_id: file.id }));
@@ -94,7 +96,11 @@ describe('load: 50 concurrent clients', function () {
       assert.equal(record.json.status, 'completed', `${fileId}: ${record.json.last_error}`);
     }
     const listed = await backend.docs('GET', '/v1/vector_stores?limit=10000');
-    assert.equal(listed.json.data.filter((s: { name: string }) => s.name.startsWith('load-')).length, outcome.stores.size, 'no extra or missing stores');
+    assert.equal(
+      listed.json.data.filter((s: { name: string }) => s.name.startsWith('load-')).length,
+      outcome.stores.size,
+      'no extra or missing stores',
+    );
     const files = await backend.docs('GET', '/v1/files?limit=10000');
     assert.equal(files.json.data.length, outcome.files.size, 'no duplicated or missing files');
   });

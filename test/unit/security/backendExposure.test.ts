@@ -28,19 +28,29 @@ describe('backend exposure: loopback only, token required', () => {
   });
   after(() => t.close());
 
-  it('listens on 127.0.0.1 and not on the machine\'s other addresses', async () => {
+  it("listens on 127.0.0.1 and not on the machine's other addresses", async () => {
     const url = new URL(t.url);
     assert.equal(url.hostname, '127.0.0.1');
     assert.equal(await canConnect('127.0.0.1', Number(url.port)), true);
     // 127.0.0.2 is this machine too (all of 127.0.0.0/8 is loopback on Linux), so a server bound to
     // every address answers there even on a machine without a network interface.
-    const others = ['127.0.0.2', ...Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal).map((a) => a!.address)];
+    const others = [
+      '127.0.0.2',
+      ...Object.values(os.networkInterfaces())
+        .flat()
+        .filter((a) => a && !a.internal)
+        .map((a) => a!.address),
+    ];
     if (process.platform === 'linux') {
       // The probe itself works: a server bound to every address is found on 127.0.0.2.
       const everywhere = createServer().listen(0, '0.0.0.0');
       await once(everywhere, 'listening');
       try {
-        assert.equal(await canConnect('127.0.0.2', (everywhere.address() as AddressInfo).port), true, 'the probe finds a server bound to 0.0.0.0');
+        assert.equal(
+          await canConnect('127.0.0.2', (everywhere.address() as AddressInfo).port),
+          true,
+          'the probe finds a server bound to 0.0.0.0',
+        );
       } finally {
         everywhere.close();
       }
@@ -74,10 +84,17 @@ describe('backend exposure: loopback only, token required', () => {
 
   it('allows no cross-origin reads from a web page', async () => {
     const preflight = await call(t.url, 'OPTIONS', '/v1/vector_stores', {
-      headers: { origin: 'https://attacker.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://attacker.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     assert.equal(preflight.headers['access-control-allow-origin'], undefined);
-    const simple = await t.docs('GET', '/v1/vector_stores', undefined, { authorization: `Bearer ${TOKEN}`, origin: 'https://attacker.example' });
+    const simple = await t.docs('GET', '/v1/vector_stores', undefined, {
+      authorization: `Bearer ${TOKEN}`,
+      origin: 'https://attacker.example',
+    });
     assert.equal(simple.headers['access-control-allow-origin'], undefined);
     assert.equal(simple.headers['access-control-allow-credentials'], undefined);
   });

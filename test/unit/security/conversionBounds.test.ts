@@ -8,7 +8,11 @@ function nestedHtml(depth: number): string {
 }
 
 function bigPdf(pages: number): Buffer {
-  return makePdf(Array.from({ length: pages }, (_, p) => ({ lines: Array.from({ length: 40 }, (_, l) => `Page ${p} line ${l} of the long report about turbines and gearboxes`) })));
+  return makePdf(
+    Array.from({ length: pages }, (_, p) => ({
+      lines: Array.from({ length: 40 }, (_, l) => `Page ${p} line ${l} of the long report about turbines and gearboxes`),
+    })),
+  );
 }
 
 describe('security: every conversion is bounded and the server keeps answering', function () {
@@ -114,7 +118,8 @@ describe('security: every conversion is bounded and the server keeps answering',
     const JSZip = (await import('jszip')).default;
     const zip = await JSZip.loadAsync(await makeDocx({ paragraphs: ['x'] }));
     const xml = await zip.file('word/document.xml')!.async('string');
-    const nest = (depth: number) => `<w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep text</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}`;
+    const nest = (depth: number) =>
+      `<w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep text</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}`;
     zip.file('word/document.xml', xml.replace('<w:body>', nest(2000)));
     const deep = await t.ingest(storeId, 'deep.docx', await zip.generateAsync({ type: 'nodebuffer' }));
     assert.equal(deep.json.status, 'failed');

@@ -68,7 +68,12 @@ describe('hostile files against the backend', function () {
   before(async () => {
     // The data folder sits alone in a folder of its own, so "nothing new next to it" sees only this backend.
     parentDir = await tempDir('docchat-hostile-');
-    t = await startTestBackend({ rateLimits: false, maxUploadBytes: MAX_UPLOAD, maxConvertBytes: MAX_CONVERT, dataDir: path.join(parentDir, 'data') });
+    t = await startTestBackend({
+      rateLimits: false,
+      maxUploadBytes: MAX_UPLOAD,
+      maxConvertBytes: MAX_CONVERT,
+      dataDir: path.join(parentDir, 'data'),
+    });
     storeId = await t.createStore('hostile');
   });
   after(async () => {
@@ -91,7 +96,15 @@ describe('hostile files against the backend', function () {
   }
 
   describe('path traversal', () => {
-    const names = ['../../../../etc/passwd', '..\\..\\windows\\win.ini', '/etc/shadow.md', 'a/../../b.md', '....//....//x.md', '%2e%2e%2fy.md', 'C:\\temp\\z.md'];
+    const names = [
+      '../../../../etc/passwd',
+      '..\\..\\windows\\win.ini',
+      '/etc/shadow.md',
+      'a/../../b.md',
+      '....//....//x.md',
+      '%2e%2e%2fy.md',
+      'C:\\temp\\z.md',
+    ];
     for (const name of names) {
       it(`keeps only the base name of ${JSON.stringify(name)} and writes inside the data folder`, async () => {
         const parent = path.dirname(t.dataDir);
@@ -113,7 +126,11 @@ describe('hostile files against the backend', function () {
       for (const id of ['..%2F..%2Fstate', '..%2fchunks', '%2e%2e', 'file-x%00.json', '..']) {
         const reply = await t.docs('GET', `/v1/files/${id}/content`);
         assert.ok(reply.status === 404 || reply.status === 400, `${id}: ${reply.status}`);
-        assert.equal(reply.json?.error?.type === 'not_found_error' || reply.json?.error?.type === 'invalid_request_error', true, reply.text);
+        assert.equal(
+          reply.json?.error?.type === 'not_found_error' || reply.json?.error?.type === 'invalid_request_error',
+          true,
+          reply.text,
+        );
       }
       await stillServing();
     });
@@ -158,7 +175,11 @@ describe('hostile files against the backend', function () {
     });
 
     it('fails a file past the conversion limit with a clear last_error', async () => {
-      await failsWith('large.md', Buffer.alloc(MAX_CONVERT + 1, 'c'), /too large to convert: 256 KiB.*limit is 256 KiB|too large to convert/);
+      await failsWith(
+        'large.md',
+        Buffer.alloc(MAX_CONVERT + 1, 'c'),
+        /too large to convert: 256 KiB.*limit is 256 KiB|too large to convert/,
+      );
     });
   });
 
@@ -178,7 +199,11 @@ describe('hostile files against the backend', function () {
     });
 
     it('fails a bomb hidden under word/media/ that the package names as its document', async () => {
-      await failsWith('media.docx', await zipBombDocx(100, { documentPath: 'word/media/image1.xml' }), /unpacks to more than 64 MiB.*zip bomb/);
+      await failsWith(
+        'media.docx',
+        await zipBombDocx(100, { documentPath: 'word/media/image1.xml' }),
+        /unpacks to more than 64 MiB.*zip bomb/,
+      );
       await stillServing();
     });
 
@@ -198,10 +223,27 @@ describe('hostile files against the backend', function () {
     const valid = makePdf([{ lines: ['A real line of text'] }]);
     const cases: [string, Buffer][] = [
       ['only a header', Buffer.from('%PDF-1.7\n')],
-      ['a header and garbage', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))])],
+      [
+        'a header and garbage',
+        Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))]),
+      ],
       ['cut in half', valid.subarray(0, Math.floor(valid.length / 2))],
-      ['a compressed content stream of garbage', Buffer.from(valid.toString('latin1').replace(/<< \/Length \d+ >>\nstream\n[\s\S]*?endstream/, '<< /Length 64 /Filter /FlateDecode >>\nstream\n' + 'z'.repeat(64) + '\nendstream'), 'latin1')],
-      ['an object loop', Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 1 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1')],
+      [
+        'a compressed content stream of garbage',
+        Buffer.from(
+          valid
+            .toString('latin1')
+            .replace(
+              /<< \/Length \d+ >>\nstream\n[\s\S]*?endstream/,
+              '<< /Length 64 /Filter /FlateDecode >>\nstream\n' + 'z'.repeat(64) + '\nendstream',
+            ),
+          'latin1',
+        ),
+      ],
+      [
+        'an object loop',
+        Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 1 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+      ],
     ];
     it('recovers a PDF whose xref table is broken (PDF.js rebuilds it), and keeps serving', async () => {
       const broken = Buffer.from(valid.toString('latin1').replace(/xref\n[\s\S]*?trailer/, 'xref\n0 99\nGARBAGE\ntrailer'), 'latin1');

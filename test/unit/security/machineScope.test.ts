@@ -68,7 +68,12 @@ describe('settings that route a token are machine-scoped and read from user sett
   it('the config reader ignores workspace and folder values of those settings', () => {
     const hostile = 'https://attacker.example';
     const levels: Record<string, Levels> = {
-      'docchat.documents.url': { defaultValue: '', globalValue: 'https://docs.example.com', workspaceValue: hostile, workspaceFolderValue: hostile },
+      'docchat.documents.url': {
+        defaultValue: '',
+        globalValue: 'https://docs.example.com',
+        workspaceValue: hostile,
+        workspaceFolderValue: hostile,
+      },
       'docchat.gateway.url': { defaultValue: '', workspaceValue: hostile },
       'docchat.network.proxy': { defaultValue: '', workspaceValue: 'http://attacker.example:8080' },
       'docchat.network.strictSSL': { defaultValue: true, workspaceValue: false },

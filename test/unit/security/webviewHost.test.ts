@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import Module from 'node:module';
-import { isOpenableLink } from '../../../src/features/chat/protocol';
+import { isOpenableLink } from '../../../src/chatCore/protocol';
 
 interface FakeWebview {
   options: any;
@@ -30,7 +30,12 @@ function fakeVscode() {
     dispose() {}
   }
   const Uri = {
-    joinPath: (base: { path: string }, ...parts: string[]) => ({ path: [base.path, ...parts].join('/'), toString() { return `file://${this.path}`; } }),
+    joinPath: (base: { path: string }, ...parts: string[]) => ({
+      path: [base.path, ...parts].join('/'),
+      toString() {
+        return `file://${this.path}`;
+      },
+    }),
   };
   return { EventEmitter, Uri, ViewColumn: { Beside: -2 }, window: {}, commands: {} };
 }
@@ -91,7 +96,10 @@ describe('chat host: only the protocol gets through', () => {
 
   it('locks the webview down: CSP from default-src none with a nonce, no command URIs, one resource root', () => {
     assert.equal(webview.options.enableCommandUris, false);
-    assert.deepEqual(webview.options.localResourceRoots.map((u: { path: string }) => u.path), ['/ext/dist/webview']);
+    assert.deepEqual(
+      webview.options.localResourceRoots.map((u: { path: string }) => u.path),
+      ['/ext/dist/webview'],
+    );
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)?.[1] ?? '';
     assert.match(csp, /^default-src 'none'/);
     assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{16,}'/);
@@ -139,12 +147,24 @@ describe('chat host: only the protocol gets through', () => {
     send({ type: 'send', text: 'How long are invoices kept?' });
     send({ type: 'runAction', action: 'showOutput' });
     send({ type: 'openLink', href: 'https://example.com/a' });
-    assert.deepEqual(handled.map((m) => (m as { type: string }).type), ['send', 'runAction', 'openLink']);
+    assert.deepEqual(
+      handled.map((m) => (m as { type: string }).type),
+      ['send', 'runAction', 'openLink'],
+    );
   });
 
   it('opens only http(s) links, whatever the webview sends', () => {
     for (const href of ['https://example.com', 'http://example.com/x']) assert.equal(isOpenableLink(href), true, href);
-    for (const href of ['command:workbench.action.terminal.new', 'vscode://settings', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'mailto:a@b.c', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)']) {
+    for (const href of [
+      'command:workbench.action.terminal.new',
+      'vscode://settings',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'mailto:a@b.c',
+      'JAVASCRIPT:alert(1)',
+      ' javascript:alert(1)',
+    ]) {
       assert.equal(isOpenableLink(href), false, href);
     }
   });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { renderChatPage } from '../../../src/features/chat/chatPage';
-import { isOpenableLink, parseWebviewMessage } from '../../../src/features/chat/protocol';
+import { isOpenableLink, parseWebviewMessage } from '../../../src/chatCore/protocol';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -60,12 +60,23 @@ function conversation(i: number, payload: string) {
 }
 
 function sources(payload: string) {
-  return [1, 2].map((number) => ({ kind: 'passage', number, storeId: 'vs_1', storeName: payload, fileId: 'file-1', filename: payload, content: payload, score: 0.5 }));
+  return [1, 2].map((number) => ({
+    kind: 'passage',
+    number,
+    storeId: 'vs_1',
+    storeName: payload,
+    fileId: 'file-1',
+    filename: payload,
+    content: payload,
+    score: 0.5,
+  }));
 }
 
 /** Cuts the payload into deltas at a few points, so the incremental renderer sees partial markup. */
 function deltas(payload: string): string[] {
-  const cuts = [1, 3, 7, Math.floor(payload.length / 2), payload.length - 2].filter((c) => c > 0 && c < payload.length).sort((a, b) => a - b);
+  const cuts = [1, 3, 7, Math.floor(payload.length / 2), payload.length - 2]
+    .filter((c) => c > 0 && c < payload.length)
+    .sort((a, b) => a - b);
   const out: string[] = [];
   let start = 0;
   for (const cut of [...new Set(cuts), payload.length]) {
@@ -106,7 +117,14 @@ for (const csp of [true, false]) {
       };
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       });
       context = await browser.newContext();
       context.on('request', (r) => requests.push(r.url()));
@@ -129,12 +147,15 @@ for (const csp of [true, false]) {
 
     it('renders a harmless answer through the same path (the harness itself works)', async () => {
       const i = -1;
-      await tab.evaluate((messages) => messages.forEach((m) => window.postMessage(m, '*')), [
-        { type: 'state', conversation: conversation(i, 'hello'), conversations: [], projectCode: 'NA' },
-        { type: 'streamStart', requestId: `r${i}`, messageId: `a${i}`, sources: [] },
-        { type: 'streamDelta', requestId: `r${i}`, text: 'Plain **bold** and [a link](https://example.com).' },
-        { type: 'streamDone', requestId: `r${i}`, stopped: false },
-      ]);
+      await tab.evaluate(
+        (messages) => messages.forEach((m) => window.postMessage(m, '*')),
+        [
+          { type: 'state', conversation: conversation(i, 'hello'), conversations: [], projectCode: 'NA' },
+          { type: 'streamStart', requestId: `r${i}`, messageId: `a${i}`, sources: [] },
+          { type: 'streamDelta', requestId: `r${i}`, text: 'Plain **bold** and [a link](https://example.com).' },
+          { type: 'streamDone', requestId: `r${i}`, stopped: false },
+        ],
+      );
       await tab.waitForFunction(() => document.querySelector('strong')?.textContent === 'bold');
       await tab.evaluate(() => (document.querySelector('[data-href]') as HTMLElement).click());
       const posted = await tab.evaluate(() => (window as any).__posted);
@@ -149,7 +170,12 @@ for (const csp of [true, false]) {
         await tab.evaluate(() => ((window as any).__posted = []));
         requests.length = 0;
         const messages = [
-          { type: 'state', conversation: conversation(i, payload), conversations: [{ id: `c${i}`, title: payload, updatedAt: 1 }], projectCode: payload },
+          {
+            type: 'state',
+            conversation: conversation(i, payload),
+            conversations: [{ id: `c${i}`, title: payload, updatedAt: 1 }],
+            projectCode: payload,
+          },
           { type: 'streamStart', requestId: `r${i}`, messageId: `a${i}`, sources: sources(payload) },
           ...deltas(payload).map((text) => ({ type: 'streamDelta', requestId: `r${i}`, text })),
           { type: 'streamDone', requestId: `r${i}`, stopped: false, finishReason: 'stop' },
@@ -158,7 +184,9 @@ for (const csp of [true, false]) {
         await tab.waitForFunction((id) => document.querySelector(`article[data-message-id="${id}"]`) !== null, `a${i}`);
         // Click everything a user could click in the answer and its sources, hover everything.
         await tab.evaluate(() => {
-          for (const el of document.querySelectorAll<HTMLElement>('main a, main button, main [data-href], main [data-citation], main [role=link]')) {
+          for (const el of document.querySelectorAll<HTMLElement>(
+            'main a, main button, main [data-href], main [data-citation], main [role=link]',
+          )) {
             el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
             el.click();
           }
@@ -174,8 +202,24 @@ for (const csp of [true, false]) {
           assert.ok(ALLOWED_TYPES.has(parsed.type), `the answer posted ${parsed.type}`);
           if (parsed.type === 'openLink') assert.ok(isOpenableLink(parsed.href), `a link to ${parsed.href} was offered to the host`);
         }
-        assert.equal(await tab.evaluate(() => document.querySelectorAll('main script, main iframe, main object, main embed, main img, main svg, main math, main form, main style, main link, main meta, main base').length), 0);
-        assert.equal(await tab.evaluate(() => [...document.querySelectorAll('main *')].some((el) => [...el.attributes].some((a) => /^on/i.test(a.name) || /^\s*(javascript|data|vbscript|command|vscode|file):/i.test(a.value)))), false, 'no handler attribute or dangerous URL survived');
+        assert.equal(
+          await tab.evaluate(
+            () =>
+              document.querySelectorAll(
+                'main script, main iframe, main object, main embed, main img, main svg, main math, main form, main style, main link, main meta, main base',
+              ).length,
+          ),
+          0,
+        );
+        assert.equal(
+          await tab.evaluate(() =>
+            [...document.querySelectorAll('main *')].some((el) =>
+              [...el.attributes].some((a) => /^on/i.test(a.name) || /^\s*(javascript|data|vbscript|command|vscode|file):/i.test(a.value)),
+            ),
+          ),
+          false,
+          'no handler attribute or dangerous URL survived',
+        );
       });
     });
   });

@@ -83,7 +83,10 @@ describe('local backend upstream', () => {
 
   it('keeps the company gateway (hybrid search) when one is configured beside Local mode', () => {
     assert.deepEqual(localUpstream({ url: 'https://llm.example.com', token: 't' }, settings, server), {
-      url: 'https://llm.example.com', key: 't', embeddingModel: 'text-embed-3-small', embedPath: '/embed',
+      url: 'https://llm.example.com',
+      key: 't',
+      embeddingModel: 'text-embed-3-small',
+      embedPath: '/embed',
     });
   });
 });

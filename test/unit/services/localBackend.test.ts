@@ -19,7 +19,15 @@ function recordingLogger(lines: string[]): Logger {
     lines.push(m);
     if (process.env.DOCCHAT_TEST_LOG) process.stderr.write(`    [local] ${m}\n`);
   };
-  const logger = { trace: note, debug: note, info: note, warn: note, error: note, child: () => logger, sink: () => (_level: string, m: string) => note(m) } as unknown as Logger;
+  const logger = {
+    trace: note,
+    debug: note,
+    info: note,
+    warn: note,
+    error: note,
+    child: () => logger,
+    sink: () => (_level: string, m: string) => note(m),
+  } as unknown as Logger;
   return logger;
 }
 
@@ -96,7 +104,11 @@ describe('Local mode: one backend process per profile', function () {
     const info = await readDiscovery(discoveryFile());
     assert.equal(info?.pid, a.pid);
     const files = await readdir(path.join(root, 'storage'));
-    assert.deepEqual(files.filter((f) => f.startsWith('backend.json')), ['backend.json'], 'no temporary discovery file is left');
+    assert.deepEqual(
+      files.filter((f) => f.startsWith('backend.json')),
+      ['backend.json'],
+      'no temporary discovery file is left',
+    );
     const client = new DocumentsClient({ baseUrl: ea.url, token: eb.token, rateLimits: false, transport: { maxRetries: 0 } });
     await client.createVectorStore({ name: 'shared' });
     await client.close();
@@ -118,7 +130,18 @@ describe('Local mode: one backend process per profile', function () {
     const deadPid = await new Promise<number>((resolve) => dead.once('exit', () => resolve(dead.pid!)));
     await mkdir(path.join(root, 'storage'), { recursive: true });
     const port = await freePort();
-    await writeFile(discoveryFile(), JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: deadPid, version: '0.1.0', token: 'kept-token-0123456789', upstream: null, startedAt: '' }), { mode: 0o600 });
+    await writeFile(
+      discoveryFile(),
+      JSON.stringify({
+        url: `http://127.0.0.1:${port}`,
+        pid: deadPid,
+        version: '0.1.0',
+        token: 'kept-token-0123456789',
+        upstream: null,
+        startedAt: '',
+      }),
+      { mode: 0o600 },
+    );
     const endpoint = await started(openWindow());
     assert.equal(endpoint.token, 'kept-token-0123456789');
     assert.equal(endpoint.url, `http://127.0.0.1:${port}`);
@@ -127,7 +150,7 @@ describe('Local mode: one backend process per profile', function () {
     assert.ok(info && isProcessAlive(info.pid));
   });
 
-  it('a backend that does not accept the file\'s token, or runs an older version, is replaced', async () => {
+  it("a backend that does not accept the file's token, or runs an older version, is replaced", async () => {
     const old = openWindow({ version: '0.0.9' });
     await started(old);
     const oldPid = old.pid!;
@@ -188,7 +211,10 @@ describe('Local mode: one backend process per profile', function () {
       }
     }
     assert.equal(changes.filter((c) => c instanceof Error).length, 1, 'one error');
-    assert.ok([...pids].every((pid) => !isProcessAlive(pid)), 'no backend runs after the crash loop');
+    assert.ok(
+      [...pids].every((pid) => !isProcessAlive(pid)),
+      'no backend runs after the crash loop',
+    );
   });
 
   it('exits by itself once the last window let go and the idle time passed', async () => {
@@ -207,7 +233,12 @@ describe('Local mode: one backend process per profile', function () {
     let gateway: FakeUpstream;
     beforeEach(async () => (gateway = await startFakeUpstream()));
     afterEach(async () => gateway.close());
-    const upstream = (): LocalUpstream => ({ url: gateway.url, key: 'gateway-key', embeddingModel: 'text-embed-3-large', embedPath: '/embed' });
+    const upstream = (): LocalUpstream => ({
+      url: gateway.url,
+      key: 'gateway-key',
+      embeddingModel: 'text-embed-3-large',
+      embedPath: '/embed',
+    });
 
     it('searches hybrid with the gateway embeddings, and restarts only when the upstream changes', async () => {
       const window = openWindow();
@@ -218,7 +249,10 @@ describe('Local mode: one backend process per profile', function () {
 
       const client = new DocumentsClient({ baseUrl: first.url, token: first.token, rateLimits: false, transport: { maxRetries: 0 } });
       const store = await client.createVectorStore({ name: 'pets' });
-      for (const [name, text] of [['felines.md', 'Felines sleep sixteen hours a day.'], ['dogs.md', 'Dogs need a walk twice a day.']]) {
+      for (const [name, text] of [
+        ['felines.md', 'Felines sleep sixteen hours a day.'],
+        ['dogs.md', 'Dogs need a walk twice a day.'],
+      ]) {
         const file = await client.uploadFile({ filename: name, data: new TextEncoder().encode(text) });
         await client.attachFile(store.id, { file_id: file.id });
         assert.equal((await client.waitUntilProcessed(store.id, file.id)).status, 'completed');
@@ -233,7 +267,12 @@ describe('Local mode: one backend process per profile', function () {
 
       const withoutGateway = await started(window, undefined);
       assert.notEqual(window.pid, firstPid, 'a new backend without the upstream');
-      const plain = new DocumentsClient({ baseUrl: withoutGateway.url, token: withoutGateway.token, rateLimits: false, transport: { maxRetries: 0 } });
+      const plain = new DocumentsClient({
+        baseUrl: withoutGateway.url,
+        token: withoutGateway.token,
+        rateLimits: false,
+        transport: { maxRetries: 0 },
+      });
       const again = await plain.search(store.id, { query: 'felines' });
       assert.notEqual((again as { ranking?: string }).ranking, 'hybrid', 'restarted without the upstream');
       assert.match(again.data[0].content, /Felines/, 'the data folder survived the restart');

@@ -41,11 +41,16 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
 
 const openAi = (req: http.IncomingMessage, res: http.ServerResponse) =>
   req.url === '/v1/models'
-    ? json(res, 200, { object: 'list', data: [{ id: 'llama3.2', object: 'model' }, { id: 'nomic-embed-text', object: 'model' }, { id: 'qwen2.5' }] })
+    ? json(res, 200, {
+        object: 'list',
+        data: [{ id: 'llama3.2', object: 'model' }, { id: 'nomic-embed-text', object: 'model' }, { id: 'qwen2.5' }],
+      })
     : json(res, 404, { error: 'not found' });
 /** An older Ollama: no OpenAI-compatible list, only its own `/api/tags`. */
 const ollamaOnly = (req: http.IncomingMessage, res: http.ServerResponse) =>
-  req.url === '/api/tags' ? json(res, 200, { models: [{ name: 'mistral:7b', size: 1 }, { name: 'gemma2:2b' }] }) : json(res, 404, { error: 'not found' });
+  req.url === '/api/tags'
+    ? json(res, 200, { models: [{ name: 'mistral:7b', size: 1 }, { name: 'gemma2:2b' }] })
+    : json(res, 404, { error: 'not found' });
 const somethingElse = (_req: http.IncomingMessage, res: http.ServerResponse) => {
   res.writeHead(200, { 'content-type': 'text/html' });
   res.end('<html><body>A web app, not a model server</body></html>');
@@ -142,9 +147,21 @@ describe('language-model server detection', () => {
   });
 
   it('probes the usual ports unless tests name others', () => {
-    assert.deepEqual(modelServerCandidates(undefined).map((c) => c.port), [11434, 1234, 8080, 8000]);
+    assert.deepEqual(
+      modelServerCandidates(undefined).map((c) => c.port),
+      [11434, 1234, 8080, 8000],
+    );
     assert.equal(modelServerCandidates(undefined)[0]?.ollama, true);
-    assert.deepEqual(modelServerCandidates('4567, 4568/ollama').map((c) => [c.port, c.ollama ?? false]), [[4567, false], [4568, true]]);
-    assert.deepEqual(modelServerCandidates('nonsense').map((c) => c.port), [11434, 1234, 8080, 8000]);
+    assert.deepEqual(
+      modelServerCandidates('4567, 4568/ollama').map((c) => [c.port, c.ollama ?? false]),
+      [
+        [4567, false],
+        [4568, true],
+      ],
+    );
+    assert.deepEqual(
+      modelServerCandidates('nonsense').map((c) => c.port),
+      [11434, 1234, 8080, 8000],
+    );
   });
 });

@@ -17,7 +17,9 @@ describe('settings model', () => {
   });
 
   it('trims URLs and drops trailing slashes; a documents URL means Remote mode', () => {
-    const s = normaliseSettings({ docchat: { 'documents.url': ' https://docs.example.com/ ', 'gateway.url': 'https://llm.example.com//' } });
+    const s = normaliseSettings({
+      docchat: { 'documents.url': ' https://docs.example.com/ ', 'gateway.url': 'https://llm.example.com//' },
+    });
     assert.equal(s.documentsUrl, 'https://docs.example.com');
     assert.equal(s.gatewayUrl, 'https://llm.example.com');
     assert.equal(connectionModeOf(s), 'remote');
@@ -33,7 +35,11 @@ describe('settings model', () => {
   });
 
   it("takes DocChat's proxy over VS Code's http.proxy, and VS Code's noProxy list", () => {
-    const both = normaliseSettings({ docchat: { 'network.proxy': 'http://own:1' }, httpProxy: 'http://vscode:2', httpNoProxy: ['localhost', '.corp'] });
+    const both = normaliseSettings({
+      docchat: { 'network.proxy': 'http://own:1' },
+      httpProxy: 'http://vscode:2',
+      httpNoProxy: ['localhost', '.corp'],
+    });
     assert.equal(both.network.proxy, 'http://own:1');
     assert.deepEqual(both.network.noProxy, ['localhost', '.corp']);
     const vscodeOnly = normaliseSettings({ docchat: {}, httpProxy: 'http://vscode:2', httpNoProxy: 'a.example, b.example' });
@@ -56,7 +62,9 @@ describe('settings model', () => {
 describe('connection plan', () => {
   const local = normaliseSettings({ docchat: {} });
   const remote = normaliseSettings({ docchat: { 'documents.url': 'https://docs.example.com' } });
-  const remoteWithGateway = normaliseSettings({ docchat: { 'documents.url': 'https://docs.example.com', 'gateway.url': 'https://llm.example.com' } });
+  const remoteWithGateway = normaliseSettings({
+    docchat: { 'documents.url': 'https://docs.example.com', 'gateway.url': 'https://llm.example.com' },
+  });
 
   it('Local mode serves the gateway from the embedded backend unless a gateway URL is set', () => {
     assert.deepEqual(planConnection(local, {}), { kind: 'local', gateway: 'local' });

@@ -4,7 +4,10 @@ import { presentStatus } from '../../../src/services/statusModel';
 describe('status bar text', () => {
   it('says Local, the remote host, Signed out, or an error', () => {
     assert.match(presentStatus({ kind: 'local', url: 'http://127.0.0.1:4000' }, 0).text, /DocChat: Local$/);
-    assert.match(presentStatus({ kind: 'remote', url: 'https://docs.example.com', host: 'docs.example.com' }, 0).text, /docs\.example\.com$/);
+    assert.match(
+      presentStatus({ kind: 'remote', url: 'https://docs.example.com', host: 'docs.example.com' }, 0).text,
+      /docs\.example\.com$/,
+    );
     const signedOut = presentStatus({ kind: 'signedOut', url: 'https://docs.example.com', host: 'docs.example.com' }, 0);
     assert.match(signedOut.text, /Signed out/);
     assert.equal(signedOut.command, 'docchat.setDocumentsToken');

@@ -40,7 +40,8 @@ export async function runSuite(files: SuiteFile[], vscodeVersion: string): Promi
     runner.on('pending', (test) => tests.push({ title: test.fullTitle(), file: test.file, state: 'pending' }));
     // 'fail' also fires for hooks (before/after), which then count as a failed "test".
     runner.on('fail', (test, error: Error) =>
-      tests.push({ title: test.fullTitle(), file: test.file, state: 'failed', error: error.stack ?? String(error) }));
+      tests.push({ title: test.fullTitle(), file: test.file, state: 'failed', error: error.stack ?? String(error) }),
+    );
   });
   return {
     vscodeVersion,

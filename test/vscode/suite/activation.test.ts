@@ -18,8 +18,14 @@ describe('DocChat in the extension host', () => {
   it('contributes the DocChat view container and the stores view', () => {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
     const containers: Array<{ id: string }> = manifest.contributes.viewsContainers.activitybar;
-    assert.ok(containers.some((c) => c.id === 'docchat'), 'no activity-bar container "docchat"');
+    assert.ok(
+      containers.some((c) => c.id === 'docchat'),
+      'no activity-bar container "docchat"',
+    );
     const views: Array<{ id: string }> = manifest.contributes.views.docchat;
-    assert.ok(views.some((v) => v.id === 'docchat.stores'), 'no view "docchat.stores" in the container');
+    assert.ok(
+      views.some((v) => v.id === 'docchat.stores'),
+      'no view "docchat.stores" in the container',
+    );
   });
 });

@@ -33,7 +33,9 @@ describe('DocChat commands', () => {
   it('contributes every docchat command it registers', () => {
     const contributed = new Set((manifest.contributes.commands ?? []).map((c) => c.command));
     // VS Code itself registers `<viewId>.focus`, `<viewId>.resetViewLocation`, … for each view.
-    const viewIds = Object.values(manifest.contributes.views ?? {}).flat().map((v) => v.id);
+    const viewIds = Object.values(manifest.contributes.views ?? {})
+      .flat()
+      .map((v) => v.id);
     const isViewCommand = (id: string) => viewIds.some((view) => id.startsWith(`${view}.`));
     const extra = [...registered].filter((id) => id.startsWith('docchat.') && !contributed.has(id) && !isViewCommand(id));
     assert.deepEqual(extra, [], `registered but not contributed in package.json: ${extra.join(', ')}`);
@@ -41,7 +43,8 @@ describe('DocChat commands', () => {
 
   it('shows the DocChat output channel', async () => {
     // An output channel on screen is a text editor of the `output` scheme, named after the extension and channel.
-    const docChatOutput = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && e.document.uri.path === `${EXTENSION_ID}.DocChat`);
+    const docChatOutput = () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && e.document.uri.path === `${EXTENSION_ID}.DocChat`);
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await eventually(() => (docChatOutput() ? undefined : true), 'the panel to close');
     await vscode.commands.executeCommand('docchat.showOutput');
@@ -85,7 +88,14 @@ describe('registerCommand: one way to run a command and report its error', () =>
       assert.equal(reports[0]!.options.service, 'gateway');
       assert.ok(reports[0]!.options.retry, 'Retry is offered');
       await reports[0]!.options.retry!();
-      assert.deepEqual(calls, [['a', 2], ['a', 2]], 'Retry ran the command again with the same arguments');
+      assert.deepEqual(
+        calls,
+        [
+          ['a', 2],
+          ['a', 2],
+        ],
+        'Retry ran the command again with the same arguments',
+      );
       assert.equal(reports.length, 2, 'a failing retry is reported again');
     } finally {
       registration.dispose();
@@ -94,7 +104,9 @@ describe('registerCommand: one way to run a command and report its error', () =>
 
   it('offers no Retry when the command says so, and reports nothing when it succeeds', async () => {
     const { reports, errors } = recorder();
-    const failing = registerCommand(errors, 'docchatTest.noRetry' as CommandId, 'fail', () => Promise.reject(new Error('no')), { retry: false });
+    const failing = registerCommand(errors, 'docchatTest.noRetry' as CommandId, 'fail', () => Promise.reject(new Error('no')), {
+      retry: false,
+    });
     const working = registerCommand(errors, 'docchatTest.works' as CommandId, 'work', () => 42);
     try {
       await vscode.commands.executeCommand('docchatTest.noRetry');

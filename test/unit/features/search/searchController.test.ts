@@ -45,7 +45,10 @@ describe('search as you type', () => {
     assert.deepEqual(timers.delays(), [250], 'one debounce timer, restarted on each keystroke');
     timers.fireAll();
     await until(() => states.at(-1)?.kind === 'results');
-    assert.deepEqual(calls.map((c) => c.query), ['espresso']);
+    assert.deepEqual(
+      calls.map((c) => c.query),
+      ['espresso'],
+    );
     const last = states.at(-1) as Extract<SearchState<SearchResult>, { kind: 'results' }>;
     assert.equal(last.query, 'espresso');
     assert.ok(last.result.data.length > 0);
@@ -73,10 +76,17 @@ describe('search as you type', () => {
     releaseFirst();
     // The controller awaited this answer before the test did, so it has handled it once this resolves.
     const stale = await firstAnswer!;
-    assert.ok(stale.data.some((d) => d.content.includes('kubectl')), 'the stale request did answer');
+    assert.ok(
+      stale.data.some((d) => d.content.includes('kubectl')),
+      'the stale request did answer',
+    );
     await new Promise((resolve) => setImmediate(resolve));
     const results = states.filter((s): s is Extract<SearchState<SearchResult>, { kind: 'results' }> => s.kind === 'results');
-    assert.deepEqual(results.map((r) => r.query), ['espresso'], 'only the current query ever shows results');
+    assert.deepEqual(
+      results.map((r) => r.query),
+      ['espresso'],
+      'only the current query ever shows results',
+    );
     assert.ok(results[0]!.result.data.every((d) => !d.content.includes('kubectl')));
     controller.dispose();
   });
@@ -109,7 +119,10 @@ describe('search as you type', () => {
     assert.deepEqual(timers.delays(), [7000]);
     timers.fireAll();
     await until(() => states.at(-1)?.kind === 'results');
-    assert.deepEqual(calls.map((c) => c.query), ['floor', 'floor']);
+    assert.deepEqual(
+      calls.map((c) => c.query),
+      ['floor', 'floor'],
+    );
     controller.dispose();
   });
 

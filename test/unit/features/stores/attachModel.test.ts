@@ -18,20 +18,28 @@ describe('attach flow rules', () => {
   });
 
   it('quotes last_error when a single file fails', () => {
-    const s = summarizeAttach('handbook', [{ filename: 'scan.pdf', file: file('failed', 'The page has no text layer and OCR was skipped.') }]);
+    const s = summarizeAttach('handbook', [
+      { filename: 'scan.pdf', file: file('failed', 'The page has no text layer and OCR was skipped.') },
+    ]);
     assert.equal(s.level, 'error');
     assert.match(s.message, /"scan\.pdf" could not be attached to "handbook": The page has no text layer/);
   });
 
   it('reports success, pending and mixed runs', () => {
-    assert.deepEqual(summarizeAttach('h', [{ filename: 'a.md', file: file('completed') }]), { level: 'info', message: 'Attached "a.md" to "h".' });
+    assert.deepEqual(summarizeAttach('h', [{ filename: 'a.md', file: file('completed') }]), {
+      level: 'info',
+      message: 'Attached "a.md" to "h".',
+    });
     assert.equal(summarizeAttach('h', [{ filename: 'a.md', file: file('in_progress'), cancelled: true }]).level, 'warning');
     assert.deepEqual(summarizeAttach('h', [{ filename: 'a.md', cancelled: true }]), {
       level: 'warning',
       message: 'Attaching "a.md" to "h" was cancelled.',
     });
     assert.match(
-      summarizeAttach('h', [{ filename: 'a.md', file: file('completed') }, { filename: 'b.md', cancelled: true }]).message,
+      summarizeAttach('h', [
+        { filename: 'a.md', file: file('completed') },
+        { filename: 'b.md', cancelled: true },
+      ]).message,
       /1 of 2 files attached to "h", 1 cancelled\./,
     );
     const mixed = summarizeAttach('h', [

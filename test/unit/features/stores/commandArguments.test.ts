@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
 import type { VectorStore } from '../../../../src/api/documents/schemas';
-import { fileOfArgument, selectionOfArguments, storeFileRefOfArgument, storeOfArgument } from '../../../../src/features/stores/commandArguments';
+import {
+  fileOfArgument,
+  selectionOfArguments,
+  storeFileRefOfArgument,
+  storeOfArgument,
+} from '../../../../src/features/stores/commandArguments';
 
 const store = { id: 'vs_1', name: 'handbook' } as VectorStore;
 const storeNode = { kind: 'store', store };
@@ -27,7 +32,11 @@ describe('command arguments (tree nodes, references, nothing)', () => {
   it('reads a file from a node or from a plain reference, with what it knows of the store', () => {
     assert.deepEqual(fileOfArgument(fileNode), { fileId: 'file-1', storeId: 'vs_1', filename: 'guide.md' });
     assert.deepEqual(fileOfArgument({ fileId: 'file-2' }), { fileId: 'file-2', storeId: undefined, filename: undefined });
-    assert.deepEqual(fileOfArgument({ fileId: 'file-3', storeId: 'vs_9', filename: 7 }), { fileId: 'file-3', storeId: 'vs_9', filename: undefined });
+    assert.deepEqual(fileOfArgument({ fileId: 'file-3', storeId: 'vs_9', filename: 7 }), {
+      fileId: 'file-3',
+      storeId: 'vs_9',
+      filename: undefined,
+    });
     assert.equal(fileOfArgument(storeNode), undefined);
     assert.equal(fileOfArgument({ fileId: 42 }), undefined);
   });

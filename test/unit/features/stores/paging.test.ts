@@ -41,7 +41,10 @@ describe('tree paging and file names against the embedded backend', () => {
     await list.loadMore();
     const ids = list.items.map((s) => s.id);
     assert.equal(new Set(ids).size, ids.length, 'no store twice');
-    assert.ok(created.every((id) => ids.includes(id)), 'all stores reached by paging');
+    assert.ok(
+      created.every((id) => ids.includes(id)),
+      'all stores reached by paging',
+    );
     while (list.hasMore) {
       await list.loadMore();
     }
@@ -57,10 +60,13 @@ describe('tree paging and file names against the embedded backend', () => {
   it('drops a page that arrives after a reset (never shows a stale list)', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const list = new PagedList(async (request) => {
-      await gate;
-      return backend.client.listVectorStores(request);
-    }, () => 2);
+    const list = new PagedList(
+      async (request) => {
+        await gate;
+        return backend.client.listVectorStores(request);
+      },
+      () => 2,
+    );
     const loading = list.ensureLoaded();
     list.reset();
     release();
@@ -71,7 +77,10 @@ describe('tree paging and file names against the embedded backend', () => {
 
   it('updates and prepends items in place', async () => {
     const store = await backend.client.createVectorStore({ name: 'inplace' });
-    const list = new PagedList((request) => backend.client.listVectorStores(request), () => 2);
+    const list = new PagedList(
+      (request) => backend.client.listVectorStores(request),
+      () => 2,
+    );
     await list.ensureLoaded();
     const renamed = { ...list.items[0]!, name: 'changed' };
     assert.equal(list.update(renamed), true);

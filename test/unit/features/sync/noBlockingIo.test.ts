@@ -23,8 +23,9 @@ describe('no blocking I/O on the extension host', () => {
         readFileSync(file, 'utf8')
           .split('\n')
           .forEach((line, i) => {
-            if (BLOCKING.test(line) && !line.trim().startsWith('//') && !line.trim().startsWith('*'))
-              {offenders.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);}
+            if (BLOCKING.test(line) && !line.trim().startsWith('//') && !line.trim().startsWith('*')) {
+              offenders.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
+            }
           });
       }
     }

@@ -29,9 +29,21 @@ describe('DocChat documents commands and Local mode (extension host)', () => {
   it('registers the documents commands', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const id of [
-      'docchat.setDocumentsToken', 'docchat.setGatewayApiKey', 'docchat.signOut', 'docchat.refreshStores', 'docchat.refreshNode',
-      'docchat.loadMore', 'docchat.createStore', 'docchat.copyId', 'docchat.revealInTree', 'docchat.attachCurrentFile',
-      'docchat.attachFiles', 'docchat.setFileMetadata', 'docchat.setStoreFileMetadata', 'docchat.search', 'docchat.searchInFiles',
+      'docchat.setDocumentsToken',
+      'docchat.setGatewayApiKey',
+      'docchat.signOut',
+      'docchat.refreshStores',
+      'docchat.refreshNode',
+      'docchat.loadMore',
+      'docchat.createStore',
+      'docchat.copyId',
+      'docchat.revealInTree',
+      'docchat.attachCurrentFile',
+      'docchat.attachFiles',
+      'docchat.setFileMetadata',
+      'docchat.setStoreFileMetadata',
+      'docchat.search',
+      'docchat.searchInFiles',
     ]) {
       assert.ok(registered.has(id), `${id} is not registered`);
     }
@@ -41,7 +53,8 @@ describe('DocChat documents commands and Local mode (extension host)', () => {
     // A browser-hosted VS Code reaches the clipboard only with the page's permission; without it the
     // calls never settle, and this test says so (skipped) instead of passing. The E2E suite grants
     // the permission and checks Copy ID from the tree's context menu.
-    const settle = <T>(p: Thenable<T>) => Promise.race([Promise.resolve(p).then((v) => ({ v })), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000))]);
+    const settle = <T>(p: Thenable<T>) =>
+      Promise.race([Promise.resolve(p).then((v) => ({ v })), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000))]);
     if (!(await settle(vscode.env.clipboard.writeText(''))) || (await settle(vscode.env.clipboard.readText())) === undefined) this.skip();
     const store = { kind: 'store', store: { id: 'vs_copy_me', name: 'x' } };
     const file = { kind: 'storeFile', fileId: 'file-copy-me' };

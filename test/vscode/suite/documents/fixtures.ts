@@ -35,7 +35,14 @@ export async function startBackend(): Promise<TestBackend> {
     throw new Error(`${EXTENSION_ID} is not installed`);
   }
   const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
-    startBackend(o: { dataDir: string; token: string; apiKey: string; rateLimits?: boolean; port?: number; host?: string }): Promise<RunningBackend>;
+    startBackend(o: {
+      dataDir: string;
+      token: string;
+      apiKey: string;
+      rateLimits?: boolean;
+      port?: number;
+      host?: string;
+    }): Promise<RunningBackend>;
   };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-exthost-backend-'));
   const server = await bundle.startBackend({ host: '127.0.0.1', port: 0, dataDir, token: TOKEN, apiKey: TOKEN, rateLimits: false });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { MetadataDraft } from '../../../../src/features/metadata/draft';
-import { editMetadata, entryValidator } from '../../../../src/features/metadata/editor';
+import { MetadataDraft } from '../../../../src/features/stores/metadataDraft';
+import { editMetadata, entryValidator } from '../../../../src/features/stores/metadataEditor';
 import { eventually } from './fixtures';
 
 describe('metadata editor (extension host)', () => {

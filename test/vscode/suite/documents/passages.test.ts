@@ -6,7 +6,16 @@ import { PassageDocuments, type Passage } from '../../../../src/features/search/
 import { eventually, servicesFor, startBackend, type TestBackend, type TestServices } from './fixtures';
 
 const encode = (text: string) => new TextEncoder().encode(text);
-const BODY = ['# Release guide', '', 'Intro paragraph about releases.', '', '## Rollback', '', 'To roll back a release, run the rollback pipeline with the previous tag.', ''].join('\n');
+const BODY = [
+  '# Release guide',
+  '',
+  'Intro paragraph about releases.',
+  '',
+  '## Rollback',
+  '',
+  'To roll back a release, run the rollback pipeline with the previous tag.',
+  '',
+].join('\n');
 
 describe('opening search passages (extension host, real backend)', () => {
   let backend: TestBackend;
@@ -67,10 +76,14 @@ describe('opening search passages (extension host, real backend)', () => {
     const local = path.join(folder.uri.fsPath, 'release-guide-local.md');
     writeFileSync(local, BODY);
     const passage = await passageFor('rollback pipeline', 'release-guide-local.md');
-    const editor = await eventually(async () => {
-      const e = await passages.open(passage);
-      return e.document.uri.scheme === 'file' ? e : undefined;
-    }, 'the workspace file (the file search may need a moment to index it)', 40);
+    const editor = await eventually(
+      async () => {
+        const e = await passages.open(passage);
+        return e.document.uri.scheme === 'file' ? e : undefined;
+      },
+      'the workspace file (the file search may need a moment to index it)',
+      40,
+    );
     assert.equal(editor.document.uri.fsPath, local);
     const line = editor.document.lineAt(editor.selection.active.line).text;
     assert.ok(passage.content.includes(line.trim()) && line.trim().length > 0, `the cursor is on a line of the passage: "${line}"`);

@@ -72,7 +72,10 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     }
     tree.resetAll();
     const first = await tree.getChildren();
-    assert.deepEqual(first.map((n) => n.kind), ['store', 'store', 'loadMore']);
+    assert.deepEqual(
+      first.map((n) => n.kind),
+      ['store', 'store', 'loadMore'],
+    );
     const newest = tree.getTreeItem(first[0]!);
     assert.equal(newest.label, 'tree-c');
     assert.equal(newest.contextValue, 'store');
@@ -83,7 +86,10 @@ describe('Vector Stores tree (extension host, real backend)', () => {
 
     await tree.loadMore(first[2] as LoadMoreNode);
     const second = await tree.getChildren();
-    assert.deepEqual(second.filter((n) => n.kind === 'store').map((n) => tree.getTreeItem(n).label), ['tree-c', 'tree-b', 'tree-a']);
+    assert.deepEqual(
+      second.filter((n) => n.kind === 'store').map((n) => tree.getTreeItem(n).label),
+      ['tree-c', 'tree-b', 'tree-a'],
+    );
     assert.ok(!second.some((n) => n.kind === 'loadMore'), 'all three stores are loaded');
     assert.equal(second[0], first[0], 'nodes keep their identity across refreshes (reveal and expansion rely on it)');
   });
@@ -92,7 +98,10 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     const store = await backend.client.createVectorStore({ name: 'tree-files' });
     const good = await backend.client.uploadFile({ filename: 'guide.md', data: encode('# Guide\nHow to deploy.') });
     await backend.client.attachFile(store.id, { file_id: good.id });
-    const bad = await backend.client.uploadFile({ filename: 'tool.exe', data: new Uint8Array([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 0xff, 0xfe]) });
+    const bad = await backend.client.uploadFile({
+      filename: 'tool.exe',
+      data: new Uint8Array([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 0xff, 0xfe]),
+    });
     await backend.client.attachFile(store.id, { file_id: bad.id });
     const failed = await backend.client.waitUntilProcessed(store.id, bad.id, { initialDelayMs: 20, maxDelayMs: 100 });
     await backend.client.waitUntilProcessed(store.id, good.id, { initialDelayMs: 20, maxDelayMs: 100 });
@@ -192,7 +201,10 @@ describe('Vector Stores tree (extension host, real backend)', () => {
 
     const page = await backend.client.listVectorStoreFiles(store.id);
     assert.equal(page.data.length, 2, 'both dropped files are attached');
-    assert.ok(page.data.every((f) => f.status === 'completed'), `statuses: ${page.data.map((f) => f.status)}`);
+    assert.ok(
+      page.data.every((f) => f.status === 'completed'),
+      `statuses: ${page.data.map((f) => f.status)}`,
+    );
     const labels = (await fileNodes(node)).map((f) => tree.getTreeItem(f).label).sort();
     assert.deepEqual(labels, ['dropped one.md', 'dropped-two.txt']);
     assert.equal(services.recentStores.list()[0], store.id, 'the store becomes the most recent one');

@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { GatewayClient } from '../../../../src/api/gateway/client';
 import type { ConnectionService } from '../../../../src/services/connection';
-import { chatApiSupport, ChosenStore, PARTICIPANT_ID, SEARCH_TOOL_NAME, SearchStoreTool } from '../../../../src/features/participant';
-import { DocChatParticipant } from '../../../../src/features/participant/participant';
+import { chatApiSupport, ChosenStore, PARTICIPANT_ID, SEARCH_TOOL_NAME, SearchStoreTool } from '../../../../src/features/nativeChat';
+import { DocChatParticipant } from '../../../../src/features/nativeChat/participant';
 import { PassageDocuments } from '../../../../src/features/search/passages';
 import type { Services } from '../../../../src/services';
 import { EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
@@ -36,7 +36,8 @@ class RecordingStream {
     return {
       markdown: (value: string | vscode.MarkdownString) => void this.markdown.push(text(value)),
       progress: (value: string) => void this.progress.push(value),
-      reference: (value: vscode.Uri | vscode.Location) => void this.references.push(value instanceof vscode.Uri ? value.toString() : value.uri.toString()),
+      reference: (value: vscode.Uri | vscode.Location) =>
+        void this.references.push(value instanceof vscode.Uri ? value.toString() : value.uri.toString()),
       button: (command: vscode.Command) => void this.buttons.push(command),
       anchor: () => undefined,
       filetree: () => undefined,
@@ -49,7 +50,14 @@ class RecordingStream {
 }
 
 function request(prompt: string, command?: string): vscode.ChatRequest {
-  return { prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
+  return {
+    prompt,
+    command,
+    references: [],
+    toolReferences: [],
+    toolInvocationToken: undefined,
+    model: undefined,
+  } as unknown as vscode.ChatRequest;
 }
 
 const NO_HISTORY = { history: [] } as unknown as vscode.ChatContext;
@@ -68,7 +76,7 @@ describe('Native chat: @docchat participant and search tool', function () {
   before(async function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     await extension.activate();
-     
+
     const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
       startBackend(o: Record<string, unknown>): Promise<Running>;
     };
@@ -109,7 +117,10 @@ describe('Native chat: @docchat participant and search tool', function () {
     const participant = manifest.contributes.chatParticipants.find((p: { id: string }) => p.id === PARTICIPANT_ID);
     assert.ok(participant, `no chat participant ${PARTICIPANT_ID}`);
     assert.equal(participant.name, 'docchat');
-    assert.deepEqual(participant.commands.map((c: { name: string }) => c.name), ['search', 'store']);
+    assert.deepEqual(
+      participant.commands.map((c: { name: string }) => c.name),
+      ['search', 'store'],
+    );
     const contributed = manifest.contributes.languageModelTools.map((t: { name: string }) => t.name);
     assert.deepEqual(contributed, [SEARCH_TOOL_NAME]);
   });
@@ -152,7 +163,12 @@ describe('Native chat: @docchat participant and search tool', function () {
     await chosen.set({ id: storeId, name: 'Runbooks' });
     const participant = participantFor(services, chosen);
     const stream = new RecordingStream();
-    const result = await participant.handler(request('rollback pipeline', 'search'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+    const result = await participant.handler(
+      request('rollback pipeline', 'search'),
+      NO_HISTORY,
+      stream.asStream(),
+      new vscode.CancellationTokenSource().token,
+    );
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.deepEqual(stream.progress, ['Searching Runbooks…']);
     assert.match(stream.text, /1 passage in \*\*Runbooks\*\* match “rollback pipeline”/);
@@ -167,7 +183,12 @@ describe('Native chat: @docchat participant and search tool', function () {
     await chosen.set({ id: storeId, name: 'Runbooks' });
     const participant = participantFor(services, chosen);
     const stream = new RecordingStream();
-    const result = await participant.handler(request('How do I roll back a release?'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+    const result = await participant.handler(
+      request('How do I roll back a release?'),
+      NO_HISTORY,
+      stream.asStream(),
+      new vscode.CancellationTokenSource().token,
+    );
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.deepEqual(stream.progress, ['Searching Runbooks…', 'Answering with local-extractive…']);
     // The local model quotes the sources it was given, with [n] citations.
@@ -182,7 +203,12 @@ describe('Native chat: @docchat participant and search tool', function () {
     try {
       const participant = participantFor(fresh, new ChosenStore(fresh, fresh.memento));
       const stream = new RecordingStream();
-      const result = await participant.handler(request('rollback pipeline', 'search'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+      const result = await participant.handler(
+        request('rollback pipeline', 'search'),
+        NO_HISTORY,
+        stream.asStream(),
+        new vscode.CancellationTokenSource().token,
+      );
       assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
       assert.deepEqual(stream.progress, ['Searching Runbooks…']);
       assert.equal((result?.metadata as { storeId?: string } | undefined)?.storeId, storeId);
@@ -197,10 +223,18 @@ describe('Native chat: @docchat participant and search tool', function () {
     try {
       const participant = participantFor(fresh, new ChosenStore(fresh, fresh.memento));
       const stream = new RecordingStream();
-      const result = await participant.handler(request('anything'), NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+      const result = await participant.handler(
+        request('anything'),
+        NO_HISTORY,
+        stream.asStream(),
+        new vscode.CancellationTokenSource().token,
+      );
       assert.equal(result?.errorDetails, undefined);
       assert.match(stream.text, /Choose the vector store @docchat answers from first/);
-      assert.deepEqual(stream.buttons.map((b) => b.command), ['docchat.participant.chooseStore']);
+      assert.deepEqual(
+        stream.buttons.map((b) => b.command),
+        ['docchat.participant.chooseStore'],
+      );
     } finally {
       fresh.dispose();
     }

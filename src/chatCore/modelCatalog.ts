@@ -1,0 +1,111 @@
+/**
+ * The model picker's list: the gateway's completion models (cached for an hour, refreshable)
+ * plus the legacy models only the deprecated inference endpoint serves, marked with the
+ * endpoint's retirement date. No `vscode` import.
+ */
+import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS } from '../api/gateway/schemas';
+import type { ModelCatalogState, ModelOption } from './protocol';
+
+export interface ModelLister {
+  listCompletionModels(options?: { signal?: AbortSignal }): Promise<ReadonlyArray<{ id: string }>>;
+}
+
+/** Where the list is kept between sessions (VS Code's globalState in the extension). */
+export interface KeyValueStore {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+interface CachedList {
+  /** Which gateway the list came from: lists differ between the local backend and a remote one. */
+  origin: string;
+  fetchedAt: number;
+  ids: string[];
+}
+
+const CACHE_KEY = 'docchat.chat.modelList';
+export const MODEL_LIST_TTL_MS = 60 * 60 * 1000;
+/** The embedded backend's own model. */
+export const LOCAL_MODEL = 'local-extractive';
+
+const LEGACY = new Set<string>(LEGACY_INFERENCE_MODELS);
+
+export function isLegacyModel(id: string): boolean {
+  return LEGACY.has(id);
+}
+
+export function modelOptions(completionIds: readonly string[]): ModelOption[] {
+  const completion = [...new Set(completionIds)].filter((id) => !LEGACY.has(id));
+  return [
+    ...completion.map((id): ModelOption => ({ id, kind: 'completion' })),
+    ...LEGACY_INFERENCE_MODELS.map((id): ModelOption => ({ id, kind: 'legacy', retirement: INFERENCE_RETIREMENT })),
+  ];
+}
+
+/** The setting wins when set; otherwise the local model when offered, else the first one. */
+export function pickDefaultModel(options: readonly ModelOption[], configured: string): string | undefined {
+  if (configured) {
+    return configured;
+  }
+  const completion = options.filter((o) => o.kind === 'completion');
+  return (completion.find((o) => o.id === LOCAL_MODEL) ?? completion[0] ?? options[0])?.id;
+}
+
+export class ModelCatalog {
+  private current: ModelCatalogState = { models: modelOptions([]), loading: false };
+  private inflight: Promise<ModelCatalogState> | undefined;
+
+  constructor(
+    private readonly storage: KeyValueStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get state(): ModelCatalogState {
+    return this.current;
+  }
+
+  /**
+   * The list for `origin`: from the cache when fresh (and not `force`), else from the gateway.
+   * When the gateway cannot list, the last list (or the documented models) stays, with the error.
+   */
+  load(lister: ModelLister | undefined, origin: string, configuredDefault: string, force = false): Promise<ModelCatalogState> {
+    const cached = this.storage.get<CachedList>(CACHE_KEY);
+    const usable = cached && cached.origin === origin && Array.isArray(cached.ids) ? cached : undefined;
+    if (!force && usable && this.now() - usable.fetchedAt < MODEL_LIST_TTL_MS) {
+      return Promise.resolve(this.set(usable.ids, configuredDefault));
+    }
+    if (!lister) {
+      return Promise.resolve(
+        this.set(usable?.ids ?? [...COMPLETION_MODELS], configuredDefault, 'Not connected to a language-model gateway.'),
+      );
+    }
+    if (this.inflight) {
+      return this.inflight;
+    }
+    this.current = { ...this.current, loading: true };
+    this.inflight = lister
+      .listCompletionModels()
+      .then(
+        async (models) => {
+          const ids = models.map((m) => m.id).filter((id) => typeof id === 'string' && id !== '');
+          await this.storage.update(CACHE_KEY, { origin, fetchedAt: this.now(), ids } satisfies CachedList);
+          return this.set(ids, configuredDefault);
+        },
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          return this.set(usable?.ids ?? [...COMPLETION_MODELS], configuredDefault, `Could not list the models: ${message}`);
+        },
+      )
+      .finally(() => {
+        this.inflight = undefined;
+      });
+    return this.inflight;
+  }
+
+  private set(ids: readonly string[], configuredDefault: string, error?: string): ModelCatalogState {
+    const models = modelOptions(ids);
+    const defaultModel = pickDefaultModel(models, configuredDefault);
+    this.current = { models, loading: false, ...(error ? { error } : {}), ...(defaultModel ? { defaultModel } : {}) };
+    return this.current;
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Runs one answer: grounding search, prompt, streamed generation (chat completions, or the
+ * deprecated inference endpoint for legacy models), delta coalescing, and exactly one terminal
+ * event. No `vscode` import: unit tests run it against the embedded backend.
+ */
+import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer';
+import { isAbort, toChatError } from './chatErrors';
+import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
+import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
+import type { ChatErrorInfo, ChatMessage, ChatSource, ContextItem, NextStep, StreamPhase, TokenUsage } from '../../chatCore/protocol';
+
+/** The embedded backend's model, which can only quote sources. */
+const QUOTING_MODEL = 'local-extractive';
+
+interface StreamPart {
+  content: string;
+  finishReason?: string | null;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
+}
+
+/** The part of GatewayClient answers use. */
+export interface AnswerGateway {
+  streamChatCompletion(
+    request: { model: string; messages: PromptMessage[]; temperature?: number; max_completion_tokens?: number; stream?: boolean },
+    options?: { signal?: AbortSignal },
+  ): AsyncIterable<StreamPart>;
+  streamInference(
+    model: string,
+    request: {
+      prompt: string;
+      project_code?: string;
+      system_prompt?: string;
+      temperature?: number;
+      max_completion_tokens?: number;
+      stream?: boolean;
+    },
+    options?: { signal?: AbortSignal },
+  ): AsyncIterable<StreamPart>;
+}
+
+export interface AnswerJob {
+  question: string;
+  /** Messages before the question. */
+  history: readonly ChatMessage[];
+  context: readonly ContextItem[];
+  model: string;
+  /** Legacy models go to the deprecated inference endpoint. */
+  legacy: boolean;
+  temperature?: number;
+  maxCompletionTokens?: number;
+  projectCode: string;
+  store?: GroundingStore;
+  maxResults: number;
+}
+
+export interface AnswerDependencies {
+  /** Undefined when no gateway is configured; `notConnected` explains why. */
+  gateway: AnswerGateway | undefined;
+  notConnected?: ChatErrorInfo;
+  documents: GroundingDocuments | undefined;
+  fileNames: FileNameCache;
+  scheduler?: FlushScheduler;
+  frameMs?: number;
+}
+
+export interface AnswerResult {
+  stopped: boolean;
+  usage?: TokenUsage;
+  finishReason?: string;
+  /** Set when the answer had no sources to go on (see `noSourcesAnswer`). */
+  nextSteps?: NextStep[];
+}
+
+export interface AnswerEvents {
+  status(phase: StreamPhase): void;
+  /** Sent once, before the first delta, with the numbered sources of the prompt. */
+  start(sources: ChatSource[]): void;
+  delta(text: string): void;
+  done(result: AnswerResult): void;
+  error(error: ChatErrorInfo): void;
+}
+
+function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
+  if (!usage) {
+    return undefined;
+  }
+  const promptTokens = usage.prompt_tokens ?? 0;
+  const completionTokens = usage.completion_tokens ?? 0;
+  return { promptTokens, completionTokens, totalTokens: usage.total_tokens || promptTokens + completionTokens };
+}
+
+/** Passes events through until the first terminal one; everything after it is dropped. */
+function terminalOnce(events: AnswerEvents): AnswerEvents & { readonly ended: boolean } {
+  let ended = false;
+  return {
+    get ended() {
+      return ended;
+    },
+    status: (phase) => !ended && events.status(phase),
+    start: (sources) => !ended && events.start(sources),
+    delta: (text) => !ended && events.delta(text),
+    done: (result) => {
+      if (!ended) {
+        ended = true;
+        events.done(result);
+      }
+    },
+    error: (error) => {
+      if (!ended) {
+        ended = true;
+        events.error(error);
+      }
+    },
+  };
+}
+
+/**
+ * A grounded question whose search found nothing, or a question to the quoting model with nothing
+ * to quote, is not sent to a model: the answer says why in one sentence and offers the ways
+ * forward (choose a store, attach files, and in Local mode use a real language model).
+ */
+export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text: string; nextSteps: NextStep[] } | undefined {
+  const quoting = job.model === QUOTING_MODEL;
+  if (!quoting && !job.store) {
+    return undefined;
+  }
+  const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
+  const store = job.store ? `“${job.store.name ?? job.store.id}”` : undefined;
+  const text = store
+    ? `No passage in ${store} matches this question, so ${quoting ? `${QUOTING_MODEL} has nothing to quote` : 'there is nothing to answer from'}.`
+    : `This chat is not grounded in a vector store, and ${QUOTING_MODEL} answers only by quoting documents.`;
+  return { text, nextSteps };
+}
+
+export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, sink: AnswerEvents, signal: AbortSignal): Promise<void> {
+  const events = terminalOnce(sink);
+  const coalescer = new DeltaCoalescer((text) => events.delta(text), deps.frameMs ?? FRAME_MS, deps.scheduler);
+  let usage: TokenUsage | undefined;
+  let finishReason: string | undefined;
+  try {
+    let passages: Awaited<ReturnType<typeof searchPassages>> = [];
+    if (job.store) {
+      if (!deps.documents) {
+        events.error({
+          kind: 'not_connected',
+          message: 'Not connected to the documents service, so the vector store cannot be searched.',
+          actions: ['retry', 'showOutput'],
+        });
+        return;
+      }
+      events.status('searching');
+      try {
+        passages = await searchPassages(deps.documents, job.store, job.question, job.maxResults, deps.fileNames, signal);
+      } catch (error) {
+        if (signal.aborted || isAbort(error)) {
+          events.done({ stopped: true });
+        } else {
+          events.error(toChatError(error, 'documents'));
+        }
+        return;
+      }
+    }
+    if (signal.aborted) {
+      events.done({ stopped: true });
+      return;
+    }
+    const sources = numberSources(job.context, passages);
+    if (!deps.gateway) {
+      events.error(
+        deps.notConnected ?? { kind: 'not_connected', message: 'Not connected to a language-model gateway.', actions: ['retry'] },
+      );
+      return;
+    }
+    const withoutSources = sources.length === 0 ? noSourcesAnswer(job) : undefined;
+    if (withoutSources) {
+      events.start([]);
+      events.delta(withoutSources.text);
+      events.done({ stopped: false, nextSteps: withoutSources.nextSteps });
+      return;
+    }
+    events.start(sources);
+    events.status('generating');
+    const prompt = { question: job.question, history: job.history, sources, ...(job.store?.name ? { searchedStore: job.store.name } : {}) };
+    const options = {
+      ...(job.temperature !== undefined ? { temperature: job.temperature } : {}),
+      ...(job.maxCompletionTokens !== undefined ? { max_completion_tokens: job.maxCompletionTokens } : {}),
+      stream: true,
+    };
+    const stream = job.legacy
+      ? deps.gateway.streamInference(job.model, { ...buildInferencePrompt(prompt), project_code: job.projectCode, ...options }, { signal })
+      : deps.gateway.streamChatCompletion({ model: job.model, messages: buildChatMessages(prompt), ...options }, { signal });
+    for await (const part of stream) {
+      if (signal.aborted) {
+        break;
+      }
+      coalescer.push(part.content);
+      usage = toUsage(part.usage) ?? usage;
+      finishReason = part.finishReason ?? finishReason;
+    }
+    coalescer.flush();
+    events.done({ stopped: signal.aborted, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) });
+  } catch (error) {
+    // What arrived before the failure stays: flush it before the terminal message.
+    coalescer.flush();
+    if (signal.aborted || isAbort(error)) {
+      events.done({ stopped: true, ...(usage ? { usage } : {}) });
+    } else {
+      events.error(toChatError(error, 'gateway', job.model));
+    }
+  } finally {
+    coalescer.dispose();
+    if (!events.ended) {
+      events.done({ stopped: signal.aborted });
+    }
+  }
+}

@@ -1,0 +1,204 @@
+import * as vscode from 'vscode';
+import { Commands, ContextKeys } from '../../common/constants';
+import type { Services } from '../../services';
+import { describeError, isCancellation } from '../../services/errors';
+import { citedSources } from '../../chatCore/citations';
+import { FileNameCache, numberSources, searchPassages } from '../../chatCore/grounding';
+import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
+import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuilder';
+import type { PassageSource } from '../../chatCore/protocol';
+import type { PassageDocuments } from '../search';
+import { completeWalkthroughStep } from '../walkthrough';
+import { passageTitle, quotePassage, type StoreRef } from './answerText';
+import type { ChosenStore } from './chosenStore';
+
+/** Must match `contributes.chatParticipants[].id` in package.json. */
+export const PARTICIPANT_ID = 'docchat.participant';
+
+const HISTORY_TURNS = 10;
+
+interface DocChatResult extends vscode.ChatResult {
+  metadata?: { command?: string; storeId?: string; sources?: number };
+}
+
+/** `@docchat`: answers from the chosen store with the gateway's models; `/search`, `/store`. */
+export class DocChatParticipant {
+  private readonly fileNames = new FileNameCache();
+
+  constructor(
+    private readonly services: Services,
+    private readonly store: ChosenStore,
+    private readonly passages: PassageDocuments,
+  ) {}
+
+  readonly handler: vscode.ChatRequestHandler = async (request, context, stream, token): Promise<DocChatResult> => {
+    const abort = new AbortController();
+    const listener = token.onCancellationRequested(() => abort.abort());
+    try {
+      return await this.handle(request, context, stream, abort.signal);
+    } catch (error) {
+      if (isCancellation(error) || token.isCancellationRequested) {
+        return {};
+      }
+      this.services.log.error(`@docchat: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return { errorDetails: { message: describeError(error) } };
+    } finally {
+      listener.dispose();
+    }
+  };
+
+  private async handle(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    signal: AbortSignal,
+  ): Promise<DocChatResult> {
+    if (request.command === 'store') {
+      const chosen = await this.store.choose();
+      stream.markdown(chosen ? `@docchat now answers from the vector store **${escape(chosen.name)}**.` : 'No vector store chosen.');
+      return { metadata: { command: 'store', storeId: chosen?.id } };
+    }
+    const documents = this.services.connection.documents;
+    if (!documents) {
+      stream.markdown('DocChat is not connected to a documents service yet.');
+      stream.button({ command: Commands.setDocumentsToken, title: 'Set Documents Token' });
+      stream.button({ command: Commands.showOutput, title: 'Show Output' });
+      return {};
+    }
+    const store = await this.store.resolve(undefined, signal);
+    if (!store) {
+      stream.markdown('Choose the vector store @docchat answers from first (`/store`).');
+      stream.button({ command: Commands.chooseChatStore, title: 'Choose Vector Store' });
+      return {};
+    }
+    const question = request.prompt.trim();
+    if (!question) {
+      stream.markdown(`Ask a question about the documents in **${escape(store.name)}**, or use \`/search <words>\`.`);
+      return {};
+    }
+    stream.progress(`Searching ${store.name}…`);
+    const found = await searchPassages(documents, store, question, this.services.config.current.searchMaxResults, this.fileNames, signal);
+    if (request.command === 'search') {
+      this.showPassages(stream, store, question, found);
+      return { metadata: { command: 'search', storeId: store.id, sources: found.length } };
+    }
+    const gateway = this.services.connection.gateway;
+    if (!gateway) {
+      stream.markdown('No language-model gateway is configured, so here are the matching passages instead.\n\n');
+      this.showPassages(stream, store, question, found);
+      stream.button({ command: Commands.setGatewayApiKey, title: 'Set Gateway API Key' });
+      return { metadata: { command: 'search', storeId: store.id, sources: found.length } };
+    }
+    const model = await this.pickModel(signal);
+    const sources = numberSources([], found);
+    const messages: PromptMessage[] = [
+      { role: 'system', content: buildSystemPrompt(sources, store.name) },
+      ...historyOf(context),
+      { role: 'user', content: question },
+    ];
+    stream.progress(`Answering with ${model}…`);
+    let answer = '';
+    for await (const part of gateway.streamChatCompletion({ model, messages }, { signal })) {
+      if (part.content) {
+        answer += part.content;
+        stream.markdown(part.content);
+      }
+    }
+    const cited = citedSources(answer, found.length);
+    this.showSources(stream, found, cited.length ? cited : found.map((_, i) => i + 1));
+    completeWalkthroughStep(ContextKeys.participantAnswered);
+    return { metadata: { storeId: store.id, sources: found.length } };
+  }
+
+  private async pickModel(signal: AbortSignal): Promise<string> {
+    const settings = this.services.config.current;
+    const local = !settings.documentsUrl && !settings.gatewayUrl;
+    const configured = settings.defaultModel || (local ? (this.services.modelServer.choice?.model ?? '') : '');
+    const ids = (await this.services.connection.gateway!.listCompletionModels({ signal })).map((m) => m.id);
+    const options = modelOptions(ids).filter((o) => o.kind === 'completion');
+    const model = pickDefaultModel(options, options.some((o) => o.id === configured) ? configured : '');
+    if (!model) {
+      throw new Error('The gateway lists no chat models.');
+    }
+    return model;
+  }
+
+  private showPassages(stream: vscode.ChatResponseStream, store: StoreRef, query: string, found: readonly PassageSource[]): void {
+    if (!found.length) {
+      stream.markdown(`No passages in **${escape(store.name)}** match “${escape(query)}”.`);
+      return;
+    }
+    stream.markdown(`${found.length} passage${found.length === 1 ? '' : 's'} in **${escape(store.name)}** match “${escape(query)}”:\n\n`);
+    found.forEach((p, i) => {
+      stream.markdown(
+        this.trusted(
+          `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`)}** · score ${(p.score ?? 0).toFixed(2)}\n\n${quotePassage(p.content)}\n\n`,
+        ),
+      );
+      stream.reference(this.passages.uriFor(toPassage(p)));
+    });
+  }
+
+  private showSources(stream: vscode.ChatResponseStream, found: readonly PassageSource[], numbers: readonly number[]): void {
+    const listed = numbers.map((n) => ({ n, p: found[n - 1] })).filter((x): x is { n: number; p: PassageSource } => !!x.p);
+    if (!listed.length) {
+      return;
+    }
+    stream.markdown(
+      this.trusted(`\n\n**Sources**\n\n${listed.map(({ n, p }) => `${n}. ${this.openLink(p, passageTitle(p))}`).join('\n')}`),
+    );
+    for (const { p } of listed) {
+      stream.reference(this.passages.uriFor(toPassage(p)));
+    }
+  }
+
+  /** A link that opens the passage highlighted (the same way the search quick pick opens it). */
+  private openLink(p: PassageSource, text: string): string {
+    const args = encodeURIComponent(JSON.stringify([toPassage(p)]));
+    return `[${escape(text)}](command:${Commands.openChatPassage}?${args} "Open the passage")`;
+  }
+
+  private trusted(markdown: string): vscode.MarkdownString {
+    const value = new vscode.MarkdownString(markdown);
+    value.isTrusted = { enabledCommands: [Commands.openChatPassage] };
+    return value;
+  }
+}
+
+function toPassage(p: PassageSource) {
+  return {
+    storeId: p.storeId,
+    storeName: p.storeName ?? '',
+    fileId: p.fileId,
+    filename: p.filename ?? p.fileId,
+    content: p.content,
+    score: p.score ?? 0,
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#|!]/g, (c) => `\\${c}`);
+}
+
+/** The last turns of this participant's conversation, as plain messages. */
+function historyOf(context: vscode.ChatContext): PromptMessage[] {
+  const turns: PromptMessage[] = [];
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn) {
+      turns.push({ role: 'user', content: turn.prompt });
+    } else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('')
+        .trim();
+      if (text) {
+        turns.push({ role: 'assistant', content: text });
+      }
+    }
+  }
+  const kept = turns.slice(-HISTORY_TURNS);
+  while (kept[0]?.role === 'assistant') {
+    kept.shift();
+  }
+  return kept;
+}

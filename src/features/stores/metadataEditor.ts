@@ -1,0 +1,163 @@
+import * as vscode from 'vscode';
+import { LIMITS } from '../../api/documents/schemas';
+import { ENTRY_FORMAT_HINT, MetadataDraft, formatEntry, type Metadata } from './metadataDraft';
+
+export interface MetadataEditorOptions {
+  title: string;
+  initial: Metadata;
+  /** Label of the accept item, e.g. `Save` or `Create "reports"`. */
+  saveLabel: string;
+  /** Persists the pairs; when it throws, the editor reopens with the same pairs. */
+  save(metadata: Metadata): Promise<void>;
+  onSaveError(error: unknown): void;
+}
+
+type Action = { kind: 'save' } | { kind: 'add' } | { kind: 'edit'; key: string } | { kind: 'remove'; key: string };
+
+interface ActionItem extends vscode.QuickPickItem {
+  action?: Action;
+}
+
+const EDIT_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Edit' };
+const REMOVE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Remove' };
+const { maxPairs, maxKeyLength, maxValueLength } = LIMITS.metadata;
+
+/**
+ * A small quick-input editor for metadata pairs: a list of the current pairs with Add / Edit /
+ * Remove and Save. Resolves with the saved metadata, or undefined when the user cancelled.
+ */
+export async function editMetadata(options: MetadataEditorOptions): Promise<Metadata | undefined> {
+  const draft = new MetadataDraft(options.initial);
+  for (;;) {
+    const action = await showPairs(draft, options);
+    if (!action) {
+      if (!draft.isDirty || (await confirmDiscard())) {
+        return undefined;
+      }
+      continue;
+    }
+    switch (action.kind) {
+      case 'add':
+        await inputEntry(draft, options.title, undefined);
+        break;
+      case 'edit':
+        await inputEntry(draft, options.title, action.key);
+        break;
+      case 'remove':
+        draft.remove(action.key);
+        break;
+      case 'save': {
+        const metadata = draft.toObject();
+        try {
+          await options.save(metadata);
+          return metadata;
+        } catch (error) {
+          // The pairs stay in the draft: the loop reopens the list with them.
+          options.onSaveError(error);
+        }
+        break;
+      }
+    }
+  }
+}
+
+function itemsFor(draft: MetadataDraft, saveLabel: string): ActionItem[] {
+  const count = `${draft.size} of ${maxPairs} pairs`;
+  const items: ActionItem[] = [
+    {
+      label: `$(check) ${saveLabel}`,
+      description: draft.isDirty ? count : `${count}, unchanged`,
+      action: { kind: 'save' },
+      alwaysShow: true,
+    },
+  ];
+  if (draft.isFull) {
+    items.push({ label: '$(circle-slash) Add pair', description: `at most ${maxPairs} pairs: remove one first`, alwaysShow: true });
+  } else {
+    items.push({
+      label: '$(add) Add pair…',
+      description: `key=value (keys ≤ ${maxKeyLength}, values ≤ ${maxValueLength} characters)`,
+      action: { kind: 'add' },
+      alwaysShow: true,
+    });
+  }
+  items.push({ label: draft.size ? 'Pairs' : 'No pairs yet', kind: vscode.QuickPickItemKind.Separator });
+  for (const [key, value] of draft.entries()) {
+    items.push({ label: key, description: value, buttons: [EDIT_BUTTON, REMOVE_BUTTON], action: { kind: 'edit', key } });
+  }
+  return items;
+}
+
+function showPairs(draft: MetadataDraft, options: MetadataEditorOptions): Promise<Action | undefined> {
+  const picker = vscode.window.createQuickPick<ActionItem>();
+  picker.title = `${options.title} (${draft.size}/${maxPairs})`;
+  picker.placeholder = 'Pick a pair to edit it, add one, or save';
+  picker.matchOnDescription = true;
+  picker.ignoreFocusOut = true;
+  picker.items = itemsFor(draft, options.saveLabel);
+  return new Promise<Action | undefined>((resolve) => {
+    let done = false;
+    const finish = (action: Action | undefined) => {
+      if (!done) {
+        done = true;
+        resolve(action);
+        picker.hide();
+      }
+    };
+    picker.onDidAccept(() => {
+      const action = picker.selectedItems[0]?.action;
+      if (action) {
+        finish(action);
+      }
+    });
+    picker.onDidTriggerItemButton((e) => {
+      const key = e.item.action?.kind === 'edit' ? e.item.action.key : undefined;
+      if (key !== undefined) {
+        finish(e.button === REMOVE_BUTTON ? { kind: 'remove', key } : { kind: 'edit', key });
+      }
+    });
+    picker.onDidHide(() => {
+      finish(undefined);
+      picker.dispose();
+    });
+    picker.show();
+  });
+}
+
+/** Validation of the entry input box: an error refuses the entry, a warning only informs. */
+export function entryValidator(draft: MetadataDraft, editing: string | undefined) {
+  return (input: string): vscode.InputBoxValidationMessage | undefined => {
+    const problem = draft.validate(input, editing);
+    if (!problem) {
+      return undefined;
+    }
+    return {
+      message: problem.message,
+      severity: problem.severity === 'warning' ? vscode.InputBoxValidationSeverity.Warning : vscode.InputBoxValidationSeverity.Error,
+    };
+  };
+}
+
+/** Asks for one `key=value` entry; a bad entry is refused with a message and nothing changes. */
+async function inputEntry(draft: MetadataDraft, title: string, editing: string | undefined): Promise<void> {
+  const current = editing !== undefined ? draft.get(editing) : undefined;
+  const value = current !== undefined && editing !== undefined ? formatEntry(editing, current) : '';
+  const text = await vscode.window.showInputBox({
+    title: editing !== undefined ? `${title}: edit "${editing}"` : `${title}: add a pair`,
+    prompt: `${ENTRY_FORMAT_HINT} Keys ≤ ${maxKeyLength}, values ≤ ${maxValueLength} characters, at most ${maxPairs} pairs.`,
+    placeHolder: 'key=value',
+    value,
+    valueSelection: editing !== undefined ? [editing.length + 1, value.length] : undefined,
+    ignoreFocusOut: true,
+    validateInput: entryValidator(draft, editing),
+  });
+  if (text !== undefined) {
+    draft.apply(text, editing);
+  }
+}
+
+async function confirmDiscard(): Promise<boolean> {
+  const discard = 'Discard Changes';
+  const choice = await vscode.window.showWarningMessage('Discard the unsaved metadata changes?', { modal: true }, discard);
+  return choice === discard;
+}

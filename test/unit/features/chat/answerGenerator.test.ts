@@ -1,0 +1,358 @@
+import * as assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { DocumentsClient } from '../../../../src/api/documents/client';
+import { GatewayClient } from '../../../../src/api/gateway/client';
+import { type AnswerEvents, type AnswerJob, type AnswerResult, generateAnswer } from '../../../../src/features/chat/answerGenerator';
+import type { FlushScheduler } from '../../../../src/features/chat/deltaCoalescer';
+import { FileNameCache } from '../../../../src/chatCore/grounding';
+import type { ChatErrorInfo, ChatSource, StreamPhase } from '../../../../src/chatCore/protocol';
+import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
+
+type Event =
+  | { kind: 'status'; phase: StreamPhase }
+  | { kind: 'start'; sources: ChatSource[] }
+  | { kind: 'delta'; text: string }
+  | { kind: 'done'; result: AnswerResult }
+  | { kind: 'error'; error: ChatErrorInfo };
+
+class Recorder implements AnswerEvents {
+  readonly events: Event[] = [];
+  onDelta?: (text: string) => void;
+  status(phase: StreamPhase) {
+    this.events.push({ kind: 'status', phase });
+  }
+  start(sources: ChatSource[]) {
+    this.events.push({ kind: 'start', sources });
+  }
+  delta(text: string) {
+    this.events.push({ kind: 'delta', text });
+    this.onDelta?.(text);
+  }
+  done(result: AnswerResult) {
+    this.events.push({ kind: 'done', result });
+  }
+  error(error: ChatErrorInfo) {
+    this.events.push({ kind: 'error', error });
+  }
+  get text(): string {
+    return this.events.map((e) => (e.kind === 'delta' ? e.text : '')).join('');
+  }
+  get terminals(): Event[] {
+    return this.events.filter((e) => e.kind === 'done' || e.kind === 'error');
+  }
+  /** Exactly one terminal event, and it is the last one. */
+  assertOneTerminal(): Event {
+    assert.equal(this.terminals.length, 1, `terminal events: ${JSON.stringify(this.terminals)}`);
+    assert.equal(this.events[this.events.length - 1], this.terminals[0]);
+    return this.terminals[0]!;
+  }
+}
+
+/** Flushes on demand only, so tests decide how deltas coalesce without depending on time. */
+class ManualScheduler implements FlushScheduler {
+  private pending: (() => void) | undefined;
+  schedule(callback: () => void) {
+    this.pending = callback;
+    return 1;
+  }
+  cancel() {
+    this.pending = undefined;
+  }
+  get scheduled() {
+    return this.pending !== undefined;
+  }
+}
+
+const KEY = 'gateway-key';
+
+function job(overrides: Partial<AnswerJob> = {}): AnswerJob {
+  return {
+    question: 'How long are invoices kept?',
+    history: [],
+    context: [],
+    model: 'alpha-5-mini',
+    legacy: false,
+    projectCode: 'P-42',
+    maxResults: 5,
+    ...overrides,
+  };
+}
+
+describe('chat answers (generateAnswer) against a scripted gateway', () => {
+  let server: ScriptServer;
+  let gateway: GatewayClient;
+  let documents: DocumentsClient;
+
+  before(async () => {
+    server = await ScriptServer.start();
+    gateway = new GatewayClient({ baseUrl: server.url, token: KEY, projectCode: 'P-42', rateLimits: false, transport: { maxRetries: 0 } });
+    documents = new DocumentsClient({ baseUrl: server.url, token: 'docs-token', rateLimits: false, transport: { maxRetries: 0 } });
+  });
+  afterEach(() => server.reset());
+  after(async () => {
+    await gateway.close();
+    await documents.close();
+    await server.close();
+  });
+
+  const deps = (extra: Partial<Parameters<typeof generateAnswer>[1]> = {}) => ({
+    gateway,
+    documents,
+    fileNames: new FileNameCache(),
+    ...extra,
+  });
+
+  it('streams the answer, coalesces deltas, reports usage, and ends with exactly one done', async () => {
+    const words = ['Invoices ', 'are ', 'kept ', 'for ', 'ten ', 'years.'];
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(
+        res,
+        sseBody([
+          chatChunk('', { role: 'assistant' }),
+          ...words.map((w) => chatChunk(w)),
+          chatChunk(undefined, { finish_reason: 'stop' }),
+          chatChunk(undefined, { usage: { prompt_tokens: 30, completion_tokens: 6, total_tokens: 36 } }),
+        ]),
+      ),
+    );
+    const recorder = new Recorder();
+    await generateAnswer(job(), deps({ frameMs: 50 }), recorder, new AbortController().signal);
+    assert.equal(recorder.text, words.join(''));
+    const done = recorder.assertOneTerminal();
+    assert.deepEqual(done, {
+      kind: 'done',
+      result: { stopped: false, usage: { promptTokens: 30, completionTokens: 6, totalTokens: 36 }, finishReason: 'stop' },
+    });
+    assert.ok(
+      recorder.events.findIndex((e) => e.kind === 'start') < recorder.events.findIndex((e) => e.kind === 'delta'),
+      'start comes before the first delta',
+    );
+    const request = server.requests.find((r) => r.path === '/v1/chat/completions')!;
+    assert.equal(request.json.stream, true);
+    assert.equal(request.json.model, 'alpha-5-mini');
+    assert.equal(request.headers['x-project-code'], 'P-42');
+    assert.equal(request.json.messages.at(-1).content, 'How long are invoices kept?');
+  });
+
+  it('sends the first chunk at once, then one delta per flush however many chunks arrived in between', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody(['a', 'b', 'c', 'd'].map((c) => chatChunk(c)))));
+    const scheduler = new ManualScheduler();
+    const recorder = new Recorder();
+    await generateAnswer(job(), deps({ scheduler }), recorder, new AbortController().signal);
+    // The first chunk goes out at once; nothing flushed on schedule, so the rest arrives as one final delta before done.
+    assert.deepEqual(
+      recorder.events.filter((e) => e.kind === 'delta'),
+      [
+        { kind: 'delta', text: 'a' },
+        { kind: 'delta', text: 'bcd' },
+      ],
+    );
+    assert.equal(scheduler.scheduled, false, 'no flush left pending after the end');
+    recorder.assertOneTerminal();
+  });
+
+  it('passes temperature and max completion tokens only when set', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('ok')])));
+    await generateAnswer(job({ temperature: 0.3, maxCompletionTokens: 256 }), deps(), new Recorder(), new AbortController().signal);
+    await generateAnswer(job(), deps(), new Recorder(), new AbortController().signal);
+    const [withOptions, without] = server.requests.map((r) => r.json);
+    assert.equal(withOptions.temperature, 0.3);
+    assert.equal(withOptions.max_completion_tokens, 256);
+    assert.ok(!('temperature' in without) && !('max_completion_tokens' in without));
+  });
+
+  it('grounds the question: searches the store, numbers the passages in the prompt, and reports them as sources', async () => {
+    server.on('POST', '/v1/vector_stores/vs_1/search', (req, res) =>
+      sendJson(res, 200, {
+        object: 'vector_store.search_results.page',
+        search_query: req.json.query,
+        data: [
+          { id: 'r1', score: 0.91, content: 'Invoices are kept for ten years.', file_id: 'file-a' },
+          { id: 'r2', score: 0.52, content: 'Contracts are kept for six years.', file_id: 'file-b', filename: 'contracts.md' },
+        ],
+      }),
+    );
+    server.on('GET', '/v1/files/file-a', (_req, res) =>
+      sendJson(res, 200, { id: 'file-a', object: 'file', filename: 'retention.md', bytes: 10, created_at: 1 }),
+    );
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Ten years [1].')])));
+    const recorder = new Recorder();
+    await generateAnswer(job({ store: { id: 'vs_1', name: 'policies' }, maxResults: 7 }), deps(), recorder, new AbortController().signal);
+
+    const search = server.requests.find((r) => r.path === '/v1/vector_stores/vs_1/search')!;
+    assert.deepEqual(search.json, { query: 'How long are invoices kept?', max_num_results: 7 });
+    const start = recorder.events.find((e) => e.kind === 'start') as { sources: ChatSource[] };
+    assert.deepEqual(
+      start.sources.map((s) => [s.number, s.kind === 'passage' ? s.filename : '', s.content]),
+      [
+        [1, 'retention.md', 'Invoices are kept for ten years.'],
+        [2, 'contracts.md', 'Contracts are kept for six years.'],
+      ],
+    );
+    const system = server.requests.find((r) => r.path === '/v1/chat/completions')!.json.messages[0];
+    assert.equal(system.role, 'system');
+    assert.match(system.content, /\[1\] retention\.md\nInvoices are kept for ten years\./);
+    assert.match(system.content, /\[2\] contracts\.md\nContracts are kept for six years\./);
+    assert.deepEqual(
+      recorder.events.filter((e) => e.kind === 'status').map((e) => (e as { phase: string }).phase),
+      ['searching', 'generating'],
+    );
+    recorder.assertOneTerminal();
+  });
+
+  it('routes legacy models to the deprecated inference endpoint with a single prompt', async () => {
+    server.on('POST', '/v1/inference/o3-mini', (_req, res) => sendChunked(res, sseBody([chatChunk('Legacy '), chatChunk('answer.')])));
+    const history = [
+      { id: 'u0', role: 'user' as const, content: 'Earlier question', createdAt: 1 },
+      { id: 'a0', role: 'assistant' as const, content: 'Earlier answer', createdAt: 2, status: 'done' as const },
+    ];
+    const recorder = new Recorder();
+    await generateAnswer(job({ model: 'o3-mini', legacy: true, history, temperature: 1 }), deps(), recorder, new AbortController().signal);
+    assert.equal(recorder.text, 'Legacy answer.');
+    const body = server.requests.find((r) => r.path === '/v1/inference/o3-mini')!.json;
+    assert.equal(body.project_code, 'P-42');
+    assert.equal(body.stream, true);
+    assert.equal(body.temperature, 1);
+    assert.match(body.prompt, /^User: Earlier question\n\nAssistant: Earlier answer\n\nUser: How long are invoices kept\?$/);
+    assert.match(body.system_prompt, /DocChat/);
+    assert.equal(server.count('POST', '/v1/chat/completions'), 0);
+  });
+
+  it('stops mid-stream: the partial answer stays and the request ends with one done(stopped)', async () => {
+    server.on('POST', '/v1/chat/completions', async (_req, res) => {
+      // First part, then the stream stays open as a long answer would.
+      await sendChunked(res, sseBody([chatChunk('Partial answer')], { done: false }), { end: false });
+    });
+    const abort = new AbortController();
+    const recorder = new Recorder();
+    recorder.onDelta = () => abort.abort();
+    await generateAnswer(job(), deps({ frameMs: 1 }), recorder, abort.signal);
+    assert.equal(recorder.text, 'Partial answer');
+    assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: true } });
+  });
+
+  it('keeps what arrived when the stream breaks, then reports a stream error with Retry', async () => {
+    let response: ServerResponse | undefined;
+    server.on('POST', '/v1/chat/completions', async (_req, res) => {
+      response = res;
+      await sendChunked(res, sseBody([chatChunk('Half of '), chatChunk('the answer')], { done: false }), { end: false });
+    });
+    const recorder = new Recorder();
+    // The connection drops once the client has shown what arrived.
+    recorder.onDelta = () => recorder.text === 'Half of the answer' && response?.destroy();
+    await generateAnswer(job(), deps({ frameMs: 1 }), recorder, new AbortController().signal);
+    assert.equal(recorder.text, 'Half of the answer');
+    const terminal = recorder.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
+    assert.equal(terminal.kind, 'error');
+    assert.ok(['stream', 'network'].includes(terminal.error.kind), terminal.error.kind);
+    assert.ok(terminal.error.actions.includes('retry'));
+  });
+
+  it('reports an error event inside the stream after the text that came before it', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(
+        res,
+        `${sseBody([chatChunk('Before the error')], { done: false })}event: error\ndata: ${JSON.stringify({ error: { message: 'upstream overloaded', type: 'server_error' } })}\n\n`,
+      ),
+    );
+    const recorder = new Recorder();
+    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    assert.equal(recorder.text, 'Before the error');
+    const terminal = recorder.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
+    assert.match(terminal.error.message, /upstream overloaded/);
+  });
+
+  it('explains a rate limit with its wait', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendJson(
+        res,
+        429,
+        { error: { message: 'Too many requests', type: 'rate_limit_error' } },
+        { 'retry-after': '12', 'retry-after-ms': '12000' },
+      ),
+    );
+    const recorder = new Recorder();
+    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    const { error } = recorder.assertOneTerminal() as { error: ChatErrorInfo };
+    assert.equal(error.kind, 'rate_limit');
+    assert.equal(error.retryAfterMs, 12000);
+    assert.match(error.message, /12 s/);
+    assert.deepEqual(error.actions, ['retry']);
+  });
+
+  it('offers "Set API Key" when the gateway rejects the key, "Set Token" when the documents service does', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendJson(res, 401, { error: { message: 'Invalid API key', type: 'authentication_error' } }),
+    );
+    server.on('POST', '/v1/vector_stores/vs_1/search', (_req, res) =>
+      sendJson(res, 401, { error: { message: 'Invalid token', type: 'authentication_error' } }),
+    );
+    const gatewayFailure = new Recorder();
+    await generateAnswer(job(), deps(), gatewayFailure, new AbortController().signal);
+    const gatewayError = (gatewayFailure.assertOneTerminal() as { error: ChatErrorInfo }).error;
+    assert.equal(gatewayError.kind, 'auth');
+    assert.deepEqual(gatewayError.actions, ['setGatewayApiKey', 'retry']);
+
+    const searchFailure = new Recorder();
+    await generateAnswer(job({ store: { id: 'vs_1' } }), deps(), searchFailure, new AbortController().signal);
+    const searchError = (searchFailure.assertOneTerminal() as { error: ChatErrorInfo }).error;
+    assert.equal(searchError.kind, 'auth');
+    assert.deepEqual(searchError.actions, ['setDocumentsToken', 'retry']);
+    assert.equal(server.count('POST', '/v1/chat/completions'), 1, 'no generation after the search failed');
+  });
+
+  it('says when a model is unavailable (gamma-4-fast-reasoning comes and goes)', async () => {
+    server.on('POST', '/v1/chat/completions', (req, res) =>
+      req.json.model === 'gamma-4-fast-reasoning'
+        ? sendJson(res, 503, { error: { message: 'The model gamma-4-fast-reasoning is temporarily unavailable.', type: 'server_error' } })
+        : sendJson(res, 404, {
+            error: { message: 'The model nope does not exist', type: 'not_found_error', param: 'model', code: 'model_not_found' },
+          }),
+    );
+    for (const model of ['gamma-4-fast-reasoning', 'nope']) {
+      const recorder = new Recorder();
+      await generateAnswer(job({ model }), deps(), recorder, new AbortController().signal);
+      const { error } = recorder.assertOneTerminal() as { error: ChatErrorInfo };
+      assert.equal(error.kind, 'model_unavailable', model);
+      assert.ok(error.message.includes(model));
+      assert.deepEqual(error.actions, ['retry']);
+    }
+  });
+
+  it('reports a network failure with Retry', async () => {
+    const closed = await ScriptServer.start();
+    const url = closed.url;
+    await closed.close();
+    const unreachable = new GatewayClient({
+      baseUrl: url,
+      token: KEY,
+      rateLimits: false,
+      transport: { maxRetries: 0, connectTimeoutMs: 2000 },
+    });
+    const recorder = new Recorder();
+    await generateAnswer(job(), deps({ gateway: unreachable }), recorder, new AbortController().signal);
+    const { error } = recorder.assertOneTerminal() as { error: ChatErrorInfo };
+    assert.equal(error.kind, 'network');
+    assert.ok(error.actions.includes('retry'));
+    await unreachable.close();
+  });
+
+  it('explains a missing gateway without sending anything', async () => {
+    const recorder = new Recorder();
+    const notConnected: ChatErrorInfo = { kind: 'not_connected', message: 'Set the API key.', actions: ['setGatewayApiKey'] };
+    await generateAnswer(job(), deps({ gateway: undefined, notConnected }), recorder, new AbortController().signal);
+    assert.deepEqual(recorder.assertOneTerminal(), { kind: 'error', error: notConnected });
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('stops during the grounding search without generating', async () => {
+    const abort = new AbortController();
+    server.on('POST', '/v1/vector_stores/vs_1/search', () => {
+      abort.abort(); // the user pressed Escape while searching; the response never comes
+    });
+    const recorder = new Recorder();
+    await generateAnswer(job({ store: { id: 'vs_1' } }), deps(), recorder, abort.signal);
+    assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: true } });
+    assert.equal(server.count('POST', '/v1/chat/completions'), 0);
+  });
+});

@@ -1,0 +1,239 @@
+import * as assert from 'node:assert/strict';
+import { parseContextArgument } from '../../../../src/features/chat/contextArgument';
+import { ConversationStore, MAX_CONVERSATIONS } from '../../../../src/features/chat/conversationStore';
+import { DeltaCoalescer, type FlushScheduler } from '../../../../src/features/chat/deltaCoalescer';
+import { type KeyValueStore, MODEL_LIST_TTL_MS, ModelCatalog, isLegacyModel } from '../../../../src/chatCore/modelCatalog';
+import type { AssistantMessage } from '../../../../src/chatCore/protocol';
+import { StoreCatalog } from '../../../../src/features/chat/storeCatalog';
+
+/** An in-memory Memento that round-trips through JSON, as VS Code's storage does. */
+class MemoryState implements KeyValueStore {
+  readonly data = new Map<string, string>();
+  get<T>(key: string): T | undefined {
+    const raw = this.data.get(key);
+    return raw === undefined ? undefined : (JSON.parse(raw) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.data.set(key, JSON.stringify(value));
+  }
+}
+
+class ManualScheduler implements FlushScheduler {
+  callbacks: Array<() => void> = [];
+  schedule(callback: () => void) {
+    this.callbacks.push(callback);
+    return callback;
+  }
+  cancel(handle: unknown) {
+    this.callbacks = this.callbacks.filter((c) => c !== handle);
+  }
+  fire() {
+    const pending = this.callbacks;
+    this.callbacks = [];
+    pending.forEach((c) => c());
+  }
+}
+
+describe('chat delta coalescing', () => {
+  it('posts the first delta at once and everything else that arrived within a frame as one message', () => {
+    const scheduler = new ManualScheduler();
+    const posted: string[] = [];
+    const coalescer = new DeltaCoalescer((t) => posted.push(t), 16, scheduler);
+    ['a', 'b', 'c'].forEach((d) => coalescer.push(d));
+    assert.deepEqual(posted, ['a'], 'the first token is not held for a frame');
+    assert.equal(scheduler.callbacks.length, 1, 'one frame scheduled, not one per delta');
+    scheduler.fire();
+    assert.deepEqual(posted, ['a', 'bc']);
+    coalescer.push('d');
+    coalescer.push('');
+    assert.deepEqual(posted, ['a', 'bc'], 'a frame that posted keeps the next delta for the following frame');
+    scheduler.fire();
+    assert.deepEqual(posted, ['a', 'bc', 'd']);
+    scheduler.fire();
+    assert.equal(scheduler.callbacks.length, 0, 'a quiet frame schedules nothing');
+    coalescer.push('e');
+    assert.deepEqual(posted, ['a', 'bc', 'd', 'e'], 'after a quiet frame the next delta goes out at once');
+  });
+
+  it('flushes at once before a terminal message and posts nothing after dispose', () => {
+    const scheduler = new ManualScheduler();
+    const posted: string[] = [];
+    const coalescer = new DeltaCoalescer((t) => posted.push(t), 16, scheduler);
+    coalescer.push('tail');
+    coalescer.flush();
+    assert.deepEqual(posted, ['tail']);
+    assert.equal(scheduler.callbacks.length, 0);
+    coalescer.dispose();
+    coalescer.push('late');
+    scheduler.fire();
+    assert.deepEqual(posted, ['tail']);
+  });
+});
+
+describe('chat conversations: persisted per workspace', () => {
+  it('survives a reload (a new store over the same state) with messages, options and the active conversation', async () => {
+    const state = new MemoryState();
+    const first = new ConversationStore(state);
+    const a = first.create({ model: 'alpha-5-mini', temperature: 0.2 });
+    a.title = 'Retention';
+    a.messages.push({ id: 'u', role: 'user', content: 'How long?', createdAt: 1 });
+    a.messages.push({
+      id: 'm',
+      role: 'assistant',
+      content: 'Ten years [1].',
+      createdAt: 2,
+      status: 'done',
+      sources: [{ kind: 'passage', storeId: 'vs', fileId: 'f', content: 'Ten years.', number: 1 }],
+    });
+    const b = first.create({});
+    b.messages.push({ id: 'u2', role: 'user', content: 'Other', createdAt: 3 });
+    first.activate(a.id);
+    await first.save();
+
+    const reloaded = new ConversationStore(state);
+    assert.deepEqual(reloaded.active(), a);
+    assert.deepEqual(
+      reloaded
+        .summaries()
+        .map((s) => s.id)
+        .sort(),
+      [a.id, b.id].sort(),
+    );
+  });
+
+  it('marks an answer that was streaming during the reload as stopped, keeping its text', async () => {
+    const state = new MemoryState();
+    const store = new ConversationStore(state);
+    const c = store.create();
+    c.messages.push({ id: 'u', role: 'user', content: 'Q', createdAt: 1 });
+    c.messages.push({ id: 'a', role: 'assistant', content: 'Half', createdAt: 2, status: 'streaming', requestId: 'r' });
+    await store.save();
+    const answer = new ConversationStore(state).active().messages[1] as AssistantMessage;
+    assert.equal(answer.status, 'stopped');
+    assert.equal(answer.content, 'Half');
+    assert.equal(answer.finishReason, 'interrupted');
+    assert.equal(answer.requestId, undefined);
+  });
+
+  it('drops damaged entries instead of trusting them', async () => {
+    const state = new MemoryState();
+    await state.update('docchat.chat.conversations', { activeId: 'x', conversations: [{ id: 'x', title: 1 }, 'junk'] });
+    const store = new ConversationStore(state);
+    assert.deepEqual(store.summaries(), []);
+    assert.equal(store.active().messages.length, 0);
+    await state.update('docchat.chat.conversations', 'not even an object');
+    assert.deepEqual(new ConversationStore(state).summaries(), []);
+  });
+
+  it('replaces an untouched empty conversation, keeps at most the newest conversations, and deletes', () => {
+    let time = 0;
+    const store = new ConversationStore(new MemoryState(), () => ++time);
+    store.create();
+    store.create();
+    assert.equal(store.summaries().length, 1, 'empty conversations do not pile up');
+    for (let i = 0; i < MAX_CONVERSATIONS + 5; i++) {
+      store.active().messages.push({ id: `u${i}`, role: 'user', content: `Q${i}`, createdAt: i });
+      store.create();
+    }
+    assert.ok(store.summaries().length <= MAX_CONVERSATIONS);
+    const active = store.active();
+    store.delete(active.id);
+    assert.equal(store.get(active.id), undefined);
+  });
+});
+
+describe('chat model list: cached, refreshable, legacy models marked', () => {
+  const lister = (ids: string[]) => {
+    const calls = { count: 0 };
+    return { calls, listCompletionModels: async () => (calls.count++, ids.map((id) => ({ id, object: 'model' }))) };
+  };
+
+  it('lists the gateway models plus the legacy inference models with the retirement date', async () => {
+    const catalog = new ModelCatalog(new MemoryState());
+    const state = await catalog.load(lister(['local-extractive', 'alpha-5-mini']), 'local', '');
+    assert.deepEqual(
+      state.models.filter((m) => m.kind === 'completion').map((m) => m.id),
+      ['local-extractive', 'alpha-5-mini'],
+    );
+    const legacy = state.models.filter((m) => m.kind === 'legacy');
+    assert.equal(legacy.length, 9);
+    assert.ok(legacy.every((m) => m.retirement === 'December 17' && isLegacyModel(m.id)));
+    assert.equal(state.defaultModel, 'local-extractive');
+  });
+
+  it('uses the cache within an hour, fetches again after it or on refresh, and per gateway', async () => {
+    let now = 1_000_000;
+    const storage = new MemoryState();
+    const source = lister(['alpha-5-mini']);
+    const catalog = new ModelCatalog(storage, () => now);
+    await catalog.load(source, 'remote-a', '');
+    now += MODEL_LIST_TTL_MS - 1;
+    await new ModelCatalog(storage, () => now).load(source, 'remote-a', '');
+    assert.equal(source.calls.count, 1, 'served from the cache (also after a reload)');
+    await catalog.load(source, 'remote-a', '', true);
+    assert.equal(source.calls.count, 2, 'refresh fetches');
+    now += MODEL_LIST_TTL_MS;
+    await catalog.load(source, 'remote-a', '');
+    assert.equal(source.calls.count, 3, 'stale after an hour');
+    await catalog.load(source, 'remote-b', '');
+    assert.equal(source.calls.count, 4, 'another gateway has its own list');
+  });
+
+  it('keeps the last list (or the documented models) and shows the error when listing fails', async () => {
+    const failing = { listCompletionModels: async () => Promise.reject(new Error('gateway down')) };
+    const state = await new ModelCatalog(new MemoryState()).load(failing, 'x', 'beta-opus-4-1');
+    assert.match(state.error ?? '', /gateway down/);
+    assert.ok(state.models.some((m) => m.id === 'gamma-4-fast-reasoning'));
+    assert.equal(state.defaultModel, 'beta-opus-4-1', 'the configured default wins');
+  });
+});
+
+describe('chat vector store list', () => {
+  it('lists stores recently used first and keeps the old list with the error when listing fails', async () => {
+    const catalog = new StoreCatalog();
+    const ok = {
+      listVectorStores: async () => ({
+        data: [
+          { id: 'vs_a', name: 'alpha' },
+          { id: 'vs_b', name: '' },
+        ],
+      }),
+    };
+    const state = await catalog.load(ok, (ids) => [...ids].reverse());
+    assert.deepEqual(state.stores, [
+      { id: 'vs_b', name: 'vs_b' },
+      { id: 'vs_a', name: 'alpha' },
+    ]);
+    const failing = { listVectorStores: async () => Promise.reject(new Error('401')) };
+    const after = await catalog.load(failing);
+    assert.equal(after.stores.length, 2);
+    assert.match(after.error ?? '', /401/);
+  });
+});
+
+describe('chat context from the search quick pick (docchat.chat.addContext)', () => {
+  it('accepts a search result as the quick pick passes it, or a list of them', () => {
+    const result = {
+      kind: 'passage',
+      storeId: 'vs_1',
+      storeName: 'policies',
+      fileId: 'file-1',
+      filename: 'a.md',
+      content: 'Ten years.',
+      score: 0.8,
+    };
+    assert.deepEqual(parseContextArgument(result), [
+      { kind: 'passage', storeId: 'vs_1', storeName: 'policies', fileId: 'file-1', filename: 'a.md', content: 'Ten years.', score: 0.8 },
+    ]);
+    assert.equal(parseContextArgument([result, result])?.length, 2);
+    assert.deepEqual(parseContextArgument({ vector_store_id: 'vs', file_id: 'f', content: 'x' }), [
+      { kind: 'passage', storeId: 'vs', fileId: 'f', content: 'x' },
+    ]);
+  });
+
+  it('rejects anything that is not a passage', () => {
+    for (const bad of [undefined, null, 'text', {}, { storeId: 'vs', content: 'x' }, { storeId: 'vs', fileId: 'f', content: '' }, []]) {
+      assert.equal(parseContextArgument(bad), undefined, JSON.stringify(bad));
+    }
+  });
+});

@@ -1,0 +1,457 @@
+import * as assert from 'node:assert/strict';
+import createDOMPurify from 'dompurify';
+import { JSDOM } from 'jsdom';
+import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
+
+// The chat webview's behaviour in a DOM (jsdom): what the user sees for each host message and what
+// the webview posts back for each key press and click.
+
+const dom = new JSDOM('<!doctype html><html><body><div id="app"></div></body></html>', { pretendToBeVisual: true });
+const g = globalThis as Record<string, unknown>;
+g.document = dom.window.document;
+g.window = dom.window;
+g.requestAnimationFrame = dom.window.requestAnimationFrame.bind(dom.window);
+
+// Loaded after the globals exist: the webview code builds elements with the global document.
+
+const { ChatApp } = require('../../../../media/chat/app') as typeof import('../../../../media/chat/app');
+
+const { createMarkdownPipeline } = require('../../../../media/chat/markdown') as typeof import('../../../../media/chat/markdown');
+
+const pipeline = createMarkdownPipeline(createDOMPurify(dom.window as unknown as Window & typeof globalThis));
+
+function conversation(messages: Conversation['messages'] = [], extra: Partial<Conversation> = {}): Conversation {
+  return {
+    id: 'c1',
+    title: 'Retention',
+    createdAt: 1,
+    updatedAt: 2,
+    options: { model: 'local-extractive' },
+    messages,
+    pendingContext: [],
+    ...extra,
+  };
+}
+
+const question = { id: 'u1', role: 'user' as const, content: 'How long are invoices kept?', createdAt: 1 };
+const pending = (id = 'a1', requestId = 'r1'): AssistantMessage => ({
+  id,
+  role: 'assistant',
+  content: '',
+  createdAt: 2,
+  status: 'pending',
+  requestId,
+  model: 'local-extractive',
+});
+
+function setup() {
+  const root = dom.window.document.createElement('div');
+  dom.window.document.body.replaceChildren(root);
+  const posted: WebviewMessage[] = [];
+  let saved: unknown;
+  // Animation frames run when the test says so (`frame()`), as the browser would between tasks.
+  let frames: Array<() => void> = [];
+  const app = new ChatApp(
+    root as unknown as HTMLElement,
+    { postMessage: (m) => posted.push(m), getState: () => saved, setState: (s) => (saved = s) },
+    pipeline,
+    (callback) => frames.push(callback),
+  );
+  const frame = () => {
+    const run = frames;
+    frames = [];
+    run.forEach((callback) => callback());
+    return run.length;
+  };
+  const send = (...messages: HostMessage[]) => messages.forEach((m) => app.receive(m));
+  const $ = <T extends Element = HTMLElement>(selector: string) => root.querySelector(selector) as unknown as T | null;
+  const $$ = (selector: string) => Array.from(root.querySelectorAll(selector)) as unknown as HTMLElement[];
+  const key = (target: Element, k: string, init: Record<string, unknown> = {}) =>
+    target.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }));
+  const click = (target: Element | null) => {
+    assert.ok(target, 'nothing to click');
+    target.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true, cancelable: true }));
+  };
+  const state = (c: Conversation): HostMessage => ({
+    type: 'state',
+    conversation: c,
+    conversations: [{ id: c.id, title: c.title, updatedAt: 2 }],
+    projectCode: 'P-7',
+  });
+  return { root, app, posted, send, frame, pendingFrames: () => frames.length, $, $$, key, click, state };
+}
+
+describe('chat webview', () => {
+  it('sends on Enter, keeps Shift+Enter for a new line, and ignores an empty question', () => {
+    const t = setup();
+    t.send(t.state(conversation()));
+    const input = t.$<HTMLTextAreaElement>('textarea')!;
+    input.value = 'line one';
+    t.key(input, 'Enter', { shiftKey: true });
+    assert.deepEqual(t.posted, []);
+    t.key(input, 'Enter');
+    assert.deepEqual(t.posted, [{ type: 'send', text: 'line one' }]);
+    assert.equal(input.value, '');
+    t.key(input, 'Enter');
+    assert.equal(t.posted.length, 1);
+  });
+
+  it('renders a streaming answer with citations, stops it with Escape, and shows it as stopped with Regenerate', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])));
+    assert.ok(t.$('.stop:not([hidden])'), 'Stop shows while answering');
+    assert.match(t.$('.phase')!.textContent ?? '', /Searching/);
+    t.send(
+      {
+        type: 'streamStart',
+        requestId: 'r1',
+        messageId: 'a1',
+        sources: [
+          {
+            kind: 'passage',
+            storeId: 'vs',
+            fileId: 'f1',
+            filename: 'retention.md',
+            content: 'Invoices are kept for ten years.',
+            score: 0.9,
+            number: 1,
+          },
+        ],
+      },
+      { type: 'streamDelta', requestId: 'r1', text: 'Invoices are kept ' },
+      { type: 'streamDelta', requestId: 'r1', text: 'for ten years [1].\n\nMore' },
+    );
+    t.frame();
+    const body = t.$('.markdown-body')!;
+    assert.match(body.textContent ?? '', /Invoices are kept for ten years \[1\]\.\s*More/);
+    assert.equal(t.$$('.markdown-body a.citation').length, 1);
+
+    t.key(dom.window.document.body, 'Escape');
+    assert.deepEqual(t.posted.at(-1), { type: 'stop', requestId: 'r1' });
+
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: true });
+    assert.match(t.$('.answer-note.stopped')!.textContent ?? '', /Stopped/);
+    assert.ok(t.$('.send:not([hidden])'), 'Send is back');
+    assert.match(body.textContent ?? '', /More/, 'the partial answer stays');
+    t.click(t.$('.regenerate'));
+    assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a1' });
+  });
+
+  it('keeps the live answer element when the state is posted again mid-stream, and ignores other request ids', () => {
+    const t = setup();
+    t.send(
+      t.state(conversation([question, pending()])),
+      { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] },
+      { type: 'streamDelta', requestId: 'r1', text: 'Hello' },
+    );
+    const article = t.$('article.assistant');
+    t.send(t.state(conversation([question, { ...pending(), status: 'streaming', content: 'Hello' }])));
+    assert.equal(t.$('article.assistant'), article);
+    t.send({ type: 'streamDelta', requestId: 'other', text: ' ignored' }, { type: 'streamDelta', requestId: 'r1', text: ' world' });
+    t.frame();
+    assert.equal(t.$('.markdown-body')!.textContent?.trim(), 'Hello world');
+  });
+
+  it('opens sources from citations and the sources list, links through the host, and code through the host', () => {
+    const t = setup();
+    const answer: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: 'See [2] and [the wiki](https://wiki.example/a).\n\n```js\nconst x = 1;\n```\n',
+      sources: [
+        { kind: 'passage', storeId: 'vs', fileId: 'f1', content: 'one', number: 1 },
+        { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'two.md', content: 'two', number: 2 },
+      ],
+      usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+    };
+    t.send(t.state(conversation([question, answer])));
+    t.click(t.$('a.citation'));
+    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 2 });
+    t.click(t.$$('.source-link')[0]!);
+    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1 });
+    assert.deepEqual(
+      t.$$('.source.cited').map((li) => li.querySelector('.source-number')!.textContent),
+      ['[2]'],
+    );
+    t.click(t.$('[data-href]'));
+    assert.deepEqual(t.posted.at(-1), { type: 'openLink', href: 'https://wiki.example/a' });
+    t.click(t.$('[data-action="copy"] .codicon'));
+    assert.deepEqual(t.posted.at(-1), { type: 'copyCode', code: 'const x = 1;\n' });
+    t.click(t.$('[data-action="insert"]'));
+    assert.deepEqual(t.posted.at(-1), { type: 'insertCode', code: 'const x = 1;\n' });
+    assert.match(t.$('.usage')!.textContent ?? '', /10 prompt · 5 completion · 15 tokens/);
+  });
+
+  it('shows errors inline with their actions; a rate limit holds Retry until its wait has passed', () => {
+    const t = setup();
+    t.send(
+      t.state(conversation([question, pending()])),
+      { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] },
+      { type: 'streamDelta', requestId: 'r1', text: 'Partial' },
+    );
+    t.send({
+      type: 'streamError',
+      requestId: 'r1',
+      error: { kind: 'rate_limit', message: 'Rate limited. Try again in 60 s.', retryAfterMs: 60_000, actions: ['retry'] },
+    });
+    const retry = t.$<HTMLButtonElement>('.action-retry')!;
+    assert.equal(retry.disabled, true);
+    assert.match(retry.textContent ?? '', /Retry in \d+ s/);
+    assert.match(t.$('.markdown-body')!.textContent ?? '', /Partial/, 'what arrived stays');
+    t.app.receive(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    t.send({ type: 'streamError', requestId: 'r2', error: { kind: 'auth', message: 'Rejected.', actions: ['setGatewayApiKey', 'retry'] } });
+    t.click(t.$('.action-setGatewayApiKey'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'setGatewayApiKey' });
+    t.click(t.$('.action-retry'));
+    assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a2' });
+  });
+
+  it('offers the ways forward of an answer without sources as buttons that run their commands, also after a reload', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'This chat is not grounded in a vector store.' });
+    assert.equal(t.$$('.next-steps button').length, 0, 'no buttons while the answer streams');
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: false, nextSteps: ['chooseStore', 'attachFiles', 'useLanguageModel'] });
+    assert.deepEqual(
+      t.$$('.next-steps button').map((b) => b.textContent?.trim()),
+      ['Choose a Store', 'Attach Files', 'Use a Language Model…'],
+    );
+    assert.equal(t.$$('.inline-error').length, 0, 'shown as an answer, not as an error');
+    t.click(t.$('.next-steps .action-useLanguageModel'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'useLanguageModel' });
+    t.click(t.$('.next-steps .action-chooseStore'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    const stored: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      content: 'No passage matches.',
+      createdAt: 2,
+      status: 'done',
+      nextSteps: ['chooseStore', 'attachFiles'],
+    };
+    t.app.receive(t.state(conversation([question, stored], { id: 'c2' })));
+    assert.deepEqual(
+      t.$$('.next-steps button').map((b) => b.textContent?.trim()),
+      ['Choose a Store', 'Attach Files'],
+    );
+  });
+
+  it('lists models with the legacy ones marked and their retirement date, and posts the choice', () => {
+    const t = setup();
+    t.send(t.state(conversation()), {
+      type: 'models',
+      catalog: {
+        loading: false,
+        defaultModel: 'local-extractive',
+        models: [
+          { id: 'local-extractive', kind: 'completion' },
+          { id: 'o3-mini', kind: 'legacy', retirement: 'December 17' },
+        ],
+      },
+    });
+    const select = t.$<HTMLSelectElement>('.model-select')!;
+    assert.equal(select.value, 'local-extractive');
+    const legacy = Array.from(select.querySelectorAll('optgroup'))[1]!;
+    assert.match(legacy.getAttribute('label') ?? '', /Legacy.*retires December 17/);
+    assert.match(legacy.textContent ?? '', /o3-mini — legacy, retires December 17/);
+    select.value = 'o3-mini';
+    select.dispatchEvent(new dom.window.Event('change'));
+    assert.deepEqual(t.posted.at(-1), { type: 'setModel', model: 'o3-mini' });
+  });
+
+  it('offers the vector stores (or none) and the conversation options', () => {
+    const t = setup();
+    t.send(t.state(conversation([], { options: { temperature: 0.5 } })), {
+      type: 'stores',
+      catalog: { loading: false, stores: [{ id: 'vs_1', name: 'policies' }] },
+    });
+    const store = t.$<HTMLSelectElement>('.store-select')!;
+    assert.deepEqual(
+      Array.from(store.options).map((o) => o.textContent),
+      ['No grounding (no vector store)', 'policies'],
+    );
+    store.value = 'vs_1';
+    store.dispatchEvent(new dom.window.Event('change'));
+    assert.deepEqual(t.posted.at(-1), { type: 'setVectorStore', storeId: 'vs_1' });
+    assert.equal(t.$<HTMLInputElement>('.temperature')!.value, '0.5');
+    const tokens = t.$<HTMLInputElement>('.max-tokens')!;
+    tokens.value = '300';
+    tokens.dispatchEvent(new dom.window.Event('change'));
+    assert.deepEqual(t.posted.at(-1), { type: 'setOptions', temperature: 0.5, maxCompletionTokens: 300 });
+    assert.match(t.$('.project-code')!.textContent ?? '', /P-7/);
+  });
+
+  it('shows attached context as removable chips', () => {
+    const t = setup();
+    t.send(
+      t.state(
+        conversation([], {
+          pendingContext: [
+            {
+              kind: 'selection',
+              uri: 'file:///w/a.ts',
+              label: 'a.ts',
+              range: { startLine: 0, startCharacter: 0, endLine: 1, endCharacter: 0 },
+              content: 'x',
+            },
+          ],
+        }),
+      ),
+    );
+    assert.match(t.$('.pending-context .chip')!.textContent ?? '', /a\.ts, lines 1-2/);
+    t.click(t.$('.chip-remove'));
+    assert.deepEqual(t.posted.at(-1), { type: 'removeContext', index: 0 });
+  });
+
+  it('renders many deltas arriving within one frame once, and reads no layout per delta', () => {
+    const t = setup();
+    let renders = 0;
+    const counting = {
+      ...pipeline,
+      render: (text: string, env: Parameters<typeof pipeline.render>[1]) => (renders++, pipeline.render(text, env)),
+    };
+    const frames: Array<() => void> = [];
+    const root = dom.window.document.createElement('div');
+    dom.window.document.body.replaceChildren(root);
+    const app = new ChatApp(
+      root as unknown as HTMLElement,
+      { postMessage: () => undefined, getState: () => undefined, setState: () => undefined },
+      counting,
+      (callback) => frames.push(callback),
+    );
+    app.receive(t.state(conversation([question, pending()])));
+    app.receive({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
+    const list = root.querySelector('.messages')!;
+    let layoutReads = 0;
+    for (const property of ['scrollHeight', 'clientHeight', 'scrollTop'] as const) {
+      Object.defineProperty(list, property, { configurable: true, get: () => (layoutReads++, 0), set: () => undefined });
+    }
+    while (frames.length) frames.shift()!();
+    renders = 0;
+    layoutReads = 0;
+
+    for (let i = 0; i < 200; i++) app.receive({ type: 'streamDelta', requestId: 'r1', text: `word${i} ` });
+    assert.equal(renders, 0, 'nothing renders before the frame');
+    assert.equal(layoutReads, 0, 'no layout is read per delta');
+    assert.equal(frames.length, 1, 'one frame is requested for all the deltas');
+    frames.shift()!();
+    assert.equal(renders, 1, 'the frame renders the buffered text once');
+    assert.match(root.querySelector('.markdown-body')!.textContent ?? '', /^word0 word1 .* word199\s*$/);
+    assert.ok(layoutReads <= 2, `one scroll check per frame (read ${layoutReads} layout values)`);
+
+    app.receive({ type: 'streamDelta', requestId: 'r1', text: 'end.' });
+    app.receive({ type: 'streamDone', requestId: 'r1', stopped: false });
+    assert.match(
+      root.querySelector('.markdown-body')!.textContent ?? '',
+      /word199 end\.\s*$/,
+      'the end of the stream renders at once, without waiting for a frame',
+    );
+  });
+
+  it('renders at once when much text piles up before a frame comes, so no render grows into a long task', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
+    t.frame();
+    const body = t.$('.markdown-body')!;
+    for (let i = 0; i < 10; i++) t.send({ type: 'streamDelta', requestId: 'r1', text: `Sentence ${i} of a fast stream. ` });
+    assert.equal(body.textContent, '', 'small pieces wait for the frame');
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'x'.repeat(5000) });
+    assert.match(body.textContent ?? '', /^Sentence 0 .*x{5000}/, 'a pile of text renders without waiting');
+  });
+
+  it('shows a running tool: its badge, progress from the host, then its web sources (only web addresses open)', () => {
+    const t = setup();
+    const running: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      content: '',
+      createdAt: 2,
+      status: 'pending',
+      requestId: 'r1',
+      tool: 'research',
+    };
+    t.send(t.state(conversation([{ ...question, content: '/research solar' }, running])));
+    assert.equal(t.$('.tool-badge')?.textContent, 'Web research');
+    assert.match(t.$('.phase')!.textContent ?? '', /Starting the research/);
+    t.send({ type: 'streamProgress', requestId: 'r1', progress: { text: 'Researching… 50% — Reading 4 sources', fraction: 0.5 } });
+    assert.match(t.$('.phase')!.textContent ?? '', /Researching… 50% — Reading 4 sources/);
+    const bar = t.$<HTMLProgressElement>('progress.tool-progress')!;
+    assert.equal(bar.hidden, false);
+    assert.equal(bar.value, 0.5);
+    t.key(dom.window.document.body, 'Escape');
+    assert.deepEqual(t.posted.at(-1), { type: 'stop', requestId: 'r1' }, 'Escape cancels the tool');
+
+    t.send(
+      {
+        type: 'streamStart',
+        requestId: 'r1',
+        messageId: 'a1',
+        sources: [
+          { kind: 'web', url: 'https://example.com/solar', title: 'Solar', content: '', number: 1 },
+          { kind: 'web', url: 'javascript:alert(1)', title: 'Not a web link', content: '', number: 2 },
+        ],
+      },
+      { type: 'streamDelta', requestId: 'r1', text: 'Solar grew [1].' },
+      { type: 'streamDone', requestId: 'r1', stopped: false },
+    );
+    assert.equal(bar.hidden, true, 'the progress bar goes with the answer');
+    assert.equal(t.$('.phase')!.textContent, '');
+    const links = t.$$('.sources .source-link');
+    assert.equal(links.length, 2);
+    assert.equal(links[1]!.getAttribute('data-source'), null, 'a javascript: source is not clickable');
+    assert.match(links[1]!.parentElement!.textContent ?? '', /javascript:alert\(1\)/);
+    t.click(t.$('a.citation'));
+    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1 });
+  });
+
+  it('suggests the slash commands as the user types "/", completes with Enter, closes with Escape', () => {
+    const t = setup();
+    t.send(t.state(conversation()));
+    const input = t.$<HTMLTextAreaElement>('textarea')!;
+    assert.match(input.getAttribute('placeholder') ?? '', /\/web, \/crawl, \/research/);
+    const type = (value: string) => {
+      input.value = value;
+      input.dispatchEvent(new dom.window.Event('input'));
+    };
+    type('/');
+    assert.deepEqual(
+      t.$$('.slash-command .slash-usage').map((e) => e.textContent),
+      ['/web <query>', '/crawl <url…>', '/research <topic>'],
+    );
+    type('/re');
+    assert.deepEqual(
+      t.$$('.slash-command .slash-usage').map((e) => e.textContent),
+      ['/research <topic>'],
+    );
+    t.key(input, 'Enter');
+    assert.equal(input.value, '/research ');
+    assert.equal(t.$('.slash-commands')!.hasAttribute('hidden'), true);
+    assert.deepEqual(t.posted, [], 'completing does not send');
+
+    type('/');
+    t.key(input, 'ArrowDown');
+    assert.equal(t.$('.slash-command.selected .slash-usage')?.textContent, '/crawl <url…>');
+    t.key(input, 'Escape');
+    assert.equal(t.$('.slash-commands')!.hasAttribute('hidden'), true);
+    type('/web solar power');
+    assert.equal(t.$('.slash-commands')!.hasAttribute('hidden'), true, 'no suggestions once the command has its argument');
+    t.key(input, 'Enter');
+    assert.deepEqual(t.posted, [{ type: 'send', text: '/web solar power' }]);
+  });
+
+  it('never renders model output as HTML in the DOM', () => {
+    const t = setup();
+    const evil: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: '<img src=x onerror="globalThis.pwned=1"><script>globalThis.pwned=1</script>[x](javascript:alert(1))',
+    };
+    t.send(t.state(conversation([question, evil])));
+    assert.equal(t.$('.markdown-body img, .markdown-body script, .markdown-body [href]'), null);
+    assert.equal((globalThis as Record<string, unknown>).pwned, undefined);
+  });
+});
