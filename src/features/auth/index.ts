@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands, SecretKeys, SETTINGS_SECTION, Settings, type SecretKey } from '../../common/constants';
 import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
 
 interface SecretPrompt {
   key: SecretKey;
@@ -53,7 +54,7 @@ async function promptSecret(services: Services, p: SecretPrompt): Promise<boolea
 
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.setDocumentsToken, async () => {
+    registerCommand(services.errors, Commands.setDocumentsToken, 'set the documents token', async () => {
       if (await promptSecret(services, DOCUMENTS_TOKEN)) {
         if (services.connection.state.kind === 'local' || !services.config.current.documentsUrl) {
           const choice = await vscode.window.showInformationMessage(
@@ -66,8 +67,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         }
       }
     }),
-    vscode.commands.registerCommand(Commands.setGatewayApiKey, () => promptSecret(services, GATEWAY_KEY)),
-    vscode.commands.registerCommand(Commands.signOut, async () => {
+    registerCommand(services.errors, Commands.setGatewayApiKey, 'set the gateway API key', () => promptSecret(services, GATEWAY_KEY)),
+    registerCommand(services.errors, Commands.signOut, 'sign out', async () => {
       await services.secrets.delete(SecretKeys.documentsToken);
       await services.secrets.delete(SecretKeys.gatewayApiKey);
       services.log.info('Signed out: documents token and gateway API key removed');

@@ -44,10 +44,10 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => controller.restore(panel),
     }),
-    vscode.commands.registerCommand(Commands.openChat, () => {
+    registerCommand(services.errors, Commands.openChat, 'open the chat', () => {
       controller.show();
     }),
-    vscode.commands.registerCommand(Commands.newChat, () => {
+    registerCommand(services.errors, Commands.newChat, 'start a new chat', () => {
       controller.show();
       controller.newChat();
     }),
@@ -58,7 +58,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
         controller.setGrounding({ id: store.id, name: store.name || store.id });
       }
     }),
-    vscode.commands.registerCommand(Commands.askAboutSelection, () => {
+    registerCommand(services.errors, Commands.askAboutSelection, 'ask about the selection', () => {
       const editor = vscode.window.activeTextEditor;
       const source = editor && selectionSource(editor);
       if (!source) {
@@ -68,7 +68,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       controller.show();
       controller.addContext([source]);
     }),
-    vscode.commands.registerCommand(Commands.chatAccessibleView, async () => {
+    registerCommand(services.errors, Commands.chatAccessibleView, 'open the Accessible View of the last answer', async () => {
       const content = controller.accessibleText();
       if (content === undefined) {
         void vscode.window.showInformationMessage('DocChat: there is no answer to show yet. Ask a question in the chat first.');
@@ -77,7 +77,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
       await vscode.window.showTextDocument(document, { preview: true });
     }),
-    vscode.commands.registerCommand(Commands.addChatContext, (arg: unknown) => {
+    registerCommand(services.errors, Commands.addChatContext, 'add to the chat', (arg: unknown) => {
       const passages = parseContextArgument(arg);
       if (!passages) {
         log.warn('docchat.chat.addContext was run without a search result; ignored.');

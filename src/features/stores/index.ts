@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands, ViewIds } from '../../common/constants';
 import type { Services } from '../../services';
+import { registerCommand } from '../../services/commands';
 import { AttachFlow, sourceFromDocument, sourceFromUri, sourcesFromUris } from './attach';
 import { createStoreInteractive } from './createStore';
 import { StoresDragAndDrop } from './dragAndDrop';
@@ -58,17 +59,6 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
     services.connection.onDidChange(describeConnection),
   );
-
-  /** Runs a command body; errors reach the user once, with a way forward. */
-  const guarded =
-    <A extends unknown[]>(what: string, body: (...args: A) => Promise<unknown>) =>
-    async (...args: A) => {
-      try {
-        await body(...args);
-      } catch (error) {
-        services.errors.report(error, what, { retry: () => body(...args) });
-      }
-    };
 
   async function revealStoreFile(ref: StoreFileRef): Promise<boolean> {
     await tree.stores.ensureLoaded();
@@ -127,107 +117,83 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const storeArg = (arg: unknown): StoreNode | undefined => (isNode(arg) ? (arg.kind === 'store' ? arg : arg.parent) : undefined);
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(
-      Commands.refreshStores,
-      guarded('refresh the vector stores', async () => {
-        // After a failed start (or a lost connection) "Refresh" also reconnects.
-        if (services.connection.state.kind === 'error') {
-          await services.connection.rebuild('retry');
-          return;
+    registerCommand(services.errors, Commands.refreshStores, 'refresh the vector stores', async () => {
+      // After a failed start (or a lost connection) "Refresh" also reconnects.
+      if (services.connection.state.kind === 'error') {
+        await services.connection.rebuild('retry');
+        return;
+      }
+      await tree.reload();
+    }),
+    registerCommand(services.errors, Commands.refreshNode, 'refresh', (node?: TreeNode) => tree.reload(node)),
+    registerCommand(services.errors, Commands.loadMore, 'load more items', (node: LoadMoreNode) => tree.loadMore(node)),
+    registerCommand(services.errors, Commands.createStore, 'create a vector store', async () => {
+      const store = await createStoreInteractive(services);
+      if (store) {
+        const node = tree.storeNode(store.id);
+        if (node) {
+          await treeView.reveal(node, { select: true, focus: true });
         }
-        await tree.reload();
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.refreshNode,
-      guarded('refresh', (node?: TreeNode) => tree.reload(node)),
-    ),
-    vscode.commands.registerCommand(
-      Commands.loadMore,
-      guarded('load more items', (node: LoadMoreNode) => tree.loadMore(node)),
-    ),
-    vscode.commands.registerCommand(
-      Commands.createStore,
-      guarded('create a vector store', async () => {
-        const store = await createStoreInteractive(services);
-        if (store) {
-          const node = tree.storeNode(store.id);
-          if (node) {
-            await treeView.reveal(node, { select: true, focus: true });
-          }
-        }
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.copyId,
-      guarded('copy the ID', async (node?: TreeNode, nodes?: TreeNode[]) => {
-        const targets = (nodes?.length ? nodes : node ? [node] : treeView.selection).filter(
-          (n): n is StoreNode | StoreFileNode => n.kind === 'store' || n.kind === 'storeFile',
-        );
-        const ids = targets.map((n) => (n.kind === 'store' ? n.store.id : n.fileId));
-        if (ids.length === 0) {
-          return;
-        }
-        await vscode.env.clipboard.writeText(ids.join('\n'));
-        vscode.window.setStatusBarMessage(`DocChat: copied ${ids.length === 1 ? ids[0] : `${ids.length} IDs`}`, 3000);
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.revealInTree,
-      guarded('reveal the file in the tree', async (arg?: unknown) => {
-        const ref = storeFileRefOfArgument(arg) ?? (await refForActiveEditor());
-        if (!ref || !(await revealStoreFile(ref))) {
-          void vscode.window.showInformationMessage('DocChat: this file is not in any loaded vector store.');
-        }
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.attachCurrentFile,
-      guarded('attach the file', async (arg?: unknown) => {
-        const store = storeArg(arg)?.store;
-        if (arg instanceof vscode.Uri) {
-          // Editor menus pass the editor's resource; an untitled editor exists only as a document.
-          const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === arg.toString());
-          await attach.run([open ? sourceFromDocument(open) : sourceFromUri(arg)], store);
-          return;
-        }
-        const document = vscode.window.activeTextEditor?.document;
-        if (!document) {
-          void vscode.window.showInformationMessage('DocChat: open a file to attach it.');
-          return;
-        }
-        await attach.run([sourceFromDocument(document)], store);
-      }),
-    ),
-    vscode.commands.registerCommand(
-      Commands.attachFiles,
-      guarded('attach the files', async (arg?: unknown, args?: unknown) => {
-        const store = storeArg(arg)?.store;
-        let uris: vscode.Uri[];
-        if (Array.isArray(args) && args.every((a) => a instanceof vscode.Uri) && args.length) {
-          uris = args;
-        } else if (arg instanceof vscode.Uri) {
-          uris = [arg];
-        } else {
-          uris =
-            (await vscode.window.showOpenDialog({
-              canSelectMany: true,
-              canSelectFiles: true,
-              canSelectFolders: false,
-              openLabel: store ? `Attach to "${store.name}"` : 'Attach',
-              title: 'DocChat: Attach Files',
-            })) ?? [];
-        }
-        if (uris.length === 0) {
-          return;
-        }
-        const { sources, skipped } = await sourcesFromUris(uris);
-        if (skipped.length) {
-          void vscode.window.showInformationMessage(`DocChat: folders are not attached (${skipped.join(', ')}).`);
-        }
-        await attach.run(sources, store);
-      }),
-    ),
+      }
+    }),
+    registerCommand(services.errors, Commands.copyId, 'copy the ID', async (node?: TreeNode, nodes?: TreeNode[]) => {
+      const targets = (nodes?.length ? nodes : node ? [node] : treeView.selection).filter(
+        (n): n is StoreNode | StoreFileNode => n.kind === 'store' || n.kind === 'storeFile',
+      );
+      const ids = targets.map((n) => (n.kind === 'store' ? n.store.id : n.fileId));
+      if (ids.length === 0) {
+        return;
+      }
+      await vscode.env.clipboard.writeText(ids.join('\n'));
+      vscode.window.setStatusBarMessage(`DocChat: copied ${ids.length === 1 ? ids[0] : `${ids.length} IDs`}`, 3000);
+    }),
+    registerCommand(services.errors, Commands.revealInTree, 'reveal the file in the tree', async (arg?: unknown) => {
+      const ref = storeFileRefOfArgument(arg) ?? (await refForActiveEditor());
+      if (!ref || !(await revealStoreFile(ref))) {
+        void vscode.window.showInformationMessage('DocChat: this file is not in any loaded vector store.');
+      }
+    }),
+    registerCommand(services.errors, Commands.attachCurrentFile, 'attach the file', async (arg?: unknown) => {
+      const store = storeArg(arg)?.store;
+      if (arg instanceof vscode.Uri) {
+        // Editor menus pass the editor's resource; an untitled editor exists only as a document.
+        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === arg.toString());
+        await attach.run([open ? sourceFromDocument(open) : sourceFromUri(arg)], store);
+        return;
+      }
+      const document = vscode.window.activeTextEditor?.document;
+      if (!document) {
+        void vscode.window.showInformationMessage('DocChat: open a file to attach it.');
+        return;
+      }
+      await attach.run([sourceFromDocument(document)], store);
+    }),
+    registerCommand(services.errors, Commands.attachFiles, 'attach the files', async (arg?: unknown, args?: unknown) => {
+      const store = storeArg(arg)?.store;
+      let uris: vscode.Uri[];
+      if (Array.isArray(args) && args.every((a) => a instanceof vscode.Uri) && args.length) {
+        uris = args;
+      } else if (arg instanceof vscode.Uri) {
+        uris = [arg];
+      } else {
+        uris =
+          (await vscode.window.showOpenDialog({
+            canSelectMany: true,
+            canSelectFiles: true,
+            canSelectFolders: false,
+            openLabel: store ? `Attach to "${store.name}"` : 'Attach',
+            title: 'DocChat: Attach Files',
+          })) ?? [];
+      }
+      if (uris.length === 0) {
+        return;
+      }
+      const { sources, skipped } = await sourcesFromUris(uris);
+      if (skipped.length) {
+        void vscode.window.showInformationMessage(`DocChat: folders are not attached (${skipped.join(', ')}).`);
+      }
+      await attach.run(sources, store);
+    }),
   );
   return tree;
 }
