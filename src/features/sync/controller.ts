@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/schemas';
 import { AbortedError } from '../../api/http/errors';
-import { Commands, SETTINGS_SECTION, Settings } from '../../common/constants';
+import { Commands, ContextKeys, SETTINGS_SECTION, Settings } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
 import { requireDocuments } from '../../services/commands';
 import { connectionModeOf } from '../../services/settingsModel';
+import { completeWalkthroughStep } from '../walkthrough';
 import { formatDuration } from './eta';
 import type { FileRecord, Follow, FollowStore } from './follows';
 import { countPlan, describePlan, planHasWork, planSync, remoteFrom, type LocalFile, type RemoteFile, type SyncPlan } from './planner';
@@ -370,6 +371,7 @@ export class SyncController extends Disposable {
     delete saved.lastError;
     await this.follows.save(saved);
     if (!summary) return;
+    if (summary.uploaded > 0) completeWalkthroughStep(ContextKeys.fileAttached);
     const store = follow.storeName || follow.storeId;
     const parts = [
       `${summary.uploaded} uploaded`,
