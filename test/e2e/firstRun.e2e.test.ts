@@ -213,7 +213,7 @@ describe('First run (e2e, Local mode)', function () {
     );
     await session.screenshot('model server found');
     await item.first().click();
-    await session.waitForOutput(new RegExp(`Local backend listening on .*chat forwarded to http://127\\.0\\.0\\.1:${port}/v1`), 120_000);
+    await session.waitForOutput(new RegExp(`Local mode forwards chat to http://127\\.0\\.0\\.1:${port}/v1`), 120_000);
 
     await session.runCommand(commandTitle('docchat.chat.open'));
     const chat = chatOf(page);
