@@ -123,7 +123,7 @@ describe('Network: proxy and company CA (e2e)', function () {
     proxy.log.length = 0;
     session = await launchVSCode({ name: 'network local', env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '' } });
     await session.openView();
-    await session.waitForOutput(/Local backend listening on http:\/\/127\.0\.0\.1/, 90_000);
+    await session.waitForOutput(/Using the local backend at http:\/\/127\.0\.0\.1/, 90_000);
     await session.viewPane('Vector Stores').getByText('No vector stores yet').first().waitFor({ state: 'visible', timeout: 90_000 });
     await session.screenshot('local mode behind a proxy');
     assert.deepEqual(proxy.log, [], 'no request of Local mode reached the proxy');
