@@ -3,13 +3,15 @@ import type { VSCodeSession } from './vscode';
 /**
  * Browser console errors that come from code-server's own page whatever the extensions do: the
  * workbench asks for `vsda`, a signing module only Microsoft's builds ship; a window reload logs
- * the shutdown work a browser cannot wait for and the built-in TypeScript task detection it cut
- * short; and declining a tool's confirmation is logged as the tool call being cancelled.
+ * the shutdown work a browser cannot wait for, the built-in TypeScript task detection it cut
+ * short and the window log it can no longer write; and declining a tool's confirmation is logged
+ * as the tool call being cancelled.
  */
 const WORKBENCH_NOISE: RegExp[] = [
   /status of 404 .*\/static\/node_modules\/vsda\/rust\/web\/vsda(_bg\.wasm|\.js)\)$/,
   /\[lifecycle\] Long running operations during shutdown are unsupported in the web \(id: [\w.]+\)/,
   /^Timed out getting tasks from {2}typescript /,
+  /Unable to write file 'vscode-log:[^']*' \(Error: IndexedDB database 'vscode-web-db' is closed\.\)/,
   /\[LanguageModelToolsService#invokeTool\] Error from tool docchat_\w+ with parameters .*:\nCanceled: Canceled/,
 ];
 
