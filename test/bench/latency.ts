@@ -14,7 +14,7 @@ import { DocumentsClient } from '../../src/api/documents/client';
 import { GatewayClient } from '../../src/api/gateway/client';
 import { startBackend } from '../../src/backend';
 import { DEFAULT_DEBOUNCE_MS } from '../../src/features/search/searchController';
-import { launchVSCode, startBackendProcess, type VSCodeSession } from '../support/harness';
+import { chatWebviewFrame, launchVSCode, startBackendProcess, type VSCodeSession } from '../support/harness';
 import { armTimer, timerResult, visibleTreeLabels } from './latency/pageTimer';
 import { FIRST_TOKEN_DELAY_MS, MODELS, SHORT_ANSWER, startUpstream } from './latency/upstream';
 import { main, progress, type BenchResult, type Table } from './lib/report';
@@ -89,20 +89,6 @@ interface Mark {
   name: string;
   startTime: number;
   detail: any;
-}
-
-/** The chat webview's document (VS Code nests it in two iframes). */
-async function chatFrame(session: VSCodeSession, timeoutMs = 60_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of session.page.frames()) {
-      if (frame === session.page.mainFrame()) continue;
-      const found = await frame.$('#app .composer-input').catch(() => null);
-      if (found) return frame;
-    }
-    if (Date.now() > deadline) throw new Error('the chat webview never appeared');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const marks = (frame: Frame): Promise<Mark[]> =>
@@ -209,7 +195,7 @@ main(async (): Promise<BenchResult> => {
     // ------------------------------------------------------------------ chat: first token
     progress('chat: Enter → first token painted');
     await session.runCommand('DocChat: Open Chat');
-    let frame = await chatFrame(session);
+    let frame = await chatWebviewFrame(session.page);
     for (let attempt = 1; ; attempt++) {
       try {
         await frame.locator(`.model-select option[value="${MODELS.instant}"]`).waitFor({ state: 'attached', timeout: 30_000 });
@@ -406,7 +392,7 @@ main(async (): Promise<BenchResult> => {
       });
       await session.runCommand('DocChat: Open Chat');
       const clickedAt = (await page.evaluate(() => (window as any).__docchatOpenClick)) as number;
-      frame = await chatFrame(session);
+      frame = await chatWebviewFrame(session.page);
       const painted = await waitForMark(frame, 'docchat:conversation-painted');
       const webviewOrigin = await frameOrigin(frame);
       open.push(webviewOrigin + painted.startTime - clickedAt);

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Frame, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import {
+  chatWebviewFrame,
   commandTitle,
   captureFailures,
   launchVSCode,
@@ -85,20 +86,6 @@ describe('Chat panel (e2e, embedded backend)', function () {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let seedDir: string;
 
-  /** The chat webview's document (VS Code nests it in two iframes). */
-  async function chatFrame(timeoutMs = 60_000): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (const frame of session.page.frames()) {
-        if (frame === session.page.mainFrame()) continue;
-        const found = await frame.$('#app .composer-input').catch(() => null);
-        if (found) return frame;
-      }
-      if (Date.now() > deadline) throw new Error('the chat webview never appeared');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-
   const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   /** Sends a question; resolves to the article of its answer (the n-th answer of the conversation). */
   async function ask(question: string): Promise<Locator> {
@@ -162,7 +149,7 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await quickOpen.locator('.monaco-list-row', { hasText: 'retention.ts' }).first().click({ timeout: 30_000 });
     await session.page.locator('.tabs-container .tab.active', { hasText: 'retention.ts' }).waitFor({ state: 'visible', timeout: 20_000 });
     await session.runCommand(commandTitle('docchat.chat.open'));
-    await chatFrame();
+    await chatWebviewFrame(session.page);
     assert.equal(await session.page.locator('.editor-group-container').count(), 2, 'the chat opens in a second editor group');
 
     const answer = await ask('Hello?');
@@ -232,7 +219,7 @@ describe('Chat panel (e2e, embedded backend)', function () {
   it('streams a long answer in pieces and stops it mid-stream with Escape; the partial answer stays, marked as stopped', async () => {
     await chat().locator('.model-select').selectOption(SLOW_MODEL);
     await chat().locator('.store-select').selectOption('');
-    const frame = await chatFrame();
+    const frame = await chatWebviewFrame(session.page);
     // Records the answer's text length at every DOM change, to see it arrive in pieces. The
     // upstream paces its words, so how many pieces arrive does not depend on the machine's speed.
     await frame.evaluate(() => {
@@ -335,7 +322,7 @@ describe('Chat panel (e2e, embedded backend)', function () {
     const before = await chat().locator('article.message').count();
     await session.runCommand('Developer: Reload Window');
     await waitForWorkbench(session.page);
-    await chatFrame(90_000);
+    await chatWebviewFrame(session.page, 90_000);
     await chat()
       .locator('article.message')
       .nth(before - 1)

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Frame, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import {
+  chatWebviewFrame,
   commandTitle,
   captureFailures,
   launchVSCode,
@@ -26,19 +27,6 @@ describe('Chat panel gateway tools (e2e)', function () {
   let research: ResearchServer;
 
   const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-
-  /** The chat webview's document (VS Code nests it in two iframes). */
-  async function chatFrame(timeoutMs = 60_000): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (const frame of session.page.frames()) {
-        if (frame === session.page.mainFrame()) continue;
-        if (await frame.$('#app .composer-input').catch(() => null)) return frame;
-      }
-      if (Date.now() > deadline) throw new Error('the chat webview never appeared');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 
   /** Sends `text` from the composer; resolves to the article of its answer. */
   async function send(text: string): Promise<Locator> {
@@ -79,7 +67,7 @@ describe('Chat panel gateway tools (e2e)', function () {
       await session.screenshot('gateway API key set');
     }
     await session.runCommand(commandTitle('docchat.chat.open'));
-    await chatFrame();
+    await chatWebviewFrame(session.page);
     // The chat is connected once it has asked the gateway (the research server) for its models:
     // the server has no model list, which the panel reports (before the key it says "Not connected").
     await chat().locator('.notices .notice', { hasText: 'Could not list the models' }).waitFor({ state: 'attached', timeout: 60_000 });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isProcessAlive, readDiscovery } from '../../../src/common/discoveryFile';
+import { pollUntil } from './poll';
 
 /**
  * Local mode's backend outlives the windows (it idles out on its own); a test that removes the
@@ -25,10 +26,12 @@ export async function stopLocalBackends(userDataDir: string, timeoutMs = 60_000)
       }
     }
   }
-  const deadline = Date.now() + timeoutMs;
-  while (pids.some(isProcessAlive) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // A backend is not this process's child, so its exit gives no event here.
+  await pollUntil(
+    () => pids.some(isProcessAlive),
+    (alive) => !alive,
+    { timeoutMs, intervalMs: 50, what: `backends ${pids.join(', ')} exiting` },
+  ).catch(() => undefined);
 }
 
 /** Removes a test's folder once no Local mode backend writes into its user data any more. */

@@ -16,6 +16,7 @@ import {
   viewPane,
   waitForWorkbench,
 } from './workbench';
+import { pollUntil } from './poll';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -193,17 +194,13 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
         return file;
       },
       outputChannel: (channel) => readOutputChannel(userDataDir, channel),
-      async waitForOutput(pattern, timeoutMs = 30_000, channel) {
-        const deadline = Date.now() + timeoutMs;
-        for (;;) {
-          const text = readOutputChannel(userDataDir, channel);
-          if (pattern.test(text)) return text;
-          if (Date.now() > deadline) {
-            throw new Error(`Output channel "${channel ?? 'DocChat'}" never matched ${pattern}. It holds:\n${text}`);
-          }
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-      },
+      // The log is a file another process writes: re-read it until it matches.
+      waitForOutput: (pattern, timeoutMs = 30_000, channel) =>
+        pollUntil(
+          () => readOutputChannel(userDataDir, channel),
+          (text) => pattern.test(text),
+          { timeoutMs, intervalMs: 250, what: `output channel "${channel ?? 'DocChat'}" matching ${pattern}` },
+        ),
       extensionHostLog: () => readExtensionHostLog(userDataDir),
       extensionErrors: () => extensionErrors(userDataDir),
       close: cleanup,

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 // Page-level helpers for the VS Code workbench. Selectors are VS Code 1.100's DOM classes.
 
@@ -103,4 +103,13 @@ export async function runContextMenu(page: Page, row: Locator, item: string): Pr
     }
   }
   throw new Error(`the context menu has no "${item}"`);
+}
+
+/** The chat panel's webview document (VS Code nests it in two iframes), once its composer is there. */
+export async function chatWebviewFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
+  const composer = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame').locator('#app .composer-input');
+  await composer.waitFor({ state: 'attached', timeout: timeoutMs });
+  const frame = await (await composer.elementHandle())?.ownerFrame();
+  if (!frame) throw new Error('the chat webview has no document');
+  return frame;
 }

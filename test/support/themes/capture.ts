@@ -11,8 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Frame } from 'playwright-core';
-import { launchVSCode, repoRoot } from '../harness';
+import { chatWebviewFrame, launchVSCode, repoRoot } from '../harness';
 
 export const THEMES = [
   { file: 'light-plus', name: 'Default Light+' },
@@ -20,16 +19,6 @@ export const THEMES = [
   { file: 'hc-dark', name: 'Default High Contrast' },
   { file: 'hc-light', name: 'Default High Contrast Light' },
 ];
-
-async function chatFrame(frames: () => Frame[]): Promise<Frame> {
-  for (let attempt = 0; attempt < 240; attempt++) {
-    for (const frame of frames()) {
-      if (await frame.$('#app .composer-input').catch(() => null)) return frame;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('the chat webview never appeared');
-}
 
 async function main(): Promise<void> {
   for (const theme of THEMES) {
@@ -44,7 +33,7 @@ async function main(): Promise<void> {
           if (attempt >= 10) throw error;
         }
       }
-      const frame = await chatFrame(() => session.page.frames().filter((f) => f !== session.page.mainFrame()));
+      const frame = await chatWebviewFrame(session.page, 60_000);
       const captured = await frame.evaluate(() => {
         const style = document.documentElement.style;
         const variables: Record<string, string> = {};

@@ -10,6 +10,7 @@ import { isProcessAlive, readDiscovery } from '../../../src/common/discoveryFile
 import type { Logger } from '../../../src/common/log';
 import { LocalBackend, type LocalBackendOptions, type LocalEndpoint, type LocalUpstream } from '../../../src/services/localBackend';
 import { startFakeUpstream, type FakeUpstream } from '../backend/fakeUpstream';
+import { pollUntil } from '../../support/harness/poll';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -41,14 +42,9 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Waits for a condition that changes outside this process (a process exiting), checking often. */
+/** Waits for a condition that changes outside this process (a process exiting). */
 async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await pollUntil(condition, (holds) => holds, { timeoutMs, intervalMs: 20, what });
 }
 
 describe('Local mode: one backend process per profile', function () {
