@@ -83,6 +83,8 @@ export async function buildExtensionHostTests() {
         engines: { vscode: '^1.100.0' },
         main: './extension.js',
         activationEvents: ['onStartupFinished'],
+        // A view of its own, so that tests can show a DocChat tree provider in a real tree view.
+        contributes: { views: { explorer: [{ id: 'docchatTest.tree', name: 'DocChat test tree' }] } },
       },
       null,
       2,

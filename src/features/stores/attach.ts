@@ -217,7 +217,9 @@ export class AttachFlow {
     const firstDone = outcomes.find((o) => o.file && !o.error);
     const node = firstDone?.file ? this.tree.storeNode(store.id)?.fileNodes.get(firstDone.file.id) : undefined;
     if (node) {
-      void this.reveal(node);
+      this.reveal(node).then(undefined, (error: unknown) =>
+        this.services.log.warn(`Could not reveal ${node.fileId} in the tree: ${describeError(error)}`),
+      );
     }
     if (summary.level === 'info') {
       void vscode.window.showInformationMessage(`DocChat: ${summary.message}`);

@@ -39,7 +39,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(tree);
   // The attach flow reveals files in the view that its drop controller belongs to.
   let view: vscode.TreeView<TreeNode> | undefined;
-  const revealNode = async (node: StoreFileNode): Promise<void> => view?.reveal(node, { select: true, focus: false, expand: true });
+  const revealNode = async (node: StoreFileNode): Promise<void> =>
+    view && tree.reveal(view, node, { select: true, focus: false, expand: true });
   const attach = new AttachFlow(services, tree, revealNode, context.globalState);
   const treeView = vscode.window.createTreeView<TreeNode>(ViewIds.stores, {
     treeDataProvider: tree,
@@ -87,7 +88,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     if (!node) {
       return false;
     }
-    await treeView.reveal(node, { select: true, focus: true, expand: true });
+    await tree.reveal(treeView, node, { select: true, focus: true, expand: true });
     return true;
   }
 
@@ -132,7 +133,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       if (store) {
         const node = tree.storeNode(store.id);
         if (node) {
-          await treeView.reveal(node, { select: true, focus: true });
+          await tree.reveal(treeView, node, { select: true, focus: true });
         }
       }
     }),

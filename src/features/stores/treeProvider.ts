@@ -219,6 +219,24 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     return new Promise((resolve) => this.flushWaiters.push(resolve));
   }
 
+  /**
+   * Reveals a node in a view of this tree. VS Code looks for a node among the children it has
+   * cached for the node's parent, so a file added since then is found only once the redraw of its
+   * store has reached VS Code ("Cannot resolve tree item for element …" otherwise): pending redraws
+   * are handed over first, and VS Code's reveal waits for the redraws it has been handed.
+   */
+  async reveal(
+    view: vscode.TreeView<TreeNode>,
+    node: TreeNode,
+    options: Parameters<vscode.TreeView<TreeNode>['reveal']>[1],
+  ): Promise<void> {
+    if (this.flushTimer !== undefined) {
+      clearTimeout(this.flushTimer);
+      this.flush();
+    }
+    await view.reveal(node, options);
+  }
+
   private flush(): void {
     this.flushTimer = undefined;
     const pending = [...this.pending];

@@ -184,6 +184,32 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     }
   });
 
+  it('reveals a file added since VS Code last fetched its store, as the attach flow does', async () => {
+    const store = await backend.client.createVectorStore({ name: 'tree-reveal' });
+    const upload = async (filename: string) => {
+      const file = await backend.client.uploadFile({ filename, data: encode(`# ${filename}`) });
+      services.documentsEvents.fileChanged(file);
+      return backend.client.attachFile(store.id, { file_id: file.id });
+    };
+    const first = await upload('first.md');
+    const view = vscode.window.createTreeView<TreeNode>('docchatTest.tree', { treeDataProvider: tree });
+    try {
+      const node = await storeNode(store.id);
+      await tree.whenRefreshed();
+      // VS Code fetches (and caches) the store's children to reveal the first file.
+      const firstNode = (await fileNodes(node)).find((n) => n.fileId === first.id)!;
+      await tree.reveal(view, firstNode, { select: true, focus: false, expand: true });
+      await eventually(() => view.selection.some((n) => n.id === firstNode.id), 'the first file to be selected');
+      // A second file is attached and revealed at once, before the redraw of its store is due.
+      const second = await upload('second.md');
+      const secondNode = tree.upsertStoreFile(store.id, second)!;
+      await tree.reveal(view, secondNode, { select: true, focus: false });
+      await eventually(() => view.selection.some((n) => n.id === secondNode.id), 'the new file to be selected');
+    } finally {
+      view.dispose();
+    }
+  });
+
   it('attaches files dropped from the Explorer (text/uri-list) onto a store', async () => {
     const store = await backend.client.createVectorStore({ name: 'tree-drop' });
     const node = await storeNode(store.id);
