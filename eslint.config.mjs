@@ -62,7 +62,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'test/**/*.js', 'scripts/**/*.mjs', '*.mjs'],
+    files: ['test/**/*.ts', 'test/**/*.js', 'test/**/*.cjs', 'scripts/**/*.mjs', '*.mjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
@@ -70,7 +70,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['test/**/*.js'],
+    files: ['test/**/*.js', 'test/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
   },
 );
