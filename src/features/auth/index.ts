@@ -54,7 +54,7 @@ async function promptSecret(services: Services, p: SecretPrompt): Promise<boolea
 
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.setDocumentsToken, 'set the documents token', async () => {
+    registerCommand(services.errors, Commands.setDocumentsToken, vscode.l10n.t('DocChat: could not set the documents token.'), async () => {
       if (await promptSecret(services, DOCUMENTS_TOKEN)) {
         if (services.connection.state.kind === 'local' || !services.config.current.documentsUrl) {
           const choice = await vscode.window.showInformationMessage(
@@ -67,8 +67,10 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         }
       }
     }),
-    registerCommand(services.errors, Commands.setGatewayApiKey, 'set the gateway API key', () => promptSecret(services, GATEWAY_KEY)),
-    registerCommand(services.errors, Commands.signOut, 'sign out', async () => {
+    registerCommand(services.errors, Commands.setGatewayApiKey, vscode.l10n.t('DocChat: could not set the gateway API key.'), () =>
+      promptSecret(services, GATEWAY_KEY),
+    ),
+    registerCommand(services.errors, Commands.signOut, vscode.l10n.t('DocChat: could not sign out.'), async () => {
       await services.secrets.delete(SecretKeys.documentsToken);
       await services.secrets.delete(SecretKeys.gatewayApiKey);
       services.log.info('Signed out: documents token and gateway API key removed');

@@ -344,7 +344,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     if (source) {
       void this.sources
         .open(source, this.panel?.panel.viewColumn)
-        .catch((error: unknown) => this.services.errors.report(error, 'open the source'));
+        .catch((error: unknown) => this.services.errors.report(error, vscode.l10n.t('DocChat: could not open the source.')));
     }
   }
 

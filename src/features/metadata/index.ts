@@ -39,7 +39,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         services.documentsEvents.fileChanged(updated);
         services.log.info(`Metadata of ${target.fileId} saved (${Object.keys(metadata).length} pairs)`);
       },
-      onSaveError: (error) => services.errors.report(error, `save the metadata of "${name}"`),
+      onSaveError: (error) => services.errors.report(error, vscode.l10n.t('DocChat: could not save the metadata of "{0}".', name)),
     });
   };
 
@@ -60,12 +60,22 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         services.documentsEvents.storeFileChanged(storeId, updated);
         services.log.info(`Metadata of ${target.fileId} in ${storeId} saved (${Object.keys(metadata).length} pairs)`);
       },
-      onSaveError: (error) => services.errors.report(error, `save the metadata of "${name}"`),
+      onSaveError: (error) => services.errors.report(error, vscode.l10n.t('DocChat: could not save the metadata of "{0}".', name)),
     });
   };
 
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.setFileMetadata, 'edit the file metadata', setFileMetadata),
-    registerCommand(services.errors, Commands.setStoreFileMetadata, 'edit the store file metadata', setStoreFileMetadata),
+    registerCommand(
+      services.errors,
+      Commands.setFileMetadata,
+      vscode.l10n.t('DocChat: could not edit the file metadata.'),
+      setFileMetadata,
+    ),
+    registerCommand(
+      services.errors,
+      Commands.setStoreFileMetadata,
+      vscode.l10n.t('DocChat: could not edit the store file metadata.'),
+      setStoreFileMetadata,
+    ),
   );
 }

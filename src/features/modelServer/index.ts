@@ -32,9 +32,15 @@ const ENTER_URL: ServerItem = {
 export function register(context: vscode.ExtensionContext, services: Services): void {
   const log = services.log.child('model-server');
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.useLanguageModel, 'use a language model', () => useLanguageModel(services, log), {
-      retry: false,
-    }),
+    registerCommand(
+      services.errors,
+      Commands.useLanguageModel,
+      vscode.l10n.t('DocChat: could not use a language model.'),
+      () => useLanguageModel(services, log),
+      {
+        retry: false,
+      },
+    ),
   );
 }
 

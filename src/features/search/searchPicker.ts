@@ -170,7 +170,9 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       picker.hide();
       passages
         .open(passage)
-        .then(undefined, (error: unknown) => services.errors.report(error, `open the passage of "${passage.filename}"`));
+        .then(undefined, (error: unknown) =>
+          services.errors.report(error, vscode.l10n.t('DocChat: could not open the passage of "{0}".', passage.filename)),
+        );
     });
     picker.onDidTriggerItemButton((e) => {
       const passage = e.item.passage;
@@ -195,7 +197,7 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       if (button === RESTRICT) {
         choosingFiles = true;
         const chosen = await chooseFiles(services, store, catalog, restriction).catch((error: unknown) => {
-          services.errors.report(error, `list the files of "${store.name}"`);
+          services.errors.report(error, vscode.l10n.t('DocChat: could not list the files of "{0}".', store.name));
           return undefined;
         });
         choosingFiles = false;

@@ -69,7 +69,7 @@ export async function findPeopleBySkill(services: Services, initialQuery = ''): 
         if (abort.signal.aborted) return;
         picker.busy = false;
         picker.hide();
-        services.errors.report(error, 'search people by skill', { service: 'gateway' });
+        services.errors.report(error, vscode.l10n.t('DocChat: could not search people by skill.'), { service: 'gateway' });
       },
     );
   };

@@ -29,7 +29,7 @@ export async function createStoreInteractive(services: Services, suggestedName =
       const client = requireDocuments(services.connection);
       created = await client.createVectorStore({ name, ...(Object.keys(metadata).length ? { metadata } : {}) });
     },
-    onSaveError: (error) => services.errors.report(error, `create the vector store "${name}"`),
+    onSaveError: (error) => services.errors.report(error, vscode.l10n.t('DocChat: could not create the vector store "{0}".', name)),
   });
   if (created) {
     services.log.info(`Created vector store ${created.id} (${created.name})`);

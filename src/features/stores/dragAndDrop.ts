@@ -50,7 +50,7 @@ export class StoresDragAndDrop implements vscode.TreeDragAndDropController<TreeN
     try {
       await this.attach.run(sources, storeOfDropTarget(target));
     } catch (error) {
-      this.services.errors.report(error, 'attach the dropped files');
+      this.services.errors.report(error, vscode.l10n.t('DocChat: could not attach the dropped files.'));
     }
   }
 }

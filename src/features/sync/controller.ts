@@ -122,7 +122,7 @@ export class SyncController extends Disposable {
         try {
           await this.syncOnce(latest, next);
         } catch (error) {
-          if (!isAbort(error)) this.services.errors.report(error, `sync "${label(latest)}"`);
+          if (!isAbort(error)) this.services.errors.report(error, vscode.l10n.t('DocChat: could not sync "{0}".', label(latest)));
         }
         next = this.again.get(follow.id);
       }

@@ -70,7 +70,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
     return node?.kind === 'contributed' && typeof node.data === 'string' ? follows.get(node.data) : undefined;
   };
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.syncFolder, 'sync a folder', async (arg: unknown) => {
+    registerCommand(services.errors, Commands.syncFolder, vscode.l10n.t('DocChat: could not sync a folder.'), async (arg: unknown) => {
       const storeFromNode = storeOfArgument(arg);
       const folder = arg instanceof vscode.Uri ? arg : await pickFolder();
       if (!folder) return;
@@ -106,27 +106,37 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       if (!follows.get(follow.id)) await follows.save(follow);
       await controller.sync(follow, { interactive: true });
     }),
-    registerCommand(services.errors, Commands.syncNow, 'sync now', async (arg: unknown) => {
+    registerCommand(services.errors, Commands.syncNow, vscode.l10n.t('DocChat: could not sync now.'), async (arg: unknown) => {
       const follow = followOf(arg);
       if (follow) await controller.sync(follow, { interactive: true });
     }),
-    registerCommand(services.errors, Commands.retryFailedSync, 'retry the failed files', async (arg: unknown) => {
-      const follow = followOf(arg);
-      if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
-    }),
-    registerCommand(services.errors, Commands.stopFollowing, 'stop following a folder', async (arg: unknown) => {
-      const follow = followOf(arg);
-      if (!follow) return;
-      const stop = 'Stop Following';
-      const answer = await vscode.window.showWarningMessage(
-        `Stop keeping "${follow.storeName || follow.storeId}" in sync with ${label(follow)}? The files already in the store stay there.`,
-        { modal: true },
-        stop,
-      );
-      if (answer !== stop) return;
-      controller.stop(follow);
-      await follows.remove(follow);
-    }),
+    registerCommand(
+      services.errors,
+      Commands.retryFailedSync,
+      vscode.l10n.t('DocChat: could not retry the failed files.'),
+      async (arg: unknown) => {
+        const follow = followOf(arg);
+        if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
+      },
+    ),
+    registerCommand(
+      services.errors,
+      Commands.stopFollowing,
+      vscode.l10n.t('DocChat: could not stop following a folder.'),
+      async (arg: unknown) => {
+        const follow = followOf(arg);
+        if (!follow) return;
+        const stop = 'Stop Following';
+        const answer = await vscode.window.showWarningMessage(
+          `Stop keeping "${follow.storeName || follow.storeId}" in sync with ${label(follow)}? The files already in the store stay there.`,
+          { modal: true },
+          stop,
+        );
+        if (answer !== stop) return;
+        controller.stop(follow);
+        await follows.remove(follow);
+      },
+    ),
   );
 
   // A sync a reload or crash interrupted resumes once DocChat is connected.
