@@ -3,6 +3,7 @@
  * deprecated inference endpoint for legacy models), delta coalescing, and exactly one terminal
  * event. No `vscode` import: unit tests run it against the embedded backend.
  */
+import * as l10n from '@vscode/l10n';
 import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer';
 import { isAbort, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
@@ -143,7 +144,7 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
       if (!deps.documents) {
         events.error({
           kind: 'not_connected',
-          message: 'Not connected to the documents service, so the vector store cannot be searched.',
+          message: l10n.t('Not connected to the documents service, so the vector store cannot be searched.'),
           actions: ['retry', 'showOutput'],
         });
         return;
@@ -167,7 +168,7 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
     const sources = numberSources(job.context, passages);
     if (!deps.gateway) {
       events.error(
-        deps.notConnected ?? { kind: 'not_connected', message: 'Not connected to a language-model gateway.', actions: ['retry'] },
+        deps.notConnected ?? { kind: 'not_connected', message: l10n.t('Not connected to a language-model gateway.'), actions: ['retry'] },
       );
       return;
     }

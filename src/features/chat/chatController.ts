@@ -412,17 +412,21 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'noApiKey':
         return {
           kind: 'not_connected',
-          message: 'A gateway URL is set but no API key: set the gateway API key to chat.',
+          message: vscode.l10n.t('A gateway URL is set but no API key: set the gateway API key to chat.'),
           actions: ['setGatewayApiKey', 'retry'],
         };
       case 'noUrl':
         return {
           kind: 'not_connected',
-          message: 'No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.',
+          message: vscode.l10n.t('No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.'),
           actions: ['retry', 'showOutput'],
         };
       case 'notReady':
-        return { kind: 'not_connected', message: 'DocChat is still connecting. Try again in a moment.', actions: ['retry', 'showOutput'] };
+        return {
+          kind: 'not_connected',
+          message: vscode.l10n.t('DocChat is still connecting. Try again in a moment.'),
+          actions: ['retry', 'showOutput'],
+        };
       default:
         return undefined;
     }

@@ -56,7 +56,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       Commands.chooseStoreForChat,
       vscode.l10n.t('DocChat: could not choose the vector store for the chat.'),
       async () => {
-        const store = await pickStore(services, { title: 'DocChat: Choose the Vector Store the Chat Answers From' });
+        const store = await pickStore(services, { title: vscode.l10n.t('DocChat: Choose the Vector Store the Chat Answers From') });
         if (store) {
           controller.show();
           controller.setGrounding({ id: store.id, name: store.name || store.id });
@@ -67,7 +67,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       const editor = vscode.window.activeTextEditor;
       const source = editor && selectionSource(editor);
       if (!source) {
-        void vscode.window.showInformationMessage('DocChat: select some text to ask about.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: select some text to ask about.'));
         return;
       }
       controller.show();
@@ -80,7 +80,9 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       async () => {
         const content = controller.accessibleText();
         if (content === undefined) {
-          void vscode.window.showInformationMessage('DocChat: there is no answer to show yet. Ask a question in the chat first.');
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('DocChat: there is no answer to show yet. Ask a question in the chat first.'),
+          );
           return;
         }
         const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });

@@ -3,6 +3,7 @@
  * panel can show: an answer with sources, a cancellation note, or one clear error sentence.
  * No `vscode` import: the panel (or any caller) passes the client, an AbortSignal and callbacks.
  */
+import * as l10n from '@vscode/l10n';
 import type { GatewayClient, ResearchWaitOptions } from '../../api/gateway/client';
 import type { ResearchTask } from '../../api/gateway/schemas';
 import { AbortedError, DocChatError } from '../../api/http/errors';
@@ -120,7 +121,13 @@ function researchOutcome(topic: string, task: ResearchTask): ToolOutcome {
   }
   const reason = task.error || task.message || 'the service gave no reason';
   const markdown = `The research on “${escapeMarkdown(topic)}” failed: ${escapeMarkdown(reason)}`;
-  return { status: 'failed', command: 'research', markdown, message: `The research on “${topic}” failed: ${reason}`, researchId };
+  return {
+    status: 'failed',
+    command: 'research',
+    markdown,
+    message: l10n.t('The research on “{0}” failed: {1}', topic, reason),
+    researchId,
+  };
 }
 
 export function researchProgress(task: ResearchTask): ResearchProgress {

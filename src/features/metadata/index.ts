@@ -15,7 +15,7 @@ async function pickStoreFile(services: Services, client: DocumentsClient, title:
   const names = new Map((await client.listFiles({ limit: 10_000 })).data.map((f) => [f.id, f.filename] as const));
   const picked = await vscode.window.showQuickPick(
     files.data.map((f) => ({ label: names.get(f.id) || f.id, description: f.id, detail: f.status, fileId: f.id })),
-    { title, placeHolder: `Pick a file of "${store.name}"` },
+    { title, placeHolder: vscode.l10n.t('Pick a file of "{0}"', store.name) },
   );
   return picked ? { storeId: store.id, fileId: picked.fileId, filename: picked.label } : undefined;
 }
@@ -31,7 +31,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     const file = await client().retrieveFile(target.fileId);
     const name = file.filename || target.filename || target.fileId;
     await editMetadata({
-      title: `Metadata of file "${name}"`,
+      title: vscode.l10n.t('Metadata of file "{0}"', name),
       initial: file.metadata,
       saveLabel: 'Save',
       save: async (metadata) => {
@@ -52,7 +52,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     const current = await client().retrieveVectorStoreFile(storeId, target.fileId);
     const name = target.filename || target.fileId;
     await editMetadata({
-      title: `Metadata of "${name}" in this store`,
+      title: vscode.l10n.t('Metadata of "{0}" in this store', name),
       initial: current.metadata,
       saveLabel: 'Save',
       save: async (metadata) => {

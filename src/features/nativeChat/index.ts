@@ -41,7 +41,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       async () => {
         const chosen = await store.choose();
         if (chosen) {
-          void vscode.window.showInformationMessage(`@docchat now answers from the vector store “${chosen.name}”.`);
+          void vscode.window.showInformationMessage(vscode.l10n.t('@docchat now answers from the vector store “{0}”.', chosen.name));
         }
       },
     ),

@@ -53,7 +53,7 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
     return {
       invocationMessage: `Searching DocChat vector store ${storeLabel} for “${query}”`,
       confirmationMessages: {
-        title: `Search the DocChat vector store ${storeLabel}?`,
+        title: vscode.l10n.t('Search the DocChat vector store {0}?', storeLabel),
         message: new vscode.MarkdownString(
           `DocChat will search the vector store ${storeLabel} for “${query}” and pass the matching passages to the language model.`,
         ),

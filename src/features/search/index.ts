@@ -15,7 +15,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(passages);
 
   const search = async (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
-    const target = store ?? (await pickStore(services, { title: 'DocChat: Search a Vector Store' }));
+    const target = store ?? (await pickStore(services, { title: vscode.l10n.t('DocChat: Search a Vector Store') }));
     if (!target) {
       return;
     }

@@ -18,10 +18,16 @@ interface ResultItem extends vscode.QuickPickItem {
   passage?: Passage;
 }
 
-const ADD_TO_CHAT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('comment-discussion'), tooltip: 'Add to Chat' };
-const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Vector Stores' };
-const RESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('filter'), tooltip: 'Search only in chosen files…' };
-const UNRESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Search all files' };
+const ADD_TO_CHAT: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('comment-discussion'),
+  tooltip: vscode.l10n.t('Add to Chat'),
+};
+const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: vscode.l10n.t('Reveal in Vector Stores') };
+const RESTRICT: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('filter'),
+  tooltip: vscode.l10n.t('Search only in chosen files…'),
+};
+const UNRESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: vscode.l10n.t('Search all files') };
 
 /** The chat's "add context" command, when the chat feature is installed. */
 async function chatAvailable(): Promise<boolean> {
@@ -44,15 +50,17 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
   picker.matchOnDescription = false;
   picker.matchOnDetail = false;
   picker.ignoreFocusOut = false;
-  picker.placeholder = `Search "${store.name}" (results as you type)`;
+  picker.placeholder = vscode.l10n.t('Search "{0}" (results as you type)', store.name);
   let state: SearchState<SearchResult> = { kind: 'idle' };
   let choosingFiles = false;
   let ticker: ReturnType<typeof setInterval> | undefined;
 
   const updateChrome = () => {
     picker.title = restriction.length
-      ? `Search "${store.name}" in ${restriction.length === 1 ? `"${restriction[0]!.name}"` : `${restriction.length} files`}`
-      : `Search "${store.name}"`;
+      ? restriction.length === 1
+        ? vscode.l10n.t('Search "{0}" in "{1}"', store.name, restriction[0]!.name)
+        : vscode.l10n.t('Search "{0}" in {1} files', store.name, restriction.length)
+      : vscode.l10n.t('Search "{0}"', store.name);
     picker.buttons = restriction.length ? [RESTRICT, UNRESTRICT] : [RESTRICT];
   };
 
@@ -253,8 +261,8 @@ async function chooseFiles(
   }));
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true,
-    title: `Search "${store.name}" only in…`,
-    placeHolder: 'Choose files (none: search all files)',
+    title: vscode.l10n.t('Search "{0}" only in…', store.name),
+    placeHolder: vscode.l10n.t('Choose files (none: search all files)'),
   });
   return picked?.map((p) => ({ id: p.id, name: p.label }));
 }

@@ -10,9 +10,9 @@ import { requireDocuments } from '../../services/commands';
  */
 export async function createStoreInteractive(services: Services, suggestedName = ''): Promise<VectorStore | undefined> {
   const name = await vscode.window.showInputBox({
-    title: 'DocChat: Create Vector Store',
-    prompt: '1 to 63 characters: letters, digits, hyphens (-) and underscores (_).',
-    placeHolder: 'team-handbook',
+    title: vscode.l10n.t('DocChat: Create Vector Store'),
+    prompt: vscode.l10n.t('1 to 63 characters: letters, digits, hyphens (-) and underscores (_).'),
+    placeHolder: vscode.l10n.t('team-handbook'),
     value: suggestedName,
     ignoreFocusOut: true,
     validateInput: (value) => validateStoreName(value),
@@ -22,7 +22,7 @@ export async function createStoreInteractive(services: Services, suggestedName =
   }
   let created: VectorStore | undefined;
   await editMetadata({
-    title: `Create "${name}": metadata (optional)`,
+    title: vscode.l10n.t('Create "{0}": metadata (optional)', name),
     initial: {},
     saveLabel: `Create "${name}"`,
     save: async (metadata) => {

@@ -53,7 +53,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   tree.setVisible(treeView.visible);
   const describeConnection = () => {
     const s = services.connection.state;
-    treeView.description = s.kind === 'local' ? 'Local' : s.kind === 'remote' ? s.host : undefined;
+    treeView.description = s.kind === 'local' ? vscode.l10n.t('Local') : s.kind === 'remote' ? s.host : undefined;
   };
   describeConnection();
   context.subscriptions.push(
@@ -164,7 +164,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       async (arg?: unknown) => {
         const ref = storeFileRefOfArgument(arg) ?? (await refForActiveEditor());
         if (!ref || !(await revealStoreFile(ref))) {
-          void vscode.window.showInformationMessage('DocChat: this file is not in any loaded vector store.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: this file is not in any loaded vector store.'));
         }
       },
     ),
@@ -182,7 +182,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         }
         const document = vscode.window.activeTextEditor?.document;
         if (!document) {
-          void vscode.window.showInformationMessage('DocChat: open a file to attach it.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: open a file to attach it.'));
           return;
         }
         await attach.run([sourceFromDocument(document)], store);
@@ -206,7 +206,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
               canSelectFiles: true,
               canSelectFolders: false,
               openLabel: store ? `Attach to "${store.name}"` : 'Attach',
-              title: 'DocChat: Attach Files',
+              title: vscode.l10n.t('DocChat: Attach Files'),
             })) ?? [];
         }
         if (uris.length === 0) {
@@ -214,7 +214,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         }
         const { sources, skipped } = await sourcesFromUris(uris);
         if (skipped.length) {
-          void vscode.window.showInformationMessage(`DocChat: folders are not attached (${skipped.join(', ')}).`);
+          void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: folders are not attached ({0}).', skipped.join(', ')));
         }
         await attach.run(sources, store);
       },

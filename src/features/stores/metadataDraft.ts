@@ -3,6 +3,7 @@
  * limits (from src/api/documents/schemas.ts) as the user types; a rejected entry changes nothing.
  * No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { LIMITS, validateMetadata } from '../../api/documents/schemas';
 import { charCount } from '../../api/http/validate';
 
@@ -90,7 +91,7 @@ export class MetadataDraft {
       return parsed.problem;
     }
     if (this.pairs.has(parsed.key) && parsed.key !== editing) {
-      return { message: `"${parsed.key}" is already set; Enter replaces its value.`, severity: 'warning' };
+      return { message: l10n.t('"{0}" is already set; Enter replaces its value.', parsed.key), severity: 'warning' };
     }
     return undefined;
   }

@@ -81,7 +81,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       const store =
         storeFromNode ??
         (await pickStore(services, {
-          title: `DocChat: Sync "${path.basename(folder.fsPath)}" to a Vector Store`,
+          title: vscode.l10n.t('DocChat: Sync "{0}" to a Vector Store', path.basename(folder.fsPath)),
           create: () =>
             createStoreInteractive(
               services,
@@ -128,7 +128,11 @@ export function register(context: vscode.ExtensionContext, services: Services, t
         if (!follow) return;
         const stop = 'Stop Following';
         const answer = await vscode.window.showWarningMessage(
-          `Stop keeping "${follow.storeName || follow.storeId}" in sync with ${label(follow)}? The files already in the store stay there.`,
+          vscode.l10n.t(
+            'Stop keeping "{0}" in sync with {1}? The files already in the store stay there.',
+            follow.storeName || follow.storeId,
+            label(follow),
+          ),
           { modal: true },
           stop,
         );
@@ -149,7 +153,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
 
 async function pickFolder(): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
-    title: 'DocChat: Sync Folder to Vector Store',
+    title: vscode.l10n.t('DocChat: Sync Folder to Vector Store'),
     canSelectFiles: false,
     canSelectFolders: true,
     canSelectMany: false,
