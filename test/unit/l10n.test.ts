@@ -38,14 +38,21 @@ const SHOWN_PROPERTIES = new Set([
   'detail',
 ]);
 /** Wrappers that put their argument in front of the user. */
-const SHOWN_ARGUMENTS = new Map<string, number[]>(Object.entries({
-  report: [1], // errors.report(error, sentence)
-  warn: [0],
-  registerCommand: [2], // registerCommand(errors, id, sentence, body)
-  markdown: [0], // a chat participant's stream.markdown(...)
-  progress: [0], // a chat participant's stream.progress(...)
-  setStatusMessage: [0],
-}));
+const SHOWN_ARGUMENTS = new Map<string, number[]>(
+  Object.entries({
+    report: [1], // errors.report(error, sentence)
+    warn: [0],
+    registerCommand: [2], // registerCommand(errors, id, sentence, body)
+    markdown: [0], // a chat participant's stream.markdown(...)
+    progress: [0], // a chat participant's stream.progress(...)
+    setStatusMessage: [0],
+    // the chat webview's buttons, options and spoken endings
+    textButton: [1],
+    iconButton: [1],
+    option: [1],
+    endAnnouncement: [0],
+  }),
+);
 
 function sourceFiles(): string[] {
   const out: string[] = [];
