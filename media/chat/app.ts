@@ -351,7 +351,7 @@ export class ChatApp {
     const option = (value: string, text: string) => h('option', { text, attrs: { value } });
     const groups: HTMLElement[] = [];
     if (selectedModel && !this.models.models.some((m) => m.id === selectedModel)) {
-      groups.push(option(selectedModel, `${selectedModel} (not in the current list)`));
+      groups.push(option(selectedModel, l10n.t('{0} (not in the current list)', selectedModel)));
     }
     groups.push(h('optgroup', { attrs: { label: l10n.t('Chat completion models') } }, ...completion.map((m) => option(m.id, m.id))));
     if (legacy.length) {
@@ -364,7 +364,9 @@ export class ChatApp {
               label: retirement ? l10n.t('Legacy (inference endpoint, retires {0})', retirement) : l10n.t('Legacy (inference endpoint)'),
             },
           },
-          ...legacy.map((m) => option(m.id, `${m.id} — legacy${m.retirement ? `, retires ${m.retirement}` : ''}`)),
+          ...legacy.map((m) =>
+            option(m.id, m.retirement ? l10n.t('{0} — legacy, retires {1}', m.id, m.retirement) : l10n.t('{0} — legacy', m.id)),
+          ),
         ),
       );
     }

@@ -237,11 +237,12 @@ export class SyncController extends Disposable {
               onProgress: (p) => {
                 const percent = p.total ? (p.done / p.total) * 100 : 0;
                 const eta = formatDuration(p.etaSeconds);
-                let message: string;
-                if (p.phase === 'converting')
-                  message = vscode.l10n.t('{0} of {1} · waiting for conversion · about {2} left', p.done, p.total, eta);
-                else if (p.current) message = vscode.l10n.t('{0} of {1} · {2} · about {3} left', p.done, p.total, p.current, eta);
-                else message = vscode.l10n.t('{0} of {1} · about {2} left', p.done, p.total, eta);
+                const message =
+                  p.phase === 'converting'
+                    ? vscode.l10n.t('{0} of {1} · waiting for conversion · about {2} left', p.done, p.total, eta)
+                    : p.current
+                      ? vscode.l10n.t('{0} of {1} · {2} · about {3} left', p.done, p.total, p.current, eta)
+                      : vscode.l10n.t('{0} of {1} · about {2} left', p.done, p.total, eta);
                 progress.report({
                   message,
                   increment: Math.max(0, percent - reported),
