@@ -51,6 +51,11 @@ const SHOWN_ARGUMENTS = new Map<string, number[]>(
     iconButton: [1],
     option: [1],
     endAnnouncement: [0],
+    // quick pick status rows, input validation, tree items
+    statusItem: [0, 1],
+    problem: [0],
+    TreeItem: [0],
+    MessageNode: [1],
   }),
 );
 
@@ -83,13 +88,14 @@ function bareText(node: ts.Expression): string | undefined {
     return hasWords(parts) ? parts : undefined;
   }
   if (ts.isConditionalExpression(node)) return bareText(node.whenTrue) ?? bareText(node.whenFalse);
-  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+  const joins = [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken];
+  if (ts.isBinaryExpression(node) && joins.includes(node.operatorToken.kind)) {
     return bareText(node.left) ?? bareText(node.right);
   }
   return undefined;
 }
 
-function calleeName(call: ts.CallExpression): string | undefined {
+function calleeName(call: ts.CallExpression | ts.NewExpression): string | undefined {
   const callee = call.expression;
   if (ts.isIdentifier(callee)) return callee.text;
   if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
@@ -111,14 +117,15 @@ function bareMessages(file: string): string[] {
     found.push(`${path.relative(ROOT, file)}:${line + 1}: ${JSON.stringify(english)}`);
   };
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) {
+    if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
       const name = calleeName(node);
-      if (name && MESSAGE_CALLS.has(name)) node.arguments.forEach((a) => flag(a, bareText(a)));
+      const args = node.arguments ?? ts.factory.createNodeArray<ts.Expression>();
+      if (name && MESSAGE_CALLS.has(name)) args.forEach((a) => flag(a, bareText(a)));
       const receiver = ts.isPropertyAccessExpression(node.expression) ? node.expression.expression.getText(source) : '';
       // errors.report / errors.warn are shown; a logger's report or warn is not.
       const logged = (name === 'report' || name === 'warn') && !/errors$/.test(receiver) && !/^progress$/.test(receiver);
       for (const index of (name && !logged && SHOWN_ARGUMENTS.get(name)) || []) {
-        const arg = node.arguments[index];
+        const arg = args[index];
         if (arg) flag(arg, bareText(arg));
       }
     } else if (ts.isPropertyAssignment(node)) {

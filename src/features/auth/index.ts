@@ -27,7 +27,7 @@ const GATEWAY_KEY: SecretPrompt = {
 /** Validation for a pasted credential (never echoes the value). */
 export function validateCredential(value: string): string | undefined {
   if (!value.trim()) {
-    return 'Enter a value, or press Escape to cancel.';
+    return vscode.l10n.t('Enter a value, or press Escape to cancel.');
   }
   if (/\s/.test(value.trim())) {
     return 'A token has no spaces or line breaks; check what was pasted.';

@@ -126,10 +126,13 @@ export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text
     return undefined;
   }
   const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
-  const store = job.store ? `“${job.store.name ?? job.store.id}”` : undefined;
-  const text = store
-    ? `No passage in ${store} matches this question, so ${quoting ? `${QUOTING_MODEL} has nothing to quote` : 'there is nothing to answer from'}.`
-    : `This chat is not grounded in a vector store, and ${QUOTING_MODEL} answers only by quoting documents.`;
+  const store = job.store ? (job.store.name ?? job.store.id) : undefined;
+  const text =
+    store === undefined
+      ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', QUOTING_MODEL)
+      : quoting
+        ? l10n.t('No passage in “{0}” matches this question, so {1} has nothing to quote.', store, QUOTING_MODEL)
+        : l10n.t('No passage in “{0}” matches this question, so there is nothing to answer from.', store);
   return { text, nextSteps };
 }
 

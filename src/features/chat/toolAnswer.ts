@@ -91,7 +91,10 @@ export async function runToolAnswer(
       }
       events.delta(
         command.name === 'research' && outcome.researchId
-          ? `Stopped following research task \`${outcome.researchId}\` (the gateway offers no way to cancel it on the service).`
+          ? l10n.t(
+              'Stopped following research task {0} (the gateway offers no way to cancel it on the service).',
+              `\`${outcome.researchId}\``,
+            )
           : outcome.markdown,
       );
       events.done({ stopped: true });

@@ -24,7 +24,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const client = () => requireDocuments(services.connection);
 
   const setFileMetadata = async (arg?: unknown) => {
-    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), 'Set File Metadata'));
+    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), vscode.l10n.t('Set File Metadata')));
     if (!target) {
       return;
     }
@@ -33,7 +33,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     await editMetadata({
       title: vscode.l10n.t('Metadata of file "{0}"', name),
       initial: file.metadata,
-      saveLabel: 'Save',
+      saveLabel: vscode.l10n.t('Save'),
       save: async (metadata) => {
         const updated = await client().updateFileMetadata(target.fileId, metadata);
         services.documentsEvents.fileChanged(updated);
@@ -44,7 +44,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   };
 
   const setStoreFileMetadata = async (arg?: unknown) => {
-    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), 'Set Store File Metadata'));
+    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), vscode.l10n.t('Set Store File Metadata')));
     if (!target?.storeId) {
       return;
     }
@@ -54,7 +54,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     await editMetadata({
       title: vscode.l10n.t('Metadata of "{0}" in this store', name),
       initial: current.metadata,
-      saveLabel: 'Save',
+      saveLabel: vscode.l10n.t('Save'),
       save: async (metadata) => {
         const updated = await client().updateVectorStoreFileMetadata(storeId, target.fileId, metadata);
         services.documentsEvents.storeFileChanged(storeId, updated);

@@ -135,7 +135,7 @@ async function askForServer(): Promise<{ server: ProbedServer; name: string; mod
     title: vscode.l10n.t('DocChat: Language Model Server URL'),
     prompt: vscode.l10n.t('Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1'),
     ignoreFocusOut: true,
-    validateInput: (value) => (/^https?:\/\/[^\s/]+/i.test(value.trim()) ? undefined : 'Enter an http:// or https:// URL.'),
+    validateInput: (value) => (/^https?:\/\/[^\s/]+/i.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.')),
   });
   if (!url) {
     return undefined;

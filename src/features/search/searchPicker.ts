@@ -71,36 +71,41 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
     picker.busy = state.kind === 'pending' || state.kind === 'loading' || state.kind === 'waiting';
     switch (state.kind) {
       case 'idle':
-        picker.items = [statusItem('$(search) Type to search', 'Results show the file, the score (0–1) and the matching passage.')];
+        picker.items = [
+          statusItem(
+            vscode.l10n.t('$(search) Type to search'),
+            vscode.l10n.t('Results show the file, the score (0–1) and the matching passage.'),
+          ),
+        ];
         break;
       case 'pending':
-        picker.items = [statusItem(`$(loading~spin) Searching for "${state.query}"…`)];
+        picker.items = [statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query))];
         break;
       case 'loading':
         picker.items = [
           waitSeconds > 0
             ? statusItem(
-                `$(watch) Waiting ${waitSeconds} s for the search rate limit…`,
-                'The documents service allows 30 searches a minute.',
+                vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', waitSeconds),
+                vscode.l10n.t('The documents service allows 30 searches a minute.'),
               )
-            : statusItem(`$(loading~spin) Searching for "${state.query}"…`),
+            : statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query)),
         ];
         break;
       case 'waiting':
         picker.items = [
           statusItem(
-            `$(watch) Waiting ${Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))} s for the search rate limit…`,
-            'The service asked DocChat to slow down; the search runs again by itself.',
+            vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))),
+            vscode.l10n.t('The service asked DocChat to slow down; the search runs again by itself.'),
           ),
         ];
         break;
       case 'error':
-        picker.items = [statusItem(`$(error) ${describeError(state.error)}`, 'Details are in the DocChat output.')];
+        picker.items = [statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))];
         break;
       case 'results':
         picker.items = state.result.data.length
           ? state.result.data.map((item) => resultItem(item, state.kind === 'results' ? state.query : ''))
-          : [statusItem(`$(info) No results for "${state.query}"`)];
+          : [statusItem(vscode.l10n.t('$(info) No results for "{0}"', state.query))];
         break;
     }
     const counting = picker.busy && waitSeconds > 0;

@@ -22,7 +22,7 @@ export function webLink(link: string): string | undefined {
 export function personItem(result: SkillResult): PersonItem {
   const terms = result.top_match_terms.filter((t) => t.trim());
   return {
-    label: result.name || 'Unnamed person',
+    label: result.name || l10n.t('Unnamed person'),
     description: terms.length ? l10n.t('matches: {0}', terms.join(', ')) : '',
     detail: result.information.filter((i) => i.trim()).join(' · '),
     link: webLink(result.skillshare_link),

@@ -34,7 +34,7 @@ export function sourceFromDocument(document: vscode.TextDocument): AttachSource 
   if (!document.isUntitled && document.uri.scheme === 'file') {
     return sourceFromUri(document.uri);
   }
-  const base = path.posix.basename(document.uri.path) || 'Untitled';
+  const base = path.posix.basename(document.uri.path) || vscode.l10n.t('Untitled');
   const name = path.posix.extname(base) ? base : `${base}.${document.languageId === 'markdown' ? 'md' : 'txt'}`;
   return { name, read: async () => new TextEncoder().encode(document.getText()) };
 }
@@ -233,11 +233,11 @@ export class AttachFlow {
       );
     }
     if (summary.level === 'info') {
-      void vscode.window.showInformationMessage(`DocChat: ${summary.message}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: {0}', summary.message));
       return;
     }
     const show = summary.level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-    void show(`DocChat: ${summary.message}`, 'Open Output').then((choice) => {
+    void show(vscode.l10n.t('DocChat: {0}', summary.message), vscode.l10n.t('Open Output')).then((choice) => {
       if (choice) {
         void vscode.commands.executeCommand(Commands.showOutput);
       }

@@ -205,7 +205,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
               canSelectMany: true,
               canSelectFiles: true,
               canSelectFolders: false,
-              openLabel: store ? `Attach to "${store.name}"` : 'Attach',
+              openLabel: store ? vscode.l10n.t('Attach to "{0}"', store.name) : vscode.l10n.t('Attach'),
               title: vscode.l10n.t('DocChat: Attach Files'),
             })) ?? [];
         }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { LIMITS } from '../../api/documents/schemas';
-import { ENTRY_FORMAT_HINT, MetadataDraft, formatEntry, type Metadata } from './metadataDraft';
+import { entryFormatHint, MetadataDraft, formatEntry, type Metadata } from './metadataDraft';
 
 export interface MetadataEditorOptions {
   title: string;
@@ -150,7 +150,7 @@ async function inputEntry(draft: MetadataDraft, title: string, editing: string |
     title: editing !== undefined ? vscode.l10n.t('{0}: edit "{1}"', title, editing) : vscode.l10n.t('{0}: add a pair', title),
     prompt: vscode.l10n.t(
       '{0} Keys ≤ {1}, values ≤ {2} characters, at most {3} pairs.',
-      ENTRY_FORMAT_HINT,
+      entryFormatHint(),
       maxKeyLength,
       maxValueLength,
       maxPairs,
@@ -167,7 +167,7 @@ async function inputEntry(draft: MetadataDraft, title: string, editing: string |
 }
 
 async function confirmDiscard(): Promise<boolean> {
-  const discard = 'Discard Changes';
+  const discard = vscode.l10n.t('Discard Changes');
   const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Discard the unsaved metadata changes?'), { modal: true }, discard);
   return choice === discard;
 }

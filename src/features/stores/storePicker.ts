@@ -24,7 +24,7 @@ export async function pickStore(services: Services, options: PickStoreOptions): 
   const client = requireDocuments(services.connection);
   const picker = vscode.window.createQuickPick<StoreItem>();
   picker.title = options.title;
-  picker.placeholder = options.placeholder ?? 'Pick a vector store';
+  picker.placeholder = options.placeholder ?? vscode.l10n.t('Pick a vector store');
   picker.matchOnDescription = true;
   picker.busy = true;
   picker.show();

@@ -152,7 +152,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     });
     if (nodes.length === 0) {
       nodes.push(
-        new MessageNode(node, 'No files yet. Drop files here or attach some.', 'info', {
+        new MessageNode(node, vscode.l10n.t('No files yet. Drop files here or attach some.'), 'info', {
           command: Commands.attachFiles,
           title: vscode.l10n.t('Attach Files…'),
           arguments: [node],
@@ -173,7 +173,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
       : parent
         ? { command: Commands.refreshNode, title: vscode.l10n.t('Retry'), arguments: [parent] }
         : { command: Commands.refreshStores, title: vscode.l10n.t('Retry') };
-    const text = auth ? 'The token was rejected. Click to set a new one.' : 'Could not load. Click to retry.';
+    const text = auth ? vscode.l10n.t('The token was rejected. Click to set a new one.') : vscode.l10n.t('Could not load. Click to retry.');
     return new MessageNode(parent, text, 'error', command, describeError(error));
   }
 

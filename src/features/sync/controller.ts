@@ -46,31 +46,31 @@ function settingsFor(folder: vscode.Uri) {
 function sample(label: string, paths: string[]): string[] {
   if (!paths.length) return [];
   const shown = paths.slice(0, PLAN_SAMPLE).map((p) => `  ${p}`);
-  if (paths.length > PLAN_SAMPLE) shown.push(`  … and ${paths.length - PLAN_SAMPLE} more`);
-  return [`${label}:`, ...shown];
+  if (paths.length > PLAN_SAMPLE) shown.push(`  ${vscode.l10n.t('… and {0} more', paths.length - PLAN_SAMPLE)}`);
+  return [label, ...shown];
 }
 
 /** The plan as the confirmation shows it. */
 export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string {
   return [
     ...sample(
-      'New',
+      vscode.l10n.t('New:'),
       plan.upload.map((f) => f.path),
     ),
     ...sample(
-      'Changed',
+      vscode.l10n.t('Changed:'),
       plan.replace.map((r) => r.local.path),
     ),
     ...sample(
-      'Renamed',
+      vscode.l10n.t('Renamed:'),
       plan.rename.map((r) => `${r.remote.pathKey} → ${r.local.path}`),
     ),
     ...sample(
-      removeDeleted === 'never' ? 'Deleted (kept in the store)' : 'Removed',
+      removeDeleted === 'never' ? vscode.l10n.t('Deleted (kept in the store):') : vscode.l10n.t('Removed:'),
       plan.remove.map((r) => r.pathKey),
     ),
     ...sample(
-      'Failed before (not retried)',
+      vscode.l10n.t('Failed before (not retried):'),
       plan.failed.map((f) => `${f.local.path}: ${f.remote.lastError ?? f.remote.status}`),
     ),
   ].join('\n');
@@ -305,12 +305,12 @@ export class SyncController extends Disposable {
   private async confirm(follow: Follow, plan: SyncPlan, setting: RemoveDeleted): Promise<{ removeDeleted: boolean } | undefined> {
     const counts = countPlan(plan);
     const store = follow.storeName || follow.storeId;
-    const sync = 'Sync';
-    const syncRemove = 'Sync and Remove Deleted';
+    const sync = vscode.l10n.t('Sync');
+    const syncRemove = vscode.l10n.t('Sync and Remove Deleted');
     const buttons = plan.remove.length && setting === 'ask' ? [syncRemove, sync] : [sync];
     const answer = await vscode.window.showInformationMessage(
       vscode.l10n.t('Sync {0} to "{1}": {2}.', label(follow), store, describePlan(counts)),
-      { modal: true, detail: planDetail(plan, setting) || 'Nothing to send.' },
+      { modal: true, detail: planDetail(plan, setting) || vscode.l10n.t('Nothing to send.') },
       ...buttons,
     );
     if (!answer) return undefined;
@@ -345,7 +345,7 @@ export class SyncController extends Disposable {
           hash: local.hash,
           fileId: remote.fileId,
           status: 'failed',
-          error: remote.lastError ?? `Conversion ended with status "${remote.status}".`,
+          error: remote.lastError ?? vscode.l10n.t('Conversion ended with status "{0}".', remote.status),
         });
       }
     }

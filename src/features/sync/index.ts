@@ -126,7 +126,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       async (arg: unknown) => {
         const follow = followOf(arg);
         if (!follow) return;
-        const stop = 'Stop Following';
+        const stop = vscode.l10n.t('Stop Following');
         const answer = await vscode.window.showWarningMessage(
           vscode.l10n.t(
             'Stop keeping "{0}" in sync with {1}? The files already in the store stay there.',
@@ -157,7 +157,7 @@ async function pickFolder(): Promise<vscode.Uri | undefined> {
     canSelectFiles: false,
     canSelectFolders: true,
     canSelectMany: false,
-    openLabel: 'Sync This Folder',
+    openLabel: vscode.l10n.t('Sync This Folder'),
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
   });
   return picked?.[0];
@@ -167,15 +167,17 @@ function followItem(follows: FollowStore, follow: Follow): vscode.TreeItem {
   const activity = follows.activityOf(follow);
   const records = follows.cachedRecords(follow);
   const failed = records ? [...records.values()].filter((r) => r.status === 'failed').length : 0;
-  const item = new vscode.TreeItem(`Follows ${label(follow)}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(vscode.l10n.t('Follows {0}', label(follow)), vscode.TreeItemCollapsibleState.None);
   const state =
     activity.kind !== 'idle'
       ? `${activity.kind}${activity.detail ? `: ${activity.detail}` : ''}`
       : follow.lastError
-        ? `last sync failed: ${follow.lastError}`
+        ? vscode.l10n.t('last sync failed: {0}', follow.lastError)
         : follow.lastSyncAt
-          ? `synced ${new Date(follow.lastSyncAt).toLocaleString()}${failed ? ` · ${failed} failed` : ''}`
-          : 'not synced yet';
+          ? failed
+            ? vscode.l10n.t('synced {0} · {1} failed', new Date(follow.lastSyncAt).toLocaleString(), failed)
+            : vscode.l10n.t('synced {0}', new Date(follow.lastSyncAt).toLocaleString())
+          : vscode.l10n.t('not synced yet');
   item.description = state;
   item.tooltip = `${vscode.Uri.parse(follow.folderUri).fsPath}\n${state}`;
   item.iconPath = new vscode.ThemeIcon(activity.kind !== 'idle' ? 'sync~spin' : follow.lastError || failed ? 'warning' : 'sync');
