@@ -131,6 +131,7 @@ export class ConnectionService extends Disposable {
     let state: ConnectionState;
     let documents: DocumentsClient | undefined;
     let gatewayEndpoint: Endpoint | undefined;
+    let gatewayHooks = hooks;
     try {
       if (plan.kind === 'local') {
         if (this._state.kind !== 'local') {
@@ -148,8 +149,10 @@ export class ConnectionService extends Disposable {
           caFiles,
           systemCertificates,
         });
-        documents = createDocumentsClient(settings, local, hooks);
+        const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.localBackend.probe() };
+        documents = createDocumentsClient(settings, local, localHooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
+        if (plan.gateway === 'local') gatewayHooks = localHooks;
         state = { kind: 'local', url: local.url };
       } else {
         await this.localBackend.stop();
@@ -167,7 +170,7 @@ export class ConnectionService extends Disposable {
       this.apply({ kind: 'error', message }, undefined, undefined, 'notReady');
       return;
     }
-    const gateway = gatewayEndpoint ? createGatewayClient(settings, gatewayEndpoint, hooks) : undefined;
+    const gateway = gatewayEndpoint ? createGatewayClient(settings, gatewayEndpoint, gatewayHooks) : undefined;
     const unavailable: GatewayUnavailable | undefined = gateway ? undefined : settings.gatewayUrl ? 'noApiKey' : 'noUrl';
     this.apply(state, documents, gateway, unavailable);
   }

@@ -294,6 +294,7 @@ export class Transport {
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     const maxRetries = Math.max(0, this.options.maxRetries ?? DEFAULT_MAX_RETRIES);
     this.base(); // refuses a bad or insecure URL before anything else happens
+    let recovered = false;
     for (let retries = 0; ; retries++) {
       if (spec.signal?.aborted) throw abortedError(spec.signal);
       await this.limiter.acquire(spec.operation, spec.signal);
@@ -305,6 +306,14 @@ export class Transport {
       } catch (raw) {
         if (spec.signal?.aborted) throw abortedError(spec.signal);
         const error = this.cleanError(errorFromNetwork(raw, this.errorContext(spec.path), this.timeouts(spec)));
+        if (!recovered && provablyNotSent(raw) && this.config.onUnreachable) {
+          recovered = true;
+          if (await this.config.onUnreachable()) {
+            this.log('info', `${spec.method} ${spec.path} could not connect; the server is back, sending it again`);
+            retries--;
+            continue;
+          }
+        }
         const mayRetry = error.retryable && retries < maxRetries && (idempotent || provablyNotSent(raw));
         this.log(mayRetry ? 'info' : 'warn', `${spec.method} ${spec.path} failed: ${error.message}`);
         if (!mayRetry) throw error;

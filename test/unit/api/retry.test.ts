@@ -151,6 +151,43 @@ describe('retries', () => {
     await late!.close();
   });
 
+  it('asks onUnreachable to bring a refused server back, then sends the request again at once', async () => {
+    const port = await freePort();
+    let revived: ScriptServer | undefined;
+    const record = recorder();
+    const client = documentsClient(`http://127.0.0.1:${port}`, {
+      record,
+      transport: { maxRetries: 0 },
+      // Local mode restarts its backend at the same address.
+      onUnreachable: async () => {
+        revived = await ScriptServer.start({ port });
+        revived.on('POST', '/v1/vector_stores', (_r, res) => sendJson(res, 200, store));
+        return true;
+      },
+    });
+    const created = await client.createVectorStore({ name: 'n' });
+    await client.close();
+    assert.equal(created.id, 'vs_1');
+    assert.equal(revived!.count('POST'), 1, 'the POST reached the revived server once');
+    assert.deepEqual(record.retries, [], 'no backoff: it went again as soon as the server was back');
+    await revived!.close();
+  });
+
+  it('asks onUnreachable once per request, and reports the refusal when the server stays away', async () => {
+    const port = await freePort();
+    let asked = 0;
+    const client = documentsClient(`http://127.0.0.1:${port}`, {
+      onUnreachable: async () => {
+        asked++;
+        return false;
+      },
+    });
+    const error = await rejects(client.listVectorStores(), NetworkError);
+    await client.close();
+    assert.equal(asked, 1);
+    assert.match(error.message, /connection was refused/);
+  });
+
   it('reports a refused connection with a hint once retries are used up', async () => {
     const port = await freePort();
     const client = documentsClient(`http://127.0.0.1:${port}`);

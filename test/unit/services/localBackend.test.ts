@@ -182,6 +182,34 @@ describe('Local mode: one backend process per profile', function () {
     await client.close();
   });
 
+  it('a window that did not start the backend restarts it when a request cannot reach it', async () => {
+    const first = openWindow();
+    await started(first);
+    const second = openWindow();
+    const endpoint = await started(second);
+    const pid = second.pid!;
+    // The window that started (and watched) the backend is closed; then the backend is killed.
+    await first.stop();
+    first.dispose();
+    process.kill(pid, 'SIGKILL');
+    await pollUntil(
+      () => isProcessAlive(pid),
+      (alive) => !alive,
+      { timeoutMs: 10_000, intervalMs: 20, what: `backend ${pid} to end` },
+    );
+    // What a request that could not connect asks for (ClientOptions.onUnreachable).
+    assert.equal(await second.probe(), true, 'the backend is back');
+    assert.notEqual(second.pid, pid);
+    pids.add(second.pid!);
+    const client = new DocumentsClient({ baseUrl: endpoint.url, token: endpoint.token, rateLimits: false, transport: { maxRetries: 0 } });
+    assert.ok(Array.isArray((await client.listVectorStores()).data), 'at the same address, with the same token');
+    await client.close();
+    assert.ok(
+      logLines.some((l) => l.includes('The local backend is back at the same address')),
+      logLines.join('\n'),
+    );
+  });
+
   it('a crash loop ends in one error after five crashes, without more processes', async () => {
     const window = openWindow();
     await started(window);
