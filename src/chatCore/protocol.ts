@@ -12,7 +12,7 @@
  * while it runs (research polls), then `streamStart` with the web pages as sources, the result as
  * `streamDelta`, and one `streamDone` or `streamError`. `stop` with its request id cancels it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------- shared data
 

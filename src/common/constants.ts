@@ -94,7 +94,7 @@ export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
 export const ContextKeys = {
   signedIn: 'docchat.signedIn',
   localMode: 'docchat.localMode',
-  /** 'starting' | 'local' | 'remote' | 'signedOut' | 'error' (see ConnectionState). */
+  /** 'idle' | 'starting' | 'local' | 'remote' | 'signedOut' | 'error' (see ConnectionState). */
   connection: 'docchat.connection',
   /** True when the stores tree loaded and found no stores (drives the empty-state welcome). */
   storesEmpty: 'docchat.storesEmpty',

@@ -14,6 +14,8 @@ import type { SecretsService } from './secrets';
 import { CLIENT_SETTING_KEYS, hostLabel } from './settingsModel';
 
 export type ConnectionState =
+  /** DocChat has not been used in this window yet: nothing is started, nothing is requested. */
+  | { readonly kind: 'idle' }
   | { readonly kind: 'starting' }
   | { readonly kind: 'local'; readonly url: string }
   | { readonly kind: 'remote'; readonly url: string; readonly host: string }
@@ -29,12 +31,13 @@ export type GatewayUnavailable = 'noUrl' | 'noApiKey' | 'notReady';
  * at the moment they need them and listen to `onDidChange`.
  */
 export class ConnectionService extends Disposable {
-  private _state: ConnectionState = { kind: 'starting' };
+  private _state: ConnectionState = { kind: 'idle' };
   private _documents: DocumentsClient | undefined;
   private _gateway: GatewayClient | undefined;
   private _gatewayUnavailable: GatewayUnavailable | undefined = 'notReady';
   private generation = 0;
   private queue: Promise<void> = Promise.resolve();
+  private firstUse: Promise<void> | undefined;
   private readonly ready: Promise<void>;
   private markReady!: () => void;
 
@@ -61,14 +64,14 @@ export class ConnectionService extends Disposable {
     );
     this._register(
       config.onDidChange((e) => {
-        if (e.affectsHttp || CLIENT_SETTING_KEYS.some((k) => e.affects(k))) {
+        if (this.firstUse && (e.affectsHttp || CLIENT_SETTING_KEYS.some((k) => e.affects(k)))) {
           void this.rebuild('settings changed');
         }
       }),
     );
     this._register(
       secrets.onDidChange((key) => {
-        if (key !== SecretKeys.localToken) {
+        if (this.firstUse && key !== SecretKeys.localToken) {
           void this.rebuild(`${key} changed`);
         }
       }),
@@ -98,14 +101,25 @@ export class ConnectionService extends Disposable {
     return this._gateway ? undefined : this._gatewayUnavailable;
   }
 
-  /** Resolves once the first connection attempt finished (whatever its outcome). */
+  /** Resolves once the first connection attempt finished (whatever its outcome); see `use`. */
   whenReady(): Promise<void> {
     return this.ready;
   }
 
-  /** First connection; called right after activation returns. */
-  initialize(): Promise<void> {
-    return this.rebuild('startup');
+  /** True once DocChat was used in this window (see `use`). */
+  get used(): boolean {
+    return this.firstUse !== undefined;
+  }
+
+  /**
+   * DocChat is used in this window (its view shown, one of its commands, the chat panel,
+   * `@docchat`, a folder sync to resume): connect, which in Local mode starts or joins the local
+   * backend. Only the first call connects; every call resolves once that first attempt finished.
+   * Activation never calls it, so a window that does not use DocChat starts and requests nothing.
+   */
+  use(reason: string): Promise<void> {
+    this.firstUse ??= this.rebuild(`first use: ${reason}`);
+    return this.ready;
   }
 
   /** Serialised: a newer rebuild always wins over one still starting the local backend. */

@@ -11,6 +11,7 @@ import { ModelServerMemory } from './modelServers';
 import { RateLimitMonitor } from './rateLimits';
 import { RecentStores } from './recentStores';
 import { SecretsService } from './secrets';
+import { setCommandUse } from './commands';
 import { StatusBar } from './statusBar';
 
 export type { ConnectionState, GatewayUnavailable } from './connection';
@@ -85,6 +86,7 @@ export class ExtensionServices extends Disposable implements Services {
     );
     this.recentStores = new RecentStores(context.globalState);
     this.documentsEvents = this._register(new DocumentsEvents());
+    this._register(setCommandUse((reason) => this.connection.use(reason)));
     this._register(new StatusBar(this.connection, this.rateLimits));
   }
 }

@@ -28,6 +28,13 @@ function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): 
     };
   }
   switch (state.kind) {
+    case 'idle':
+      return {
+        text: '$(comment-discussion) DocChat',
+        tooltip: 'DocChat starts when you use it: open its view, run one of its commands, or open the chat.',
+        command: focusView,
+        warning: false,
+      };
     case 'starting':
       return {
         text: '$(loading~spin) DocChat: Starting',

@@ -3,7 +3,7 @@
  * tolerant response parsing (unknown fields kept, unknown statuses shown as-is) and for the
  * strict request checks the client runs before sending and the embedded backend runs for its 400s.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { charCount, firstProblem } from '../http/validate';
 
 export const LIMITS = {

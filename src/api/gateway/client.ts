@@ -1,5 +1,5 @@
 /** Typed client of the language-model gateway: chat, models, deprecated inference, embeddings, tools. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { abortedError } from '../http/clock';
 import { NotFoundError, ProtocolError, StreamError, TimeoutError, ValidationError } from '../http/errors';
 import type { CallOptions, ClientOptions } from '../http/options';

@@ -2,7 +2,7 @@
  * Wire shapes of the language-model gateway: types, tolerant response parsing, strict request
  * checks. Shapes the document does not show follow OpenAI (see the README's "API assumptions").
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeLastError } from '../documents/schemas';
 
 export const COMPLETION_MODELS = [

@@ -2,10 +2,11 @@
  * The HTTP layer both clients share: one keep-alive dispatcher, the token on its own origin only,
  * client-side rate limits, retries like the official SDKs, readable errors, no secrets in logs.
  */
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { abortedError, type Clock, systemClock } from './clock';
 import { createDispatcher, proxyHost } from './dispatcher';
+import { undici } from './undici';
 import { createProxyPolicy, isLoopback, type ProxyPolicy } from './proxyPolicy';
 import { AuthError, type DocChatError, ProtocolError, TimeoutError, ValidationError } from './errors';
 import type { ClientOptions, LogLevel, TransportOptions } from './options';
@@ -246,7 +247,7 @@ export class Transport {
     const { headersMs, bodyMs } = this.timeouts(spec);
 
     for (let hop = 0; ; hop++) {
-      const response = await request(url, {
+      const response = await undici().request(url, {
         method,
         headers,
         body: payload ? payload.data : undefined,

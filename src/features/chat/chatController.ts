@@ -118,6 +118,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   private adopt(panel: ChatPanel): ChatPanel {
     this.panel = panel;
+    // The chat panel (opened, or restored after a reload) is a use of DocChat: connect.
+    void this.services.connection.use('the chat panel');
     panel.onDidDispose(() => {
       if (this.panel === panel) {
         this.panel = undefined;

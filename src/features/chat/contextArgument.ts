@@ -2,7 +2,7 @@
  * The argument of `docchat.chat.addContext`, which the search quick pick runs with a result.
  * Commands can be run by anything, so the argument is validated. No `vscode` import.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PassageSource } from '../../chatCore/protocol';
 
 /** One search result to add as chat context. */

@@ -4,7 +4,7 @@
  * trusted). No `vscode` import: the memento is passed in.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
 import type { AssistantMessage, Conversation, ConversationOptions, ConversationSummary } from '../../chatCore/protocol';
 

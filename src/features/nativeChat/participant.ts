@@ -35,6 +35,7 @@ export class DocChatParticipant {
     const abort = new AbortController();
     const listener = token.onCancellationRequested(() => abort.abort());
     try {
+      await this.services.connection.use('@docchat');
       return await this.handle(request, context, stream, abort.signal);
     } catch (error) {
       if (isCancellation(error) || token.isCancellationRequested) {

@@ -114,6 +114,8 @@ export class SyncController extends Disposable {
       return current;
     }
     const run = (async () => {
+      // A sync (a command, a watched folder's change, a resume) is a use of DocChat: connect first.
+      await this.services.connection.use('a folder sync');
       let next: SyncRequest | undefined = request;
       while (next) {
         this.again.delete(follow.id);
@@ -138,6 +140,15 @@ export class SyncController extends Disposable {
 
   stop(follow: Follow): void {
     this.aborts.get(follow.id)?.abort();
+  }
+
+  /** True when a reload or crash interrupted a sync (its journal is still there). Reads files only. */
+  async hasUnfinished(): Promise<boolean> {
+    for (const follow of this.follows.list()) {
+      const unfinished = await this.follows.journal(follow).read();
+      if (unfinished && unfinished.storeId === follow.storeId) return true;
+    }
+    return false;
   }
 
   /** Resumes every sync a reload or crash interrupted (their journal is still there). */
