@@ -94,6 +94,12 @@ export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
 export const ContextKeys = {
   signedIn: 'docchat.signedIn',
   localMode: 'docchat.localMode',
+  /**
+   * True when DocChat knows it cannot serve requests (signed out, or its backend failed). Menus
+   * use `!docchat.unavailable`, which also holds before DocChat activated: their commands are
+   * what starts DocChat in a window.
+   */
+  unavailable: 'docchat.unavailable',
   /** 'idle' | 'starting' | 'local' | 'remote' | 'signedOut' | 'error' (see ConnectionState). */
   connection: 'docchat.connection',
   /** True when the stores tree loaded and found no stores (drives the empty-state welcome). */

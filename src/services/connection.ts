@@ -118,7 +118,10 @@ export class ConnectionService extends Disposable {
    * Activation never calls it, so a window that does not use DocChat starts and requests nothing.
    */
   use(reason: string): Promise<void> {
-    this.firstUse ??= this.rebuild(`first use: ${reason}`);
+    if (!this.firstUse) {
+      this.log.info(`DocChat is used in this window (${reason}): connecting`);
+      this.firstUse = this.rebuild(`first use: ${reason}`);
+    }
     return this.ready;
   }
 
@@ -221,5 +224,6 @@ export class ConnectionService extends Disposable {
     await vscode.commands.executeCommand('setContext', ContextKeys.connection, s.kind);
     await vscode.commands.executeCommand('setContext', ContextKeys.localMode, s.kind === 'local');
     await vscode.commands.executeCommand('setContext', ContextKeys.signedIn, s.kind === 'local' || s.kind === 'remote');
+    await vscode.commands.executeCommand('setContext', ContextKeys.unavailable, s.kind === 'signedOut' || s.kind === 'error');
   }
 }

@@ -35,7 +35,11 @@ export interface RoutingDispatcher extends Dispatcher {
   readonly policy: ProxyPolicy;
 }
 
-type RoutingDispatcherClass = new (policy: ProxyPolicy, makeDirect: () => Agent, makeProxy: (uri: string) => ProxyAgent) => RoutingDispatcher;
+type RoutingDispatcherClass = new (
+  policy: ProxyPolicy,
+  makeDirect: () => Agent,
+  makeProxy: (uri: string) => ProxyAgent,
+) => RoutingDispatcher;
 let routingDispatcherClass: RoutingDispatcherClass | undefined;
 
 /** The class extends undici's Dispatcher, so it is defined once undici is loaded (the first client built). */

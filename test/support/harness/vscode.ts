@@ -57,6 +57,12 @@ export interface LaunchOptions {
   extraExtensions?: string[];
   /** Install DocChat itself (default true). */
   installDocChat?: boolean;
+  /**
+   * Use DocChat once the window is up, as a user does first: show its view, which activates it and
+   * connects it (in Local mode, starts the local backend). Default true; false leaves DocChat
+   * untouched, e.g. to check that a window which does not use it starts nothing.
+   */
+  useDocChat?: boolean;
   viewport?: { width: number; height: number };
   /** Runs before VS Code starts, e.g. to seed the profile's data the way `npm start` does. */
   prepare?: (dirs: { userDataDir: string; workspaceDir: string }) => Promise<void>;
@@ -170,6 +176,8 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
     });
     await page.goto(`${server.url}?folder=${encodeURIComponent(workspaceDir)}`);
     await waitForWorkbench(page);
+    // DocChat activates when it is first used, never at startup: the one place tests use it.
+    if (options.useDocChat !== false && options.installDocChat !== false) await openViewContainer(page, 'DocChat');
 
     const session: VSCodeSession = {
       page,
