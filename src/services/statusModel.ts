@@ -30,7 +30,7 @@ function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): 
   switch (state.kind) {
     case 'idle':
       return {
-        text: '$(comment-discussion) DocChat',
+        text: '$(comment-discussion) DocChat: Not started',
         tooltip: 'DocChat starts when you use it: open its view, run one of its commands, or open the chat.',
         command: focusView,
         warning: false,

@@ -15,9 +15,9 @@ describe('status bar text', () => {
     assert.match(presentStatus({ kind: 'starting' }, 0).text, /Starting/);
   });
 
-  it('says plain DocChat before DocChat was used, and opens its view rather than starting anything else', () => {
+  it('says Not started before DocChat was used, and opens its view rather than starting anything else', () => {
     const idle = presentStatus({ kind: 'idle' }, 0);
-    assert.equal(idle.text, '$(comment-discussion) DocChat');
+    assert.equal(idle.text, '$(comment-discussion) DocChat: Not started');
     assert.match(idle.tooltip, /starts when you use it/);
     assert.equal(idle.command, 'docchat.stores.focus');
     assert.equal(idle.warning, false);
