@@ -78,4 +78,50 @@ describe('backend: BM25 index', () => {
     );
     assert.equal(index.chunkCount, 1);
   });
+
+  it('hidden documents are not searchable until revealed, survive a purge, and can be discarded', () => {
+    const index = new Bm25Index();
+    const hidden = [index.add(tokenize('turbine gearbox'), true), index.add(tokenize('turbine blade'), true)];
+    // Enough removals to purge the postings of dead documents while the hidden ones wait.
+    const dead = Array.from({ length: 1100 }, () => index.add(tokenize('filler')));
+    for (const doc of dead) index.remove(doc);
+    assert.deepEqual(index.search(tokenize('turbine'), 10), []);
+    assert.equal(index.size, 0);
+    index.reveal(hidden);
+    assert.deepEqual(index.search(tokenize('turbine'), 10).map((h) => h.doc).sort(), [...hidden].sort());
+    assert.equal(index.size, 2);
+    const dropped = index.add(tokenize('impeller'), true);
+    index.discard([dropped]);
+    index.reveal([dropped]);
+    assert.deepEqual(index.search(tokenize('impeller'), 10), []);
+  });
+
+  it('adds a big file gradually: its chunks replace the old ones all at once, at the end', async () => {
+    const index = new StoreIndex();
+    index.addFile('f1', [{ text: 'old manual gearbox', heading: '' }]);
+    const chunks = Array.from({ length: 3000 }, (_, i) => ({ text: `new manual gearbox part${i} ${'oil '.repeat(50)}`, heading: 'Parts' }));
+    let seenBeforeReveal: string[] = [];
+    const added = await index.addFileGradually('f1', chunks, undefined, () => {
+      seenBeforeReveal = index.search('gearbox', { maxResults: 5 }).map((h) => h.text);
+      return true;
+    });
+    assert.equal(added, true);
+    assert.deepEqual(seenBeforeReveal, ['old manual gearbox']);
+    assert.equal(index.chunkCount, 3000);
+    assert.deepEqual(
+      index.search('part2999', { maxResults: 5 }).map((h) => [h.fileId, h.chunkIndex]),
+      [['f1', 2999]],
+    );
+    assert.deepEqual(index.search('old', { maxResults: 5 }), []);
+  });
+
+  it('a gradual add no longer wanted at the end leaves the index as it was', async () => {
+    const index = new StoreIndex();
+    index.addFile('f1', [{ text: 'old manual gearbox', heading: '' }]);
+    const added = await index.addFileGradually('f1', [{ text: 'replacement text', heading: '' }], undefined, () => false);
+    assert.equal(added, false);
+    assert.equal(index.chunkCount, 1);
+    assert.deepEqual(index.search('replacement', { maxResults: 5 }), []);
+    assert.equal(index.search('gearbox', { maxResults: 5 })[0]!.fileId, 'f1');
+  });
 });
