@@ -71,7 +71,7 @@ main(async (): Promise<BenchResult> => {
   const notes: string[] = [];
   if (newMax > GOAL_LOOP_MAX_MS) {
     notes.push(
-      `The new design's longest stall of the client process is ${ms(newMax)} ms; this process only sends HTTP requests, so on a loaded machine the stall is the scheduler's, not DocChat's work (compare the load average below).`,
+      `The new design's longest stall of the client process is ${ms(newMax)} ms; this process only sends HTTP requests (its loop delay p99 is in the table), so on a loaded machine the stall is most likely the scheduler's; a CPU profile of the client on a quiet machine would tell.`,
     );
   }
   if (newRatio > GOAL_SEARCH_RATIO) {
