@@ -88,7 +88,13 @@ describe('backend: BM25 index', () => {
     assert.deepEqual(index.search(tokenize('turbine'), 10), []);
     assert.equal(index.size, 0);
     index.reveal(hidden);
-    assert.deepEqual(index.search(tokenize('turbine'), 10).map((h) => h.doc).sort(), [...hidden].sort());
+    assert.deepEqual(
+      index
+        .search(tokenize('turbine'), 10)
+        .map((h) => h.doc)
+        .sort(),
+      [...hidden].sort(),
+    );
     assert.equal(index.size, 2);
     const dropped = index.add(tokenize('impeller'), true);
     index.discard([dropped]);
