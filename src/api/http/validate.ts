@@ -18,7 +18,7 @@ function fieldOf(issue: Issue, root?: string): string {
   return joined || 'body';
 }
 
-function limitOf(issue: Issue): string {
+export function limitOf(issue: Issue): string {
   switch (issue.code) {
     case 'too_big':
       return issue.origin === 'string' ? `at most ${issue.maximum} characters` : `at most ${issue.maximum}`;
@@ -40,7 +40,7 @@ function limitOf(issue: Issue): string {
 }
 
 /** zod's default messages are terse; schemas give their own, and this names the field for the rest. */
-function messageOf(issue: Issue, field: string): string {
+export function messageOf(issue: Issue, field: string): string {
   if (issue.code === 'unrecognized_keys') return `Unknown field "${field}".`;
   const custom = issue.message && !/^(Invalid|Too (big|small)|Expected)/.test(issue.message);
   if (custom) return issue.message;
