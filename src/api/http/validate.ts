@@ -25,7 +25,7 @@ export function limitOf(issue: Issue): string {
     case 'too_small':
       return issue.origin === 'string' ? `at least ${issue.minimum} characters` : `at least ${issue.minimum}`;
     case 'invalid_type':
-      return `a ${issue.expected}`;
+      return issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'an object' : `a ${issue.expected}`;
     case 'invalid_value':
       return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':
