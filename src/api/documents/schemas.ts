@@ -138,7 +138,7 @@ export type AttachFileRequest = z.infer<typeof attachFileRequestSchema>;
 
 /** The attach body on the wire with the default option name (for servers, e.g. the embedded backend). */
 export const attachFileBodySchema = z.strictObject({
-  file_id: idSchema('file id'),
+  file_id: idSchema('file id', 'file_id'),
   metadata: metadataSchema.optional(),
   [DEFAULT_SKIP_OCR_FIELD]: z.boolean({ error: `${DEFAULT_SKIP_OCR_FIELD} must be true or false.` }).optional(),
 });
