@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { DOCUMENTS_RATE_LIMITS } from '../../../src/api/documents/schemas';
-import { AbortedError } from '../../../src/api/http/errors';
-import { ScriptServer, sendJson } from '../../support/servers/scriptServer';
-import { documentsClient, FakeClock, gatewayClient, recorder, rejects } from './helpers';
+import { DOCUMENTS_RATE_LIMITS } from '../../../../src/api/documents/schemas';
+import { AbortedError } from '../../../../src/api/http/errors';
+import { ScriptServer, sendJson } from '../../../support/servers/scriptServer';
+import { documentsClient, FakeClock, gatewayClient, recorder, rejects } from '../helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'n', created_at: 1, metadata: {} };
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { call, startTestBackend, TOKEN, type TestBackend } from './helpers';
+import { call, startTestBackend, TOKEN, type TestBackend } from '../helpers';
 
 describe('backend: vector stores', () => {
   let t: TestBackend;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseSse, startTestBackend, type TestBackend } from './helpers';
+import { parseSse, startTestBackend, type TestBackend } from '../helpers';
 
 const GROUNDED = [
   {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { Bm25Index } from '../../../src/backend/search/bm25';
-import { StoreIndex } from '../../../src/backend/search/storeIndex';
-import { stem, tokenize } from '../../../src/backend/search/tokenize';
+import { Bm25Index } from '../../../../src/backend/search/bm25';
+import { StoreIndex } from '../../../../src/backend/search/storeIndex';
+import { stem, tokenize } from '../../../../src/backend/search/tokenize';
 
 describe('backend: BM25 index', () => {
   it('tokenizes: lower case, stop words out, plurals stemmed, identifiers split', () => {

@@ -8,7 +8,7 @@ import {
   parseListFast,
   vectorStoreFileSchema,
   vectorStoreSchema,
-} from '../../../src/api/documents/schemas';
+} from '../../../../src/api/documents/schemas';
 
 /**
  * The list fast path skips zod for items already in their canonical shape. It is only correct if

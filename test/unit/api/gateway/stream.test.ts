@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { GatewayClient } from '../../../src/api/gateway/client';
-import type { ChatStreamPart } from '../../../src/api/gateway/schemas';
-import { AbortedError, ProtocolError, ServerError, StreamError, TimeoutError } from '../../../src/api/http/errors';
-import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../support/servers/scriptServer';
-import { collect, gatewayClient, recorder, rejects } from './helpers';
+import type { GatewayClient } from '../../../../src/api/gateway/client';
+import type { ChatStreamPart } from '../../../../src/api/gateway/schemas';
+import { AbortedError, ProtocolError, ServerError, StreamError, TimeoutError } from '../../../../src/api/http/errors';
+import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
+import { collect, gatewayClient, recorder, rejects } from '../helpers';
 
 const request = { model: 'alpha-5-mini', messages: [{ role: 'user', content: 'Hi' }] };
 const usage = { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 };

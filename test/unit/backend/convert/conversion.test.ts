@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { makeDocx, makePdf, startTestBackend, type TestBackend } from './helpers';
+import { makeDocx, makePdf, startTestBackend, type TestBackend } from '../helpers';
 
 describe('backend: conversion of each supported format', () => {
   let t: TestBackend;

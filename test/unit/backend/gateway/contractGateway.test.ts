@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AuthError, GatewayClient, NotFoundError, type ChatStreamPart } from '../../../src/api';
-import { API_KEY, startTestBackend, type TestBackend } from './helpers';
-import { startFakeUpstream, type FakeUpstream } from './fakeUpstream';
+import { AuthError, GatewayClient, NotFoundError, type ChatStreamPart } from '../../../../src/api';
+import { API_KEY, startTestBackend, type TestBackend } from '../helpers';
+import { startFakeUpstream, type FakeUpstream } from '../fakeUpstream';
 
 const MESSAGES = [
   { role: 'system', content: '[1] trains.md\nThe night train leaves at 22:10 from platform 9. Tickets are sold online.' },

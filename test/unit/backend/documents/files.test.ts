@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { call, multipart, startTestBackend, TOKEN, type TestBackend } from './helpers';
+import { call, multipart, startTestBackend, TOKEN, type TestBackend } from '../helpers';
 
 describe('backend: files', () => {
   let t: TestBackend;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseSse, startTestBackend, type TestBackend } from './helpers';
-import { startFakeUpstream, type FakeUpstream } from './fakeUpstream';
+import { parseSse, startTestBackend, type TestBackend } from '../helpers';
+import { startFakeUpstream, type FakeUpstream } from '../fakeUpstream';
 
 describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
   let fake: FakeUpstream;

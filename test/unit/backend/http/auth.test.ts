@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { API_KEY, call, startTestBackend, TOKEN, type TestBackend } from './helpers';
+import { API_KEY, call, startTestBackend, TOKEN, type TestBackend } from '../helpers';
 
 describe('backend: auth, errors and rate limits', () => {
   let t: TestBackend;

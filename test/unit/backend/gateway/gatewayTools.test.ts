@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startTestBackend, tempDir, type TestBackend } from './helpers';
+import { startTestBackend, tempDir, type TestBackend } from '../helpers';
 
 describe('backend: gateway tools', () => {
   let t: TestBackend;

@@ -10,9 +10,9 @@ import {
   ServerError,
   TimeoutError,
   ValidationError,
-} from '../../../src/api/http/errors';
-import { ScriptServer, sendJson, sendText } from '../../support/servers/scriptServer';
-import { documentsClient, gatewayClient, recorder, rejects, TOKEN } from './helpers';
+} from '../../../../src/api/http/errors';
+import { ScriptServer, sendJson, sendText } from '../../../support/servers/scriptServer';
+import { documentsClient, gatewayClient, recorder, rejects, TOKEN } from '../helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'n', created_at: 1, metadata: {} };
 const PATH = '/v1/vector_stores/vs_1';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { ProxyServer } from '../../support/servers/proxyServer';
-import { parseSse, startTestBackend, type TestBackend } from './helpers';
-import { startFakeUpstream, type FakeUpstream } from './fakeUpstream';
+import { ProxyServer } from '../../../support/servers/proxyServer';
+import { parseSse, startTestBackend, type TestBackend } from '../helpers';
+import { startFakeUpstream, type FakeUpstream } from '../fakeUpstream';
 
 /** The backend's own calls (upstream chat, embeddings, model list, web crawl) follow DocChat's network settings. */
 describe('backend: upstream calls through the network settings', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { NetworkError, RateLimitError, ServerError } from '../../../src/api/http/errors';
-import { backoffMs, parseRetryAfter } from '../../../src/api/http/retry';
-import { freePort, ScriptServer, sendJson } from '../../support/servers/scriptServer';
-import { documentsClient, FakeClock, recorder, rejects } from './helpers';
+import { NetworkError, RateLimitError, ServerError } from '../../../../src/api/http/errors';
+import { backoffMs, parseRetryAfter } from '../../../../src/api/http/retry';
+import { freePort, ScriptServer, sendJson } from '../../../support/servers/scriptServer';
+import { documentsClient, FakeClock, recorder, rejects } from '../helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'n', created_at: 1, metadata: {} };
 const fail =

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { appendFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DataDirLockedError, startBackend } from '../../../src/backend';
-import { Journal } from '../../../src/backend/persistence/journal';
-import { API_KEY, startTestBackend, tempDir, TOKEN, type TestBackend } from './helpers';
+import { DataDirLockedError, startBackend } from '../../../../src/backend';
+import { Journal } from '../../../../src/backend/persistence/journal';
+import { API_KEY, startTestBackend, tempDir, TOKEN, type TestBackend } from '../helpers';
 
 describe('backend: persistence', () => {
   let t: TestBackend;

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { DocumentsClient } from '../../../src/api/documents/client';
-import { AbortedError, NotFoundError, TimeoutError } from '../../../src/api/http/errors';
-import { ScriptServer, sendJson, sendText } from '../../support/servers/scriptServer';
-import { documentsClient, FakeClock, recorder, rejects, TOKEN } from './helpers';
+import { DocumentsClient } from '../../../../src/api/documents/client';
+import { AbortedError, NotFoundError, TimeoutError } from '../../../../src/api/http/errors';
+import { ScriptServer, sendJson, sendText } from '../../../support/servers/scriptServer';
+import { documentsClient, FakeClock, recorder, rejects, TOKEN } from '../helpers';
 
 const store = {
   id: 'vs_abc',

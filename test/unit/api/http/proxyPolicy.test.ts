@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { createProxyPolicy, type ProxyInputs } from '../../../src/api/http/proxyPolicy';
-import { transportOptions } from '../../../src/services/clientFactory';
-import { normaliseSettings, type RawSettings } from '../../../src/services/settingsModel';
+import { createProxyPolicy, type ProxyInputs } from '../../../../src/api/http/proxyPolicy';
+import { transportOptions } from '../../../../src/services/clientFactory';
+import { normaliseSettings, type RawSettings } from '../../../../src/services/settingsModel';
 
 const OWN = 'http://own.proxy:1';
 const VSCODE = 'http://vscode.proxy:2';

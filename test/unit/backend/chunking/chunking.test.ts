@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { CHARS_PER_TOKEN, chunkMarkdown, splitText } from '../../../src/backend/chunking/chunker';
-import { parseBlocks } from '../../../src/backend/chunking/blocks';
+import { CHARS_PER_TOKEN, chunkMarkdown, splitText } from '../../../../src/backend/chunking/chunker';
+import { parseBlocks } from '../../../../src/backend/chunking/blocks';
 
 const words = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word}${i % 50}`).join(' ');
 const fenceCount = (text: string) => (text.match(/^\s*```/gm) ?? []).length;

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { GatewayClient } from '../../../src/api/gateway/client';
-import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS } from '../../../src/api/gateway/schemas';
-import { NotFoundError, ServerError, TimeoutError, ValidationError } from '../../../src/api/http/errors';
-import { ScriptServer, sendJson } from '../../support/servers/scriptServer';
-import { API_KEY, FakeClock, gatewayClient, recorder, rejects } from './helpers';
+import type { GatewayClient } from '../../../../src/api/gateway/client';
+import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS } from '../../../../src/api/gateway/schemas';
+import { NotFoundError, ServerError, TimeoutError, ValidationError } from '../../../../src/api/http/errors';
+import { ScriptServer, sendJson } from '../../../support/servers/scriptServer';
+import { API_KEY, FakeClock, gatewayClient, recorder, rejects } from '../helpers';
 
 const completion = {
   id: 'chatcmpl-1',

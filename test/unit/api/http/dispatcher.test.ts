@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
-import { NetworkError, TimeoutError, ValidationError } from '../../../src/api/http/errors';
-import { ProxyServer } from '../../support/servers/proxyServer';
-import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../support/servers/scriptServer';
-import { TEST_HOST, TestCa } from '../../support/servers/testCa';
-import { collect, documentsClient, gatewayClient, recorder, rejects } from './helpers';
+import { NetworkError, TimeoutError, ValidationError } from '../../../../src/api/http/errors';
+import { ProxyServer } from '../../../support/servers/proxyServer';
+import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
+import { TEST_HOST, TestCa } from '../../../support/servers/testCa';
+import { collect, documentsClient, gatewayClient, recorder, rejects } from '../helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'n', created_at: 1, metadata: {} };
 const serve = (server: ScriptServer) => server.on('GET', '/v1/vector_stores/vs_1', (_r, res) => sendJson(res, 200, store));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { DocumentsClient } from '../../../src/api/documents/client';
-import { listPage, ScriptServer, sendJson } from '../../support/servers/scriptServer';
-import { collect, documentsClient, recorder } from './helpers';
+import type { DocumentsClient } from '../../../../src/api/documents/client';
+import { listPage, ScriptServer, sendJson } from '../../../support/servers/scriptServer';
+import { collect, documentsClient, recorder } from '../helpers';
 
 const stores = Array.from({ length: 7 }, (_, i) => ({
   id: `vs_${i}`,

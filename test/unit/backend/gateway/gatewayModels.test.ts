@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startTestBackend, type TestBackend } from './helpers';
+import { startTestBackend, type TestBackend } from '../helpers';
 
 describe('backend: gateway models and embeddings (local)', () => {
   let t: TestBackend;

@@ -4,8 +4,8 @@
  * client's pre-check and the backend's 400 for the limits both enforce.
  */
 import assert from 'node:assert/strict';
-import { AuthError, DocumentsClient, NotFoundError, RateLimitError, ValidationError } from '../../../src/api';
-import { makePdf, startTestBackend, TOKEN, type TestBackend } from './helpers';
+import { AuthError, DocumentsClient, NotFoundError, RateLimitError, ValidationError } from '../../../../src/api';
+import { makePdf, startTestBackend, TOKEN, type TestBackend } from '../helpers';
 
 describe('contract: DocumentsClient <-> embedded backend', () => {
   let t: TestBackend;

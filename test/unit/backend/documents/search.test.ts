@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startTestBackend, type TestBackend } from './helpers';
+import { startTestBackend, type TestBackend } from '../helpers';
 
 const DOCS: Record<string, string> = {
   'kubernetes.md': '# Kubernetes\n\nDeploy the service to Kubernetes with a Helm chart. The chart sets replicas and resource limits.',
