@@ -104,8 +104,9 @@ export class Ingestor {
       if (converted) {
         const vectors = converted.embeddings ? decodeVectors(converted.embeddings) : undefined;
         const stillCompleted = () => !this.closed && this.repository.state.storeFile(storeId, fileId)?.status === 'completed';
-        if (await this.index(storeId).addFileGradually(fileId, converted.chunks, vectors, stillCompleted))
+        if (await this.index(storeId).addFileGradually(fileId, converted.chunks, vectors, stillCompleted)) {
           chunks += converted.chunks.length;
+        }
       } else {
         this.options.log('warn', `The converted content of ${fileId} in ${storeId} is missing; converting it again.`);
         await this.repository.commit({ op: 'storefile.put', record: { ...record, status: 'in_progress', last_error: null } });
