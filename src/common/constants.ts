@@ -84,7 +84,6 @@ export const SETTINGS_SECTION = 'docchat';
 export const SecretKeys = {
   documentsToken: 'docchat.documentsToken',
   gatewayApiKey: 'docchat.gatewayApiKey',
-  localToken: 'docchat.localToken',
   /** Key of the language-model server Local mode forwards chat to (when the user gave one). */
   modelServerKey: 'docchat.modelServerKey',
 } as const;

@@ -71,7 +71,7 @@ export class ConnectionService extends Disposable {
     );
     this._register(
       secrets.onDidChange((key) => {
-        if (this.firstUse && key !== SecretKeys.localToken) {
+        if (this.firstUse) {
           void this.rebuild(`${key} changed`);
         }
       }),

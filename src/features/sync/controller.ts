@@ -324,29 +324,21 @@ export class SyncController extends Disposable {
     for (const key of [...records.keys()]) {
       if ((!prefix || key.startsWith(prefix)) && !byPath.has(key)) records.delete(key);
     }
-    for (const { local, remote } of plan.unchanged) {
-      const file = byPath.get(local.path);
-      if (file) {
-        records.set(local.path, {
-          size: file.size,
-          mtimeMs: file.mtimeMs,
-          hash: local.hash,
-          fileId: remote.fileId,
-          status: remote.status === 'completed' ? 'synced' : 'converting',
-        });
-      }
-    }
-    for (const { local, remote } of plan.failed) {
-      const file = byPath.get(local.path);
-      if (file) {
-        records.set(local.path, {
-          size: file.size,
-          mtimeMs: file.mtimeMs,
-          hash: local.hash,
-          fileId: remote.fileId,
-          status: 'failed',
-          error: remote.lastError ?? `Conversion ended with status "${remote.status}".`,
-        });
+    // Files the plan leaves alone keep a record of what the store holds for them.
+    for (const [entries, failed] of [
+      [plan.unchanged, false],
+      [plan.failed, true],
+    ] as const) {
+      for (const { local, remote } of entries) {
+        const file = byPath.get(local.path);
+        if (!file) continue;
+        const known = { size: file.size, mtimeMs: file.mtimeMs, hash: local.hash, fileId: remote.fileId };
+        records.set(
+          local.path,
+          failed
+            ? { ...known, status: 'failed', error: remote.lastError ?? `Conversion ended with status "${remote.status}".` }
+            : { ...known, status: remote.status === 'completed' ? 'synced' : 'converting' },
+        );
       }
     }
     this.follows.changed(follow);
