@@ -92,6 +92,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       projectCode: () => services.config.current.projectCode,
       maxSearchResults: () => services.config.current.searchMaxResults,
       warn: (message) => log.warn(message),
+      unreachable: () => services.errors.onUnreachable?.(),
     });
     this._register({ dispose: () => this.answers.stop() });
   }

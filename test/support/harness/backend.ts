@@ -26,6 +26,34 @@ export interface BackendProcess {
 }
 
 export const BACKEND_CLI = path.join(repoRoot, 'dist/backend-cli.js');
+const BACKEND_CLI_SOURCE = path.join(repoRoot, 'src/backend/cli.ts');
+
+/**
+ * The command line that runs `docchat-backend`: the built `dist/backend-cli.js`, or with
+ * `fromSource` its TypeScript entry through tsx (unit tests, which run without a build). Every
+ * test starts the backend's command line through here.
+ */
+export function backendCliCommand(args: string[], options: { fromSource?: boolean } = {}): { command: string; args: string[] } {
+  if (options.fromSource) return { command: process.execPath, args: ['--require', 'tsx/cjs', BACKEND_CLI_SOURCE, ...args] };
+  if (!existsSync(BACKEND_CLI)) throw new Error(`${BACKEND_CLI} is missing: run \`npm run build\` first`);
+  return { command: process.execPath, args: [BACKEND_CLI, ...args] };
+}
+
+/** Runs `docchat-backend` to its end (e.g. `--seed-only`); resolves with its output, rejects on a non-zero exit. */
+export function runBackendCli(args: string[], options: { fromSource?: boolean } = {}): Promise<string> {
+  const { command, args: fullArgs } = backendCliCommand(args, options);
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(command, fullArgs, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    track(child);
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve(output) : reject(new Error(`docchat-backend ${args.join(' ')} ended (${signal ?? code}):\n${output}`)),
+    );
+  });
+}
 
 /**
  * Runs the embedded backend's command-line entry (the built `dist/backend-cli.js`) on a random
