@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { DocumentsClient } from '../api/documents/client';
 import type { GatewayClient } from '../api/gateway/client';
-import { Commands, ContextKeys, SecretKeys } from '../common/constants';
+import { ContextKeys, SecretKeys } from '../common/constants';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
 import { createDocumentsClient, createGatewayClient, planConnection, type ClientHooks, type Endpoint } from './clientFactory';
 import type { ConfigService } from './config';
 import type { LocalBackend } from './localBackend';
+import { announceLocalBackendChange } from './localBackendNotices';
 import { localUpstream } from './localUpstream';
 import type { ModelServerMemory } from './modelServers';
 import type { RateLimitMonitor } from './rateLimits';
@@ -78,15 +79,10 @@ export class ConnectionService extends Disposable {
     );
     this._register(
       localBackend.onDidChange((change) => {
+        announceLocalBackendChange(change, this.log);
         if (change instanceof Error) {
-          // The restarts ended (a crash loop, or a start that failed): said once, with the way to the details.
           this.apply({ kind: 'error', message: change.message }, undefined, undefined, 'notReady');
-          const showOutput = vscode.l10n.t('Show Output');
-          void vscode.window.showErrorMessage(vscode.l10n.t('DocChat: {0}', change.message), showOutput).then((choice) => {
-            if (choice === showOutput) void vscode.commands.executeCommand(Commands.showOutput);
-          });
         } else {
-          this.log.warn(vscode.l10n.t('The local backend stopped and was started again; DocChat goes on at {0}.', change.url));
           void this.rebuild('the local backend restarted');
         }
       }),
