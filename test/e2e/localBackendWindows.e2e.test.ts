@@ -35,11 +35,15 @@ describe('Local mode: one backend process for every window (e2e)', function () {
 
   const discoveryFile = () => path.join(session!.userDataDir, 'User/globalStorage', EXTENSION_ID, 'backend.json');
   async function discovery(): Promise<DiscoveryInfo> {
-    const info = await pollUntil(() => readDiscovery(discoveryFile()), (i) => i !== undefined && isProcessAlive(i.pid), {
-      timeoutMs: 120_000,
-      intervalMs: 250,
-      what: 'a running backend named in the discovery file',
-    });
+    const info = await pollUntil(
+      () => readDiscovery(discoveryFile()),
+      (i) => i !== undefined && isProcessAlive(i.pid),
+      {
+        timeoutMs: 120_000,
+        intervalMs: 250,
+        what: 'a running backend named in the discovery file',
+      },
+    );
     pidsSeen.add(info!.pid);
     return info!;
   }
@@ -140,7 +144,11 @@ describe('Local mode: one backend process for every window (e2e)', function () {
     this.timeout(600_000);
     const killed = await discovery();
     process.kill(killed.pid, 'SIGKILL');
-    await pollUntil(() => isProcessAlive(killed.pid), (alive) => !alive, { timeoutMs: 30_000, intervalMs: 50, what: 'the killed backend gone' });
+    await pollUntil(
+      () => isProcessAlive(killed.pid),
+      (alive) => !alive,
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the killed backend gone' },
+    );
 
     const chat = await chatWebviewFrame(second!.page);
     const answer = await ask(chat, QUESTION);
@@ -180,11 +188,15 @@ describe('Local mode: one backend process for every window (e2e)', function () {
     await second!.close();
     second = undefined;
     // Closing the last window ends its extension host, which lets go of its lease.
-    await pollUntil(() => [...pidsSeen].filter(isProcessAlive), (alive) => alive.length === 0, {
-      timeoutMs: 240_000,
-      intervalMs: 250,
-      what: `backend processes ${[...pidsSeen].join(', ')} exiting after the last window (last ${last.pid})`,
-    });
+    await pollUntil(
+      () => [...pidsSeen].filter(isProcessAlive),
+      (alive) => alive.length === 0,
+      {
+        timeoutMs: 240_000,
+        intervalMs: 250,
+        what: `backend processes ${[...pidsSeen].join(', ')} exiting after the last window (last ${last.pid})`,
+      },
+    );
     assert.equal(await readDiscovery(discoveryFile()), undefined, 'the backend removed its discovery file');
   });
 });
