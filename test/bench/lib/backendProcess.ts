@@ -1,4 +1,5 @@
 /** Starts the built `docchat-backend` CLI (dist/backend-cli.js) in its own process, through the test harness's one spawner. */
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startBackendProcess as startCli } from '../../support/harness/backend';
@@ -14,10 +15,11 @@ export const repoRoot = (() => {
 export interface BackendProcess {
   url: string;
   token: string;
+  child: ChildProcess;
   stop(): Promise<void>;
 }
 
 export async function startBackendProcess(dataDir: string, token: string): Promise<BackendProcess> {
   const backend = await startCli({ dataDir, token, apiKey: token, args: ['--no-rate-limits'] });
-  return { url: backend.url, token, stop: () => backend.stop() };
+  return { url: backend.url, token, child: backend.process, stop: () => backend.stop() };
 }
