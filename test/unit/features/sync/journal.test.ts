@@ -16,7 +16,15 @@ const flushed = (file: string, text: string) => appendFile(file, text, { encodin
 function counting(client: SyncClient): SyncClient & { calls: Record<string, number> } {
   const calls: Record<string, number> = {};
   const wrapped = {} as Record<string, unknown>;
-  for (const name of ['uploadFile', 'attachFile', 'deleteVectorStoreFile', 'deleteFile', 'updateVectorStoreFileMetadata', 'listVectorStoreFiles', 'listFiles'] as const) {
+  for (const name of [
+    'uploadFile',
+    'attachFile',
+    'deleteVectorStoreFile',
+    'deleteFile',
+    'updateVectorStoreFileMetadata',
+    'listVectorStoreFiles',
+    'listFiles',
+  ] as const) {
     const method = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
     wrapped[name] = async (...args: unknown[]) => {
       calls[name] = (calls[name] ?? 0) + 1;
@@ -56,7 +64,10 @@ describe('sync journal group commit', function () {
     assert.ok(batches.length < entries.length, `20 entries in ${batches.length} writes`);
     assert.ok(batches.length >= 1);
     assert.ok(seenOnDisk.every(Boolean), 'every append resolved after its line was written');
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as JournalEntry);
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as JournalEntry);
     assert.deepEqual(lines.slice(1), entries, 'every entry once, in the order appended');
   });
 
@@ -127,7 +138,9 @@ describe('sync journal group commit', function () {
           },
         });
         await crashing.start(store.id, Date.now());
-        const firstClient = counting(new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }));
+        const firstClient = counting(
+          new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }),
+        );
         const first = await planFor(firstClient, store.id);
         const interrupted = await runSync({
           client: firstClient,
@@ -146,7 +159,9 @@ describe('sync journal group commit', function () {
         const journal = new SyncJournal(file);
         const unfinished = await journal.read();
         assert.ok(unfinished, 'the journal of the interrupted sync is there');
-        const client = counting(new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }));
+        const client = counting(
+          new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }),
+        );
         const { plan, attachedIds } = await planFor(client, store.id);
         await runSync(
           { client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, concurrency: 8, waitForConversion: false },
