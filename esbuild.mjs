@@ -4,6 +4,7 @@
 //   dist/backend.js      the embedded backend, loaded lazily by the extension in Local mode
 //   dist/backend-cli.js  the `docchat-backend` command-line server
 //   dist/convert-worker.js  the backend's conversion worker threads
+//   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles
 // Flags: --production (minify, no inline sources), --watch.
 import * as esbuild from 'esbuild';
@@ -55,6 +56,8 @@ const targets = [
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
   // Conversion worker threads of the backend, found next to backend.js and backend-cli.js.
   { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
+  // Hashes a synced folder's files in a worker thread, found next to extension.js.
+  { ...nodeCommon, entryPoints: { 'hash-worker': 'src/workers/hashFiles.ts' }, outdir: 'dist' },
   {
     ...nodeCommon,
     entryPoints: { 'backend-cli': 'src/backend/cli.ts' },

@@ -237,8 +237,8 @@ export class SyncController extends Disposable {
               plan,
               removeDeleted,
               limits,
-              // Without limits the service is the only bound: the raw client does best at about 32 in flight.
-              concurrency: limits ? 8 : 32,
+              // Without limits the service is the only bound: the raw client does best at about 64 in flight.
+              concurrency: limits ? 8 : 64,
               signal,
               onProgress: (p) => {
                 const percent = p.total ? (p.done / p.total) * 100 : 0;
@@ -281,12 +281,14 @@ export class SyncController extends Disposable {
     signal: AbortSignal,
   ) {
     const client = requireDocuments(this.services.connection);
-    const [scan, storeFiles, unfinished] = await Promise.all([
-      scanFolder({ root: root.fsPath, folder: folder.fsPath, exclude, signal }),
+    // Hashing (in a worker thread) overlaps the store listing.
+    const [{ hashed, unreadable }, storeFiles, unfinished] = await Promise.all([
+      scanFolder({ root: root.fsPath, folder: folder.fsPath, exclude, signal }).then((scan) =>
+        hashFiles(scan.files, { cache: (p) => records.get(p), signal }),
+      ),
       listStoreFiles(client, follow.storeId, signal),
       this.follows.journal(follow).read(),
     ]);
-    const { hashed, unreadable } = await hashFiles(scan.files, { cache: (p) => records.get(p), signal });
     const prefix = follow.relativeFolder ? `${follow.relativeFolder}/` : '';
     // Only store files synced from this folder take part: the store may hold other files too.
     const remotes: RemoteFile[] = storeFiles
