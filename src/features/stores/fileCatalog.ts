@@ -1,6 +1,7 @@
 /**
- * File names for store files. A store file carries only the file id; the name comes from the
- * files list, loaded once and reused, with single retrievals for files created since.
+ * File names for store files. A store file carries only the file id; the name of a page of them
+ * comes from single retrievals in parallel, of many at once from the files list (loaded once and
+ * reused, with single retrievals for files created since).
  * No `vscode` import.
  */
 import type { FileObject } from '../../api/documents/schemas';
@@ -13,6 +14,13 @@ export interface FileSource {
 /** How many single retrievals one ensure() may make before it leaves the rest nameless. */
 const MAX_SINGLE_RETRIEVALS = 20;
 const LIST_PAGE = 10_000;
+/**
+ * Up to this many unknown ids (a page of the tree) are retrieved one by one, in parallel, rather
+ * than waiting for the whole files list: in a store of 10,000 files the list takes hundreds of
+ * milliseconds, a page of single retrievals a few.
+ */
+const PAGE_RETRIEVALS = 100;
+const PARALLEL_RETRIEVALS = 10;
 
 export class FileCatalog {
   private readonly files = new Map<string, FileObject>();
@@ -46,22 +54,35 @@ export class FileCatalog {
     if (missing.length === 0) {
       return;
     }
+    if (!this.listed && missing.length <= PAGE_RETRIEVALS) {
+      return this.retrieve(missing, PARALLEL_RETRIEVALS);
+    }
     if (!this.listed) {
       await this.listAll();
       missing = missing.filter((id) => !this.files.has(id));
     }
-    for (const id of missing.slice(0, MAX_SINGLE_RETRIEVALS)) {
-      const source = this.source();
-      if (!source) {
-        return;
+    await this.retrieve(missing.slice(0, MAX_SINGLE_RETRIEVALS), 1);
+  }
+
+  /** Retrieves `ids` one by one, `parallel` at a time. */
+  private async retrieve(ids: readonly string[], parallel: number): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        const source = this.source();
+        if (!source) {
+          return;
+        }
+        try {
+          this.set(await source.retrieveFile(id));
+        } catch {
+          // A file deleted from the files list still shows, by id.
+          this.unknown.add(id);
+        }
       }
-      try {
-        this.set(await source.retrieveFile(id));
-      } catch {
-        // A file deleted from the files list still shows, by id.
-        this.unknown.add(id);
-      }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, ids.length) }, worker));
   }
 
   private listAll(): Promise<void> {
