@@ -211,6 +211,8 @@ export class ChatApp {
     switch (message.type) {
       case 'state':
         return this.renderState(message.conversation, message.conversations, message.projectCode, message.announce);
+      case 'turn':
+        return this.renderTurn(message);
       case 'models':
         this.models = message.catalog;
         return this.renderPickers();
@@ -280,6 +282,30 @@ export class ChatApp {
       const detail = { conversationId: conversation.id, messages: conversation.messages.length };
       afterPaint(() => mark(Marks.conversationPainted, detail), false, this.requestFrame);
     }
+    this.frames.follow();
+  }
+
+  /** A new turn of the shown conversation: only its messages are built. */
+  private renderTurn(turn: Extract<HostMessage, { type: 'turn' }>): void {
+    const conversation = this.conversation;
+    if (conversation?.id !== turn.conversationId) {
+      return; // the host follows a switch with the whole state
+    }
+    conversation.messages.splice(turn.from, Infinity, ...turn.messages);
+    conversation.title = turn.title;
+    conversation.pendingContext = turn.pendingContext;
+    // The conversation just asked is the newest: first in the list, with its (new) title.
+    const option = [...this.conversationSelect.options].find((o) => o.value === conversation.id);
+    if (option) {
+      option.textContent = turn.title;
+      this.conversationSelect.insertBefore(option, this.conversationSelect.firstChild);
+      this.conversationSelect.value = conversation.id;
+    }
+    this.pendingChips.replaceChildren(
+      ...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))),
+    );
+    this.renderMessages(conversation, false);
+    this.updateComposer();
     this.frames.follow();
   }
 

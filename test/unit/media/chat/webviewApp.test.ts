@@ -152,6 +152,52 @@ describe('chat webview', () => {
     assert.equal(t.$('.markdown-body')!.textContent?.trim(), 'Hello world');
   });
 
+  it('adds a new turn without rebuilding the earlier messages, and replaces the last answer on regenerate', () => {
+    const t = setup();
+    const done: AssistantMessage = { ...pending(), status: 'done', content: 'Ten years.' };
+    delete done.requestId;
+    t.send(
+      t.state(
+        conversation([question, done], {
+          title: 'New chat',
+          pendingContext: [{ kind: 'web', url: 'https://example.com/', title: 'Example', content: 'x' }],
+        }),
+      ),
+    );
+    const [firstQuestion, firstAnswer] = t.$$('article');
+    assert.equal(t.$$('.pending-context > *').length, 1);
+    const second = { id: 'u2', role: 'user' as const, content: 'And contracts?', createdAt: 3 };
+    t.send({
+      type: 'turn',
+      conversationId: 'c1',
+      title: 'Retention',
+      from: 2,
+      messages: [second, pending('a2', 'r2')],
+      pendingContext: [],
+    });
+    const articles = t.$$('article');
+    assert.equal(articles.length, 4);
+    assert.equal(articles[0], firstQuestion, 'the earlier question keeps its element');
+    assert.equal(articles[1], firstAnswer, 'the earlier answer keeps its element');
+    assert.match(articles[2]!.textContent ?? '', /And contracts\?/);
+    assert.equal(t.$$('.pending-context > *').length, 0, 'the sent context leaves the composer');
+    assert.equal(t.$<HTMLSelectElement>('select.conversation-select, select')!.options[0]!.textContent, 'Retention');
+    t.send(
+      { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [] },
+      { type: 'streamDelta', requestId: 'r2', text: 'Six years.' },
+      { type: 'streamDone', requestId: 'r2', stopped: false },
+    );
+    t.frame();
+    assert.match(t.$$('article')[3]!.textContent ?? '', /Six years\./);
+    // Regenerate: the last answer is replaced by a new pending one.
+    t.send({ type: 'turn', conversationId: 'c1', title: 'Retention', from: 3, messages: [pending('a3', 'r3')], pendingContext: [] });
+    assert.equal(t.$$('article').length, 4);
+    assert.equal(t.$$('article')[3]!.dataset.messageId, 'a3');
+    // A turn of another conversation is not shown here.
+    t.send({ type: 'turn', conversationId: 'c2', title: 'Other', from: 0, messages: [second], pendingContext: [] });
+    assert.equal(t.$$('article').length, 4);
+  });
+
   it('opens sources from citations and the sources list, links through the host, and code through the host', () => {
     const t = setup();
     const answer: AssistantMessage = {
