@@ -27,6 +27,14 @@ interface SavedState {
   draft?: string;
 }
 
+/**
+ * A conversation opened or switched to shows its last messages first: as many as fit this much
+ * text (at least two); the earlier ones are built a few per frame after it is painted.
+ */
+const FIRST_PAINT_TEXT = 20_000;
+const FIRST_PAINT_MESSAGES = 20;
+const EARLIER_PER_FRAME = 20;
+
 export class ChatApp {
   private conversation: Conversation | undefined;
   private models: ModelCatalogState = { models: [], loading: true };
@@ -37,6 +45,8 @@ export class ChatApp {
   private readonly frames: FrameLoop;
   private readonly slashCommands: SlashCommandList;
   private readonly requestFrame: FrameScheduler;
+  /** Messages before this index of the shown conversation are not built yet. */
+  private builtFrom = 0;
 
   private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': 'Conversation' } });
   private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': 'Model' } });
@@ -322,12 +332,14 @@ export class ChatApp {
       for (const a of this.answers.values()) a.dispose();
       this.answers.clear();
       this.userElements.clear();
+      this.builtFrom = firstPaintStart(conversation.messages);
+      if (this.builtFrom > 0) this.buildEarlier(conversation);
     }
     const keepAnswers = new Map<string, AnswerView>();
     const keepUsers = new Map<string, HTMLElement>();
     const elements: HTMLElement[] = [];
     const lastAnswer = [...conversation.messages].reverse().find((m) => m.role === 'assistant');
-    for (const message of conversation.messages) {
+    for (const message of conversation.messages.slice(this.builtFrom)) {
       if (message.role === 'user') {
         const element = this.userElements.get(message.id) ?? userMessageElement(message as UserMessage);
         keepUsers.set(message.id, element);
@@ -363,6 +375,18 @@ export class ChatApp {
       elements.push(this.emptyState);
     }
     placeChildren(this.messageList, elements);
+  }
+
+  /** Builds the earlier messages of a conversation just shown, a few per frame, above the others. */
+  private buildEarlier(conversation: Conversation): void {
+    this.requestFrame(() => {
+      if (this.conversation !== conversation || this.builtFrom === 0) {
+        return; // another conversation is shown, or a render built everything
+      }
+      this.builtFrom = Math.max(0, this.builtFrom - EARLIER_PER_FRAME);
+      this.renderMessages(conversation, false);
+      if (this.builtFrom > 0) this.buildEarlier(conversation);
+    });
   }
 
   private renderPickers(): void {
@@ -485,6 +509,18 @@ export class ChatApp {
       this.post({ type: 'openLink', href: link.dataset.href! });
     }
   }
+}
+
+/** Index of the first message shown at once: the last ones within FIRST_PAINT_TEXT, at least two. */
+function firstPaintStart(messages: Conversation['messages']): number {
+  let text = 0;
+  let start = messages.length;
+  while (start > 0 && messages.length - start < FIRST_PAINT_MESSAGES) {
+    text += messages[start - 1]!.content.length;
+    if (text > FIRST_PAINT_TEXT && messages.length - start >= 2) break;
+    start--;
+  }
+  return start;
 }
 
 /**

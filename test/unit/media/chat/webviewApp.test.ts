@@ -198,6 +198,30 @@ describe('chat webview', () => {
     assert.equal(t.$$('article').length, 4);
   });
 
+  it('opens a long conversation at its last messages first, then builds the earlier ones above them, in order', () => {
+    const t = setup();
+    const messages: Conversation['messages'] = [];
+    for (let i = 0; i < 30; i++) {
+      messages.push({ id: `u${i}`, role: 'user', content: `Question ${i}`, createdAt: i });
+      messages.push({ id: `a${i}`, role: 'assistant', content: `Answer ${i}`, createdAt: i, status: 'done' });
+    }
+    t.send(t.state(conversation(messages)));
+    const first = t.$$('article');
+    assert.ok(first.length >= 2 && first.length < 60, `only the last messages at first (${first.length})`);
+    assert.equal(first.at(-1)!.dataset.messageId, 'a29');
+    const last = first.at(-1);
+    while (t.frame() > 0) {
+      // the earlier messages are built frame by frame
+    }
+    const all = t.$$('article');
+    assert.equal(all.length, 60);
+    assert.deepEqual(
+      all.map((a) => a.dataset.messageId),
+      messages.map((m) => m.id),
+    );
+    assert.equal(all.at(-1), last, 'the messages shown first are kept, not built again');
+  });
+
   it('opens sources from citations and the sources list, links through the host, and code through the host', () => {
     const t = setup();
     const answer: AssistantMessage = {
