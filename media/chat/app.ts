@@ -223,6 +223,12 @@ export class ChatApp {
         return this.renderState(message.conversation, message.conversations, message.projectCode, message.announce);
       case 'turn':
         return this.renderTurn(message);
+      case 'options':
+        if (this.conversation?.id === message.conversationId) {
+          this.conversation.options = message.options;
+          this.renderOptions(this.conversation);
+        }
+        return;
       case 'models':
         this.models = message.catalog;
         return this.renderPickers();
@@ -276,10 +282,7 @@ export class ChatApp {
     const switched = this.conversation?.id !== conversation.id;
     this.conversation = conversation;
     this.renderConversationList(summaries, conversation.id);
-    this.renderPickers();
-    const { temperature, maxCompletionTokens } = conversation.options;
-    this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
-    this.maxTokensInput.value = maxCompletionTokens === undefined ? '' : String(maxCompletionTokens);
+    this.renderOptions(conversation);
     this.projectCode.textContent = `Project code: ${projectCode} (from the settings)`;
     this.announcer.mode = announce ?? 'asTheyStream';
     this.pendingChips.replaceChildren(
@@ -295,12 +298,21 @@ export class ChatApp {
     this.frames.follow();
   }
 
+  private renderOptions(conversation: Conversation): void {
+    this.renderPickers();
+    const { temperature, maxCompletionTokens } = conversation.options;
+    this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
+    this.maxTokensInput.value = maxCompletionTokens === undefined ? '' : String(maxCompletionTokens);
+  }
+
   /** A new turn of the shown conversation: only its messages are built. */
   private renderTurn(turn: Extract<HostMessage, { type: 'turn' }>): void {
     const conversation = this.conversation;
     if (conversation?.id !== turn.conversationId) {
       return; // the host follows a switch with the whole state
     }
+    // The answers shown have followed their streams; the messages of the last state have not.
+    conversation.messages = conversation.messages.map((m) => (m.role === 'assistant' ? (this.answers.get(m.id)?.message ?? m) : m));
     conversation.messages.splice(turn.from, Infinity, ...turn.messages);
     conversation.title = turn.title;
     conversation.pendingContext = turn.pendingContext;

@@ -220,6 +220,8 @@ export type HostMessage =
       messages: ChatMessage[];
       pendingContext: ContextItem[];
     }
+  /** The shown conversation's options changed (model, store, sampling): nothing else is sent again. */
+  | { type: 'options'; conversationId: string; options: ConversationOptions }
   | { type: 'models'; catalog: ModelCatalogState }
   | { type: 'stores'; catalog: StoreCatalogState }
   | { type: 'streamStart'; requestId: string; messageId: string; sources: ChatSource[] }

@@ -328,7 +328,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const conversation = this.current();
     change(conversation.options);
     void this.conversations.save();
-    this.postState();
+    this.post({ type: 'options', conversationId: conversation.id, options: conversation.options });
   }
 
   private openLink(href: string): void {

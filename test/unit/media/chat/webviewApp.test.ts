@@ -188,14 +188,22 @@ describe('chat webview', () => {
       { type: 'streamDone', requestId: 'r2', stopped: false },
     );
     t.frame();
-    assert.match(t.$$('article')[3]!.textContent ?? '', /Six years\./);
+    const streamed = t.$$('article')[3]!;
+    assert.match(streamed.textContent ?? '', /Six years\./);
+    // The next turn keeps the answer that streamed as it ended (done), not as it started.
+    const third = { id: 'u3', role: 'user' as const, content: 'And notes?', createdAt: 4 };
+    t.send({ type: 'turn', conversationId: 'c1', title: 'Retention', from: 4, messages: [third, pending('a4', 'r4')], pendingContext: [] });
+    assert.equal(t.$$('article').length, 6);
+    assert.equal(t.$$('article')[3], streamed);
+    assert.equal(streamed.dataset.status, 'done');
+    assert.match(streamed.textContent ?? '', /Six years\./);
     // Regenerate: the last answer is replaced by a new pending one.
-    t.send({ type: 'turn', conversationId: 'c1', title: 'Retention', from: 3, messages: [pending('a3', 'r3')], pendingContext: [] });
-    assert.equal(t.$$('article').length, 4);
-    assert.equal(t.$$('article')[3]!.dataset.messageId, 'a3');
+    t.send({ type: 'turn', conversationId: 'c1', title: 'Retention', from: 5, messages: [pending('a5', 'r5')], pendingContext: [] });
+    assert.equal(t.$$('article').length, 6);
+    assert.equal(t.$$('article')[5]!.dataset.messageId, 'a5');
     // A turn of another conversation is not shown here.
     t.send({ type: 'turn', conversationId: 'c2', title: 'Other', from: 0, messages: [second], pendingContext: [] });
-    assert.equal(t.$$('article').length, 4);
+    assert.equal(t.$$('article').length, 6);
   });
 
   it('opens a long conversation at its last messages first, then builds the earlier ones above them, in order', () => {
@@ -351,6 +359,12 @@ describe('chat webview', () => {
     tokens.dispatchEvent(new dom.window.Event('change'));
     assert.deepEqual(t.posted.at(-1), { type: 'setOptions', temperature: 0.5, maxCompletionTokens: 300 });
     assert.match(t.$('.project-code')!.textContent ?? '', /P-7/);
+    // The host answers with the options alone; the messages are not sent or built again.
+    t.send({ type: 'options', conversationId: 'c1', options: { vectorStoreId: 'vs_1', vectorStoreName: 'policies', temperature: 1 } });
+    assert.equal(store.value, 'vs_1');
+    assert.equal(t.$<HTMLInputElement>('.temperature')!.value, '1');
+    t.send({ type: 'options', conversationId: 'other', options: {} });
+    assert.equal(store.value, 'vs_1', 'options of another conversation are not shown');
   });
 
   it('shows attached context as removable chips', () => {
