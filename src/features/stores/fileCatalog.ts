@@ -1,7 +1,9 @@
 /**
- * File names for store files. A store file carries only the file id; the name of a page of them
- * comes from single retrievals in parallel, of many at once from the files list (loaded once and
- * reused, with single retrievals for files created since).
+ * File names for store files. A store file carries only the file id; the name comes from the
+ * files list, loaded once and reused, with single retrievals for files created since. The list is
+ * read newest first, and a page of the tree waits only until its files are named, not for the
+ * whole list (10,000 files in a large store): recently attached files are found in its first page.
+ * Single retrievals for a whole page would soon meet the service's 120 retrievals a minute.
  * No `vscode` import.
  */
 import type { FileObject } from '../../api/documents/schemas';
@@ -14,13 +16,7 @@ export interface FileSource {
 /** How many single retrievals one ensure() may make before it leaves the rest nameless. */
 const MAX_SINGLE_RETRIEVALS = 20;
 const LIST_PAGE = 10_000;
-/**
- * Up to this many unknown ids (a page of the tree) are retrieved one by one, in parallel, rather
- * than waiting for the whole files list: in a store of 10,000 files the list takes hundreds of
- * milliseconds, a page of single retrievals a few.
- */
-const PAGE_RETRIEVALS = 100;
-const PARALLEL_RETRIEVALS = 10;
+const FIRST_LIST_PAGE = 1_000;
 
 export class FileCatalog {
   private readonly files = new Map<string, FileObject>();
@@ -28,6 +24,8 @@ export class FileCatalog {
   private listing: Promise<void> | undefined;
   /** Ids that could not be found: not asked for again until invalidate(). */
   private readonly unknown = new Set<string>();
+  /** Called after each page of the files list. */
+  private readonly pageListeners = new Set<() => void>();
 
   constructor(private readonly source: () => FileSource | undefined) {}
 
@@ -54,35 +52,45 @@ export class FileCatalog {
     if (missing.length === 0) {
       return;
     }
-    if (!this.listed && missing.length <= PAGE_RETRIEVALS) {
-      return this.retrieve(missing, PARALLEL_RETRIEVALS);
-    }
     if (!this.listed) {
-      await this.listAll();
+      await this.untilNamedOrListed(missing);
       missing = missing.filter((id) => !this.files.has(id));
+      if (missing.length === 0) {
+        return;
+      }
     }
-    await this.retrieve(missing.slice(0, MAX_SINGLE_RETRIEVALS), 1);
+    for (const id of missing.slice(0, MAX_SINGLE_RETRIEVALS)) {
+      const source = this.source();
+      if (!source) {
+        return;
+      }
+      try {
+        this.set(await source.retrieveFile(id));
+      } catch {
+        // A file deleted from the files list still shows, by id.
+        this.unknown.add(id);
+      }
+    }
   }
 
-  /** Retrieves `ids` one by one, `parallel` at a time. */
-  private async retrieve(ids: readonly string[], parallel: number): Promise<void> {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < ids.length) {
-        const id = ids[next++]!;
-        const source = this.source();
-        if (!source) {
-          return;
-        }
-        try {
-          this.set(await source.retrieveFile(id));
-        } catch {
-          // A file deleted from the files list still shows, by id.
-          this.unknown.add(id);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(parallel, ids.length) }, worker));
+  /** Resolves when every id is named or the whole list is read; rejects when reading it fails. */
+  private async untilNamedOrListed(ids: readonly string[]): Promise<void> {
+    const listing = this.listAll();
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (ids.every((id) => this.files.has(id))) done();
+      };
+      const done = () => {
+        this.pageListeners.delete(check);
+        resolve();
+      };
+      this.pageListeners.add(check);
+      listing.then(done, done);
+      check();
+    });
+    if (!ids.every((id) => this.files.has(id))) {
+      await listing; // the list is read (or its error is thrown)
+    }
   }
 
   private listAll(): Promise<void> {
@@ -93,10 +101,11 @@ export class FileCatalog {
       }
       let after: string | undefined;
       for (;;) {
-        const page = await source.listFiles({ limit: LIST_PAGE, ...(after ? { after } : {}) });
+        const page = await source.listFiles({ limit: after ? LIST_PAGE : FIRST_LIST_PAGE, ...(after ? { after } : {}) });
         for (const file of page.data) {
           this.files.set(file.id, file);
         }
+        this.pageListeners.forEach((listener) => listener());
         after = page.lastId ?? page.data.at(-1)?.id;
         if (!page.hasMore || !after || page.data.length === 0) {
           break;
