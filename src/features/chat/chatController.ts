@@ -95,6 +95,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       unreachable: () => services.errors.onUnreachable?.(),
     });
     this._register({ dispose: () => this.answers.stop() });
+    this._register({ dispose: () => void this.conversations.flush() });
   }
 
   // ------------------------------------------------------------ panel
@@ -330,7 +331,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const conversation = this.current();
     change(conversation.options);
     void this.conversations.save();
-    this.postState();
+    this.post({ type: 'options', conversationId: conversation.id, options: conversation.options });
   }
 
   private openLink(href: string): void {
@@ -385,7 +386,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       conversation.title = titleFor(text);
     }
     conversation.messages.push(question);
-    this.answer(conversation, question);
+    this.answer(conversation, question, conversation.messages.length - 1);
   }
 
   /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
@@ -397,17 +398,25 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       return;
     }
     conversation.messages.pop();
-    this.answer(conversation, question);
+    this.answer(conversation, question, conversation.messages.length);
   }
 
   stop(requestId?: string): void {
     this.answers.stop(requestId);
   }
 
-  private answer(conversation: Conversation, question: UserMessage): void {
+  /** `from`: the index of the first message of this turn (the webview gets only those). */
+  private answer(conversation: Conversation, question: UserMessage, from: number): void {
     const model = conversation.options.model ?? this.models.state.defaultModel ?? LOCAL_MODEL;
     this.answers.respond(conversation, question, model);
-    this.postState();
+    this.post({
+      type: 'turn',
+      conversationId: conversation.id,
+      title: conversation.title,
+      from,
+      messages: conversation.messages.slice(from),
+      pendingContext: conversation.pendingContext,
+    });
   }
 
   private notConnectedError(): ChatErrorInfo | undefined {
