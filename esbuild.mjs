@@ -1,12 +1,15 @@
 // Builds every bundle DocChat ships:
 //   dist/extension.js    the extension (Node, CommonJS, `vscode` external)
+//   dist/undici.js       the HTTP client library, required by the extension at its first request
 //   dist/backend.js      the embedded backend, loaded lazily by the extension in Local mode
 //   dist/backend-cli.js  the `docchat-backend` command-line server
 //   dist/convert-worker.js  the backend's conversion worker threads
+//   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles
 // Flags: --production (minify, no inline sources), --watch.
 import * as esbuild from 'esbuild';
 import { cp, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,12 +36,28 @@ const nodeCommon = {
   external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate'],
 };
 
+/**
+ * Keeps undici out of extension.js: src/api/http/undici.ts requires it at the first request, and
+ * in the extension bundle that `require` loads dist/undici.js. Activation then parses a third of
+ * the code it used to.
+ * @type {import('esbuild').Plugin}
+ */
+const undiciAtFirstUse = {
+  name: 'undici-at-first-use',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
-  { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [undiciAtFirstUse] },
+  { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
   // Conversion worker threads of the backend, found next to backend.js and backend-cli.js.
   { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
+  // Hashes a synced folder's files in a worker thread, found next to extension.js.
+  { ...nodeCommon, entryPoints: { 'hash-worker': 'src/workers/hashFiles.ts' }, outdir: 'dist' },
   {
     ...nodeCommon,
     entryPoints: { 'backend-cli': 'src/backend/cli.ts' },

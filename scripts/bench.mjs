@@ -18,6 +18,7 @@ const BENCHMARKS = [
   { id: 'listing', entry: 'test/bench/listing.ts', workers: {} },
   { id: 'sync', entry: 'test/bench/sync.ts', workers: {} },
   { id: 'backend', entry: 'test/bench/backend.ts', workers: { backendWorker: 'test/bench/backend/worker.ts' } },
+  { id: 'localmode', entry: 'test/bench/localmode.ts', workers: { localmodeWorker: 'test/bench/localmode/worker.ts' } },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },
   // Run from source with tsx: the test harness finds the repository relative to its own files.
@@ -147,11 +148,13 @@ if (unknown.length) {
 }
 const selected = requested.length ? BENCHMARKS.filter((b) => requested.includes(b.id)) : BENCHMARKS;
 
-buildIfNeeded();
+// `--write-only` rewrites RESULTS.md from the last results in out/bench without running anything.
+const writeOnly = process.argv.includes('--write-only');
+if (!writeOnly) buildIfNeeded();
 mkdirSync(resultsDir, { recursive: true });
-await bundleBenchmarks(selected);
+if (!writeOnly) await bundleBenchmarks(selected);
 let failed = 0;
-for (const benchmark of selected) {
+for (const benchmark of writeOnly ? [] : selected) {
   log(`running ${benchmark.id}`);
   const result = await runBenchmark(benchmark);
   if (!result) failed++;
@@ -159,9 +162,23 @@ for (const benchmark of selected) {
 }
 
 // RESULTS.md holds the latest result of every benchmark (each section says when it was measured).
-const sections = BENCHMARKS.map((b) => path.join(resultsDir, `${b.id}.json`))
-  .filter((f) => existsSync(f))
-  .map((f) => section(JSON.parse(readFileSync(f, 'utf8'))));
+// A benchmark with no result in this checkout's out/bench keeps the section RESULTS.md has.
+const fresh = new Map(
+  BENCHMARKS.map((b) => path.join(resultsDir, `${b.id}.json`))
+    .filter((f) => existsSync(f))
+    .map((f) => JSON.parse(readFileSync(f, 'utf8')))
+    .map((result) => [result.title, section(result)]),
+);
+const previous = existsSync(resultsFile)
+  ? readFileSync(resultsFile, 'utf8')
+      .split(/^(?=## )/m)
+      .slice(1)
+      .map((text) => ({ title: text.slice(3, text.indexOf('\n')).trim(), text: `${text.trimEnd()}\n` }))
+  : [];
+const sections = [
+  ...previous.map((p) => fresh.get(p.title) ?? p.text),
+  ...[...fresh].filter(([title]) => !previous.some((p) => p.title === title)).map(([, text]) => text),
+];
 const header = [
   '# DocChat benchmarks',
   '',

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { Commands } from './common/constants';
 import { createLogger, createOutputChannel } from './common/log';
@@ -21,12 +22,17 @@ let services: ExtensionServices | undefined;
  */
 export interface DocChatApi {
   connectionState(): ConnectionState;
-  /** Resolves once the first connection attempt (e.g. starting the local backend) finished. */
+  /**
+   * Connects DocChat (in Local mode: starts or joins the local backend) if it has not been used in
+   * this window yet, and resolves once that first attempt finished. Activation alone connects nothing.
+   */
   whenReady(): Promise<void>;
   onDidChangeConnection: vscode.Event<ConnectionState>;
 }
 
 export function activate(context: vscode.ExtensionContext): DocChatApi {
+  // Modules without a `vscode` import word their sentences with `@vscode/l10n`: hand it VS Code's bundle.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const channel = createOutputChannel();
   context.subscriptions.push(channel);
   const log = createLogger(channel, 'extension');
@@ -45,13 +51,13 @@ export function activate(context: vscode.ExtensionContext): DocChatApi {
   modelServer.register(context, services);
   walkthrough.register(context, services);
 
-  // Connecting may start the embedded backend: never on the activation path.
+  // Nothing connects here: the local backend starts when DocChat is first used in this window
+  // (its view shown, one of its commands, the chat panel, @docchat, a folder sync to resume).
   const connection = services.connection;
-  setImmediate(() => void connection.initialize());
   log.info(`DocChat ${context.extension.packageJSON.version} activated`);
   return {
     connectionState: () => connection.state,
-    whenReady: () => connection.whenReady(),
+    whenReady: () => connection.use('another extension asked for DocChat'),
     onDidChangeConnection: connection.onDidChange,
   };
 }

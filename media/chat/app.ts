@@ -28,6 +28,14 @@ interface SavedState {
   draft?: string;
 }
 
+/**
+ * A conversation opened or switched to shows its last messages first: as many as fit this much
+ * text (at least two); the earlier ones are built a few per frame after it is painted.
+ */
+const FIRST_PAINT_TEXT = 20_000;
+const FIRST_PAINT_MESSAGES = 20;
+const EARLIER_PER_FRAME = 20;
+
 export class ChatApp {
   private conversation: Conversation | undefined;
   private models: ModelCatalogState = { models: [], loading: true };
@@ -38,6 +46,8 @@ export class ChatApp {
   private readonly frames: FrameLoop;
   private readonly slashCommands: SlashCommandList;
   private readonly requestFrame: FrameScheduler;
+  /** Messages before this index of the shown conversation are not built yet. */
+  private builtFrom = 0;
 
   private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': l10n.t('Conversation') } });
   private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': l10n.t('Model') } });
@@ -215,6 +225,14 @@ export class ChatApp {
     switch (message.type) {
       case 'state':
         return this.renderState(message.conversation, message.conversations, message.projectCode, message.announce);
+      case 'turn':
+        return this.renderTurn(message);
+      case 'options':
+        if (this.conversation?.id === message.conversationId) {
+          this.conversation.options = message.options;
+          this.renderOptions(this.conversation);
+        }
+        return;
       case 'models':
         this.models = message.catalog;
         return this.renderPickers();
@@ -268,10 +286,7 @@ export class ChatApp {
     const switched = this.conversation?.id !== conversation.id;
     this.conversation = conversation;
     this.renderConversationList(summaries, conversation.id);
-    this.renderPickers();
-    const { temperature, maxCompletionTokens } = conversation.options;
-    this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
-    this.maxTokensInput.value = maxCompletionTokens === undefined ? '' : String(maxCompletionTokens);
+    this.renderOptions(conversation);
     this.projectCode.textContent = l10n.t('Project code: {0} (from the settings)', projectCode);
     this.announcer.mode = announce ?? 'asTheyStream';
     this.pendingChips.replaceChildren(
@@ -284,6 +299,39 @@ export class ChatApp {
       const detail = { conversationId: conversation.id, messages: conversation.messages.length };
       afterPaint(() => mark(Marks.conversationPainted, detail), false, this.requestFrame);
     }
+    this.frames.follow();
+  }
+
+  private renderOptions(conversation: Conversation): void {
+    this.renderPickers();
+    const { temperature, maxCompletionTokens } = conversation.options;
+    this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
+    this.maxTokensInput.value = maxCompletionTokens === undefined ? '' : String(maxCompletionTokens);
+  }
+
+  /** A new turn of the shown conversation: only its messages are built. */
+  private renderTurn(turn: Extract<HostMessage, { type: 'turn' }>): void {
+    const conversation = this.conversation;
+    if (conversation?.id !== turn.conversationId) {
+      return; // the host follows a switch with the whole state
+    }
+    // The answers shown have followed their streams; the messages of the last state have not.
+    conversation.messages = conversation.messages.map((m) => (m.role === 'assistant' ? (this.answers.get(m.id)?.message ?? m) : m));
+    conversation.messages.splice(turn.from, Infinity, ...turn.messages);
+    conversation.title = turn.title;
+    conversation.pendingContext = turn.pendingContext;
+    // The conversation just asked is the newest: first in the list, with its (new) title.
+    const option = [...this.conversationSelect.options].find((o) => o.value === conversation.id);
+    if (option) {
+      option.textContent = turn.title;
+      this.conversationSelect.insertBefore(option, this.conversationSelect.firstChild);
+      this.conversationSelect.value = conversation.id;
+    }
+    this.pendingChips.replaceChildren(
+      ...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))),
+    );
+    this.renderMessages(conversation, false);
+    this.updateComposer();
     this.frames.follow();
   }
 
@@ -300,12 +348,14 @@ export class ChatApp {
       for (const a of this.answers.values()) a.dispose();
       this.answers.clear();
       this.userElements.clear();
+      this.builtFrom = firstPaintStart(conversation.messages);
+      if (this.builtFrom > 0) this.buildEarlier(conversation);
     }
     const keepAnswers = new Map<string, AnswerView>();
     const keepUsers = new Map<string, HTMLElement>();
     const elements: HTMLElement[] = [];
     const lastAnswer = [...conversation.messages].reverse().find((m) => m.role === 'assistant');
-    for (const message of conversation.messages) {
+    for (const message of conversation.messages.slice(this.builtFrom)) {
       if (message.role === 'user') {
         const element = this.userElements.get(message.id) ?? userMessageElement(message as UserMessage);
         keepUsers.set(message.id, element);
@@ -341,6 +391,18 @@ export class ChatApp {
       elements.push(this.emptyState);
     }
     placeChildren(this.messageList, elements);
+  }
+
+  /** Builds the earlier messages of a conversation just shown, a few per frame, above the others. */
+  private buildEarlier(conversation: Conversation): void {
+    this.requestFrame(() => {
+      if (this.conversation !== conversation || this.builtFrom === 0) {
+        return; // another conversation is shown, or a render built everything
+      }
+      this.builtFrom = Math.max(0, this.builtFrom - EARLIER_PER_FRAME);
+      this.renderMessages(conversation, false);
+      if (this.builtFrom > 0) this.buildEarlier(conversation);
+    });
   }
 
   private renderPickers(): void {
@@ -469,6 +531,18 @@ export class ChatApp {
       this.post({ type: 'openLink', href: link.dataset.href! });
     }
   }
+}
+
+/** Index of the first message shown at once: the last ones within FIRST_PAINT_TEXT, at least two. */
+function firstPaintStart(messages: Conversation['messages']): number {
+  let text = 0;
+  let start = messages.length;
+  while (start > 0 && messages.length - start < FIRST_PAINT_MESSAGES) {
+    text += messages[start - 1]!.content.length;
+    if (text > FIRST_PAINT_TEXT && messages.length - start >= 2) break;
+    start--;
+  }
+  return start;
 }
 
 /**

@@ -101,6 +101,10 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
         } else res.destroy();
       });
     });
+    // Longer than any client keeps an idle connection (DocChat's own: 30 s), so the client always
+    // drops it first: a request sent on a reused connection never races the server closing it,
+    // which a busy moment on this thread would otherwise turn into ECONNRESET.
+    server.keepAliveTimeout = 65_000;
     server.on('clientError', (error: ClientError, socket) => answerClientError(error, socket, log));
     server.on('connect', (_req, socket) => answerConnect(socket, log));
 

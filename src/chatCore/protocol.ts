@@ -12,7 +12,7 @@
  * while it runs (research polls), then `streamStart` with the web pages as sources, the result as
  * `streamDelta`, and one `streamDone` or `streamError`. `stop` with its request id cancels it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------- shared data
 
@@ -207,6 +207,21 @@ export type HostMessage =
       /** How the screen-reader live region reads answers (`docchat.chat.announceAnswers`). */
       announce?: AnnounceMode;
     }
+  /**
+   * A new turn of the shown conversation (a question and its answer, or a regenerated answer):
+   * its messages from index `from` on are `messages`. Sent instead of the whole conversation, so
+   * a long one costs nothing more to continue.
+   */
+  | {
+      type: 'turn';
+      conversationId: string;
+      title: string;
+      from: number;
+      messages: ChatMessage[];
+      pendingContext: ContextItem[];
+    }
+  /** The shown conversation's options changed (model, store, sampling): nothing else is sent again. */
+  | { type: 'options'; conversationId: string; options: ConversationOptions }
   | { type: 'models'; catalog: ModelCatalogState }
   | { type: 'stores'; catalog: StoreCatalogState }
   | { type: 'streamStart'; requestId: string; messageId: string; sources: ChatSource[] }

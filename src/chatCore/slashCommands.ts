@@ -2,6 +2,9 @@
  * Parses the chat panel's gateway-tool commands: `/web <query>`, `/crawl <url…>`,
  * `/research <topic>`. No `vscode` import.
  */
+import { MAX_CRAWL_URLS } from '../api/gateway/schemas';
+
+export { MAX_CRAWL_URLS };
 
 export type ToolCommand =
   | { readonly name: 'web'; readonly query: string }
@@ -31,7 +34,6 @@ export const TOOL_COMMANDS: readonly ToolCommandInfo[] = [
 ];
 
 /** The gateway crawls at most this many pages per request. */
-export const MAX_CRAWL_URLS = 10;
 /** Queries longer than this are refused by the gateway. */
 export const MAX_TOOL_QUERY_CHARS = 10_000;
 

@@ -84,7 +84,6 @@ export const SETTINGS_SECTION = 'docchat';
 export const SecretKeys = {
   documentsToken: 'docchat.documentsToken',
   gatewayApiKey: 'docchat.gatewayApiKey',
-  localToken: 'docchat.localToken',
   /** Key of the language-model server Local mode forwards chat to (when the user gave one). */
   modelServerKey: 'docchat.modelServerKey',
 } as const;
@@ -94,7 +93,13 @@ export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
 export const ContextKeys = {
   signedIn: 'docchat.signedIn',
   localMode: 'docchat.localMode',
-  /** 'starting' | 'local' | 'remote' | 'signedOut' | 'error' (see ConnectionState). */
+  /**
+   * True when DocChat knows it cannot serve requests (signed out, or its backend failed). Menus
+   * use `!docchat.unavailable`, which also holds before DocChat activated: their commands are
+   * what starts DocChat in a window.
+   */
+  unavailable: 'docchat.unavailable',
+  /** 'idle' | 'starting' | 'local' | 'remote' | 'signedOut' | 'error' (see ConnectionState). */
   connection: 'docchat.connection',
   /** True when the stores tree loaded and found no stores (drives the empty-state welcome). */
   storesEmpty: 'docchat.storesEmpty',

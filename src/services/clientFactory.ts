@@ -14,6 +14,8 @@ export interface Endpoint {
 
 export interface ClientHooks {
   onRateLimitWait?: (e: { operation: string; waitMs: number }) => void;
+  /** Local mode: restarts a backend that stopped; resolves true once it answers again. */
+  onUnreachable?: () => Promise<boolean>;
   log?: (level: LogLevel, message: string) => void;
   userAgent?: string;
 }
@@ -38,6 +40,7 @@ export function createDocumentsClient(settings: DocChatSettings, endpoint: Endpo
     token: endpoint.token,
     transport: transportOptions(settings, hooks.userAgent),
     onRateLimitWait: hooks.onRateLimitWait,
+    onUnreachable: hooks.onUnreachable,
     log: hooks.log,
     skipOcrField: settings.skipOcrField,
     fileIdsField: settings.fileIdsField,
@@ -50,6 +53,7 @@ export function createGatewayClient(settings: DocChatSettings, endpoint: Endpoin
     token: endpoint.token,
     transport: transportOptions(settings, hooks.userAgent),
     onRateLimitWait: hooks.onRateLimitWait,
+    onUnreachable: hooks.onUnreachable,
     log: hooks.log,
     projectCode: settings.projectCode,
   });

@@ -14,6 +14,23 @@ export interface CommandOptions {
   readonly service?: 'documents' | 'gateway';
   /** Offer Retry, which runs the command again with the same arguments (default: true). */
   readonly retry?: boolean;
+  /**
+   * Wait for DocChat's connection before the body runs (default: true). A command is a use of
+   * DocChat, so it starts the connection either way; the chat panel's commands open the panel at
+   * once, which shows the connection as it comes.
+   */
+  readonly waitForConnection?: boolean;
+}
+
+/** How a command reaches DocChat's first use in the window (ExtensionServices sets it). */
+let useDocChat: ((reason: string) => Promise<void>) | undefined;
+
+/** Every command registered with `registerCommand` calls `use` before its body. */
+export function setCommandUse(use: (reason: string) => Promise<void>): vscode.Disposable {
+  useDocChat = use;
+  return new vscode.Disposable(() => {
+    if (useDocChat === use) useDocChat = undefined;
+  });
 }
 
 /**
@@ -30,6 +47,8 @@ export function registerCommand<A extends unknown[]>(
 ): vscode.Disposable {
   const run = async (...args: A): Promise<void> => {
     try {
+      const connected = useDocChat?.(`the command ${id}`);
+      if (options.waitForConnection !== false) await connected;
       await body(...args);
     } catch (error) {
       errors.report(error, failure, { service: options.service, retry: options.retry === false ? undefined : () => run(...args) });

@@ -7,6 +7,7 @@ import type { Logger } from '../common/log';
 import { createDocumentsClient, createGatewayClient, planConnection, type ClientHooks, type Endpoint } from './clientFactory';
 import type { ConfigService } from './config';
 import type { LocalBackend } from './localBackend';
+import { announceLocalBackendChange } from './localBackendNotices';
 import { localUpstream } from './localUpstream';
 import type { ModelServerMemory } from './modelServers';
 import type { RateLimitMonitor } from './rateLimits';
@@ -14,6 +15,8 @@ import type { SecretsService } from './secrets';
 import { CLIENT_SETTING_KEYS, hostLabel } from './settingsModel';
 
 export type ConnectionState =
+  /** DocChat has not been used in this window yet: nothing is started, nothing is requested. */
+  | { readonly kind: 'idle' }
   | { readonly kind: 'starting' }
   | { readonly kind: 'local'; readonly url: string }
   | { readonly kind: 'remote'; readonly url: string; readonly host: string }
@@ -29,12 +32,13 @@ export type GatewayUnavailable = 'noUrl' | 'noApiKey' | 'notReady';
  * at the moment they need them and listen to `onDidChange`.
  */
 export class ConnectionService extends Disposable {
-  private _state: ConnectionState = { kind: 'starting' };
+  private _state: ConnectionState = { kind: 'idle' };
   private _documents: DocumentsClient | undefined;
   private _gateway: GatewayClient | undefined;
   private _gatewayUnavailable: GatewayUnavailable | undefined = 'notReady';
   private generation = 0;
   private queue: Promise<void> = Promise.resolve();
+  private firstUse: Promise<void> | undefined;
   private readonly ready: Promise<void>;
   private markReady!: () => void;
 
@@ -61,20 +65,21 @@ export class ConnectionService extends Disposable {
     );
     this._register(
       config.onDidChange((e) => {
-        if (e.affectsHttp || CLIENT_SETTING_KEYS.some((k) => e.affects(k))) {
+        if (this.firstUse && (e.affectsHttp || CLIENT_SETTING_KEYS.some((k) => e.affects(k)))) {
           void this.rebuild('settings changed');
         }
       }),
     );
     this._register(
       secrets.onDidChange((key) => {
-        if (key !== SecretKeys.localToken) {
+        if (this.firstUse) {
           void this.rebuild(`${key} changed`);
         }
       }),
     );
     this._register(
       localBackend.onDidChange((change) => {
+        announceLocalBackendChange(change, this.log);
         if (change instanceof Error) {
           this.apply({ kind: 'error', message: change.message }, undefined, undefined, 'notReady');
         } else {
@@ -98,14 +103,28 @@ export class ConnectionService extends Disposable {
     return this._gateway ? undefined : this._gatewayUnavailable;
   }
 
-  /** Resolves once the first connection attempt finished (whatever its outcome). */
+  /** Resolves once the first connection attempt finished (whatever its outcome); see `use`. */
   whenReady(): Promise<void> {
     return this.ready;
   }
 
-  /** First connection; called right after activation returns. */
-  initialize(): Promise<void> {
-    return this.rebuild('startup');
+  /** True once DocChat was used in this window (see `use`). */
+  get used(): boolean {
+    return this.firstUse !== undefined;
+  }
+
+  /**
+   * DocChat is used in this window (its view shown, one of its commands, the chat panel,
+   * `@docchat`, a folder sync to resume): connect, which in Local mode starts or joins the local
+   * backend. Only the first call connects; every call resolves once that first attempt finished.
+   * Activation never calls it, so a window that does not use DocChat starts and requests nothing.
+   */
+  use(reason: string): Promise<void> {
+    if (!this.firstUse) {
+      this.log.info(`DocChat is used in this window (${reason}): connecting`);
+      this.firstUse = this.rebuild(`first use: ${reason}`);
+    }
+    return this.ready;
   }
 
   /** Serialised: a newer rebuild always wins over one still starting the local backend. */
@@ -131,6 +150,7 @@ export class ConnectionService extends Disposable {
     let state: ConnectionState;
     let documents: DocumentsClient | undefined;
     let gatewayEndpoint: Endpoint | undefined;
+    let gatewayHooks = hooks;
     try {
       if (plan.kind === 'local') {
         if (this._state.kind !== 'local') {
@@ -148,8 +168,10 @@ export class ConnectionService extends Disposable {
           caFiles,
           systemCertificates,
         });
-        documents = createDocumentsClient(settings, local, hooks);
+        const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.localBackend.probe() };
+        documents = createDocumentsClient(settings, local, localHooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
+        if (plan.gateway === 'local') gatewayHooks = localHooks;
         state = { kind: 'local', url: local.url };
       } else {
         await this.localBackend.stop();
@@ -167,7 +189,7 @@ export class ConnectionService extends Disposable {
       this.apply({ kind: 'error', message }, undefined, undefined, 'notReady');
       return;
     }
-    const gateway = gatewayEndpoint ? createGatewayClient(settings, gatewayEndpoint, hooks) : undefined;
+    const gateway = gatewayEndpoint ? createGatewayClient(settings, gatewayEndpoint, gatewayHooks) : undefined;
     const unavailable: GatewayUnavailable | undefined = gateway ? undefined : settings.gatewayUrl ? 'noApiKey' : 'noUrl';
     this.apply(state, documents, gateway, unavailable);
   }
@@ -204,5 +226,6 @@ export class ConnectionService extends Disposable {
     await vscode.commands.executeCommand('setContext', ContextKeys.connection, s.kind);
     await vscode.commands.executeCommand('setContext', ContextKeys.localMode, s.kind === 'local');
     await vscode.commands.executeCommand('setContext', ContextKeys.signedIn, s.kind === 'local' || s.kind === 'remote');
+    await vscode.commands.executeCommand('setContext', ContextKeys.unavailable, s.kind === 'signedOut' || s.kind === 'error');
   }
 }

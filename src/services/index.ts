@@ -11,6 +11,7 @@ import { ModelServerMemory } from './modelServers';
 import { RateLimitMonitor } from './rateLimits';
 import { RecentStores } from './recentStores';
 import { SecretsService } from './secrets';
+import { setCommandUse } from './commands';
 import { StatusBar } from './statusBar';
 
 export type { ConnectionState, GatewayUnavailable } from './connection';
@@ -66,9 +67,11 @@ export class ExtensionServices extends Disposable implements Services {
     this.grounding = new GroundingMemory(context.workspaceState);
     this.modelServer = new ModelServerMemory(context.globalState);
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
-    // Tests and `npm start` shorten the shared backend's idle time through the environment.
+    // Tests and `npm start` shorten the shared backend's idle time (and a window's lease, which
+    // lasts three heartbeats) through the environment.
     const idleExitMs = Number(process.env.DOCCHAT_LOCAL_IDLE_EXIT_MS) || undefined;
-    this.localBackend = this._register(new LocalBackend(context, log.child('local'), { version, idleExitMs }));
+    const heartbeatMs = Number(process.env.DOCCHAT_LOCAL_HEARTBEAT_MS) || undefined;
+    this.localBackend = this._register(new LocalBackend(context, log.child('local'), { version, idleExitMs, heartbeatMs }));
     this.errors.onUnreachable = () => void this.localBackend.probe();
     this.connection = this._register(
       new ConnectionService(
@@ -83,6 +86,7 @@ export class ExtensionServices extends Disposable implements Services {
     );
     this.recentStores = new RecentStores(context.globalState);
     this.documentsEvents = this._register(new DocumentsEvents());
+    this._register(setCommandUse((reason) => this.connection.use(reason)));
     this._register(new StatusBar(this.connection, this.rateLimits));
   }
 }

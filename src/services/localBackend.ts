@@ -93,7 +93,8 @@ export class LocalBackend extends Disposable {
   private network: LocalNetwork | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private child: ChildProcess | undefined;
-  private recovering = false;
+  /** The restart under way after the backend stopped. */
+  private restarting: Promise<LocalEndpoint> | undefined;
   /** Raised by stop(): a connection or restart begun before it gives up instead of spawning. */
   private epoch = 0;
   private readonly crashes: number[] = [];
@@ -155,10 +156,20 @@ export class LocalBackend extends Disposable {
     return this.connecting;
   }
 
-  /** Checks the backend now (after a request could not reach it); restarts it when it is gone. */
-  async probe(): Promise<void> {
-    if (!this.endpoint || this.recovering) return;
-    if (!(await this.renewLease())) this.recover('it did not answer');
+  /**
+   * Checks the backend now (after a request could not reach it) and restarts it when it is gone.
+   * Resolves true once it answers (again), false when it could not be started.
+   */
+  async probe(): Promise<boolean> {
+    if (!this.endpoint && !this.restarting) return false;
+    if (!this.restarting && (await this.renewLease())) return true;
+    if (!this.restarting) this.recover('it did not answer');
+    return (
+      this.restarting?.then(
+        () => true,
+        () => false,
+      ) ?? false
+    );
   }
 
   /** Lets go of this window's lease; the backend stays up for the other windows (or idles out). */
@@ -339,8 +350,7 @@ export class LocalBackend extends Disposable {
   }
 
   private recover(why: string): void {
-    if (this.recovering || this.isDisposed || !this.endpoint) return;
-    this.recovering = true;
+    if (this.restarting || this.isDisposed || !this.endpoint) return;
     const now = Date.now();
     this.crashes.push(now);
     while (this.crashes.length && this.crashes[0]! < now - CRASH_WINDOW_MS) this.crashes.shift();
@@ -353,19 +363,19 @@ export class LocalBackend extends Disposable {
         `The local DocChat backend stopped ${this.crashes.length} times within 3 minutes, so it is not restarted again. See the DocChat output and ${this.logFile}.`,
       );
       this.log.error(this.failure.message);
-      this.recovering = false;
       this.fire(this.failure);
       return;
     }
     const backoff = Math.min(250 * 2 ** (this.crashes.length - 1), 8_000);
     const previous = this.endpoint;
     const epoch = this.epoch;
-    void delay(backoff)
-      .then(() => {
-        if (epoch !== this.epoch) throw new Error('Local mode was stopped.');
-        this.connecting = this.connect();
-        return this.connecting;
-      })
+    const restarting = delay(backoff).then(() => {
+      if (epoch !== this.epoch) throw new Error('Local mode was stopped.');
+      this.connecting = this.connect();
+      return this.connecting;
+    });
+    this.restarting = restarting;
+    void restarting
       .then(
         (endpoint) => {
           this.log.info(
@@ -380,7 +390,9 @@ export class LocalBackend extends Disposable {
           this.fire(error instanceof Error ? error : new Error(String(error)));
         },
       )
-      .finally(() => (this.recovering = false));
+      .finally(() => {
+        if (this.restarting === restarting) this.restarting = undefined;
+      });
   }
 
   private fire(value: LocalEndpoint | Error): void {

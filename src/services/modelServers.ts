@@ -3,7 +3,7 @@
  * on this machine's usual ports, probing a URL the user gives, and the choice that is kept.
  * No `vscode` import: detection is unit-tested against real servers on 127.0.0.1.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface ModelServerCandidate {
   /** What the server usually is on that port ("Ollama", "LM Studio", …). */

@@ -29,6 +29,13 @@ function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): 
     };
   }
   switch (state.kind) {
+    case 'idle':
+      return {
+        text: l10n.t('$(comment-discussion) DocChat: Not started'),
+        tooltip: l10n.t('DocChat starts when you use it: open its view, run one of its commands, or open the chat.'),
+        command: focusView,
+        warning: false,
+      };
     case 'starting':
       return {
         text: l10n.t('$(loading~spin) DocChat: Starting'),

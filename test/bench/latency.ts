@@ -15,6 +15,7 @@ import { GatewayClient } from '../../src/api/gateway/client';
 import { startBackend } from '../../src/backend';
 import { DEFAULT_DEBOUNCE_MS } from '../../src/features/search/searchController';
 import { chatWebviewFrame, launchVSCode, startBackendProcess, type VSCodeSession } from '../support/harness';
+import { startProfile } from './latency/cpuProfile';
 import { armTimer, timerResult, visibleTreeLabels } from './latency/pageTimer';
 import { FIRST_TOKEN_DELAY_MS, MODELS, SHORT_ANSWER, startUpstream } from './latency/upstream';
 import { main, progress, type BenchResult, type Table } from './lib/report';
@@ -224,6 +225,7 @@ main(async (): Promise<BenchResult> => {
     const raws = new Map<string, { search: number[]; ttft: number[]; sum: number[] }>(
       variants.map((v) => [v.id, { search: [], ttft: [], sum: [] }]),
     );
+    const stopChatProfile = await startProfile(page, 'chat-first-token');
     for (let round = 0; round < ROUNDS; round++) {
       for (const v of round % 2 ? [...variants].reverse() : variants) {
         const search = v.grounded ? await rawSearch(QUESTION) : 0;
@@ -241,6 +243,7 @@ main(async (): Promise<BenchResult> => {
       }
       if (round % 5 === 4) progress(`chat round ${round + 1}/${ROUNDS}`);
     }
+    await stopChatProfile();
     const conversationA = await frame.locator('.conversation-select').inputValue();
     await session.screenshot('chat first tokens');
     const chatRows: (string | number)[][] = [];
@@ -312,12 +315,14 @@ main(async (): Promise<BenchResult> => {
     const endToPaint: number[] = [];
     const lastTokenToPaint: number[] = [];
     const origin = await frameOrigin(frame);
+    const stopBulkProfile = await startProfile(page, 'chat-100kb-answer');
     for (let run = 0; run < BULK_RUNS; run++) {
       const list = await ask(frame, `${QUESTION} (long answer ${run + 1})`);
       endToPaint.push(between(list, 'docchat:stream-ended', 'docchat:answer-painted'));
       const painted = list.find((m) => m.name === 'docchat:answer-painted')!;
       lastTokenToPaint.push(origin + painted.startTime - upstream.lastBulkTokenAt);
     }
+    await stopBulkProfile();
     const conversationB = await frame.locator('.conversation-select').inputValue();
     await session.screenshot('chat 100 KB answer');
     {
@@ -358,6 +363,7 @@ main(async (): Promise<BenchResult> => {
       [conversationB, []],
       [conversationC, []],
     ]);
+    const stopPanelProfile = await startProfile(page, 'chat-panel-switch-open');
     for (let run = 0; run < PANEL_RUNS; run++) {
       for (const target of [conversationA, conversationC, conversationB, conversationC]) {
         await clearMarks(frame);
@@ -368,9 +374,11 @@ main(async (): Promise<BenchResult> => {
       }
     }
     const messagesIn = async (id: string) => {
+      await clearMarks(frame);
       await frame.locator('.conversation-select').selectOption(id);
-      await waitForMark(frame, 'docchat:conversation-painted');
-      return frame.locator('#app article.message').count();
+      // The mark counts the conversation's messages; the panel may build the earlier ones later.
+      const painted = await waitForMark(frame, 'docchat:conversation-painted');
+      return Number(painted.detail?.messages ?? 0);
     };
     const sizeA = await messagesIn(conversationA);
     // Open: close the panel and open it again on conversation A (the one shown last).
@@ -401,6 +409,7 @@ main(async (): Promise<BenchResult> => {
         notes.push(`Run ${run + 1} of opening the panel showed another conversation (${painted.detail?.messages} messages).`);
       }
     }
+    await stopPanelProfile();
     await session.screenshot('chat panel reopened');
     {
       const met = p50(open) <= 100;
@@ -440,6 +449,7 @@ main(async (): Promise<BenchResult> => {
     {
       progress('tree: expand a 10,000-file store, Load more');
       await session.openView();
+      const stopTreeProfile = await startProfile(page, 'tree');
       const expand: number[] = [];
       const more: number[] = [];
       const rawFirst: number[] = [];
@@ -475,6 +485,7 @@ main(async (): Promise<BenchResult> => {
         for (let i = 0; i < 40 && !(await storeRow.first().isVisible()); i++) await page.mouse.wheel(0, -3000);
         await storeRow.first().click(); // collapse
       }
+      await stopTreeProfile();
       await session.screenshot('tree after load more');
       const rows = [
         ['expand the store → first page visible', expand, rawFirst],
@@ -511,6 +522,7 @@ main(async (): Promise<BenchResult> => {
       const widget = page.locator('.quick-input-widget');
       await widget.locator('input.input[placeholder*="handbook"]').waitFor({ state: 'visible', timeout: 30_000 });
       const input = widget.locator('input.input');
+      const stopSearchProfile = await startProfile(page, 'search');
       for (let run = 0; run < SEARCH_RUNS; run++) {
         raw.push(await rawSearch(`quasar${run}x`));
         await input.fill(`quasar${run}`);
@@ -523,6 +535,7 @@ main(async (): Promise<BenchResult> => {
         await input.press('x');
         shown.push((await timerResult(page)) - DEFAULT_DEBOUNCE_MS);
       }
+      await stopSearchProfile();
       await session.screenshot('search results');
       await session.closeQuickInput();
       const target = 1.2 * p50(raw) + FRAME_MS;

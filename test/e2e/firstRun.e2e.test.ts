@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { manifest, commandTitle, captureFailures, launchVSCode, repoRoot, type VSCodeSession } from '../support/harness';
+import { manifest, commandTitle, captureFailures, launchVSCode, repoRoot, runBackendCli, type VSCodeSession } from '../support/harness';
 import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // The first minutes of a new user, in a real VS Code in Local mode with a fresh profile: the demo
@@ -18,19 +17,7 @@ const chatOf = (page: Page) => page.frameLocator('iframe.webview.ready[src*="ext
 /** Seeds the Local-mode data folder of a fresh profile with the project's documents, as `npm start` does. */
 async function seedDemoStore(userDataDir: string): Promise<void> {
   const dataDir = path.join(userDataDir, 'User/globalStorage', EXTENSION_ID, 'backend');
-  const cli = path.join(repoRoot, 'dist/backend-cli.js');
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [cli, '--port', '0', '--data-dir', dataDir, '--seed-demo', path.join(repoRoot, 'README.md'), '--seed-only'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`seeding failed (${code}):\n${output}`))));
-  });
+  await runBackendCli(['--port', '0', '--data-dir', dataDir, '--seed-demo', path.join(repoRoot, 'README.md'), '--seed-only']);
 }
 
 async function ask(page: Page, question: string): Promise<Locator> {

@@ -228,6 +228,9 @@ describe('Folder sync (e2e)', function () {
     writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, 'utf8')), 'docchat.sync.watch': true }, null, 2));
     await session.runCommand('Developer: Reload Window');
     await waitForWorkbench(session.page);
+    // DocChat activates on first use, not at startup: the user's next look at DocChat resumes the
+    // interrupted sync (and starts watching the followed folders).
+    await session.openView();
     const paths = await waitForStore(bulkId, 24);
     assert.equal(new Set(paths).size, 24, 'one store file per path');
     const uploads = proxy.uploads.filter((name) => name.startsWith('b-'));

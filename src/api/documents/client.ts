@@ -3,7 +3,7 @@ import { TimeoutError, ValidationError } from '../http/errors';
 import { encodeMultipart } from '../http/multipart';
 import type { CallOptions, ClientOptions } from '../http/options';
 import { type ListPage, type ListParams, type Paginator, paginate, toListPage } from '../http/pagination';
-import { type RequestSpec, Transport } from '../http/transport';
+import { ServiceClient } from '../http/serviceClient';
 import { parseRequest, parseResponse } from '../http/validate';
 import {
   attachFileRequestSchema,
@@ -92,37 +92,21 @@ function segment(value: unknown, what: string): string {
   return encodeURIComponent(value);
 }
 
-export class DocumentsClient {
-  private readonly http: Transport;
+export class DocumentsClient extends ServiceClient<DocumentsOperation> {
   private readonly skipOcrField: string;
   private readonly fileIdsField: string;
-  private readonly log?: ClientOptions['log'];
 
   constructor(options: DocumentsClientOptions) {
-    this.skipOcrField = wireFieldName(options.skipOcrField, DEFAULT_SKIP_OCR_FIELD, 'skipOcrField', 'skip-OCR option');
-    this.fileIdsField = wireFieldName(options.fileIdsField, DEFAULT_FILE_IDS_FIELD, 'fileIdsField', 'search file restriction');
-    this.log = options.log;
-    this.http = new Transport({
-      ...options,
+    // Checked before the transport exists, so a bad option leaves no connection pool behind.
+    const skipOcrField = wireFieldName(options.skipOcrField, DEFAULT_SKIP_OCR_FIELD, 'skipOcrField', 'skip-OCR option');
+    const fileIdsField = wireFieldName(options.fileIdsField, DEFAULT_FILE_IDS_FIELD, 'fileIdsField', 'search file restriction');
+    super(options, {
       service: 'documents service',
       auth: { header: 'authorization', value: (token) => `Bearer ${token}`, name: 'token' },
       defaultRateLimits: DOCUMENTS_RATE_LIMITS,
     });
-  }
-
-  /** Closes the keep-alive connections. */
-  async close(): Promise<void> {
-    return this.http.close();
-  }
-
-  private request(
-    operation: DocumentsOperation,
-    method: RequestSpec['method'],
-    path: string,
-    o: CallOptions = {},
-    extra: Partial<RequestSpec> = {},
-  ): RequestSpec {
-    return { operation, method, path, signal: o.signal, ...extra };
+    this.skipOcrField = skipOcrField;
+    this.fileIdsField = fileIdsField;
   }
 
   private async list<T extends { id: string }>(
@@ -133,7 +117,7 @@ export class DocumentsClient {
     o: CallOptions = {},
   ): Promise<ListPage<T>> {
     const query = parseRequest(listParamsSchema, params, 'params');
-    const spec = this.request(operation, 'GET', path, o, { query });
+    const spec = this.spec(operation, 'GET', path, o, { query });
     const response = await this.http.open(spec);
     const value = await this.http.readJson(response, spec);
     const envelope =
@@ -149,7 +133,7 @@ export class DocumentsClient {
 
   async createVectorStore(body: { name: string; metadata?: Metadata }, o?: CallOptions): Promise<VectorStore> {
     const json = parseRequest(createVectorStoreRequestSchema, body);
-    return this.http.json(this.request('createVectorStore', 'POST', '/v1/vector_stores', o, { json }), vectorStoreSchema, 'vector store');
+    return this.http.json(this.spec('createVectorStore', 'POST', '/v1/vector_stores', o, { json }), vectorStoreSchema, 'vector store');
   }
 
   async listVectorStores(p?: ListParams, o?: CallOptions): Promise<ListPage<VectorStore>> {
@@ -162,12 +146,12 @@ export class DocumentsClient {
 
   async retrieveVectorStore(id: string, o?: CallOptions): Promise<VectorStore> {
     const path = `/v1/vector_stores/${segment(id, 'vector_store_id')}`;
-    return this.http.json(this.request('retrieveVectorStore', 'GET', path, o), vectorStoreSchema, 'vector store');
+    return this.http.json(this.spec('retrieveVectorStore', 'GET', path, o), vectorStoreSchema, 'vector store');
   }
 
   async deleteVectorStore(id: string, o?: CallOptions): Promise<void> {
     const path = `/v1/vector_stores/${segment(id, 'vector_store_id')}`;
-    await this.http.json(this.request('deleteVectorStore', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+    await this.http.json(this.spec('deleteVectorStore', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
   }
 
   // ------------------------------------------------------------ files
@@ -182,7 +166,7 @@ export class DocumentsClient {
 
   async retrieveFile(id: string, o?: CallOptions): Promise<FileObject> {
     const path = `/v1/files/${segment(id, 'file_id')}`;
-    return this.http.json(this.request('retrieveFile', 'GET', path, o), fileObjectSchema, 'file');
+    return this.http.json(this.spec('retrieveFile', 'GET', path, o), fileObjectSchema, 'file');
   }
 
   async uploadFile(file: { filename: string; data: Uint8Array; purpose?: string }, o?: CallOptions): Promise<FileObject> {
@@ -191,27 +175,23 @@ export class DocumentsClient {
       { name: 'purpose', value: purpose ?? DEFAULT_UPLOAD_PURPOSE },
       { name: 'file', filename, data, contentType: contentTypeOf(filename) },
     ]);
-    return this.http.json(
-      this.request('uploadFile', 'POST', '/v1/files', o, { body, headersTimeoutMs: 300_000 }),
-      fileObjectSchema,
-      'file',
-    );
+    return this.http.json(this.spec('uploadFile', 'POST', '/v1/files', o, { body, headersTimeoutMs: 300_000 }), fileObjectSchema, 'file');
   }
 
   async updateFileMetadata(id: string, metadata: Metadata, o?: CallOptions): Promise<FileObject> {
     const json = parseRequest(updateMetadataRequestSchema, { metadata });
     const path = `/v1/files/${segment(id, 'file_id')}`;
-    return this.http.json(this.request('updateFileMetadata', 'PUT', path, o, { json }), fileObjectSchema, 'file');
+    return this.http.json(this.spec('updateFileMetadata', 'PUT', path, o, { json }), fileObjectSchema, 'file');
   }
 
   async deleteFile(id: string, o?: CallOptions): Promise<void> {
     const path = `/v1/files/${segment(id, 'file_id')}`;
-    await this.http.json(this.request('deleteFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+    await this.http.json(this.spec('deleteFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
   }
 
   async retrieveFileContent(id: string, o?: CallOptions): Promise<Uint8Array> {
     const path = `/v1/files/${segment(id, 'file_id')}/content`;
-    const { data } = await this.http.bytes(this.request('retrieveFileContent', 'GET', path, o, { accept: '*/*' }));
+    const { data } = await this.http.bytes(this.spec('retrieveFileContent', 'GET', path, o, { accept: '*/*' }));
     return data;
   }
 
@@ -227,7 +207,7 @@ export class DocumentsClient {
     const json: Record<string, unknown> = { file_id };
     if (metadata !== undefined) json.metadata = metadata;
     if (skipOcr !== undefined) json[this.skipOcrField] = skipOcr;
-    return this.http.json(this.request('attachFile', 'POST', path, o, { json }), vectorStoreFileSchema, 'vector store file');
+    return this.http.json(this.spec('attachFile', 'POST', path, o, { json }), vectorStoreFileSchema, 'vector store file');
   }
 
   async listVectorStoreFiles(storeId: string, p?: ListParams, o?: CallOptions): Promise<ListPage<VectorStoreFile>> {
@@ -245,27 +225,23 @@ export class DocumentsClient {
 
   async retrieveVectorStoreFile(storeId: string, fileId: string, o?: CallOptions): Promise<VectorStoreFile> {
     const path = this.storeFilePath(storeId, fileId);
-    return this.http.json(this.request('retrieveVectorStoreFile', 'GET', path, o), vectorStoreFileSchema, 'vector store file');
+    return this.http.json(this.spec('retrieveVectorStoreFile', 'GET', path, o), vectorStoreFileSchema, 'vector store file');
   }
 
   async updateVectorStoreFileMetadata(storeId: string, fileId: string, metadata: Metadata, o?: CallOptions): Promise<VectorStoreFile> {
     const json = parseRequest(updateMetadataRequestSchema, { metadata });
     const path = this.storeFilePath(storeId, fileId);
-    return this.http.json(
-      this.request('updateVectorStoreFileMetadata', 'PUT', path, o, { json }),
-      vectorStoreFileSchema,
-      'vector store file',
-    );
+    return this.http.json(this.spec('updateVectorStoreFileMetadata', 'PUT', path, o, { json }), vectorStoreFileSchema, 'vector store file');
   }
 
   async deleteVectorStoreFile(storeId: string, fileId: string, o?: CallOptions): Promise<void> {
     const path = this.storeFilePath(storeId, fileId);
-    await this.http.json(this.request('deleteVectorStoreFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+    await this.http.json(this.spec('deleteVectorStoreFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
   }
 
   /** The converted markdown of an attached file (its chunks joined by blank lines). */
   async retrieveVectorStoreFileContent(storeId: string, fileId: string, o?: CallOptions): Promise<string> {
-    const spec = this.request('retrieveVectorStoreFileContent', 'GET', `${this.storeFilePath(storeId, fileId)}/content`, o, {
+    const spec = this.spec('retrieveVectorStoreFileContent', 'GET', `${this.storeFilePath(storeId, fileId)}/content`, o, {
       accept: 'application/json, text/markdown;q=0.9, text/plain;q=0.8',
     });
     const response = await this.http.open(spec);
@@ -324,7 +300,7 @@ export class DocumentsClient {
     const path = `/v1/vector_stores/${segment(storeId, 'vector_store_id')}/search`;
     // Searching changes nothing on the server, so it is safe to retry despite being a POST.
     const result = await this.http.json(
-      this.request('search', 'POST', path, o, { json, idempotent: true }),
+      this.spec('search', 'POST', path, o, { json, idempotent: true }),
       searchResultSchema,
       'search result',
     );

@@ -3,7 +3,7 @@
  * tolerant response parsing (unknown fields kept, unknown statuses shown as-is) and for the
  * strict request checks the client runs before sending and the embedded backend runs for its 400s.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { charCount, firstProblem } from '../http/validate';
 
 export const LIMITS = {
@@ -55,13 +55,13 @@ export const storeNameSchema = requiredString('name', 'The name must be a string
     ctx.addIssue({
       code: 'custom',
       message: `The name must be ${min} to ${max} characters long (it has ${length}).`,
-      params: { limit: `${min} to ${max} characters` },
+      params: { limit: `${min} to ${max} characters`, code: length < min ? 'string_too_short' : 'string_too_long' },
     });
   } else if (!pattern.test(name)) {
     ctx.addIssue({
       code: 'custom',
       message: 'The name may contain only letters, digits, hyphens (-) and underscores (_).',
-      params: { limit: 'letters, digits, - and _ only' },
+      params: { limit: 'letters, digits, - and _ only', code: 'invalid_format' },
     });
   }
 });
@@ -77,7 +77,7 @@ export const metadataSchema = z
       ctx.addIssue({
         code: 'custom',
         message: `Metadata may have at most ${maxPairs} pairs (it has ${keys.length}).`,
-        params: { limit: `at most ${maxPairs} pairs` },
+        params: { limit: `at most ${maxPairs} pairs`, code: 'metadata_too_many_pairs' },
       });
       return;
     }
@@ -87,7 +87,7 @@ export const metadataSchema = z
           code: 'custom',
           path: [key],
           message: `Metadata key "${key.slice(0, 20)}…" is longer than ${maxKeyLength} characters.`,
-          params: { limit: `keys at most ${maxKeyLength} characters` },
+          params: { limit: `keys at most ${maxKeyLength} characters`, code: 'metadata_key_too_long' },
         });
         return;
       }
@@ -96,7 +96,7 @@ export const metadataSchema = z
           code: 'custom',
           path: [key],
           message: `The value of metadata key "${key}" is longer than ${maxValueLength} characters.`,
-          params: { limit: `values at most ${maxValueLength} characters` },
+          params: { limit: `values at most ${maxValueLength} characters`, code: 'metadata_value_too_long' },
         });
         return;
       }
@@ -113,6 +113,19 @@ export const createVectorStoreRequestSchema = z.strictObject({
 });
 export type CreateVectorStoreRequest = z.infer<typeof createVectorStoreRequestSchema>;
 
+/** OpenAI's store expiry; the client does not set it, other callers of the service may. */
+export const expiresAfterSchema = z.strictObject(
+  {
+    anchor: z.literal('last_active_at', { error: 'expires_after.anchor must be "last_active_at".' }),
+    days: z
+      .number({ error: 'expires_after.days must be a number.' })
+      .int({ error: 'expires_after.days must be a whole number from 1 to 365.' })
+      .min(1, { error: 'expires_after.days must be a whole number from 1 to 365.' })
+      .max(365, { error: 'expires_after.days must be a whole number from 1 to 365.' }),
+  },
+  { error: 'expires_after must be an object {anchor: "last_active_at", days}.' },
+);
+
 export const updateMetadataRequestSchema = z.strictObject({ metadata: metadataSchema });
 
 /** What a caller passes to attachFile; the skip-OCR wire field name is a client option. */
@@ -125,7 +138,7 @@ export type AttachFileRequest = z.infer<typeof attachFileRequestSchema>;
 
 /** The attach body on the wire with the default option name (for servers, e.g. the embedded backend). */
 export const attachFileBodySchema = z.strictObject({
-  file_id: idSchema('file id'),
+  file_id: idSchema('file id', 'file_id'),
   metadata: metadataSchema.optional(),
   [DEFAULT_SKIP_OCR_FIELD]: z.boolean({ error: `${DEFAULT_SKIP_OCR_FIELD} must be true or false.` }).optional(),
 });
@@ -135,12 +148,16 @@ export const searchRequestSchema = z.strictObject({
     const length = charCount(query);
     // Only spaces is no query either (the service would have nothing to search for).
     if (length < LIMITS.query.min || !query.trim()) {
-      ctx.addIssue({ code: 'custom', message: 'The query must not be empty.', params: { limit: 'at least 1 character' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The query must not be empty.',
+        params: { limit: 'at least 1 character', code: 'string_too_short' },
+      });
     } else if (length > LIMITS.query.max) {
       ctx.addIssue({
         code: 'custom',
         message: `The query may be at most ${LIMITS.query.max.toLocaleString('en-US')} characters long (it has ${length.toLocaleString('en-US')}).`,
-        params: { limit: `at most ${LIMITS.query.max} characters` },
+        params: { limit: `at most ${LIMITS.query.max} characters`, code: 'string_too_long' },
       });
     }
   }),

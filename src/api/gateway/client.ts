@@ -1,9 +1,10 @@
 /** Typed client of the language-model gateway: chat, models, deprecated inference, embeddings, tools. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { abortedError } from '../http/clock';
 import { NotFoundError, ProtocolError, StreamError, TimeoutError, ValidationError } from '../http/errors';
 import type { CallOptions, ClientOptions } from '../http/options';
-import { GENERATION_HEADERS_TIMEOUT_MS, headerValue, type RequestSpec, Transport } from '../http/transport';
+import { ServiceClient } from '../http/serviceClient';
+import { GENERATION_HEADERS_TIMEOUT_MS, headerValue, type RequestSpec, type Transport } from '../http/transport';
 import { parseRequest, parseResponse } from '../http/validate';
 import {
   type ChatCompletion,
@@ -85,36 +86,18 @@ const skillListSchema = z.preprocess((value) => {
   return Array.isArray(value) ? value : (record?.results ?? record?.data ?? value);
 }, z.array(skillResultSchema));
 
-export class GatewayClient {
-  private readonly http: Transport;
+export class GatewayClient extends ServiceClient<GatewayOperation> {
   private readonly projectCode: string;
-  private readonly log?: ClientOptions['log'];
   private chatPathIndex = 0;
   private warnedDeprecated = false;
 
   constructor(options: GatewayClientOptions) {
-    this.projectCode = options.projectCode?.trim() || NO_PROJECT_CODE;
-    this.log = options.log;
-    this.http = new Transport({
-      ...options,
+    super(options, {
       service: 'gateway',
       auth: { header: 'api-key', value: (key) => key, name: 'API key' },
       defaultRateLimits: GATEWAY_RATE_LIMITS,
     });
-  }
-
-  async close(): Promise<void> {
-    return this.http.close();
-  }
-
-  private spec(
-    operation: GatewayOperation,
-    method: RequestSpec['method'],
-    path: string,
-    o: CallOptions = {},
-    extra: Partial<RequestSpec> = {},
-  ): RequestSpec {
-    return { operation, method, path, signal: o.signal, ...extra };
+    this.projectCode = options.projectCode?.trim() || NO_PROJECT_CODE;
   }
 
   // ------------------------------------------------------------ chat

@@ -2,7 +2,7 @@
  * Wire shapes of the language-model gateway: types, tolerant response parsing, strict request
  * checks. Shapes the document does not show follow OpenAI (see the README's "API assumptions").
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeLastError } from '../documents/schemas';
 
 export const COMPLETION_MODELS = [
@@ -57,7 +57,12 @@ export const RESEARCH_TERMINAL_STATUSES: readonly string[] = ['completed', 'fail
 
 // ---------------------------------------------------------------- requests (strict)
 
-const nonEmpty = (what: string) => z.string({ error: `${what} must be a string.` }).min(1, { error: `${what} must not be empty.` });
+const nonEmpty = (what: string) =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined || issue.input === null ? `${what} is required.` : `${what} must be a string.`),
+    })
+    .min(1, { error: `${what} must not be empty.` });
 const positiveInt = (what: string) =>
   z
     .number({ error: `${what} must be a number.` })
@@ -120,8 +125,17 @@ export type EmbedRequest = z.input<typeof embedRequestSchema>;
 
 export const skillshareRequestSchema = z.strictObject({ query: nonEmpty('query') });
 
+/** URLs per crawl request. */
+export const MAX_CRAWL_URLS = 10;
+
 export const webCrawlRequestSchema = z.strictObject({
-  urls: z.array(z.url({ error: 'Each URL must be an absolute URL.' })).min(1, { error: 'urls must contain at least one URL.' }),
+  urls: z
+    .array(
+      z.url({ protocol: /^https?$/, error: (issue) => `Only absolute http(s) URLs can be crawled (got ${JSON.stringify(issue.input)}).` }),
+      { error: 'urls is required: a list of http(s) URLs.' },
+    )
+    .min(1, { error: 'urls must contain at least one URL.' })
+    .max(MAX_CRAWL_URLS, { error: `At most ${MAX_CRAWL_URLS} URLs per request.` }),
 });
 
 export const webSearchRequestSchema = z.strictObject({

@@ -5,11 +5,12 @@
  * certificates of certificates.ts.
  */
 import type { SecureContext } from 'node:tls';
-import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { secureContextFor, trustedCertificates } from './certificates';
 import { ValidationError } from './errors';
 import type { TransportOptions } from './options';
 import { createProxyPolicy, type ProxyPolicy } from './proxyPolicy';
+import { undici } from './undici';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -30,53 +31,69 @@ export function tlsOptions(options: TransportOptions): { secureContext?: SecureC
 export type DispatcherKind = 'direct' | 'proxy';
 
 /** Sends each request direct or through a proxy, as the policy decides for its origin. */
-export class RoutingDispatcher extends Dispatcher {
-  private direct?: Agent;
-  private readonly proxies = new Map<string, ProxyAgent>();
+export interface RoutingDispatcher extends Dispatcher {
+  readonly policy: ProxyPolicy;
+}
 
-  constructor(
-    readonly policy: ProxyPolicy,
-    private readonly makeDirect: () => Agent,
-    private readonly makeProxy: (uri: string) => ProxyAgent,
-  ) {
-    super();
-  }
+type RoutingDispatcherClass = new (
+  policy: ProxyPolicy,
+  makeDirect: () => Agent,
+  makeProxy: (uri: string) => ProxyAgent,
+) => RoutingDispatcher;
+let routingDispatcherClass: RoutingDispatcherClass | undefined;
 
-  private agentFor(origin: string): Dispatcher {
-    const proxy = this.policy.proxyFor(origin);
-    if (!proxy) return (this.direct ??= this.makeDirect());
-    let agent = this.proxies.get(proxy);
-    if (!agent) this.proxies.set(proxy, (agent = this.makeProxy(proxy)));
-    return agent;
-  }
+/** The class extends undici's Dispatcher, so it is defined once undici is loaded (the first client built). */
+function routingDispatcher(): RoutingDispatcherClass {
+  if (routingDispatcherClass) return routingDispatcherClass;
+  class Routing extends undici().Dispatcher implements RoutingDispatcher {
+    private direct?: Agent;
+    private readonly proxies = new Map<string, ProxyAgent>();
 
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return this.agentFor(String(options.origin)).dispatch(options, handler);
-  }
+    constructor(
+      readonly policy: ProxyPolicy,
+      private readonly makeDirect: () => Agent,
+      private readonly makeProxy: (uri: string) => ProxyAgent,
+    ) {
+      super();
+    }
 
-  private all(): Dispatcher[] {
-    return [...(this.direct ? [this.direct] : []), ...this.proxies.values()];
-  }
+    private agentFor(origin: string): Dispatcher {
+      const proxy = this.policy.proxyFor(origin);
+      if (!proxy) return (this.direct ??= this.makeDirect());
+      let agent = this.proxies.get(proxy);
+      if (!agent) this.proxies.set(proxy, (agent = this.makeProxy(proxy)));
+      return agent;
+    }
 
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    const done = Promise.all(this.all().map((d) => d.close())).then(() => undefined);
-    if (!callback) return done;
-    void done.then(callback, callback);
-  }
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return this.agentFor(String(options.origin)).dispatch(options, handler);
+    }
 
-  override destroy(): Promise<void>;
-  override destroy(err: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(err: Error | null, callback: () => void): void;
-  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
-    const err = typeof a === 'function' ? null : (a ?? null);
-    const callback = typeof a === 'function' ? a : b;
-    const done = Promise.all(this.all().map((d) => d.destroy(err))).then(() => undefined);
-    if (!callback) return done;
-    void done.then(callback, callback);
+    private all(): Dispatcher[] {
+      return [...(this.direct ? [this.direct] : []), ...this.proxies.values()];
+    }
+
+    override close(): Promise<void>;
+    override close(callback: () => void): void;
+    override close(callback?: () => void): Promise<void> | void {
+      const done = Promise.all(this.all().map((d) => d.close())).then(() => undefined);
+      if (!callback) return done;
+      void done.then(callback, callback);
+    }
+
+    override destroy(): Promise<void>;
+    override destroy(err: Error | null): Promise<void>;
+    override destroy(callback: () => void): void;
+    override destroy(err: Error | null, callback: () => void): void;
+    override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+      const err = typeof a === 'function' ? null : (a ?? null);
+      const callback = typeof a === 'function' ? a : b;
+      const done = Promise.all(this.all().map((d) => d.destroy(err))).then(() => undefined);
+      if (!callback) return done;
+      void done.then(callback, callback);
+    }
   }
+  return (routingDispatcherClass = Routing);
 }
 
 function checkProxyUrl(proxy: string, field: string): void {
@@ -108,6 +125,8 @@ export function createDispatcher(options: TransportOptions = {}): {
   const tlsNow = () => (tls ??= tlsOptions(options));
   const connect = () => ({ ...tlsNow(), timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
   const authorization = options.proxyAuthorization?.trim();
+  const { Agent, ProxyAgent } = undici();
+  const RoutingDispatcher = routingDispatcher();
   const dispatcher = new RoutingDispatcher(
     policy,
     () => new Agent({ ...KEEP_ALIVE, connect: connect() }),

@@ -61,6 +61,12 @@ export interface ClientOptions {
   /** Client-side token buckets per operation (requests per minute). Default on. */
   rateLimits?: boolean | Partial<Record<Operation, number>>;
   onRateLimitWait?: (e: { operation: string; waitMs: number }) => void;
+  /**
+   * Told when a request could not reach the server at all (nothing was sent). Resolves true when
+   * the server is back (Local mode restarts its backend at the same address); the request is then
+   * sent once more at once, whatever its method.
+   */
+  onUnreachable?: () => Promise<boolean>;
   /** Never receives secrets. */
   log?: LogSink;
 }

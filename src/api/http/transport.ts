@@ -2,10 +2,11 @@
  * The HTTP layer both clients share: one keep-alive dispatcher, the token on its own origin only,
  * client-side rate limits, retries like the official SDKs, readable errors, no secrets in logs.
  */
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { abortedError, type Clock, systemClock } from './clock';
 import { createDispatcher, proxyHost } from './dispatcher';
+import { undici } from './undici';
 import { createProxyPolicy, isLoopback, type ProxyPolicy } from './proxyPolicy';
 import { AuthError, type DocChatError, ProtocolError, TimeoutError, ValidationError } from './errors';
 import type { ClientOptions, LogLevel, TransportOptions } from './options';
@@ -246,7 +247,7 @@ export class Transport {
     const { headersMs, bodyMs } = this.timeouts(spec);
 
     for (let hop = 0; ; hop++) {
-      const response = await request(url, {
+      const response = await undici().request(url, {
         method,
         headers,
         body: payload ? payload.data : undefined,
@@ -294,6 +295,7 @@ export class Transport {
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     const maxRetries = Math.max(0, this.options.maxRetries ?? DEFAULT_MAX_RETRIES);
     this.base(); // refuses a bad or insecure URL before anything else happens
+    let recovered = false;
     for (let retries = 0; ; retries++) {
       if (spec.signal?.aborted) throw abortedError(spec.signal);
       await this.limiter.acquire(spec.operation, spec.signal);
@@ -305,6 +307,14 @@ export class Transport {
       } catch (raw) {
         if (spec.signal?.aborted) throw abortedError(spec.signal);
         const error = this.cleanError(errorFromNetwork(raw, this.errorContext(spec.path), this.timeouts(spec)));
+        if (!recovered && provablyNotSent(raw) && this.config.onUnreachable) {
+          recovered = true;
+          if (await this.config.onUnreachable()) {
+            this.log('info', `${spec.method} ${spec.path} could not connect; the server is back, sending it again`);
+            retries--;
+            continue;
+          }
+        }
         const mayRetry = error.retryable && retries < maxRetries && (idempotent || provablyNotSent(raw));
         this.log(mayRetry ? 'info' : 'warn', `${spec.method} ${spec.path} failed: ${error.message}`);
         if (!mayRetry) throw error;

@@ -18,14 +18,14 @@ function fieldOf(issue: Issue, root?: string): string {
   return joined || 'body';
 }
 
-function limitOf(issue: Issue): string {
+export function limitOf(issue: Issue): string {
   switch (issue.code) {
     case 'too_big':
       return issue.origin === 'string' ? `at most ${issue.maximum} characters` : `at most ${issue.maximum}`;
     case 'too_small':
       return issue.origin === 'string' ? `at least ${issue.minimum} characters` : `at least ${issue.minimum}`;
     case 'invalid_type':
-      return `a ${issue.expected}`;
+      return issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'an object' : `a ${issue.expected}`;
     case 'invalid_value':
       return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':
@@ -40,7 +40,7 @@ function limitOf(issue: Issue): string {
 }
 
 /** zod's default messages are terse; schemas give their own, and this names the field for the rest. */
-function messageOf(issue: Issue, field: string): string {
+export function messageOf(issue: Issue, field: string): string {
   if (issue.code === 'unrecognized_keys') return `Unknown field "${field}".`;
   const custom = issue.message && !/^(Invalid|Too (big|small)|Expected)/.test(issue.message);
   if (custom) return issue.message;

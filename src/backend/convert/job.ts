@@ -15,6 +15,11 @@ export interface ConversionJob {
 export interface ConversionResult {
   markdown: string;
   chunks: Chunk[];
+  /**
+   * File jobs: the converted file as it is stored (JSON of `{format: 1, markdown, chunks}`),
+   * serialized here so a worker, not the serving thread, pays for it.
+   */
+  stored?: Uint8Array;
   /** The `<title>` of an HTML page (page jobs only). */
   title?: string;
 }
@@ -22,5 +27,8 @@ export interface ConversionResult {
 export async function runConversion(job: ConversionJob): Promise<ConversionResult> {
   const markdown = await convertToMarkdown(job.filename, job.data, job.options);
   if (job.page) return { markdown, chunks: [], title: /\.html$/.test(job.filename) ? htmlTitle(decodeText(job.data)) : undefined };
-  return { markdown, chunks: chunkMarkdown(markdown) };
+  const chunks = chunkMarkdown(markdown);
+  // A TextEncoder's buffer is its own (never Node's shared pool), so a worker can transfer it.
+  const stored = new TextEncoder().encode(JSON.stringify({ format: 1, markdown, chunks }));
+  return { markdown, chunks, stored };
 }

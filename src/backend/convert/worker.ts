@@ -21,7 +21,9 @@ parentPort?.on('message', async ({ id, job }: { id: number; job: ConversionJob }
         ? { id, ok: false, code: error.code, message: error.message }
         : { id, ok: false, message: (error as Error)?.message ?? String(error) };
   }
-  parentPort!.postMessage(reply);
+  // The stored file is moved, not copied: the serving thread only writes it to disk.
+  const stored = reply.ok ? reply.result.stored : undefined;
+  parentPort!.postMessage(reply, stored ? [stored.buffer as ArrayBuffer] : []);
 });
 // Loaded: the pool starts a conversion's clock only from here, so start-up never counts against it.
 parentPort?.postMessage({ ready: true });

@@ -85,9 +85,10 @@ export class ChunkStore {
     return path.join(this.dir, checkId(storeId), `${checkId(fileId)}.json`);
   }
 
-  async write(storeId: string, fileId: string, content: ConvertedFile): Promise<void> {
+  /** Writes the converted file, given as an object or already serialized (by a conversion worker). */
+  async write(storeId: string, fileId: string, content: ConvertedFile | Uint8Array): Promise<void> {
     await fs.mkdir(path.join(this.dir, checkId(storeId)), { recursive: true });
-    await writeFileAtomic(this.file(storeId, fileId), JSON.stringify(content));
+    await writeFileAtomic(this.file(storeId, fileId), content instanceof Uint8Array ? content : JSON.stringify(content));
   }
 
   /** The converted file, or undefined when it is missing or unreadable. */

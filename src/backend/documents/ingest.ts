@@ -102,8 +102,11 @@ export class Ingestor {
       const record = this.repository.state.storeFile(storeId, fileId);
       if (!record || record.status !== 'completed' || this.closed) continue;
       if (converted) {
-        this.index(storeId).addFile(fileId, converted.chunks, converted.embeddings ? decodeVectors(converted.embeddings) : undefined);
-        chunks += converted.chunks.length;
+        const vectors = converted.embeddings ? decodeVectors(converted.embeddings) : undefined;
+        const stillCompleted = () => !this.closed && this.repository.state.storeFile(storeId, fileId)?.status === 'completed';
+        if (await this.index(storeId).addFileGradually(fileId, converted.chunks, vectors, stillCompleted)) {
+          chunks += converted.chunks.length;
+        }
       } else {
         this.options.log('warn', `The converted content of ${fileId} in ${storeId} is missing; converting it again.`);
         await this.repository.commit({ op: 'storefile.put', record: { ...record, status: 'in_progress', last_error: null } });
@@ -175,15 +178,18 @@ export class Ingestor {
     const record = this.current(storeId, fileId, attempt);
     const file = this.repository.state.files.get(fileId)?.record;
     if (!record || !file) return;
-    let converted: ConvertedFile;
+    let chunks: Chunk[];
+    let usageBytes: number;
     let vectors: Float32Array[] | undefined;
     try {
       const data = await this.repository.blobs.read(fileId);
-      const { markdown, chunks } = await this.options.pool.convert({
+      const result = await this.options.pool.convert({
         filename: file.filename,
         data,
         options: { skipOcr: record.skip_ocr, maxBytes: this.options.maxConvertBytes },
       });
+      chunks = result.chunks;
+      usageBytes = Buffer.byteLength(result.markdown);
       if (chunks.length > this.options.maxChunksPerFile) {
         throw new ConversionError(
           'file_too_large',
@@ -191,10 +197,15 @@ export class Ingestor {
         );
       }
       vectors = await this.embed(chunks, file.filename);
-      converted = { format: 1, markdown, chunks };
-      if (vectors) converted.embeddings = encodeVectors(this.options.embedder!.model, vectors);
+      // Without embeddings, the file as the worker serialized it: no large JSON.stringify here.
+      let stored: ConvertedFile | Uint8Array;
+      if (result.stored && !vectors) stored = result.stored;
+      else {
+        stored = { format: 1, markdown: result.markdown, chunks };
+        if (vectors) stored.embeddings = encodeVectors(this.options.embedder!.model, vectors);
+      }
       if (!this.current(storeId, fileId, attempt)) return;
-      await this.repository.chunks.write(storeId, fileId, converted);
+      await this.repository.chunks.write(storeId, fileId, stored);
     } catch (error) {
       const message =
         error instanceof ConversionError ? error.message : `Conversion of ${file.filename} failed: ${(error as Error)?.message ?? error}`;
@@ -203,21 +214,22 @@ export class Ingestor {
       if (latest) await this.repository.commit({ op: 'storefile.put', record: { ...latest, status: 'failed', last_error: message } });
       return;
     }
+    const wanted = () => this.current(storeId, fileId, attempt) !== undefined;
+    const indexed = wanted() && (await this.index(storeId).addFileGradually(fileId, chunks, vectors, wanted));
     const latest = this.current(storeId, fileId, attempt);
-    if (!latest) {
-      // Deleted while the converted file was being written.
+    if (!indexed || !latest) {
+      // Deleted while the converted file was being written or indexed.
       if (!this.repository.state.storeFile(storeId, fileId)) await this.repository.chunks.remove(storeId, fileId);
       return;
     }
-    this.index(storeId).addFile(fileId, converted.chunks, vectors);
     await this.repository.commit({
       op: 'storefile.put',
       record: {
         ...latest,
         status: 'completed',
         last_error: null,
-        usage_bytes: Buffer.byteLength(converted.markdown),
-        chunk_count: converted.chunks.length,
+        usage_bytes: usageBytes,
+        chunk_count: chunks.length,
       },
     });
   }

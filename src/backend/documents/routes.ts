@@ -8,16 +8,7 @@ import type { RequestContext, Route } from '../http/router';
 import { fileObject, storeFileObject } from './model';
 import { parseListQuery } from './pagination';
 import type { DocumentsService } from './service';
-import {
-  SKIP_OCR_FIELD,
-  checkBoolean,
-  checkExpiresAfter,
-  checkMetadata,
-  checkSearch,
-  checkStoreName,
-  rejectUnknownFields,
-  requireString,
-} from './validation';
+import { checkAttach, checkCreateStore, checkMetadata, checkMetadataUpdate, checkSearch } from './validation';
 
 const STORE_FILE_STATUSES = ['in_progress', 'completed', 'failed', 'cancelled'];
 
@@ -35,11 +26,7 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
   return [
     // ---------------------------------------------------------------- vector stores
     route('POST', '/v1/vector_stores', 'createVectorStore', async (ctx) => {
-      const body = await readJson(ctx.req);
-      rejectUnknownFields(body, ['name', 'metadata', 'expires_after']);
-      const name = checkStoreName(body.name);
-      const metadata = checkMetadata(body.metadata);
-      const expiresAfter = checkExpiresAfter(body.expires_after);
+      const { name, metadata, expiresAfter } = checkCreateStore(await readJson(ctx.req));
       const store = await service.createStore(name, metadata, expiresAfter);
       sendJson(ctx.res, 200, service.storeObject(store));
     }),
@@ -110,12 +97,7 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
 
     // ---------------------------------------------------------------- vector store files
     route('POST', '/v1/vector_stores/:storeId/files', 'attachFile', async (ctx) => {
-      const body = await readJson(ctx.req);
-      rejectUnknownFields(body, ['file_id', 'metadata', SKIP_OCR_FIELD]);
-      const fileId = requireString(body, 'file_id');
-      if (!fileId) throw invalid('file_id', 'file_id must not be empty.', 'string_too_short');
-      const metadata = body.metadata === undefined ? undefined : checkMetadata(body.metadata);
-      const skipOcr = checkBoolean(body, SKIP_OCR_FIELD, false);
+      const { fileId, metadata, skipOcr } = checkAttach(await readJson(ctx.req));
       const record = await service.attachFile(ctx.params.storeId!, fileId, metadata, skipOcr);
       sendJson(ctx.res, 200, storeFileObject(record));
     }),
@@ -156,18 +138,12 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
   ];
 
   async function updateFile(ctx: RequestContext): Promise<void> {
-    const body = await readJson(ctx.req);
-    rejectUnknownFields(body, ['metadata']);
-    if (body.metadata === undefined) throw invalid('metadata', 'metadata is required.', 'missing_required_parameter');
-    const metadata = checkMetadata(body.metadata);
+    const metadata = checkMetadataUpdate(await readJson(ctx.req));
     sendJson(ctx.res, 200, fileObject(await service.updateFileMetadata(ctx.params.fileId!, metadata), ctx.origin));
   }
 
   async function updateStoreFile(ctx: RequestContext): Promise<void> {
-    const body = await readJson(ctx.req);
-    rejectUnknownFields(body, ['metadata']);
-    if (body.metadata === undefined) throw invalid('metadata', 'metadata is required.', 'missing_required_parameter');
-    const metadata = checkMetadata(body.metadata);
+    const metadata = checkMetadataUpdate(await readJson(ctx.req));
     sendJson(ctx.res, 200, storeFileObject(await service.updateStoreFileMetadata(ctx.params.storeId!, ctx.params.fileId!, metadata)));
   }
 }

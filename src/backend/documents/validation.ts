@@ -1,81 +1,45 @@
 /**
- * Request checks of the documents service. The limits and the wording come from the client's
- * schemas (src/api/documents/schemas.ts) so that the client and the backend refuse the same input
- * with the same sentence; this file adds the wire-level details (param, code, unknown fields).
+ * Request bodies of the documents service: the client's schemas (src/api/documents/schemas.ts),
+ * with the server's tolerance added (null for an optional field, OpenAI's `expires_after`), so the
+ * client and the backend refuse the same input with the same sentence.
  */
-import { LIMITS, validateMetadata, validateStoreName } from '../../api/documents/schemas';
-import { charCount } from '../../api/http/validate';
-import { invalid } from '../http/errors';
-import type { ExpiresAfter, Metadata } from './model';
+import {
+  LIMITS,
+  attachFileBodySchema,
+  createVectorStoreRequestSchema,
+  expiresAfterSchema,
+  metadataSchema,
+  searchRequestSchema,
+  updateMetadataRequestSchema,
+  type Metadata,
+} from '../../api/documents/schemas';
+import { nullableOptionals, parseBody } from '../http/requestBody';
+import type { ExpiresAfter } from './model';
 
-type Body = Record<string, unknown>;
+/** Metadata keys are the caller's data: a problem inside names `metadata` itself. */
+const opaque = ['metadata'];
 
-export const SKIP_OCR_FIELD = 'skip_ocr';
-export const FILE_IDS_FIELD = 'file_ids';
+const createStoreBody = nullableOptionals(createVectorStoreRequestSchema.extend({ expires_after: expiresAfterSchema.optional() }));
+const attachBody = nullableOptionals(attachFileBodySchema);
+const searchBody = nullableOptionals(searchRequestSchema);
 
-export function rejectUnknownFields(body: Body, known: readonly string[]): void {
-  for (const key of Object.keys(body)) {
-    if (!known.includes(key)) {
-      throw invalid(key, `Unknown field "${key}"; this request accepts ${known.map((k) => `"${k}"`).join(', ')}.`, 'unknown_parameter');
-    }
-  }
+export function checkCreateStore(body: unknown): { name: string; metadata: Metadata; expiresAfter: ExpiresAfter | null } {
+  const parsed = parseBody(createStoreBody, body, { opaque });
+  return { name: parsed.name, metadata: parsed.metadata ?? {}, expiresAfter: parsed.expires_after ?? null };
 }
 
-export function requireString(body: Body, field: string, what = field): string {
-  const value = body[field];
-  if (value === undefined || value === null) throw invalid(field, `${what} is required.`, 'missing_required_parameter');
-  if (typeof value !== 'string') throw invalid(field, `${what} must be a string.`, 'invalid_type');
-  return value;
+export function checkAttach(body: unknown): { fileId: string; metadata: Metadata | undefined; skipOcr: boolean } {
+  const parsed = parseBody(attachBody, body, { opaque });
+  return { fileId: parsed.file_id, metadata: parsed.metadata ?? undefined, skipOcr: parsed.skip_ocr ?? false };
 }
 
-export function checkStoreName(value: unknown): string {
-  if (value === undefined || value === null) throw invalid('name', 'name is required.', 'missing_required_parameter');
-  if (typeof value !== 'string') throw invalid('name', 'The name must be a string.', 'invalid_type');
-  const problem = validateStoreName(value);
-  if (problem) {
-    const length = charCount(value);
-    const code = length < LIMITS.storeName.min ? 'string_too_short' : length > LIMITS.storeName.max ? 'string_too_long' : 'invalid_format';
-    throw invalid('name', problem, code);
-  }
-  return value;
+export function checkMetadataUpdate(body: unknown): Metadata {
+  return parseBody(updateMetadataRequestSchema, body, { opaque }).metadata;
 }
 
-/** Metadata as given (null means none); the error names the limit that was broken. */
-export function checkMetadata(value: unknown, param = 'metadata'): Metadata {
-  if (value === undefined || value === null) return {};
-  const problem = validateMetadata(value);
-  if (!problem) return { ...(value as Metadata) };
-  const { maxPairs, maxKeyLength, maxValueLength } = LIMITS.metadata;
-  let code = 'invalid_type';
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length > maxPairs) code = 'metadata_too_many_pairs';
-    else if (entries.some(([key]) => charCount(key) > maxKeyLength)) code = 'metadata_key_too_long';
-    else if (entries.some(([, v]) => typeof v === 'string' && charCount(v) > maxValueLength)) code = 'metadata_value_too_long';
-  }
-  throw invalid(param, problem, code);
-}
-
-export function checkExpiresAfter(value: unknown): ExpiresAfter | null {
-  if (value === undefined || value === null) return null;
-  const v = value as { anchor?: unknown; days?: unknown };
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw invalid('expires_after', 'expires_after must be an object {anchor: "last_active_at", days}.', 'invalid_type');
-  }
-  if (v.anchor !== 'last_active_at') {
-    throw invalid('expires_after.anchor', 'expires_after.anchor must be "last_active_at".', 'invalid_value');
-  }
-  if (typeof v.days !== 'number' || !Number.isInteger(v.days) || v.days < 1 || v.days > 365) {
-    throw invalid('expires_after.days', 'expires_after.days must be a whole number from 1 to 365.', 'out_of_range');
-  }
-  return { anchor: 'last_active_at', days: v.days };
-}
-
-export function checkBoolean(body: Body, field: string, fallback: boolean): boolean {
-  const value = body[field];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') throw invalid(field, `${field} must be true or false.`, 'invalid_type');
-  return value;
+/** The metadata field of a multipart upload, already parsed from its JSON. */
+export function checkMetadata(value: unknown): Metadata {
+  return parseBody(metadataSchema.nullish(), value, { root: 'metadata', opaque }) ?? {};
 }
 
 export interface SearchParams {
@@ -84,37 +48,11 @@ export interface SearchParams {
   fileIds: string[] | undefined;
 }
 
-export function checkSearch(body: Body): SearchParams {
-  rejectUnknownFields(body, ['query', 'max_num_results', FILE_IDS_FIELD]);
-  const query = requireString(body, 'query');
-  const length = charCount(query);
-  if (length < LIMITS.query.min || !query.trim()) throw invalid('query', 'The query must not be empty.', 'string_too_short');
-  if (length > LIMITS.query.max) {
-    throw invalid(
-      'query',
-      `The query may be at most ${LIMITS.query.max.toLocaleString('en-US')} characters long (it has ${length.toLocaleString('en-US')}).`,
-      'string_too_long',
-    );
-  }
-  const { min, max, default: fallback } = LIMITS.maxNumResults;
-  let maxNumResults: number = fallback;
-  const rawMax = body.max_num_results;
-  if (rawMax !== undefined && rawMax !== null) {
-    if (typeof rawMax !== 'number' || !Number.isInteger(rawMax)) {
-      throw invalid('max_num_results', 'max_num_results must be a whole number.', 'invalid_type');
-    }
-    if (rawMax < min || rawMax > max) {
-      throw invalid('max_num_results', `max_num_results must be between ${min} and ${max} (got ${rawMax}).`, 'out_of_range');
-    }
-    maxNumResults = rawMax;
-  }
-  let fileIds: string[] | undefined;
-  const rawIds = body[FILE_IDS_FIELD];
-  if (rawIds !== undefined && rawIds !== null) {
-    if (!Array.isArray(rawIds) || rawIds.some((id) => typeof id !== 'string' || !id)) {
-      throw invalid(FILE_IDS_FIELD, `${FILE_IDS_FIELD} must be a list of file ids.`, 'invalid_type');
-    }
-    fileIds = [...new Set(rawIds as string[])];
-  }
-  return { query, maxNumResults, fileIds };
+export function checkSearch(body: unknown): SearchParams {
+  const parsed = parseBody(searchBody, body);
+  return {
+    query: parsed.query,
+    maxNumResults: parsed.max_num_results ?? LIMITS.maxNumResults.default,
+    fileIds: parsed.file_ids ? [...new Set(parsed.file_ids)] : undefined,
+  };
 }

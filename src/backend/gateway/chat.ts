@@ -26,63 +26,6 @@ export type ResponseShape = 'chat' | 'inference';
 /** Pause between streamed pieces of the local model, so a UI shows the answer arriving. */
 const LOCAL_STREAM_PIECE_DELAY_MS = 8;
 
-function textOf(content: unknown, index: number): string {
-  if (typeof content === 'string') return content;
-  if (content === null || content === undefined) return '';
-  if (Array.isArray(content)) {
-    return content
-      .map((part) => (typeof part === 'string' ? part : part && typeof part === 'object' && typeof part.text === 'string' ? part.text : ''))
-      .join('');
-  }
-  throw invalid(`messages[${index}].content`, 'Message content must be a string or a list of text parts.', 'invalid_type');
-}
-
-function optionalPositiveInt(body: Record<string, unknown>, field: string): number | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw invalid(field, `${field} must be a whole number of at least 1.`, 'invalid_value');
-  }
-  return value;
-}
-
-export function checkCommonOptions(body: Record<string, unknown>): { stream: boolean; maxTokens?: number } {
-  const temperature = body.temperature;
-  if (temperature !== undefined && temperature !== null && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
-    throw invalid('temperature', 'temperature must be a number from 0 to 2.', 'out_of_range');
-  }
-  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
-    throw invalid('stream', 'stream must be true or false.', 'invalid_type');
-  }
-  const format = body.response_format as { type?: unknown } | undefined | null;
-  if (format !== undefined && format !== null && (typeof format !== 'object' || typeof format.type !== 'string')) {
-    throw invalid('response_format', 'response_format must be an object with a string "type".', 'invalid_type');
-  }
-  const maxCompletion = optionalPositiveInt(body, 'max_completion_tokens');
-  const maxTotal = optionalPositiveInt(body, 'max_tokens');
-  return { stream: body.stream === true, maxTokens: maxCompletion ?? maxTotal };
-}
-
-export function parseChatRequest(body: Record<string, unknown>): ChatInput {
-  if (body.model === undefined || body.model === null) throw invalid('model', 'model is required.', 'missing_required_parameter');
-  if (typeof body.model !== 'string' || !body.model.trim()) throw invalid('model', 'model must be a non-empty string.', 'invalid_type');
-  if (!Array.isArray(body.messages)) {
-    throw invalid('messages', 'messages is required: a list of {role, content}.', 'missing_required_parameter');
-  }
-  if (!body.messages.length) throw invalid('messages', 'messages must contain at least one message.', 'string_too_short');
-  const messages = body.messages.map((raw, i): PlainMessage => {
-    const message = raw as { role?: unknown; content?: unknown } | null;
-    if (!message || typeof message !== 'object') {
-      throw invalid(`messages[${i}]`, 'Each message must be an object {role, content}.', 'invalid_type');
-    }
-    if (typeof message.role !== 'string' || !message.role) {
-      throw invalid(`messages[${i}].role`, 'Each message needs a role.', 'missing_required_parameter');
-    }
-    return { role: message.role, content: textOf(message.content, i) };
-  });
-  return { model: body.model, messages, ...checkCommonOptions(body), body };
-}
-
 function truncate(text: string, maxTokens: number | undefined): { text: string; finish: 'stop' | 'length' } {
   if (maxTokens === undefined || countTokens(text) <= maxTokens) return { text, finish: 'stop' };
   return { text: text.slice(0, maxTokens * 4), finish: 'length' };

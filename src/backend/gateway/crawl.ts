@@ -16,7 +16,6 @@ export interface CrawlResult {
   error?: string;
 }
 
-export const MAX_CRAWL_URLS = 10;
 const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 const PAGE_TIMEOUT_MS = 15_000;
 

@@ -4,8 +4,8 @@ import { readJson } from '../http/body';
 import { invalid, notImplemented } from '../http/errors';
 import { sendJson } from '../http/respond';
 import type { RequestContext, Route } from '../http/router';
-import { checkCommonOptions, parseChatRequest, respondLocal, respondUpstream, type ChatInput } from './chat';
-import { crawlOne, MAX_CRAWL_URLS, type PageConverter } from './crawl';
+import { respondLocal, respondUpstream, type ChatInput } from './chat';
+import { crawlOne, type PageConverter } from './crawl';
 import {
   hashingEmbedding,
   LOCAL_EMBEDDING_DEFAULT_DIMENSIONS,
@@ -14,6 +14,7 @@ import {
 } from './localEmbedding';
 import { LOCAL_CHAT_MODEL, LOCAL_CHAT_MODEL_INFO, LOCAL_EMBEDDING_MODEL_INFO, modelNotFound, type ModelInfo } from './models';
 import type { SkillDirectory } from './skills';
+import { checkChat, checkCrawl, checkEmbed, checkInference, checkResearch, checkSkillshare, checkWebSearch } from './requests';
 import { isEmbeddingModel, type Upstream } from './upstream';
 
 export interface GatewayDeps {
@@ -24,9 +25,6 @@ export interface GatewayDeps {
   /** For the web crawl's page fetches (proxy rules and certificates). */
   dispatcher?: Dispatcher;
 }
-
-const MAX_EMBED_INPUTS = 2048;
-const MAX_QUERY_CHARS = 10_000;
 
 /** The inference endpoint retires on December 17 (year not shown): the next one from today. */
 export function sunsetDate(now = new Date()): Date {
@@ -73,7 +71,8 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   }
 
   const chat = async (ctx: RequestContext) => {
-    const input = parseChatRequest(await readJson(ctx.req));
+    const body = await readJson(ctx.req);
+    const input: ChatInput = { ...checkChat(body), body };
     await respondChat(ctx, input, 'chat', { 'x-project-code': projectCodeOf(ctx) });
   };
 
@@ -89,24 +88,12 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     route('POST', '/v1/inference/:model', async (ctx) => {
       const body = await readJson(ctx.req);
       const model = ctx.params.model!;
-      if (typeof body.prompt !== 'string') {
-        throw invalid('prompt', 'prompt is required: the user input as a string.', 'missing_required_parameter');
-      }
-      if (typeof body.project_code !== 'string') {
-        throw invalid(
-          'project_code',
-          'project_code is required: "NA" or the project code of the specific customer.',
-          'missing_required_parameter',
-        );
-      }
-      if (body.system_prompt !== undefined && typeof body.system_prompt !== 'string') {
-        throw invalid('system_prompt', 'system_prompt must be a string.', 'invalid_type');
-      }
+      const { prompt, systemPrompt, projectCode, ...options } = checkInference(body);
       const messages = [
-        { role: 'system', content: typeof body.system_prompt === 'string' ? body.system_prompt : 'You are a helpful assistant.' },
-        { role: 'user', content: body.prompt },
+        { role: 'system', content: systemPrompt ?? 'You are a helpful assistant.' },
+        { role: 'user', content: prompt },
       ];
-      const input: ChatInput = { model, messages, ...checkCommonOptions(body), body };
+      const input: ChatInput = { model, messages, ...options, body };
       const sunset = sunsetDate();
       await respondChat(
         ctx,
@@ -116,7 +103,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
           deprecation: 'true',
           sunset: sunset.toUTCString(),
           link: '</v1/chat/completions>; rel="successor-version"',
-          'x-project-code': body.project_code.trim() || 'NA',
+          'x-project-code': projectCode.trim() || 'NA',
         },
         'model',
       );
@@ -127,56 +114,27 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
 
     route('POST', '/v1/tools/skillshare', async (ctx) => {
       const body = await readJson(ctx.req);
-      const query = body.query;
-      if (typeof query !== 'string' || !query.trim()) {
-        throw invalid('query', 'query is required: a description of the person you are looking for.', 'missing_required_parameter');
-      }
-      if (query.length > MAX_QUERY_CHARS) {
-        throw invalid('query', `query may be at most ${MAX_QUERY_CHARS} characters long.`, 'string_too_long');
-      }
+      const query = checkSkillshare(body);
       sendJson(ctx.res, 200, skills.search(query));
     }),
 
     route('POST', '/v1/tools/web/crawl', async (ctx) => {
       const body = await readJson(ctx.req);
-      const urls = body.urls;
-      if (!Array.isArray(urls) || !urls.length) {
-        throw invalid('urls', 'urls is required: a list of http(s) URLs.', 'missing_required_parameter');
-      }
-      if (urls.length > MAX_CRAWL_URLS) {
-        throw invalid('urls', `At most ${MAX_CRAWL_URLS} URLs per request (got ${urls.length}).`, 'too_many_items');
-      }
-      urls.forEach((url, i) => {
-        let parsed: URL | undefined;
-        try {
-          parsed = typeof url === 'string' ? new URL(url) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-          throw invalid(`urls[${i}]`, `Only absolute http(s) URLs can be crawled (got ${JSON.stringify(url)}).`, 'invalid_url');
-        }
-      });
+      const urls = checkCrawl(body);
       const abort = new AbortController();
       ctx.res.on('close', () => abort.abort());
-      const results = await Promise.all((urls as string[]).map((url) => crawlOne(url, deps.convertPage, abort.signal, dispatcher)));
+      const results = await Promise.all(urls.map((url) => crawlOne(url, deps.convertPage, abort.signal, dispatcher)));
       sendJson(ctx.res, 200, { results });
     }),
 
     route('POST', '/v1/tools/web/search', async (ctx) => {
       const body = await readJson(ctx.req);
-      if (typeof body.query !== 'string' || !body.query.trim()) throw invalid('query', 'query is required.', 'missing_required_parameter');
-      if (
-        body.max_results !== undefined &&
-        (typeof body.max_results !== 'number' || !Number.isInteger(body.max_results) || body.max_results < 1)
-      ) {
-        throw invalid('max_results', 'max_results must be a whole number of at least 1.', 'invalid_value');
-      }
+      checkWebSearch(body);
       await forwardTool(ctx, '/tools/web/search', body, 'Web search');
     }),
     route('POST', '/v1/tools/web/research', async (ctx) => {
       const body = await readJson(ctx.req);
-      if (typeof body.query !== 'string' || !body.query.trim()) throw invalid('query', 'query is required.', 'missing_required_parameter');
+      checkResearch(body);
       await forwardTool(ctx, '/tools/web/research', body, 'Web research');
     }),
     route('GET', '/v1/tools/web/research/:researchId', async (ctx) => {
@@ -186,23 +144,9 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
 
   async function embed(ctx: RequestContext): Promise<void> {
     const body = await readJson(ctx.req);
-    if (typeof body.model !== 'string' || !body.model) throw invalid('model', 'model is required.', 'missing_required_parameter');
-    const input = body.input;
-    const texts =
-      typeof input === 'string'
-        ? [input]
-        : Array.isArray(input) && input.every((t) => typeof t === 'string')
-          ? (input as string[])
-          : undefined;
-    if (!texts) throw invalid('input', 'input must be a string or a list of strings.', 'invalid_type');
-    if (!texts.length) throw invalid('input', 'input must contain at least one text.', 'string_too_short');
-    if (texts.length > MAX_EMBED_INPUTS) throw invalid('input', `input may contain at most ${MAX_EMBED_INPUTS} texts.`, 'too_many_items');
-    const dimensions = body.dimensions;
-    if (dimensions !== undefined && (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1)) {
-      throw invalid('dimensions', 'dimensions must be a whole number of at least 1.', 'invalid_value');
-    }
-    if (body.model === LOCAL_EMBEDDING_MODEL) {
-      const size = (dimensions as number | undefined) ?? LOCAL_EMBEDDING_DEFAULT_DIMENSIONS;
+    const { model, texts, dimensions } = checkEmbed(body);
+    if (model === LOCAL_EMBEDDING_MODEL) {
+      const size = dimensions ?? LOCAL_EMBEDDING_DEFAULT_DIMENSIONS;
       if (size < 16 || size > LOCAL_EMBEDDING_MAX_DIMENSIONS) {
         throw invalid(
           'dimensions',
@@ -219,17 +163,17 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
       });
       return;
     }
-    if (!upstream) throw modelNotFound(body.model, [LOCAL_EMBEDDING_MODEL]);
+    if (!upstream) throw modelNotFound(model, [LOCAL_EMBEDDING_MODEL]);
     const result = await upstream.embeddings({
-      model: body.model,
+      model,
       input: texts,
-      ...(dimensions ? { dimensions: dimensions as number } : {}),
+      ...(dimensions ? { dimensions } : {}),
     });
     const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
     sendJson(ctx.res, 200, {
       object: 'list',
       data: result.data.map((d, i) => ({ object: 'embedding', index: d.index ?? i, embedding: d.embedding })),
-      model: body.model,
+      model,
       usage: result.usage ?? { prompt_tokens: tokens, total_tokens: tokens },
     });
   }

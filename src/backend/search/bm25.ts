@@ -44,6 +44,8 @@ export class Bm25Index {
   private readonly terms = new Map<string, Postings>();
   private lengths = new Uint32Array(1024);
   private alive = new Uint8Array(1024);
+  /** Added but not yet searchable (see `add(…, hidden)`); purges keep their postings. */
+  private pending = new Uint8Array(1024);
   private scores = new Float32Array(1024);
   private docCount = 0;
   private liveCount = 0;
@@ -54,11 +56,16 @@ export class Bm25Index {
     return this.liveCount;
   }
 
-  /** Adds a document given its tokens; returns its number (stable for the life of the index). */
-  add(tokens: readonly string[]): number {
+  /**
+   * Adds a document given its tokens; returns its number (stable for the life of the index).
+   * A `hidden` document is not searchable until `reveal` (or dropped by `discard`), so a file
+   * indexed in several slices appears in results all at once.
+   */
+  add(tokens: readonly string[], hidden = false): number {
     const doc = this.docCount++;
     this.lengths = grow(this.lengths, this.docCount, (n) => new Uint32Array(n));
     this.alive = grow(this.alive, this.docCount, (n) => new Uint8Array(n));
+    this.pending = grow(this.pending, this.docCount, (n) => new Uint8Array(n));
     const counts = new Map<string, number>();
     for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
     for (const [term, tf] of counts) {
@@ -70,10 +77,33 @@ export class Bm25Index {
       postings.push(doc, tf);
     }
     this.lengths[doc] = tokens.length;
+    if (hidden) this.pending[doc] = 1;
+    else this.markLive(doc);
+    return doc;
+  }
+
+  /** Makes hidden documents searchable. */
+  reveal(docs: readonly number[]): void {
+    for (const doc of docs) {
+      if (!this.pending[doc]) continue;
+      this.pending[doc] = 0;
+      this.markLive(doc);
+    }
+  }
+
+  /** Drops hidden documents that will never be revealed. */
+  discard(docs: readonly number[]): void {
+    for (const doc of docs) {
+      if (!this.pending[doc]) continue;
+      this.pending[doc] = 0;
+      this.deadSincePurge++;
+    }
+  }
+
+  private markLive(doc: number): void {
     this.alive[doc] = 1;
     this.liveCount++;
-    this.liveLength += tokens.length;
-    return doc;
+    this.liveLength += this.lengths[doc]!;
   }
 
   remove(doc: number): void {
@@ -129,7 +159,7 @@ export class Bm25Index {
       let w = 0;
       for (let r = 0; r < postings.length; r++) {
         const doc = postings.docs[r]!;
-        if (!this.alive[doc]) continue;
+        if (!this.alive[doc] && !this.pending[doc]) continue;
         postings.docs[w] = doc;
         postings.tfs[w] = postings.tfs[r]!;
         w++;

@@ -34,6 +34,12 @@ interface IndexedChunk extends ChunkInput {
 
 /** Candidates each side contributes before fusion. */
 const HYBRID_CANDIDATES = 50;
+/** Longest stretch of indexing work between two turns of the event loop, in ms. */
+const INDEX_SLICE_MS = 5;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 const BM25_WEIGHT = 0.5;
 
 export function normalize(vector: ArrayLike<number>): Float32Array {
@@ -78,6 +84,43 @@ export class StoreIndex {
       docs.push(doc);
     });
     this.docsOfFile.set(fileId, docs);
+  }
+
+  /**
+   * Like `addFile`, but tokenizes in slices of a few milliseconds and lets the event loop turn
+   * between them, so a file of thousands of chunks never stalls the server. The file's chunks
+   * become searchable all at once at the end, replacing its previous ones, and only if
+   * `stillWanted()` says so then (the file may have been deleted or re-attached meanwhile).
+   * Resolves whether they were added.
+   */
+  async addFileGradually(
+    fileId: string,
+    chunks: readonly ChunkInput[],
+    vectors?: readonly Float32Array[],
+    stillWanted: () => boolean = () => true,
+  ): Promise<boolean> {
+    const docs: number[] = [];
+    let sliceStart = performance.now();
+    for (const chunk of chunks) {
+      if (performance.now() - sliceStart > INDEX_SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      docs.push(this.bm25.add(tokenize(`${chunk.heading}\n${chunk.text}`), true));
+    }
+    if (!stillWanted()) {
+      this.bm25.discard(docs);
+      return false;
+    }
+    this.removeFile(fileId);
+    docs.forEach((doc, chunkIndex) => {
+      const vector = vectors?.[chunkIndex];
+      if (vector) this.vectorCount++;
+      this.chunks[doc] = { ...chunks[chunkIndex]!, fileId, chunkIndex, vector };
+    });
+    this.bm25.reveal(docs);
+    this.docsOfFile.set(fileId, docs);
+    return true;
   }
 
   removeFile(fileId: string): void {

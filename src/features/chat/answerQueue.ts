@@ -34,6 +34,8 @@ export interface AnswerHost {
   projectCode(): string;
   maxSearchResults(): number;
   warn(message: string): void;
+  /** An answer could not reach its server: Local mode checks its backend and starts it again if it is gone. */
+  unreachable?(): void;
 }
 
 interface RunEvents {
@@ -233,6 +235,7 @@ export class AnswerQueue {
     answer.status = 'error';
     answer.error = error;
     this.host.warn(`Answer ${requestId} failed (${error.kind}): ${error.message}`);
+    if (error.kind === 'network') this.host.unreachable?.();
     this.settle(conversation, answer, requestId);
     this.host.post({ type: 'streamError', requestId, error });
   }

@@ -92,8 +92,10 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       projectCode: () => services.config.current.projectCode,
       maxSearchResults: () => services.config.current.searchMaxResults,
       warn: (message) => log.warn(message),
+      unreachable: () => services.errors.onUnreachable?.(),
     });
     this._register({ dispose: () => this.answers.stop() });
+    this._register({ dispose: () => void this.conversations.flush() });
   }
 
   // ------------------------------------------------------------ panel
@@ -118,6 +120,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   private adopt(panel: ChatPanel): ChatPanel {
     this.panel = panel;
+    // The chat panel (opened, or restored after a reload) is a use of DocChat: connect.
+    void this.services.connection.use('the chat panel');
     panel.onDidDispose(() => {
       if (this.panel === panel) {
         this.panel = undefined;
@@ -327,7 +331,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const conversation = this.current();
     change(conversation.options);
     void this.conversations.save();
-    this.postState();
+    this.post({ type: 'options', conversationId: conversation.id, options: conversation.options });
   }
 
   private openLink(href: string): void {
@@ -382,7 +386,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       conversation.title = titleFor(text);
     }
     conversation.messages.push(question);
-    this.answer(conversation, question);
+    this.answer(conversation, question, conversation.messages.length - 1);
   }
 
   /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
@@ -394,17 +398,25 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       return;
     }
     conversation.messages.pop();
-    this.answer(conversation, question);
+    this.answer(conversation, question, conversation.messages.length);
   }
 
   stop(requestId?: string): void {
     this.answers.stop(requestId);
   }
 
-  private answer(conversation: Conversation, question: UserMessage): void {
+  /** `from`: the index of the first message of this turn (the webview gets only those). */
+  private answer(conversation: Conversation, question: UserMessage, from: number): void {
     const model = conversation.options.model ?? this.models.state.defaultModel ?? LOCAL_MODEL;
     this.answers.respond(conversation, question, model);
-    this.postState();
+    this.post({
+      type: 'turn',
+      conversationId: conversation.id,
+      title: conversation.title,
+      from,
+      messages: conversation.messages.slice(from),
+      pendingContext: conversation.pendingContext,
+    });
   }
 
   private notConnectedError(): ChatErrorInfo | undefined {

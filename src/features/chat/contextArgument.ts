@@ -3,19 +3,11 @@
  * Commands can be run by anything, so the argument is validated. No `vscode` import.
  */
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PassageSource } from '../../chatCore/protocol';
 
 /** One search result to add as chat context. */
-export interface ChatContextPassage {
-  storeId: string;
-  storeName?: string;
-  fileId: string;
-  filename?: string;
-  /** The passage text (a search result's `content`). */
-  content: string;
-  score?: number;
-}
+export type ChatContextPassage = Omit<PassageSource, 'kind'>;
 
 /** Passages longer than this are cut: context goes into every prompt of the question. */
 export const MAX_CONTEXT_CHARS = 20_000;

@@ -5,11 +5,16 @@
  */
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
 import type { AssistantMessage, Conversation, ConversationOptions, ConversationSummary } from '../../chatCore/protocol';
 
 const STATE_KEY = 'docchat.chat.conversations';
+/**
+ * Saves within this time become one: writing all conversations (serialised whole by the memento)
+ * is kept off the path from Enter to the request and to the first answer text.
+ */
+export const SAVE_DELAY_MS = 250;
 export const MAX_CONVERSATIONS = 50;
 
 const range = z.object({ startLine: z.number(), startCharacter: z.number(), endLine: z.number(), endCharacter: z.number() });
@@ -99,6 +104,7 @@ function settleInterrupted(c: Conversation): Conversation {
 export class ConversationStore {
   private conversations: Conversation[];
   private activeId: string | undefined;
+  private pendingSave: { timer: ReturnType<typeof setTimeout>; done: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
     private readonly storage: KeyValueStore,
@@ -169,8 +175,29 @@ export class ConversationStore {
     c.updatedAt = this.now();
   }
 
+  /** Saves soon (saves asked for within SAVE_DELAY_MS are one write); resolves once written. */
   save(): Promise<void> {
-    return Promise.resolve(this.storage.update(STATE_KEY, { activeId: this.activeId, conversations: this.conversations }));
+    if (!this.pendingSave) {
+      let resolve!: () => void;
+      const done = new Promise<void>((r) => (resolve = r));
+      this.pendingSave = { timer: setTimeout(() => void this.flush(), SAVE_DELAY_MS), done, resolve };
+    }
+    return this.pendingSave.done;
+  }
+
+  /** Writes a pending save now (when the extension stops). */
+  async flush(): Promise<void> {
+    const pending = this.pendingSave;
+    if (!pending) {
+      return;
+    }
+    this.pendingSave = undefined;
+    clearTimeout(pending.timer);
+    try {
+      await this.storage.update(STATE_KEY, { activeId: this.activeId, conversations: this.conversations });
+    } finally {
+      pending.resolve();
+    }
   }
 
   private trim(): void {

@@ -34,6 +34,9 @@ function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined
   };
 }
 
+/** The chat panel opens at once and shows the connection as it comes. */
+const NO_WAIT = { waitForConnection: false } as const;
+
 export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): ChatController {
   const log = services.log.child('chat');
   const opener = new ChatSourceOpener(passages);
@@ -44,13 +47,17 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => controller.restore(panel),
     }),
-    registerCommand(services.errors, Commands.openChat, vscode.l10n.t('DocChat: could not open the chat.'), () => {
-      controller.show();
-    }),
-    registerCommand(services.errors, Commands.newChat, vscode.l10n.t('DocChat: could not start a new chat.'), () => {
-      controller.show();
-      controller.newChat();
-    }),
+    registerCommand(services.errors, Commands.openChat, vscode.l10n.t('DocChat: could not open the chat.'), () => controller.show(), NO_WAIT),
+    registerCommand(
+      services.errors,
+      Commands.newChat,
+      vscode.l10n.t('DocChat: could not start a new chat.'),
+      () => {
+        controller.show();
+        controller.newChat();
+      },
+      NO_WAIT,
+    ),
     registerCommand(
       services.errors,
       Commands.chooseStoreForChat,

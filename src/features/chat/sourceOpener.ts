@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
-import type { PassageDocuments } from '../search';
+import { passageOf, type PassageDocuments } from '../search';
 import { type ChatSource, isOpenableLink, type PassageSource, type SelectionSource } from '../../chatCore/protocol';
 
 /** Opens an answer's sources (passages, selections, web pages) and inserts code where the user was editing. */
@@ -59,14 +59,7 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
   }
 
   private async openPassage(source: PassageSource): Promise<void> {
-    await this.passages.open({
-      storeId: source.storeId,
-      storeName: source.storeName ?? '',
-      fileId: source.fileId,
-      filename: source.filename ?? source.fileId,
-      content: source.content,
-      score: source.score ?? 0,
-    });
+    await this.passages.open(passageOf(source));
   }
 
   private async openSelection(source: SelectionSource): Promise<void> {

@@ -7,7 +7,7 @@ import { FileNameCache, numberSources, searchPassages } from '../../chatCore/gro
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
 import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { PassageSource } from '../../chatCore/protocol';
-import type { PassageDocuments } from '../search';
+import { passageOf, type PassageDocuments } from '../search';
 import { completeWalkthroughStep } from '../walkthrough';
 import { passageTitle, quotePassage, type StoreRef } from './answerText';
 import type { ChosenStore } from './chosenStore';
@@ -35,6 +35,7 @@ export class DocChatParticipant {
     const abort = new AbortController();
     const listener = token.onCancellationRequested(() => abort.abort());
     try {
+      await this.services.connection.use('@docchat');
       return await this.handle(request, context, stream, abort.signal);
     } catch (error) {
       if (isCancellation(error) || token.isCancellationRequested) {
@@ -143,7 +144,7 @@ export class DocChatParticipant {
           `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`)}** · score ${(p.score ?? 0).toFixed(2)}\n\n${quotePassage(p.content)}\n\n`,
         ),
       );
-      stream.reference(this.passages.uriFor(toPassage(p)));
+      stream.reference(this.passages.uriFor(passageOf(p)));
     });
   }
 
@@ -156,13 +157,13 @@ export class DocChatParticipant {
       this.trusted(`\n\n**Sources**\n\n${listed.map(({ n, p }) => `${n}. ${this.openLink(p, passageTitle(p))}`).join('\n')}`),
     );
     for (const { p } of listed) {
-      stream.reference(this.passages.uriFor(toPassage(p)));
+      stream.reference(this.passages.uriFor(passageOf(p)));
     }
   }
 
   /** A link that opens the passage highlighted (the same way the search quick pick opens it). */
   private openLink(p: PassageSource, text: string): string {
-    const args = encodeURIComponent(JSON.stringify([toPassage(p)]));
+    const args = encodeURIComponent(JSON.stringify([passageOf(p)]));
     return `[${escape(text)}](command:${Commands.openChatPassage}?${args} "Open the passage")`;
   }
 
@@ -171,17 +172,6 @@ export class DocChatParticipant {
     value.isTrusted = { enabledCommands: [Commands.openChatPassage] };
     return value;
   }
-}
-
-function toPassage(p: PassageSource) {
-  return {
-    storeId: p.storeId,
-    storeName: p.storeName ?? '',
-    fileId: p.fileId,
-    filename: p.filename ?? p.fileId,
-    content: p.content,
-    score: p.score ?? 0,
-  };
 }
 
 function escape(text: string): string {

@@ -73,6 +73,7 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
     if (!query) {
       throw new Error('The DocChat search tool needs a non-empty "query".');
     }
+    await this.services.connection.use('the DocChat search tool');
     const documents = requireDocuments(this.services.connection);
     const cancel = abortOn(token);
     try {

@@ -8,6 +8,7 @@ import { showSearchPicker, type FileChoice } from './searchPicker';
 import { registerCommand } from '../../services/commands';
 
 export type { ExactFileResolver, Passage, PassageDocuments } from './passages';
+export { passageOf } from './passages';
 
 /** Returns the passage opener, shared with the features that open passages too. */
 export function register(context: vscode.ExtensionContext, services: Services): PassageDocuments {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { PassageSource } from '../../chatCore/protocol';
 import { Disposable } from '../../common/lifecycle';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
@@ -15,6 +16,18 @@ export interface Passage {
   filename: string;
   content: string;
   score: number;
+}
+
+/** A chat source as a passage: the fields a chat message may leave out get their neutral values. */
+export function passageOf(source: Omit<PassageSource, 'kind'>): Passage {
+  return {
+    storeId: source.storeId,
+    storeName: source.storeName ?? '',
+    fileId: source.fileId,
+    filename: source.filename ?? source.fileId,
+    content: source.content,
+    score: source.score ?? 0,
+  };
 }
 
 /** The workspace file a store file was synced from, when a feature knows it. */
@@ -91,11 +104,7 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
       const uri = await resolve(p.storeId, p.fileId).catch(() => undefined);
       if (!uri) continue;
       try {
-        const document = await vscode.workspace.openTextDocument(uri);
-        this.highlights.set(uri.toString(), p.content);
-        const editor = await vscode.window.showTextDocument(document, { preview: true });
-        this.decorate(editor, true);
-        return editor;
+        return await this.showHighlighted(await vscode.workspace.openTextDocument(uri), p.content);
       } catch (error) {
         // A PDF or DOCX has no text editor: its converted markdown shows the passage instead.
         this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
@@ -112,11 +121,16 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     }
     const uri = this.uriFor(p);
     this.fallbacks.set(uri.toString(), p);
-    this.highlights.set(uri.toString(), p.content);
-    const document = await vscode.workspace.openTextDocument(uri);
+    let document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'markdown') {
-      await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+      document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');
     }
+    return this.showHighlighted(document, p.content);
+  }
+
+  /** Shows a document with the passage highlighted and scrolled into view. */
+  private async showHighlighted(document: vscode.TextDocument, passage: string): Promise<vscode.TextEditor> {
+    this.highlights.set(document.uri.toString(), passage);
     const editor = await vscode.window.showTextDocument(document, { preview: true });
     this.decorate(editor, true);
     return editor;
@@ -134,10 +148,7 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
         if (!locatePassage(document.getText(), p.content)) {
           continue;
         }
-        this.highlights.set(uri.toString(), p.content);
-        const editor = await vscode.window.showTextDocument(document, { preview: true });
-        this.decorate(editor, true);
-        return editor;
+        return await this.showHighlighted(document, p.content);
       } catch (error) {
         this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
       }

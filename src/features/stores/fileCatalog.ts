@@ -1,6 +1,9 @@
 /**
  * File names for store files. A store file carries only the file id; the name comes from the
- * files list, loaded once and reused, with single retrievals for files created since.
+ * files list, loaded once and reused, with single retrievals for files created since. The list is
+ * read newest first, and a page of the tree waits only until its files are named, not for the
+ * whole list (10,000 files in a large store): recently attached files are found in its first page.
+ * Single retrievals for a whole page would soon meet the service's 120 retrievals a minute.
  * No `vscode` import.
  */
 import type { FileObject } from '../../api/documents/schemas';
@@ -13,6 +16,7 @@ export interface FileSource {
 /** How many single retrievals one ensure() may make before it leaves the rest nameless. */
 const MAX_SINGLE_RETRIEVALS = 20;
 const LIST_PAGE = 10_000;
+const FIRST_LIST_PAGE = 1_000;
 
 export class FileCatalog {
   private readonly files = new Map<string, FileObject>();
@@ -20,6 +24,8 @@ export class FileCatalog {
   private listing: Promise<void> | undefined;
   /** Ids that could not be found: not asked for again until invalidate(). */
   private readonly unknown = new Set<string>();
+  /** Called after each page of the files list. */
+  private readonly pageListeners = new Set<() => void>();
 
   constructor(private readonly source: () => FileSource | undefined) {}
 
@@ -47,8 +53,11 @@ export class FileCatalog {
       return;
     }
     if (!this.listed) {
-      await this.listAll();
+      await this.untilNamedOrListed(missing);
       missing = missing.filter((id) => !this.files.has(id));
+      if (missing.length === 0) {
+        return;
+      }
     }
     for (const id of missing.slice(0, MAX_SINGLE_RETRIEVALS)) {
       const source = this.source();
@@ -64,6 +73,26 @@ export class FileCatalog {
     }
   }
 
+  /** Resolves when every id is named or the whole list is read; rejects when reading it fails. */
+  private async untilNamedOrListed(ids: readonly string[]): Promise<void> {
+    const listing = this.listAll();
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (ids.every((id) => this.files.has(id))) done();
+      };
+      const done = () => {
+        this.pageListeners.delete(check);
+        resolve();
+      };
+      this.pageListeners.add(check);
+      listing.then(done, done);
+      check();
+    });
+    if (!ids.every((id) => this.files.has(id))) {
+      await listing; // the list is read (or its error is thrown)
+    }
+  }
+
   private listAll(): Promise<void> {
     this.listing ??= (async () => {
       const source = this.source();
@@ -72,10 +101,11 @@ export class FileCatalog {
       }
       let after: string | undefined;
       for (;;) {
-        const page = await source.listFiles({ limit: LIST_PAGE, ...(after ? { after } : {}) });
+        const page = await source.listFiles({ limit: after ? LIST_PAGE : FIRST_LIST_PAGE, ...(after ? { after } : {}) });
         for (const file of page.data) {
           this.files.set(file.id, file);
         }
+        this.pageListeners.forEach((listener) => listener());
         after = page.lastId ?? page.data.at(-1)?.id;
         if (!page.hasMore || !after || page.data.length === 0) {
           break;

@@ -51,13 +51,18 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   view = treeView;
   context.subscriptions.push(treeView);
   tree.setVisible(treeView.visible);
+  // Showing the view is using DocChat: it connects (in Local mode, starts the local backend).
+  if (treeView.visible) void services.connection.use('the Vector Stores view');
   const describeConnection = () => {
     const s = services.connection.state;
     treeView.description = s.kind === 'local' ? vscode.l10n.t('Local') : s.kind === 'remote' ? s.host : undefined;
   };
   describeConnection();
   context.subscriptions.push(
-    treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
+    treeView.onDidChangeVisibility((e) => {
+      tree.setVisible(e.visible);
+      if (e.visible) void services.connection.use('the Vector Stores view');
+    }),
     services.connection.onDidChange(describeConnection),
   );
 

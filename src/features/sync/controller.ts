@@ -114,6 +114,8 @@ export class SyncController extends Disposable {
       return current;
     }
     const run = (async () => {
+      // A sync (a command, a watched folder's change, a resume) is a use of DocChat: connect first.
+      await this.services.connection.use('a folder sync');
       let next: SyncRequest | undefined = request;
       while (next) {
         this.again.delete(follow.id);
@@ -138,6 +140,15 @@ export class SyncController extends Disposable {
 
   stop(follow: Follow): void {
     this.aborts.get(follow.id)?.abort();
+  }
+
+  /** True when a reload or crash interrupted a sync (its journal is still there). Reads files only. */
+  async hasUnfinished(): Promise<boolean> {
+    for (const follow of this.follows.list()) {
+      const unfinished = await this.follows.journal(follow).read();
+      if (unfinished && unfinished.storeId === follow.storeId) return true;
+    }
+    return false;
   }
 
   /** Resumes every sync a reload or crash interrupted (their journal is still there). */
@@ -231,8 +242,8 @@ export class SyncController extends Disposable {
               plan,
               removeDeleted,
               limits,
-              // Without limits the service is the only bound: the raw client does best at about 32 in flight.
-              concurrency: limits ? 8 : 32,
+              // Without limits the service is the only bound: the raw client does best at about 64 in flight.
+              concurrency: limits ? 8 : 64,
               signal,
               onProgress: (p) => {
                 const percent = p.total ? (p.done / p.total) * 100 : 0;
@@ -281,12 +292,14 @@ export class SyncController extends Disposable {
     signal: AbortSignal,
   ) {
     const client = requireDocuments(this.services.connection);
-    const [scan, storeFiles, unfinished] = await Promise.all([
-      scanFolder({ root: root.fsPath, folder: folder.fsPath, exclude, signal }),
+    // Hashing (in a worker thread) overlaps the store listing.
+    const [{ hashed, unreadable }, storeFiles, unfinished] = await Promise.all([
+      scanFolder({ root: root.fsPath, folder: folder.fsPath, exclude, signal }).then((scan) =>
+        hashFiles(scan.files, { cache: (p) => records.get(p), signal }),
+      ),
       listStoreFiles(client, follow.storeId, signal),
       this.follows.journal(follow).read(),
     ]);
-    const { hashed, unreadable } = await hashFiles(scan.files, { cache: (p) => records.get(p), signal });
     const prefix = follow.relativeFolder ? `${follow.relativeFolder}/` : '';
     // Only store files synced from this folder take part: the store may hold other files too.
     const remotes: RemoteFile[] = storeFiles
@@ -324,29 +337,21 @@ export class SyncController extends Disposable {
     for (const key of [...records.keys()]) {
       if ((!prefix || key.startsWith(prefix)) && !byPath.has(key)) records.delete(key);
     }
-    for (const { local, remote } of plan.unchanged) {
-      const file = byPath.get(local.path);
-      if (file) {
-        records.set(local.path, {
-          size: file.size,
-          mtimeMs: file.mtimeMs,
-          hash: local.hash,
-          fileId: remote.fileId,
-          status: remote.status === 'completed' ? 'synced' : 'converting',
-        });
-      }
-    }
-    for (const { local, remote } of plan.failed) {
-      const file = byPath.get(local.path);
-      if (file) {
-        records.set(local.path, {
-          size: file.size,
-          mtimeMs: file.mtimeMs,
-          hash: local.hash,
-          fileId: remote.fileId,
-          status: 'failed',
-          error: remote.lastError ?? vscode.l10n.t('Conversion ended with status "{0}".', remote.status),
-        });
+    // Files the plan leaves alone keep a record of what the store holds for them.
+    for (const [entries, failed] of [
+      [plan.unchanged, false],
+      [plan.failed, true],
+    ] as const) {
+      for (const { local, remote } of entries) {
+        const file = byPath.get(local.path);
+        if (!file) continue;
+        const known = { size: file.size, mtimeMs: file.mtimeMs, hash: local.hash, fileId: remote.fileId };
+        records.set(
+          local.path,
+          failed
+            ? { ...known, status: 'failed', error: remote.lastError ?? vscode.l10n.t('Conversion ended with status "{0}".', remote.status) }
+            : { ...known, status: remote.status === 'completed' ? 'synced' : 'converting' },
+        );
       }
     }
     this.follows.changed(follow);

@@ -39,9 +39,13 @@ const FOLLOWS_KEY = 'docchat.sync.follows';
  * The followed folders (workspace state) and, for each, its file records and write-ahead journal
  * (files in the workspace storage folder, each snapshot written to a temporary file and renamed).
  */
+/** How often a running sync's record changes reach decorations and the tree at most. */
+const CHANGE_BATCH_MS = 250;
+
 export class FollowStore extends Disposable {
   private readonly records = new Map<string, Map<string, FileRecord>>();
   private readonly activity = new Map<string, { kind: SyncActivity; detail?: string }>();
+  private readonly pendingChanges = new Map<string, NodeJS.Timeout>();
   private readonly _onDidChange = this._register(new vscode.EventEmitter<Follow | undefined>());
   /** A follow, its records or its activity changed (undefined: the list of follows). */
   readonly onDidChange = this._onDidChange.event;
@@ -142,7 +146,22 @@ export class FollowStore extends Disposable {
     return this.activity.get(follow.id) ?? { kind: 'idle' };
   }
 
+  /**
+   * A file's record changed. A sync records a file every few milliseconds: the change is told at
+   * most once per {@link CHANGE_BATCH_MS} per follow, so decorations and the tree refresh in batches.
+   */
   changed(follow: Follow): void {
-    this._onDidChange.fire(follow);
+    if (this.pendingChanges.has(follow.id)) return;
+    const timer = setTimeout(() => {
+      this.pendingChanges.delete(follow.id);
+      this._onDidChange.fire(follow);
+    }, CHANGE_BATCH_MS);
+    this.pendingChanges.set(follow.id, timer);
+  }
+
+  override dispose(): void {
+    for (const timer of this.pendingChanges.values()) clearTimeout(timer);
+    this.pendingChanges.clear();
+    super.dispose();
   }
 }

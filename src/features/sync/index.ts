@@ -143,9 +143,13 @@ export function register(context: vscode.ExtensionContext, services: Services, t
     ),
   );
 
-  // A sync a reload or crash interrupted resumes once DocChat is connected.
+  // A sync a reload or crash interrupted resumes when DocChat activates in this workspace, for
+  // whatever reason (its view, a command, the chat, @docchat): an unfinished journal is a use of
+  // DocChat, so it connects. A workspace without one connects nothing here.
   if (follows.list().length > 0) {
-    void services.connection.whenReady().then(() => {
+    void controller.hasUnfinished().then(async (unfinished) => {
+      if (!unfinished) return;
+      await services.connection.use('a folder sync to resume');
       if (services.connection.documents) void controller.resumeUnfinished();
     });
   }

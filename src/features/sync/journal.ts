@@ -2,6 +2,11 @@
  * The write-ahead journal of a sync: one JSON line per intent, appended and flushed to disk before
  * the request it announces, so a reload or a crash in the middle of a sync knows which requests the
  * server may have acted on. Plain Node (no `vscode`).
+ *
+ * Group commit: entries appended while a write is under way wait and go to disk together in the
+ * next write (one flushed append per batch, not per entry). `append` still resolves only once its
+ * own line is on disk, so a request is never sent before its intent is recorded; a crash between
+ * two batches loses only entries whose requests were never sent.
  */
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,12 +34,86 @@ export interface Unfinished {
 
 export const entryKey = (p: string, hash: string) => `${p}\0${hash}`;
 
-export class SyncJournal {
-  constructor(readonly file: string) {}
+export interface JournalOptions {
+  /** Batch concurrent appends into one write (default true); false writes each entry on its own. */
+  groupCommit?: boolean;
+  /** Writes a batch of lines to the end of the file, flushed (tests inject crashes here). */
+  write?: (file: string, text: string) => Promise<void>;
+}
 
-  /** Appends one entry; resolves once the line is written. */
+const flushedAppend = (file: string, text: string) => appendFile(file, text, { encoding: 'utf8', flush: true });
+
+interface Waiting {
+  line: string;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export class SyncJournal {
+  private readonly groupCommit: boolean;
+  private readonly write: (file: string, text: string) => Promise<void>;
+  private queued: Waiting[] = [];
+  private writing = false;
+  /** A failed write stops the journal: nothing is announced (or sent) after a line may be torn. */
+  private failed: unknown;
+  private idle: (() => void)[] = [];
+  /** Batches written so far (for the benchmark and tests). */
+  writes = 0;
+
+  constructor(
+    readonly file: string,
+    options: JournalOptions = {},
+  ) {
+    this.groupCommit = options.groupCommit !== false;
+    this.write = options.write ?? flushedAppend;
+  }
+
+  /** Appends one entry; resolves once the line is written and flushed. */
   async append(entry: JournalEntry): Promise<void> {
-    await appendFile(this.file, `${JSON.stringify(entry)}\n`, { encoding: 'utf8', flush: true });
+    const line = `${JSON.stringify(entry)}\n`;
+    if (this.failed !== undefined) throw this.failed;
+    if (!this.groupCommit) {
+      this.writes++;
+      return this.write(this.file, line);
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queued.push({ line, resolve, reject });
+      this.writeQueued();
+    });
+  }
+
+  /** Resolves when every appended entry has been written (or has failed). */
+  settled(): Promise<void> {
+    if (!this.writing && this.queued.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private writeQueued(): void {
+    if (this.writing) return;
+    if (this.failed !== undefined) {
+      for (const w of this.queued.splice(0)) w.reject(this.failed);
+    }
+    if (this.queued.length === 0) {
+      for (const resolve of this.idle.splice(0)) resolve();
+      return;
+    }
+    const batch = this.queued;
+    this.queued = [];
+    this.writing = true;
+    this.writes++;
+    this.write(this.file, batch.map((w) => w.line).join('')).then(
+      () => {
+        this.writing = false;
+        for (const w of batch) w.resolve();
+        this.writeQueued();
+      },
+      (error: unknown) => {
+        this.writing = false;
+        this.failed = error;
+        for (const w of batch) w.reject(error);
+        this.writeQueued();
+      },
+    );
   }
 
   async start(storeId: string, now: number): Promise<void> {
@@ -48,6 +127,7 @@ export class SyncJournal {
 
   /** A finished sync leaves no journal. */
   async finish(): Promise<void> {
+    await this.settled();
     await rm(this.file, { force: true });
   }
 

@@ -190,7 +190,7 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
       await journal.append({ t: 'upload', path: local.path, hash: local.hash, name, size: data.length, at: clock.now() });
       const file = await client.uploadFile({ filename: name, data }, { signal });
       fileId = file.id;
-      await journal.append({ t: 'uploaded', path: local.path, hash: local.hash, fileId });
+      // No 'uploaded' entry: the 'attach' entry that follows records the id (one flush fewer).
       summary.uploaded++;
     }
     remaining.uploadFile--;
@@ -201,7 +201,9 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
         { file_id: fileId, metadata: syncMetadata(local.path, local.hash), ...(o.skipOcr !== undefined ? { skipOcr: o.skipOcr } : {}) },
         { signal },
       );
-      await journal.append({ t: 'attached', path: local.path, hash: local.hash, fileId });
+      // Not waited for: it announces no request, and without it a resumed sync finds the file
+      // attached in the store listing. `journal.finish()` waits for it.
+      journal.append({ t: 'attached', path: local.path, hash: local.hash, fileId }).catch(() => undefined);
       summary.attached++;
     }
     remaining.attachFile--;

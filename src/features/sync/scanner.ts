@@ -1,15 +1,18 @@
 /**
  * Lists the files of a folder that DocChat syncs and hashes them without blocking the event loop:
- * reads are asynchronous, a file is hashed in 1 MiB slices, and the loop gets a turn at least every
- * few milliseconds of hashing. Plain Node (no `vscode`): the extension, the benchmarks and the tests
- * use it alike.
+ * the listing is asynchronous, files whose size and modification time are unchanged keep their
+ * recorded hash, and the rest are hashed in a worker thread (a few files: asynchronous reads in
+ * 1 MiB slices on this thread). Plain Node (no `vscode`): the extension, the benchmarks and the
+ * tests use it alike.
  */
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { access, open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import ignore, { type Ignore } from 'ignore';
 import { isConvertibleName } from '../../backend/convert/detect';
+import type { HashWorkerChunk, HashWorkerInput } from '../../workers/hashFiles';
 import { normalizePath } from './syncMetadata';
 
 export interface ScanOptions {
@@ -181,9 +184,60 @@ export interface HashedFile extends ScannedFile {
   hash: string;
 }
 
+/** Below this many files to hash, starting a worker thread costs more than it saves. */
+const WORKER_MIN_FILES = 16;
+
 /**
- * Hashes the scanned files, `concurrency` reads at a time. A file whose size and modification time
- * match `cache` keeps its recorded hash (as `git status` does); `unreadable` collects the rest.
+ * The hashing worker: dist/hash-worker.js next to the bundle (the extension, the benchmarks); from
+ * the TypeScript sources (tests), src/workers/hashFiles.ts through tsx. Undefined when neither is
+ * there.
+ */
+async function hashWorkerEntry(): Promise<{ file: string; eval?: boolean } | undefined> {
+  const bundled = path.join(__dirname, 'hash-worker.js');
+  const exists = (file: string) =>
+    access(file).then(
+      () => true,
+      () => false,
+    );
+  if (await exists(bundled)) return { file: bundled };
+  const source = path.resolve(__dirname, '../../workers/hashFiles.ts');
+  if (await exists(source)) return { file: `require('tsx/cjs'); require(${JSON.stringify(source)});`, eval: true };
+  return undefined;
+}
+
+/** Hashes `files` in a worker thread; `onResult` hears each digest (or read error) by index. */
+function hashInWorker(
+  entry: { file: string; eval?: boolean },
+  files: readonly string[],
+  onResult: (index: number, result: string | { error: string }) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { files: [...files] } satisfies HashWorkerInput });
+    let received = 0;
+    const abort = () => void worker.terminate();
+    signal?.addEventListener('abort', abort, { once: true });
+    const done = (error?: unknown) => {
+      signal?.removeEventListener('abort', abort);
+      if (signal?.aborted) reject(signal.reason);
+      else if (error) reject(error);
+      else if (received < files.length) reject(new Error(`The hashing worker stopped after ${received} of ${files.length} files.`));
+      else resolve();
+    };
+    worker.on('message', (chunk: HashWorkerChunk) => {
+      chunk.results.forEach((result, i) => onResult(chunk.from + i, result));
+      received += chunk.results.length;
+    });
+    worker.once('error', (error) => done(error));
+    worker.once('exit', () => done());
+  });
+}
+
+/**
+ * Hashes the scanned files. A file whose size and modification time match `cache` keeps its
+ * recorded hash without being read (as `git status` does); the others are hashed in a worker
+ * thread (or, for a few files or without the worker script, `concurrency` reads at a time on this
+ * thread in slices). `unreadable` collects the files that could not be read.
  */
 export async function hashFiles(
   files: readonly ScannedFile[],
@@ -192,32 +246,55 @@ export async function hashFiles(
     concurrency?: number;
     signal?: AbortSignal;
     onProgress?: (done: number) => void;
+    /** Hash in a worker thread when there are enough files (default true). */
+    worker?: boolean;
   } = {},
 ): Promise<{ hashed: HashedFile[]; unreadable: { path: string; error: string }[] }> {
-  const hashed: HashedFile[] = new Array(files.length);
+  const hashed: (HashedFile | undefined)[] = new Array(files.length);
   const unreadable: { path: string; error: string }[] = [];
   let done = 0;
   let sliceStart = performance.now();
-  await mapLimit(files, options.concurrency ?? 8, async (file, index) => {
-    options.signal?.throwIfAborted();
+  const toHash: number[] = [];
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index]!;
     const cached = options.cache?.(file.path);
-    let hash: string | undefined;
     if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
-      hash = cached.hash;
-      // Cached entries resolve synchronously: give the loop a turn every few milliseconds.
+      hashed[index] = { ...file, hash: cached.hash };
+      options.onProgress?.(++done);
+      // Give the loop a turn every few milliseconds.
       if (performance.now() - sliceStart > 8) {
         await yieldToLoop();
+        options.signal?.throwIfAborted();
         sliceStart = performance.now();
       }
     } else {
-      try {
-        hash = await hashFile(file.absolute, file.size);
-      } catch (error) {
-        unreadable.push({ path: file.path, error: error instanceof Error ? error.message : String(error) });
-      }
+      toHash.push(index);
     }
-    if (hash) hashed[index] = { ...file, hash };
+  }
+  const record = (index: number, result: string | { error: string }) => {
+    const file = files[index]!;
+    if (typeof result === 'string') hashed[index] = { ...file, hash: result };
+    else unreadable.push({ path: file.path, error: result.error });
     options.onProgress?.(++done);
-  });
-  return { hashed: hashed.filter(Boolean), unreadable };
+  };
+  const entry = options.worker !== false && toHash.length >= WORKER_MIN_FILES ? await hashWorkerEntry() : undefined;
+  if (entry) {
+    await hashInWorker(
+      entry,
+      toHash.map((i) => files[i]!.absolute),
+      (i, result) => record(toHash[i]!, result),
+      options.signal,
+    );
+  } else {
+    await mapLimit(toHash, options.concurrency ?? 8, async (index) => {
+      options.signal?.throwIfAborted();
+      const file = files[index]!;
+      try {
+        record(index, await hashFile(file.absolute, file.size));
+      } catch (error) {
+        record(index, { error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+  }
+  return { hashed: hashed.filter((f): f is HashedFile => !!f), unreadable };
 }

@@ -35,7 +35,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       Commands.openWalkthrough,
       vscode.l10n.t('DocChat: could not open the walkthrough.'),
       () => openWalkthrough(),
-      { retry: false },
+      { retry: false, waitForConnection: false },
     ),
     services.documentsEvents.onDidChangeStore(() => completeWalkthroughStep(ContextKeys.storeCreated)),
     services.documentsEvents.onDidChangeStoreFile(() => completeWalkthroughStep(ContextKeys.fileAttached)),

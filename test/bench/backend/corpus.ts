@@ -4,7 +4,7 @@
  * files with headings and paragraphs, and as simple text PDFs.
  */
 
-import { seededRandom as rng } from '../../support/faults/backendProcess';
+import { seededRandom as rng } from '../../support/faults/seededRandom';
 
 /** A seeded PRNG, so every run searches the same corpus with the same queries. */
 export { rng };

@@ -12,6 +12,8 @@ export interface BackendProcessOptions {
   apiKey?: string;
   /** More command-line flags, e.g. `['--no-rate-limits']`. */
   args?: string[];
+  /** Run `src/backend/cli.ts` through tsx instead of the build (unit tests run without one). */
+  fromSource?: boolean;
 }
 
 export interface BackendProcess {
@@ -20,26 +22,58 @@ export interface BackendProcess {
   apiKey: string;
   dataDir: string;
   process: ChildProcess;
+  /** Everything it printed so far (its log is on stderr). */
+  output(): string;
+  /** SIGKILL, as a crash or the OOM killer would end it; resolves once it exited. */
+  kill(): Promise<void>;
   /** A JSON request to the documents service with the Bearer token; throws on a non-2xx status. */
   request<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
 
 export const BACKEND_CLI = path.join(repoRoot, 'dist/backend-cli.js');
+const BACKEND_CLI_SOURCE = path.join(repoRoot, 'src/backend/cli.ts');
 
 /**
- * Runs the embedded backend's command-line entry (the built `dist/backend-cli.js`) on a random
- * 127.0.0.1 port and resolves with the `{url, token, apiKey}` line it prints when listening.
+ * The command line that runs `docchat-backend`: the built `dist/backend-cli.js`, or with
+ * `fromSource` its TypeScript entry through tsx (unit tests, which run without a build). Every
+ * test starts the backend's command line through here.
+ */
+export function backendCliCommand(args: string[], options: { fromSource?: boolean } = {}): { command: string; args: string[] } {
+  if (options.fromSource) return { command: process.execPath, args: ['--require', 'tsx/cjs', BACKEND_CLI_SOURCE, ...args] };
+  if (!existsSync(BACKEND_CLI)) throw new Error(`${BACKEND_CLI} is missing: run \`npm run build\` first`);
+  return { command: process.execPath, args: [BACKEND_CLI, ...args] };
+}
+
+/** Runs `docchat-backend` to its end (e.g. `--seed-only`); resolves with its output, rejects on a non-zero exit. */
+export function runBackendCli(args: string[], options: { fromSource?: boolean } = {}): Promise<string> {
+  const { command, args: fullArgs } = backendCliCommand(args, options);
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(command, fullArgs, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    track(child);
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve(output) : reject(new Error(`docchat-backend ${args.join(' ')} ended (${signal ?? code}):\n${output}`)),
+    );
+  });
+}
+
+/**
+ * Runs the embedded backend's command-line entry (the built `dist/backend-cli.js`, or its source)
+ * on a random 127.0.0.1 port and resolves with the `{url, token, apiKey}` line it prints when listening.
  */
 export async function startBackendProcess(options: BackendProcessOptions = {}): Promise<BackendProcess> {
-  if (!existsSync(BACKEND_CLI)) throw new Error(`${BACKEND_CLI} is missing: run \`npm run build\` first`);
   const ownDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'docchat-backend-'));
-  const args = [BACKEND_CLI, '--port', '0', '--data-dir', dataDir];
-  if (options.token) args.push('--token', options.token);
-  if (options.apiKey) args.push('--api-key', options.apiKey);
-  args.push(...(options.args ?? []));
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cliArgs = ['--port', '0', '--data-dir', dataDir];
+  if (options.token) cliArgs.push('--token', options.token);
+  if (options.apiKey) cliArgs.push('--api-key', options.apiKey);
+  cliArgs.push(...(options.args ?? []));
+  const { command, args } = backendCliCommand(cliArgs, options);
+  const child = spawn(command, args, { cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   track(child);
   let output = '';
   const ready = new Promise<{ url: string; token: string; apiKey: string }>((resolve, reject) => {
@@ -63,7 +97,7 @@ export async function startBackendProcess(options: BackendProcessOptions = {}): 
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code, signal) => reject(new Error(`backend exited (${signal ?? code}):\n${output}`)));
-    setTimeout(() => reject(new Error(`backend did not announce its URL within 30 s:\n${output}`)), 30_000).unref();
+    setTimeout(() => reject(new Error(`backend did not announce its URL within 90 s:\n${output}`)), 90_000).unref();
   });
   let announced: { url: string; token: string; apiKey: string };
   try {
@@ -80,6 +114,13 @@ export async function startBackendProcess(options: BackendProcessOptions = {}): 
     apiKey: announced.apiKey,
     dataDir,
     process: child,
+    output: () => output,
+    kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      return exited;
+    },
     async request<T>(method: string, urlPath: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}${urlPath}`, {
         method,

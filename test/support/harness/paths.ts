@@ -1,9 +1,16 @@
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 // Mirrors scripts/lib/common.mjs, which must stay free of dependencies (it runs before `npm ci`).
 export const CODE_SERVER_VERSION = '4.100.3';
-export const repoRoot = path.resolve(__dirname, '../../..');
+/** The repository root, whether the harness runs from source or bundled into out/bench. */
+export const repoRoot = (() => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'esbuild.mjs'))) return dir;
+  }
+  return path.resolve(__dirname, '../../..');
+})();
 export const testResultsRoot = path.join(repoRoot, 'test-results');
 export const CHROMIUM_PATH = process.env.DOCCHAT_CHROMIUM ?? '/usr/bin/chromium';
 

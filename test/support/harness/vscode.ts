@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { removeAfterLocalBackends, stopLocalBackends } from './localBackends';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { installDocChat, installExtensionFolder, type InstalledExtension } from './extensionInstall';
 import { extensionErrors, readExtensionHostLog, readOutputChannel } from './logs';
@@ -57,22 +57,20 @@ export interface LaunchOptions {
   extraExtensions?: string[];
   /** Install DocChat itself (default true). */
   installDocChat?: boolean;
+  /**
+   * Use DocChat once the window is up, as a user does first: show its view, which activates it and
+   * connects it (in Local mode, starts the local backend). Default true; false leaves DocChat
+   * untouched, e.g. to check that a window which does not use it starts nothing.
+   */
+  useDocChat?: boolean;
   viewport?: { width: number; height: number };
   /** Runs before VS Code starts, e.g. to seed the profile's data the way `npm start` does. */
   prepare?: (dirs: { userDataDir: string; workspaceDir: string }) => Promise<void>;
 }
 
-export interface VSCodeSession {
+/** One browser window of the workbench: its page and the helpers that drive it. */
+export interface VSCodeWindow {
   page: Page;
-  browser: Browser;
-  server: CodeServer;
-  url: string;
-  userDataDir: string;
-  extensionsDir: string;
-  workspaceDir: string;
-  extensions: InstalledExtension[];
-  /** Browser console errors and page errors seen so far. */
-  consoleErrors: string[];
   runCommand(title: string): Promise<void>;
   /** Types into the open input box or quick pick and presses Enter. */
   answerQuickInput(value: string): Promise<void>;
@@ -84,6 +82,25 @@ export interface VSCodeSession {
   notifications(): Promise<string[]>;
   /** Saves test-results/<name>/<NN>-<step>.png; returns its path. */
   screenshot(step: string): Promise<string>;
+}
+
+export interface VSCodeSession extends VSCodeWindow {
+  browser: Browser;
+  server: CodeServer;
+  url: string;
+  userDataDir: string;
+  extensionsDir: string;
+  workspaceDir: string;
+  extensions: InstalledExtension[];
+  /** Browser console errors and page errors seen so far, of every window of the session. */
+  consoleErrors: string[];
+  /**
+   * Opens one more window on the same code-server in a browser context of its own: its own
+   * secret storage (browser storage), the server's shared global storage and extension host per
+   * window, as a second profile's or a remote and a local window are. Closed by `close()`, or
+   * earlier with the window's own `close()`.
+   */
+  openWindow(label: string): Promise<VSCodeWindow & { close(): Promise<void> }>;
   /** Text of a log output channel ("DocChat" by default). */
   outputChannel(channel?: string): string;
   /** Waits until the output channel matches. */
@@ -156,31 +173,27 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   try {
     server = await startCodeServer({ extensionsDir, userDataDir, folder: workspaceDir, env: options.env });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({
-      viewport: options.viewport ?? { width: 1400, height: 900 },
-      // "Copy …" commands write through navigator.clipboard, which needs these in a headless browser.
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => consoleErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') {
-        consoleErrors.push(message.location().url ? `${message.text()} (${message.location().url})` : message.text());
-      }
-    });
-    await page.goto(`${server.url}?folder=${encodeURIComponent(workspaceDir)}`);
-    await waitForWorkbench(page);
-
-    const session: VSCodeSession = {
+    const openBrowserWindow = async (label?: string): Promise<{ page: Page; context: BrowserContext }> => {
+      const context = await browser!.newContext({
+        viewport: options.viewport ?? { width: 1400, height: 900 },
+        // "Copy …" commands write through navigator.clipboard, which needs these in a headless browser.
+        permissions: ['clipboard-read', 'clipboard-write'],
+      });
+      const page = await context.newPage();
+      const from = label ? `[${label}] ` : '';
+      page.on('pageerror', (error) => consoleErrors.push(`${from}${String(error)}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') {
+          const text = message.location().url ? `${message.text()} (${message.location().url})` : message.text();
+          consoleErrors.push(`${from}${text}`);
+        }
+      });
+      await page.goto(`${server!.url}?folder=${encodeURIComponent(workspaceDir)}`);
+      await waitForWorkbench(page);
+      return { page, context };
+    };
+    const windowHelpers = (page: Page, label?: string): VSCodeWindow => ({
       page,
-      browser,
-      server,
-      url: server.url,
-      userDataDir,
-      extensionsDir,
-      workspaceDir,
-      extensions,
-      consoleErrors,
       runCommand: (title) => runCommand(page, title),
       answerQuickInput: (value) => answerQuickInput(page, value),
       closeQuickInput: () => closeQuickInput(page),
@@ -189,9 +202,29 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
       notifications: () => notificationTexts(page),
       async screenshot(stepName) {
         step += 1;
-        const file = path.join(resultsDir, `${String(step).padStart(2, '0')}-${slug(stepName)}.png`);
+        const name = label ? `${label} ${stepName}` : stepName;
+        const file = path.join(resultsDir, `${String(step).padStart(2, '0')}-${slug(name)}.png`);
         await page.screenshot({ path: file });
         return file;
+      },
+    });
+    const { page } = await openBrowserWindow();
+    // DocChat activates when it is first used, never at startup: the one place tests use it.
+    if (options.useDocChat !== false && options.installDocChat !== false) await openViewContainer(page, 'DocChat');
+
+    const session: VSCodeSession = {
+      ...windowHelpers(page),
+      browser,
+      server,
+      url: server.url,
+      userDataDir,
+      extensionsDir,
+      workspaceDir,
+      extensions,
+      consoleErrors,
+      async openWindow(label) {
+        const { page: other, context } = await openBrowserWindow(label);
+        return { ...windowHelpers(other, label), close: () => context.close() };
       },
       outputChannel: (channel) => readOutputChannel(userDataDir, channel),
       // The log is a file another process writes: re-read it until it matches.

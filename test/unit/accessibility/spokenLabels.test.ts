@@ -59,6 +59,7 @@ describe('spoken labels (accessibility)', () => {
 
   it('gives the status bar item a spoken label without codicon ids in every state', () => {
     const states: ConnectionState[] = [
+      { kind: 'idle' },
       { kind: 'starting' },
       { kind: 'local', url: 'http://127.0.0.1:4000' },
       { kind: 'remote', url: 'https://docs.example.com', host: 'docs.example.com' },

@@ -4,12 +4,21 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { backendCliCommand } from '../../support/harness/backend';
 import { call, tempDir } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'src/backend/cli.ts');
 const run = promisify(execFile);
-const cli = (args: string[]) => run(process.execPath, ['--require', 'tsx/cjs', CLI, ...args], { cwd: ROOT });
+/** The command line from source, as `backendCliCommand` builds it for every test. */
+const fromSource = (args: string[]) => backendCliCommand(args, { fromSource: true });
+const cli = (args: string[]) => {
+  const { command, args: full } = fromSource(args);
+  return run(command, full, { cwd: ROOT });
+};
+const spawnCli = (args: string[]) => {
+  const { command, args: full } = fromSource(args);
+  return spawn(command, full, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+};
 
 describe('backend: docchat-backend command', function () {
   this.timeout(60_000);
@@ -46,10 +55,7 @@ describe('backend: docchat-backend command', function () {
   });
 
   it('prints {url, token, apiKey} when listening, generates a token, and stops on SIGINT', async () => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', dir, '--port', '0'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnCli(['--data-dir', dir, '--port', '0']);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
@@ -82,10 +88,8 @@ describe('backend: docchat-backend command', function () {
     const second = await cli(['--data-dir', data, '--seed-demo', docs, '--seed-only']);
     assert.equal(JSON.parse(second.stdout.trim()).seeded.skipped, 2);
 
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, '--data-dir', data, '--token', 't'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = spawnCli(['--data-dir', data, '--token', 't']);
+    child.stderr.resume();
     try {
       const { url } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)));
       const stores = await call(url, 'GET', '/v1/vector_stores', { headers: { authorization: 'Bearer t' } });

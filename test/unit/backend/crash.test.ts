@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { killHard as kill, spawnBackendCli, type BackendChild as Child } from '../../support/faults/backendProcess';
+import { startBackendProcess, type BackendProcess as Child } from '../../support/harness/backend';
 import { API_KEY, call, multipart, tempDir, TOKEN, type Reply } from './helpers';
 
-const spawnBackend = (dataDir: string) => spawnBackendCli(dataDir, TOKEN, API_KEY, ['--no-rate-limits']);
+const spawnBackend = (dataDir: string) =>
+  startBackendProcess({ dataDir, token: TOKEN, apiKey: API_KEY, args: ['--no-rate-limits'], fromSource: true });
 
 interface Model {
   stores: Map<string, string>;
@@ -84,7 +85,7 @@ async function workload(child: Child, model: Model, round: number, ackTarget: nu
   const writers = Array.from({ length: 4 }, (_, w) => writer(w));
   while (acked < ackTarget) await new Promise((resolve) => setTimeout(resolve, 2));
   killed = true;
-  await kill(child);
+  await child.kill();
   await Promise.all(writers);
 }
 
@@ -129,7 +130,7 @@ describe('backend: crash safety (kill -9 during writes)', function () {
     dataDir = await tempDir('docchat-crash-');
   });
   after(async () => {
-    if (child && child.process.exitCode === null) await kill(child);
+    if (child && child.process.exitCode === null) await child.kill();
     await rm(dataDir, { recursive: true, force: true });
   });
 

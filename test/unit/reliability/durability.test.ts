@@ -7,7 +7,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
-import { type BackendChild, killHard, seededRandom, spawnBackendCli, testSeed } from '../../support/faults/backendProcess';
+import { seededRandom, testSeed } from '../../support/faults/seededRandom';
+import { startBackendProcess, type BackendProcess as BackendChild } from '../../support/harness/backend';
 import { API_KEY, call, multipart, type Reply, tempDir, TOKEN } from '../backend/helpers';
 
 const ROUNDS = 10;
@@ -96,7 +97,7 @@ async function writeUntilKilled(
   while (count < target) await new Promise((resolve) => setImmediate(resolve));
   for (let t = 0; t < ticks; t++) await new Promise((resolve) => setImmediate(resolve));
   killed = true;
-  await killHard(child);
+  await child.kill();
   await Promise.all(writers);
 }
 
@@ -146,7 +147,7 @@ describe('durability: SIGKILL at random moments during ingest and metadata write
     dataDir = await tempDir('docchat-durability-');
   });
   after(async () => {
-    if (child) await killHard(child);
+    if (child) await child.kill();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -156,14 +157,14 @@ describe('durability: SIGKILL at random moments during ingest and metadata write
     const acked: Acked = { stores: new Map(), files: new Map(), attached: new Map(), fileMeta: new Map(), storeFileMeta: new Map() };
     const moments: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      child = await spawnBackendCli(dataDir, TOKEN, API_KEY, ['--no-rate-limits']);
+      child = await startBackendProcess({ dataDir, token: TOKEN, apiKey: API_KEY, args: ['--no-rate-limits'], fromSource: true });
       await verify(child, acked);
       const target = 1 + Math.floor(random() * 40);
       const ticks = Math.floor(random() * 200);
       moments.push(`${target}+${ticks}`);
       await writeUntilKilled(child, acked, round, target, ticks, random);
     }
-    child = await spawnBackendCli(dataDir, TOKEN, API_KEY, ['--no-rate-limits']);
+    child = await startBackendProcess({ dataDir, token: TOKEN, apiKey: API_KEY, args: ['--no-rate-limits'], fromSource: true });
     await verify(child, acked);
     console.log(
       `      killed after acks+ticks: ${moments.join(', ')}; ${acked.stores.size} stores, ${acked.files.size} files, ${acked.attached.size} attached`,

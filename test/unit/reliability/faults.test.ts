@@ -19,7 +19,7 @@ import {
 } from '../../../src/api/http/errors';
 import { type FaultName, faultHandler } from '../../support/faults/faults';
 import { type Clients, OPERATIONS, type OperationCase, STREAM_BODY, STREAM_WORDS } from '../../support/faults/operations';
-import { seededRandom, testSeed } from '../../support/faults/backendProcess';
+import { seededRandom, testSeed } from '../../support/faults/seededRandom';
 import { ScriptServer } from '../../support/servers/scriptServer';
 import { API_KEY, documentsClient, gatewayClient, TOKEN } from '../api/helpers';
 

@@ -2,7 +2,7 @@
  * The embedded backend is reachable from this machine only, and only with its token: it binds
  * 127.0.0.1, refuses every documents and gateway path without (or with a near-miss of) its
  * credentials, does not take them from the query string, and gives no browser page a way to read
- * its answers (no CORS). Per-path 401s are in test/unit/backend/auth.test.ts.
+ * its answers (no CORS). Per-path 401s are in test/unit/backend/http/auth.test.ts.
  */
 import * as assert from 'node:assert/strict';
 import { once } from 'node:events';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import Module from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -10,9 +11,12 @@ import { isProcessAlive, readDiscovery } from '../../../src/common/discoveryFile
 import type { Logger } from '../../../src/common/log';
 import { LocalBackend, type LocalBackendOptions, type LocalEndpoint, type LocalUpstream } from '../../../src/services/localBackend';
 import { startFakeUpstream, type FakeUpstream } from '../backend/fakeUpstream';
+import { backendCliCommand } from '../../support/harness/backend';
 import { pollUntil } from '../../support/harness/poll';
 
 const ROOT = path.resolve(__dirname, '../../..');
+/** The backend's command line from source: the Node flags, then the script. */
+const CLI_FROM_SOURCE = backendCliCommand([], { fromSource: true }).args;
 
 /** A logger that keeps every line, to check that no secret reaches it. */
 function recordingLogger(lines: string[]): Logger {
@@ -31,6 +35,31 @@ function recordingLogger(lines: string[]): Logger {
   } as unknown as Logger;
   return logger;
 }
+
+/** What the window shows: Local mode's notices, with `vscode` replaced by a recorder. */
+const shownErrors: { message: string; actions: string[] }[] = [];
+const fakeVscode = {
+  l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
+  window: {
+    showErrorMessage: (message: string, ...actions: string[]) => {
+      shownErrors.push({ message, actions });
+      return Promise.resolve(undefined);
+    },
+  },
+  commands: { executeCommand: () => Promise.resolve(undefined) },
+};
+const { announceLocalBackendChange } = ((): typeof import('../../../src/services/localBackendNotices') => {
+  const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const original = loader._load;
+  loader._load = function (this: unknown, request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? fakeVscode : original.call(this, request, ...rest);
+  };
+  try {
+    return require('../../../src/services/localBackendNotices');
+  } finally {
+    loader._load = original;
+  }
+})();
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -59,7 +88,7 @@ describe('Local mode: one backend process per profile', function () {
     const window = new LocalBackend(
       { extensionPath: ROOT, globalStorageUri: { fsPath: path.join(root, 'storage') } as never },
       recordingLogger(logLines),
-      { version: '0.1.0', execArgv: ['--require', 'tsx/cjs'], script: path.join(ROOT, 'src/backend/cli.ts'), ...options },
+      { version: '0.1.0', execArgv: CLI_FROM_SOURCE.slice(0, -1), script: CLI_FROM_SOURCE.at(-1), ...options },
     );
     windows.push(window);
     return window;
@@ -74,6 +103,7 @@ describe('Local mode: one backend process per profile', function () {
   beforeEach(() => {
     root = mkdtempSync(path.join(os.tmpdir(), 'docchat-local-'));
     logLines.length = 0;
+    shownErrors.length = 0;
   });
 
   afterEach(async () => {
@@ -170,9 +200,16 @@ describe('Local mode: one backend process per profile', function () {
     const window = openWindow();
     const endpoint = await started(window);
     const pid = window.pid!;
+    window.onDidChange((change) => announceLocalBackendChange(change, recordingLogger(logLines)));
     const restarted = new Promise<LocalEndpoint | Error>((resolve) => window.onDidChange(resolve));
     process.kill(pid, 'SIGKILL');
     const after = await restarted;
+    assert.equal(
+      logLines.filter((line) => line === `The local backend stopped and was started again; DocChat goes on at ${endpoint.url}.`).length,
+      1,
+      'the restart is said once, in a sentence',
+    );
+    assert.deepEqual(shownErrors, [], 'a restart that worked shows no error');
     assert.ok(!(after instanceof Error), String(after));
     assert.equal(after.url, endpoint.url, 'the same port, so open clients keep working');
     assert.notEqual(window.pid, pid);
@@ -182,11 +219,40 @@ describe('Local mode: one backend process per profile', function () {
     await client.close();
   });
 
+  it('a window that did not start the backend restarts it when a request cannot reach it', async () => {
+    const first = openWindow();
+    await started(first);
+    const second = openWindow();
+    const endpoint = await started(second);
+    const pid = second.pid!;
+    // The window that started (and watched) the backend is closed; then the backend is killed.
+    await first.stop();
+    first.dispose();
+    process.kill(pid, 'SIGKILL');
+    await pollUntil(
+      () => isProcessAlive(pid),
+      (alive) => !alive,
+      { timeoutMs: 10_000, intervalMs: 20, what: `backend ${pid} to end` },
+    );
+    // What a request that could not connect asks for (ClientOptions.onUnreachable).
+    assert.equal(await second.probe(), true, 'the backend is back');
+    assert.notEqual(second.pid, pid);
+    pids.add(second.pid!);
+    const client = new DocumentsClient({ baseUrl: endpoint.url, token: endpoint.token, rateLimits: false, transport: { maxRetries: 0 } });
+    assert.ok(Array.isArray((await client.listVectorStores()).data), 'at the same address, with the same token');
+    await client.close();
+    assert.ok(
+      logLines.some((l) => l.includes('The local backend is back at the same address')),
+      logLines.join('\n'),
+    );
+  });
+
   it('a crash loop ends in one error after five crashes, without more processes', async () => {
     const window = openWindow();
     await started(window);
     const changes: (LocalEndpoint | Error)[] = [];
     window.onDidChange((change) => changes.push(change));
+    window.onDidChange((change) => announceLocalBackendChange(change, recordingLogger(logLines)));
     for (let crash = 1; crash <= 5; crash++) {
       const pid = window.pid!;
       pids.add(pid);
@@ -207,6 +273,10 @@ describe('Local mode: one backend process per profile', function () {
       }
     }
     assert.equal(changes.filter((c) => c instanceof Error).length, 1, 'one error');
+    assert.equal(shownErrors.length, 1, 'the user sees one error');
+    assert.match(shownErrors[0]!.message, /^DocChat: The local DocChat backend stopped 5 times within 3 minutes/);
+    assert.deepEqual(shownErrors[0]!.actions, ['Show Output']);
+    assert.equal(logLines.filter((line) => /stopped and was started again/.test(line)).length, 4, 'each restart said once');
     assert.ok(
       [...pids].every((pid) => !isProcessAlive(pid)),
       'no backend runs after the crash loop',

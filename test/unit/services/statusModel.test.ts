@@ -15,6 +15,14 @@ describe('status bar text', () => {
     assert.match(presentStatus({ kind: 'starting' }, 0).text, /Starting/);
   });
 
+  it('says Not started before DocChat was used, and opens its view rather than starting anything else', () => {
+    const idle = presentStatus({ kind: 'idle' }, 0);
+    assert.equal(idle.text, '$(comment-discussion) DocChat: Not started');
+    assert.match(idle.tooltip, /starts when you use it/);
+    assert.equal(idle.command, 'docchat.stores.focus');
+    assert.equal(idle.warning, false);
+  });
+
   it('says Rate-limited with the seconds left, whatever the mode', () => {
     const p = presentStatus({ kind: 'local', url: 'http://127.0.0.1:4000' }, 12);
     assert.match(p.text, /Rate-limited \(12 s\)/);

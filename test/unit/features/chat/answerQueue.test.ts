@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import net from 'node:net';
 import { GatewayClient } from '../../../../src/api/gateway/client';
 import { AnswerQueue, type AnswerHost } from '../../../../src/features/chat/answerQueue';
 import { FileNameCache } from '../../../../src/chatCore/grounding';
@@ -23,7 +24,7 @@ describe('chat answer driver', () => {
     await server.close();
   });
 
-  function setup(dependencies?: AnswerHost['dependencies']) {
+  function setup(dependencies?: AnswerHost['dependencies'], more: Partial<AnswerHost> = {}) {
     const posted: HostMessage[] = [];
     const saved: string[] = [];
     const host: AnswerHost = {
@@ -35,6 +36,7 @@ describe('chat answer driver', () => {
       projectCode: () => 'NA',
       maxSearchResults: () => 5,
       warn: () => undefined,
+      ...more,
     };
     const question: UserMessage = { id: 'u1', role: 'user', content: 'Hi?', createdAt: 1 };
     const conversation: Conversation = {
@@ -120,5 +122,44 @@ describe('chat answer driver', () => {
     assert.equal(answer.error?.message, 'No gateway.');
     assert.equal(terminals(t.posted).length, 1);
     assert.equal(t.driver.busy, false, 'an answer that fails at once does not leave the driver busy');
+  });
+
+  it('an answer that cannot reach its server tells the host once, so Local mode checks its backend', async () => {
+    // A port nothing listens on: the connection is refused, as after the backend was killed.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const unreachableGateway = new GatewayClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: 'k',
+      rateLimits: false,
+      transport: { maxRetries: 0 },
+    });
+    let unreachable = 0;
+    const t = setup(() => ({ gateway: unreachableGateway, documents: undefined, fileNames: new FileNameCache(), frameMs: 1 }), {
+      unreachable: () => unreachable++,
+    });
+    t.driver.start(t.conversation, t.question, 'alpha-5-mini');
+    await t.driver.whenIdle();
+    await unreachableGateway.close();
+    const answer = t.conversation.messages[1] as AssistantMessage;
+    assert.equal(answer.error?.kind, 'network', JSON.stringify(answer.error));
+    assert.deepEqual(answer.error?.actions, ['retry', 'showOutput']);
+    assert.equal(unreachable, 1);
+
+    // Any other failure is not the backend's absence.
+    const other = setup(
+      () => ({
+        gateway: undefined,
+        documents: undefined,
+        fileNames: new FileNameCache(),
+        notConnected: { kind: 'not_connected', message: 'No gateway.', actions: ['retry'] },
+      }),
+      { unreachable: () => unreachable++ },
+    );
+    other.driver.start(other.conversation, other.question, 'alpha-5-mini');
+    await other.driver.whenIdle();
+    assert.equal(unreachable, 1);
   });
 });

@@ -101,6 +101,28 @@ describe('chat conversations: persisted per workspace', () => {
     );
   });
 
+  it('writes saves asked for together once, after the send path, and flushes a pending one at once', async () => {
+    const state = new MemoryState();
+    let writes = 0;
+    const counting: KeyValueStore = { get: (k) => state.get(k), update: (k, v) => (writes++, state.update(k, v)) };
+    const store = new ConversationStore(counting);
+    const c = store.create();
+    c.messages.push({ id: 'u', role: 'user', content: 'Q', createdAt: 1 });
+    const saves = [store.save(), store.save(), store.save()];
+    assert.equal(writes, 0, 'nothing is written on the path of the question');
+    await Promise.all(saves);
+    assert.equal(writes, 1);
+    assert.equal(new ConversationStore(state).active().messages.length, 1);
+    c.messages.push({ id: 'u2', role: 'user', content: 'Q2', createdAt: 2 });
+    const later = store.save();
+    await store.flush();
+    assert.equal(writes, 2);
+    await later;
+    assert.equal(new ConversationStore(state).active().messages.length, 2);
+    await store.flush();
+    assert.equal(writes, 2, 'nothing pending, nothing written');
+  });
+
   it('marks an answer that was streaming during the reload as stopped, keeping its text', async () => {
     const state = new MemoryState();
     const store = new ConversationStore(state);

@@ -124,4 +124,25 @@ describe('tree paging and file names against the embedded backend', () => {
     await catalog.ensure([a.id]);
     assert.equal(lists, 2);
   });
+
+  it('names a page of store files from the first page of the files list, without waiting for the rest', async () => {
+    const newest = await backend.client.uploadFile({ filename: 'newest.md', data: encode('# Newest') });
+    const pages: Array<string | undefined> = [];
+    let releaseRest!: () => void;
+    const rest = new Promise<void>((resolve) => (releaseRest = resolve));
+    const catalog = new FileCatalog(() => ({
+      listFiles: async (p) => {
+        pages.push(p.after);
+        // The rest of the list only comes when the test says so.
+        if (p.after) await rest;
+        const page = await backend.client.listFiles(p);
+        return p.after ? page : { ...page, hasMore: true, lastId: page.data.at(-1)?.id ?? null };
+      },
+      retrieveFile: (id) => backend.client.retrieveFile(id),
+    }));
+    await catalog.ensure([newest.id]);
+    assert.equal(catalog.get(newest.id)?.filename, 'newest.md');
+    assert.equal(pages.length >= 1 && pages[0], undefined);
+    releaseRest();
+  });
 });

@@ -152,6 +152,84 @@ describe('chat webview', () => {
     assert.equal(t.$('.markdown-body')!.textContent?.trim(), 'Hello world');
   });
 
+  it('adds a new turn without rebuilding the earlier messages, and replaces the last answer on regenerate', () => {
+    const t = setup();
+    const done: AssistantMessage = { ...pending(), status: 'done', content: 'Ten years.' };
+    delete done.requestId;
+    t.send(
+      t.state(
+        conversation([question, done], {
+          title: 'New chat',
+          pendingContext: [{ kind: 'web', url: 'https://example.com/', title: 'Example', content: 'x' }],
+        }),
+      ),
+    );
+    const [firstQuestion, firstAnswer] = t.$$('article');
+    assert.equal(t.$$('.pending-context > *').length, 1);
+    const second = { id: 'u2', role: 'user' as const, content: 'And contracts?', createdAt: 3 };
+    t.send({
+      type: 'turn',
+      conversationId: 'c1',
+      title: 'Retention',
+      from: 2,
+      messages: [second, pending('a2', 'r2')],
+      pendingContext: [],
+    });
+    const articles = t.$$('article');
+    assert.equal(articles.length, 4);
+    assert.equal(articles[0], firstQuestion, 'the earlier question keeps its element');
+    assert.equal(articles[1], firstAnswer, 'the earlier answer keeps its element');
+    assert.match(articles[2]!.textContent ?? '', /And contracts\?/);
+    assert.equal(t.$$('.pending-context > *').length, 0, 'the sent context leaves the composer');
+    assert.equal(t.$<HTMLSelectElement>('select.conversation-select, select')!.options[0]!.textContent, 'Retention');
+    t.send(
+      { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [] },
+      { type: 'streamDelta', requestId: 'r2', text: 'Six years.' },
+      { type: 'streamDone', requestId: 'r2', stopped: false },
+    );
+    t.frame();
+    const streamed = t.$$('article')[3]!;
+    assert.match(streamed.textContent ?? '', /Six years\./);
+    // The next turn keeps the answer that streamed as it ended (done), not as it started.
+    const third = { id: 'u3', role: 'user' as const, content: 'And notes?', createdAt: 4 };
+    t.send({ type: 'turn', conversationId: 'c1', title: 'Retention', from: 4, messages: [third, pending('a4', 'r4')], pendingContext: [] });
+    assert.equal(t.$$('article').length, 6);
+    assert.equal(t.$$('article')[3], streamed);
+    assert.equal(streamed.dataset.status, 'done');
+    assert.match(streamed.textContent ?? '', /Six years\./);
+    // Regenerate: the last answer is replaced by a new pending one.
+    t.send({ type: 'turn', conversationId: 'c1', title: 'Retention', from: 5, messages: [pending('a5', 'r5')], pendingContext: [] });
+    assert.equal(t.$$('article').length, 6);
+    assert.equal(t.$$('article')[5]!.dataset.messageId, 'a5');
+    // A turn of another conversation is not shown here.
+    t.send({ type: 'turn', conversationId: 'c2', title: 'Other', from: 0, messages: [second], pendingContext: [] });
+    assert.equal(t.$$('article').length, 6);
+  });
+
+  it('opens a long conversation at its last messages first, then builds the earlier ones above them, in order', () => {
+    const t = setup();
+    const messages: Conversation['messages'] = [];
+    for (let i = 0; i < 30; i++) {
+      messages.push({ id: `u${i}`, role: 'user', content: `Question ${i}`, createdAt: i });
+      messages.push({ id: `a${i}`, role: 'assistant', content: `Answer ${i}`, createdAt: i, status: 'done' });
+    }
+    t.send(t.state(conversation(messages)));
+    const first = t.$$('article');
+    assert.ok(first.length >= 2 && first.length < 60, `only the last messages at first (${first.length})`);
+    assert.equal(first.at(-1)!.dataset.messageId, 'a29');
+    const last = first.at(-1);
+    while (t.frame() > 0) {
+      // the earlier messages are built frame by frame
+    }
+    const all = t.$$('article');
+    assert.equal(all.length, 60);
+    assert.deepEqual(
+      all.map((a) => a.dataset.messageId),
+      messages.map((m) => m.id),
+    );
+    assert.equal(all.at(-1), last, 'the messages shown first are kept, not built again');
+  });
+
   it('opens sources from citations and the sources list, links through the host, and code through the host', () => {
     const t = setup();
     const answer: AssistantMessage = {
@@ -281,6 +359,12 @@ describe('chat webview', () => {
     tokens.dispatchEvent(new dom.window.Event('change'));
     assert.deepEqual(t.posted.at(-1), { type: 'setOptions', temperature: 0.5, maxCompletionTokens: 300 });
     assert.match(t.$('.project-code')!.textContent ?? '', /P-7/);
+    // The host answers with the options alone; the messages are not sent or built again.
+    t.send({ type: 'options', conversationId: 'c1', options: { vectorStoreId: 'vs_1', vectorStoreName: 'policies', temperature: 1 } });
+    assert.equal(store.value, 'vs_1');
+    assert.equal(t.$<HTMLInputElement>('.temperature')!.value, '1');
+    t.send({ type: 'options', conversationId: 'other', options: {} });
+    assert.equal(store.value, 'vs_1', 'options of another conversation are not shown');
   });
 
   it('shows attached context as removable chips', () => {

@@ -96,6 +96,7 @@ export function servicesFor(client: DocumentsClient, channel: vscode.LogOutputCh
     gatewayUnavailable: 'noUrl',
     onDidChange: onDidChange.event,
     whenReady: async () => undefined,
+    use: async () => undefined,
   } as unknown as ConnectionService;
   const memento = new MemoryMemento();
   return {

@@ -1,0 +1,13 @@
+/**
+ * undici (about half a megabyte of the extension) is loaded on the first request, not when DocChat
+ * activates. The extension bundle resolves this `require` to `dist/undici.js`, a bundle of its own
+ * (see esbuild.mjs); everywhere else it is the package itself.
+ */
+import type * as Undici from 'undici';
+
+let loaded: typeof Undici | undefined;
+
+export function undici(): typeof Undici {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+  return (loaded ??= require('undici') as typeof Undici);
+}

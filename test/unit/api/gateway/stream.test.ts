@@ -1,0 +1,232 @@
+import * as assert from 'node:assert/strict';
+import type { GatewayClient } from '../../../../src/api/gateway/client';
+import type { ChatStreamPart } from '../../../../src/api/gateway/schemas';
+import { AbortedError, ProtocolError, ServerError, StreamError, TimeoutError } from '../../../../src/api/http/errors';
+import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
+import { collect, gatewayClient, recorder, rejects } from '../helpers';
+
+const request = { model: 'alpha-5-mini', messages: [{ role: 'user', content: 'Hi' }] };
+const usage = { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 };
+/** Multi-byte characters on purpose: split points fall inside them. */
+const pieces = ['Grüße, ', 'naïve ', '世界 ', '😀!'];
+const standardStream = sseBody([
+  chatChunk('', { role: 'assistant' }),
+  ...pieces.map((p) => chatChunk(p)),
+  chatChunk(undefined, { finish_reason: 'stop' }),
+  chatChunk(undefined, { usage }),
+]);
+
+function text(parts: ChatStreamPart[]): string {
+  return parts.map((p) => p.content).join('');
+}
+
+describe('streamed chat completions', () => {
+  let server: ScriptServer;
+  let client: GatewayClient;
+
+  before(async () => {
+    server = await ScriptServer.start();
+  });
+  beforeEach(() => {
+    server.reset();
+    client = gatewayClient(server.url);
+  });
+  afterEach(() => client.close());
+  after(() => server.close());
+
+  it('yields deltas, the finish reason and the final usage', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, standardStream));
+    const parts = await collect(client.streamChatCompletion(request));
+    assert.equal(server.requests[0]!.json.stream, true);
+    assert.match(server.requests[0]!.headers.accept!, /text\/event-stream/);
+    assert.equal(text(parts), pieces.join(''));
+    assert.equal(parts[0]!.role, 'assistant');
+    assert.equal(parts.find((p) => p.finishReason)!.finishReason, 'stop');
+    assert.deepEqual(parts.at(-1)!.usage, usage);
+    assert.equal(parts[1]!.id, 'chatcmpl-test');
+    assert.equal(parts[1]!.model, 'alpha-5-mini');
+  });
+
+  it('gives the same content whatever byte the stream is split at', async function () {
+    this.timeout(120_000);
+    const bytes = Buffer.from(standardStream, 'utf8');
+    let cut = 0;
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, bytes, { cuts: [cut] }));
+    for (cut = 1; cut < bytes.length; cut++) {
+      const parts = await collect(client.streamChatCompletion(request));
+      assert.equal(text(parts), pieces.join(''), `split at byte ${cut}`);
+      assert.deepEqual(parts.at(-1)!.usage, usage, `split at byte ${cut}`);
+    }
+    assert.equal(server.requests.length, bytes.length - 1);
+  });
+
+  it('survives one byte per network chunk', async () => {
+    const bytes = Buffer.from(standardStream, 'utf8');
+    server.on('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(res, bytes, { cuts: Array.from({ length: bytes.length }, (_, i) => i), pauseMs: 0 }),
+    );
+    assert.equal(text(await collect(client.streamChatCompletion(request))), pieces.join(''));
+  });
+
+  it('ignores comments, joins multi-line data and accepts CRLF line ends', async () => {
+    const chunk = JSON.stringify(chatChunk('multi'), null, 2)
+      .split('\n')
+      .map((line) => `data: ${line}`)
+      .join('\r\n');
+    const body = `: keep-alive\r\n\r\n${chunk}\r\n\r\n: ping\n\ndata: ${JSON.stringify(chatChunk(' line', { finish_reason: 'stop' }))}\n\ndata: [DONE]\n\n`;
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, body));
+    assert.equal(text(await collect(client.streamChatCompletion(request))), 'multi line');
+  });
+
+  it('raises a StreamError with the message of an `event: error`, after the parts before it', async () => {
+    const body =
+      `data: ${JSON.stringify(chatChunk('partial'))}\n\n` +
+      `event: error\ndata: ${JSON.stringify({ error: { message: 'Upstream model crashed', type: 'server_error', code: 'upstream' } })}\n\n`;
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, body, { headers: { 'x-request-id': 'req_s1' } }));
+    const seen: string[] = [];
+    const error = await rejects(
+      (async () => {
+        for await (const part of client.streamChatCompletion(request)) seen.push(part.content);
+      })(),
+      StreamError,
+    );
+    assert.deepEqual(seen, ['partial']);
+    assert.equal(error.message, 'Upstream model crashed.');
+    assert.equal(error.code, 'upstream');
+    assert.equal(error.requestId, 'req_s1');
+  });
+
+  it('raises a StreamError for an error object in a data line', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(res, sseBody([{ error: { message: 'context too long' } }], { done: false })),
+    );
+    const error = await rejects(collect(client.streamChatCompletion(request)), StreamError);
+    assert.match(error.message, /context too long/);
+  });
+
+  it('raises a StreamError when the stream ends before it is complete', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, sseBody([chatChunk('half an ans')], { done: false })));
+    const error = await rejects(collect(client.streamChatCompletion(request)), StreamError);
+    assert.match(error.message, /ended the stream before the answer was complete/);
+  });
+
+  it('raises a StreamError when the connection drops mid-stream, and never retries a started stream', async () => {
+    server.on('POST', '/v1/chat/completions', async (_r, res) => {
+      await sendChunked(res, `data: ${JSON.stringify(chatChunk('start'))}\n\n`, { end: false });
+      setTimeout(() => res.socket?.destroy(), 10);
+    });
+    await rejects(collect(client.streamChatCompletion(request)), StreamError);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('does not retry a streamed POST that failed with 500', async () => {
+    server.once('POST', '/v1/chat/completions', (_r, res) => sendJson(res, 500, { error: { message: 'down' } }));
+    await rejects(collect(client.streamChatCompletion(request)), ServerError);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('stops on abort mid-stream with an AbortedError', async () => {
+    server.on('POST', '/v1/chat/completions', async (_r, res) => {
+      await sendChunked(res, `data: ${JSON.stringify(chatChunk('first'))}\n\n`, { end: false });
+    });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    await rejects(
+      (async () => {
+        for await (const part of client.streamChatCompletion(request, { signal: controller.signal })) {
+          seen.push(part.content);
+          controller.abort();
+        }
+      })(),
+      AbortedError,
+    );
+    assert.deepEqual(seen, ['first']);
+  });
+
+  it('times out when the stream goes idle between events', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, `data: ${JSON.stringify(chatChunk('a'))}\n\n`, { end: false }));
+    const idle = gatewayClient(server.url, { transport: { streamIdleTimeoutMs: 100 } });
+    const error = await rejects(collect(idle.streamChatCompletion(request)), TimeoutError);
+    await idle.close();
+    assert.match(error.message, /sent nothing for/);
+  });
+
+  it('releases the connection when the caller stops early', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, standardStream));
+    for await (const part of client.streamChatCompletion(request)) {
+      if (part.content) break;
+    }
+    // The client is still usable afterwards.
+    assert.equal(text(await collect(client.streamChatCompletion(request))), pieces.join(''));
+  });
+
+  it('reads NDJSON streams, by content type or by sniffing', async () => {
+    const lines = [chatChunk('nd'), chatChunk('json', { finish_reason: 'stop' })].map((c) => JSON.stringify(c)).join('\n') + '\n';
+    server.once('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(res, lines, { contentType: 'application/x-ndjson', cuts: [5, 40, 41] }),
+    );
+    server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, lines, { contentType: 'text/plain' }));
+    const ollama = [
+      { message: { role: 'assistant', content: 'Hi' }, done: false },
+      { message: { content: ' there' }, done: true },
+    ]
+      .map((c) => JSON.stringify(c))
+      .join('\n');
+    server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, ollama, { contentType: 'application/x-ndjson' }));
+    assert.equal(text(await collect(client.streamChatCompletion(request))), 'ndjson');
+    assert.equal(text(await collect(client.streamChatCompletion(request))), 'ndjson');
+    const parts = await collect(client.streamChatCompletion(request));
+    assert.equal(text(parts), 'Hi there');
+    assert.equal(parts.at(-1)!.finishReason, 'stop');
+  });
+
+  it('rejects a chunk that is not JSON as a protocol error', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, 'data: {not json\n\n'));
+    await rejects(collect(client.streamChatCompletion(request)), ProtocolError);
+  });
+
+  it('accepts a server that ignores stream: true and answers in one JSON piece', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) =>
+      sendJson(res, 200, {
+        id: 'c',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Whole' } }],
+        usage,
+      }),
+    );
+    const parts = await collect(client.streamChatCompletion(request));
+    assert.deepEqual(
+      parts.map((p) => [p.content, p.finishReason]),
+      [['Whole', 'stop']],
+    );
+  });
+
+  it('falls back to /v1/completions for streams too', async () => {
+    server.on('POST', '/v1/completions', (_r, res) => sendChunked(res, standardStream));
+    assert.equal(text(await collect(client.streamChatCompletion(request))), pieces.join(''));
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      ['/v1/chat/completions', '/v1/completions'],
+    );
+  });
+
+  it('validates a streamed request before sending anything', async () => {
+    await assert.rejects(collect(client.streamChatCompletion({ model: '', messages: [] })), /model/);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('streams the deprecated inference endpoint, warning once', async () => {
+    const body = sseBody([
+      { model: 'nemo', response: 'Bon' },
+      { model: 'nemo', response: 'jour', done: true },
+    ]);
+    server.on('POST', '/v1/inference/nemo', (_r, res) => sendChunked(res, body));
+    const record = recorder();
+    const legacy = gatewayClient(server.url, { record });
+    const parts = await collect(legacy.streamInference('nemo', { prompt: 'Hello in French' }));
+    await collect(legacy.streamInference('nemo', { prompt: 'Again' }));
+    await legacy.close();
+    assert.equal(text(parts), 'Bonjour');
+    assert.deepEqual(server.requests[0]!.json, { prompt: 'Hello in French', project_code: 'NA', stream: true });
+    assert.equal(record.logs.filter((l) => l.level === 'warn' && /December 17/.test(l.message)).length, 1);
+  });
+});

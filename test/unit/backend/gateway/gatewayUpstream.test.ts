@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { parseSse, startTestBackend, type TestBackend } from '../helpers';
+import { startFakeUpstream, type FakeUpstream } from '../fakeUpstream';
+
+describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
+  let fake: FakeUpstream;
+  let t: TestBackend;
+  beforeEach(async () => {
+    fake = await startFakeUpstream();
+    t = await startTestBackend({ rateLimits: false, upstream: { url: fake.url, key: 'up-secret' } });
+  });
+  afterEach(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('lists the upstream models beside the local ones, split into chat and embedding', async () => {
+    const chat = await t.gw('GET', '/v1/completions/models');
+    assert.deepEqual(
+      chat.json.data.map((m: { id: string }) => m.id),
+      ['local-extractive', 'llama3'],
+    );
+    const embed = await t.gw('GET', '/v1/embed/models');
+    assert.deepEqual(
+      embed.json.data.map((m: { id: string }) => m.id),
+      ['local-hashing-embed', 'nomic-embed-text'],
+    );
+    assert.equal(fake.requests[0]!.headers.authorization, 'Bearer up-secret');
+  });
+
+  it('forwards a chat completion and returns it whole', async () => {
+    const reply = await t.gw('POST', '/v1/chat/completions', {
+      model: 'llama3',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0.2,
+    });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.json.choices[0].message.content, 'upstream says: hi');
+    const forwarded = fake.requests.find((r) => r.path === '/v1/chat/completions')!;
+    assert.deepEqual(forwarded.body, { model: 'llama3', messages: [{ role: 'user', content: 'hi' }], temperature: 0.2 });
+  });
+
+  it('forwards a streamed chat completion as SSE ending in usage and [DONE]', async () => {
+    const reply = await t.gw('POST', '/v1/chat/completions', {
+      model: 'llama3',
+      messages: [{ role: 'user', content: 'stream me' }],
+      stream: true,
+    });
+    const events = parseSse(reply.text);
+    assert.equal(events.at(-1)!.data, '[DONE]');
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data));
+    assert.equal(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join(''), 'upstream says: stream me');
+    assert.deepEqual(chunks.at(-1).usage, { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 });
+    const forwarded = fake.requests.find((r) => r.path === '/v1/chat/completions')!;
+    assert.deepEqual((forwarded.body as { stream_options: unknown }).stream_options, { include_usage: true });
+  });
+
+  it('adds an estimated usage chunk when the upstream sends none', async () => {
+    fake.omitUsage = true;
+    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const chunks = parseSse(reply.text)
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.data));
+    const last = chunks.at(-1);
+    assert.deepEqual(last.choices, []);
+    assert.equal(last.usage.estimated, true);
+    assert.ok(last.usage.total_tokens > 0);
+  });
+
+  it('maps the deprecated inference endpoint onto the upstream chat', async () => {
+    const reply = await t.gw('POST', '/v1/inference/llama3', { prompt: 'old style', project_code: 'NA' });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(reply.json, {
+      model: 'llama3',
+      response: 'upstream says: old style',
+      usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 },
+    });
+    assert.equal(reply.headers.deprecation, 'true');
+  });
+
+  it('forwards embeddings in the gateway shape', async () => {
+    const reply = await t.gw('POST', '/v1/embed', { model: 'nomic-embed-text', input: ['a cat', 'a car'] });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(
+      reply.json.data.map((d: { embedding: number[] }) => d.embedding),
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+      ],
+    );
+    assert.equal(reply.json.model, 'nomic-embed-text');
+  });
+
+  it('relays upstream errors in the backend error shape', async () => {
+    const missing = await t.gw('POST', '/v1/chat/completions', { model: 'nope', messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(missing.status, 404);
+    assert.match(missing.json.error.message, /Upstream server: model "nope" not found/);
+    fake.failWith = 401;
+    const auth = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(auth.status, 502);
+    assert.match(auth.json.error.message, /rejected the configured upstream key/);
+    fake.failWith = 429;
+    const limited = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(limited.status, 429);
+    assert.ok(limited.headers['retry-after']);
+  });
+
+  it('answers 502 when the upstream is down, and lists only local models', async () => {
+    await fake.close();
+    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(reply.status, 502);
+    assert.match(reply.json.error.message, /could not be reached/);
+    const models = await t.gw('GET', '/v1/completions/models');
+    assert.deepEqual(
+      models.json.data.map((m: { id: string }) => m.id),
+      ['local-extractive'],
+    );
+  });
+
+  it('searches hybrid (BM25 + upstream vectors): finds a chunk with no shared word', async () => {
+    const storeId = await t.createStore('pets');
+    const felines = await t.ingest(storeId, 'felines.md', 'Felines sleep sixteen hours a day.');
+    await t.ingest(storeId, 'dogs.md', 'Dogs need a walk twice a day.');
+    assert.equal(felines.json.status, 'completed');
+    const reply = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'kitten' });
+    assert.equal(reply.json.ranking, 'hybrid');
+    assert.equal(reply.json.data[0].file_id, felines.json.id);
+    for (const item of reply.json.data) assert.ok(item.score >= 0 && item.score <= 1);
+    // Vectors survive a restart (they are stored beside the chunks).
+    await t.restart();
+    const again = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'kitten' });
+    assert.equal(again.json.data[0].file_id, felines.json.id);
+  });
+
+  it('web search and research are forwarded; an upstream without them gives 501', async () => {
+    const search = await t.gw('POST', '/v1/tools/web/search', { query: 'x' });
+    assert.equal(search.status, 501);
+    assert.match(search.json.error.message, /does not provide/);
+  });
+});
+
+describe('backend: the company gateway as the embeddings upstream', () => {
+  let fake: FakeUpstream;
+  let t: TestBackend;
+  beforeEach(async () => {
+    fake = await startFakeUpstream();
+    t = await startTestBackend({
+      rateLimits: false,
+      upstream: { url: fake.url, key: 'gateway-key', embeddingModel: 'text-embed-3-small', embedPath: '/embed' },
+    });
+  });
+  afterEach(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('embeds through /v1/embed with the configured model and searches hybrid', async () => {
+    const storeId = await t.createStore('pets');
+    const felines = await t.ingest(storeId, 'felines.md', 'Felines sleep sixteen hours a day.');
+    await t.ingest(storeId, 'dogs.md', 'Dogs need a walk twice a day.');
+    const reply = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'kitten' });
+    assert.equal(reply.json.ranking, 'hybrid');
+    assert.equal(reply.json.data[0].file_id, felines.json.id);
+    const embedCalls = fake.requests.filter((r) => r.path === '/v1/embed');
+    assert.ok(embedCalls.length > 0, 'the gateway embed endpoint was called');
+    assert.ok(embedCalls.every((r) => (r.body as { model: string }).model === 'text-embed-3-small'));
+    assert.equal(embedCalls[0].headers['api-key'], 'gateway-key');
+    assert.equal(fake.requests.filter((r) => r.path === '/v1/embeddings').length, 0);
+  });
+});

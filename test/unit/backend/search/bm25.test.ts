@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { Bm25Index } from '../../../../src/backend/search/bm25';
+import { StoreIndex } from '../../../../src/backend/search/storeIndex';
+import { stem, tokenize } from '../../../../src/backend/search/tokenize';
+
+describe('backend: BM25 index', () => {
+  it('tokenizes: lower case, stop words out, plurals stemmed, identifiers split', () => {
+    assert.deepEqual(tokenize('The Databases of the users'), ['database', 'user']);
+    assert.deepEqual(tokenize('getUserName'), ['getusername', 'get', 'user', 'name']);
+    assert.equal(stem('policies'), 'policy');
+    assert.equal(stem('class'), 'class');
+  });
+
+  it('ranks by term rarity and frequency with scores in (0, 1]', () => {
+    const index = new Bm25Index();
+    const a = index.add(tokenize('apple banana'));
+    const b = index.add(tokenize('apple apple apple cherry'));
+    index.add(tokenize('durian'));
+    const hits = index.search(tokenize('apple cherry'), 10);
+    assert.deepEqual(
+      hits.map((h) => h.doc),
+      [b, a],
+    );
+    for (const hit of hits) assert.ok(hit.score > 0 && hit.score <= 1);
+    assert.ok(hits[0]!.score > hits[1]!.score);
+  });
+
+  it('returns the best k, skips removed and refused documents', () => {
+    const index = new Bm25Index();
+    const docs = Array.from({ length: 100 }, (_, i) => index.add(tokenize(`common ${'rare '.repeat(i % 7)}doc${i}`)));
+    assert.equal(index.search(['common'], 5).length, 5);
+    index.remove(docs[3]!);
+    assert.ok(!index.search(['doc3'], 5).length);
+    const mask = Uint8Array.from({ length: 100 }, (_, doc) => (doc % 2 === 0 ? 1 : 0));
+    const allowed = index.search(['common'], 100, mask);
+    assert.ok(allowed.length === 50 && allowed.every((h) => h.doc % 2 === 0));
+    // Scores are reset between queries.
+    assert.deepEqual(index.search(['common'], 3), index.search(['common'], 3));
+  });
+
+  it('keeps working after a bulk purge of removed documents', () => {
+    const index = new Bm25Index();
+    const docs = Array.from({ length: 3000 }, (_, i) => index.add([`t${i % 10}`, 'all']));
+    for (const doc of docs.slice(0, 2500)) index.remove(doc);
+    assert.equal(index.size, 500);
+    const hits = index.search(['t1'], 1000);
+    assert.equal(hits.length, 50);
+    assert.ok(hits.every((h) => h.doc >= 2500));
+  });
+
+  it('store index: file restriction, file removal and hybrid fusion', () => {
+    const index = new StoreIndex();
+    index.addFile('f1', [{ text: 'alpha beta', heading: '' }], [Float32Array.from([1, 0])]);
+    index.addFile('f2', [{ text: 'gamma', heading: 'Alpha section' }], [Float32Array.from([0, 1])]);
+    assert.deepEqual(
+      index
+        .search('alpha', { maxResults: 10 })
+        .map((h) => h.fileId)
+        .sort(),
+      ['f1', 'f2'],
+    );
+    assert.deepEqual(
+      index.search('alpha', { maxResults: 10, fileIds: ['f2'] }).map((h) => h.fileId),
+      ['f2'],
+    );
+    // A query vector close to f2 lifts it above f1 although both match "alpha" once.
+    const hybrid = index.search('alpha', { maxResults: 10, queryVector: Float32Array.from([0, 1]) });
+    assert.equal(hybrid[0]!.fileId, 'f2');
+    // Vectors alone find a chunk with no shared words.
+    assert.deepEqual(
+      index.search('zzz', { maxResults: 10, queryVector: Float32Array.from([1, 0]) }).map((h) => h.fileId),
+      ['f1'],
+    );
+    index.removeFile('f1');
+    assert.deepEqual(
+      index.search('alpha', { maxResults: 10 }).map((h) => h.fileId),
+      ['f2'],
+    );
+    assert.equal(index.chunkCount, 1);
+  });
+
+  it('hidden documents are not searchable until revealed, survive a purge, and can be discarded', () => {
+    const index = new Bm25Index();
+    const hidden = [index.add(tokenize('turbine gearbox'), true), index.add(tokenize('turbine blade'), true)];
+    // Enough removals to purge the postings of dead documents while the hidden ones wait.
+    const dead = Array.from({ length: 1100 }, () => index.add(tokenize('filler')));
+    for (const doc of dead) index.remove(doc);
+    assert.deepEqual(index.search(tokenize('turbine'), 10), []);
+    assert.equal(index.size, 0);
+    index.reveal(hidden);
+    assert.deepEqual(
+      index
+        .search(tokenize('turbine'), 10)
+        .map((h) => h.doc)
+        .sort(),
+      [...hidden].sort(),
+    );
+    assert.equal(index.size, 2);
+    const dropped = index.add(tokenize('impeller'), true);
+    index.discard([dropped]);
+    index.reveal([dropped]);
+    assert.deepEqual(index.search(tokenize('impeller'), 10), []);
+  });
+
+  it('adds a big file gradually: its chunks replace the old ones all at once, at the end', async () => {
+    const index = new StoreIndex();
+    index.addFile('f1', [{ text: 'old manual gearbox', heading: '' }]);
+    const chunks = Array.from({ length: 3000 }, (_, i) => ({ text: `new manual gearbox part${i} ${'oil '.repeat(50)}`, heading: 'Parts' }));
+    let seenBeforeReveal: string[] = [];
+    const added = await index.addFileGradually('f1', chunks, undefined, () => {
+      seenBeforeReveal = index.search('gearbox', { maxResults: 5 }).map((h) => h.text);
+      return true;
+    });
+    assert.equal(added, true);
+    assert.deepEqual(seenBeforeReveal, ['old manual gearbox']);
+    assert.equal(index.chunkCount, 3000);
+    assert.deepEqual(
+      index.search('part2999', { maxResults: 5 }).map((h) => [h.fileId, h.chunkIndex]),
+      [['f1', 2999]],
+    );
+    assert.deepEqual(index.search('old', { maxResults: 5 }), []);
+  });
+
+  it('a gradual add no longer wanted at the end leaves the index as it was', async () => {
+    const index = new StoreIndex();
+    index.addFile('f1', [{ text: 'old manual gearbox', heading: '' }]);
+    const added = await index.addFileGradually('f1', [{ text: 'replacement text', heading: '' }], undefined, () => false);
+    assert.equal(added, false);
+    assert.equal(index.chunkCount, 1);
+    assert.deepEqual(index.search('replacement', { maxResults: 5 }), []);
+    assert.equal(index.search('gearbox', { maxResults: 5 })[0]!.fileId, 'f1');
+  });
+});
