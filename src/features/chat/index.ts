@@ -47,7 +47,13 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => controller.restore(panel),
     }),
-    registerCommand(services.errors, Commands.openChat, vscode.l10n.t('DocChat: could not open the chat.'), () => controller.show(), NO_WAIT),
+    registerCommand(
+      services.errors,
+      Commands.openChat,
+      vscode.l10n.t('DocChat: could not open the chat.'),
+      () => controller.show(),
+      NO_WAIT,
+    ),
     registerCommand(
       services.errors,
       Commands.newChat,
