@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { Commands } from './common/constants';
 import { createLogger, createOutputChannel } from './common/log';
@@ -30,6 +31,8 @@ export interface DocChatApi {
 }
 
 export function activate(context: vscode.ExtensionContext): DocChatApi {
+  // Modules without a `vscode` import word their sentences with `@vscode/l10n`: hand it VS Code's bundle.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const channel = createOutputChannel();
   context.subscriptions.push(channel);
   const log = createLogger(channel, 'extension');

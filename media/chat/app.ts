@@ -1,4 +1,5 @@
 /** The chat webview: header (conversation, model, store, options), messages, composer. */
+import * as l10n from '@vscode/l10n';
 import type {
   AnnounceMode,
   Conversation,
@@ -48,22 +49,25 @@ export class ChatApp {
   /** Messages before this index of the shown conversation are not built yet. */
   private builtFrom = 0;
 
-  private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': 'Conversation' } });
-  private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': 'Model' } });
-  private readonly storeSelect = h('select', { className: 'store-select', attrs: { 'aria-label': 'Vector store for grounding' } });
+  private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': l10n.t('Conversation') } });
+  private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': l10n.t('Model') } });
+  private readonly storeSelect = h('select', { className: 'store-select', attrs: { 'aria-label': l10n.t('Vector store for grounding') } });
   private readonly temperatureInput = h('input', {
     className: 'temperature',
-    attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: 'default', 'aria-label': 'Temperature' },
+    attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: l10n.t('default'), 'aria-label': l10n.t('Temperature') },
   });
   private readonly maxTokensInput = h('input', {
     className: 'max-tokens',
-    attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max completion tokens' },
+    attrs: { type: 'number', min: '1', step: '1', placeholder: l10n.t('default'), 'aria-label': l10n.t('Max completion tokens') },
   });
   private readonly projectCode = h('span', { className: 'project-code' });
   private readonly optionsPanel = h('div', { className: 'options-panel', attrs: { hidden: '' } });
   private readonly notices = h('div', { className: 'notices' });
   /** Not a live region: the announcer says what is new, so re-rendering never repeats text. */
-  private readonly messageList = h('div', { className: 'messages', attrs: { role: 'region', 'aria-label': 'Messages', tabindex: '0' } });
+  private readonly messageList = h('div', {
+    className: 'messages',
+    attrs: { role: 'region', 'aria-label': l10n.t('Messages'), tabindex: '0' },
+  });
   private readonly announcer = new Announcer();
   private readonly emptyState = h('div', { className: 'empty-state' });
   private readonly pendingChips = h('div', { className: 'chips pending-context' });
@@ -71,12 +75,12 @@ export class ChatApp {
     className: 'composer-input',
     attrs: {
       rows: '3',
-      placeholder: 'Ask a question, or use /web, /crawl, /research. Enter to send, Shift+Enter for a new line, Escape to stop.',
-      'aria-label': 'Question',
+      placeholder: l10n.t('Ask a question, or use /web, /crawl, /research. Enter to send, Shift+Enter for a new line, Escape to stop.'),
+      'aria-label': l10n.t('Question'),
     },
   });
-  private readonly sendButton = textButton('send', 'Send', () => this.send(), 'primary send');
-  private readonly stopButton = textButton('debug-stop', 'Stop', () => this.stop(), 'stop');
+  private readonly sendButton = textButton('send', l10n.t('Send'), () => this.send(), 'primary send');
+  private readonly stopButton = textButton('debug-stop', l10n.t('Stop'), () => this.stop(), 'stop');
 
   constructor(
     private readonly root: HTMLElement,
@@ -111,11 +115,11 @@ export class ChatApp {
       input.addEventListener('change', () => this.sendOptions());
     }
     this.optionsPanel.append(
-      h('label', {}, h('span', { text: 'Temperature' }), this.temperatureInput),
-      h('label', {}, h('span', { text: 'Max completion tokens' }), this.maxTokensInput),
+      h('label', {}, h('span', { text: l10n.t('Temperature') }), this.temperatureInput),
+      h('label', {}, h('span', { text: l10n.t('Max completion tokens') }), this.maxTokensInput),
       this.projectCode,
     );
-    const toggleOptions = iconButton('settings-gear', 'Conversation options', () => {
+    const toggleOptions = iconButton('settings-gear', l10n.t('Conversation options'), () => {
       this.optionsPanel.toggleAttribute('hidden');
       toggleOptions.setAttribute('aria-expanded', String(!this.optionsPanel.hidden));
     });
@@ -127,16 +131,16 @@ export class ChatApp {
         'div',
         { className: 'toolbar-row' },
         this.conversationSelect,
-        iconButton('add', 'New Chat', () => this.post({ type: 'newChat' }), 'new-chat'),
-        iconButton('trash', 'Delete Conversation', () => this.deleteConversation(), 'delete-chat'),
+        iconButton('add', l10n.t('New Chat'), () => this.post({ type: 'newChat' }), 'new-chat'),
+        iconButton('trash', l10n.t('Delete Conversation'), () => this.deleteConversation(), 'delete-chat'),
       ),
       h(
         'div',
         { className: 'toolbar-row' },
         h('label', { className: 'picker' }, icon('sparkle'), this.modelSelect),
-        iconButton('refresh', 'Refresh Model List', () => this.post({ type: 'refreshModels' }), 'refresh-models'),
+        iconButton('refresh', l10n.t('Refresh Model List'), () => this.post({ type: 'refreshModels' }), 'refresh-models'),
         h('label', { className: 'picker' }, icon('database'), this.storeSelect),
-        iconButton('refresh', 'Refresh Vector Stores', () => this.post({ type: 'refreshStores' }), 'refresh-stores'),
+        iconButton('refresh', l10n.t('Refresh Vector Stores'), () => this.post({ type: 'refreshStores' }), 'refresh-stores'),
         toggleOptions,
       ),
       this.optionsPanel,
@@ -283,7 +287,7 @@ export class ChatApp {
     this.conversation = conversation;
     this.renderConversationList(summaries, conversation.id);
     this.renderOptions(conversation);
-    this.projectCode.textContent = `Project code: ${projectCode} (from the settings)`;
+    this.projectCode.textContent = l10n.t('Project code: {0} (from the settings)', projectCode);
     this.announcer.mode = announce ?? 'asTheyStream';
     this.pendingChips.replaceChildren(
       ...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))),
@@ -378,10 +382,10 @@ export class ChatApp {
     if (elements.length === 0) {
       this.emptyState.replaceChildren(
         icon('comment-discussion', 'empty-icon'),
-        h('p', { text: 'Ask a question about your documents or your code.' }),
+        h('p', { text: l10n.t('Ask a question about your documents or your code.') }),
         h('p', {
           className: 'hint',
-          text: 'Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …',
+          text: l10n.t('Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …'),
         }),
       );
       elements.push(this.emptyState);
@@ -409,25 +413,31 @@ export class ChatApp {
     const option = (value: string, text: string) => h('option', { text, attrs: { value } });
     const groups: HTMLElement[] = [];
     if (selectedModel && !this.models.models.some((m) => m.id === selectedModel)) {
-      groups.push(option(selectedModel, `${selectedModel} (not in the current list)`));
+      groups.push(option(selectedModel, l10n.t('{0} (not in the current list)', selectedModel)));
     }
-    groups.push(h('optgroup', { attrs: { label: 'Chat completion models' } }, ...completion.map((m) => option(m.id, m.id))));
+    groups.push(h('optgroup', { attrs: { label: l10n.t('Chat completion models') } }, ...completion.map((m) => option(m.id, m.id))));
     if (legacy.length) {
       const retirement = legacy[0]?.retirement;
       groups.push(
         h(
           'optgroup',
-          { attrs: { label: `Legacy (inference endpoint${retirement ? `, retires ${retirement}` : ''})` } },
-          ...legacy.map((m) => option(m.id, `${m.id} — legacy${m.retirement ? `, retires ${m.retirement}` : ''}`)),
+          {
+            attrs: {
+              label: retirement ? l10n.t('Legacy (inference endpoint, retires {0})', retirement) : l10n.t('Legacy (inference endpoint)'),
+            },
+          },
+          ...legacy.map((m) =>
+            option(m.id, m.retirement ? l10n.t('{0} — legacy, retires {1}', m.id, m.retirement) : l10n.t('{0} — legacy', m.id)),
+          ),
         ),
       );
     }
     this.modelSelect.replaceChildren(...groups);
     this.modelSelect.value = selectedModel;
-    this.modelSelect.title = this.models.loading ? 'Loading models…' : `Model: ${selectedModel}`;
+    this.modelSelect.title = this.models.loading ? l10n.t('Loading models…') : l10n.t('Model: {0}', selectedModel);
 
     const storeId = conversation?.options.vectorStoreId ?? '';
-    const storeOptions = [option('', 'No grounding (no vector store)')];
+    const storeOptions = [option('', l10n.t('No grounding (no vector store)'))];
     if (storeId && !this.stores.stores.some((s) => s.id === storeId)) {
       storeOptions.push(option(storeId, conversation?.options.vectorStoreName ?? storeId));
     }
@@ -435,8 +445,8 @@ export class ChatApp {
     this.storeSelect.replaceChildren(...storeOptions);
     this.storeSelect.value = storeId;
     this.storeSelect.title = storeId
-      ? `Answers are grounded in ${conversation?.options.vectorStoreName ?? storeId}`
-      : 'Answers are not grounded in documents';
+      ? l10n.t('Answers are grounded in {0}', conversation?.options.vectorStoreName ?? storeId)
+      : l10n.t('Answers are not grounded in documents');
 
     const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
     this.notices.replaceChildren(...notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text }))));

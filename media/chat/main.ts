@@ -1,4 +1,5 @@
 // Webview entry of the DocChat chat panel (bundled by esbuild for the browser).
+import * as l10n from '@vscode/l10n';
 import DOMPurify from 'dompurify';
 import type { HostMessage } from '../../src/chatCore/protocol';
 import { ChatApp, type WebviewHost } from './app';
@@ -9,6 +10,10 @@ declare function acquireVsCodeApi(): WebviewHost;
 
 const host = acquireVsCodeApi();
 const root = document.getElementById('app')!;
+// The host puts VS Code's translations of the webview's strings (`vscode.l10n.bundle`) on the page;
+// without them (English) l10n.t returns its argument.
+const bundle = root.dataset.l10n;
+if (bundle) l10n.config({ contents: JSON.parse(bundle) as Record<string, string> });
 const app = new ChatApp(root, host, createMarkdownPipeline(DOMPurify));
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {

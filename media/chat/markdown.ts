@@ -6,6 +6,7 @@
  * Works in the webview and in Node tests (jsdom): the DOMPurify instance and the document are
  * passed in.
  */
+import * as l10n from '@vscode/l10n';
 import MarkdownIt from 'markdown-it';
 import hljs from 'highlight.js/lib/common';
 import type { Config, DOMPurify } from 'dompurify';
@@ -55,7 +56,7 @@ export function createMarkdownIt(): Markdown {
     const src = String(token.attrGet('src') ?? '');
     const alt = self.renderInlineAsText(token.children ?? [], options, env) || 'image';
     // Never an <img>: a remote image would be fetched as soon as it renders.
-    return `<a class="md-image" href="${escape(src)}" title="Image: ${escape(src)}"><span class="codicon codicon-file-media" aria-hidden="true"></span>${escape(alt)}</a>`;
+    return `<a class="md-image" href="${escape(src)}" title="${escape(l10n.t('Image: {0}', src))}"><span class="codicon codicon-file-media" aria-hidden="true"></span>${escape(alt)}</a>`;
   };
 
   const codeBlock = (content: string, info: string) => {
@@ -64,10 +65,12 @@ export function createMarkdownIt(): Markdown {
     const body = known ? hljs.highlight(content, { language: lang, ignoreIllegals: true }).value : escape(content);
     const langClass = lang ? ` language-${escape(lang)}` : '';
     const label = lang ? `<span class="code-language">${escape(lang)}</span>` : '';
+    const copy = escape(l10n.t('Copy'));
+    const insert = escape(l10n.t('Insert at Cursor'));
     return (
       `<div class="code-block"><div class="code-toolbar">${label}` +
-      `<button type="button" class="code-action" data-action="copy" title="Copy" aria-label="Copy"><span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
-      `<button type="button" class="code-action" data-action="insert" title="Insert at Cursor" aria-label="Insert at Cursor"><span class="codicon codicon-insert" aria-hidden="true"></span></button>` +
+      `<button type="button" class="code-action" data-action="copy" title="${copy}" aria-label="${copy}"><span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
+      `<button type="button" class="code-action" data-action="insert" title="${insert}" aria-label="${insert}"><span class="codicon codicon-insert" aria-hidden="true"></span></button>` +
       `</div><pre><code class="hljs${langClass}">${body}</code></pre></div>\n`
     );
   };

@@ -1,4 +1,5 @@
 /** One message of the conversation: the user's question, or an answer (live while it streams). */
+import * as l10n from '@vscode/l10n';
 import { citedSources } from '../../src/chatCore/citations';
 import { sourceTitle } from '../../src/chatCore/grounding';
 import type {
@@ -36,11 +37,17 @@ export interface ViewContext {
 /** Text waiting for a frame beyond this is rendered at once (a few milliseconds of rendering). */
 const MAX_UNRENDERED_CHARS = 2048;
 
-const TOOL_LABELS: Record<ChatToolName, { badge: string; working: string }> = {
-  web: { badge: 'Web search', working: 'Searching the web…' },
-  crawl: { badge: 'Crawl', working: 'Fetching the pages…' },
-  research: { badge: 'Web research', working: 'Starting the research…' },
-};
+/** Functions, not tables: the words are looked up after main.ts has loaded the translations. */
+function toolLabels(tool: ChatToolName): { badge: string; working: string } {
+  switch (tool) {
+    case 'web':
+      return { badge: l10n.t('Web search'), working: l10n.t('Searching the web…') };
+    case 'crawl':
+      return { badge: l10n.t('Crawl'), working: l10n.t('Fetching the pages…') };
+    case 'research':
+      return { badge: l10n.t('Web research'), working: l10n.t('Starting the research…') };
+  }
+}
 
 function contextIcon(item: ContextItem): string {
   return item.kind === 'selection' ? 'selection' : item.kind === 'web' ? 'globe' : 'file-text';
@@ -51,18 +58,29 @@ function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s/]/i.test(url);
 }
 
-const NEXT_STEP_LABELS: Record<NextStep, [string, string]> = {
-  chooseStore: ['database', 'Choose a Store'],
-  attachFiles: ['files', 'Attach Files'],
-  useLanguageModel: ['sparkle', 'Use a Language Model…'],
-};
+function nextStepLabel(step: NextStep): [string, string] {
+  switch (step) {
+    case 'chooseStore':
+      return ['database', l10n.t('Choose a Store')];
+    case 'attachFiles':
+      return ['files', l10n.t('Attach Files')];
+    case 'useLanguageModel':
+      return ['sparkle', l10n.t('Use a Language Model…')];
+  }
+}
 
-const ACTION_LABELS: Record<ErrorAction, [string, string]> = {
-  retry: ['refresh', 'Retry'],
-  setGatewayApiKey: ['key', 'Set API Key'],
-  setDocumentsToken: ['key', 'Set Token'],
-  showOutput: ['output', 'Open Output'],
-};
+function actionLabel(action: ErrorAction): [string, string] {
+  switch (action) {
+    case 'retry':
+      return ['refresh', l10n.t('Retry')];
+    case 'setGatewayApiKey':
+      return ['key', l10n.t('Set API Key')];
+    case 'setDocumentsToken':
+      return ['key', l10n.t('Set Token')];
+    case 'showOutput':
+      return ['output', l10n.t('Open Output')];
+  }
+}
 
 export function contextChip(item: ContextItem, onRemove?: () => void): HTMLElement {
   const title = sourceTitle(item);
@@ -76,8 +94,8 @@ export function contextChip(item: ContextItem, onRemove?: () => void): HTMLEleme
         'button',
         {
           className: 'chip-remove',
-          title: `Remove ${title}`,
-          attrs: { type: 'button', 'aria-label': `Remove ${title}` },
+          title: l10n.t('Remove {0}', title),
+          attrs: { type: 'button', 'aria-label': l10n.t('Remove {0}', title) },
           onClick: onRemove,
         },
         icon('close'),
@@ -88,8 +106,8 @@ export function contextChip(item: ContextItem, onRemove?: () => void): HTMLEleme
 export function userMessageElement(message: UserMessage): HTMLElement {
   return h(
     'article',
-    { className: 'message user', attrs: { 'data-message-id': message.id, 'aria-label': 'Your question' } },
-    h('div', { className: 'message-header' }, icon('account'), h('span', { text: 'You' })),
+    { className: 'message user', attrs: { 'data-message-id': message.id, 'aria-label': l10n.t('Your question') } },
+    h('div', { className: 'message-header' }, icon('account'), h('span', { text: l10n.t('You') })),
     message.context?.length ? h('div', { className: 'chips' }, ...message.context.map((item) => contextChip(item))) : undefined,
     h('div', { className: 'message-text', text: message.content }),
   );
@@ -129,23 +147,23 @@ export class AnswerView {
     this.textShown = message.content.trim() !== '';
     this.body = h('div', { className: 'markdown-body' });
     this.phase = h('span', { className: 'phase', attrs: { 'aria-live': 'polite' } });
-    this.progressBar = h('progress', { className: 'tool-progress', attrs: { max: '1', hidden: '', 'aria-label': 'Progress' } });
+    this.progressBar = h('progress', { className: 'tool-progress', attrs: { max: '1', hidden: '', 'aria-label': l10n.t('Progress') } });
     this.after = h('div', { className: 'message-after' });
     const model = message.tool
-      ? h('span', { className: 'badge tool-badge', text: TOOL_LABELS[message.tool].badge })
+      ? h('span', { className: 'badge tool-badge', text: toolLabels(message.tool).badge })
       : message.model
         ? h('span', { className: 'model', text: message.model })
         : undefined;
     this.element = h(
       'article',
-      { className: 'message assistant', attrs: { 'data-message-id': message.id, 'aria-label': 'Answer' } },
+      { className: 'message assistant', attrs: { 'data-message-id': message.id, 'aria-label': l10n.t('Answer') } },
       h(
         'div',
         { className: 'message-header' },
         icon('hubot'),
         h('span', { text: 'DocChat' }),
         model,
-        message.legacy && h('span', { className: 'badge', text: 'legacy' }),
+        message.legacy && h('span', { className: 'badge', text: l10n.t('legacy') }),
         this.phase,
       ),
       this.progressBar,
@@ -253,7 +271,9 @@ export class AnswerView {
   done(stopped: boolean, usage?: TokenUsage, finishReason?: string, nextSteps?: NextStep[]): void {
     this.renderer.finish();
     this.markFirstText(false);
-    this.endAnnouncement(stopped ? 'Stopped.' : finishReason === 'length' ? 'Cut off at the token limit.' : 'Answer complete.');
+    this.endAnnouncement(
+      stopped ? l10n.t('Stopped.') : finishReason === 'length' ? l10n.t('Cut off at the token limit.') : l10n.t('Answer complete.'),
+    );
     this.message.status = stopped ? 'stopped' : 'done';
     if (nextSteps?.length) this.message.nextSteps = nextSteps;
     if (usage) this.message.usage = usage;
@@ -265,7 +285,7 @@ export class AnswerView {
 
   error(error: ChatErrorInfo): void {
     this.renderer.finish();
-    this.endAnnouncement(`Error: ${error.message}`);
+    this.endAnnouncement(l10n.t('Error: {0}', error.message));
     this.message.status = 'error';
     this.message.error = error;
     delete this.message.requestId;
@@ -292,7 +312,11 @@ export class AnswerView {
     else this.element.removeAttribute('aria-busy');
     this.phase.replaceChildren();
     if (phase) {
-      const label = tool ? (progress?.text ?? TOOL_LABELS[tool].working) : phase === 'searching' ? 'Searching documents…' : 'Generating…';
+      const label = tool
+        ? (progress?.text ?? toolLabels(tool).working)
+        : phase === 'searching'
+          ? l10n.t('Searching documents…')
+          : l10n.t('Generating…');
       this.phase.append(icon('loading', 'codicon-modifier-spin'), ` ${label}`);
     }
     const fraction = phase ? progress?.fraction : undefined;
@@ -308,32 +332,32 @@ export class AnswerView {
     this.stopCountdown();
     const parts: Array<HTMLElement | undefined> = [];
     if (m.status === 'stopped') {
-      const why = m.finishReason === 'interrupted' ? 'Interrupted (the window was reloaded)' : 'Stopped';
+      const why = m.finishReason === 'interrupted' ? l10n.t('Interrupted (the window was reloaded)') : l10n.t('Stopped');
       parts.push(h('div', { className: 'answer-note stopped' }, icon('debug-stop'), h('span', { text: why })));
     } else if (m.status === 'done' && m.finishReason === 'length') {
-      parts.push(h('div', { className: 'answer-note' }, icon('warning'), h('span', { text: 'Cut off at the token limit.' })));
+      parts.push(h('div', { className: 'answer-note' }, icon('warning'), h('span', { text: l10n.t('Cut off at the token limit.') })));
     } else if (m.status === 'done' && m.content.trim() === '') {
-      parts.push(h('div', { className: 'answer-note' }, icon('info'), h('span', { text: 'The model returned an empty answer.' })));
+      parts.push(h('div', { className: 'answer-note' }, icon('info'), h('span', { text: l10n.t('The model returned an empty answer.') })));
     }
     if (m.status === 'error' && m.error) {
       parts.push(this.errorBox(m.error, this.errorArrivedAt));
     }
     if (m.status === 'done' && m.nextSteps?.length) {
       const buttons = m.nextSteps.map((step) => {
-        const [iconName, label] = NEXT_STEP_LABELS[step];
+        const [iconName, label] = nextStepLabel(step);
         return textButton(iconName, label, () => this.ctx.post({ type: 'runAction', action: step }), `next-step action-${step}`);
       });
-      parts.push(h('div', { className: 'next-steps', attrs: { role: 'group', 'aria-label': 'Ways forward' } }, ...buttons));
+      parts.push(h('div', { className: 'next-steps', attrs: { role: 'group', 'aria-label': l10n.t('Ways forward') } }, ...buttons));
     }
     if (m.sources?.length) {
       parts.push(this.sourcesList(m.sources));
     }
     const footer: HTMLElement[] = [];
     if (m.usage) {
-      footer.push(h('span', { className: 'usage', title: 'Token usage reported by the gateway', text: formatUsage(m.usage) }));
+      footer.push(h('span', { className: 'usage', title: l10n.t('Token usage reported by the gateway'), text: formatUsage(m.usage) }));
     }
     if (this.isLast && !this.streaming && m.status !== 'error' && !this.ctx.busy()) {
-      footer.push(textButton('refresh', 'Regenerate', () => this.ctx.post({ type: 'regenerate', messageId: m.id }), 'regenerate'));
+      footer.push(textButton('refresh', l10n.t('Regenerate'), () => this.ctx.post({ type: 'regenerate', messageId: m.id }), 'regenerate'));
     }
     if (footer.length) {
       parts.push(h('div', { className: 'message-footer' }, ...footer));
@@ -343,7 +367,7 @@ export class AnswerView {
 
   private errorBox(error: ChatErrorInfo, arrivedAt: number | undefined): HTMLElement {
     const buttons = error.actions.map((action) => {
-      const [iconName, label] = ACTION_LABELS[action];
+      const [iconName, label] = actionLabel(action);
       const button = textButton(
         iconName,
         label,
@@ -373,7 +397,7 @@ export class AnswerView {
       const tick = () => {
         const left = Math.ceil((until - this.ctx.now()) / 1000);
         retry.disabled = left > 0 || !this.isLast || this.ctx.busy();
-        label.textContent = left > 0 ? `Retry in ${left} s` : 'Retry';
+        label.textContent = left > 0 ? l10n.t('Retry in {0} s', left) : l10n.t('Retry');
         if (left <= 0) this.stopCountdown();
       };
       tick();
@@ -407,17 +431,22 @@ export class AnswerView {
               'a',
               {
                 className: 'source-link',
-                title: `Open source ${source.number}: ${title}`,
+                title: l10n.t('Open source {0}: {1}', source.number, title),
                 attrs: { role: 'link', tabindex: '0', 'data-source': String(source.number) },
               },
               ...label,
             )
-          : h('span', { className: 'source-link inert', title: 'Not a web address: not opened' }, ...label),
+          : h('span', { className: 'source-link inert', title: l10n.t('Not a web address: not opened') }, ...label),
         detail && h('span', { className: 'source-detail', text: detail }),
         snippet && h('div', { className: 'source-snippet', text: snippet }),
       );
     });
-    const details = h('details', { className: 'sources' }, h('summary', { text: `Sources (${sources.length})` }), h('ol', {}, ...items));
+    const details = h(
+      'details',
+      { className: 'sources' },
+      h('summary', { text: l10n.t('Sources ({0})', sources.length) }),
+      h('ol', {}, ...items),
+    );
     details.open = true;
     return details;
   }

@@ -2,6 +2,7 @@
  * The composer's slash-command suggestions: typing `/` (and the start of a name) lists the
  * gateway tools; Up/Down choose, Tab or Enter completes (`/web `), Escape closes the list.
  */
+import * as l10n from '@vscode/l10n';
 import { TOOL_COMMANDS } from '../../src/chatCore/slashCommands';
 import { h } from './dom';
 
@@ -10,7 +11,7 @@ const PARTIAL_COMMAND = /^\/(\w*)$/;
 export class SlashCommandList {
   readonly element = h('ul', {
     className: 'slash-commands',
-    attrs: { id: 'slash-commands', role: 'listbox', 'aria-label': 'Commands', hidden: '' },
+    attrs: { id: 'slash-commands', role: 'listbox', 'aria-label': l10n.t('Commands'), hidden: '' },
   });
   private matches: typeof TOOL_COMMANDS = [];
   private selected = 0;
@@ -68,7 +69,7 @@ export class SlashCommandList {
             },
           },
           h('span', { className: 'slash-usage', text: command.usage }),
-          h('span', { className: 'slash-description', text: command.description }),
+          h('span', { className: 'slash-description', text: describeCommand(command.name) ?? command.description }),
         ),
       ),
     );
@@ -113,4 +114,18 @@ export class SlashCommandList {
 
 function optionId(name: string): string {
   return `slash-command-${name}`;
+}
+
+/** The chat core's descriptions stay English (the host uses them too); the panel shows them translated. */
+function describeCommand(name: string): string | undefined {
+  switch (name) {
+    case 'web':
+      return l10n.t('Search the web and show the results with their sources.');
+    case 'crawl':
+      return l10n.t('Fetch web pages and add their text to the conversation as context.');
+    case 'research':
+      return l10n.t('Start a web research task, show its progress, then its answer with sources.');
+    default:
+      return undefined;
+  }
 }

@@ -34,13 +34,14 @@ export function setCommandUse(use: (reason: string) => Promise<void>): vscode.Di
 }
 
 /**
- * Registers `id`. When `body` throws, the user sees "DocChat: could not <what>. <why>" once, with
+ * Registers `id`. When `body` throws, the user sees `failure` (a whole translated sentence such as
+ * `vscode.l10n.t('DocChat: could not sync now.')`) and the reason once, with
  * Set Token / Set API Key for rejected credentials, Retry, and Open Output; a cancellation is silent.
  */
 export function registerCommand<A extends unknown[]>(
   errors: ErrorReporter,
   id: CommandId,
-  what: string,
+  failure: string,
   body: (...args: A) => unknown,
   options: CommandOptions = {},
 ): vscode.Disposable {
@@ -50,7 +51,7 @@ export function registerCommand<A extends unknown[]>(
       if (options.waitForConnection !== false) await connected;
       await body(...args);
     } catch (error) {
-      errors.report(error, what, { service: options.service, retry: options.retry === false ? undefined : () => run(...args) });
+      errors.report(error, failure, { service: options.service, retry: options.retry === false ? undefined : () => run(...args) });
     }
   };
   return vscode.commands.registerCommand(id, run);
@@ -61,8 +62,10 @@ export class NotConnectedError extends Error {
   constructor(readonly service: 'documents' | 'gateway') {
     super(
       service === 'documents'
-        ? 'DocChat is not connected to a documents service: set a token, or leave the Documents URL empty to use Local mode.'
-        : 'DocChat is not connected to a language-model gateway: set an API key, or leave the Gateway URL empty to use Local mode.',
+        ? vscode.l10n.t('DocChat is not connected to a documents service: set a token, or leave the Documents URL empty to use Local mode.')
+        : vscode.l10n.t(
+            'DocChat is not connected to a language-model gateway: set an API key, or leave the Gateway URL empty to use Local mode.',
+          ),
     );
     this.name = 'NotConnectedError';
   }

@@ -11,11 +11,6 @@ export interface ReportOptions {
   readonly retry?: () => unknown;
 }
 
-const OPEN_OUTPUT = 'Open Output';
-const SET_TOKEN = 'Set Token';
-const SET_API_KEY = 'Set API Key';
-const RETRY = 'Retry';
-
 /** True for errors that mean "the user or DocChat cancelled", which are never shown. */
 export function isCancellation(error: unknown): boolean {
   return (
@@ -49,22 +44,30 @@ export class ErrorReporter {
     private readonly rateLimits: RateLimitMonitor,
   ) {}
 
-  report(error: unknown, what: string, options: ReportOptions = {}): void {
+  /**
+   * `failure` is the whole sentence that says what did not happen, already translated, e.g.
+   * `vscode.l10n.t('DocChat: could not refresh the vector stores.')`; the reason follows it.
+   */
+  report(error: unknown, failure: string, options: ReportOptions = {}): void {
     if (isCancellation(error)) {
-      this.log.debug(`${what}: cancelled`);
+      this.log.debug(`${failure} (cancelled)`);
       return;
     }
     const requestId = error instanceof DocChatError && error.requestId ? ` (request ${error.requestId})` : '';
-    this.log.error(`Could not ${what}${requestId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    this.log.error(`${failure}${requestId} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     if (error instanceof RateLimitError) {
-      this.rateLimits.report(what, error.retryAfterMs ?? 0);
+      this.rateLimits.report(failure, error.retryAfterMs ?? 0);
     }
     const unreachable = error instanceof DocChatError && error.kind === 'network';
     if (unreachable) this.onUnreachable?.();
-    const message = `DocChat: could not ${what}. ${describeError(error)}`;
+    const message = vscode.l10n.t('{0} {1}', failure, describeError(error));
     if (this.open.has(message)) {
       return;
     }
+    const OPEN_OUTPUT = vscode.l10n.t('Open Output');
+    const SET_TOKEN = vscode.l10n.t('Set Token');
+    const SET_API_KEY = vscode.l10n.t('Set API Key');
+    const RETRY = vscode.l10n.t('Retry');
     const actions: string[] = [];
     const isAuth = error instanceof DocChatError && error.kind === 'auth';
     if (isAuth) {
@@ -99,6 +102,7 @@ export class ErrorReporter {
       return;
     }
     this.open.add(message);
+    const OPEN_OUTPUT = vscode.l10n.t('Open Output');
     void vscode.window.showWarningMessage(message, OPEN_OUTPUT).then((choice) => {
       this.open.delete(message);
       if (choice === OPEN_OUTPUT) {

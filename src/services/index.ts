@@ -23,7 +23,7 @@ export type { DocChatSettings } from './settingsModel';
  * - `connection.documents` / `connection.gateway`: the current clients (undefined while signed
  *   out or starting); read them when needed and listen to `connection.onDidChange`.
  * - `config.current`: normalised settings (`defaultModel`, `projectCode`, `pageSize`, …).
- * - `errors.report(error, 'do something')`: shows an error once with "Open Output" / "Set Token".
+ * - `errors.report(error, vscode.l10n.t('DocChat: could not do something.'))`: shows an error once with "Open Output" / "Set Token".
  * - `log`: the "DocChat" output channel; `log.child('chat')` tags a component.
  * - `documentsEvents`: tell the stores tree about stores/files a feature created or changed.
  */

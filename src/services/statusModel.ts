@@ -1,4 +1,5 @@
 /** What the status bar says. No `vscode` import (unit-tested). */
+import * as l10n from '@vscode/l10n';
 import { Commands, ViewIds } from '../common/constants';
 import type { ConnectionState } from './connection';
 
@@ -21,8 +22,8 @@ function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): 
   const focusView = `${ViewIds.stores}.focus`;
   if (rateLimitedSeconds > 0) {
     return {
-      text: `$(watch) DocChat: Rate-limited (${rateLimitedSeconds} s)`,
-      tooltip: `A rate limit is reached; DocChat waits ${rateLimitedSeconds} s before the next request.`,
+      text: l10n.t('$(watch) DocChat: Rate-limited ({0} s)', rateLimitedSeconds),
+      tooltip: l10n.t('A rate limit is reached; DocChat waits {0} s before the next request.', rateLimitedSeconds),
       command: Commands.showOutput,
       warning: true,
     };
@@ -30,35 +31,40 @@ function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): 
   switch (state.kind) {
     case 'idle':
       return {
-        text: '$(comment-discussion) DocChat: Not started',
-        tooltip: 'DocChat starts when you use it: open its view, run one of its commands, or open the chat.',
+        text: l10n.t('$(comment-discussion) DocChat: Not started'),
+        tooltip: l10n.t('DocChat starts when you use it: open its view, run one of its commands, or open the chat.'),
         command: focusView,
         warning: false,
       };
     case 'starting':
       return {
-        text: '$(loading~spin) DocChat: Starting',
-        tooltip: 'Starting the local backend…',
+        text: l10n.t('$(loading~spin) DocChat: Starting'),
+        tooltip: l10n.t('Starting the local backend…'),
         command: Commands.showOutput,
         warning: false,
       };
     case 'local':
       return {
-        text: '$(server-environment) DocChat: Local',
-        tooltip: `Local mode: the embedded backend at ${state.url}. Set "docchat.documents.url" to use a documents service.`,
+        text: l10n.t('$(server-environment) DocChat: Local'),
+        tooltip: l10n.t('Local mode: the embedded backend at {0}. Set "docchat.documents.url" to use a documents service.', state.url),
         command: focusView,
         warning: false,
       };
     case 'remote':
-      return { text: `$(cloud) DocChat: ${state.host}`, tooltip: `Connected to ${state.url}`, command: focusView, warning: false };
+      return {
+        text: `$(cloud) DocChat: ${state.host}`,
+        tooltip: l10n.t('Connected to {0}', state.url),
+        command: focusView,
+        warning: false,
+      };
     case 'signedOut':
       return {
-        text: '$(account) DocChat: Signed out',
-        tooltip: `No token for ${state.host}. Click to set one.`,
+        text: l10n.t('$(account) DocChat: Signed out'),
+        tooltip: l10n.t('No token for {0}. Click to set one.', state.host),
         command: Commands.setDocumentsToken,
         warning: true,
       };
     case 'error':
-      return { text: '$(error) DocChat: Error', tooltip: state.message, command: Commands.showOutput, warning: true };
+      return { text: l10n.t('$(error) DocChat: Error'), tooltip: state.message, command: Commands.showOutput, warning: true };
   }
 }

@@ -12,22 +12,22 @@ interface SecretPrompt {
 
 const DOCUMENTS_TOKEN: SecretPrompt = {
   key: SecretKeys.documentsToken,
-  title: 'DocChat: Set Documents Token',
-  prompt: "The bearer token for the documents service. It is kept in VS Code's secret storage only.",
-  placeholder: 'Paste the access token',
+  title: vscode.l10n.t('DocChat: Set Documents Token'),
+  prompt: vscode.l10n.t("The bearer token for the documents service. It is kept in VS Code's secret storage only."),
+  placeholder: vscode.l10n.t('Paste the access token'),
 };
 
 const GATEWAY_KEY: SecretPrompt = {
   key: SecretKeys.gatewayApiKey,
-  title: 'DocChat: Set Gateway API Key',
-  prompt: "The API key for the language-model gateway. It is kept in VS Code's secret storage only.",
-  placeholder: 'Paste the API key',
+  title: vscode.l10n.t('DocChat: Set Gateway API Key'),
+  prompt: vscode.l10n.t("The API key for the language-model gateway. It is kept in VS Code's secret storage only."),
+  placeholder: vscode.l10n.t('Paste the API key'),
 };
 
 /** Validation for a pasted credential (never echoes the value). */
 export function validateCredential(value: string): string | undefined {
   if (!value.trim()) {
-    return 'Enter a value, or press Escape to cancel.';
+    return vscode.l10n.t('Enter a value, or press Escape to cancel.');
   }
   if (/\s/.test(value.trim())) {
     return 'A token has no spaces or line breaks; check what was pasted.';
@@ -54,12 +54,14 @@ async function promptSecret(services: Services, p: SecretPrompt): Promise<boolea
 
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.setDocumentsToken, 'set the documents token', async () => {
+    registerCommand(services.errors, Commands.setDocumentsToken, vscode.l10n.t('DocChat: could not set the documents token.'), async () => {
       if (await promptSecret(services, DOCUMENTS_TOKEN)) {
         if (services.connection.state.kind === 'local' || !services.config.current.documentsUrl) {
           const choice = await vscode.window.showInformationMessage(
-            'DocChat saved the token. It is used once "DocChat › Documents: Url" points to your documents service; Local mode needs no token.',
-            'Open Settings',
+            vscode.l10n.t(
+              'DocChat saved the token. It is used once "DocChat › Documents: Url" points to your documents service; Local mode needs no token.',
+            ),
+            vscode.l10n.t('Open Settings'),
           );
           if (choice) {
             await vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.${Settings.documentsUrl}`);
@@ -67,14 +69,16 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         }
       }
     }),
-    registerCommand(services.errors, Commands.setGatewayApiKey, 'set the gateway API key', () => promptSecret(services, GATEWAY_KEY)),
-    registerCommand(services.errors, Commands.signOut, 'sign out', async () => {
+    registerCommand(services.errors, Commands.setGatewayApiKey, vscode.l10n.t('DocChat: could not set the gateway API key.'), () =>
+      promptSecret(services, GATEWAY_KEY),
+    ),
+    registerCommand(services.errors, Commands.signOut, vscode.l10n.t('DocChat: could not sign out.'), async () => {
       await services.secrets.delete(SecretKeys.documentsToken);
       await services.secrets.delete(SecretKeys.gatewayApiKey);
       services.log.info('Signed out: documents token and gateway API key removed');
       const local = services.connection.state.kind === 'local';
       void vscode.window.showInformationMessage(
-        local ? 'DocChat: tokens removed. Local mode keeps working without a token.' : 'DocChat: signed out.',
+        local ? vscode.l10n.t('DocChat: tokens removed. Local mode keeps working without a token.') : vscode.l10n.t('DocChat: signed out.'),
       );
     }),
   );

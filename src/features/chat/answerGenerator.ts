@@ -3,6 +3,7 @@
  * deprecated inference endpoint for legacy models), delta coalescing, and exactly one terminal
  * event. No `vscode` import: unit tests run it against the embedded backend.
  */
+import * as l10n from '@vscode/l10n';
 import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer';
 import { isAbort, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
@@ -125,10 +126,13 @@ export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text
     return undefined;
   }
   const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
-  const store = job.store ? `“${job.store.name ?? job.store.id}”` : undefined;
-  const text = store
-    ? `No passage in ${store} matches this question, so ${quoting ? `${QUOTING_MODEL} has nothing to quote` : 'there is nothing to answer from'}.`
-    : `This chat is not grounded in a vector store, and ${QUOTING_MODEL} answers only by quoting documents.`;
+  const store = job.store ? (job.store.name ?? job.store.id) : undefined;
+  const text =
+    store === undefined
+      ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', QUOTING_MODEL)
+      : quoting
+        ? l10n.t('No passage in “{0}” matches this question, so {1} has nothing to quote.', store, QUOTING_MODEL)
+        : l10n.t('No passage in “{0}” matches this question, so there is nothing to answer from.', store);
   return { text, nextSteps };
 }
 
@@ -143,7 +147,7 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
       if (!deps.documents) {
         events.error({
           kind: 'not_connected',
-          message: 'Not connected to the documents service, so the vector store cannot be searched.',
+          message: l10n.t('Not connected to the documents service, so the vector store cannot be searched.'),
           actions: ['retry', 'showOutput'],
         });
         return;
@@ -167,7 +171,7 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
     const sources = numberSources(job.context, passages);
     if (!deps.gateway) {
       events.error(
-        deps.notConnected ?? { kind: 'not_connected', message: 'Not connected to a language-model gateway.', actions: ['retry'] },
+        deps.notConnected ?? { kind: 'not_connected', message: l10n.t('Not connected to a language-model gateway.'), actions: ['retry'] },
       );
       return;
     }

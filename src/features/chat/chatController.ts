@@ -348,7 +348,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     if (source) {
       void this.sources
         .open(source, this.panel?.panel.viewColumn)
-        .catch((error: unknown) => this.services.errors.report(error, 'open the source'));
+        .catch((error: unknown) => this.services.errors.report(error, vscode.l10n.t('DocChat: could not open the source.')));
     }
   }
 
@@ -424,17 +424,21 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'noApiKey':
         return {
           kind: 'not_connected',
-          message: 'A gateway URL is set but no API key: set the gateway API key to chat.',
+          message: vscode.l10n.t('A gateway URL is set but no API key: set the gateway API key to chat.'),
           actions: ['setGatewayApiKey', 'retry'],
         };
       case 'noUrl':
         return {
           kind: 'not_connected',
-          message: 'No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.',
+          message: vscode.l10n.t('No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.'),
           actions: ['retry', 'showOutput'],
         };
       case 'notReady':
-        return { kind: 'not_connected', message: 'DocChat is still connecting. Try again in a moment.', actions: ['retry', 'showOutput'] };
+        return {
+          kind: 'not_connected',
+          message: vscode.l10n.t('DocChat is still connecting. Try again in a moment.'),
+          actions: ['retry', 'showOutput'],
+        };
       default:
         return undefined;
     }

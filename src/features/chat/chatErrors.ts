@@ -2,6 +2,7 @@
  * Turns any failure of an answer into the inline error the webview shows: one sentence and the
  * way forward (Retry, Set API Key / Set Token, Open Output). No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { DocChatError, RateLimitError } from '../../api/http/errors';
 import type { ChatErrorInfo, ErrorAction } from '../../chatCore/protocol';
 
@@ -14,13 +15,9 @@ export function isAbort(error: unknown): boolean {
   return (error instanceof DocChatError && error.kind === 'aborted') || (error instanceof Error && error.name === 'AbortError');
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 export function formatWait(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
+  return seconds < 120 ? l10n.t('{0} s', seconds) : l10n.t('{0} min', Math.ceil(seconds / 60));
 }
 
 function looksLikeModelUnavailable(error: DocChatError, model: string | undefined): boolean {
@@ -39,14 +36,16 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
   const retry: ErrorAction[] = ['retry'];
   if (!(error instanceof DocChatError)) {
     const message = error instanceof Error ? error.message : String(error);
-    return { kind: 'unknown', message: `Something went wrong: ${message}`, actions: [...retry, 'showOutput'] };
+    return { kind: 'unknown', message: l10n.t('Something went wrong: {0}', message), actions: [...retry, 'showOutput'] };
   }
   const detail = error.hint ? `${error.message} ${error.hint}` : error.message;
-  const where = service === 'gateway' ? 'the language-model gateway' : 'the documents service (grounding search)';
-  if (service === 'gateway' && looksLikeModelUnavailable(error, model)) {
+  const gateway = service === 'gateway';
+  if (gateway && looksLikeModelUnavailable(error, model)) {
     return {
       kind: 'model_unavailable',
-      message: `${model ? `The model ${model}` : 'The model'} is not available right now. Retry in a moment or pick another model. (${detail})`,
+      message: model
+        ? l10n.t('The model {0} is not available right now. Retry in a moment or pick another model. ({1})', model, detail)
+        : l10n.t('The model is not available right now. Retry in a moment or pick another model. ({0})', detail),
       actions: retry,
     };
   }
@@ -54,28 +53,52 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
     case 'auth':
       return {
         kind: 'auth',
-        message: `${capitalize(where)} rejected the credentials. ${detail}`,
-        actions: [service === 'gateway' ? 'setGatewayApiKey' : 'setDocumentsToken', 'retry'],
+        message: gateway
+          ? l10n.t('The language-model gateway rejected the credentials. {0}', detail)
+          : l10n.t('The documents service (grounding search) rejected the credentials. {0}', detail),
+        actions: [gateway ? 'setGatewayApiKey' : 'setDocumentsToken', 'retry'],
       };
     case 'rate_limit': {
       const waitMs = error instanceof RateLimitError ? error.retryAfterMs : undefined;
-      const wait = waitMs !== undefined ? ` Try again in ${formatWait(waitMs)}.` : ' Try again shortly.';
-      return {
-        kind: 'rate_limit',
-        message: `Rate limited by ${where}.${wait}`,
-        ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
-        actions: retry,
-      };
+      let message: string;
+      if (waitMs !== undefined) {
+        message = gateway
+          ? l10n.t('Rate limited by the language-model gateway. Try again in {0}.', formatWait(waitMs))
+          : l10n.t('Rate limited by the documents service (grounding search). Try again in {0}.', formatWait(waitMs));
+      } else {
+        message = gateway
+          ? l10n.t('Rate limited by the language-model gateway. Try again shortly.')
+          : l10n.t('Rate limited by the documents service (grounding search). Try again shortly.');
+      }
+      return { kind: 'rate_limit', message, ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}), actions: retry };
     }
     case 'network':
-      return { kind: 'network', message: `Could not reach ${where}. ${detail}`, actions: [...retry, 'showOutput'] };
+      return {
+        kind: 'network',
+        message: gateway
+          ? l10n.t('Could not reach the language-model gateway. {0}', detail)
+          : l10n.t('Could not reach the documents service (grounding search). {0}', detail),
+        actions: [...retry, 'showOutput'],
+      };
     case 'timeout':
-      return { kind: 'timeout', message: `${capitalize(where)} did not answer in time. ${detail}`, actions: [...retry, 'showOutput'] };
+      return {
+        kind: 'timeout',
+        message: gateway
+          ? l10n.t('The language-model gateway did not answer in time. {0}', detail)
+          : l10n.t('The documents service (grounding search) did not answer in time. {0}', detail),
+        actions: [...retry, 'showOutput'],
+      };
     case 'stream':
-      return { kind: 'stream', message: `The answer broke off: ${detail}`, actions: [...retry, 'showOutput'] };
+      return { kind: 'stream', message: l10n.t('The answer broke off: {0}', detail), actions: [...retry, 'showOutput'] };
     case 'validation':
       return { kind: 'invalid_request', message: detail, actions: [...retry, 'showOutput'] };
     default:
-      return { kind: 'server', message: `${capitalize(where)} failed: ${detail}`, actions: [...retry, 'showOutput'] };
+      return {
+        kind: 'server',
+        message: gateway
+          ? l10n.t('The language-model gateway failed: {0}', detail)
+          : l10n.t('The documents service (grounding search) failed: {0}', detail),
+        actions: [...retry, 'showOutput'],
+      };
   }
 }

@@ -34,15 +34,20 @@ export interface ChatPageAssets {
   scriptUri: string;
   styleUris: string[];
   nonce?: string;
+  /** The translations of the webview's strings (`vscode.l10n.bundle`); none for English. */
+  l10nBundle?: Record<string, string>;
+  /** The display language (`vscode.env.language`), for the page's `lang`. */
+  language?: string;
 }
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 export function renderChatPage(assets: ChatPageAssets): string {
   const nonce = assets.nonce ?? createNonce();
+  const bundle = assets.l10nBundle ? ` data-l10n="${escapeAttribute(JSON.stringify(assets.l10nBundle))}"` : '';
   const styles = assets.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeAttribute(uri)}">`).join('\n');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttribute(assets.language ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(contentSecurityPolicy(assets.cspSource, nonce))}">
@@ -51,7 +56,7 @@ ${styles}
 <title>DocChat</title>
 </head>
 <body>
-<div id="app" class="app" aria-busy="true"></div>
+<div id="app" class="app" aria-busy="true"${bundle}></div>
 <script nonce="${escapeAttribute(nonce)}" src="${escapeAttribute(assets.scriptUri)}"></script>
 </body>
 </html>`;

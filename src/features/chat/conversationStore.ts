@@ -3,6 +3,7 @@
  * window. What comes back from storage is validated (an older or damaged entry is dropped, not
  * trusted). No `vscode` import: the memento is passed in.
  */
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
@@ -140,7 +141,7 @@ export class ConversationStore {
     const time = this.now();
     const created: Conversation = {
       id: randomUUID(),
-      title: 'New chat',
+      title: l10n.t('New chat'),
       createdAt: time,
       updatedAt: time,
       options: { ...options },

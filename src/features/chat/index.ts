@@ -47,44 +47,62 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => controller.restore(panel),
     }),
-    registerCommand(services.errors, Commands.openChat, 'open the chat', () => controller.show(), NO_WAIT),
+    registerCommand(
+      services.errors,
+      Commands.openChat,
+      vscode.l10n.t('DocChat: could not open the chat.'),
+      () => controller.show(),
+      NO_WAIT,
+    ),
     registerCommand(
       services.errors,
       Commands.newChat,
-      'start a new chat',
+      vscode.l10n.t('DocChat: could not start a new chat.'),
       () => {
         controller.show();
         controller.newChat();
       },
       NO_WAIT,
     ),
-    registerCommand(services.errors, Commands.chooseStoreForChat, 'choose the vector store for the chat', async () => {
-      const store = await pickStore(services, { title: 'DocChat: Choose the Vector Store the Chat Answers From' });
-      if (store) {
-        controller.show();
-        controller.setGrounding({ id: store.id, name: store.name || store.id });
-      }
-    }),
-    registerCommand(services.errors, Commands.askAboutSelection, 'ask about the selection', () => {
+    registerCommand(
+      services.errors,
+      Commands.chooseStoreForChat,
+      vscode.l10n.t('DocChat: could not choose the vector store for the chat.'),
+      async () => {
+        const store = await pickStore(services, { title: vscode.l10n.t('DocChat: Choose the Vector Store the Chat Answers From') });
+        if (store) {
+          controller.show();
+          controller.setGrounding({ id: store.id, name: store.name || store.id });
+        }
+      },
+    ),
+    registerCommand(services.errors, Commands.askAboutSelection, vscode.l10n.t('DocChat: could not ask about the selection.'), () => {
       const editor = vscode.window.activeTextEditor;
       const source = editor && selectionSource(editor);
       if (!source) {
-        void vscode.window.showInformationMessage('DocChat: select some text to ask about.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: select some text to ask about.'));
         return;
       }
       controller.show();
       controller.addContext([source]);
     }),
-    registerCommand(services.errors, Commands.chatAccessibleView, 'open the Accessible View of the last answer', async () => {
-      const content = controller.accessibleText();
-      if (content === undefined) {
-        void vscode.window.showInformationMessage('DocChat: there is no answer to show yet. Ask a question in the chat first.');
-        return;
-      }
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-      await vscode.window.showTextDocument(document, { preview: true });
-    }),
-    registerCommand(services.errors, Commands.addChatContext, 'add to the chat', (arg: unknown) => {
+    registerCommand(
+      services.errors,
+      Commands.chatAccessibleView,
+      vscode.l10n.t('DocChat: could not open the Accessible View of the last answer.'),
+      async () => {
+        const content = controller.accessibleText();
+        if (content === undefined) {
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('DocChat: there is no answer to show yet. Ask a question in the chat first.'),
+          );
+          return;
+        }
+        const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+        await vscode.window.showTextDocument(document, { preview: true });
+      },
+    ),
+    registerCommand(services.errors, Commands.addChatContext, vscode.l10n.t('DocChat: could not add to the chat.'), (arg: unknown) => {
       const passages = parseContextArgument(arg);
       if (!passages) {
         log.warn('docchat.chat.addContext was run without a search result; ignored.');

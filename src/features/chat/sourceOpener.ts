@@ -74,7 +74,7 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
     const visible = vscode.window.visibleTextEditors;
     const editor = visible.find((e) => e === this.lastEditor) ?? visible.find((e) => editable(e));
     if (!editor) {
-      void vscode.window.showInformationMessage('DocChat: open an editor to insert the code into.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: open an editor to insert the code into.'));
       return;
     }
     const inserted = await editor.edit((edit) => {

@@ -4,6 +4,7 @@
  * terminal event. No `vscode` import: unit tests run it against a test server and the embedded
  * backend.
  */
+import * as l10n from '@vscode/l10n';
 import { DocChatError } from '../../api/http/errors';
 import { runToolCommand, type ToolCommand, type ToolGateway, type ToolOutcome, type WebSource } from '../gatewayTools';
 import type { AnswerEvents } from './answerGenerator';
@@ -56,7 +57,9 @@ export async function runToolAnswer(
   signal: AbortSignal,
 ): Promise<void> {
   if (!deps.gateway) {
-    events.error(deps.notConnected ?? { kind: 'not_connected', message: 'Not connected to a language-model gateway.', actions: ['retry'] });
+    events.error(
+      deps.notConnected ?? { kind: 'not_connected', message: l10n.t('Not connected to a language-model gateway.'), actions: ['retry'] },
+    );
     return;
   }
   const outcome = await runToolCommand(deps.gateway, command, {
@@ -88,7 +91,10 @@ export async function runToolAnswer(
       }
       events.delta(
         command.name === 'research' && outcome.researchId
-          ? `Stopped following research task \`${outcome.researchId}\` (the gateway offers no way to cancel it on the service).`
+          ? l10n.t(
+              'Stopped following research task {0} (the gateway offers no way to cancel it on the service).',
+              `\`${outcome.researchId}\``,
+            )
           : outcome.markdown,
       );
       events.done({ stopped: true });

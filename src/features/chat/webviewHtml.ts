@@ -23,5 +23,7 @@ export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri
     cspSource: webview.cspSource,
     scriptUri: asset('chat.js'),
     styleUris: [asset('codicons', 'codicon.css'), asset('chat.css')],
+    l10nBundle: vscode.l10n.bundle,
+    language: vscode.env.language,
   });
 }

@@ -2,6 +2,7 @@
  * Markdown for gateway-tool answers. Text from the web is untrusted: it is escaped where it goes
  * into link text, and only http(s) URLs become links. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import type { ResearchTask, WebCrawlResponse, WebSearchResponse } from '../../api/gateway/schemas';
 
 /** A web page an answer is based on. */
@@ -93,7 +94,7 @@ export function sourcesSection(sources: readonly WebSource[]): string {
 export function formatWebSearch(query: string, response: WebSearchResponse): ToolAnswer {
   const results = response.results;
   if (!results.length) {
-    const none = `No web results for “${escapeMarkdown(query)}”.`;
+    const none = l10n.t('No web results for “{0}”.', escapeMarkdown(query));
     return { markdown: none, body: none, sources: [] };
   }
   const sources: WebSource[] = results.map((r, i) => ({ number: i + 1, title: r.title || r.url, url: r.url }));
@@ -103,7 +104,7 @@ export function formatWebSearch(query: string, response: WebSearchResponse): Too
       return `**${i + 1}. ${markdownLink(r.title || r.url, r.url)}**${text ? `\n\n${quote(text)}` : ''}`;
     })
     .join('\n\n');
-  const text = `Web results for “${escapeMarkdown(query)}”:\n\n${body}`;
+  const text = `${l10n.t('Web results for “{0}”:', escapeMarkdown(query))}\n\n${body}`;
   return { markdown: `${text}${sourcesSection(sources)}`, body: text, sources };
 }
 
@@ -115,7 +116,7 @@ export function formatCrawl(response: WebCrawlResponse): ToolAnswer {
     const title = result.title || result.url;
     if (result.error || !result.content.trim()) {
       lines.push(
-        `- ${markdownLink(title, result.url)}: could not be fetched${result.error ? ` (${escapeMarkdown(result.error)})` : ' (no text)'}.`,
+        `- ${result.error ? l10n.t('{0}: could not be fetched ({1}).', markdownLink(title, result.url), escapeMarkdown(result.error)) : l10n.t('{0}: could not be fetched (no text).', markdownLink(title, result.url))}`,
       );
       continue;
     }
@@ -123,12 +124,14 @@ export function formatCrawl(response: WebCrawlResponse): ToolAnswer {
     sources.push({ number: sources.length + 1, title, url: result.url });
     const words = result.content.split(/\s+/).filter(Boolean).length;
     lines.push(
-      `- ${markdownLink(title, result.url)}: added as context (${words.toLocaleString('en-US')} words).\n\n${quote(snippet(result.content, 200)).replace(/^/gm, '  ')}`,
+      `- ${l10n.t('{0}: added as context ({1} words).', markdownLink(title, result.url), words.toLocaleString('en-US'))}\n\n${quote(snippet(result.content, 200)).replace(/^/gm, '  ')}`,
     );
   }
   const head = pages.length
-    ? `Crawled ${pages.length} of ${response.results.length} page${response.results.length === 1 ? '' : 's'}; the text is added to this conversation as context.`
-    : 'None of the pages could be fetched.';
+    ? response.results.length === 1
+      ? l10n.t('Crawled 1 of 1 page; the text is added to this conversation as context.')
+      : l10n.t('Crawled {0} of {1} pages; the text is added to this conversation as context.', pages.length, response.results.length)
+    : l10n.t('None of the pages could be fetched.');
   const body = `${head}\n\n${lines.join('\n')}`;
   return { markdown: `${body}${sourcesSection(sources)}`, body, sources, pages };
 }
@@ -137,6 +140,6 @@ export function formatCrawl(response: WebCrawlResponse): ToolAnswer {
 export function formatResearch(topic: string, task: ResearchTask): ToolAnswer {
   const result = task.result;
   const sources: WebSource[] = (result?.sources ?? []).map((s, i) => ({ number: i + 1, title: s.title || s.url, url: s.url }));
-  const content = result?.content?.trim() || `The research on “${escapeMarkdown(topic)}” finished without an answer.`;
+  const content = result?.content?.trim() || l10n.t('The research on “{0}” finished without an answer.', escapeMarkdown(topic));
   return { markdown: `${content}${sourcesSection(sources)}`, body: content, sources };
 }

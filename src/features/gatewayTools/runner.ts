@@ -3,6 +3,7 @@
  * panel can show: an answer with sources, a cancellation note, or one clear error sentence.
  * No `vscode` import: the panel (or any caller) passes the client, an AbortSignal and callbacks.
  */
+import * as l10n from '@vscode/l10n';
 import type { GatewayClient, ResearchWaitOptions } from '../../api/gateway/client';
 import type { ResearchTask } from '../../api/gateway/schemas';
 import { AbortedError, DocChatError } from '../../api/http/errors';
@@ -60,7 +61,57 @@ export type ToolOutcome =
       readonly researchId?: string;
     };
 
-const WHAT: Record<ToolCommandName, string> = { web: 'Web search', crawl: 'Crawling', research: 'Web research' };
+/** Whole sentences per command, so each can be translated as one (no noun phrase slotted into a frame). */
+type ToolSentence = 'cancelled' | 'unavailable' | 'auth' | 'rateLimit' | 'invalid' | 'timeout' | 'failed';
+
+function toolSentence(command: ToolCommandName, sentence: ToolSentence, detail = ''): string {
+  switch (`${command}.${sentence}`) {
+    case 'web.cancelled':
+      return l10n.t('Web search was cancelled.');
+    case 'web.unavailable':
+      return l10n.t('Web search is not available on this gateway. {0}', detail);
+    case 'web.auth':
+      return l10n.t('Web search failed: the gateway did not accept the API key. {0}', detail);
+    case 'web.rateLimit':
+      return l10n.t('Web search failed: too many requests; try again in a moment.');
+    case 'web.invalid':
+      return l10n.t('Web search could not start: {0}', detail);
+    case 'web.timeout':
+      return l10n.t('Web search timed out. {0}', detail);
+    case 'web.failed':
+      return l10n.t('Web search failed: {0}', detail);
+    case 'crawl.cancelled':
+      return l10n.t('Crawling was cancelled.');
+    case 'crawl.unavailable':
+      return l10n.t('Crawling is not available on this gateway. {0}', detail);
+    case 'crawl.auth':
+      return l10n.t('Crawling failed: the gateway did not accept the API key. {0}', detail);
+    case 'crawl.rateLimit':
+      return l10n.t('Crawling failed: too many requests; try again in a moment.');
+    case 'crawl.invalid':
+      return l10n.t('Crawling could not start: {0}', detail);
+    case 'crawl.timeout':
+      return l10n.t('Crawling timed out. {0}', detail);
+    case 'crawl.failed':
+      return l10n.t('Crawling failed: {0}', detail);
+    case 'research.cancelled':
+      return l10n.t('Web research was cancelled.');
+    case 'research.unavailable':
+      return l10n.t('Web research is not available on this gateway. {0}', detail);
+    case 'research.auth':
+      return l10n.t('Web research failed: the gateway did not accept the API key. {0}', detail);
+    case 'research.rateLimit':
+      return l10n.t('Web research failed: too many requests; try again in a moment.');
+    case 'research.invalid':
+      return l10n.t('Web research could not start: {0}', detail);
+    case 'research.timeout':
+      return l10n.t('Web research timed out. {0}', detail);
+    case 'research.failed':
+      return l10n.t('Web research failed: {0}', detail);
+    default:
+      return detail;
+  }
+}
 
 /** Never throws: every failure becomes a `failed` outcome with a readable message. */
 export async function runToolCommand(gateway: ToolGateway, command: ToolCommand, options: RunToolOptions = {}): Promise<ToolOutcome> {
@@ -88,7 +139,7 @@ export async function runToolCommand(gateway: ToolGateway, command: ToolCommand,
     }
   } catch (error) {
     if (isAbort(error) || options.signal?.aborted) {
-      const message = `${WHAT[command.name]} was cancelled.`;
+      const message = toolSentence(command.name, 'cancelled');
       return { status: 'cancelled', command: command.name, markdown: message, message, byService: false, researchId };
     }
     const message = describeToolError(command.name, error);
@@ -114,13 +165,21 @@ function researchOutcome(topic: string, task: ResearchTask): ToolOutcome {
     return { status: 'done', command: 'research', answer: formatResearch(topic, task), researchId };
   }
   if (task.status === 'cancelled') {
-    const markdown = `The research on “${escapeMarkdown(topic)}” was cancelled${task.message ? `: ${escapeMarkdown(task.message)}` : '.'}`;
-    const message = `The research on “${topic}” was cancelled${task.message ? `: ${task.message}` : '.'}`;
+    const cancelled = (t: string, why: string | undefined) =>
+      why ? l10n.t('The research on “{0}” was cancelled: {1}', t, why) : l10n.t('The research on “{0}” was cancelled.', t);
+    const markdown = cancelled(escapeMarkdown(topic), task.message ? escapeMarkdown(task.message) : undefined);
+    const message = cancelled(topic, task.message || undefined);
     return { status: 'cancelled', command: 'research', markdown, message, byService: true, researchId };
   }
-  const reason = task.error || task.message || 'the service gave no reason';
-  const markdown = `The research on “${escapeMarkdown(topic)}” failed: ${escapeMarkdown(reason)}`;
-  return { status: 'failed', command: 'research', markdown, message: `The research on “${topic}” failed: ${reason}`, researchId };
+  const reason = task.error || task.message || l10n.t('the service gave no reason');
+  const markdown = l10n.t('The research on “{0}” failed: {1}', escapeMarkdown(topic), escapeMarkdown(reason));
+  return {
+    status: 'failed',
+    command: 'research',
+    markdown,
+    message: l10n.t('The research on “{0}” failed: {1}', topic, reason),
+    researchId,
+  };
 }
 
 export function researchProgress(task: ResearchTask): ResearchProgress {
@@ -147,23 +206,22 @@ function isAbort(error: unknown): boolean {
  * does not offer the tool) says so plainly instead of looking like a crash.
  */
 export function describeToolError(command: ToolCommandName, error: unknown): string {
-  const what = WHAT[command];
   if (error instanceof DocChatError) {
     if (error.status === 501 || error.type === 'not_implemented') {
-      return `${what} is not available on this gateway. ${error.message}`;
+      return toolSentence(command, 'unavailable', error.message);
     }
     switch (error.kind) {
       case 'auth':
-        return `${what} failed: the gateway did not accept the API key. ${error.message}`;
+        return toolSentence(command, 'auth', error.message);
       case 'rate_limit':
-        return `${what} failed: too many requests; try again in a moment.`;
+        return toolSentence(command, 'rateLimit');
       case 'validation':
-        return `${what} could not start: ${error.message}`;
+        return toolSentence(command, 'invalid', error.message);
       case 'timeout':
-        return `${what} timed out. ${error.message}`;
+        return toolSentence(command, 'timeout', error.message);
       default:
-        return `${what} failed: ${error.describe()}`;
+        return toolSentence(command, 'failed', error.describe());
     }
   }
-  return `${what} failed: ${error instanceof Error ? error.message : String(error)}`;
+  return toolSentence(command, 'failed', error instanceof Error ? error.message : String(error));
 }

@@ -15,7 +15,7 @@ async function pickStoreFile(services: Services, client: DocumentsClient, title:
   const names = new Map((await client.listFiles({ limit: 10_000 })).data.map((f) => [f.id, f.filename] as const));
   const picked = await vscode.window.showQuickPick(
     files.data.map((f) => ({ label: names.get(f.id) || f.id, description: f.id, detail: f.status, fileId: f.id })),
-    { title, placeHolder: `Pick a file of "${store.name}"` },
+    { title, placeHolder: vscode.l10n.t('Pick a file of "{0}"', store.name) },
   );
   return picked ? { storeId: store.id, fileId: picked.fileId, filename: picked.label } : undefined;
 }
@@ -24,27 +24,27 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const client = () => requireDocuments(services.connection);
 
   const setFileMetadata = async (arg?: unknown) => {
-    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), 'Set File Metadata'));
+    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), vscode.l10n.t('Set File Metadata')));
     if (!target) {
       return;
     }
     const file = await client().retrieveFile(target.fileId);
     const name = file.filename || target.filename || target.fileId;
     await editMetadata({
-      title: `Metadata of file "${name}"`,
+      title: vscode.l10n.t('Metadata of file "{0}"', name),
       initial: file.metadata,
-      saveLabel: 'Save',
+      saveLabel: vscode.l10n.t('Save'),
       save: async (metadata) => {
         const updated = await client().updateFileMetadata(target.fileId, metadata);
         services.documentsEvents.fileChanged(updated);
         services.log.info(`Metadata of ${target.fileId} saved (${Object.keys(metadata).length} pairs)`);
       },
-      onSaveError: (error) => services.errors.report(error, `save the metadata of "${name}"`),
+      onSaveError: (error) => services.errors.report(error, vscode.l10n.t('DocChat: could not save the metadata of "{0}".', name)),
     });
   };
 
   const setStoreFileMetadata = async (arg?: unknown) => {
-    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), 'Set Store File Metadata'));
+    const target = fileOfArgument(arg) ?? (await pickStoreFile(services, client(), vscode.l10n.t('Set Store File Metadata')));
     if (!target?.storeId) {
       return;
     }
@@ -52,20 +52,30 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     const current = await client().retrieveVectorStoreFile(storeId, target.fileId);
     const name = target.filename || target.fileId;
     await editMetadata({
-      title: `Metadata of "${name}" in this store`,
+      title: vscode.l10n.t('Metadata of "{0}" in this store', name),
       initial: current.metadata,
-      saveLabel: 'Save',
+      saveLabel: vscode.l10n.t('Save'),
       save: async (metadata) => {
         const updated = await client().updateVectorStoreFileMetadata(storeId, target.fileId, metadata);
         services.documentsEvents.storeFileChanged(storeId, updated);
         services.log.info(`Metadata of ${target.fileId} in ${storeId} saved (${Object.keys(metadata).length} pairs)`);
       },
-      onSaveError: (error) => services.errors.report(error, `save the metadata of "${name}"`),
+      onSaveError: (error) => services.errors.report(error, vscode.l10n.t('DocChat: could not save the metadata of "{0}".', name)),
     });
   };
 
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.setFileMetadata, 'edit the file metadata', setFileMetadata),
-    registerCommand(services.errors, Commands.setStoreFileMetadata, 'edit the store file metadata', setStoreFileMetadata),
+    registerCommand(
+      services.errors,
+      Commands.setFileMetadata,
+      vscode.l10n.t('DocChat: could not edit the file metadata.'),
+      setFileMetadata,
+    ),
+    registerCommand(
+      services.errors,
+      Commands.setStoreFileMetadata,
+      vscode.l10n.t('DocChat: could not edit the store file metadata.'),
+      setStoreFileMetadata,
+    ),
   );
 }

@@ -18,8 +18,8 @@ interface ServerItem extends vscode.QuickPickItem {
 }
 
 const ENTER_URL: ServerItem = {
-  label: '$(link) Enter a Server URL…',
-  description: 'any OpenAI-compatible server, with an optional key',
+  label: vscode.l10n.t('$(link) Enter a Server URL…'),
+  description: vscode.l10n.t('any OpenAI-compatible server, with an optional key'),
   enterUrl: true,
   alwaysShow: true,
 };
@@ -32,9 +32,15 @@ const ENTER_URL: ServerItem = {
 export function register(context: vscode.ExtensionContext, services: Services): void {
   const log = services.log.child('model-server');
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.useLanguageModel, 'use a language model', () => useLanguageModel(services, log), {
-      retry: false,
-    }),
+    registerCommand(
+      services.errors,
+      Commands.useLanguageModel,
+      vscode.l10n.t('DocChat: could not use a language model.'),
+      () => useLanguageModel(services, log),
+      {
+        retry: false,
+      },
+    ),
   );
 }
 
@@ -42,22 +48,24 @@ async function useLanguageModel(services: Services, log: ReturnType<Services['lo
   const settings = services.config.current;
   if (settings.documentsUrl || settings.gatewayUrl) {
     void vscode.window.showInformationMessage(
-      'DocChat uses the models of your company gateway; "Use a Language Model…" is for Local mode, without a documents or gateway URL.',
+      vscode.l10n.t(
+        'DocChat uses the models of your company gateway; "Use a Language Model…" is for Local mode, without a documents or gateway URL.',
+      ),
     );
     return;
   }
   const current = services.modelServer.choice;
   const picker = vscode.window.createQuickPick<ServerItem>();
-  picker.title = 'DocChat: Use a Language Model';
+  picker.title = vscode.l10n.t('DocChat: Use a Language Model');
   picker.placeholder = settings.detectModelServers
-    ? 'Looking for model servers on this machine…'
-    : 'Enter the URL of an OpenAI-compatible server';
+    ? vscode.l10n.t('Looking for model servers on this machine…')
+    : vscode.l10n.t('Enter the URL of an OpenAI-compatible server');
   picker.matchOnDescription = true;
   const fixed: ServerItem[] = [ENTER_URL];
   if (current) {
     fixed.push({
-      label: '$(circle-slash) Stop Using a Language Model',
-      description: `${current.model} at ${current.url}; back to local-extractive`,
+      label: vscode.l10n.t('$(circle-slash) Stop Using a Language Model'),
+      description: vscode.l10n.t('{0} at {1}; back to local-extractive', current.model, current.url),
       stop: true,
       alwaysShow: true,
     });
@@ -77,8 +85,8 @@ async function useLanguageModel(services: Services, log: ReturnType<Services['lo
       );
       picker.items = [...found, ...fixed];
       picker.placeholder = found.length
-        ? 'Pick a model'
-        : 'No model server answered on the usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000)';
+        ? vscode.l10n.t('Pick a model')
+        : vscode.l10n.t('No model server answered on the usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000)');
       picker.busy = false;
     });
   }
@@ -96,7 +104,7 @@ async function useLanguageModel(services: Services, log: ReturnType<Services['lo
     await services.modelServer.set(undefined);
     await services.secrets.delete(SecretKeys.modelServerKey);
     await services.connection.rebuild('language model removed');
-    void vscode.window.showInformationMessage('DocChat answers with local-extractive again.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat answers with local-extractive again.'));
     return;
   }
   const pick = chosen.pick ?? (chosen.enterUrl ? await askForServer() : undefined);
@@ -113,24 +121,28 @@ async function useLanguageModel(services: Services, log: ReturnType<Services['lo
   await services.connection.rebuild('language model chosen');
   log.info(`Local mode forwards chat to ${choice.url} (${choice.model})`);
   void vscode.window.showInformationMessage(
-    `DocChat now answers with ${choice.model} from ${choice.name}. Pick it (or local-extractive) in the chat's model picker.`,
+    vscode.l10n.t(
+      "DocChat now answers with {0} from {1}. Pick it (or local-extractive) in the chat's model picker.",
+      choice.model,
+      choice.name,
+    ),
   );
 }
 
 /** Asks for a URL and an optional key, then for one of the server's models. */
 async function askForServer(): Promise<{ server: ProbedServer; name: string; model: string; key?: string } | undefined> {
   const url = await vscode.window.showInputBox({
-    title: 'DocChat: Language Model Server URL',
-    prompt: 'Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1',
+    title: vscode.l10n.t('DocChat: Language Model Server URL'),
+    prompt: vscode.l10n.t('Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1'),
     ignoreFocusOut: true,
-    validateInput: (value) => (/^https?:\/\/[^\s/]+/i.test(value.trim()) ? undefined : 'Enter an http:// or https:// URL.'),
+    validateInput: (value) => (/^https?:\/\/[^\s/]+/i.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.')),
   });
   if (!url) {
     return undefined;
   }
   const key = await vscode.window.showInputBox({
-    title: 'DocChat: Language Model Server Key',
-    prompt: "API key of the server (kept in VS Code's secret storage); leave empty when it needs none",
+    title: vscode.l10n.t('DocChat: Language Model Server Key'),
+    prompt: vscode.l10n.t("API key of the server (kept in VS Code's secret storage); leave empty when it needs none"),
     password: true,
     ignoreFocusOut: true,
   });
@@ -138,18 +150,21 @@ async function askForServer(): Promise<{ server: ProbedServer; name: string; mod
     return undefined;
   }
   const server = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Asking ${modelServerBase(url)} for its models…` },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Asking {0} for its models…', modelServerBase(url)) },
     () => probeModelServer(url, { key: key || undefined, timeoutMs: 10_000, ollama: true }),
   );
   if (!server || server.models.length === 0) {
     void vscode.window.showErrorMessage(
-      `${modelServerBase(url)} did not answer GET /models with a list of chat models within 10 seconds. Check the URL and the key.`,
+      vscode.l10n.t(
+        '{0} did not answer GET /models with a list of chat models within 10 seconds. Check the URL and the key.',
+        modelServerBase(url),
+      ),
     );
     return undefined;
   }
   const model = await vscode.window.showQuickPick(server.models, {
-    title: 'DocChat: Pick a Model',
-    placeHolder: `Models of ${server.url}`,
+    title: vscode.l10n.t('DocChat: Pick a Model'),
+    placeHolder: vscode.l10n.t('Models of {0}', server.url),
   });
   if (!model) {
     return undefined;

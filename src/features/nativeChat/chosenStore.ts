@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { pickStore } from '../stores';
 import { defaultGrounding } from '../../services/defaultGrounding';
@@ -35,7 +35,7 @@ export class ChosenStore {
 
   /** Shows the store picker; undefined when cancelled. */
   async choose(): Promise<StoreRef | undefined> {
-    const store = await pickStore(this.services, { title: 'DocChat: Choose the Vector Store @docchat Answers From' });
+    const store = await pickStore(this.services, { title: vscode.l10n.t('DocChat: Choose the Vector Store @docchat Answers From') });
     if (!store) {
       return undefined;
     }

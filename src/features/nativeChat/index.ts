@@ -34,13 +34,20 @@ export function register(context: vscode.ExtensionContext, services: Services, p
   const store = new ChosenStore(services, context.globalState);
 
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.chooseChatStore, 'choose the vector store for @docchat', async () => {
-      const chosen = await store.choose();
-      if (chosen) {
-        void vscode.window.showInformationMessage(`@docchat now answers from the vector store “${chosen.name}”.`);
-      }
-    }),
-    registerCommand(services.errors, Commands.openChatPassage, 'open the passage', (passage: Passage) => passages.open(passage)),
+    registerCommand(
+      services.errors,
+      Commands.chooseChatStore,
+      vscode.l10n.t('DocChat: could not choose the vector store for @docchat.'),
+      async () => {
+        const chosen = await store.choose();
+        if (chosen) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('@docchat now answers from the vector store “{0}”.', chosen.name));
+        }
+      },
+    ),
+    registerCommand(services.errors, Commands.openChatPassage, vscode.l10n.t('DocChat: could not open the passage.'), (passage: Passage) =>
+      passages.open(passage),
+    ),
   );
 
   const support = chatApiSupport();

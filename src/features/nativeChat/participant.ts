@@ -56,28 +56,32 @@ export class DocChatParticipant {
   ): Promise<DocChatResult> {
     if (request.command === 'store') {
       const chosen = await this.store.choose();
-      stream.markdown(chosen ? `@docchat now answers from the vector store **${escape(chosen.name)}**.` : 'No vector store chosen.');
+      stream.markdown(
+        chosen
+          ? vscode.l10n.t('@docchat now answers from the vector store **{0}**.', escape(chosen.name))
+          : vscode.l10n.t('No vector store chosen.'),
+      );
       return { metadata: { command: 'store', storeId: chosen?.id } };
     }
     const documents = this.services.connection.documents;
     if (!documents) {
-      stream.markdown('DocChat is not connected to a documents service yet.');
-      stream.button({ command: Commands.setDocumentsToken, title: 'Set Documents Token' });
-      stream.button({ command: Commands.showOutput, title: 'Show Output' });
+      stream.markdown(vscode.l10n.t('DocChat is not connected to a documents service yet.'));
+      stream.button({ command: Commands.setDocumentsToken, title: vscode.l10n.t('Set Documents Token') });
+      stream.button({ command: Commands.showOutput, title: vscode.l10n.t('Show Output') });
       return {};
     }
     const store = await this.store.resolve(undefined, signal);
     if (!store) {
-      stream.markdown('Choose the vector store @docchat answers from first (`/store`).');
-      stream.button({ command: Commands.chooseChatStore, title: 'Choose Vector Store' });
+      stream.markdown(vscode.l10n.t('Choose the vector store @docchat answers from first (`/store`).'));
+      stream.button({ command: Commands.chooseChatStore, title: vscode.l10n.t('Choose Vector Store') });
       return {};
     }
     const question = request.prompt.trim();
     if (!question) {
-      stream.markdown(`Ask a question about the documents in **${escape(store.name)}**, or use \`/search <words>\`.`);
+      stream.markdown(vscode.l10n.t('Ask a question about the documents in **{0}**, or use `/search <words>`.', escape(store.name)));
       return {};
     }
-    stream.progress(`Searching ${store.name}…`);
+    stream.progress(vscode.l10n.t('Searching {0}…', store.name));
     const found = await searchPassages(documents, store, question, this.services.config.current.searchMaxResults, this.fileNames, signal);
     if (request.command === 'search') {
       this.showPassages(stream, store, question, found);
@@ -85,9 +89,9 @@ export class DocChatParticipant {
     }
     const gateway = this.services.connection.gateway;
     if (!gateway) {
-      stream.markdown('No language-model gateway is configured, so here are the matching passages instead.\n\n');
+      stream.markdown(vscode.l10n.t('No language-model gateway is configured, so here are the matching passages instead.') + '\n\n');
       this.showPassages(stream, store, question, found);
-      stream.button({ command: Commands.setGatewayApiKey, title: 'Set Gateway API Key' });
+      stream.button({ command: Commands.setGatewayApiKey, title: vscode.l10n.t('Set Gateway API Key') });
       return { metadata: { command: 'search', storeId: store.id, sources: found.length } };
     }
     const model = await this.pickModel(signal);
@@ -97,7 +101,7 @@ export class DocChatParticipant {
       ...historyOf(context),
       { role: 'user', content: question },
     ];
-    stream.progress(`Answering with ${model}…`);
+    stream.progress(vscode.l10n.t('Answering with {0}…', model));
     let answer = '';
     for await (const part of gateway.streamChatCompletion({ model, messages }, { signal })) {
       if (part.content) {
@@ -126,10 +130,14 @@ export class DocChatParticipant {
 
   private showPassages(stream: vscode.ChatResponseStream, store: StoreRef, query: string, found: readonly PassageSource[]): void {
     if (!found.length) {
-      stream.markdown(`No passages in **${escape(store.name)}** match “${escape(query)}”.`);
+      stream.markdown(vscode.l10n.t('No passages in **{0}** match “{1}”.', escape(store.name), escape(query)));
       return;
     }
-    stream.markdown(`${found.length} passage${found.length === 1 ? '' : 's'} in **${escape(store.name)}** match “${escape(query)}”:\n\n`);
+    stream.markdown(
+      found.length === 1
+        ? vscode.l10n.t('1 passage in **{0}** matches “{1}”:', escape(store.name), escape(query)) + '\n\n'
+        : vscode.l10n.t('{0} passages in **{1}** match “{2}”:', found.length, escape(store.name), escape(query)) + '\n\n',
+    );
     found.forEach((p, i) => {
       stream.markdown(
         this.trusted(

@@ -43,7 +43,11 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
     let storeLabel: string;
     try {
       const store = await this.store.resolve(options.input?.store, cancel.signal);
-      storeLabel = store ? `“${store.name}” (${store.id})` : `“${options.input?.store ?? 'none chosen'}” (not found)`;
+      storeLabel = store
+        ? `“${store.name}” (${store.id})`
+        : options.input?.store
+          ? vscode.l10n.t('“{0}” (not found)', options.input.store)
+          : vscode.l10n.t('(none chosen)');
     } catch (error) {
       storeLabel = `“${options.input?.store ?? this.store.chosen?.name ?? 'unknown'}”`;
       this.services.log.debug(`Search tool: could not look up the store: ${describeError(error)}`);
@@ -53,7 +57,7 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
     return {
       invocationMessage: `Searching DocChat vector store ${storeLabel} for “${query}”`,
       confirmationMessages: {
-        title: `Search the DocChat vector store ${storeLabel}?`,
+        title: vscode.l10n.t('Search the DocChat vector store {0}?', storeLabel),
         message: new vscode.MarkdownString(
           `DocChat will search the vector store ${storeLabel} for “${query}” and pass the matching passages to the language model.`,
         ),

@@ -16,7 +16,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(passages);
 
   const search = async (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
-    const target = store ?? (await pickStore(services, { title: 'DocChat: Search a Vector Store' }));
+    const target = store ?? (await pickStore(services, { title: vscode.l10n.t('DocChat: Search a Vector Store') }));
     if (!target) {
       return;
     }
@@ -25,17 +25,24 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   };
 
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.search, 'search', (arg?: unknown) => search(storeOfArgument(arg))),
-    registerCommand(services.errors, Commands.searchInFiles, 'search', async (arg?: unknown, args?: unknown) => {
-      const nodes = selectionOfArguments(arg, args);
-      const store = storeOfArgument(nodes[0]);
-      const files = nodes
-        .filter((n) => store && storeOfArgument(n)?.id === store.id)
-        .map(fileOfArgument)
-        .filter((f) => f !== undefined)
-        .map((f) => ({ id: f.fileId, name: f.filename ?? f.fileId }));
-      await search(store, files);
-    }),
+    registerCommand(services.errors, Commands.search, vscode.l10n.t('DocChat: could not search.'), (arg?: unknown) =>
+      search(storeOfArgument(arg)),
+    ),
+    registerCommand(
+      services.errors,
+      Commands.searchInFiles,
+      vscode.l10n.t('DocChat: could not search.'),
+      async (arg?: unknown, args?: unknown) => {
+        const nodes = selectionOfArguments(arg, args);
+        const store = storeOfArgument(nodes[0]);
+        const files = nodes
+          .filter((n) => store && storeOfArgument(n)?.id === store.id)
+          .map(fileOfArgument)
+          .filter((f) => f !== undefined)
+          .map((f) => ({ id: f.fileId, name: f.filename ?? f.fileId }));
+        await search(store, files);
+      },
+    ),
   );
   return passages;
 }

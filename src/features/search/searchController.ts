@@ -3,6 +3,7 @@
  * aborted as soon as the query changes, and a result only ever shown for the query it answers.
  * A 429 waits as long as the service asks and retries the same query. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { realTimers, type Timers } from '../../common/timers';
 
 export type SearchState<R> =
@@ -184,5 +185,5 @@ export interface ResultRow {
  * detail joined), with no invisible characters.
  */
 export function presentResult(filename: string, score: number, content: string, query: string): ResultRow {
-  return { label: '', description: `${filename} · score ${formatScore(score)}`, detail: makeSnippet(content, query).text };
+  return { label: '', description: l10n.t('{0} · score {1}', filename, formatScore(score)), detail: makeSnippet(content, query).text };
 }

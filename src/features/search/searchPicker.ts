@@ -18,10 +18,16 @@ interface ResultItem extends vscode.QuickPickItem {
   passage?: Passage;
 }
 
-const ADD_TO_CHAT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('comment-discussion'), tooltip: 'Add to Chat' };
-const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Vector Stores' };
-const RESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('filter'), tooltip: 'Search only in chosen files…' };
-const UNRESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Search all files' };
+const ADD_TO_CHAT: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('comment-discussion'),
+  tooltip: vscode.l10n.t('Add to Chat'),
+};
+const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: vscode.l10n.t('Reveal in Vector Stores') };
+const RESTRICT: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('filter'),
+  tooltip: vscode.l10n.t('Search only in chosen files…'),
+};
+const UNRESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: vscode.l10n.t('Search all files') };
 
 /** The chat's "add context" command, when the chat feature is installed. */
 async function chatAvailable(): Promise<boolean> {
@@ -44,15 +50,17 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
   picker.matchOnDescription = false;
   picker.matchOnDetail = false;
   picker.ignoreFocusOut = false;
-  picker.placeholder = `Search "${store.name}" (results as you type)`;
+  picker.placeholder = vscode.l10n.t('Search "{0}" (results as you type)', store.name);
   let state: SearchState<SearchResult> = { kind: 'idle' };
   let choosingFiles = false;
   let ticker: ReturnType<typeof setInterval> | undefined;
 
   const updateChrome = () => {
     picker.title = restriction.length
-      ? `Search "${store.name}" in ${restriction.length === 1 ? `"${restriction[0]!.name}"` : `${restriction.length} files`}`
-      : `Search "${store.name}"`;
+      ? restriction.length === 1
+        ? vscode.l10n.t('Search "{0}" in "{1}"', store.name, restriction[0]!.name)
+        : vscode.l10n.t('Search "{0}" in {1} files', store.name, restriction.length)
+      : vscode.l10n.t('Search "{0}"', store.name);
     picker.buttons = restriction.length ? [RESTRICT, UNRESTRICT] : [RESTRICT];
   };
 
@@ -63,36 +71,41 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
     picker.busy = state.kind === 'pending' || state.kind === 'loading' || state.kind === 'waiting';
     switch (state.kind) {
       case 'idle':
-        picker.items = [statusItem('$(search) Type to search', 'Results show the file, the score (0–1) and the matching passage.')];
+        picker.items = [
+          statusItem(
+            vscode.l10n.t('$(search) Type to search'),
+            vscode.l10n.t('Results show the file, the score (0–1) and the matching passage.'),
+          ),
+        ];
         break;
       case 'pending':
-        picker.items = [statusItem(`$(loading~spin) Searching for "${state.query}"…`)];
+        picker.items = [statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query))];
         break;
       case 'loading':
         picker.items = [
           waitSeconds > 0
             ? statusItem(
-                `$(watch) Waiting ${waitSeconds} s for the search rate limit…`,
-                'The documents service allows 30 searches a minute.',
+                vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', waitSeconds),
+                vscode.l10n.t('The documents service allows 30 searches a minute.'),
               )
-            : statusItem(`$(loading~spin) Searching for "${state.query}"…`),
+            : statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query)),
         ];
         break;
       case 'waiting':
         picker.items = [
           statusItem(
-            `$(watch) Waiting ${Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))} s for the search rate limit…`,
-            'The service asked DocChat to slow down; the search runs again by itself.',
+            vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))),
+            vscode.l10n.t('The service asked DocChat to slow down; the search runs again by itself.'),
           ),
         ];
         break;
       case 'error':
-        picker.items = [statusItem(`$(error) ${describeError(state.error)}`, 'Details are in the DocChat output.')];
+        picker.items = [statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))];
         break;
       case 'results':
         picker.items = state.result.data.length
           ? state.result.data.map((item) => resultItem(item, state.kind === 'results' ? state.query : ''))
-          : [statusItem(`$(info) No results for "${state.query}"`)];
+          : [statusItem(vscode.l10n.t('$(info) No results for "{0}"', state.query))];
         break;
     }
     const counting = picker.busy && waitSeconds > 0;
@@ -170,7 +183,9 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       picker.hide();
       passages
         .open(passage)
-        .then(undefined, (error: unknown) => services.errors.report(error, `open the passage of "${passage.filename}"`));
+        .then(undefined, (error: unknown) =>
+          services.errors.report(error, vscode.l10n.t('DocChat: could not open the passage of "{0}".', passage.filename)),
+        );
     });
     picker.onDidTriggerItemButton((e) => {
       const passage = e.item.passage;
@@ -195,7 +210,7 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       if (button === RESTRICT) {
         choosingFiles = true;
         const chosen = await chooseFiles(services, store, catalog, restriction).catch((error: unknown) => {
-          services.errors.report(error, `list the files of "${store.name}"`);
+          services.errors.report(error, vscode.l10n.t('DocChat: could not list the files of "{0}".', store.name));
           return undefined;
         });
         choosingFiles = false;
@@ -251,8 +266,8 @@ async function chooseFiles(
   }));
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true,
-    title: `Search "${store.name}" only in…`,
-    placeHolder: 'Choose files (none: search all files)',
+    title: vscode.l10n.t('Search "{0}" only in…', store.name),
+    placeHolder: vscode.l10n.t('Choose files (none: search all files)'),
   });
   return picked?.map((p) => ({ id: p.id, name: p.label }));
 }

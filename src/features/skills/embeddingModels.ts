@@ -13,33 +13,33 @@ interface ModelPick extends vscode.QuickPickItem {
 export async function chooseEmbeddingModel(services: Services): Promise<string | undefined> {
   const gateway = services.connection.gateway;
   if (!gateway) {
-    void vscode.window.showWarningMessage('DocChat: choosing an embedding model needs the language-model gateway.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('DocChat: choosing an embedding model needs the language-model gateway.'));
     return undefined;
   }
   const current = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>(Settings.embeddingModel, '').trim();
   const models = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'DocChat: listing embedding models' },
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('DocChat: listing embedding models') },
     () => gateway.listEmbeddingModels(),
   );
   const items: ModelPick[] = [
     {
       id: '',
-      label: 'Default',
-      description: current ? '' : 'current',
-      detail: 'Let the service choose (the local backend uses its built-in embedding).',
+      label: vscode.l10n.t('Default'),
+      description: current ? '' : vscode.l10n.t('current'),
+      detail: vscode.l10n.t('Let the service choose (the local backend uses its built-in embedding).'),
     },
     ...models.map((m) => ({
       id: m.id,
       label: m.id,
-      description: m.id === current ? 'current' : typeof m.owned_by === 'string' ? m.owned_by : '',
+      description: m.id === current ? vscode.l10n.t('current') : typeof m.owned_by === 'string' ? m.owned_by : '',
     })),
   ];
   if (current && !models.some((m) => m.id === current)) {
-    items.push({ id: current, label: current, description: 'current — not offered by the gateway' });
+    items.push({ id: current, label: current, description: vscode.l10n.t('current — not offered by the gateway') });
   }
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'DocChat: Choose Embedding Model',
-    placeHolder: 'Embedding model for hybrid search',
+    title: vscode.l10n.t('DocChat: Choose Embedding Model'),
+    placeHolder: vscode.l10n.t('Embedding model for hybrid search'),
   });
   if (!picked) {
     return undefined;

@@ -11,14 +11,20 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     registerCommand(
       services.errors,
       Commands.findPeopleBySkill,
-      'search people by skill',
+      vscode.l10n.t('DocChat: could not search people by skill.'),
       (query?: unknown) => findPeopleBySkill(services, typeof query === 'string' ? query : ''),
       {
         service: 'gateway',
       },
     ),
-    registerCommand(services.errors, Commands.chooseEmbeddingModel, 'list the embedding models', () => chooseEmbeddingModel(services), {
-      service: 'gateway',
-    }),
+    registerCommand(
+      services.errors,
+      Commands.chooseEmbeddingModel,
+      vscode.l10n.t('DocChat: could not list the embedding models.'),
+      () => chooseEmbeddingModel(services),
+      {
+        service: 'gateway',
+      },
+    ),
   );
 }

@@ -19,8 +19,8 @@ export async function findPeopleBySkill(services: Services, initialQuery = ''): 
   const gateway = services.connection.gateway;
   if (!gateway) {
     const choice = await vscode.window.showWarningMessage(
-      'DocChat: Find People by Skill needs the language-model gateway.',
-      'Set Gateway API Key',
+      vscode.l10n.t('DocChat: Find People by Skill needs the language-model gateway.'),
+      vscode.l10n.t('Set Gateway API Key'),
     );
     if (choice) {
       await vscode.commands.executeCommand(Commands.setGatewayApiKey);
@@ -28,8 +28,8 @@ export async function findPeopleBySkill(services: Services, initialQuery = ''): 
     return;
   }
   const picker = vscode.window.createQuickPick<PersonPick>();
-  picker.title = 'DocChat: Find People by Skill';
-  picker.placeholder = 'Describe the skills you need, e.g. "Kubernetes incident response"';
+  picker.title = vscode.l10n.t('DocChat: Find People by Skill');
+  picker.placeholder = vscode.l10n.t('Describe the skills you need, e.g. "Kubernetes incident response"');
   picker.matchOnDescription = true;
   picker.matchOnDetail = true;
   picker.value = initialQuery;
@@ -62,14 +62,14 @@ export async function findPeopleBySkill(services: Services, initialQuery = ''): 
             alwaysShow: true,
           };
         });
-        picker.items = items.length ? items : [{ label: `No one matches “${text}”`, alwaysShow: true }];
+        picker.items = items.length ? items : [{ label: vscode.l10n.t('No one matches “{0}”', text), alwaysShow: true }];
         picker.busy = false;
       },
       (error: unknown) => {
         if (abort.signal.aborted) return;
         picker.busy = false;
         picker.hide();
-        services.errors.report(error, 'search people by skill', { service: 'gateway' });
+        services.errors.report(error, vscode.l10n.t('DocChat: could not search people by skill.'), { service: 'gateway' });
       },
     );
   };
@@ -92,7 +92,7 @@ export async function findPeopleBySkill(services: Services, initialQuery = ''): 
     }
     if (!picked.link) {
       log.warn(`No http(s) skillshare link for ${picked.person}`);
-      void vscode.window.showWarningMessage(`DocChat: ${picked.person} has no web link in the skills directory.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('DocChat: {0} has no web link in the skills directory.', picked.person));
       return;
     }
     log.info(`Opening ${picked.link}`);

@@ -1,4 +1,5 @@
 /** What the Find People by Skill picker shows for a skillshare result. No `vscode` import. */
+import * as l10n from '@vscode/l10n';
 import type { SkillResult } from '../../api/gateway/schemas';
 
 export interface PersonItem {
@@ -21,8 +22,8 @@ export function webLink(link: string): string | undefined {
 export function personItem(result: SkillResult): PersonItem {
   const terms = result.top_match_terms.filter((t) => t.trim());
   return {
-    label: result.name || 'Unnamed person',
-    description: terms.length ? `matches: ${terms.join(', ')}` : '',
+    label: result.name || l10n.t('Unnamed person'),
+    description: terms.length ? l10n.t('matches: {0}', terms.join(', ')) : '',
     detail: result.information.filter((i) => i.trim()).join(' · '),
     link: webLink(result.skillshare_link),
   };

@@ -34,7 +34,7 @@ export function sourceFromDocument(document: vscode.TextDocument): AttachSource 
   if (!document.isUntitled && document.uri.scheme === 'file') {
     return sourceFromUri(document.uri);
   }
-  const base = path.posix.basename(document.uri.path) || 'Untitled';
+  const base = path.posix.basename(document.uri.path) || vscode.l10n.t('Untitled');
   const name = path.posix.extname(base) ? base : `${base}.${document.languageId === 'markdown' ? 'md' : 'txt'}`;
   return { name, read: async () => new TextEncoder().encode(document.getText()) };
 }
@@ -69,13 +69,16 @@ export class AttachFlow {
   /** Attach the given files to a store (asked for when not given). */
   async run(sources: readonly AttachSource[], store?: VectorStore): Promise<AttachOutcome[] | undefined> {
     if (sources.length === 0) {
-      void vscode.window.showInformationMessage('DocChat: there is no file to attach.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: there is no file to attach.'));
       return undefined;
     }
     const target =
       store ??
       (await pickStore(this.services, {
-        title: sources.length === 1 ? `Attach "${sources[0]!.name}" to…` : `Attach ${sources.length} files to…`,
+        title:
+          sources.length === 1
+            ? vscode.l10n.t('Attach "{0}" to…', sources[0]!.name)
+            : vscode.l10n.t('Attach {0} files to…', sources.length),
         create: () => createStoreInteractive(this.services),
       }));
     if (!target) {
@@ -89,7 +92,7 @@ export class AttachFlow {
     const outcomes = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `DocChat: attaching to "${target.name}"`,
+        title: vscode.l10n.t('DocChat: attaching to "{0}"', target.name),
         cancellable: true,
       },
       (progress, token) => this.attachAll(sources, target, skipOcr, progress, token),
@@ -108,11 +111,19 @@ export class AttachFlow {
       return false;
     }
     const last = this.state.get<boolean>(LAST_SKIP_OCR) ?? false;
-    const full = { label: 'Full conversion', detail: 'OCR and table recognition: slower, more accurate', skip: false };
-    const fast = { label: 'Fast conversion', detail: 'Skip OCR and advanced table recognition: faster, less accurate', skip: true };
+    const full = {
+      label: vscode.l10n.t('Full conversion'),
+      detail: vscode.l10n.t('OCR and table recognition: slower, more accurate'),
+      skip: false,
+    };
+    const fast = {
+      label: vscode.l10n.t('Fast conversion'),
+      detail: vscode.l10n.t('Skip OCR and advanced table recognition: faster, less accurate'),
+      skip: true,
+    };
     const picked = await vscode.window.showQuickPick(last ? [fast, full] : [full, fast], {
-      title: 'DocChat: how should the files be converted?',
-      placeHolder: 'Scanned pages and images need OCR',
+      title: vscode.l10n.t('DocChat: how should the files be converted?'),
+      placeHolder: vscode.l10n.t('Scanned pages and images need OCR'),
     });
     if (picked) {
       await this.state.update(LAST_SKIP_OCR, picked.skip);
@@ -139,7 +150,7 @@ export class AttachFlow {
           outcomes.push({ filename: source.name, cancelled: true });
           continue;
         }
-        progress.report({ message: `uploading "${source.name}" (${index + 1}/${sources.length})` });
+        progress.report({ message: vscode.l10n.t('uploading "{0}" ({1}/{2})', source.name, index + 1, sources.length) });
         try {
           const file = await this.uploadAndAttach(source, store, skipOcr, abort.signal, (key) => followed.push(key));
           outcomes.push({ filename: source.name, file });
@@ -154,7 +165,7 @@ export class AttachFlow {
         progress.report({ increment: step });
       }
       // … then follow every conversion at once.
-      progress.report({ message: 'converting…' });
+      progress.report({ message: vscode.l10n.t('converting…') });
       await Promise.all(
         outcomes.map(async (outcome) => {
           if (!outcome.file || outcome.cancelled) {
@@ -222,11 +233,11 @@ export class AttachFlow {
       );
     }
     if (summary.level === 'info') {
-      void vscode.window.showInformationMessage(`DocChat: ${summary.message}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: {0}', summary.message));
       return;
     }
     const show = summary.level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-    void show(`DocChat: ${summary.message}`, 'Open Output').then((choice) => {
+    void show(vscode.l10n.t('DocChat: {0}', summary.message), vscode.l10n.t('Open Output')).then((choice) => {
       if (choice) {
         void vscode.commands.executeCommand(Commands.showOutput);
       }

@@ -2,6 +2,7 @@
  * Pure rules of the attach flow (no `vscode` import): which files may benefit from OCR, how a
  * dropped uri list is read, and what the user is told at the end.
  */
+import * as l10n from '@vscode/l10n';
 import type { VectorStoreFile } from '../../api/documents/schemas';
 
 /** Formats whose conversion can use OCR or table recognition; text formats never ask. */
@@ -63,15 +64,18 @@ export function summarizeAttach(storeName: string, outcomes: readonly AttachOutc
   if (outcomes.length === 1) {
     const [o] = outcomes as [AttachOutcome];
     if (completed.length) {
-      return { level: 'info', message: `Attached "${o.filename}" to "${storeName}".` };
+      return { level: 'info', message: l10n.t('Attached "{0}" to "{1}".', o.filename, storeName) };
     }
     if (failed.length) {
-      return { level: 'error', message: `"${o.filename}" could not be attached to "${storeName}": ${reason(o)}` };
+      return { level: 'error', message: l10n.t('"{0}" could not be attached to "{1}": {2}', o.filename, storeName, reason(o)) };
     }
     if (cancelled.length) {
-      return { level: 'warning', message: `Attaching "${o.filename}" to "${storeName}" was cancelled.` };
+      return { level: 'warning', message: l10n.t('Attaching "{0}" to "{1}" was cancelled.', o.filename, storeName) };
     }
-    return { level: 'warning', message: `"${o.filename}" is still being converted in "${storeName}"; the tree shows when it is done.` };
+    return {
+      level: 'warning',
+      message: l10n.t('"{0}" is still being converted in "{1}"; the tree shows when it is done.', o.filename, storeName),
+    };
   }
   const parts = [`${completed.length} of ${outcomes.length} files attached to "${storeName}"`];
   if (pending.length) {

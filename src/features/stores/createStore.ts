@@ -10,9 +10,9 @@ import { requireDocuments } from '../../services/commands';
  */
 export async function createStoreInteractive(services: Services, suggestedName = ''): Promise<VectorStore | undefined> {
   const name = await vscode.window.showInputBox({
-    title: 'DocChat: Create Vector Store',
-    prompt: '1 to 63 characters: letters, digits, hyphens (-) and underscores (_).',
-    placeHolder: 'team-handbook',
+    title: vscode.l10n.t('DocChat: Create Vector Store'),
+    prompt: vscode.l10n.t('1 to 63 characters: letters, digits, hyphens (-) and underscores (_).'),
+    placeHolder: vscode.l10n.t('team-handbook'),
     value: suggestedName,
     ignoreFocusOut: true,
     validateInput: (value) => validateStoreName(value),
@@ -22,14 +22,14 @@ export async function createStoreInteractive(services: Services, suggestedName =
   }
   let created: VectorStore | undefined;
   await editMetadata({
-    title: `Create "${name}": metadata (optional)`,
+    title: vscode.l10n.t('Create "{0}": metadata (optional)', name),
     initial: {},
     saveLabel: `Create "${name}"`,
     save: async (metadata) => {
       const client = requireDocuments(services.connection);
       created = await client.createVectorStore({ name, ...(Object.keys(metadata).length ? { metadata } : {}) });
     },
-    onSaveError: (error) => services.errors.report(error, `create the vector store "${name}"`),
+    onSaveError: (error) => services.errors.report(error, vscode.l10n.t('DocChat: could not create the vector store "{0}".', name)),
   });
   if (created) {
     services.log.info(`Created vector store ${created.id} (${created.name})`);

@@ -45,12 +45,14 @@ export class StoresDragAndDrop implements vscode.TreeDragAndDropController<TreeN
     }
     const { sources, skipped } = await sourcesFromUris(uris);
     if (skipped.length) {
-      void vscode.window.showInformationMessage(`DocChat: folders are not attached (${skipped.join(', ')}); drop the files inside them.`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('DocChat: folders are not attached ({0}); drop the files inside them.', skipped.join(', ')),
+      );
     }
     try {
       await this.attach.run(sources, storeOfDropTarget(target));
     } catch (error) {
-      this.services.errors.report(error, 'attach the dropped files');
+      this.services.errors.report(error, vscode.l10n.t('DocChat: could not attach the dropped files.'));
     }
   }
 }

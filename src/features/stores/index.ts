@@ -55,7 +55,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   if (treeView.visible) void services.connection.use('the Vector Stores view');
   const describeConnection = () => {
     const s = services.connection.state;
-    treeView.description = s.kind === 'local' ? 'Local' : s.kind === 'remote' ? s.host : undefined;
+    treeView.description = s.kind === 'local' ? vscode.l10n.t('Local') : s.kind === 'remote' ? s.host : undefined;
   };
   describeConnection();
   context.subscriptions.push(
@@ -123,7 +123,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const storeArg = (arg: unknown): StoreNode | undefined => (isNode(arg) ? (arg.kind === 'store' ? arg : arg.parent) : undefined);
 
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.refreshStores, 'refresh the vector stores', async () => {
+    registerCommand(services.errors, Commands.refreshStores, vscode.l10n.t('DocChat: could not refresh the vector stores.'), async () => {
       // After a failed start (or a lost connection) "Refresh" also reconnects.
       if (services.connection.state.kind === 'error') {
         await services.connection.rebuild('retry');
@@ -131,9 +131,13 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       }
       await tree.reload();
     }),
-    registerCommand(services.errors, Commands.refreshNode, 'refresh', (node?: TreeNode) => tree.reload(node)),
-    registerCommand(services.errors, Commands.loadMore, 'load more items', (node: LoadMoreNode) => tree.loadMore(node)),
-    registerCommand(services.errors, Commands.createStore, 'create a vector store', async () => {
+    registerCommand(services.errors, Commands.refreshNode, vscode.l10n.t('DocChat: could not refresh.'), (node?: TreeNode) =>
+      tree.reload(node),
+    ),
+    registerCommand(services.errors, Commands.loadMore, vscode.l10n.t('DocChat: could not load more items.'), (node: LoadMoreNode) =>
+      tree.loadMore(node),
+    ),
+    registerCommand(services.errors, Commands.createStore, vscode.l10n.t('DocChat: could not create a vector store.'), async () => {
       const store = await createStoreInteractive(services);
       if (store) {
         const node = tree.storeNode(store.id);
@@ -142,64 +146,84 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         }
       }
     }),
-    registerCommand(services.errors, Commands.copyId, 'copy the ID', async (node?: TreeNode, nodes?: TreeNode[]) => {
-      const targets = (nodes?.length ? nodes : node ? [node] : treeView.selection).filter(
-        (n): n is StoreNode | StoreFileNode => n.kind === 'store' || n.kind === 'storeFile',
-      );
-      const ids = targets.map((n) => (n.kind === 'store' ? n.store.id : n.fileId));
-      if (ids.length === 0) {
-        return;
-      }
-      await vscode.env.clipboard.writeText(ids.join('\n'));
-      vscode.window.setStatusBarMessage(`DocChat: copied ${ids.length === 1 ? ids[0] : `${ids.length} IDs`}`, 3000);
-    }),
-    registerCommand(services.errors, Commands.revealInTree, 'reveal the file in the tree', async (arg?: unknown) => {
-      const ref = storeFileRefOfArgument(arg) ?? (await refForActiveEditor());
-      if (!ref || !(await revealStoreFile(ref))) {
-        void vscode.window.showInformationMessage('DocChat: this file is not in any loaded vector store.');
-      }
-    }),
-    registerCommand(services.errors, Commands.attachCurrentFile, 'attach the file', async (arg?: unknown) => {
-      const store = storeArg(arg)?.store;
-      if (arg instanceof vscode.Uri) {
-        // Editor menus pass the editor's resource; an untitled editor exists only as a document.
-        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === arg.toString());
-        await attach.run([open ? sourceFromDocument(open) : sourceFromUri(arg)], store);
-        return;
-      }
-      const document = vscode.window.activeTextEditor?.document;
-      if (!document) {
-        void vscode.window.showInformationMessage('DocChat: open a file to attach it.');
-        return;
-      }
-      await attach.run([sourceFromDocument(document)], store);
-    }),
-    registerCommand(services.errors, Commands.attachFiles, 'attach the files', async (arg?: unknown, args?: unknown) => {
-      const store = storeArg(arg)?.store;
-      let uris: vscode.Uri[];
-      if (Array.isArray(args) && args.every((a) => a instanceof vscode.Uri) && args.length) {
-        uris = args;
-      } else if (arg instanceof vscode.Uri) {
-        uris = [arg];
-      } else {
-        uris =
-          (await vscode.window.showOpenDialog({
-            canSelectMany: true,
-            canSelectFiles: true,
-            canSelectFolders: false,
-            openLabel: store ? `Attach to "${store.name}"` : 'Attach',
-            title: 'DocChat: Attach Files',
-          })) ?? [];
-      }
-      if (uris.length === 0) {
-        return;
-      }
-      const { sources, skipped } = await sourcesFromUris(uris);
-      if (skipped.length) {
-        void vscode.window.showInformationMessage(`DocChat: folders are not attached (${skipped.join(', ')}).`);
-      }
-      await attach.run(sources, store);
-    }),
+    registerCommand(
+      services.errors,
+      Commands.copyId,
+      vscode.l10n.t('DocChat: could not copy the ID.'),
+      async (node?: TreeNode, nodes?: TreeNode[]) => {
+        const targets = (nodes?.length ? nodes : node ? [node] : treeView.selection).filter(
+          (n): n is StoreNode | StoreFileNode => n.kind === 'store' || n.kind === 'storeFile',
+        );
+        const ids = targets.map((n) => (n.kind === 'store' ? n.store.id : n.fileId));
+        if (ids.length === 0) {
+          return;
+        }
+        await vscode.env.clipboard.writeText(ids.join('\n'));
+        vscode.window.setStatusBarMessage(`DocChat: copied ${ids.length === 1 ? ids[0] : `${ids.length} IDs`}`, 3000);
+      },
+    ),
+    registerCommand(
+      services.errors,
+      Commands.revealInTree,
+      vscode.l10n.t('DocChat: could not reveal the file in the tree.'),
+      async (arg?: unknown) => {
+        const ref = storeFileRefOfArgument(arg) ?? (await refForActiveEditor());
+        if (!ref || !(await revealStoreFile(ref))) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: this file is not in any loaded vector store.'));
+        }
+      },
+    ),
+    registerCommand(
+      services.errors,
+      Commands.attachCurrentFile,
+      vscode.l10n.t('DocChat: could not attach the file.'),
+      async (arg?: unknown) => {
+        const store = storeArg(arg)?.store;
+        if (arg instanceof vscode.Uri) {
+          // Editor menus pass the editor's resource; an untitled editor exists only as a document.
+          const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === arg.toString());
+          await attach.run([open ? sourceFromDocument(open) : sourceFromUri(arg)], store);
+          return;
+        }
+        const document = vscode.window.activeTextEditor?.document;
+        if (!document) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: open a file to attach it.'));
+          return;
+        }
+        await attach.run([sourceFromDocument(document)], store);
+      },
+    ),
+    registerCommand(
+      services.errors,
+      Commands.attachFiles,
+      vscode.l10n.t('DocChat: could not attach the files.'),
+      async (arg?: unknown, args?: unknown) => {
+        const store = storeArg(arg)?.store;
+        let uris: vscode.Uri[];
+        if (Array.isArray(args) && args.every((a) => a instanceof vscode.Uri) && args.length) {
+          uris = args;
+        } else if (arg instanceof vscode.Uri) {
+          uris = [arg];
+        } else {
+          uris =
+            (await vscode.window.showOpenDialog({
+              canSelectMany: true,
+              canSelectFiles: true,
+              canSelectFolders: false,
+              openLabel: store ? vscode.l10n.t('Attach to "{0}"', store.name) : vscode.l10n.t('Attach'),
+              title: vscode.l10n.t('DocChat: Attach Files'),
+            })) ?? [];
+        }
+        if (uris.length === 0) {
+          return;
+        }
+        const { sources, skipped } = await sourcesFromUris(uris);
+        if (skipped.length) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: folders are not attached ({0}).', skipped.join(', ')));
+        }
+        await attach.run(sources, store);
+      },
+    ),
   );
   return tree;
 }

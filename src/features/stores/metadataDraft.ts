@@ -3,6 +3,7 @@
  * limits (from src/api/documents/schemas.ts) as the user types; a rejected entry changes nothing.
  * No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { LIMITS, validateMetadata } from '../../api/documents/schemas';
 import { charCount } from '../../api/http/validate';
 
@@ -18,7 +19,8 @@ export type ParsedEntry = { key: string; value: string } | { problem: EntryProbl
 
 const { maxPairs, maxKeyLength, maxValueLength } = LIMITS.metadata;
 
-export const ENTRY_FORMAT_HINT = 'Write key=value, for example team=platform.';
+/** A function, not a constant: the words are looked up when shown. */
+export const entryFormatHint = (): string => l10n.t('Write key=value, for example team=platform.');
 
 export class MetadataDraft {
   private pairs: Map<string, string>;
@@ -60,25 +62,25 @@ export class MetadataDraft {
   parse(text: string, editing?: string): ParsedEntry {
     const at = text.indexOf('=');
     if (at < 0) {
-      return problem(text.trim() ? `Missing "=". ${ENTRY_FORMAT_HINT}` : ENTRY_FORMAT_HINT);
+      return problem(text.trim() ? l10n.t('Missing "=". {0}', entryFormatHint()) : entryFormatHint());
     }
     const key = text.slice(0, at).trim();
     const value = text.slice(at + 1);
     if (!key) {
-      return problem('The key must not be empty.');
+      return problem(l10n.t('The key must not be empty.'));
     }
     const keyLength = charCount(key);
     if (keyLength > maxKeyLength) {
-      return problem(`Keys may be at most ${maxKeyLength} characters (this one has ${keyLength}).`);
+      return problem(l10n.t('Keys may be at most {0} characters (this one has {1}).', maxKeyLength, keyLength));
     }
     const valueLength = charCount(value);
     if (valueLength > maxValueLength) {
-      return problem(`Values may be at most ${maxValueLength} characters (this one has ${valueLength}).`);
+      return problem(l10n.t('Values may be at most {0} characters (this one has {1}).', maxValueLength, valueLength));
     }
     const isNewKey = !this.pairs.has(key) && key !== editing;
     const renaming = editing !== undefined && this.pairs.has(editing);
     if (isNewKey && !renaming && this.pairs.size >= maxPairs) {
-      return problem(`Metadata may have at most ${maxPairs} pairs; remove one before adding another.`);
+      return problem(l10n.t('Metadata may have at most {0} pairs; remove one before adding another.', maxPairs));
     }
     return { key, value };
   }
@@ -90,7 +92,7 @@ export class MetadataDraft {
       return parsed.problem;
     }
     if (this.pairs.has(parsed.key) && parsed.key !== editing) {
-      return { message: `"${parsed.key}" is already set; Enter replaces its value.`, severity: 'warning' };
+      return { message: l10n.t('"{0}" is already set; Enter replaces its value.', parsed.key), severity: 'warning' };
     }
     return undefined;
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { LIMITS } from '../../api/documents/schemas';
-import { ENTRY_FORMAT_HINT, MetadataDraft, formatEntry, type Metadata } from './metadataDraft';
+import { entryFormatHint, MetadataDraft, formatEntry, type Metadata } from './metadataDraft';
 
 export interface MetadataEditorOptions {
   title: string;
@@ -18,8 +18,8 @@ interface ActionItem extends vscode.QuickPickItem {
   action?: Action;
 }
 
-const EDIT_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Edit' };
-const REMOVE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Remove' };
+const EDIT_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Edit') };
+const REMOVE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Remove') };
 const { maxPairs, maxKeyLength, maxValueLength } = LIMITS.metadata;
 
 /**
@@ -66,22 +66,26 @@ function itemsFor(draft: MetadataDraft, saveLabel: string): ActionItem[] {
   const items: ActionItem[] = [
     {
       label: `$(check) ${saveLabel}`,
-      description: draft.isDirty ? count : `${count}, unchanged`,
+      description: draft.isDirty ? count : vscode.l10n.t('{0}, unchanged', count),
       action: { kind: 'save' },
       alwaysShow: true,
     },
   ];
   if (draft.isFull) {
-    items.push({ label: '$(circle-slash) Add pair', description: `at most ${maxPairs} pairs: remove one first`, alwaysShow: true });
+    items.push({
+      label: vscode.l10n.t('$(circle-slash) Add pair'),
+      description: vscode.l10n.t('at most {0} pairs: remove one first', maxPairs),
+      alwaysShow: true,
+    });
   } else {
     items.push({
-      label: '$(add) Add pair…',
-      description: `key=value (keys ≤ ${maxKeyLength}, values ≤ ${maxValueLength} characters)`,
+      label: vscode.l10n.t('$(add) Add pair…'),
+      description: vscode.l10n.t('key=value (keys ≤ {0}, values ≤ {1} characters)', maxKeyLength, maxValueLength),
       action: { kind: 'add' },
       alwaysShow: true,
     });
   }
-  items.push({ label: draft.size ? 'Pairs' : 'No pairs yet', kind: vscode.QuickPickItemKind.Separator });
+  items.push({ label: draft.size ? vscode.l10n.t('Pairs') : vscode.l10n.t('No pairs yet'), kind: vscode.QuickPickItemKind.Separator });
   for (const [key, value] of draft.entries()) {
     items.push({ label: key, description: value, buttons: [EDIT_BUTTON, REMOVE_BUTTON], action: { kind: 'edit', key } });
   }
@@ -91,7 +95,7 @@ function itemsFor(draft: MetadataDraft, saveLabel: string): ActionItem[] {
 function showPairs(draft: MetadataDraft, options: MetadataEditorOptions): Promise<Action | undefined> {
   const picker = vscode.window.createQuickPick<ActionItem>();
   picker.title = `${options.title} (${draft.size}/${maxPairs})`;
-  picker.placeholder = 'Pick a pair to edit it, add one, or save';
+  picker.placeholder = vscode.l10n.t('Pick a pair to edit it, add one, or save');
   picker.matchOnDescription = true;
   picker.ignoreFocusOut = true;
   picker.items = itemsFor(draft, options.saveLabel);
@@ -143,9 +147,15 @@ async function inputEntry(draft: MetadataDraft, title: string, editing: string |
   const current = editing !== undefined ? draft.get(editing) : undefined;
   const value = current !== undefined && editing !== undefined ? formatEntry(editing, current) : '';
   const text = await vscode.window.showInputBox({
-    title: editing !== undefined ? `${title}: edit "${editing}"` : `${title}: add a pair`,
-    prompt: `${ENTRY_FORMAT_HINT} Keys ≤ ${maxKeyLength}, values ≤ ${maxValueLength} characters, at most ${maxPairs} pairs.`,
-    placeHolder: 'key=value',
+    title: editing !== undefined ? vscode.l10n.t('{0}: edit "{1}"', title, editing) : vscode.l10n.t('{0}: add a pair', title),
+    prompt: vscode.l10n.t(
+      '{0} Keys ≤ {1}, values ≤ {2} characters, at most {3} pairs.',
+      entryFormatHint(),
+      maxKeyLength,
+      maxValueLength,
+      maxPairs,
+    ),
+    placeHolder: vscode.l10n.t('key=value'),
     value,
     valueSelection: editing !== undefined ? [editing.length + 1, value.length] : undefined,
     ignoreFocusOut: true,
@@ -157,7 +167,7 @@ async function inputEntry(draft: MetadataDraft, title: string, editing: string |
 }
 
 async function confirmDiscard(): Promise<boolean> {
-  const discard = 'Discard Changes';
-  const choice = await vscode.window.showWarningMessage('Discard the unsaved metadata changes?', { modal: true }, discard);
+  const discard = vscode.l10n.t('Discard Changes');
+  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Discard the unsaved metadata changes?'), { modal: true }, discard);
   return choice === discard;
 }

@@ -117,7 +117,7 @@ export class LoadMoreNode {
     item.accessibilityInformation = { label: p.accessibilityLabel };
     item.iconPath = new vscode.ThemeIcon('ellipsis');
     item.contextValue = ContextValues.loadMore;
-    item.command = { command: Commands.loadMore, title: 'Load more', arguments: [this] };
+    item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load more'), arguments: [this] };
     return item;
   }
 }

@@ -2,6 +2,7 @@
  * How stores and store files look in the tree: labels, descriptions, tooltips (markdown), icons
  * and contextValues. No `vscode` import, so every rule here is unit-tested.
  */
+import * as l10n from '@vscode/l10n';
 import { TERMINAL_FILE_STATUSES, type FileObject, type VectorStore, type VectorStoreFile } from '../../api/documents/schemas';
 import { timestampMs } from '../../common/timestamps';
 
@@ -25,16 +26,23 @@ export interface NodePresentation {
 }
 
 /** Spoken status of a store file (the tree shows it as an icon, and as a description only when not completed). */
-const SPOKEN_STATUS: Record<string, string> = {
-  in_progress: 'converting',
-  completed: 'converted',
-  failed: 'conversion failed',
-  cancelled: 'conversion cancelled',
-};
+function spokenStatus(status: string): string {
+  switch (status) {
+    case 'in_progress':
+      return l10n.t('converting');
+    case 'completed':
+      return l10n.t('converted');
+    case 'failed':
+      return l10n.t('conversion failed');
+    case 'cancelled':
+      return l10n.t('conversion cancelled');
+    default:
+      return l10n.t('status {0}', status.replace(/_/g, ' '));
+  }
+}
 
 export function spokenFileStatus(status: string, lastError?: string | null): string {
-  const spoken = SPOKEN_STATUS[status] ?? `status ${status.replace(/_/g, ' ')}`;
-  return status === 'failed' && lastError ? `${spoken}: ${lastError}` : spoken;
+  return status === 'failed' && lastError ? l10n.t('conversion failed: {0}', lastError) : spokenStatus(status);
 }
 
 export const ContextValues = {
@@ -81,16 +89,18 @@ export function describeExpiry(expiresAt: number | null | undefined, nowSeconds:
   }
   const left = Math.floor(expiresMs / 1000) - nowSeconds;
   if (left <= 0) {
-    return 'expired';
+    return l10n.t('expired');
   }
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   if (left >= 86_400) {
-    return `expires in ${plural(Math.floor(left / 86_400), 'day')}`;
+    const days = Math.floor(left / 86_400);
+    return days === 1 ? l10n.t('expires in 1 day') : l10n.t('expires in {0} days', days);
   }
   if (left >= 3_600) {
-    return `expires in ${plural(Math.floor(left / 3_600), 'hour')}`;
+    const hours = Math.floor(left / 3_600);
+    return hours === 1 ? l10n.t('expires in 1 hour') : l10n.t('expires in {0} hours', hours);
   }
-  return `expires in ${plural(Math.max(1, Math.floor(left / 60)), 'minute')}`;
+  const minutes = Math.max(1, Math.floor(left / 60));
+  return minutes === 1 ? l10n.t('expires in 1 minute') : l10n.t('expires in {0} minutes', minutes);
 }
 
 export function formatBytes(bytes: number | null | undefined): string {
@@ -114,45 +124,53 @@ export function formatBytes(bytes: number | null | undefined): string {
 export function metadataMarkdown(title: string, metadata: Record<string, string> | undefined): string {
   const entries = Object.entries(metadata ?? {});
   if (entries.length === 0) {
-    return `${title}: none`;
+    return l10n.t('{0}: none', title);
   }
   const rows = entries.map(([k, v]) => `| ${escapeMarkdown(k)} | ${escapeMarkdown(v)} |`);
-  return [`${title}:`, '', '| Key | Value |', '|---|---|', ...rows].join('\n');
+  return [l10n.t('{0}:', title), '', `| ${l10n.t('Key')} | ${l10n.t('Value')} |`, '|---|---|', ...rows].join('\n');
 }
 
 export function presentStore(store: VectorStore, nowSeconds: number): NodePresentation {
   const expiry = describeExpiry(store.expires_at, nowSeconds);
+  const expiresMs = timestampMs(store.expires_at);
+  const expired = expiresMs !== undefined && Math.floor(expiresMs / 1000) - nowSeconds <= 0;
   const counts = store.file_counts;
   const lines = [
     `**${escapeMarkdown(store.name || store.id)}**`,
     '',
-    `ID: \`${store.id}\``,
+    l10n.t('ID: {0}', `\`${store.id}\``),
     '',
-    `Created: ${formatDateTime(store.created_at) || 'unknown'}`,
+    l10n.t('Created: {0}', formatDateTime(store.created_at) || l10n.t('unknown')),
   ];
   if (expiry) {
-    lines.push('', `Expiry: ${expiry} (${formatDateTime(store.expires_at)})`);
+    lines.push('', l10n.t('Expiry: {0} ({1})', expiry, formatDateTime(store.expires_at)));
   }
   if (counts && typeof counts.total === 'number') {
     lines.push(
       '',
-      `Files: ${counts.total} (${counts.completed ?? 0} completed, ${counts.in_progress ?? 0} in progress, ${counts.failed ?? 0} failed)`,
+      l10n.t(
+        'Files: {0} ({1} completed, {2} in progress, {3} failed)',
+        counts.total,
+        counts.completed ?? 0,
+        counts.in_progress ?? 0,
+        counts.failed ?? 0,
+      ),
     );
   }
   if (typeof store.usage_bytes === 'number') {
-    lines.push('', `Size: ${formatBytes(store.usage_bytes)}`);
+    lines.push('', l10n.t('Size: {0}', formatBytes(store.usage_bytes)));
   }
-  lines.push('', metadataMarkdown('Metadata', store.metadata));
+  lines.push('', metadataMarkdown(l10n.t('Metadata'), store.metadata));
   const description = [formatDate(store.created_at), expiry].filter(Boolean).join(' · ');
   return {
     label: store.name || store.id,
     description,
     tooltip: lines.join('\n'),
-    icon: expiry === 'expired' ? { id: 'database', color: 'disabledForeground' } : { id: 'database' },
-    contextValue: `${ContextValues.store}${expiry === 'expired' ? '+expired' : ''}`,
+    icon: expired ? { id: 'database', color: 'disabledForeground' } : { id: 'database' },
+    contextValue: `${ContextValues.store}${expired ? '+expired' : ''}`,
     accessibilityLabel: [
-      `Vector store ${store.name || store.id}`,
-      formatDate(store.created_at) && `created ${formatDate(store.created_at)}`,
+      l10n.t('Vector store {0}', store.name || store.id),
+      formatDate(store.created_at) && l10n.t('created {0}', formatDate(store.created_at)),
       expiry,
     ]
       .filter(Boolean)
@@ -179,24 +197,34 @@ function statusFlag(status: string): string {
 export function presentStoreFile(file: VectorStoreFile, info: FileObject | undefined): NodePresentation {
   const name = info?.filename || file.id;
   const status = file.status;
-  const lines = [`**${escapeMarkdown(name)}**`, '', `ID: \`${file.id}\``, '', `Status: ${escapeMarkdown(status.replace(/_/g, ' '))}`];
+  const lines = [
+    `**${escapeMarkdown(name)}**`,
+    '',
+    l10n.t('ID: {0}', `\`${file.id}\``),
+    '',
+    l10n.t('Status: {0}', escapeMarkdown(status.replace(/_/g, ' '))),
+  ];
   if (file.last_error) {
-    lines.push('', `Error: ${escapeMarkdown(file.last_error)}`);
+    lines.push('', l10n.t('Error: {0}', escapeMarkdown(file.last_error)));
   }
-  lines.push('', `Attached: ${formatDateTime(file.created_at) || 'unknown'}`);
+  lines.push('', l10n.t('Attached: {0}', formatDateTime(file.created_at) || l10n.t('unknown')));
   if (info && typeof info.bytes === 'number') {
-    lines.push('', `Size: ${formatBytes(info.bytes)}`);
+    lines.push('', l10n.t('Size: {0}', formatBytes(info.bytes)));
   }
-  lines.push('', metadataMarkdown('Metadata (in this store)', file.metadata));
+  lines.push('', metadataMarkdown(l10n.t('Metadata (in this store)'), file.metadata));
   if (info) {
-    lines.push('', metadataMarkdown('Metadata (file)', info.metadata));
+    lines.push('', metadataMarkdown(l10n.t('Metadata (file)'), info.metadata));
   }
   const known = status in STATUS_ICONS;
   const description =
-    status === 'completed' ? '' : status === 'failed' && file.last_error ? `failed: ${file.last_error}` : status.replace(/_/g, ' ');
+    status === 'completed'
+      ? ''
+      : status === 'failed' && file.last_error
+        ? l10n.t('failed: {0}', file.last_error)
+        : status.replace(/_/g, ' ');
   return {
     label: name,
-    description: known ? description : `status: ${status}`,
+    description: known ? description : l10n.t('status: {0}', status),
     tooltip: lines.join('\n'),
     icon: statusIcon(status),
     contextValue: `${ContextValues.storeFile}+${statusFlag(status)}`,
@@ -224,5 +252,9 @@ export function presentMessage(text: string, detail?: string): RowPresentation {
 }
 
 export function presentLoadMore(shown: number): RowPresentation {
-  return { label: 'Load more…', description: `${shown} shown`, accessibilityLabel: `Load more, ${shown} shown` };
+  return {
+    label: l10n.t('Load more…'),
+    description: l10n.t('{0} shown', shown),
+    accessibilityLabel: l10n.t('Load more, {0} shown', shown),
+  };
 }

@@ -24,7 +24,7 @@ export async function pickStore(services: Services, options: PickStoreOptions): 
   const client = requireDocuments(services.connection);
   const picker = vscode.window.createQuickPick<StoreItem>();
   picker.title = options.title;
-  picker.placeholder = options.placeholder ?? 'Pick a vector store';
+  picker.placeholder = options.placeholder ?? vscode.l10n.t('Pick a vector store');
   picker.matchOnDescription = true;
   picker.busy = true;
   picker.show();
@@ -37,13 +37,17 @@ export async function pickStore(services: Services, options: PickStoreOptions): 
       const items: StoreItem[] = stores.map((store) => ({
         label: `$(database) ${store.name || store.id}`,
         description: store.id,
-        detail: [recent.has(store.id) ? 'recently used' : '', formatDate(store.created_at), describeExpiry(store.expires_at, now)]
+        detail: [
+          recent.has(store.id) ? vscode.l10n.t('recently used') : '',
+          formatDate(store.created_at),
+          describeExpiry(store.expires_at, now),
+        ]
           .filter(Boolean)
           .join(' · '),
         store,
       }));
       if (options.create) {
-        items.push({ label: '$(add) Create Vector Store…', create: true, alwaysShow: true });
+        items.push({ label: vscode.l10n.t('$(add) Create Vector Store…'), create: true, alwaysShow: true });
       }
       picker.items = items;
       picker.busy = false;

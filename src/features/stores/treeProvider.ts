@@ -152,9 +152,9 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     });
     if (nodes.length === 0) {
       nodes.push(
-        new MessageNode(node, 'No files yet. Drop files here or attach some.', 'info', {
+        new MessageNode(node, vscode.l10n.t('No files yet. Drop files here or attach some.'), 'info', {
           command: Commands.attachFiles,
-          title: 'Attach Files…',
+          title: vscode.l10n.t('Attach Files…'),
           arguments: [node],
         }),
       );
@@ -169,11 +169,11 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     const auth = typeof error === 'object' && error !== null && (error as { kind?: unknown }).kind === 'auth';
     this.log.error(`Listing ${parent ? `files of ${parent.store.id}` : 'vector stores'} failed: ${describeError(error)}`);
     const command: vscode.Command = auth
-      ? { command: Commands.setDocumentsToken, title: 'Set Token' }
+      ? { command: Commands.setDocumentsToken, title: vscode.l10n.t('Set Token') }
       : parent
-        ? { command: Commands.refreshNode, title: 'Retry', arguments: [parent] }
-        : { command: Commands.refreshStores, title: 'Retry' };
-    const text = auth ? 'The token was rejected. Click to set a new one.' : 'Could not load. Click to retry.';
+        ? { command: Commands.refreshNode, title: vscode.l10n.t('Retry'), arguments: [parent] }
+        : { command: Commands.refreshStores, title: vscode.l10n.t('Retry') };
+    const text = auth ? vscode.l10n.t('The token was rejected. Click to set a new one.') : vscode.l10n.t('Could not load. Click to retry.');
     return new MessageNode(parent, text, 'error', command, describeError(error));
   }
 

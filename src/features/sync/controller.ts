@@ -46,31 +46,31 @@ function settingsFor(folder: vscode.Uri) {
 function sample(label: string, paths: string[]): string[] {
   if (!paths.length) return [];
   const shown = paths.slice(0, PLAN_SAMPLE).map((p) => `  ${p}`);
-  if (paths.length > PLAN_SAMPLE) shown.push(`  … and ${paths.length - PLAN_SAMPLE} more`);
-  return [`${label}:`, ...shown];
+  if (paths.length > PLAN_SAMPLE) shown.push(`  ${vscode.l10n.t('… and {0} more', paths.length - PLAN_SAMPLE)}`);
+  return [label, ...shown];
 }
 
 /** The plan as the confirmation shows it. */
 export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string {
   return [
     ...sample(
-      'New',
+      vscode.l10n.t('New:'),
       plan.upload.map((f) => f.path),
     ),
     ...sample(
-      'Changed',
+      vscode.l10n.t('Changed:'),
       plan.replace.map((r) => r.local.path),
     ),
     ...sample(
-      'Renamed',
+      vscode.l10n.t('Renamed:'),
       plan.rename.map((r) => `${r.remote.pathKey} → ${r.local.path}`),
     ),
     ...sample(
-      removeDeleted === 'never' ? 'Deleted (kept in the store)' : 'Removed',
+      removeDeleted === 'never' ? vscode.l10n.t('Deleted (kept in the store):') : vscode.l10n.t('Removed:'),
       plan.remove.map((r) => r.pathKey),
     ),
     ...sample(
-      'Failed before (not retried)',
+      vscode.l10n.t('Failed before (not retried):'),
       plan.failed.map((f) => `${f.local.path}: ${f.remote.lastError ?? f.remote.status}`),
     ),
   ].join('\n');
@@ -124,7 +124,7 @@ export class SyncController extends Disposable {
         try {
           await this.syncOnce(latest, next);
         } catch (error) {
-          if (!isAbort(error)) this.services.errors.report(error, `sync "${label(latest)}"`);
+          if (!isAbort(error)) this.services.errors.report(error, vscode.l10n.t('DocChat: could not sync "{0}".', label(latest)));
         }
         next = this.again.get(follow.id);
       }
@@ -175,7 +175,7 @@ export class SyncController extends Disposable {
       this.follows.setActivity(follow, 'planning');
       const records = await this.follows.loadRecords(follow);
       const planned = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: `DocChat: planning the sync of ${label(follow)}` },
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('DocChat: planning the sync of {0}', label(follow)) },
         () => this.plan(follow, root, folder, settings.exclude, records, signal),
       );
       const { plan, hashed, unreadable, unfinished, attachedIds } = planned;
@@ -199,9 +199,14 @@ export class SyncController extends Disposable {
       } else if (settings.removeDeleted === 'ask' && plan.remove.length > 0) {
         const remove = `Remove ${plan.remove.length}`;
         const answer = await vscode.window.showWarningMessage(
-          `${plan.remove.length} file(s) synced from ${label(follow)} were deleted. Remove them from "${follow.storeName || follow.storeId}" too?`,
+          vscode.l10n.t(
+            '{0} file(s) synced from {1} were deleted. Remove them from "{2}" too?',
+            plan.remove.length,
+            label(follow),
+            follow.storeName || follow.storeId,
+          ),
           remove,
-          'Keep Them',
+          vscode.l10n.t('Keep Them'),
         );
         removeDeleted = answer === remove;
       }
@@ -212,7 +217,7 @@ export class SyncController extends Disposable {
         await this.finish(follow, records, undefined, request.interactive, counts.failed);
         if (request.interactive) {
           void vscode.window.showInformationMessage(
-            `${label(follow)} is in sync with "${follow.storeName || follow.storeId}" (${describePlan(counts)}).`,
+            vscode.l10n.t('{0} is in sync with "{1}" ({2}).', label(follow), follow.storeName || follow.storeId, describePlan(counts)),
           );
         }
         return;
@@ -224,7 +229,7 @@ export class SyncController extends Disposable {
       const limits = connectionModeOf(this.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS;
       const byPath = new Map(hashed.map((f) => [f.path, f]));
       const summary = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `DocChat: syncing ${label(follow)}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('DocChat: syncing {0}', label(follow)), cancellable: true },
         (progress, token) => {
           token.onCancellationRequested(() => abort.abort());
           let reported = 0;
@@ -242,9 +247,15 @@ export class SyncController extends Disposable {
               signal,
               onProgress: (p) => {
                 const percent = p.total ? (p.done / p.total) * 100 : 0;
-                const what = p.phase === 'converting' ? 'waiting for conversion' : (p.current ?? '');
+                const eta = formatDuration(p.etaSeconds);
+                const message =
+                  p.phase === 'converting'
+                    ? vscode.l10n.t('{0} of {1} · waiting for conversion · about {2} left', p.done, p.total, eta)
+                    : p.current
+                      ? vscode.l10n.t('{0} of {1} · {2} · about {3} left', p.done, p.total, p.current, eta)
+                      : vscode.l10n.t('{0} of {1} · about {2} left', p.done, p.total, eta);
                 progress.report({
-                  message: `${p.done} of ${p.total}${what ? ` · ${what}` : ''} · about ${formatDuration(p.etaSeconds)} left`,
+                  message,
                   increment: Math.max(0, percent - reported),
                 });
                 reported = Math.max(reported, percent);
@@ -307,12 +318,12 @@ export class SyncController extends Disposable {
   private async confirm(follow: Follow, plan: SyncPlan, setting: RemoveDeleted): Promise<{ removeDeleted: boolean } | undefined> {
     const counts = countPlan(plan);
     const store = follow.storeName || follow.storeId;
-    const sync = 'Sync';
-    const syncRemove = 'Sync and Remove Deleted';
+    const sync = vscode.l10n.t('Sync');
+    const syncRemove = vscode.l10n.t('Sync and Remove Deleted');
     const buttons = plan.remove.length && setting === 'ask' ? [syncRemove, sync] : [sync];
     const answer = await vscode.window.showInformationMessage(
-      `Sync ${label(follow)} to "${store}": ${describePlan(counts)}.`,
-      { modal: true, detail: planDetail(plan, setting) || 'Nothing to send.' },
+      vscode.l10n.t('Sync {0} to "{1}": {2}.', label(follow), store, describePlan(counts)),
+      { modal: true, detail: planDetail(plan, setting) || vscode.l10n.t('Nothing to send.') },
       ...buttons,
     );
     if (!answer) return undefined;
@@ -338,7 +349,7 @@ export class SyncController extends Disposable {
         records.set(
           local.path,
           failed
-            ? { ...known, status: 'failed', error: remote.lastError ?? `Conversion ended with status "${remote.status}".` }
+            ? { ...known, status: 'failed', error: remote.lastError ?? vscode.l10n.t('Conversion ended with status "{0}".', remote.status) }
             : { ...known, status: remote.status === 'completed' ? 'synced' : 'converting' },
         );
       }
@@ -379,27 +390,36 @@ export class SyncController extends Disposable {
     if (summary.uploaded > 0) completeWalkthroughStep(ContextKeys.fileAttached);
     const store = follow.storeName || follow.storeId;
     const parts = [
-      `${summary.uploaded} uploaded`,
-      ...(summary.renamed ? [`${summary.renamed} renamed`] : []),
-      `${summary.removed} removed`,
-      ...(summary.recovered ? [`${summary.recovered} found from the interrupted sync`] : []),
+      vscode.l10n.t('{0} uploaded', summary.uploaded),
+      ...(summary.renamed ? [vscode.l10n.t('{0} renamed', summary.renamed)] : []),
+      vscode.l10n.t('{0} removed', summary.removed),
+      ...(summary.recovered ? [vscode.l10n.t('{0} found from the interrupted sync', summary.recovered)] : []),
     ];
     this.log.info(`Synced ${label(follow)} to ${store}: ${parts.join(', ')}; ${summary.failed.length} failed`);
     for (const failure of summary.failed) this.log.warn(`${failure.path}: ${failure.error}`);
     const failed = summary.failed.length + failedBefore;
     if (failed > 0) {
       const first = summary.failed[0] ?? [...records.entries()].map(([p, r]) => ({ path: p, error: r.error })).find((r) => r.error);
-      const retry = 'Retry Failed';
-      const output = 'Open Output';
+      const retry = vscode.l10n.t('Retry Failed');
+      const output = vscode.l10n.t('Open Output');
       const answer = await vscode.window.showWarningMessage(
-        `${failed} file(s) of ${label(follow)} could not be synced to "${store}"${first ? ` (${first.path}: ${first.error})` : ''}.`,
+        first
+          ? vscode.l10n.t(
+              '{0} file(s) of {1} could not be synced to "{2}" ({3}: {4}).',
+              failed,
+              label(follow),
+              store,
+              first.path,
+              first.error ?? '',
+            )
+          : vscode.l10n.t('{0} file(s) of {1} could not be synced to "{2}".', failed, label(follow), store),
         retry,
         output,
       );
       if (answer === retry) void this.sync(saved, { interactive: true, retryFailed: true });
       else if (answer === output) void vscode.commands.executeCommand(Commands.showOutput);
     } else if (interactive) {
-      void vscode.window.showInformationMessage(`Synced ${label(follow)} to "${store}": ${parts.join(', ')}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Synced {0} to "{1}": {2}.', label(follow), store, parts.join(', ')));
     }
   }
 }

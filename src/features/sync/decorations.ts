@@ -36,17 +36,21 @@ export class SyncDecorations extends Disposable implements vscode.FileDecoration
         return {
           badge: '!',
           color: new vscode.ThemeColor('list.errorForeground'),
-          tooltip: `Not synced to ${store}: ${record.error ?? 'it failed'}`,
+          tooltip: record.error ? vscode.l10n.t('Not synced to {0}: {1}', store, record.error) : vscode.l10n.t('Not synced to {0}.', store),
         };
       }
       const info = await stat(uri.fsPath).catch(() => undefined);
       if (info && (info.size !== record.size || info.mtimeMs !== record.mtimeMs)) {
-        return { badge: '~', color: new vscode.ThemeColor('list.warningForeground'), tooltip: `Changed since the last sync to ${store}` };
+        return {
+          badge: '~',
+          color: new vscode.ThemeColor('list.warningForeground'),
+          tooltip: vscode.l10n.t('Changed since the last sync to {0}', store),
+        };
       }
       if (record.status === 'converting') {
-        return { badge: '…', tooltip: `Sent to ${store}; converting` };
+        return { badge: '…', tooltip: vscode.l10n.t('Sent to {0}; converting', store) };
       }
-      return { badge: '✓', tooltip: `Synced to ${store}` };
+      return { badge: '✓', tooltip: vscode.l10n.t('Synced to {0}', store) };
     }
     return undefined;
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * Honest time estimates: a sync cannot finish sooner than the rate limits allow, nor sooner than
  * the pace it has kept so far. Plain TypeScript.
@@ -48,9 +49,9 @@ export function estimateSeconds(options: {
 }
 
 export function formatDuration(seconds: number): string {
-  if (seconds < 1) return 'less than a second';
-  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+  if (seconds < 1) return l10n.t('less than a second');
+  if (seconds < 60) return l10n.t('{0} s', Math.ceil(seconds));
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 60) return l10n.t('{0} min', minutes);
+  return l10n.t('{0} h {1} min', Math.floor(minutes / 60), minutes % 60);
 }

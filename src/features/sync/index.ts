@@ -70,7 +70,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
     return node?.kind === 'contributed' && typeof node.data === 'string' ? follows.get(node.data) : undefined;
   };
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.syncFolder, 'sync a folder', async (arg: unknown) => {
+    registerCommand(services.errors, Commands.syncFolder, vscode.l10n.t('DocChat: could not sync a folder.'), async (arg: unknown) => {
       const storeFromNode = storeOfArgument(arg);
       const folder = arg instanceof vscode.Uri ? arg : await pickFolder();
       if (!folder) return;
@@ -81,7 +81,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       const store =
         storeFromNode ??
         (await pickStore(services, {
-          title: `DocChat: Sync "${path.basename(folder.fsPath)}" to a Vector Store`,
+          title: vscode.l10n.t('DocChat: Sync "{0}" to a Vector Store', path.basename(folder.fsPath)),
           create: () =>
             createStoreInteractive(
               services,
@@ -106,27 +106,41 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       if (!follows.get(follow.id)) await follows.save(follow);
       await controller.sync(follow, { interactive: true });
     }),
-    registerCommand(services.errors, Commands.syncNow, 'sync now', async (arg: unknown) => {
+    registerCommand(services.errors, Commands.syncNow, vscode.l10n.t('DocChat: could not sync now.'), async (arg: unknown) => {
       const follow = followOf(arg);
       if (follow) await controller.sync(follow, { interactive: true });
     }),
-    registerCommand(services.errors, Commands.retryFailedSync, 'retry the failed files', async (arg: unknown) => {
-      const follow = followOf(arg);
-      if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
-    }),
-    registerCommand(services.errors, Commands.stopFollowing, 'stop following a folder', async (arg: unknown) => {
-      const follow = followOf(arg);
-      if (!follow) return;
-      const stop = 'Stop Following';
-      const answer = await vscode.window.showWarningMessage(
-        `Stop keeping "${follow.storeName || follow.storeId}" in sync with ${label(follow)}? The files already in the store stay there.`,
-        { modal: true },
-        stop,
-      );
-      if (answer !== stop) return;
-      controller.stop(follow);
-      await follows.remove(follow);
-    }),
+    registerCommand(
+      services.errors,
+      Commands.retryFailedSync,
+      vscode.l10n.t('DocChat: could not retry the failed files.'),
+      async (arg: unknown) => {
+        const follow = followOf(arg);
+        if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
+      },
+    ),
+    registerCommand(
+      services.errors,
+      Commands.stopFollowing,
+      vscode.l10n.t('DocChat: could not stop following a folder.'),
+      async (arg: unknown) => {
+        const follow = followOf(arg);
+        if (!follow) return;
+        const stop = vscode.l10n.t('Stop Following');
+        const answer = await vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            'Stop keeping "{0}" in sync with {1}? The files already in the store stay there.',
+            follow.storeName || follow.storeId,
+            label(follow),
+          ),
+          { modal: true },
+          stop,
+        );
+        if (answer !== stop) return;
+        controller.stop(follow);
+        await follows.remove(follow);
+      },
+    ),
   );
 
   // A sync a reload or crash interrupted resumes when DocChat activates in this workspace, for
@@ -143,11 +157,11 @@ export function register(context: vscode.ExtensionContext, services: Services, t
 
 async function pickFolder(): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
-    title: 'DocChat: Sync Folder to Vector Store',
+    title: vscode.l10n.t('DocChat: Sync Folder to Vector Store'),
     canSelectFiles: false,
     canSelectFolders: true,
     canSelectMany: false,
-    openLabel: 'Sync This Folder',
+    openLabel: vscode.l10n.t('Sync This Folder'),
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
   });
   return picked?.[0];
@@ -157,15 +171,17 @@ function followItem(follows: FollowStore, follow: Follow): vscode.TreeItem {
   const activity = follows.activityOf(follow);
   const records = follows.cachedRecords(follow);
   const failed = records ? [...records.values()].filter((r) => r.status === 'failed').length : 0;
-  const item = new vscode.TreeItem(`Follows ${label(follow)}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(vscode.l10n.t('Follows {0}', label(follow)), vscode.TreeItemCollapsibleState.None);
   const state =
     activity.kind !== 'idle'
       ? `${activity.kind}${activity.detail ? `: ${activity.detail}` : ''}`
       : follow.lastError
-        ? `last sync failed: ${follow.lastError}`
+        ? vscode.l10n.t('last sync failed: {0}', follow.lastError)
         : follow.lastSyncAt
-          ? `synced ${new Date(follow.lastSyncAt).toLocaleString()}${failed ? ` · ${failed} failed` : ''}`
-          : 'not synced yet';
+          ? failed
+            ? vscode.l10n.t('synced {0} · {1} failed', new Date(follow.lastSyncAt).toLocaleString(), failed)
+            : vscode.l10n.t('synced {0}', new Date(follow.lastSyncAt).toLocaleString())
+          : vscode.l10n.t('not synced yet');
   item.description = state;
   item.tooltip = `${vscode.Uri.parse(follow.folderUri).fsPath}\n${state}`;
   item.iconPath = new vscode.ThemeIcon(activity.kind !== 'idle' ? 'sync~spin' : follow.lastError || failed ? 'warning' : 'sync');

@@ -2,6 +2,7 @@
  * Compares a folder with a store and says what to do. Pure: no I/O, no `vscode`, so every rule is
  * unit-tested over tricky trees.
  */
+import * as l10n from '@vscode/l10n';
 import { encodePath, HASH_KEY, normalizePath, PATH_KEY } from './syncMetadata';
 
 export interface LocalFile {
@@ -153,12 +154,12 @@ export function planHasWork(plan: SyncPlan, removeDeleted: boolean): boolean {
 
 export function describePlan(counts: PlanCounts): string {
   const parts = [
-    `${counts.new} new`,
-    `${counts.changed} changed`,
-    ...(counts.renamed ? [`${counts.renamed} renamed`] : []),
-    `${counts.removed} removed`,
-    `${counts.unchanged} unchanged`,
-    ...(counts.failed ? [`${counts.failed} failed before`] : []),
+    l10n.t('{0} new', counts.new),
+    l10n.t('{0} changed', counts.changed),
+    ...(counts.renamed ? [l10n.t('{0} renamed', counts.renamed)] : []),
+    l10n.t('{0} removed', counts.removed),
+    l10n.t('{0} unchanged', counts.unchanged),
+    ...(counts.failed ? [l10n.t('{0} failed before', counts.failed)] : []),
   ];
   return parts.join(', ');
 }

@@ -4,6 +4,7 @@
  * journal first; an unfinished journal is consulted (with the store's and the files' listings)
  * before anything the server may already have done is repeated. Plain TypeScript (no `vscode`).
  */
+import * as l10n from '@vscode/l10n';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DocumentsClient } from '../../api/documents/client';
@@ -290,12 +291,14 @@ async function settle(
           try {
             await removeFile(old.fileId);
           } catch (error) {
-            summary.failed.push({ path: item.local.path, error: `The previous version could not be removed: ${message(error)}` });
+            summary.failed.push({ path: item.local.path, error: l10n.t('The previous version could not be removed: {0}', message(error)) });
           }
         }
         o.onOutcome?.({ path: item.local.path, status: 'synced', fileId: item.fileId, hash: item.local.hash });
       } else {
-        const error = file?.last_error ?? (file ? `Conversion ended with status "${status}".` : 'The file is no longer in the store.');
+        const error =
+          file?.last_error ??
+          (file ? l10n.t('Conversion ended with status "{0}".', status) : l10n.t('The file is no longer in the store.'));
         summary.failed.push({ path: item.local.path, error });
         o.onOutcome?.({ path: item.local.path, status: 'failed', fileId: item.fileId, hash: item.local.hash, error });
       }

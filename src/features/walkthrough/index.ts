@@ -30,10 +30,13 @@ function openWalkthrough(): Thenable<unknown> {
 /** The Getting Started walkthrough: opened once after install, from the view's menu any time. */
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.openWalkthrough, 'open the walkthrough', () => openWalkthrough(), {
-      retry: false,
-      waitForConnection: false,
-    }),
+    registerCommand(
+      services.errors,
+      Commands.openWalkthrough,
+      vscode.l10n.t('DocChat: could not open the walkthrough.'),
+      () => openWalkthrough(),
+      { retry: false, waitForConnection: false },
+    ),
     services.documentsEvents.onDidChangeStore(() => completeWalkthroughStep(ContextKeys.storeCreated)),
     services.documentsEvents.onDidChangeStoreFile(() => completeWalkthroughStep(ContextKeys.fileAttached)),
   );

@@ -37,7 +37,12 @@ function fakeVscode() {
       },
     }),
   };
-  return { EventEmitter, Uri, ViewColumn: { Beside: -2 }, window: {}, commands: {} };
+  // English: no translations loaded, so l10n.t only fills in its placeholders.
+  const l10n = {
+    bundle: undefined,
+    t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])),
+  };
+  return { EventEmitter, Uri, ViewColumn: { Beside: -2 }, window: {}, commands: {}, l10n, env: { language: 'en' } };
 }
 
 function load<T>(fake: unknown, modulePath: string): T {

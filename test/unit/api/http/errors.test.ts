@@ -262,7 +262,8 @@ describe('errors and the token', () => {
   });
 
   it('times out waiting for headers, and cancels on abort', async () => {
-    server.on('GET', PATH, () => undefined); // never answers
+    let arrived: () => void = () => undefined;
+    server.on('GET', PATH, () => arrived()); // never answers
     const slow = documentsClient(server.url, { transport: { headersTimeoutMs: 100, maxRetries: 0 } });
     const timeout = await rejects(slow.retrieveVectorStore('vs_1'), TimeoutError);
     await slow.close();
@@ -270,8 +271,11 @@ describe('errors and the token', () => {
 
     const client = documentsClient(server.url);
     const controller = new AbortController();
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
     const pending = client.retrieveVectorStore('vs_1', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    // Abort once the request is at the server, so the abort is of a request in flight.
+    await reached;
+    controller.abort();
     await rejects(pending, AbortedError);
     assert.equal(server.count('GET', PATH), 2, 'the aborted request is not retried');
     await rejects(client.retrieveVectorStore('vs_1', { signal: AbortSignal.abort() }), AbortedError);
