@@ -34,14 +34,21 @@ export function transportOptions(settings: DocChatSettings, userAgent?: string) 
   };
 }
 
-export function createDocumentsClient(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks = {}): DocumentsClient {
-  return new DocumentsClient({
+/** What both clients take from the settings, the endpoint and the connection's hooks. */
+function clientOptions(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks) {
+  return {
     baseUrl: endpoint.url,
     token: endpoint.token,
     transport: transportOptions(settings, hooks.userAgent),
     onRateLimitWait: hooks.onRateLimitWait,
     onUnreachable: hooks.onUnreachable,
     log: hooks.log,
+  };
+}
+
+export function createDocumentsClient(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks = {}): DocumentsClient {
+  return new DocumentsClient({
+    ...clientOptions(settings, endpoint, hooks),
     skipOcrField: settings.skipOcrField,
     fileIdsField: settings.fileIdsField,
   });
@@ -49,12 +56,7 @@ export function createDocumentsClient(settings: DocChatSettings, endpoint: Endpo
 
 export function createGatewayClient(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks = {}): GatewayClient {
   return new GatewayClient({
-    baseUrl: endpoint.url,
-    token: endpoint.token,
-    transport: transportOptions(settings, hooks.userAgent),
-    onRateLimitWait: hooks.onRateLimitWait,
-    onUnreachable: hooks.onUnreachable,
-    log: hooks.log,
+    ...clientOptions(settings, endpoint, hooks),
     projectCode: settings.projectCode,
   });
 }

@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import {
+  answerDone,
+  askInChat,
+  chatPanel,
   chatWebviewFrame,
   commandTitle,
   captureFailures,
@@ -86,23 +89,9 @@ describe('Chat panel (e2e, embedded backend)', function () {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let seedDir: string;
 
-  const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  /** Sends a question; resolves to the article of its answer (the n-th answer of the conversation). */
-  async function ask(question: string): Promise<Locator> {
-    const answers = chat().locator('article.assistant');
-    const index = await answers.count();
-    const input = chat().locator('textarea.composer-input');
-    await input.click();
-    await input.fill(question);
-    await input.press('Enter');
-    await answers.nth(index).waitFor({ state: 'attached', timeout: 30_000 });
-    return answers.nth(index);
-  }
-
-  /** Waits until the answer is complete (Retry and Regenerate keep its position). */
-  async function finished(answer: Locator): Promise<void> {
-    await answer.and(chat().locator('article[data-status="done"]')).waitFor({ timeout: 30_000 });
-  }
+  const chat = () => chatPanel(session.page);
+  const ask = (question: string) => askInChat(chat(), question);
+  const finished = (answer: Locator) => answerDone(chat(), answer);
 
   before(async function () {
     upstream = await startUpstream();

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Locator } from 'playwright-core';
 import {
+  askInChat,
+  chatPanel,
   chatWebviewFrame,
   commandTitle,
   captureFailures,
@@ -26,19 +27,8 @@ describe('Chat panel gateway tools (e2e)', function () {
   let backend: BackendProcess;
   let research: ResearchServer;
 
-  const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-
-  /** Sends `text` from the composer; resolves to the article of its answer. */
-  async function send(text: string): Promise<Locator> {
-    const answers = chat().locator('article.assistant');
-    const index = await answers.count();
-    const input = chat().locator('textarea.composer-input');
-    await input.click();
-    await input.fill(text);
-    await input.press('Enter');
-    await answers.nth(index).waitFor({ state: 'attached', timeout: 30_000 });
-    return answers.nth(index);
-  }
+  const chat = () => chatPanel(session.page);
+  const send = (text: string) => askInChat(chat(), text);
 
   /** Points `docchat.gateway.url` (a machine setting, read from the remote machine's settings) elsewhere. */
   function setGatewayUrl(url: string): void {

@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
-import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
-import { manifest, commandTitle, captureFailures, launchVSCode, repoRoot, runBackendCli, type VSCodeSession } from '../support/harness';
+import type { Page } from 'playwright-core';
+import {
+  answerDone,
+  askInChat,
+  captureFailures,
+  chatPanel,
+  commandTitle,
+  launchVSCode,
+  seedDemoStore,
+  type VSCodeSession,
+} from '../support/harness';
 import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // The first minutes of a new user, in a real VS Code in Local mode with a fresh profile: the demo
@@ -9,33 +17,8 @@ import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServ
 // walkthrough opens on first start and checks its steps as the user acts; "Use a Language
 // Model…" finds a model server on this machine and the chat then answers with its models.
 
-const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
-// DocChat's chat webview (the walkthrough's media is a webview of VS Code's own).
-const chatOf = (page: Page) => page.frameLocator('iframe.webview.ready[src*="extensionId=docchat.docchat"]').frameLocator('#active-frame');
-
-/** Seeds the Local-mode data folder of a fresh profile with the project's documents, as `npm start` does. */
-async function seedDemoStore(userDataDir: string): Promise<void> {
-  const dataDir = path.join(userDataDir, 'User/globalStorage', EXTENSION_ID, 'backend');
-  await runBackendCli(['--port', '0', '--data-dir', dataDir, '--seed-demo', path.join(repoRoot, 'README.md'), '--seed-only']);
-}
-
-async function ask(page: Page, question: string): Promise<Locator> {
-  const chat = chatOf(page);
-  const answers = chat.locator('article.assistant');
-  const index = await answers.count();
-  const input = chat.locator('textarea.composer-input');
-  await input.click();
-  await input.fill(question);
-  await input.press('Enter');
-  const answer = answers.nth(index);
-  await answer.waitFor({ state: 'attached', timeout: 60_000 });
-  return answer;
-}
-
-async function finished(page: Page, answer: Locator): Promise<void> {
-  await answer.and(chatOf(page).locator('article[data-status="done"]')).waitFor({ timeout: 90_000 });
-}
+const chatOf = chatPanel;
 
 describe('First run (e2e, Local mode)', function () {
   let session: VSCodeSession | undefined;
@@ -65,8 +48,8 @@ describe('First run (e2e, Local mode)', function () {
     await chat.locator('.store-select option:checked', { hasText: 'demo' }).waitFor({ state: 'attached', timeout: 60_000 });
     await session.screenshot('new chat grounded in the demo store');
 
-    const answer = await ask(page, 'What does npm test run?');
-    await finished(page, answer);
+    const answer = await askInChat(chatOf(page), 'What does npm test run?');
+    await answerDone(chatOf(page), answer);
     const text = await answer.locator('.markdown-body').innerText();
     assert.match(text, /npm test/, text);
     const citations = answer.locator('.markdown-body a.citation');
@@ -87,8 +70,8 @@ describe('First run (e2e, Local mode)', function () {
     // "No grounding" is one click away; the local model then says so in a sentence, with buttons.
     await session.runCommand(commandTitle('docchat.chat.open'));
     await chat.locator('.store-select').selectOption('');
-    const ungrounded = await ask(page, 'What does npm test run?');
-    await finished(page, ungrounded);
+    const ungrounded = await askInChat(chatOf(page), 'What does npm test run?');
+    await answerDone(chatOf(page), ungrounded);
     assert.match(await ungrounded.locator('.markdown-body').innerText(), /not grounded in a vector store/);
     const buttons = await ungrounded.locator('.next-steps button').allInnerTexts();
     assert.deepEqual(
@@ -157,8 +140,8 @@ describe('First run (e2e, Local mode)', function () {
     await session.runCommand('View: Close All Editors');
     await walkthrough.waitFor({ state: 'detached', timeout: 30_000 });
     await session.runCommand(commandTitle('docchat.chat.open'));
-    const answer = await ask(page, 'When does the release train leave?');
-    await finished(page, answer);
+    const answer = await askInChat(chatOf(page), 'When does the release train leave?');
+    await answerDone(chatOf(page), answer);
     assert.ok((await answer.locator('.markdown-body a.citation').count()) >= 1, 'the answer cites notes.md');
     await session.runCommand(commandTitle('docchat.openWalkthrough'));
     await checked('ask');
@@ -210,8 +193,8 @@ describe('First run (e2e, Local mode)', function () {
     assert.equal(await chat.locator('.model-select').inputValue(), MODEL, 'the chosen model is the default of new chats');
     await session.screenshot('model picker lists the server models');
 
-    const answer = await ask(page, 'Say hello.');
-    await finished(page, answer);
+    const answer = await askInChat(chatOf(page), 'Say hello.');
+    await answerDone(chatOf(page), answer);
     assert.match(await answer.locator('.markdown-body').innerText(), new RegExp(`Hello from the local ${MODEL}`));
     const call = modelServer.requests.find((r) => r.method === 'POST' && r.path === '/v1/chat/completions');
     assert.equal(call?.json?.model, MODEL);

@@ -3,14 +3,15 @@ import path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { isProcessAlive, readDiscovery, type DiscoveryInfo } from '../../src/common/discoveryFile';
 import {
+  answerDone,
+  askInChat,
   captureFailures,
   chatWebviewFrame,
   commandTitle,
   launchVSCode,
-  manifest,
   pollUntil,
-  repoRoot,
-  runBackendCli,
+  seedDemoStore,
+  localModeStorage,
   type VSCodeSession,
   type VSCodeWindow,
 } from '../support/harness';
@@ -22,7 +23,6 @@ import {
 // and the next question is answered without a reload; once every window is gone, the backend
 // exits after its (shortened) idle time.
 
-const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 const QUESTION = 'What does npm test run?';
 const IDLE_EXIT_MS = 3_000;
 
@@ -33,7 +33,7 @@ describe('Local mode: one backend process for every window (e2e)', function () {
 
   captureFailures(() => session);
 
-  const discoveryFile = () => path.join(session!.userDataDir, 'User/globalStorage', EXTENSION_ID, 'backend.json');
+  const discoveryFile = () => path.join(localModeStorage(session!.userDataDir), 'backend.json');
   async function discovery(): Promise<DiscoveryInfo> {
     const info = await pollUntil(
       () => readDiscovery(discoveryFile()),
@@ -65,21 +65,9 @@ describe('Local mode: one backend process for every window (e2e)', function () {
     return chat;
   }
 
-  async function ask(chat: Frame, question: string): Promise<Locator> {
-    const answers = chat.locator('article.assistant');
-    const index = await answers.count();
-    const input = chat.locator('textarea.composer-input');
-    await input.click();
-    await input.fill(question);
-    await input.press('Enter');
-    const answer = answers.nth(index);
-    await answer.waitFor({ state: 'attached', timeout: 60_000 });
-    return answer;
-  }
-
   /** Waits for the answer's end; a grounded answer from the demo store names `npm test` and cites README.md. */
   async function answered(chat: Frame, answer: Locator): Promise<void> {
-    await answer.and(chat.locator('article[data-status="done"]')).waitFor({ timeout: 120_000 });
+    await answerDone(chat, answer, 120_000);
     const text = await answer.locator('.markdown-body').innerText();
     assert.match(text, /npm test/, text);
     assert.match(await answer.locator('.sources .source').first().innerText(), /README\.md/);
@@ -91,16 +79,7 @@ describe('Local mode: one backend process for every window (e2e)', function () {
       name: 'local backend windows',
       env: { DOCCHAT_LOCAL_IDLE_EXIT_MS: String(IDLE_EXIT_MS) },
       // The profile's data folder holds the demo store, as `npm start` seeds it.
-      prepare: ({ userDataDir }) =>
-        runBackendCli([
-          '--port',
-          '0',
-          '--data-dir',
-          path.join(userDataDir, 'User/globalStorage', EXTENSION_ID, 'backend'),
-          '--seed-demo',
-          path.join(repoRoot, 'README.md'),
-          '--seed-only',
-        ]).then(() => undefined),
+      prepare: ({ userDataDir }) => seedDemoStore(userDataDir),
     });
   });
 
@@ -119,10 +98,10 @@ describe('Local mode: one backend process for every window (e2e)', function () {
     assert.equal((await discovery()).pid, first.pid, 'the second window uses the running backend');
 
     const firstChat = await openChat(session!);
-    await answered(firstChat, await ask(firstChat, QUESTION));
+    await answered(firstChat, await askInChat(firstChat, QUESTION));
     await session!.screenshot('first window answered');
     const chat = await openChat(second);
-    await answered(chat, await ask(chat, QUESTION));
+    await answered(chat, await askInChat(chat, QUESTION));
     await second.screenshot('answered');
     assert.equal((await discovery()).pid, first.pid, 'still one backend');
   });
@@ -135,7 +114,7 @@ describe('Local mode: one backend process for every window (e2e)', function () {
     await second!.runCommand(commandTitle('docchat.refreshStores'));
     await listsTheDemoStore(second!);
     const chat = await chatWebviewFrame(second!.page);
-    await answered(chat, await ask(chat, 'Which command runs the tests?'));
+    await answered(chat, await askInChat(chat, 'Which command runs the tests?'));
     assert.equal((await discovery()).pid, before.pid, 'the same backend serves on');
     await second!.screenshot('answers after the first window closed');
   });
@@ -151,7 +130,7 @@ describe('Local mode: one backend process for every window (e2e)', function () {
     );
 
     const chat = await chatWebviewFrame(second!.page);
-    const answer = await ask(chat, QUESTION);
+    const answer = await askInChat(chat, QUESTION);
     const settled = await Promise.race([
       answer
         .and(chat.locator('article[data-status="done"]'))

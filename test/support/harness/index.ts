@@ -24,3 +24,4 @@ export * from './backend';
 export * from './failures';
 export * from './poll';
 export * from './manifest';
+export * from './localBackends';

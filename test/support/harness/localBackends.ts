@@ -2,6 +2,9 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isProcessAlive, readDiscovery } from '../../../src/common/discoveryFile';
+import { runBackendCli } from './backend';
+import { manifest } from './manifest';
+import { repoRoot } from './paths';
 import { pollUntil } from './poll';
 
 /**
@@ -46,4 +49,15 @@ export async function removeAfterLocalBackends(root: string, userDataDir: string
       if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || attempt >= 20) throw error;
     }
   }
+}
+
+/** Where Local mode keeps its files in a profile (`backend/` for the data, `backend.json` for discovery). */
+export function localModeStorage(userDataDir: string): string {
+  return path.join(userDataDir, 'User', 'globalStorage', `${manifest.publisher}.${manifest.name}`);
+}
+
+/** Seeds the Local-mode data folder of a fresh profile with the project's documents, as `npm start` does. */
+export async function seedDemoStore(userDataDir: string): Promise<void> {
+  const dataDir = path.join(localModeStorage(userDataDir), 'backend');
+  await runBackendCli(['--port', '0', '--data-dir', dataDir, '--seed-demo', path.join(repoRoot, 'README.md'), '--seed-only']);
 }

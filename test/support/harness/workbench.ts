@@ -1,4 +1,5 @@
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import { manifest } from './manifest';
 
 // Page-level helpers for the VS Code workbench. Selectors are VS Code 1.100's DOM classes.
 
@@ -112,4 +113,28 @@ export async function chatWebviewFrame(page: Page, timeoutMs = 60_000): Promise<
   const frame = await (await composer.elementHandle())?.ownerFrame();
   if (!frame) throw new Error('the chat webview has no document');
   return frame;
+}
+
+/** The chat panel's webview document as a locator: it finds the panel again after a reload. */
+export function chatPanel(page: Page): FrameLocator {
+  // DocChat's own webview: the walkthrough's media is a webview of VS Code's.
+  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${manifest.publisher}.${manifest.name}"]`).frameLocator('#active-frame');
+}
+
+/** Sends `question` from the chat composer; resolves to the article of its answer (the conversation's next one). */
+export async function askInChat(chat: Frame | FrameLocator, question: string, timeoutMs = 60_000): Promise<Locator> {
+  const answers = chat.locator('article.assistant');
+  const index = await answers.count();
+  const input = chat.locator('textarea.composer-input');
+  await input.click();
+  await input.fill(question);
+  await input.press('Enter');
+  const answer = answers.nth(index);
+  await answer.waitFor({ state: 'attached', timeout: timeoutMs });
+  return answer;
+}
+
+/** Waits until `answer` is complete (Retry and Regenerate keep its position). */
+export async function answerDone(chat: Frame | FrameLocator, answer: Locator, timeoutMs = 90_000): Promise<void> {
+  await answer.and(chat.locator('article[data-status="done"]')).waitFor({ timeout: timeoutMs });
 }

@@ -1,5 +1,7 @@
 import { DocumentsClient } from '../../../src/api/documents/client';
-import { startTestBackend as startRawBackend } from '../backend/helpers';
+import { GatewayClient } from '../../../src/api/gateway/client';
+import { startTestBackend as startRawBackend, type TestBackend as RawBackend } from '../backend/helpers';
+import { startResearchServer, type ResearchServer } from '../../support/servers/researchServer';
 
 export const TOKEN = 'features-token-4d1e';
 
@@ -34,4 +36,28 @@ export async function attachText(client: DocumentsClient, storeId: string, filen
   await client.attachFile(storeId, { file_id: file.id });
   const done = await client.waitUntilProcessed(storeId, file.id, { initialDelayMs: 10, maxDelayMs: 50 });
   return { file, storeFile: done };
+}
+
+/** The embedded backend without an upstream, a gateway client for it and a server of web pages. */
+export interface ToolsBackend {
+  backend: RawBackend;
+  pages: ResearchServer;
+  gateway: GatewayClient;
+}
+
+/** Starts a `ToolsBackend` before the suite's tests and closes it after them (the gateway tools' tests). */
+export function useToolsBackend(): ToolsBackend {
+  const apiKey = 'tools-key-51aa';
+  const fixture = {} as ToolsBackend;
+  before(async () => {
+    fixture.backend = await startRawBackend({ token: apiKey, apiKey, rateLimits: false });
+    fixture.pages = await startResearchServer();
+    fixture.gateway = new GatewayClient({ baseUrl: fixture.backend.url, token: apiKey, rateLimits: false, transport: { maxRetries: 0 } });
+  });
+  after(async () => {
+    await fixture.gateway.close();
+    await fixture.backend.close();
+    await fixture.pages.close();
+  });
+  return fixture;
 }

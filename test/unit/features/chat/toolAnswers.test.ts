@@ -6,7 +6,7 @@ import { ConversationStore } from '../../../../src/features/chat/conversationSto
 import { FileNameCache } from '../../../../src/chatCore/grounding';
 import type { AssistantMessage, Conversation, HostMessage, UserMessage, WebPageSource } from '../../../../src/chatCore/protocol';
 import type { ToolAnswerDependencies } from '../../../../src/features/chat/toolAnswer';
-import { startTestBackend, type TestBackend } from '../../backend/helpers';
+import { useToolsBackend } from '../backend';
 import { startResearchServer, type ResearchServer } from '../../../support/servers/researchServer';
 
 // The chat's gateway tools on the host side: `/web`, `/crawl` and `/research` typed in the composer
@@ -176,25 +176,11 @@ describe('chat gateway tools: research test server', () => {
 });
 
 describe('chat gateway tools: embedded backend without an upstream', () => {
-  const API_KEY = 'chat-tools-key-9c1d';
-  let backend: TestBackend;
-  let pages: ResearchServer;
-  let gateway: GatewayClient;
-
-  before(async () => {
-    backend = await startTestBackend({ token: API_KEY, apiKey: API_KEY, rateLimits: false });
-    pages = await startResearchServer();
-    gateway = new GatewayClient({ baseUrl: backend.url, token: API_KEY, rateLimits: false, transport: { maxRetries: 0 } });
-  });
-  after(async () => {
-    await gateway.close();
-    await backend.close();
-    await pages.close();
-  });
+  const tools = useToolsBackend();
 
   for (const command of ['/research solar power', '/web solar power']) {
     it(`${command.split(' ')[0]}: the backend's 501 becomes a clear "not available" error that says how to enable it`, async () => {
-      const t = setup(() => ({ gateway, ...POLL }));
+      const t = setup(() => ({ gateway: tools.gateway, ...POLL }));
       const answer = t.ask(command);
       await t.driver.whenIdle();
       assert.equal(answer.status, 'error');
@@ -209,9 +195,9 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
   }
 
   it('/crawl adds the fetched pages to the conversation as context and lists them as sources', async () => {
-    const t = setup(() => ({ gateway }));
-    const url = `${pages.url}/pages/release`;
-    const answer = t.ask(`/crawl ${url} ${pages.url}/missing`);
+    const t = setup(() => ({ gateway: tools.gateway }));
+    const url = `${tools.pages.url}/pages/release`;
+    const answer = t.ask(`/crawl ${url} ${tools.pages.url}/missing`);
     await t.driver.whenIdle();
     assert.equal(answer.status, 'done');
     assert.match(answer.content, /^Crawled 1 of 2 pages; the text is added to this conversation as context\./);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../../src/api/gateway/client';
 import { runToolCommand, type ResearchProgress, type ToolOutcome } from '../../../../src/features/gatewayTools';
 import { WatchedClock } from '../../api/helpers';
-import { startTestBackend, type TestBackend } from '../../backend/helpers';
+import { useToolsBackend } from '../backend';
 import { startResearchServer, type ResearchServer } from '../../../support/servers/researchServer';
 
 const POLL = { pollInitialDelayMs: 1, pollMaxDelayMs: 5 };
@@ -149,25 +149,15 @@ describe('gateway tools against a research test server', () => {
 });
 
 describe('gateway tools against the embedded backend (no upstream)', () => {
-  const API_KEY = 'tools-key-51aa';
-  let backend: TestBackend;
-  let pages: ResearchServer;
-  let gateway: GatewayClient;
-
-  before(async () => {
-    backend = await startTestBackend({ token: API_KEY, apiKey: API_KEY, rateLimits: false });
-    pages = await startResearchServer();
-    gateway = new GatewayClient({ baseUrl: backend.url, token: API_KEY, rateLimits: false, transport: { maxRetries: 0 } });
-  });
-  after(async () => {
-    await gateway.close();
-    await backend.close();
-    await pages.close();
-  });
+  const tools = useToolsBackend();
 
   it('/research shows the 501 as a clear "not available" message', async () => {
     const progress: ResearchProgress[] = [];
-    const outcome = await runToolCommand(gateway, { name: 'research', topic: 'solar power' }, { onProgress: (p) => progress.push(p) });
+    const outcome = await runToolCommand(
+      tools.gateway,
+      { name: 'research', topic: 'solar power' },
+      { onProgress: (p) => progress.push(p) },
+    );
     const message = markdownOf(outcome, 'failed');
     assert.match(message, /^Web research is not available on this gateway\. /);
     assert.match(message, /--upstream/, 'the message should say how to enable it');
@@ -176,12 +166,15 @@ describe('gateway tools against the embedded backend (no upstream)', () => {
   });
 
   it('/web shows the 501 as a clear "not available" message', async () => {
-    const outcome = await runToolCommand(gateway, { name: 'web', query: 'solar' });
+    const outcome = await runToolCommand(tools.gateway, { name: 'web', query: 'solar' });
     assert.match(markdownOf(outcome, 'failed'), /^Web search is not available on this gateway\. /);
   });
 
   it('/crawl returns the fetched pages as context and reports the ones that failed', async () => {
-    const outcome = await runToolCommand(gateway, { name: 'crawl', urls: [`${pages.url}/pages/release`, `${pages.url}/missing`] });
+    const outcome = await runToolCommand(tools.gateway, {
+      name: 'crawl',
+      urls: [`${tools.pages.url}/pages/release`, `${tools.pages.url}/missing`],
+    });
     const answer = answerOf(outcome);
     assert.equal(answer.pages?.length, 1);
     assert.equal(answer.pages![0]!.title, 'Page release');
@@ -190,7 +183,7 @@ describe('gateway tools against the embedded backend (no upstream)', () => {
     assert.match(answer.markdown, /missing>\): could not be fetched \(HTTP 40\d/);
     assert.deepEqual(
       answer.sources.map((s) => s.url),
-      [`${pages.url}/pages/release`],
+      [`${tools.pages.url}/pages/release`],
     );
   });
 });

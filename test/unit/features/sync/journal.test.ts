@@ -4,35 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { SyncJournal, type JournalEntry } from '../../../../src/features/sync/journal';
-import { planSync, remoteFrom, type RemoteFile } from '../../../../src/features/sync/planner';
-import { listStoreFiles, runSync, type SyncClient } from '../../../../src/features/sync/runner';
-import { hashFiles, scanFolder } from '../../../../src/features/sync/scanner';
+import { listStoreFiles, runSync } from '../../../../src/features/sync/runner';
 import { PATH_KEY } from '../../../../src/features/sync/syncMetadata';
 import { startTestBackend, TOKEN, type TestBackend } from '../backend';
+import { counting, planFor } from './helpers';
 
 const flushed = (file: string, text: string) => appendFile(file, text, { encoding: 'utf8', flush: true });
-
-/** Counts the requests a sync sends, by operation. */
-function counting(client: SyncClient): SyncClient & { calls: Record<string, number> } {
-  const calls: Record<string, number> = {};
-  const wrapped = {} as Record<string, unknown>;
-  for (const name of [
-    'uploadFile',
-    'attachFile',
-    'deleteVectorStoreFile',
-    'deleteFile',
-    'updateVectorStoreFileMetadata',
-    'listVectorStoreFiles',
-    'listFiles',
-  ] as const) {
-    const method = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
-    wrapped[name] = async (...args: unknown[]) => {
-      calls[name] = (calls[name] ?? 0) + 1;
-      return method(...args);
-    };
-  }
-  return Object.assign(wrapped, { calls }) as unknown as SyncClient & { calls: Record<string, number> };
-}
 
 describe('sync journal group commit', function () {
   this.timeout(60_000);
@@ -111,15 +88,6 @@ describe('sync journal group commit', function () {
     });
     afterEach(() => rm(root, { recursive: true, force: true }));
 
-    async function planFor(client: SyncClient, storeId: string) {
-      const scan = await scanFolder({ root, folder: root });
-      const { hashed } = await hashFiles(scan.files);
-      const storeFiles = await listStoreFiles(client, storeId);
-      const remotes = storeFiles.map((f) => remoteFrom(f)).filter((r): r is RemoteFile => !!r);
-      const local = hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size }));
-      return { plan: planSync(local, remotes), attachedIds: new Set(storeFiles.map((f) => f.id)) };
-    }
-
     for (const crashAt of [2, 3, 5]) {
       it(`loses no file and sends no upload or attach twice when the journal stops at batch ${crashAt}`, async () => {
         const names = Array.from({ length: 24 }, (_, i) => `notes/n${i}.md`);
@@ -141,7 +109,7 @@ describe('sync journal group commit', function () {
         const firstClient = counting(
           new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }),
         );
-        const first = await planFor(firstClient, store.id);
+        const first = await planFor(firstClient, store.id, root);
         const interrupted = await runSync({
           client: firstClient,
           storeId: store.id,
@@ -162,7 +130,7 @@ describe('sync journal group commit', function () {
         const client = counting(
           new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } }),
         );
-        const { plan, attachedIds } = await planFor(client, store.id);
+        const { plan, attachedIds } = await planFor(client, store.id, root);
         await runSync(
           { client, storeId: store.id, root, journal, plan, removeDeleted: true, limits: false, concurrency: 8, waitForConversion: false },
           unfinished,

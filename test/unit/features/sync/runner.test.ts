@@ -5,55 +5,13 @@ import path from 'node:path';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { limitFloorSeconds } from '../../../../src/features/sync/eta';
 import { SyncJournal } from '../../../../src/features/sync/journal';
-import { planSync, remoteFrom, type RemoteFile } from '../../../../src/features/sync/planner';
 import { listStoreFiles, runSync, type SyncClient, type SyncProgress } from '../../../../src/features/sync/runner';
-import { hashFiles, scanFolder } from '../../../../src/features/sync/scanner';
+import { scanFolder } from '../../../../src/features/sync/scanner';
 import { PATH_KEY } from '../../../../src/features/sync/syncMetadata';
 import { FakeClock } from '../../api/helpers';
 import { makePdf } from '../../backend/helpers';
 import { startTestBackend, TOKEN, type TestBackend } from '../backend';
-
-type Counted = SyncClient & { calls: Record<string, number>; at: Record<string, number[]> };
-
-/** The real client, with a count (and the clock time) of each request the sync sends. */
-function counting(client: SyncClient, clock?: FakeClock): Counted {
-  const calls: Record<string, number> = {};
-  const at: Record<string, number[]> = {};
-  const wrapped = {} as Record<string, unknown>;
-  for (const name of [
-    'uploadFile',
-    'attachFile',
-    'deleteVectorStoreFile',
-    'deleteFile',
-    'updateVectorStoreFileMetadata',
-    'listVectorStoreFiles',
-    'listFiles',
-  ] as const) {
-    const method = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
-    wrapped[name] = async (...args: unknown[]) => {
-      const result = await method(...args);
-      calls[name] = (calls[name] ?? 0) + 1;
-      (at[name] ??= []).push(clock?.now() ?? 0);
-      return result;
-    };
-  }
-  return Object.assign(wrapped, { calls, at }) as unknown as Counted;
-}
-
-async function planFor(client: SyncClient, storeId: string, root: string) {
-  const scan = await scanFolder({ root, folder: root });
-  const { hashed } = await hashFiles(scan.files);
-  const storeFiles = await listStoreFiles(client, storeId);
-  const remotes = storeFiles.map((f) => remoteFrom(f)).filter((r): r is RemoteFile => !!r);
-  return {
-    plan: planSync(
-      hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })),
-      remotes,
-    ),
-    attachedIds: new Set(storeFiles.map((f) => f.id)),
-    scan,
-  };
-}
+import { counting, planFor } from './helpers';
 
 async function storePaths(client: SyncClient, storeId: string): Promise<string[]> {
   return (await listStoreFiles(client, storeId)).map((f) => String(f.metadata?.[PATH_KEY])).sort();

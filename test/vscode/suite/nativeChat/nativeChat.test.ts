@@ -171,7 +171,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     );
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.deepEqual(stream.progress, ['Searching Runbooks…']);
-    assert.match(stream.text, /1 passage in \*\*Runbooks\*\* match “rollback pipeline”/);
+    assert.match(stream.text, /1 passage in \*\*Runbooks\*\* matches “rollback pipeline”/);
     assert.match(stream.text, /\[1\. deploy-guide\.md\]\(command:docchat\.participant\.openPassage\?/);
     assert.match(stream.text, /> Deploy guide\. To roll back a release/);
     assert.equal(stream.references.length, 1);
