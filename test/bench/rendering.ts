@@ -10,6 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { AssistantMessage, ChatSource, Conversation, HostMessage } from '../../src/chatCore/protocol';
+import { CHROMIUM_PATH } from '../support/harness/paths';
+import { CHROMIUM_ARGS } from '../support/harness/vscode';
 import { repoRoot } from './lib/backendProcess';
 import { main, progress, type BenchResult } from './lib/report';
 import { goal, ms, ratio, summarize } from './lib/stats';
@@ -21,14 +23,6 @@ const DELTAS = 2_000;
 const RUNS = Number(process.env.RENDER_RUNS ?? 5);
 // The naive baseline takes about two minutes a run; three runs keep the benchmark within minutes.
 const NAIVE_RUNS = Number(process.env.NAIVE_RUNS ?? 3);
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const SOURCES: ChatSource[] = [1, 2, 3].map((number) => ({
   kind: 'passage',
@@ -178,7 +172,7 @@ main(async (): Promise<BenchResult> => {
   const text = markdownAnswer(ANSWER_CHARS);
   const deltas = splitDeltas(text, DELTAS);
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });

@@ -5,6 +5,7 @@
 import type { DocumentsClient } from '../../../src/api/documents/client';
 import type { GatewayClient } from '../../../src/api/gateway/client';
 import { chatChunk, sseBody } from '../servers/scriptServer';
+import { SAMPLE_FILE, SAMPLE_STORE, SAMPLE_STORE_FILE } from '../wireSamples';
 
 export interface Clients {
   documents: DocumentsClient;
@@ -26,17 +27,9 @@ export interface OperationCase {
 
 const json = (value: unknown) => ({ body: JSON.stringify(value), contentType: 'application/json' });
 
-const store = { id: 'vs_1', object: 'vector_store', name: 'docs', created_at: 1, expires_at: null, metadata: {} };
-const file = { id: 'file-1', object: 'file', filename: 'a.md', bytes: 3, created_at: 1, metadata: {} };
-const storeFile = {
-  id: 'file-1',
-  object: 'vector_store.file',
-  vector_store_id: 'vs_1',
-  created_at: 1,
-  status: 'completed',
-  last_error: null,
-  metadata: {},
-};
+const store = SAMPLE_STORE;
+const file = SAMPLE_FILE;
+const storeFile = SAMPLE_STORE_FILE;
 const list = (data: unknown[]) => ({ object: 'list', data, first_id: null, last_id: null, has_more: false });
 const deleted = (object: string) => ({ id: 'x', object, deleted: true });
 const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 };

@@ -3,18 +3,11 @@ import type { DocumentsClient } from '../../../src/api/documents/client';
 import { LIMITS, validateMetadata, validateStoreName } from '../../../src/api/documents/schemas';
 import { ValidationError } from '../../../src/api/http/errors';
 import { listPage, ScriptServer, sendJson } from '../../support/servers/scriptServer';
+import { SAMPLE_STORE, SAMPLE_STORE_FILE } from '../../support/wireSamples';
 import { documentsClient, rejects } from './helpers';
 
-const store = { id: 'vs_1', object: 'vector_store', name: 'docs', created_at: 1, expires_at: null, metadata: {} };
-const storeFile = {
-  id: 'file-1',
-  object: 'vector_store.file',
-  vector_store_id: 'vs_1',
-  created_at: 1,
-  status: 'completed',
-  last_error: null,
-  metadata: {},
-};
+const store = SAMPLE_STORE;
+const storeFile = SAMPLE_STORE_FILE;
 
 function pairs(n: number): Record<string, string> {
   return Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));

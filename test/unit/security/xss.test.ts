@@ -14,10 +14,11 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { renderChatPage } from '../../../src/features/chat/chatPage';
+import { CHROMIUM_PATH } from '../../support/harness/paths';
+import { CHROMIUM_ARGS } from '../../support/harness/vscode';
 import { isOpenableLink, parseWebviewMessage } from '../../../src/chatCore/protocol';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CHROMIUM = '/usr/bin/chromium';
 const ORIGIN = 'https://webview.test';
 const CORPUS: { name: string; payload: string }[] = JSON.parse(readFileSync(path.join(__dirname, 'fixtures/xss-corpus.json'), 'utf8'));
 const NONCE = 'cnVudGltZW5vbmNl';
@@ -96,7 +97,7 @@ for (const csp of [true, false]) {
     const requests: string[] = [];
 
     before(async function () {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+      if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
       // The webview bundle is built from the current sources with esbuild.mjs's options.
       outDir = await mkdtemp(path.join(os.tmpdir(), 'docchat-xss-'));
       await esbuild.build({
@@ -116,15 +117,8 @@ for (const csp of [true, false]) {
         '/chat.css': [await readFile(path.join(outDir, 'chat.css'), 'utf8'), 'text/css'],
       };
       browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        executablePath: CHROMIUM_PATH,
+        args: CHROMIUM_ARGS,
       });
       context = await browser.newContext();
       context.on('request', (r) => requests.push(r.url()));
@@ -191,7 +185,9 @@ for (const csp of [true, false]) {
             el.click();
           }
         });
-        await tab.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // lets onerror/onload handlers fire
+        // Whatever the clicks started (a load and its onerror/onload handlers) ends before the checks.
+        await tab.waitForLoadState('networkidle');
+        await tab.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
         const fired = await tab.evaluate(() => (window as any).__xssFired);
         assert.equal(fired, 0, 'a script of the payload ran');
         assert.deepEqual(requests, [], 'a request left the page');

@@ -9,6 +9,7 @@ import {
   vectorStoreFileSchema,
   vectorStoreSchema,
 } from '../../../../src/api/documents/schemas';
+import { SAMPLE_FILE, SAMPLE_STORE_FILE } from '../../../support/wireSamples';
 
 /**
  * The list fast path skips zod for items already in their canonical shape. It is only correct if
@@ -38,7 +39,7 @@ const cases = {
     schema: fileObjectSchema,
     isCanonical: isCanonicalFileObject,
     items: [
-      { id: 'file-1', object: 'file', filename: 'a.md', bytes: 3, created_at: 1, metadata: {} },
+      SAMPLE_FILE,
       { id: 'file-2', filename: 'b.md', url: null, metadata: { k: 'v' }, unknown_field: true },
       { id: 'file-3', filename: 'c.md' },
       { id: 'file-4', filename: 'd.md', bytes: '3', metadata: {} },
@@ -48,15 +49,7 @@ const cases = {
     schema: vectorStoreFileSchema,
     isCanonical: isCanonicalVectorStoreFile,
     items: [
-      {
-        id: 'file-1',
-        object: 'vector_store.file',
-        vector_store_id: 'vs_1',
-        created_at: 1,
-        status: 'completed',
-        last_error: null,
-        metadata: {},
-      },
+      SAMPLE_STORE_FILE,
       { id: 'file-2', vector_store_id: 'vs_1', status: 'failed', last_error: { code: 'x', message: 'broken' }, metadata: {} },
       { id: 'file-3', vector_store_id: 'vs_1', status: 'failed', last_error: 'broken', metadata: {} },
       { id: 'file-4', vector_store_id: 'vs_1', status: 'some_new_status', last_error: null },
