@@ -5,7 +5,7 @@ import { createLogger, createOutputChannel } from './common/log';
 import * as auth from './features/auth';
 import * as chat from './features/chat';
 import * as metadata from './features/metadata';
-import * as modelServer from './features/modelServer';
+import * as models from './features/models';
 import * as nativeChat from './features/nativeChat';
 import * as skills from './features/skills';
 import * as search from './features/search';
@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): DocChatApi {
   nativeChat.register(context, services, passages);
   skills.register(context, services);
   sync.register(context, services, storesTree, passages);
-  modelServer.register(context, services);
+  models.register(context, services);
   walkthrough.register(context, services);
 
   // Nothing connects here: the local backend starts when DocChat is first used in this window

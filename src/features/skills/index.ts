@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { chooseEmbeddingModel } from './embeddingModels';
 import { findPeopleBySkill } from './peoplePicker';
 import { registerCommand } from '../../services/commands';
 
-/** Gateway pickers: Find People by Skill, and Choose Embedding Model (which writes the setting). */
+/** Find People by Skill: the gateway's skillshare directory in a quick pick. */
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
     registerCommand(
@@ -13,15 +12,6 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       Commands.findPeopleBySkill,
       vscode.l10n.t('DocChat: could not search people by skill.'),
       (query?: unknown) => findPeopleBySkill(services, typeof query === 'string' ? query : ''),
-      {
-        service: 'gateway',
-      },
-    ),
-    registerCommand(
-      services.errors,
-      Commands.chooseEmbeddingModel,
-      vscode.l10n.t('DocChat: could not list the embedding models.'),
-      () => chooseEmbeddingModel(services),
       {
         service: 'gateway',
       },

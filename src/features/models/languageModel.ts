@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { Commands, SecretKeys } from '../../common/constants';
+import { SecretKeys } from '../../common/constants';
 import type { Services } from '../../services';
-import { registerCommand } from '../../services/commands';
 import {
   detectModelServers,
   modelServerBase,
@@ -29,22 +28,8 @@ const ENTER_URL: ServerItem = {
  * machine's usual ports, or of a server at a URL the user gives. The local backend then forwards
  * chat to it, and the chat's model picker lists its models beside `local-extractive`.
  */
-export function register(context: vscode.ExtensionContext, services: Services): void {
-  const log = services.log.child('model-server');
-  context.subscriptions.push(
-    registerCommand(
-      services.errors,
-      Commands.useLanguageModel,
-      vscode.l10n.t('DocChat: could not use a language model.'),
-      () => useLanguageModel(services, log),
-      {
-        retry: false,
-      },
-    ),
-  );
-}
 
-async function useLanguageModel(services: Services, log: ReturnType<Services['log']['child']>): Promise<void> {
+export async function useLanguageModel(services: Services, log: ReturnType<Services['log']['child']>): Promise<void> {
   const settings = services.config.current;
   if (settings.documentsUrl || settings.gatewayUrl) {
     void vscode.window.showInformationMessage(
