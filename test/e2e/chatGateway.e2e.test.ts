@@ -45,13 +45,15 @@ async function startGateway(): Promise<ScriptServer> {
       ]),
     );
   });
-  let completions = 0;
-  server.on('POST', '/v1/chat/completions', async (_req, res: ServerResponse) => {
+  let longAnswers = 0;
+  server.on('POST', '/v1/chat/completions', async (req, res: ServerResponse) => {
     res.on('error', () => undefined);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    // The first answer is paced, so the window reloads while it streams; later ones come at once.
-    const slow = completions++ === 0;
+    // The first answer to the long question is paced, so the window reloads while it streams;
+    // every other answer comes at once.
+    const messages = (req.json?.messages ?? []) as Array<{ content?: string }>;
+    const slow = messages[messages.length - 1]?.content === LONG_QUESTION && longAnswers++ === 0;
     for (let i = 0; i < WORDS; i++) {
       if (res.destroyed || res.writableEnded) return;
       res.write(`data: ${JSON.stringify({ ...chatChunk(word(i)), model: CHAT_MODEL })}\n\n`);
