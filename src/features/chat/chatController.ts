@@ -339,7 +339,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       this.log.warn(`Did not open a link with a scheme other than http(s): ${href.slice(0, 80)}`);
       return;
     }
-    void vscode.env.openExternal(vscode.Uri.parse(href, true));
+    void this.sources.openExternal(vscode.Uri.parse(href, true));
   }
 
   private openSource(messageId: string, number: number): void {

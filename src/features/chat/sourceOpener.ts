@@ -8,6 +8,8 @@ export interface SourceOpener {
   /** `chatColumn`: where the chat panel is, so the source opens in another group. */
   open(source: ChatSource, chatColumn?: vscode.ViewColumn): Promise<void>;
   insertAtCursor(code: string): Promise<void>;
+  /** Opens a web page in the browser; the caller has checked that it is an http(s) link. */
+  openExternal(uri: vscode.Uri): Promise<void>;
 }
 
 function editable(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {
@@ -37,7 +39,7 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
     if (source.kind === 'web') {
       // Web pages open in the browser, and only http(s) ones (a source's URL comes from the web).
       if (isOpenableLink(source.url)) {
-        await vscode.env.openExternal(vscode.Uri.parse(source.url, true));
+        await this.openExternal(vscode.Uri.parse(source.url, true));
       }
       return;
     }
@@ -46,6 +48,10 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
       return this.openSelection(source);
     }
     await this.openPassage(source);
+  }
+
+  async openExternal(uri: vscode.Uri): Promise<void> {
+    await vscode.env.openExternal(uri);
   }
 
   /** Sources open in the active group: make that the one the user edits in, not the chat's. */

@@ -1,0 +1,231 @@
+import * as assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as pace } from 'node:timers/promises';
+import type { Locator } from 'playwright-core';
+import {
+  captureFailures,
+  chatWebviewFrame,
+  commandTitle,
+  launchVSCode,
+  pollUntil,
+  waitForWorkbench,
+  type VSCodeSession,
+} from '../support/harness';
+import { chatChunk, type RecordedRequest, ScriptServer, sendJson, sseBody } from '../support/servers/scriptServer';
+
+// The chat panel in a real VS Code against a scripted gateway that records every request: a legacy
+// model is asked through the deprecated `/v1/inference/{model}` endpoint, and an answer that is
+// streaming when the window reloads comes back marked as interrupted, with what had arrived, and
+// Regenerate then answers it in full.
+
+const API_KEY = 'chat-gateway-e2e-key';
+const CHAT_MODEL = 'alpha-5-mini';
+const LEGACY_MODEL = 'o3-mini';
+const LEGACY_QUESTION = 'Which retention rules apply to invoices?';
+const LEGACY_ANSWER = 'Invoices are kept for ten years, says the legacy model.';
+const LONG_QUESTION = 'Write a very long answer about retention.';
+const WORDS = 400;
+const word = (i: number) => (i % 12 === 11 ? `word${i}.\n\n` : `word${i} `);
+
+/** The gateway: its model list, a legacy model on the inference endpoint, and chat completions that stream slowly the first time. */
+async function startGateway(): Promise<ScriptServer> {
+  const server = await ScriptServer.start();
+  server.on('GET', '/v1/completions/models', (_req, res) =>
+    sendJson(res, 200, { object: 'list', data: [{ id: CHAT_MODEL, object: 'model', created: 1, owned_by: 'e2e' }] }),
+  );
+  server.on('POST', `/v1/inference/${LEGACY_MODEL}`, (_req, res) => {
+    // The inference endpoint's own shape: `response` pieces, then the usage.
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const [first, rest] = [LEGACY_ANSWER.slice(0, 9), LEGACY_ANSWER.slice(9)];
+    res.end(
+      sseBody([
+        { model: LEGACY_MODEL, response: first },
+        { model: LEGACY_MODEL, response: rest },
+        { model: LEGACY_MODEL, response: '', usage: { prompt_tokens: 12, completion_tokens: 11, total_tokens: 23 } },
+      ]),
+    );
+  });
+  let longAnswers = 0;
+  server.on('POST', '/v1/chat/completions', async (req, res: ServerResponse) => {
+    res.on('error', () => undefined);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    // The first answer to the long question is paced, so the window reloads while it streams;
+    // every other answer comes at once.
+    const messages = (req.json?.messages ?? []) as Array<{ content?: string }>;
+    const slow = messages[messages.length - 1]?.content === LONG_QUESTION && longAnswers++ === 0;
+    for (let i = 0; i < WORDS; i++) {
+      if (res.destroyed || res.writableEnded) return;
+      res.write(`data: ${JSON.stringify({ ...chatChunk(word(i)), model: CHAT_MODEL })}\n\n`);
+      if (slow) await pace(50);
+    }
+    res.write(`data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\n`);
+    res.end('data: [DONE]\n\n');
+  });
+  return server;
+}
+
+/** A generation request the gateway saw. */
+const isGeneration = (r: RecordedRequest) => r.method === 'POST' && /^\/v1\/(chat\/completions|completions|inference\/)/.test(r.path);
+
+interface StoredAnswer {
+  role: string;
+  status?: string;
+  content: string;
+}
+
+/**
+ * The chat conversations as the window's workspace storage holds them right now (VS Code for the
+ * web keeps it in the browser's IndexedDB): the content of the answers still streaming.
+ */
+async function storedStreamingAnswers(session: VSCodeSession): Promise<string[]> {
+  // Sent as source text: the test's compiled helpers (esbuild's name keeping) do not exist in the page.
+  const raw = await session.page.evaluate<string[]>(`(async () => {
+    const request = (r) => new Promise((resolve, reject) => {
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    const values = [];
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const db = await request(indexedDB.open(name));
+      try {
+        if (!db.objectStoreNames.contains('ItemTable')) continue;
+        const value = await request(db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('docchat.docchat'));
+        if (typeof value === 'string') values.push(value);
+      } finally {
+        db.close();
+      }
+    }
+    return values;
+  })()`);
+  return raw.flatMap((value) => {
+    const state = JSON.parse(value) as Record<string, { conversations?: Array<{ messages: StoredAnswer[] }> } | undefined>;
+    const conversations = state['docchat.chat.conversations']?.conversations ?? [];
+    return conversations.flatMap((c) => c.messages.filter((m) => m.role === 'assistant' && m.status === 'streaming').map((m) => m.content));
+  });
+}
+
+describe('Chat panel against a scripted gateway (e2e)', function () {
+  let session: VSCodeSession;
+  let gateway: ScriptServer;
+
+  const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+
+  /** Sends a question; resolves to the article of its answer. */
+  async function ask(question: string): Promise<Locator> {
+    const answers = chat().locator('article.assistant');
+    const index = await answers.count();
+    const input = chat().locator('textarea.composer-input');
+    await input.click();
+    await input.fill(question);
+    await input.press('Enter');
+    await answers.nth(index).waitFor({ state: 'attached', timeout: 30_000 });
+    return answers.nth(index);
+  }
+
+  async function finished(answer: Locator): Promise<void> {
+    await answer.and(chat().locator('article[data-status="done"]')).waitFor({ timeout: 60_000 });
+  }
+
+  before(async function () {
+    gateway = await startGateway();
+    session = await launchVSCode({
+      name: 'chat gateway',
+      settings: { 'docchat.documents.url': gateway.url, 'docchat.gateway.url': gateway.url },
+    });
+    await session.openView();
+    await session.closeQuickInput().catch(() => undefined);
+    await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
+    await session.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await session.answerQuickInput(API_KEY);
+    await session.waitForOutput(/docchat\.gatewayApiKey updated/);
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    await chatWebviewFrame(session.page);
+    // Connected once the gateway's models are listed (before the key the panel says "Not connected").
+    await chat().locator(`.model-select option[value="${CHAT_MODEL}"]`).waitFor({ state: 'attached', timeout: 60_000 });
+  });
+
+  captureFailures(() => session);
+
+  after(async () => {
+    await session?.close();
+    await gateway?.close();
+  });
+
+  it('asks a legacy model through /v1/inference and shows its answer', async () => {
+    await chat().locator('.model-select').selectOption(LEGACY_MODEL);
+    const seen = gateway.requests.length;
+    const answer = await ask(LEGACY_QUESTION);
+    await finished(answer);
+    assert.equal((await answer.locator('.markdown-body').innerText()).trim(), LEGACY_ANSWER);
+    assert.match(await answer.locator('.usage').innerText(), /23/);
+    await session.screenshot('legacy model answered');
+
+    const generations = gateway.requests.slice(seen).filter(isGeneration);
+    assert.deepEqual(
+      generations.map((r) => `${r.method} ${r.path}`),
+      [`POST /v1/inference/${LEGACY_MODEL}`],
+      'one request to the inference endpoint and none to chat completions',
+    );
+    const body = generations[0]!.json;
+    assert.equal(body.prompt, LEGACY_QUESTION, 'the prompt is the question (a new chat has no history)');
+    assert.equal(typeof body.system_prompt, 'string');
+    assert.equal(body.project_code, 'NA');
+    assert.equal(body.stream, true);
+    assert.equal(body.messages, undefined, 'no chat messages on the inference endpoint');
+  });
+
+  it('shows an answer that was streaming when the window reloaded as interrupted, and Regenerate completes it', async () => {
+    await chat().locator('.toolbar .new-chat').click();
+    await chat().locator('article.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    await chat().locator('.model-select').selectOption(CHAT_MODEL);
+    const answer = await ask(LONG_QUESTION);
+    // The first words are painted, and the window's storage holds some of them.
+    await answer
+      .locator('.markdown-body')
+      .filter({ hasText: /word0\b/ })
+      .waitFor({ timeout: 30_000 });
+    const stored = await pollUntil(
+      () => storedStreamingAnswers(session),
+      (contents) => contents.some((c) => c.length > 0),
+      { what: 'the streaming answer saved in the workspace storage', timeoutMs: 60_000 },
+    );
+    const partial = stored.find((c) => c.length > 0)!;
+    await session.screenshot('answer streaming before the reload');
+
+    await session.runCommand('Developer: Reload Window');
+    await waitForWorkbench(session.page);
+    await chatWebviewFrame(session.page, 90_000);
+    const restored = chat().locator('article.assistant').last();
+    const note = restored.locator('.answer-note.stopped');
+    await note.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal((await note.innerText()).trim(), 'Interrupted (the window was reloaded)');
+    assert.equal(await restored.getAttribute('data-status'), 'stopped');
+    const text = (await restored.locator('.markdown-body').innerText()).replace(/\s+/g, ' ').trim();
+    assert.ok(text.startsWith(partial.replace(/\s+/g, ' ').trim()), `the restored answer keeps what had arrived: ${text.slice(0, 200)}`);
+    assert.doesNotMatch(text, new RegExp(`word${WORDS - 1}\\b`), 'the whole answer arrived before the reload');
+    assert.equal(
+      (await chat().locator('article.user .message-text').last().innerText()).trim(),
+      LONG_QUESTION,
+      'the question is still there, above the interrupted answer',
+    );
+    await session.screenshot('interrupted answer after the reload');
+
+    const asked = gateway.requests.filter(isGeneration).length;
+    await restored.locator('button.regenerate').click();
+    const regenerated = chat().locator('article.assistant').last();
+    await finished(regenerated);
+    const complete = await regenerated.locator('.markdown-body').innerText();
+    assert.match(complete, new RegExp(`word${WORDS - 1}\\b`), 'the regenerated answer is complete');
+    assert.equal(await regenerated.locator('.answer-note.stopped').count(), 0);
+    assert.equal(await chat().locator('article.assistant').count(), 1, 'the new answer replaced the interrupted one');
+    const requests = gateway.requests.filter(isGeneration);
+    assert.equal(requests.length, asked + 1, 'Regenerate asked the gateway once more');
+    const messages = requests[requests.length - 1]!.json.messages as Array<{ role: string; content: string }>;
+    assert.deepEqual(messages[messages.length - 1], { role: 'user', content: LONG_QUESTION });
+    await session.screenshot('regenerated after the reload');
+  });
+});
