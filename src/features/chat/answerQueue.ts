@@ -81,25 +81,27 @@ export class AnswerQueue {
 
   /**
    * Answers `question` (already in the conversation): a `/web`, `/crawl` or `/research` command
-   * with its gateway tool, anything else with `model`. Ignored while an answer runs.
+   * with its gateway tool, anything else with `model`. Ignored while an answer runs. `announce`
+   * runs once the answer message is in the conversation and before anything of its stream is
+   * posted (the panel posts the turn there, so the webview knows the answer before its stream).
    */
-  respond(conversation: Conversation, question: UserMessage, model: string): void {
+  respond(conversation: Conversation, question: UserMessage, model: string, announce?: () => void): void {
     const tool = parseToolCommand(question.content);
     if (!tool) {
-      this.start(conversation, question, model);
+      this.start(conversation, question, model, announce);
     } else if (tool.ok) {
-      this.startTool(conversation, tool.command);
+      this.startTool(conversation, tool.command, announce);
     } else {
-      this.reject(conversation, tool.name, { kind: 'invalid_request', message: tool.error, actions: [] });
+      this.reject(conversation, tool.name, { kind: 'invalid_request', message: tool.error, actions: [] }, announce);
     }
   }
 
   /** Answers `question` (already in the conversation) with `model`; ignored while one runs. */
-  start(conversation: Conversation, question: UserMessage, model: string): void {
+  start(conversation: Conversation, question: UserMessage, model: string, announce?: () => void): void {
     const legacy = isLegacyModel(model);
     const history = conversation.messages.slice(0, conversation.messages.indexOf(question));
     const { options } = conversation;
-    this.begin(conversation, { model, ...(legacy ? { legacy } : {}) }, (events, signal) =>
+    this.begin(conversation, { model, ...(legacy ? { legacy } : {}) }, announce, (events, signal) =>
       generateAnswer(
         {
           question: question.content,
@@ -123,8 +125,8 @@ export class AnswerQueue {
   }
 
   /** Answers a `/web`, `/crawl` or `/research` command with the gateway tool; ignored while one runs. */
-  startTool(conversation: Conversation, command: ToolCommand): void {
-    this.begin(conversation, { tool: command.name }, (events, signal) =>
+  startTool(conversation: Conversation, command: ToolCommand, announce?: () => void): void {
+    this.begin(conversation, { tool: command.name }, announce, (events, signal) =>
       runToolAnswer(
         command,
         this.host.toolDependencies(),
@@ -142,8 +144,8 @@ export class AnswerQueue {
   }
 
   /** Answers a tool command that could not run (e.g. its usage) with the error. */
-  reject(conversation: Conversation, tool: ChatToolName, error: ChatErrorInfo): void {
-    this.begin(conversation, { tool }, async (events) => events.error(error));
+  reject(conversation: Conversation, tool: ChatToolName, error: ChatErrorInfo, announce?: () => void): void {
+    this.begin(conversation, { tool }, announce, async (events) => events.error(error));
   }
 
   /**
@@ -153,9 +155,11 @@ export class AnswerQueue {
   private begin(
     conversation: Conversation,
     fields: Partial<AssistantMessage>,
+    announce: (() => void) | undefined,
     run: (events: RunEvents, signal: AbortSignal) => Promise<void>,
   ): void {
     if (this.active) {
+      announce?.();
       return;
     }
     const requestId = randomUUID();
@@ -170,6 +174,7 @@ export class AnswerQueue {
     };
     conversation.messages.push(answer);
     this.host.save(conversation);
+    announce?.();
 
     const abort = new AbortController();
     // Set before starting: an answer that fails at once settles (and clears this) synchronously.

@@ -408,15 +408,16 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   /** `from`: the index of the first message of this turn (the webview gets only those). */
   private answer(conversation: Conversation, question: UserMessage, from: number): void {
     const model = conversation.options.model ?? this.models.state.defaultModel ?? LOCAL_MODEL;
-    this.answers.respond(conversation, question, model);
-    this.post({
-      type: 'turn',
-      conversationId: conversation.id,
-      title: conversation.title,
-      from,
-      messages: conversation.messages.slice(from),
-      pendingContext: conversation.pendingContext,
-    });
+    this.answers.respond(conversation, question, model, () =>
+      this.post({
+        type: 'turn',
+        conversationId: conversation.id,
+        title: conversation.title,
+        from,
+        messages: conversation.messages.slice(from),
+        pendingContext: conversation.pendingContext,
+      }),
+    );
   }
 
   private notConnectedError(): ChatErrorInfo | undefined {

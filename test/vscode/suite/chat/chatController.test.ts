@@ -212,6 +212,22 @@ describe('Chat panel host (extension host, real ChatController)', () => {
     const secondDone = await panel.waitFor(doneOf(second.requestId!), 'the end of the regenerated answer', regenerated);
     assert.equal(secondDone.stopped, false);
     assert.equal(panel.streamedText(second.requestId!), ANSWERS[1]);
+    // The webview learns of each answer (its turn) before anything of its stream.
+    for (const [since, answer] of [
+      [asked, first],
+      [regenerated, second],
+    ] as const) {
+      const types = panel.posted
+        .slice(since)
+        .flatMap((m) =>
+          m.type === 'turn' && m.messages.some((x) => x.id === answer.id)
+            ? ['turn']
+            : 'requestId' in m && m.requestId === answer.requestId
+              ? [m.type]
+              : [],
+        );
+      assert.equal(types[0], 'turn', `posted for the answer: ${types.join(', ')}`);
+    }
 
     // The gateway was asked the same question again, without the answer being replaced.
     const requests = gateway.requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions');
