@@ -14,6 +14,7 @@ import { progress } from '../lib/report';
 
 interface ProfileNode {
   id: number;
+  children?: number[];
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 interface Profile {
@@ -32,6 +33,8 @@ export interface ProfileSummary {
   topDocChat: { frame: string; selfMs: number }[];
   /** Self time (ms) by where the code comes from; see `origin`. */
   byOrigin: Record<Origin, number>;
+  /** Time (ms) with a DocChat frame on the stack: DocChat's code and what it called (JSON.parse, I/O). */
+  docchatInclusive: number;
 }
 
 export type Origin = 'idle' | 'program' | 'gc' | 'docchat' | 'vscode' | 'node' | 'other';
@@ -52,6 +55,9 @@ export function origin(functionName: string, url: string): Origin {
 /** Top frames by self time (ms), `(idle)` and `(program)` included so the share of work shows. */
 export function summarize(name: string, profile: Profile, count = 12): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  let docchatInclusive = 0;
   const self = new Map<string, number>();
   const frameOrigin = new Map<string, Origin>();
   const byOrigin = Object.fromEntries(ORIGINS.map((o) => [o, 0])) as Record<Origin, number>;
@@ -69,6 +75,13 @@ export function summarize(name: string, profile: Profile, count = 12): ProfileSu
     const from = origin(functionName, url);
     frameOrigin.set(frame, from);
     byOrigin[from] += sampleMs;
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const caller = byId.get(id)!.callFrame;
+      if (origin(caller.functionName, caller.url) === 'docchat') {
+        docchatInclusive += sampleMs;
+        break;
+      }
+    }
   }
   for (const o of ORIGINS) byOrigin[o] = Math.round(byOrigin[o]);
   const ranked = [...self.entries()].sort((a, b) => b[1] - a[1]);
@@ -77,12 +90,12 @@ export function summarize(name: string, profile: Profile, count = 12): ProfileSu
     .filter(([frame]) => frameOrigin.get(frame) === 'docchat')
     .slice(0, 8)
     .map(([frame, selfMs]) => ({ frame, selfMs: Math.round(selfMs * 10) / 10 }));
-  return { name, totalMs: Math.round((profile.endTime - profile.startTime) / 1000), top, topDocChat, byOrigin };
+  return { name, totalMs: Math.round((profile.endTime - profile.startTime) / 1000), top, topDocChat, byOrigin, docchatInclusive: Math.round(docchatInclusive) };
 }
 
 function report(folder: string, file: string, summary: ProfileSummary, profile: Profile): void {
   writeFileSync(path.join(folder, file), JSON.stringify(profile));
-  const shares = ORIGINS.map((o) => `${o} ${summary.byOrigin[o]}`).join(', ');
+  const shares = [...ORIGINS.map((o) => `${o} ${summary.byOrigin[o]}`), `under DocChat frames ${summary.docchatInclusive}`].join(', ');
   const lines = [...summary.top, ...summary.topDocChat.map((t) => ({ ...t, frame: `[DocChat] ${t.frame}` }))];
   progress(`profile ${file}: ${summary.totalMs} ms (${shares})\n${lines.map((t) => `      ${t.selfMs} ms  ${t.frame}`).join('\n')}`);
 }
