@@ -581,7 +581,19 @@ main(async (): Promise<BenchResult> => {
     tables.push({
       caption:
         'Extension host CPU profile per case (LATENCY_CPU_PROFILE): self time by origin, and time under DocChat frames (DocChat and what it called), ms (share of the profile)',
-      columns: ['case', 'profile', 'idle', 'DocChat self', 'under DocChat frames', 'VS Code', 'Node', 'GC', '(program)', 'top non-idle frames', 'top DocChat frames'],
+      columns: [
+        'case',
+        'profile',
+        'idle',
+        'DocChat self',
+        'under DocChat frames',
+        'VS Code',
+        'Node',
+        'GC',
+        '(program)',
+        'top non-idle frames',
+        'top DocChat frames',
+      ],
       rows: hostProfiles.map(({ label, summary: s }) => [
         label,
         Math.round(s.totalMs),

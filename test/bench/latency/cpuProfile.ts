@@ -85,12 +85,21 @@ export function summarize(name: string, profile: Profile, count = 12): ProfileSu
   }
   for (const o of ORIGINS) byOrigin[o] = Math.round(byOrigin[o]);
   const ranked = [...self.entries()].sort((a, b) => b[1] - a[1]);
-  const top = ranked.slice(0, count).map(([frame, selfMs]) => ({ frame, selfMs: Math.round(selfMs * 10) / 10, origin: frameOrigin.get(frame)! }));
+  const top = ranked
+    .slice(0, count)
+    .map(([frame, selfMs]) => ({ frame, selfMs: Math.round(selfMs * 10) / 10, origin: frameOrigin.get(frame)! }));
   const topDocChat = ranked
     .filter(([frame]) => frameOrigin.get(frame) === 'docchat')
     .slice(0, 8)
     .map(([frame, selfMs]) => ({ frame, selfMs: Math.round(selfMs * 10) / 10 }));
-  return { name, totalMs: Math.round((profile.endTime - profile.startTime) / 1000), top, topDocChat, byOrigin, docchatInclusive: Math.round(docchatInclusive) };
+  return {
+    name,
+    totalMs: Math.round((profile.endTime - profile.startTime) / 1000),
+    top,
+    topDocChat,
+    byOrigin,
+    docchatInclusive: Math.round(docchatInclusive),
+  };
 }
 
 function report(folder: string, file: string, summary: ProfileSummary, profile: Profile): void {
@@ -157,7 +166,6 @@ export interface ProfileSummaries {
   page?: ProfileSummary;
   extensionHost?: ProfileSummary;
 }
-
 
 /**
  * Starts profiles of the workbench page and, given its inspector port, the extension host when
