@@ -45,6 +45,18 @@ export function createMarkdownIt(): Markdown {
     state.pos += match.length;
     return true;
   });
+  // markdown-it aligns table cells with a style attribute. The webview's CSP allows no inline
+  // styles, and Chromium reports one even in DOMPurify's parsing document before it is dropped;
+  // a class carries the alignment instead.
+  md.core.ruler.push('table_align_class', (state) => {
+    for (const token of state.tokens) {
+      if ((token.type !== 'th_open' && token.type !== 'td_open') || !token.attrs) continue;
+      const align = /text-align:\s*(left|center|right)/.exec(String(token.attrGet('style') ?? ''))?.[1];
+      token.attrs = token.attrs.filter(([name]) => name !== 'style');
+      if (align) token.attrJoin('class', `md-align-${align}`);
+    }
+    return true;
+  });
   md.renderer.rules.citation = (tokens, idx) => {
     const numbers = (tokens[idx]!.meta as { numbers: number[] }).numbers;
     return numbers.map((n) => `<a class="citation" data-citation="${n}" title="Source ${n}">[${n}]</a>`).join('');

@@ -15,7 +15,7 @@ import { GatewayClient } from '../../src/api/gateway/client';
 import { startBackend } from '../../src/backend';
 import { DEFAULT_DEBOUNCE_MS } from '../../src/features/search/searchController';
 import { chatWebviewFrame, launchVSCode, startBackendProcess, type VSCodeSession } from '../support/harness';
-import { startProfile } from './latency/cpuProfile';
+import { startProfile, type ProfileSummaries, type ProfileSummary } from './latency/cpuProfile';
 import { armTimer, timerResult, visibleTreeLabels } from './latency/pageTimer';
 import { FIRST_TOKEN_DELAY_MS, MODELS, SHORT_ANSWER, startUpstream } from './latency/upstream';
 import { main, progress, type BenchResult, type Table } from './lib/report';
@@ -139,6 +139,7 @@ main(async (): Promise<BenchResult> => {
   const notes: string[] = [];
   const tables: Table[] = [];
   const goals: (string | number)[][] = [];
+  const hostProfiles: { label: string; summary: ProfileSummary }[] = [];
   try {
     progress(`seeding a ${BIG_STORE_FILES.toLocaleString('en')}-file store and the handbook store`);
     const { demoId, bigId } = await seed(dataDir);
@@ -163,6 +164,7 @@ main(async (): Promise<BenchResult> => {
     progress('starting VS Code');
     session = await launchVSCode({
       name: 'bench latency',
+      inspectExtensionHost: Boolean(process.env.LATENCY_CPU_PROFILE),
       settings: {
         'docchat.documents.url': backend.url,
         'docchat.gateway.url': backend.url,
@@ -171,6 +173,10 @@ main(async (): Promise<BenchResult> => {
       },
     });
     const page = session.page;
+    const hostPort = session.extensionHostInspectPort;
+    const profiled = (summaries: ProfileSummaries, label: string) => {
+      if (summaries.extensionHost) hostProfiles.push({ label, summary: summaries.extensionHost });
+    };
     await session.openView();
     // The stores tree lists the stores once the token is in; a palette still closing can swallow the first try.
     const handbookRow = session.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'handbook' });
@@ -225,7 +231,7 @@ main(async (): Promise<BenchResult> => {
     const raws = new Map<string, { search: number[]; ttft: number[]; sum: number[] }>(
       variants.map((v) => [v.id, { search: [], ttft: [], sum: [] }]),
     );
-    const stopChatProfile = await startProfile(page, 'chat-first-token');
+    const stopChatProfile = await startProfile(page, 'chat-first-token', hostPort);
     for (let round = 0; round < ROUNDS; round++) {
       for (const v of round % 2 ? [...variants].reverse() : variants) {
         const search = v.grounded ? await rawSearch(QUESTION) : 0;
@@ -243,7 +249,7 @@ main(async (): Promise<BenchResult> => {
       }
       if (round % 5 === 4) progress(`chat round ${round + 1}/${ROUNDS}`);
     }
-    await stopChatProfile();
+    profiled(await stopChatProfile(), 'chat Enter → first token, all cases');
     const conversationA = await frame.locator('.conversation-select').inputValue();
     await session.screenshot('chat first tokens');
     const chatRows: (string | number)[][] = [];
@@ -315,14 +321,14 @@ main(async (): Promise<BenchResult> => {
     const endToPaint: number[] = [];
     const lastTokenToPaint: number[] = [];
     const origin = await frameOrigin(frame);
-    const stopBulkProfile = await startProfile(page, 'chat-100kb-answer');
+    const stopBulkProfile = await startProfile(page, 'chat-100kb-answer', hostPort);
     for (let run = 0; run < BULK_RUNS; run++) {
       const list = await ask(frame, `${QUESTION} (long answer ${run + 1})`);
       endToPaint.push(between(list, 'docchat:stream-ended', 'docchat:answer-painted'));
       const painted = list.find((m) => m.name === 'docchat:answer-painted')!;
       lastTokenToPaint.push(origin + painted.startTime - upstream.lastBulkTokenAt);
     }
-    await stopBulkProfile();
+    profiled(await stopBulkProfile(), '100 KB answers');
     const conversationB = await frame.locator('.conversation-select').inputValue();
     await session.screenshot('chat 100 KB answer');
     {
@@ -363,7 +369,7 @@ main(async (): Promise<BenchResult> => {
       [conversationB, []],
       [conversationC, []],
     ]);
-    const stopPanelProfile = await startProfile(page, 'chat-panel-switch-open');
+    const stopPanelProfile = await startProfile(page, 'chat-panel-switch-open', hostPort);
     for (let run = 0; run < PANEL_RUNS; run++) {
       for (const target of [conversationA, conversationC, conversationB, conversationC]) {
         await clearMarks(frame);
@@ -409,7 +415,7 @@ main(async (): Promise<BenchResult> => {
         notes.push(`Run ${run + 1} of opening the panel showed another conversation (${painted.detail?.messages} messages).`);
       }
     }
-    await stopPanelProfile();
+    profiled(await stopPanelProfile(), 'panel switch and open');
     await session.screenshot('chat panel reopened');
     {
       const met = p50(open) <= 100;
@@ -449,7 +455,7 @@ main(async (): Promise<BenchResult> => {
     {
       progress('tree: expand a 10,000-file store, Load more');
       await session.openView();
-      const stopTreeProfile = await startProfile(page, 'tree');
+      const stopTreeProfile = await startProfile(page, 'tree', hostPort);
       const expand: number[] = [];
       const more: number[] = [];
       const rawFirst: number[] = [];
@@ -485,7 +491,7 @@ main(async (): Promise<BenchResult> => {
         for (let i = 0; i < 40 && !(await storeRow.first().isVisible()); i++) await page.mouse.wheel(0, -3000);
         await storeRow.first().click(); // collapse
       }
-      await stopTreeProfile();
+      profiled(await stopTreeProfile(), 'tree expand / Load more');
       await session.screenshot('tree after load more');
       const rows = [
         ['expand the store → first page visible', expand, rawFirst],
@@ -522,7 +528,7 @@ main(async (): Promise<BenchResult> => {
       const widget = page.locator('.quick-input-widget');
       await widget.locator('input.input[placeholder*="handbook"]').waitFor({ state: 'visible', timeout: 30_000 });
       const input = widget.locator('input.input');
-      const stopSearchProfile = await startProfile(page, 'search');
+      const stopSearchProfile = await startProfile(page, 'search', hostPort);
       for (let run = 0; run < SEARCH_RUNS; run++) {
         raw.push(await rawSearch(`quasar${run}x`));
         await input.fill(`quasar${run}`);
@@ -535,7 +541,7 @@ main(async (): Promise<BenchResult> => {
         await input.press('x');
         shown.push((await timerResult(page)) - DEFAULT_DEBOUNCE_MS);
       }
-      await stopSearchProfile();
+      profiled(await stopSearchProfile(), 'search');
       await session.screenshot('search results');
       await session.closeQuickInput();
       const target = 1.2 * p50(raw) + FRAME_MS;
@@ -570,6 +576,46 @@ main(async (): Promise<BenchResult> => {
     rmSync(dataDir, { recursive: true, force: true });
   }
   for (const row of goals) if (row[3] !== 'yes') notes.push(`Missed: ${row[0]}: ${row[1]} (goal ${row[2]}).`);
+  if (hostProfiles.length) {
+    const share = (s: ProfileSummary, value: number) => `${Math.round(value)} (${((100 * value) / Math.max(1, s.totalMs)).toFixed(0)}%)`;
+    tables.push({
+      caption:
+        'Extension host CPU profile per case (LATENCY_CPU_PROFILE): self time by origin, and time under DocChat frames (DocChat and what it called), ms (share of the profile)',
+      columns: [
+        'case',
+        'profile',
+        'idle',
+        'DocChat self',
+        'under DocChat frames',
+        'VS Code',
+        'Node',
+        'GC',
+        '(program)',
+        'top non-idle frames',
+        'top DocChat frames',
+      ],
+      rows: hostProfiles.map(({ label, summary: s }) => [
+        label,
+        Math.round(s.totalMs),
+        share(s, s.byOrigin.idle),
+        share(s, s.byOrigin.docchat),
+        share(s, s.docchatInclusive),
+        share(s, s.byOrigin.vscode),
+        share(s, s.byOrigin.node + s.byOrigin.other),
+        share(s, s.byOrigin.gc),
+        share(s, s.byOrigin.program),
+        s.top
+          .filter((t) => !/^\((idle|program|garbage collector)\)/.test(t.frame))
+          .slice(0, 6)
+          .map((t) => `${t.frame} ${ms(t.selfMs)}`)
+          .join('; '),
+        s.topDocChat
+          .slice(0, 5)
+          .map((t) => `${t.frame} ${ms(t.selfMs)}`)
+          .join('; ') || '—',
+      ]),
+    });
+  }
   tables.push({ caption: 'Goals', columns: ['goal', 'measured', 'target', 'goal met'], rows: goals });
   return {
     id: 'latency',

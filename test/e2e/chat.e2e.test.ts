@@ -40,7 +40,7 @@ const QUESTION = 'How long are invoices kept?';
 const SLOW_MODEL = 'slow-upstream-model';
 const FLAKY_MODEL = 'flaky-upstream-model';
 const CODE_MODEL = 'code-upstream-model';
-const CODE_ANSWER = 'Add this line:\n\n```ts\nconst insertedByDocChat = 42;\n```\n';
+const CODE_ANSWER = 'Add this line:\n\n```ts\nconst insertedByDocChat = 42;\n```\n\n| Kind | Years |\n| :--- | ---: |\n| invoice | 10 |\n';
 const SLOW_WORDS = 600;
 
 /** An OpenAI-compatible upstream: one model streams a word every 40 ms, one fails once, one answers with code. */
@@ -276,6 +276,11 @@ describe('Chat panel (e2e, embedded backend)', function () {
     const answer = await ask('Give me a line of code.');
     await finished(answer);
     assert.equal((await answer.locator('.code-block code').innerText()).trim(), 'const insertedByDocChat = 42;');
+    // A right-aligned column is aligned by a class: an inline style would be a CSP error in the
+    // console, which fails the test.
+    const years = answer.locator('.markdown-body td.md-align-right');
+    assert.equal((await years.innerText()).trim(), '10');
+    assert.equal(await years.evaluate((td) => getComputedStyle(td).textAlign), 'right');
     await answer.locator('.code-block [data-action="insert"]').click();
     const editor = session.page.locator('.editor-group-container .monaco-editor .view-lines').first();
     await editor.filter({ hasText: 'insertedByDocChat' }).waitFor({ timeout: 20_000 });

@@ -22,6 +22,8 @@ export class FileCatalog {
   private readonly files = new Map<string, FileObject>();
   private listed = false;
   private listing: Promise<void> | undefined;
+  /** Bumped by invalidate(): a files list read for an earlier generation stops at its next page. */
+  private generation = 0;
   /** Ids that could not be found: not asked for again until invalidate(). */
   private readonly unknown = new Set<string>();
   /** Called after each page of the files list. */
@@ -44,6 +46,7 @@ export class FileCatalog {
     this.unknown.clear();
     this.listed = false;
     this.listing = undefined;
+    this.generation++;
   }
 
   /** Makes sure the given ids have a FileObject when the service knows them. */
@@ -94,7 +97,11 @@ export class FileCatalog {
   }
 
   private listAll(): Promise<void> {
-    this.listing ??= (async () => {
+    if (this.listing) {
+      return this.listing;
+    }
+    const generation = this.generation;
+    const listing = (async () => {
       const source = this.source();
       if (!source) {
         return;
@@ -102,6 +109,11 @@ export class FileCatalog {
       let after: string | undefined;
       for (;;) {
         const page = await source.listFiles({ limit: after ? LIST_PAGE : FIRST_LIST_PAGE, ...(after ? { after } : {}) });
+        // A refresh or another connection made this list stale: its names and the rest of it
+        // (up to 10,000 files parsed on the extension host thread) are no longer wanted.
+        if (generation !== this.generation) {
+          return;
+        }
         for (const file of page.data) {
           this.files.set(file.id, file);
         }
@@ -113,8 +125,11 @@ export class FileCatalog {
       }
       this.listed = true;
     })().finally(() => {
-      this.listing = undefined;
+      if (this.listing === listing) {
+        this.listing = undefined;
+      }
     });
-    return this.listing;
+    this.listing = listing;
+    return listing;
   }
 }

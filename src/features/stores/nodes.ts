@@ -26,11 +26,11 @@ function tooltip(markdown: string): vscode.MarkdownString {
   return md;
 }
 
+/** The row without its tooltip: the tree provider's resolveTreeItem adds it on hover. */
 function itemFrom(p: NodePresentation, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
   const item = new vscode.TreeItem(p.label, state);
   item.id = id;
   item.description = p.description;
-  item.tooltip = tooltip(p.tooltip);
   item.iconPath = icon(p.icon);
   item.contextValue = p.contextValue;
   item.accessibilityInformation = { label: p.accessibilityLabel };
@@ -54,6 +54,10 @@ export class StoreNode {
 
   toTreeItem(nowSeconds: number): vscode.TreeItem {
     return itemFrom(presentStore(this.store, nowSeconds), this.id, vscode.TreeItemCollapsibleState.Collapsed);
+  }
+
+  tooltip(nowSeconds: number): vscode.MarkdownString {
+    return tooltip(presentStore(this.store, nowSeconds).tooltip);
   }
 
   /** The node for a file, created on first use and updated afterwards. */
@@ -93,6 +97,10 @@ export class StoreFileNode {
 
   toTreeItem(): vscode.TreeItem {
     return itemFrom(presentStoreFile(this.file, this.info), this.id, vscode.TreeItemCollapsibleState.None);
+  }
+
+  tooltip(): vscode.MarkdownString {
+    return tooltip(presentStoreFile(this.file, this.info).tooltip);
   }
 }
 

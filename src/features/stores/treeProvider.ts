@@ -83,6 +83,22 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     return node.kind === 'store' ? node.toTreeItem(Date.now() / 1000) : node.toTreeItem();
   }
 
+  /**
+   * Tooltips are built when the user hovers a row: VS Code parses every markdown tooltip of the
+   * rows it is sent on the extension host thread, which for a page of files cost about as much
+   * as the page's round trip.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (item.tooltip === undefined) {
+      if (node.kind === 'store') {
+        item.tooltip = node.tooltip(Date.now() / 1000);
+      } else if (node.kind === 'storeFile') {
+        item.tooltip = node.tooltip();
+      }
+    }
+    return item;
+  }
+
   getParent(node: TreeNode): TreeNode | undefined {
     return node.parent;
   }

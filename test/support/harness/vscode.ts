@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { removeAfterLocalBackends, stopLocalBackends } from './localBackends';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -64,6 +65,11 @@ export interface LaunchOptions {
    */
   useDocChat?: boolean;
   viewport?: { width: number; height: number };
+  /**
+   * Opens the inspector of the first window's extension host on a free loopback port (VS Code's
+   * `inspect-extensions`), e.g. to profile it; the port is `session.extensionHostInspectPort`.
+   */
+  inspectExtensionHost?: boolean;
   /** Runs before VS Code starts, e.g. to seed the profile's data the way `npm start` does. */
   prepare?: (dirs: { userDataDir: string; workspaceDir: string }) => Promise<void>;
 }
@@ -94,6 +100,8 @@ export interface VSCodeSession extends VSCodeWindow {
   extensions: InstalledExtension[];
   /** Browser console errors and page errors seen so far, of every window of the session. */
   consoleErrors: string[];
+  /** Inspector port of the first window's extension host, with `inspectExtensionHost`. */
+  extensionHostInspectPort?: number;
   /**
    * Opens one more window on the same code-server in a browser context of its own: its own
    * secret storage (browser storage), the server's shared global storage and extension host per
@@ -112,6 +120,17 @@ export interface VSCodeSession extends VSCodeWindow {
 }
 
 const clearedResultDirs = new Set<string>();
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 function writeJson(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -173,7 +192,10 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   try {
     server = await startCodeServer({ extensionsDir, userDataDir, folder: workspaceDir, env: options.env });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-    const openBrowserWindow = async (label?: string): Promise<{ page: Page; context: BrowserContext }> => {
+    // code-server's command line does not take `--inspect-extensions`, but the workbench passes the
+    // same setting from its URL's `payload` to the server, which starts the extension host with it.
+    const inspectPort = options.inspectExtensionHost ? await freeLoopbackPort() : undefined;
+    const openBrowserWindow = async (label?: string, inspect?: number): Promise<{ page: Page; context: BrowserContext }> => {
       const context = await browser!.newContext({
         viewport: options.viewport ?? { width: 1400, height: 900 },
         // "Copy …" commands write through navigator.clipboard, which needs these in a headless browser.
@@ -188,7 +210,8 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
           consoleErrors.push(`${from}${text}`);
         }
       });
-      await page.goto(`${server!.url}?folder=${encodeURIComponent(workspaceDir)}`);
+      const payload = inspect ? `&payload=${encodeURIComponent(JSON.stringify([['inspect-extensions', String(inspect)]]))}` : '';
+      await page.goto(`${server!.url}?folder=${encodeURIComponent(workspaceDir)}${payload}`);
       await waitForWorkbench(page);
       return { page, context };
     };
@@ -208,7 +231,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
         return file;
       },
     });
-    const { page } = await openBrowserWindow();
+    const { page } = await openBrowserWindow(undefined, inspectPort);
     // DocChat activates when it is first used, never at startup: the one place tests use it.
     if (options.useDocChat !== false && options.installDocChat !== false) await openViewContainer(page, 'DocChat');
 
@@ -222,6 +245,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
       workspaceDir,
       extensions,
       consoleErrors,
+      extensionHostInspectPort: inspectPort,
       async openWindow(label) {
         const { page: other, context } = await openBrowserWindow(label);
         return { ...windowHelpers(other, label), close: () => context.close() };

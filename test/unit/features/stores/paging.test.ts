@@ -145,4 +145,32 @@ describe('tree paging and file names against the embedded backend', () => {
     assert.equal(pages.length >= 1 && pages[0], undefined);
     releaseRest();
   });
+
+  it('stops reading a files list that a refresh made stale, and keeps its names out', async () => {
+    const newest = await backend.client.uploadFile({ filename: 'fresh.md', data: encode('# Fresh') });
+    let releaseStale!: () => void;
+    const stalePage = new Promise<void>((resolve) => (releaseStale = resolve));
+    const afterIds: string[] = [];
+    const catalog = new FileCatalog(() => ({
+      listFiles: async (p) => {
+        const page = await backend.client.listFiles({ limit: p.limit });
+        if (!p.after) return { ...page, hasMore: true, lastId: page.data.at(-1)?.id ?? null };
+        afterIds.push(p.after);
+        if (afterIds.length > 1) return { data: [], hasMore: false, lastId: null };
+        // The rest of the first list arrives only after the refresh, naming a file of its own.
+        await stalePage;
+        return { data: [{ ...page.data[0]!, id: 'file-stale', filename: 'stale.md' }], hasMore: true, lastId: 'file-stale' };
+      },
+      retrieveFile: (id) => backend.client.retrieveFile(id),
+    }));
+    await catalog.ensure([newest.id]);
+    catalog.invalidate();
+    releaseStale();
+    // A fresh list after the refresh: the stale one has had its page back by the time this one's
+    // first page (a real request) is in.
+    await catalog.ensure([newest.id]);
+    assert.equal(catalog.get(newest.id)?.filename, 'fresh.md');
+    assert.equal(catalog.get('file-stale'), undefined, 'the stale page named nothing');
+    assert.ok(!afterIds.includes('file-stale'), 'the stale list was not read further');
+  });
 });

@@ -249,6 +249,21 @@ describe('chat renderer: markdown features', () => {
     );
   });
 
+  it('aligns table columns with classes, never an inline style the webview CSP would report', () => {
+    const table = '| Name | Value | Unit |\n| :--- | ---: | :---: |\n| a | 1 | kg |\n';
+    // The HTML handed to DOMPurify already has no style attribute: Chromium reports one under the
+    // CSP while DOMPurify parses, before its FORBID_ATTR drops it.
+    assert.doesNotMatch(pipeline.md.render(table, env), /style=/);
+    const dom = JSDOM.fragment(fullRender(table));
+    assert.deepEqual(
+      [...dom.querySelectorAll('td')].map((td) => td.className),
+      ['md-align-left', 'md-align-right', 'md-align-center'],
+    );
+    assert.equal(dom.querySelector('th')?.className, 'md-align-left');
+    const streamed = JSDOM.fragment(incremental(splitEvery(table, 3)).html);
+    assert.equal(streamed.querySelectorAll('td.md-align-right').length, 1);
+  });
+
   it('shows images as links instead of loading them', () => {
     const dom = JSDOM.fragment(fullRender('![diagram](https://images.example/d.png)'));
     assert.equal(dom.querySelector('img'), null);

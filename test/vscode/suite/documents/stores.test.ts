@@ -15,8 +15,12 @@ function iconId(item: vscode.TreeItem): string | undefined {
   return item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
 }
 
-function tooltipText(item: vscode.TreeItem): string {
-  return item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? '');
+/** The tooltip VS Code shows on hover: rows come without one, resolveTreeItem adds it. */
+function tooltipText(tree: StoresTreeProvider, node: TreeNode): string {
+  const item = tree.getTreeItem(node);
+  assert.equal(item.tooltip, undefined, 'the row is sent without its tooltip (built on hover)');
+  const resolved = tree.resolveTreeItem(item, node);
+  return resolved.tooltip instanceof vscode.MarkdownString ? resolved.tooltip.value : String(resolved.tooltip ?? '');
 }
 
 describe('Vector Stores tree (extension host, real backend)', () => {
@@ -80,7 +84,7 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     assert.equal(newest.label, 'tree-c');
     assert.equal(newest.contextValue, 'store');
     assert.equal(newest.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-    assert.match(tooltipText(newest), /\| team \| team-tree-c \|/);
+    assert.match(tooltipText(tree, first[0]!), /\| team \| team-tree-c \|/);
     const loadMore = tree.getTreeItem(first[2]!);
     assert.equal(loadMore.command?.command, 'docchat.loadMore');
 
@@ -111,13 +115,14 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     const node = await storeNode(store.id);
     const files = await fileNodes(node);
     const byName = new Map(files.map((f) => [tree.getTreeItem(f).label, tree.getTreeItem(f)]));
+    const failedNode = files.find((f) => tree.getTreeItem(f).label === 'tool.exe')!;
     assert.deepEqual([...byName.keys()].sort(), ['guide.md', 'tool.exe']);
     assert.equal(iconId(byName.get('guide.md')!), 'check');
     assert.equal(byName.get('guide.md')!.contextValue, 'storeFile+completed');
     const failedItem = byName.get('tool.exe')!;
     assert.equal(iconId(failedItem), 'error');
     assert.equal(failedItem.contextValue, 'storeFile+failed');
-    assert.ok(tooltipText(failedItem).includes(failed.last_error!.slice(0, 10)), 'the tooltip quotes last_error');
+    assert.ok(tooltipText(tree, failedNode).includes(failed.last_error!.slice(0, 10)), 'the tooltip quotes last_error');
   });
 
   it('spins while in progress and the poller updates the node once the view is visible', async () => {
@@ -178,7 +183,7 @@ describe('Vector Stores tree (extension host, real backend)', () => {
       await tree.reload(fileNode);
       await eventually(() => events.length > 0, 'the reload event');
       assert.deepEqual(events[0], [fileNode], 'reloading a file redraws only that file');
-      assert.match(tooltipText(tree.getTreeItem(fileNode!)), /\| reviewed \| yes \|/);
+      assert.match(tooltipText(tree, fileNode!), /\| reviewed \| yes \|/);
     } finally {
       listener.dispose();
     }
