@@ -62,6 +62,13 @@ function request(prompt: string, command?: string): vscode.ChatRequest {
 
 const NO_HISTORY = { history: [] } as unknown as vscode.ChatContext;
 
+/** Asks `participant` as VS Code's chat does, with no history; resolves to what it streamed and its result. */
+async function ask(participant: DocChatParticipant, chatRequest: vscode.ChatRequest) {
+  const stream = new RecordingStream();
+  const result = await participant.handler(chatRequest, NO_HISTORY, stream.asStream(), new vscode.CancellationTokenSource().token);
+  return { stream, result };
+}
+
 describe('Native chat: @docchat participant and search tool', function () {
   let server: Running;
   let dataDir: string;
@@ -162,13 +169,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     const chosen = new ChosenStore(services, services.memento);
     await chosen.set({ id: storeId, name: 'Runbooks' });
     const participant = participantFor(services, chosen);
-    const stream = new RecordingStream();
-    const result = await participant.handler(
-      request('rollback pipeline', 'search'),
-      NO_HISTORY,
-      stream.asStream(),
-      new vscode.CancellationTokenSource().token,
-    );
+    const { stream, result } = await ask(participant, request('rollback pipeline', 'search'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.deepEqual(stream.progress, ['Searching Runbooks…']);
     assert.match(stream.text, /1 passage in \*\*Runbooks\*\* matches “rollback pipeline”/);
@@ -182,13 +183,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     const chosen = new ChosenStore(services, services.memento);
     await chosen.set({ id: storeId, name: 'Runbooks' });
     const participant = participantFor(services, chosen);
-    const stream = new RecordingStream();
-    const result = await participant.handler(
-      request('How do I roll back a release?'),
-      NO_HISTORY,
-      stream.asStream(),
-      new vscode.CancellationTokenSource().token,
-    );
+    const { stream, result } = await ask(participant, request('How do I roll back a release?'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.deepEqual(stream.progress, ['Searching Runbooks…', 'Answering with local-extractive…']);
     // The local model quotes the sources it was given, with [n] citations.
@@ -202,13 +197,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     const fresh = servicesFor(documents, channel);
     try {
       const participant = participantFor(fresh, new ChosenStore(fresh, fresh.memento));
-      const stream = new RecordingStream();
-      const result = await participant.handler(
-        request('rollback pipeline', 'search'),
-        NO_HISTORY,
-        stream.asStream(),
-        new vscode.CancellationTokenSource().token,
-      );
+      const { stream, result } = await ask(participant, request('rollback pipeline', 'search'));
       assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
       assert.deepEqual(stream.progress, ['Searching Runbooks…']);
       assert.equal((result?.metadata as { storeId?: string } | undefined)?.storeId, storeId);
@@ -222,13 +211,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     const fresh = servicesFor(documents, channel);
     try {
       const participant = participantFor(fresh, new ChosenStore(fresh, fresh.memento));
-      const stream = new RecordingStream();
-      const result = await participant.handler(
-        request('anything'),
-        NO_HISTORY,
-        stream.asStream(),
-        new vscode.CancellationTokenSource().token,
-      );
+      const { stream, result } = await ask(participant, request('anything'));
       assert.equal(result?.errorDetails, undefined);
       assert.match(stream.text, /Choose the vector store @docchat answers from first/);
       assert.deepEqual(
