@@ -25,7 +25,7 @@ const passage = z
     score: z.number().optional(),
   })
   .transform((p) => ({ ...p, storeId: p.storeId ?? p.vectorStoreId ?? p.vector_store_id, fileId: p.fileId ?? p.file_id }))
-  .refine((p) => p.storeId !== undefined && p.fileId !== undefined, { message: l10n.t('A passage needs a store id and a file id.') });
+  .refine((p) => p.storeId !== undefined && p.fileId !== undefined, { error: () => l10n.t('A passage needs a store id and a file id.') });
 
 /** The passages in `arg` (one or a list), or undefined when it is not a passage at all. */
 export function parseContextArgument(arg: unknown): PassageSource[] | undefined {
