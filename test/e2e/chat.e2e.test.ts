@@ -12,6 +12,7 @@ import {
   commandTitle,
   captureFailures,
   launchVSCode,
+  pollUntil,
   startBackendProcess,
   waitForWorkbench,
   type BackendProcess,
@@ -236,9 +237,8 @@ describe('Chat panel (e2e, embedded backend)', function () {
     assert.doesNotMatch(partial, new RegExp(`word${SLOW_WORDS - 1}\\b`), 'the whole answer arrived: nothing was stopped');
     assert.ok(await chat().locator('.send:not([hidden])').isVisible(), 'ready for the next question');
     await session.screenshot('long answer stopped');
-    const deadline = Date.now() + 15_000;
-    while (!upstream.streamClosedEarly && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.ok(upstream.streamClosedEarly, 'stopping closed the upstream stream too');
+    // Stopping closes the upstream stream too.
+    await pollUntil(() => upstream.streamClosedEarly, Boolean, { timeoutMs: 15_000, what: 'the upstream stream closing early' });
   });
 
   it('shows an unavailable model inline with Retry, which then answers', async () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { commandTitle, captureFailures, launchVSCode, type VSCodeSession } from '../support/harness';
+import { commandTitle, captureFailures, launchVSCode, pollUntil, type VSCodeSession } from '../support/harness';
 
 // Find People by Skill in a real VS Code, in Local mode: the embedded backend serves skillshare
 // over its bundled sample people directory. The picker searches as the user types, shows name,
@@ -70,11 +70,11 @@ describe('Find People by Skill (e2e, Local mode, sample directory)', function ()
     await session.screenshot('embedding models');
     await local.first().click();
     const settingsFile = path.join(session.userDataDir, 'User/settings.json');
-    let written: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && written['docchat.gateway.embeddingModel'] === undefined; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      written = JSON.parse(readFileSync(settingsFile, 'utf8'));
-    }
+    const written = await pollUntil(
+      () => JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>,
+      (settings) => settings['docchat.gateway.embeddingModel'] !== undefined,
+      { timeoutMs: 30_000, what: 'the embedding model written to the user settings' },
+    );
     assert.equal(written['docchat.gateway.embeddingModel'], 'local-hashing-embed');
 
     // Run again: the chosen model is marked as current.
