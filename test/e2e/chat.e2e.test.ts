@@ -114,12 +114,7 @@ describe('Chat panel (e2e, embedded backend)', function () {
       workspaceFiles: { 'src/retention.ts': CODE },
     });
     await session.openView(); // DocChat's contributions are loaded once its container shows
-    await session.runCommand(commandTitle('docchat.setDocumentsToken'));
-    // The password box replaces the command palette: answer it, not the closing palette.
-    await session.page
-      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await session.answerQuickInput(backend.token);
+    await session.enterSecret('docchat.setDocumentsToken', backend.token);
     await session.page.locator('.statusbar', { hasText: 'Signed out' }).waitFor({ state: 'detached', timeout: 30_000 });
   });
 

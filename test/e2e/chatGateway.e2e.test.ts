@@ -3,7 +3,10 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as pace } from 'node:timers/promises';
 import type { Locator } from 'playwright-core';
 import {
+  answerDone,
+  askInChat,
   captureFailures,
+  chatPanel,
   chatWebviewFrame,
   commandTitle,
   launchVSCode,
@@ -110,23 +113,9 @@ describe('Chat panel against a scripted gateway (e2e)', function () {
   let session: VSCodeSession;
   let gateway: ScriptServer;
 
-  const chat = () => session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-
-  /** Sends a question; resolves to the article of its answer. */
-  async function ask(question: string): Promise<Locator> {
-    const answers = chat().locator('article.assistant');
-    const index = await answers.count();
-    const input = chat().locator('textarea.composer-input');
-    await input.click();
-    await input.fill(question);
-    await input.press('Enter');
-    await answers.nth(index).waitFor({ state: 'attached', timeout: 30_000 });
-    return answers.nth(index);
-  }
-
-  async function finished(answer: Locator): Promise<void> {
-    await answer.and(chat().locator('article[data-status="done"]')).waitFor({ timeout: 60_000 });
-  }
+  const chat = () => chatPanel(session.page);
+  const ask = (question: string) => askInChat(chat(), question);
+  const finished = (answer: Locator) => answerDone(chat(), answer);
 
   before(async function () {
     gateway = await startGateway();
@@ -136,11 +125,7 @@ describe('Chat panel against a scripted gateway (e2e)', function () {
     });
     await session.openView();
     await session.closeQuickInput().catch(() => undefined);
-    await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
-    await session.page
-      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await session.answerQuickInput(API_KEY);
+    await session.enterSecret('docchat.setGatewayApiKey', API_KEY);
     await session.waitForOutput(/docchat\.gatewayApiKey updated/);
     await session.runCommand(commandTitle('docchat.chat.open'));
     await chatWebviewFrame(session.page);

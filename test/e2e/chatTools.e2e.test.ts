@@ -46,11 +46,7 @@ describe('Chat panel gateway tools (e2e)', function () {
     });
     await session.openView();
     await session.closeQuickInput().catch(() => undefined);
-    await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
-    await session.page
-      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await session.answerQuickInput(API_KEY);
+    await session.enterSecret('docchat.setGatewayApiKey', API_KEY);
     try {
       await session.waitForOutput(/docchat\.gatewayApiKey updated/);
     } finally {

@@ -106,11 +106,7 @@ describe('Errors shown once, with a way forward (e2e)', function () {
   });
 
   it('a rejected token: one error in the tree that opens Set Token, which fixes it', async () => {
-    await session.runCommand(commandTitle('docchat.setDocumentsToken'));
-    await session.page
-      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await session.answerQuickInput('a-wrong-token');
+    await session.enterSecret('docchat.setDocumentsToken', 'a-wrong-token');
     const error = rows(/token was rejected/i);
     await error.first().waitFor({ state: 'visible', timeout: 60_000 });
     await session.screenshot('rejected token in the tree');
@@ -152,11 +148,7 @@ describe('Errors shown once, with a way forward (e2e)', function () {
 
   it('a broken chat stream: the partial answer stays, one inline error offers Retry and Show Output, Retry completes it', async () => {
     await session.closeQuickInput().catch(() => undefined);
-    await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
-    await session.page
-      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await session.answerQuickInput(API_KEY);
+    await session.enterSecret('docchat.setGatewayApiKey', API_KEY);
     await session.waitForOutput(/docchat\.gatewayApiKey updated/);
     await session.runCommand(commandTitle('docchat.chat.open'));
     const chat = session.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');

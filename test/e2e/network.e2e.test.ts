@@ -163,17 +163,11 @@ describe('Network: proxy and company CA (e2e)', function () {
     ca?.dispose();
   });
 
-  async function setSecret(s: VSCodeSession, command: string, title: string, value: string): Promise<void> {
-    await s.runCommand(commandTitle(command));
-    await s.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
-    await s.answerQuickInput(value);
-  }
-
   const storeRow = (s: VSCodeSession) => s.viewPane('Vector Stores').locator('.monaco-list-row', { hasText: 'handbook' }).first();
 
   /** Asks in the chat panel, grounded in the only store; resolves to the finished answer's text. */
   async function ask(s: VSCodeSession, question: string): Promise<string> {
-    await setSecret(s, 'docchat.setGatewayApiKey', 'Set Gateway API Key', API_KEY);
+    await s.enterSecret('docchat.setGatewayApiKey', API_KEY);
     await s.waitForOutput(/docchat\.gatewayApiKey updated/);
     await s.runCommand(commandTitle('docchat.chat.open'));
     const chat = await chatWebviewFrame(s.page);
@@ -198,7 +192,7 @@ describe('Network: proxy and company CA (e2e)', function () {
       },
     });
     await session.openView();
-    await setSecret(session, 'docchat.setDocumentsToken', 'Set Documents Token', TOKEN);
+    await session.enterSecret('docchat.setDocumentsToken', TOKEN);
     await storeRow(session).waitFor({ state: 'visible', timeout: 90_000 });
     await session.screenshot('stores through the proxy');
 
@@ -243,7 +237,7 @@ describe('Network: proxy and company CA (e2e)', function () {
       },
     });
     await session.openView();
-    await setSecret(session, 'docchat.setDocumentsToken', 'Set Documents Token', TOKEN);
+    await session.enterSecret('docchat.setDocumentsToken', TOKEN);
     await storeRow(session).waitFor({ state: 'visible', timeout: 90_000 });
     const answer = await ask(session, 'How do I roll back?');
     assert.match(answer, /Roll back from the release pipeline\./);
@@ -267,7 +261,7 @@ describe('Network: proxy and company CA (e2e)', function () {
         extraExtensions: [settingsWriter],
       });
       await session.openView();
-      await setSecret(session, 'docchat.setDocumentsToken', 'Set Documents Token', TOKEN);
+      await session.enterSecret('docchat.setDocumentsToken', TOKEN);
       const sentence = `The proxy 127.0.0.1:${proxy.port} asks for credentials (407 Proxy Authentication Required): set them in VS Code's http.proxyAuthorization setting or in the proxy URL (docchat.network.proxy).`;
       await session.waitForOutput(new RegExp(sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 90_000);
       await session.viewPane('Vector Stores').getByText('Could not load').first().waitFor({ state: 'visible', timeout: 30_000 });

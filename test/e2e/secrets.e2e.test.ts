@@ -77,17 +77,9 @@ describe('Secrets stay secret (e2e)', function () {
 
   it('sets both secrets through the commands and uses the tree, search and chat', async () => {
     await session.openView();
-    await session.runCommand(commandTitle('docchat.setDocumentsToken'));
-    await session.page
-      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Documents Token' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await session.answerQuickInput(token);
+    await session.enterSecret('docchat.setDocumentsToken', token);
     await session.page.locator('.statusbar', { hasText: 'Signed out' }).waitFor({ state: 'detached', timeout: 30_000 });
-    await session.runCommand(commandTitle('docchat.setGatewayApiKey'));
-    await session.page
-      .locator('.quick-input-widget .quick-input-title', { hasText: 'Set Gateway API Key' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await session.answerQuickInput(apiKey);
+    await session.enterSecret('docchat.setGatewayApiKey', apiKey);
 
     // The tree lists the backend's store (not the workspace's server).
     const pane = session.viewPane('Vector Stores');

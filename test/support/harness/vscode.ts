@@ -11,6 +11,7 @@ import { CHROMIUM_PATH, slug, testResultsRoot } from './paths';
 import {
   answerQuickInput,
   closeQuickInput,
+  enterSecret,
   notificationTexts,
   openViewContainer,
   runCommand,
@@ -81,6 +82,8 @@ export interface VSCodeWindow {
   /** Types into the open input box or quick pick and presses Enter. */
   answerQuickInput(value: string): Promise<void>;
   closeQuickInput(): Promise<void>;
+  /** Runs a "Set …" secret command by its id and types `value` into its password box. */
+  enterSecret(command: string, value: string): Promise<void>;
   /** Shows the DocChat view container; resolves to the side bar. */
   openView(container?: string): ReturnType<typeof openViewContainer>;
   /** Body of a view (by its name) in the side bar. */
@@ -220,6 +223,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
       runCommand: (title) => runCommand(page, title),
       answerQuickInput: (value) => answerQuickInput(page, value),
       closeQuickInput: () => closeQuickInput(page),
+      enterSecret: (command, value) => enterSecret(page, command, value),
       openView: (container = 'DocChat') => openViewContainer(page, container),
       viewPane: (viewName) => viewPane(page, viewName),
       notifications: () => notificationTexts(page),

@@ -1,5 +1,5 @@
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
-import { manifest } from './manifest';
+import { commandLabel, commandTitle, manifest } from './manifest';
 
 // Page-level helpers for the VS Code workbench. Selectors are VS Code 1.100's DOM classes.
 
@@ -137,4 +137,16 @@ export async function askInChat(chat: Frame | FrameLocator, question: string, ti
 /** Waits until `answer` is complete (Retry and Regenerate keep its position). */
 export async function answerDone(chat: Frame | FrameLocator, answer: Locator, timeoutMs = 90_000): Promise<void> {
   await answer.and(chat.locator('article[data-status="done"]')).waitFor({ timeout: timeoutMs });
+}
+
+/**
+ * Runs a "Set …" secret command (`docchat.setDocumentsToken`, `docchat.setGatewayApiKey`) and types
+ * `value` into its password box, once that box has replaced the closing command palette.
+ */
+export async function enterSecret(page: Page, command: string, value: string): Promise<void> {
+  await runCommand(page, commandTitle(command));
+  await page
+    .locator(`${QUICK_INPUT} .quick-input-title`, { hasText: commandLabel(command) })
+    .waitFor({ state: 'visible', timeout: 15_000 });
+  await answerQuickInput(page, value);
 }
