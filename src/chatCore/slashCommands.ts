@@ -2,6 +2,7 @@
  * Parses the chat panel's gateway-tool commands: `/web <query>`, `/crawl <url…>`,
  * `/research <topic>`. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { MAX_CRAWL_URLS } from '../api/gateway/schemas';
 
 export { MAX_CRAWL_URLS };
@@ -57,7 +58,7 @@ export function parseToolCommand(text: string): ParsedToolCommand | undefined {
   const argument = match[2]!.trim();
   const usage = TOOL_COMMANDS.find((c) => c.name === name)!.usage;
   if (!argument) {
-    return { ok: false, name, error: `Usage: ${usage}` };
+    return { ok: false, name, error: l10n.t('Usage: {0}', usage) };
   }
   if (name === 'crawl') {
     return parseCrawl(argument);
@@ -66,7 +67,10 @@ export function parseToolCommand(text: string): ParsedToolCommand | undefined {
     return {
       ok: false,
       name,
-      error: `The ${name === 'web' ? 'query' : 'topic'} is too long (at most ${MAX_TOOL_QUERY_CHARS.toLocaleString('en-US')} characters).`,
+      error:
+        name === 'web'
+          ? l10n.t('The query is too long (at most {0} characters).', MAX_TOOL_QUERY_CHARS.toLocaleString('en-US'))
+          : l10n.t('The topic is too long (at most {0} characters).', MAX_TOOL_QUERY_CHARS.toLocaleString('en-US')),
     };
   }
   return { ok: true, command: name === 'web' ? { name, query: argument } : { name, topic: argument } };
@@ -77,14 +81,14 @@ function parseCrawl(argument: string): ParsedToolCommand {
   for (const word of argument.split(/[\s,]+/).filter(Boolean)) {
     const url = normaliseWebUrl(word);
     if (!url) {
-      return { ok: false, name: 'crawl', error: `Not an http(s) URL: ${word}. Usage: /crawl <url…>` };
+      return { ok: false, name: 'crawl', error: l10n.t('Not an http(s) URL: {0}. Usage: /crawl <url…>', word) };
     }
     if (!urls.includes(url)) {
       urls.push(url);
     }
   }
   if (urls.length > MAX_CRAWL_URLS) {
-    return { ok: false, name: 'crawl', error: `At most ${MAX_CRAWL_URLS} URLs at a time (got ${urls.length}).` };
+    return { ok: false, name: 'crawl', error: l10n.t('At most {0} URLs at a time (got {1}).', MAX_CRAWL_URLS, urls.length) };
   }
   return { ok: true, command: { name: 'crawl', urls } };
 }

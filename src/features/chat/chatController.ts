@@ -316,7 +316,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'openSource':
         return this.openSource(message.messageId, message.number);
       case 'copyCode':
-        void vscode.env.clipboard.writeText(message.code).then(() => vscode.window.setStatusBarMessage('DocChat: code copied', 2000));
+        void vscode.env.clipboard
+          .writeText(message.code)
+          .then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('DocChat: code copied'), 2000));
         return;
       case 'insertCode':
         void this.sources.insertAtCursor(message.code);

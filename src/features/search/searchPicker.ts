@@ -194,7 +194,10 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       }
       if (e.button === ADD_TO_CHAT) {
         void vscode.commands.executeCommand(Commands.addChatContext, { kind: 'passage', ...passage });
-        vscode.window.setStatusBarMessage(`DocChat: passage of "${passage.filename}" added to the chat`, 3000);
+        vscode.window.setStatusBarMessage(
+          vscode.l10n.t('DocChat: passage of "{0}" added to the chat', passage.filename ?? passage.fileId),
+          3000,
+        );
       } else if (e.button === REVEAL) {
         picker.hide();
         void vscode.commands.executeCommand(Commands.revealInTree, { storeId: passage.storeId, fileId: passage.fileId });

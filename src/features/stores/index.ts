@@ -159,7 +159,10 @@ export function register(context: vscode.ExtensionContext, services: Services): 
           return;
         }
         await vscode.env.clipboard.writeText(ids.join('\n'));
-        vscode.window.setStatusBarMessage(`DocChat: copied ${ids.length === 1 ? ids[0] : `${ids.length} IDs`}`, 3000);
+        vscode.window.setStatusBarMessage(
+          ids.length === 1 ? vscode.l10n.t('DocChat: copied {0}', ids[0]!) : vscode.l10n.t('DocChat: copied {0} IDs', ids.length),
+          3000,
+        );
       },
     ),
     registerCommand(
