@@ -57,16 +57,16 @@ export function createMarkdownIt(): Markdown {
     }
     return true;
   });
+  const escape = md.utils.escapeHtml;
   md.renderer.rules.citation = (tokens, idx) => {
     const numbers = (tokens[idx]!.meta as { numbers: number[] }).numbers;
-    return numbers.map((n) => `<a class="citation" data-citation="${n}" title="Source ${n}">[${n}]</a>`).join('');
+    return numbers.map((n) => `<a class="citation" data-citation="${n}" title="${escape(l10n.t('Source {0}', n))}">[${n}]</a>`).join('');
   };
 
-  const escape = md.utils.escapeHtml;
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
     const src = String(token.attrGet('src') ?? '');
-    const alt = self.renderInlineAsText(token.children ?? [], options, env) || 'image';
+    const alt = self.renderInlineAsText(token.children ?? [], options, env) || l10n.t('image');
     // Never an <img>: a remote image would be fetched as soon as it renders.
     return `<a class="md-image" href="${escape(src)}" title="${escape(l10n.t('Image: {0}', src))}"><span class="codicon codicon-file-media" aria-hidden="true"></span>${escape(alt)}</a>`;
   };

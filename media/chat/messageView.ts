@@ -114,7 +114,12 @@ export function userMessageElement(message: UserMessage): HTMLElement {
 }
 
 function formatUsage(usage: TokenUsage): string {
-  return `${usage.promptTokens.toLocaleString()} prompt · ${usage.completionTokens.toLocaleString()} completion · ${usage.totalTokens.toLocaleString()} tokens`;
+  return l10n.t(
+    '{0} prompt · {1} completion · {2} tokens',
+    usage.promptTokens.toLocaleString(),
+    usage.completionTokens.toLocaleString(),
+    usage.totalTokens.toLocaleString(),
+  );
 }
 
 /** What the host's copy of an answer must match for its view to be kept. */

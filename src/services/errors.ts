@@ -60,7 +60,8 @@ export class ErrorReporter {
     }
     const unreachable = error instanceof DocChatError && error.kind === 'network';
     if (unreachable) this.onUnreachable?.();
-    const message = vscode.l10n.t('{0} {1}', failure, describeError(error));
+    // Two whole sentences: what failed, then why.
+    const message = `${failure} ${describeError(error)}`;
     if (this.open.has(message)) {
       return;
     }

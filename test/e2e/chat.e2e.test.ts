@@ -13,6 +13,7 @@ import {
   captureFailures,
   launchVSCode,
   pollUntil,
+  retryAnswer,
   startBackendProcess,
   waitForWorkbench,
   type BackendProcess,
@@ -243,7 +244,7 @@ describe('Chat panel (e2e, embedded backend)', function () {
     await error.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await error.innerText(), /not available/);
     await session.screenshot('model unavailable with retry');
-    await error.locator('.action-retry').click();
+    await retryAnswer(chat(), answer);
     await finished(answer);
     assert.match(await answer.locator('.markdown-body').innerText(), /word4/);
   });

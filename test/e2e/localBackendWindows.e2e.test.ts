@@ -10,6 +10,7 @@ import {
   commandTitle,
   launchVSCode,
   pollUntil,
+  retryAnswer,
   seedDemoStore,
   localModeStorage,
   type VSCodeSession,
@@ -147,7 +148,7 @@ describe('Local mode: one backend process for every window (e2e)', function () {
       assert.match(await error.innerText(), /Could not reach the documents service/);
       await second!.screenshot('question in flight when the backend died');
       await session!.waitForOutput(/The local backend stopped and was started again/, 120_000);
-      await error.locator('.action-retry').click();
+      await retryAnswer(chat, answer);
     }
     await answered(chat, answer);
     const restarted = await discovery();

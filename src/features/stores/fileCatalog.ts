@@ -56,7 +56,12 @@ export class FileCatalog {
       return;
     }
     if (!this.listed) {
+      const generation = this.generation;
       await this.untilNamedOrListed(missing);
+      // A refresh cut that list short: the tree asks again for what it shows now.
+      if (generation !== this.generation) {
+        return;
+      }
       missing = missing.filter((id) => !this.files.has(id));
       if (missing.length === 0) {
         return;

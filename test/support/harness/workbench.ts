@@ -134,9 +134,13 @@ export async function askInChat(chat: Frame | FrameLocator, question: string, ti
   return answer;
 }
 
-/** Waits until `answer` is complete (Retry and Regenerate keep its position). */
+/** Waits until `answer` is complete (Retry and Regenerate keep its position); fails at once, with its text, if it ends in an error. */
 export async function answerDone(chat: Frame | FrameLocator, answer: Locator, timeoutMs = 90_000): Promise<void> {
-  await answer.and(chat.locator('article[data-status="done"]')).waitFor({ timeout: timeoutMs });
+  const ended = answer.and(chat.locator('article[data-status="done"], article[data-status="error"]'));
+  await ended.waitFor({ timeout: timeoutMs });
+  if ((await answer.getAttribute('data-status')) === 'error') {
+    throw new Error(`the answer ended in an error: ${await answer.innerText()}`);
+  }
 }
 
 /**
@@ -149,4 +153,10 @@ export async function enterSecret(page: Page, command: string, value: string): P
     .locator(`${QUICK_INPUT} .quick-input-title`, { hasText: commandLabel(command) })
     .waitFor({ state: 'visible', timeout: 15_000 });
   await answerQuickInput(page, value);
+}
+
+/** Clicks Retry on `answer`'s inline error; resolves once the answer is being answered again. */
+export async function retryAnswer(chat: Frame | FrameLocator, answer: Locator, timeoutMs = 60_000): Promise<void> {
+  await answer.locator('.inline-error .action-retry').click();
+  await answer.and(chat.locator('article:not([data-status="error"])')).waitFor({ timeout: timeoutMs });
 }

@@ -173,4 +173,27 @@ describe('tree paging and file names against the embedded backend', () => {
     assert.equal(catalog.get('file-stale'), undefined, 'the stale page named nothing');
     assert.ok(!afterIds.includes('file-stale'), 'the stale list was not read further');
   });
+
+  it('looks up no file one by one for a list a refresh cut short (the tree asks again)', async () => {
+    let releaseStale!: () => void;
+    const stalePage = new Promise<void>((resolve) => (releaseStale = resolve));
+    const retrieved: string[] = [];
+    const catalog = new FileCatalog(() => ({
+      listFiles: async (p) => {
+        const page = await backend.client.listFiles({ limit: p.limit });
+        if (!p.after) return { ...page, hasMore: true, lastId: page.data.at(-1)?.id ?? null };
+        await stalePage;
+        return { data: [], hasMore: false, lastId: null };
+      },
+      retrieveFile: (id) => {
+        retrieved.push(id);
+        return backend.client.retrieveFile(id);
+      },
+    }));
+    const pending = catalog.ensure(['file-not-listed-yet']);
+    catalog.invalidate();
+    releaseStale();
+    await pending;
+    assert.deepEqual(retrieved, [], 'the stale ensure looked files up one by one');
+  });
 });
