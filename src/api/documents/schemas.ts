@@ -66,7 +66,23 @@ export const storeNameSchema = requiredString('name', 'The name must be a string
   }
 });
 
-export const metadataSchema = z
+/** Keys a JavaScript object cannot hold as data: a parser drops them, so they are refused by name. */
+const RESERVED_METADATA_KEYS = ['__proto__'];
+
+/** Runs on the input, before the record parser drops a reserved key without a word. */
+const reservedMetadataKeys = z.unknown().superRefine((value, ctx) => {
+  if (!value || typeof value !== 'object') return;
+  const key = RESERVED_METADATA_KEYS.find((name) => Object.prototype.hasOwnProperty.call(value, name));
+  if (key === undefined) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: [key],
+    message: `The metadata key "${key}" is reserved: rename it.`,
+    params: { limit: `no key named ${RESERVED_METADATA_KEYS.join(', ')}`, code: 'metadata_key_reserved' },
+  });
+});
+
+const metadataRecordSchema = z
   .record(z.string(), z.string({ error: 'Metadata values must be strings.' }), {
     error: 'Metadata must be an object of string keys and string values.',
   })
@@ -102,6 +118,7 @@ export const metadataSchema = z
       }
     }
   });
+export const metadataSchema = reservedMetadataKeys.pipe(metadataRecordSchema);
 export type Metadata = z.infer<typeof metadataSchema>;
 
 const idSchema = (what: string, field = what) =>

@@ -58,6 +58,22 @@ describe('backend: vector store files', () => {
     assert.equal(bad.json.error.code, 'metadata_key_too_long');
   });
 
+  it('refuses the metadata key __proto__ with a 400 that names it, and keeps the metadata it had', async () => {
+    const done = await t.ingest(storeId, 'a.md', 'alpha');
+    const path = `/v1/vector_stores/${storeId}/files/${done.json.id}`;
+    assert.equal((await t.docs('PUT', path, { metadata: { reviewed: 'yes' } })).status, 200);
+    // A computed key makes `__proto__` an own property, as JSON.parse does on the server.
+    const reply = await t.docs('PUT', path, { metadata: { ['__proto__']: 'x', team: 'docs' } });
+    assert.equal(reply.status, 400, JSON.stringify(reply.json));
+    assert.equal(reply.json.error.param, 'metadata');
+    assert.equal(reply.json.error.code, 'metadata_key_reserved');
+    assert.match(reply.json.error.message, /__proto__/);
+    assert.deepEqual((await t.docs('GET', path)).json.metadata, { reviewed: 'yes' });
+    const attach = await t.docs('POST', `/v1/vector_stores/${storeId}/files`, { file_id: done.json.id, metadata: { ['__proto__']: 'x' } });
+    assert.equal(attach.status, 400);
+    assert.equal(attach.json.error.code, 'metadata_key_reserved');
+  });
+
   it('detaches a store file and keeps the file', async () => {
     const done = await t.ingest(storeId, 'a.md', 'alpha beta');
     const fileId = done.json.id;
