@@ -34,7 +34,17 @@ export function parseTarget(raw: string): RequestTarget {
   let target = raw;
   // Absolute form (`GET http://host/path`), as proxies send it: keep the path and query.
   const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
-  if (absolute) target = target.slice(absolute[0].length) || '/';
+  if (absolute) {
+    // The host is not used for routing, but one a URL parser refuses marks a request no client built.
+    if (!URL.canParse(absolute[0])) {
+      throw invalid(
+        null,
+        `The request target ${quoted(raw)} has a host that is not valid: send a path that starts with "/" or a valid absolute URL.`,
+        'invalid_request_target',
+      );
+    }
+    target = target.slice(absolute[0].length) || '/';
+  }
   if (!target.startsWith('/')) {
     throw invalid(null, `The request target ${quoted(raw)} is not a path: send a path that starts with "/".`, 'invalid_request_target');
   }

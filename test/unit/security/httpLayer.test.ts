@@ -61,6 +61,15 @@ describe('security: the HTTP layer answers every request', function () {
       assert.equal(reply.status, 200, reply.body);
       assert.equal(reply.json.object, 'list');
     });
+
+    it('refuses an absolute-form target whose host is not valid', async () => {
+      for (const target of ['http://%zz/v1/vector_stores', 'http://[::1/v1/vector_stores', 'http://a:99999/v1/vector_stores']) {
+        const reply = await rawRequest(t.url, get(target));
+        assertErrorShape(reply, 400, 'invalid_request_target');
+        assert.match(reply.json.error.message, /host/, target);
+      }
+      await stillServing();
+    });
   });
 
   describe('ids are never path steps', () => {
