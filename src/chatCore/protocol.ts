@@ -78,6 +78,8 @@ export type ChatErrorKind =
   | 'not_connected'
   /** The gateway does not offer a tool (HTTP 501, e.g. the local backend without an upstream). */
   | 'not_available'
+  /** The stream ended with no text and no finish reason. */
+  | 'empty'
   | 'unknown';
 
 /** Buttons an inline error offers; the host maps them to commands from a fixed allow-list. */

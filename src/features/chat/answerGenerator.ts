@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer';
-import { isAbort, toChatError } from './chatErrors';
+import { emptyAnswerError, isAbort, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { ChatErrorInfo, ChatMessage, ChatSource, ContextItem, NextStep, StreamPhase, TokenUsage } from '../../chatCore/protocol';
@@ -193,15 +193,21 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
     const stream = job.legacy
       ? deps.gateway.streamInference(job.model, { ...buildInferencePrompt(prompt), project_code: job.projectCode, ...options }, { signal })
       : deps.gateway.streamChatCompletion({ model: job.model, messages: buildChatMessages(prompt), ...options }, { signal });
+    let received = '';
     for await (const part of stream) {
       if (signal.aborted) {
         break;
       }
       coalescer.push(part.content);
+      received += part.content;
       usage = toUsage(part.usage) ?? usage;
       finishReason = part.finishReason ?? finishReason;
     }
     coalescer.flush();
+    if (!signal.aborted && !finishReason && !received.trim()) {
+      events.error(emptyAnswerError(job.model));
+      return;
+    }
     events.done({ stopped: signal.aborted, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) });
   } catch (error) {
     // What arrived before the failure stays: flush it before the terminal message.

@@ -32,6 +32,18 @@ function looksLikeModelUnavailable(error: DocChatError, model: string | undefine
   return false;
 }
 
+/**
+ * A stream that ended (`[DONE]`) with no text and no finish reason: some servers report a failure
+ * that way, so it is shown as one rather than as an empty answer.
+ */
+export function emptyAnswerError(model: string): ChatErrorInfo {
+  return {
+    kind: 'empty',
+    message: l10n.t('The model {0} returned nothing. Retry, or pick another model.', model),
+    actions: ['retry', 'showOutput'],
+  };
+}
+
 export function toChatError(error: unknown, service: FailedService, model?: string): ChatErrorInfo {
   const retry: ErrorAction[] = ['retry'];
   if (!(error instanceof DocChatError)) {

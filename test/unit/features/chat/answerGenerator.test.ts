@@ -248,6 +248,27 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     assert.ok(terminal.error.actions.includes('retry'));
   });
 
+  it('says the model returned nothing, with Retry, when the stream ends with [DONE] after no content and no finish reason', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('', { role: 'assistant' })])));
+    const recorder = new Recorder();
+    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    assert.equal(recorder.text, '');
+    const terminal = recorder.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
+    assert.equal(terminal.kind, 'error');
+    assert.equal(terminal.error.kind, 'empty');
+    assert.match(terminal.error.message, /returned nothing/);
+    assert.ok(terminal.error.actions.includes('retry'));
+  });
+
+  it('keeps an empty answer that the model ended with a finish reason', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(res, sseBody([chatChunk(undefined, { finish_reason: 'length' })])),
+    );
+    const recorder = new Recorder();
+    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: false, finishReason: 'length' } });
+  });
+
   it('reports an error event inside the stream after the text that came before it', async () => {
     server.on('POST', '/v1/chat/completions', (_req, res) =>
       sendChunked(
