@@ -248,52 +248,65 @@ describe('Chat panel for screen readers and the keyboard', function () {
       const page = await panels.open(loadTheme(file));
       try {
         await deliver(page, stateMessage([question(), answer({ id: 'a1' })], { pendingContext: [SOURCES[0]!] }));
-        for (const selector of [
+        await assertFocusRings(page, file, [
           'button.send',
           'button.regenerate',
           '.code-action[data-action="copy"]',
           '.chip-remove',
           'select.model-select',
           'textarea.composer-input',
-        ]) {
-          await page.focus(selector);
-          // Focus that came from the keyboard (Shift+Tab and back), so :focus-visible applies.
-          await page.keyboard.press('Shift+Tab');
-          await page.keyboard.press('Tab');
-          const ring = await page.evaluate(() => {
-            const e = document.activeElement as HTMLElement;
-            const style = getComputedStyle(e);
-            // The colour the ring is drawn on: the element's own background for a ring inside it,
-            // its parent's for one outside; translucent backgrounds composited over their ancestors'.
-            const layers: number[][] = [];
-            for (let n: Element | null = parseFloat(style.outlineOffset) < 0 ? e : e.parentElement; n; n = n.parentElement) {
-              const [r, g, b, a = 1] = (getComputedStyle(n).backgroundColor.match(/[\d.]+/g) ?? []).map(Number);
-              if (a! > 0) layers.push([r!, g!, b!, a!]);
-              if (a === 1) break;
-            }
-            let under = [255, 255, 255];
-            for (const [r, g, b, a] of layers.reverse()) {
-              under = [r! * a! + under[0]! * (1 - a!), g! * a! + under[1]! * (1 - a!), b! * a! + under[2]! * (1 - a!)];
-            }
-            return {
-              style: style.outlineStyle,
-              width: parseFloat(style.outlineWidth),
-              color: style.outlineColor,
-              background: `rgb(${under.join(', ')})`,
-            };
-          });
-          const background = ring.background;
-          const ratio = contrast(ring.color, background);
-          assert.notEqual(ring.style, 'none', `${file} ${selector}: no focus ring`);
-          assert.ok(ring.width >= 1, `${file} ${selector}: ring ${ring.width}px`);
-          assert.ok(ratio >= 3, `${file} ${selector}: focus ring ${ring.color} on ${background} is ${ratio.toFixed(2)}:1`);
-        }
+        ]);
+        // The inline error box has its own background: the ring of its buttons is drawn on it.
+        const failed = answer({
+          id: 'a1',
+          content: '',
+          status: 'error',
+          error: { kind: 'auth', message: 'The language-model gateway rejected the credentials.', actions: ['setGatewayApiKey', 'retry'] },
+        });
+        await deliver(page, stateMessage([question(), failed]));
+        await assertFocusRings(page, file, ['button.action-setGatewayApiKey', 'button.action-retry']);
       } finally {
         await page.close();
       }
     }
   });
 });
+
+async function assertFocusRings(page: Page, file: string, selectors: string[]): Promise<void> {
+  for (const selector of selectors) {
+    await page.focus(selector);
+    // Focus that came from the keyboard (Shift+Tab and back), so :focus-visible applies.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const ring = await page.evaluate(() => {
+      const e = document.activeElement as HTMLElement;
+      const style = getComputedStyle(e);
+      // The colour the ring is drawn on: the element's own background for a ring inside it,
+      // its parent's for one outside; translucent backgrounds composited over their ancestors'.
+      const layers: number[][] = [];
+      for (let n: Element | null = parseFloat(style.outlineOffset) < 0 ? e : e.parentElement; n; n = n.parentElement) {
+        const [r, g, b, a = 1] = (getComputedStyle(n).backgroundColor.match(/[\d.]+/g) ?? []).map(Number);
+        if (a! > 0) layers.push([r!, g!, b!, a!]);
+        if (a === 1) break;
+      }
+      let under = [255, 255, 255];
+      for (const [r, g, b, a] of layers.reverse()) {
+        under = [r! * a! + under[0]! * (1 - a!), g! * a! + under[1]! * (1 - a!), b! * a! + under[2]! * (1 - a!)];
+      }
+      return {
+        style: style.outlineStyle,
+        width: parseFloat(style.outlineWidth),
+        color: style.outlineColor,
+        background: `rgb(${under.join(', ')})`,
+      };
+    });
+    const background = ring.background;
+    const ratio = contrast(ring.color, background);
+    assert.notEqual(ring.style, 'none', `${file} ${selector}: no focus ring`);
+    assert.ok(ring.width >= 1, `${file} ${selector}: ring ${ring.width}px`);
+    assert.ok(ratio >= 3, `${file} ${selector}: focus ring ${ring.color} on ${background} is ${ratio.toFixed(2)}:1`);
+  }
+}
 
 function luminance(color: string): number {
   const [r, g, b] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
