@@ -1,5 +1,5 @@
 /**
- * Markdown for model output, which is untrusted: raw HTML off, links limited to http(s)/mailto,
+ * Markdown for model output, which is untrusted: raw HTML off, links limited to http(s),
  * no images (shown as links the user may open), everything sanitized by DOMPurify. Code blocks get
  * highlighting and a toolbar (copy, insert at cursor); `[n]` citations become citation links.
  *
@@ -11,6 +11,7 @@ import MarkdownIt from 'markdown-it';
 import hljs from 'highlight.js/lib/common';
 import type { Config, DOMPurify } from 'dompurify';
 import { citationAt } from '../../src/chatCore/citations';
+import { isOpenableLink } from '../../src/chatCore/links';
 
 /** Per-answer render environment. */
 export type MarkdownEnv = {
@@ -110,7 +111,7 @@ const hooked = new WeakSet<object>();
 
 /**
  * Links keep their target in `data-href` instead of `href`: nothing navigates by itself, the
- * webview asks the host, and the host opens only http(s) after checking the scheme again.
+ * webview asks the host, and the host opens only what `isOpenableLink` accepts, checking again.
  */
 function installHooks(purify: DOMPurify): void {
   if (hooked.has(purify)) {
@@ -129,7 +130,8 @@ function installHooks(purify: DOMPurify): void {
     const element = node as Element;
     const href = element.getAttribute('href');
     element.removeAttribute('href');
-    if (href && SAFE_LINK.test(href)) {
+    // A link the host would refuse (mailto, a host the URL parser rejects) stays text.
+    if (href && isOpenableLink(href)) {
       element.setAttribute('data-href', href);
       element.setAttribute('title', element.getAttribute('title') || href);
     }

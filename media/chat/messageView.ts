@@ -2,6 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import { citedSources } from '../../src/chatCore/citations';
 import { sourceTitle } from '../../src/chatCore/grounding';
+import { isOpenableLink } from '../../src/chatCore/links';
 import type {
   AssistantMessage,
   ChatErrorInfo,
@@ -51,11 +52,6 @@ function toolLabels(tool: ChatToolName): { badge: string; working: string } {
 
 function contextIcon(item: ContextItem): string {
   return item.kind === 'selection' ? 'selection' : item.kind === 'web' ? 'globe' : 'file-text';
-}
-
-/** Only web addresses open (the host checks again); anything else from the web stays text. */
-function isWebUrl(url: string): boolean {
-  return /^https?:\/\/[^\s/]/i.test(url);
 }
 
 function nextStepLabel(step: NextStep): [string, string] {
@@ -421,7 +417,7 @@ export class AnswerView {
           : source.kind === 'web'
             ? source.url
             : 'selection';
-      const openable = source.kind !== 'web' || isWebUrl(source.url);
+      const openable = source.kind !== 'web' || isOpenableLink(source.url);
       const label = [
         h('span', { className: 'source-number', text: `[${source.number}]` }),
         icon(contextIcon(source)),

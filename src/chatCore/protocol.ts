@@ -281,13 +281,3 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
   const result = webviewMessageSchema.safeParse(value);
   return result.success ? result.data : undefined;
 }
-
-/** Only these schemes are ever opened from the chat (never `command:`, `file:`, `vscode:`). */
-export function isOpenableLink(href: string): boolean {
-  try {
-    const url = new URL(href);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}

@@ -12,12 +12,12 @@ import { ConversationStore } from './conversationStore';
 import { FileNameCache } from '../../chatCore/grounding';
 import { LOCAL_MODEL, ModelCatalog } from '../../chatCore/modelCatalog';
 import { titleFor } from '../../chatCore/promptBuilder';
+import { isOpenableLink } from '../../chatCore/links';
 import {
   type ChatErrorInfo,
   type ContextItem,
   type Conversation,
   type HostMessage,
-  isOpenableLink,
   type UserMessage,
   type WebviewMessage,
 } from '../../chatCore/protocol';

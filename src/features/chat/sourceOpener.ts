@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import { passageOf, type PassageDocuments } from '../search';
-import { type ChatSource, isOpenableLink, type PassageSource, type SelectionSource } from '../../chatCore/protocol';
+import { isOpenableLink } from '../../chatCore/links';
+import type { ChatSource, PassageSource, SelectionSource } from '../../chatCore/protocol';
 
 /** Opens an answer's sources (passages, selections, web pages) and inserts code where the user was editing. */
 export interface SourceOpener {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { isOpenableLink, parseWebviewMessage } from '../../../src/chatCore/protocol';
+import { isOpenableLink } from '../../../src/chatCore/links';
+import { parseWebviewMessage } from '../../../src/chatCore/protocol';
 
 describe('chat protocol: messages from the webview', () => {
   const valid: unknown[] = [

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import Module from 'node:module';
-import { isOpenableLink } from '../../../src/chatCore/protocol';
+import { isOpenableLink } from '../../../src/chatCore/links';
 
 interface FakeWebview {
   options: any;

@@ -16,7 +16,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { renderChatPage } from '../../../src/features/chat/chatPage';
 import { CHROMIUM_PATH } from '../../support/harness/paths';
 import { CHROMIUM_ARGS } from '../../support/harness/vscode';
-import { isOpenableLink, parseWebviewMessage } from '../../../src/chatCore/protocol';
+import { isOpenableLink } from '../../../src/chatCore/links';
+import { parseWebviewMessage } from '../../../src/chatCore/protocol';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ORIGIN = 'https://webview.test';

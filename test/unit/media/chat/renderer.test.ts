@@ -278,6 +278,18 @@ describe('chat renderer: markdown features', () => {
       ['https://example.com', 'https://auto.example'],
     );
   });
+
+  it('renders as text a link the host would not open: mailto and a host the URL parser refuses', () => {
+    const dom = JSDOM.fragment(
+      fullRender('Write to [the team](mailto:team@example.com), see [the wiki](http://%zz/wiki) or <https://[::1/x>.'),
+    );
+    assert.deepEqual(
+      [...dom.querySelectorAll('[data-href], [role=link], [tabindex]')].map((a) => a.outerHTML),
+      [],
+      'no link to something the host refuses',
+    );
+    assert.match(dom.textContent ?? '', /Write to the team, see the wiki or/);
+  });
 });
 
 const XSS_PAYLOADS = [
