@@ -13,151 +13,42 @@
  * `streamDelta`, and one `streamDone` or `streamError`. `stop` with its request id cancels it.
  */
 import * as z from 'zod';
+import type {
+  ChatErrorInfo,
+  ChatMessage,
+  ChatSource,
+  ContextItem,
+  Conversation,
+  ConversationOptions,
+  NextStep,
+  TokenUsage,
+  ToolProgress,
+} from './conversation';
 
 // ---------------------------------------------------------------- shared data
 
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
-
-export interface SourceRange {
-  startLine: number;
-  startCharacter: number;
-  endLine: number;
-  endCharacter: number;
-}
-
-/** A passage of a vector store file (from a search, or added from the search quick pick). */
-export interface PassageSource {
-  kind: 'passage';
-  storeId: string;
-  storeName?: string;
-  fileId: string;
-  filename?: string;
-  content: string;
-  score?: number;
-}
-
-/** Text selected in an editor ("Ask DocChat about Selection"). */
-export interface SelectionSource {
-  kind: 'selection';
-  uri: string;
-  label: string;
-  languageId?: string;
-  range: SourceRange;
-  content: string;
-}
-
-/** A web page: a `/web` or `/research` source, or a page `/crawl` added as context. */
-export interface WebPageSource {
-  kind: 'web';
-  url: string;
-  title: string;
-  /** The page's text (crawled pages) or the result snippet (search results); may be empty. */
-  content: string;
-}
-
-export type ContextItem = PassageSource | SelectionSource | WebPageSource;
-
-/** A numbered source of an answer: `[n]` in the answer refers to `number === n`. */
-export type ChatSource = ContextItem & { number: number };
-
-export type AnswerStatus = 'pending' | 'streaming' | 'done' | 'stopped' | 'error';
-
-export type ChatErrorKind =
-  | 'network'
-  | 'timeout'
-  | 'auth'
-  | 'rate_limit'
-  | 'model_unavailable'
-  | 'server'
-  | 'stream'
-  | 'invalid_request'
-  | 'not_connected'
-  /** The gateway does not offer a tool (HTTP 501, e.g. the local backend without an upstream). */
-  | 'not_available'
-  /** The stream ended with no text and no finish reason. */
-  | 'empty'
-  | 'unknown';
-
-/** Buttons an inline error offers; the host maps them to commands from a fixed allow-list. */
-export type ErrorAction = 'retry' | 'setGatewayApiKey' | 'setDocumentsToken' | 'showOutput';
-
-/** Ways forward an answer without sources offers as buttons; each runs a DocChat command. */
-export type NextStep = 'chooseStore' | 'attachFiles' | 'useLanguageModel';
-export const NEXT_STEPS: readonly NextStep[] = ['chooseStore', 'attachFiles', 'useLanguageModel'];
-
-export interface ChatErrorInfo {
-  kind: ChatErrorKind;
-  message: string;
-  /** Rate limits: how long the service asked to wait. */
-  retryAfterMs?: number;
-  actions: ErrorAction[];
-}
-
-export interface UserMessage {
-  id: string;
-  role: 'user';
-  content: string;
-  createdAt: number;
-  /** Context attached when the question was sent (selection, search results). */
-  context?: ContextItem[];
-}
-
-/** The gateway tools the composer runs as slash commands (`/web`, `/crawl`, `/research`). */
-export type ChatToolName = 'web' | 'crawl' | 'research';
-
-/** How far a running tool has got (a research task's status poll). */
-export interface ToolProgress {
-  text: string;
-  /** 0..1 when the service reports it. */
-  fraction?: number;
-}
-
-export interface AssistantMessage {
-  id: string;
-  role: 'assistant';
-  content: string;
-  createdAt: number;
-  status: AnswerStatus;
-  /** Set when the answer comes from a gateway tool rather than a model. */
-  tool?: ChatToolName;
-  /** The tool's last progress report while it runs. */
-  progress?: ToolProgress;
-  /** Set while the answer is streaming; `stop` names it. */
-  requestId?: string;
-  model?: string;
-  legacy?: boolean;
-  sources?: ChatSource[];
-  usage?: TokenUsage;
-  finishReason?: string;
-  error?: ChatErrorInfo;
-  /** The answer had no sources to go on: the buttons that lead somewhere. */
-  nextSteps?: NextStep[];
-}
-
-export type ChatMessage = UserMessage | AssistantMessage;
-
-export interface ConversationOptions {
-  model?: string;
-  temperature?: number;
-  maxCompletionTokens?: number;
-  vectorStoreId?: string;
-  vectorStoreName?: string;
-}
-
-export interface Conversation {
-  id: string;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-  options: ConversationOptions;
-  messages: ChatMessage[];
-  /** Context waiting to be sent with the next question. */
-  pendingContext: ContextItem[];
-}
+export { NEXT_STEPS } from './conversation';
+export type {
+  AnswerStatus,
+  AssistantMessage,
+  ChatErrorInfo,
+  ChatErrorKind,
+  ChatMessage,
+  ChatSource,
+  ChatToolName,
+  ContextItem,
+  Conversation,
+  ConversationOptions,
+  ErrorAction,
+  NextStep,
+  PassageSource,
+  SelectionSource,
+  SourceRange,
+  TokenUsage,
+  ToolProgress,
+  UserMessage,
+  WebPageSource,
+} from './conversation';
 
 export interface ConversationSummary {
   id: string;

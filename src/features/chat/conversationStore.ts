@@ -7,7 +7,8 @@ import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
-import type { AssistantMessage, Conversation, ConversationOptions, ConversationSummary } from '../../chatCore/protocol';
+import { type Conversation, type ConversationOptions, conversationSchema } from '../../chatCore/conversation';
+import type { ConversationSummary } from '../../chatCore/protocol';
 
 const STATE_KEY = 'docchat.chat.conversations';
 /**
@@ -17,85 +18,16 @@ const STATE_KEY = 'docchat.chat.conversations';
 export const SAVE_DELAY_MS = 250;
 export const MAX_CONVERSATIONS = 50;
 
-const range = z.object({ startLine: z.number(), startCharacter: z.number(), endLine: z.number(), endCharacter: z.number() });
-const contextItem = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('passage'),
-    storeId: z.string(),
-    storeName: z.string().optional(),
-    fileId: z.string(),
-    filename: z.string().optional(),
-    content: z.string(),
-    score: z.number().optional(),
-  }),
-  z.object({
-    kind: z.literal('selection'),
-    uri: z.string(),
-    label: z.string(),
-    languageId: z.string().optional(),
-    range,
-    content: z.string(),
-  }),
-  z.object({ kind: z.literal('web'), url: z.string(), title: z.string(), content: z.string() }),
-]);
-const source = z.intersection(contextItem, z.object({ number: z.number().int() }));
-const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
-const errorInfo = z.object({
-  kind: z.string(),
-  message: z.string(),
-  retryAfterMs: z.number().optional(),
-  actions: z.array(z.string()),
-});
-const message = z.discriminatedUnion('role', [
-  z.object({
-    id: z.string(),
-    role: z.literal('user'),
-    content: z.string(),
-    createdAt: z.number(),
-    context: z.array(contextItem).optional(),
-  }),
-  z.object({
-    id: z.string(),
-    role: z.literal('assistant'),
-    content: z.string(),
-    createdAt: z.number(),
-    status: z.enum(['pending', 'streaming', 'done', 'stopped', 'error']),
-    tool: z.enum(['web', 'crawl', 'research']).optional(),
-    requestId: z.string().optional(),
-    model: z.string().optional(),
-    legacy: z.boolean().optional(),
-    sources: z.array(source).optional(),
-    usage: usage.optional(),
-    finishReason: z.string().optional(),
-    error: errorInfo.optional(),
-    nextSteps: z.array(z.enum(['chooseStore', 'attachFiles', 'useLanguageModel'])).optional(),
-  }),
-]);
-const conversation = z.object({
-  id: z.string(),
-  title: z.string(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  options: z.object({
-    model: z.string().optional(),
-    temperature: z.number().optional(),
-    maxCompletionTokens: z.number().optional(),
-    vectorStoreId: z.string().optional(),
-    vectorStoreName: z.string().optional(),
-  }),
-  messages: z.array(message),
-  pendingContext: z.array(contextItem),
-});
 const stored = z.object({ activeId: z.string().optional(), conversations: z.array(z.unknown()) });
 
 /** An answer cannot still be streaming after a reload: what arrived stays, marked as stopped. */
 function settleInterrupted(c: Conversation): Conversation {
   for (const m of c.messages) {
     if (m.role === 'assistant' && (m.status === 'streaming' || m.status === 'pending')) {
-      const answer = m as AssistantMessage;
-      answer.status = 'stopped';
-      answer.finishReason = 'interrupted';
-      delete answer.requestId;
+      m.status = 'stopped';
+      m.finishReason = 'interrupted';
+      delete m.requestId;
+      delete m.progress;
     }
   }
   return c;
@@ -114,9 +46,9 @@ export class ConversationStore {
     this.conversations = [];
     if (parsed.success) {
       for (const raw of parsed.data.conversations) {
-        const c = conversation.safeParse(raw);
+        const c = conversationSchema.safeParse(raw);
         if (c.success) {
-          this.conversations.push(settleInterrupted(c.data as Conversation));
+          this.conversations.push(settleInterrupted(c.data));
         }
       }
       this.activeId = parsed.data.activeId;
