@@ -1,14 +1,14 @@
 /**
- * Runs one answer: grounding search, prompt, streamed generation (chat completions, or the
- * deprecated inference endpoint for legacy models), delta coalescing, and exactly one terminal
- * event. No `vscode` import: unit tests run it against the embedded backend.
+ * One answer as a stream: grounding search, prompt, streamed generation (chat completions, or the
+ * deprecated inference endpoint for legacy models). No `vscode` import: unit tests run it against
+ * the embedded backend.
  */
 import * as l10n from '@vscode/l10n';
-import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer';
+import { type AnswerStream, done, failed } from './answerStream';
 import { emptyAnswerError, isAbort, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
-import type { ChatErrorInfo, ChatMessage, ChatSource, ContextItem, NextStep, StreamPhase, TokenUsage } from '../../chatCore/protocol';
+import type { ChatErrorInfo, ChatMessage, ContextItem, NextStep, TokenUsage } from '../../chatCore/protocol';
 
 /** The embedded backend's model, which can only quote sources. */
 const QUOTING_MODEL = 'local-extractive';
@@ -60,25 +60,6 @@ export interface AnswerDependencies {
   notConnected?: ChatErrorInfo;
   documents: GroundingDocuments | undefined;
   fileNames: FileNameCache;
-  scheduler?: FlushScheduler;
-  frameMs?: number;
-}
-
-export interface AnswerResult {
-  stopped: boolean;
-  usage?: TokenUsage;
-  finishReason?: string;
-  /** Set when the answer had no sources to go on (see `noSourcesAnswer`). */
-  nextSteps?: NextStep[];
-}
-
-export interface AnswerEvents {
-  status(phase: StreamPhase): void;
-  /** Sent once, before the first delta, with the numbered sources of the prompt. */
-  start(sources: ChatSource[]): void;
-  delta(text: string): void;
-  done(result: AnswerResult): void;
-  error(error: ChatErrorInfo): void;
 }
 
 function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
@@ -88,31 +69,6 @@ function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
   const promptTokens = usage.prompt_tokens ?? 0;
   const completionTokens = usage.completion_tokens ?? 0;
   return { promptTokens, completionTokens, totalTokens: usage.total_tokens || promptTokens + completionTokens };
-}
-
-/** Passes events through until the first terminal one; everything after it is dropped. */
-function terminalOnce(events: AnswerEvents): AnswerEvents & { readonly ended: boolean } {
-  let ended = false;
-  return {
-    get ended() {
-      return ended;
-    },
-    status: (phase) => !ended && events.status(phase),
-    start: (sources) => !ended && events.start(sources),
-    delta: (text) => !ended && events.delta(text),
-    done: (result) => {
-      if (!ended) {
-        ended = true;
-        events.done(result);
-      }
-    },
-    error: (error) => {
-      if (!ended) {
-        ended = true;
-        events.error(error);
-      }
-    },
-  };
 }
 
 /**
@@ -136,91 +92,85 @@ export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text
   return { text, nextSteps };
 }
 
-export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, sink: AnswerEvents, signal: AbortSignal): Promise<void> {
-  const events = terminalOnce(sink);
-  const coalescer = new DeltaCoalescer((text) => events.delta(text), deps.frameMs ?? FRAME_MS, deps.scheduler);
+/** A failure of the answer's generation, as the inline error (the gateway is the service it talks to). */
+export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>): (error: unknown) => ChatErrorInfo {
+  return (error) => toChatError(error, 'gateway', job.model);
+}
+
+/**
+ * One answer as a stream (see answerStream.ts): grounding search, prompt, streamed generation.
+ * A failure of the gateway is thrown (`describeAnswerFailure` words it); one of the search is
+ * returned, as it names the documents service.
+ */
+export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, signal: AbortSignal): AnswerStream {
+  let passages: Awaited<ReturnType<typeof searchPassages>> = [];
+  if (job.store) {
+    if (!deps.documents) {
+      return failed({
+        kind: 'not_connected',
+        message: l10n.t('Not connected to the documents service, so the vector store cannot be searched.'),
+        actions: ['retry', 'showOutput'],
+      });
+    }
+    yield { type: 'status', phase: 'searching' };
+    try {
+      passages = await searchPassages(deps.documents, job.store, job.question, job.maxResults, deps.fileNames, signal);
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) {
+        return done({ stopped: true });
+      }
+      return failed(toChatError(error, 'documents'));
+    }
+  }
+  if (signal.aborted) {
+    return done({ stopped: true });
+  }
+  const sources = numberSources(job.context, passages);
+  if (!deps.gateway) {
+    return failed(
+      deps.notConnected ?? { kind: 'not_connected', message: l10n.t('Not connected to a language-model gateway.'), actions: ['retry'] },
+    );
+  }
+  const withoutSources = sources.length === 0 ? noSourcesAnswer(job) : undefined;
+  if (withoutSources) {
+    yield { type: 'start', sources: [] };
+    yield { type: 'delta', text: withoutSources.text };
+    return done({ stopped: false, nextSteps: withoutSources.nextSteps });
+  }
+  yield { type: 'start', sources };
+  yield { type: 'status', phase: 'generating' };
+  const prompt = { question: job.question, history: job.history, sources, ...(job.store?.name ? { searchedStore: job.store.name } : {}) };
+  const options = {
+    ...(job.temperature !== undefined ? { temperature: job.temperature } : {}),
+    ...(job.maxCompletionTokens !== undefined ? { max_completion_tokens: job.maxCompletionTokens } : {}),
+    stream: true,
+  };
+  const stream = job.legacy
+    ? deps.gateway.streamInference(job.model, { ...buildInferencePrompt(prompt), project_code: job.projectCode, ...options }, { signal })
+    : deps.gateway.streamChatCompletion({ model: job.model, messages: buildChatMessages(prompt), ...options }, { signal });
   let usage: TokenUsage | undefined;
   let finishReason: string | undefined;
+  let received = '';
   try {
-    let passages: Awaited<ReturnType<typeof searchPassages>> = [];
-    if (job.store) {
-      if (!deps.documents) {
-        events.error({
-          kind: 'not_connected',
-          message: l10n.t('Not connected to the documents service, so the vector store cannot be searched.'),
-          actions: ['retry', 'showOutput'],
-        });
-        return;
-      }
-      events.status('searching');
-      try {
-        passages = await searchPassages(deps.documents, job.store, job.question, job.maxResults, deps.fileNames, signal);
-      } catch (error) {
-        if (signal.aborted || isAbort(error)) {
-          events.done({ stopped: true });
-        } else {
-          events.error(toChatError(error, 'documents'));
-        }
-        return;
-      }
-    }
-    if (signal.aborted) {
-      events.done({ stopped: true });
-      return;
-    }
-    const sources = numberSources(job.context, passages);
-    if (!deps.gateway) {
-      events.error(
-        deps.notConnected ?? { kind: 'not_connected', message: l10n.t('Not connected to a language-model gateway.'), actions: ['retry'] },
-      );
-      return;
-    }
-    const withoutSources = sources.length === 0 ? noSourcesAnswer(job) : undefined;
-    if (withoutSources) {
-      events.start([]);
-      events.delta(withoutSources.text);
-      events.done({ stopped: false, nextSteps: withoutSources.nextSteps });
-      return;
-    }
-    events.start(sources);
-    events.status('generating');
-    const prompt = { question: job.question, history: job.history, sources, ...(job.store?.name ? { searchedStore: job.store.name } : {}) };
-    const options = {
-      ...(job.temperature !== undefined ? { temperature: job.temperature } : {}),
-      ...(job.maxCompletionTokens !== undefined ? { max_completion_tokens: job.maxCompletionTokens } : {}),
-      stream: true,
-    };
-    const stream = job.legacy
-      ? deps.gateway.streamInference(job.model, { ...buildInferencePrompt(prompt), project_code: job.projectCode, ...options }, { signal })
-      : deps.gateway.streamChatCompletion({ model: job.model, messages: buildChatMessages(prompt), ...options }, { signal });
-    let received = '';
     for await (const part of stream) {
       if (signal.aborted) {
         break;
       }
-      coalescer.push(part.content);
-      received += part.content;
+      if (part.content) {
+        received += part.content;
+        yield { type: 'delta', text: part.content };
+      }
       usage = toUsage(part.usage) ?? usage;
       finishReason = part.finishReason ?? finishReason;
     }
-    coalescer.flush();
-    if (!signal.aborted && !finishReason && !received.trim()) {
-      events.error(emptyAnswerError(job.model));
-      return;
-    }
-    events.done({ stopped: signal.aborted, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) });
   } catch (error) {
-    // What arrived before the failure stays: flush it before the terminal message.
-    coalescer.flush();
     if (signal.aborted || isAbort(error)) {
-      events.done({ stopped: true, ...(usage ? { usage } : {}) });
-    } else {
-      events.error(toChatError(error, 'gateway', job.model));
+      return done({ stopped: true, ...(usage ? { usage } : {}) });
     }
-  } finally {
-    coalescer.dispose();
-    if (!events.ended) {
-      events.done({ stopped: signal.aborted });
-    }
+    throw error;
   }
+  if (!signal.aborted && !finishReason && !received.trim()) {
+    return failed(emptyAnswerError(job.model));
+  }
+  return done({ stopped: signal.aborted, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) });
 }

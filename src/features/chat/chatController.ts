@@ -1,26 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { Commands, ContextKeys } from '../../common/constants';
+import { Commands } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
 import { accessibleAnswerText } from './accessibleView';
-import { completeWalkthroughStep } from '../walkthrough';
-import { AnswerQueue } from './answerQueue';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
+import { notConnectedError } from './chatErrors';
+import { ChatSession } from './chatSession';
 import { ConversationStore } from './conversationStore';
-import { FileNameCache } from '../../chatCore/grounding';
 import { LOCAL_MODEL, ModelCatalog } from '../../chatCore/modelCatalog';
-import { titleFor } from '../../chatCore/promptBuilder';
 import { isOpenableLink } from '../../chatCore/links';
-import {
-  type ChatErrorInfo,
-  type ContextItem,
-  type Conversation,
-  type HostMessage,
-  type UserMessage,
-  type WebviewMessage,
-} from '../../chatCore/protocol';
+import type { ContextItem, HostMessage, WebviewMessage } from '../../chatCore/protocol';
 import type { SourceOpener } from './sourceOpener';
 import { StoreCatalog } from './storeCatalog';
 
@@ -34,18 +24,16 @@ const ACTION_COMMANDS = {
 } as const;
 
 /**
- * The chat's state and behaviour behind the panel: conversations, model and store lists, the one
- * running answer. Lives as long as the extension; the panel comes and goes.
+ * The chat panel's lifecycle and its message router: webview messages become intents of the
+ * `ChatSession` (which owns the conversations), and the session's messages go to the panel. Also
+ * keeps the model and store lists the panel offers. Lives as long as the extension; the panel
+ * comes and goes.
  */
 export class ChatController extends Disposable implements ChatPanelHandler {
   private panel: ChatPanel | undefined;
-  private readonly conversations: ConversationStore;
   private readonly models: ModelCatalog;
   private readonly stores = new StoreCatalog();
-  private readonly fileNames = new FileNameCache();
-  private readonly answers: AnswerQueue;
-  /** Set while a first question waits for the store list. */
-  private sending = false;
+  readonly session: ChatSession;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -54,48 +42,38 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     private readonly log: Logger,
   ) {
     super();
-    this.conversations = new ConversationStore(context.workspaceState);
     this.models = new ModelCatalog(context.globalState);
+    this.session = new ChatSession(new ConversationStore(context.workspaceState), {
+      clients: () => {
+        const notConnected = notConnectedError(services.connection.gatewayUnavailable);
+        return {
+          gateway: services.connection.gateway,
+          documents: services.connection.documents,
+          ...(notConnected ? { notConnected } : {}),
+        };
+      },
+      settings: () => ({
+        projectCode: services.config.current.projectCode,
+        maxSearchResults: services.config.current.searchMaxResults,
+        announce: services.config.current.announceAnswers,
+      }),
+      defaultModel: () => this.models.state.defaultModel ?? LOCAL_MODEL,
+      defaultStore: () => services.grounding.resolve(this.stores.known),
+      groundingKnown: async () => {
+        if (!this.stores.known && services.grounding.choice?.kind !== 'none') await this.loadStores();
+      },
+      warn: (message) => log.warn(message),
+      unreachable: () => services.errors.onUnreachable?.(),
+    });
+    this._register(this.session);
+    this._register(this.session.onMessage((message) => this.panel?.post(message)));
     this._register(
       services.connection.onDidChange(() => {
         void this.loadModels(false);
         void this.loadStores();
       }),
     );
-    this._register(
-      services.config.onDidChange(() => {
-        if (this.panel) {
-          this.postState();
-        }
-      }),
-    );
-    this.answers = new AnswerQueue({
-      post: (message) => this.post(message),
-      save: (conversation) => {
-        this.conversations.touch(conversation);
-        void this.conversations.save();
-      },
-      dependencies: () => ({
-        gateway: services.connection.gateway,
-        notConnected: this.notConnectedError(),
-        documents: services.connection.documents,
-        fileNames: this.fileNames,
-      }),
-      toolDependencies: () => ({ gateway: services.connection.gateway, notConnected: this.notConnectedError() }),
-      addContext: (conversation, pages) => {
-        conversation.pendingContext.push(
-          ...pages.filter((page) => !conversation.pendingContext.some((c) => c.kind === 'web' && c.url === page.url)),
-        );
-        // The webview shows the new context chips with the state that follows the answer.
-        if (conversation.id === this.current().id) this.postState();
-      },
-      projectCode: () => services.config.current.projectCode,
-      maxSearchResults: () => services.config.current.searchMaxResults,
-      warn: (message) => log.warn(message),
-      unreachable: () => services.errors.onUnreachable?.(),
-    });
-    this._register({ dispose: () => this.answers.stop() });
-    this._register({ dispose: () => void this.conversations.flush() });
+    this._register(services.config.onDidChange(() => this.panel?.post(this.session.state())));
   }
 
   // ------------------------------------------------------------ panel
@@ -125,7 +103,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     panel.onDidDispose(() => {
       if (this.panel === panel) {
         this.panel = undefined;
-        this.stop();
+        this.session.stop();
       }
     });
     void this.loadModels(false);
@@ -133,38 +111,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     return panel;
   }
 
-  private post(message: HostMessage): void {
-    if (message.type === 'streamDone' && !message.stopped && !message.nextSteps) {
-      completeWalkthroughStep(ContextKeys.answered);
-    }
-    this.panel?.post(message);
-  }
-
   snapshot(): HostMessage[] {
-    return [this.stateMessage(), { type: 'models', catalog: this.models.state }, { type: 'stores', catalog: this.stores.state }];
-  }
-
-  private stateMessage(): HostMessage {
-    return {
-      type: 'state',
-      conversation: this.current(),
-      conversations: this.conversations.summaries(),
-      projectCode: this.services.config.current.projectCode,
-      announce: this.services.config.current.announceAnswers,
-    };
+    return [this.session.state(), { type: 'models', catalog: this.models.state }, { type: 'stores', catalog: this.stores.state }];
   }
 
   /** The last answer as plain text (the chat's Accessible View), or undefined when there is none. */
   accessibleText(): string | undefined {
-    return accessibleAnswerText(this.current());
-  }
-
-  private postState(): void {
-    this.post(this.stateMessage());
-  }
-
-  private current(): Conversation {
-    return this.conversations.active({});
+    return accessibleAnswerText(this.session.current);
   }
 
   // ------------------------------------------------------------ lists
@@ -188,38 +141,20 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   async loadModels(force: boolean): Promise<void> {
     const loading = this.models.load(this.services.connection.gateway, this.gatewayOrigin(), this.configuredModel(), force);
-    this.post({ type: 'models', catalog: this.models.state });
+    this.panel?.post({ type: 'models', catalog: this.models.state });
     await loading;
-    this.post({ type: 'models', catalog: this.models.state });
+    this.panel?.post({ type: 'models', catalog: this.models.state });
   }
 
   async loadStores(): Promise<void> {
     const loading = this.stores.load(this.services.connection.documents, (ids) => this.services.recentStores.sort(ids, (id) => id));
-    this.post({ type: 'stores', catalog: this.stores.state });
+    this.panel?.post({ type: 'stores', catalog: this.stores.state });
     await loading;
-    this.post({ type: 'stores', catalog: this.stores.state });
-    if (this.applyDefaultGrounding(this.current())) {
-      this.postState();
-    }
+    this.panel?.post({ type: 'stores', catalog: this.stores.state });
+    this.session.applyDefaultGrounding();
   }
 
-  /**
-   * A conversation that has not asked anything and has no store yet takes the default grounding
-   * (the store chosen last in this workspace, else the only one). True when it changed.
-   */
-  private applyDefaultGrounding(conversation: Conversation): boolean {
-    if (conversation.messages.length > 0 || conversation.options.vectorStoreId) {
-      return false;
-    }
-    const store = this.services.grounding.resolve(this.stores.known);
-    if (!store) {
-      return false;
-    }
-    conversation.options.vectorStoreId = store.id;
-    conversation.options.vectorStoreName = store.name;
-    void this.conversations.save();
-    return true;
-  }
+  // ------------------------------------------------------------ commands from outside
 
   /** Grounds the current conversation in `store` (undefined: no grounding) and remembers the choice. */
   setGrounding(store: { id: string; name: string } | undefined): void {
@@ -227,74 +162,39 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     if (store) {
       void this.services.recentStores.touch(store.id);
     }
-    this.updateOptions((o) => {
-      if (!store) {
-        delete o.vectorStoreId;
-        delete o.vectorStoreName;
-      } else {
-        o.vectorStoreId = store.id;
-        o.vectorStoreName = store.name;
-      }
-    });
+    this.session.setGrounding(store);
   }
 
-  // ------------------------------------------------------------ commands from outside
-
   newChat(): void {
-    this.stop();
-    const { vectorStoreId: _id, vectorStoreName: _name, ...previous } = this.current().options;
-    this.applyDefaultGrounding(this.conversations.create({ ...previous }));
-    void this.conversations.save();
-    this.postState();
-    this.post({ type: 'focusComposer' });
+    this.session.newChat();
   }
 
   addContext(items: ContextItem[]): void {
-    const conversation = this.current();
-    conversation.pendingContext.push(...items);
-    this.conversations.touch(conversation);
-    void this.conversations.save();
-    this.postState();
-    this.post({ type: 'focusComposer' });
+    this.session.addContext(items);
   }
 
   // ------------------------------------------------------------ webview messages
 
-  handle(message: WebviewMessage): void {
+  handle(message: Exclude<WebviewMessage, { type: 'ready' }>): void {
     switch (message.type) {
-      case 'ready':
-        return;
       case 'send':
-        void this.send(message.text);
+        void this.session.ask(message.text);
         return;
       case 'stop':
-        return this.stop(message.requestId);
+        return this.session.stop(message.requestId);
       case 'regenerate':
-        return this.regenerate(message.messageId);
+        this.session.regenerate(message.messageId);
+        return;
       case 'newChat':
-        return this.newChat();
+        return this.session.newChat();
       case 'openConversation':
-        this.stop();
-        if (this.conversations.activate(message.conversationId)) {
-          void this.conversations.save();
-        }
-        return this.postState();
+        return this.session.open(message.conversationId);
       case 'deleteConversation':
-        if (this.answers.conversationId === message.conversationId) {
-          this.stop();
-        }
-        this.conversations.delete(message.conversationId);
-        void this.conversations.save();
-        return this.postState();
+        return this.session.delete(message.conversationId);
       case 'setModel':
-        return this.updateOptions((o) => (o.model = message.model));
+        return this.session.setModel(message.model);
       case 'setOptions':
-        return this.updateOptions((o) => {
-          if (message.temperature === null) delete o.temperature;
-          else o.temperature = message.temperature;
-          if (message.maxCompletionTokens === null) delete o.maxCompletionTokens;
-          else o.maxCompletionTokens = message.maxCompletionTokens;
-        });
+        return this.session.setSampling(message);
       case 'setVectorStore':
         return this.setGrounding(
           message.storeId === null ? undefined : { id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId },
@@ -305,12 +205,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'refreshStores':
         void this.loadStores();
         return;
-      case 'removeContext': {
-        const conversation = this.current();
-        conversation.pendingContext.splice(message.index, 1);
-        void this.conversations.save();
-        return this.postState();
-      }
+      case 'removeContext':
+        return this.session.removeContext(message.index);
       case 'openLink':
         return this.openLink(message.href);
       case 'openSource':
@@ -329,13 +225,6 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     }
   }
 
-  private updateOptions(change: (options: Conversation['options']) => void): void {
-    const conversation = this.current();
-    change(conversation.options);
-    void this.conversations.save();
-    this.post({ type: 'options', conversationId: conversation.id, options: conversation.options });
-  }
-
   private openLink(href: string): void {
     if (!isOpenableLink(href)) {
       this.log.warn(`Did not open a link with a scheme other than http(s): ${href.slice(0, 80)}`);
@@ -345,105 +234,12 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   }
 
   private openSource(messageId: string, number: number): void {
-    const message = this.current().messages.find((m) => m.id === messageId);
+    const message = this.session.current.messages.find((m) => m.id === messageId);
     const source = message?.role === 'assistant' ? message.sources?.find((s) => s.number === number) : undefined;
     if (source) {
       void this.sources
         .open(source, this.panel?.panel.viewColumn)
         .catch((error: unknown) => this.services.errors.report(error, vscode.l10n.t('DocChat: could not open the source.')));
-    }
-  }
-
-  // ------------------------------------------------------------ answers
-
-  private async send(text: string): Promise<void> {
-    if (this.answers.busy || this.sending) {
-      return;
-    }
-    let conversation = this.current();
-    if (
-      conversation.messages.length === 0 &&
-      !conversation.options.vectorStoreId &&
-      !this.stores.known &&
-      this.services.grounding.choice?.kind !== 'none'
-    ) {
-      // The first question may come before the store list: ground it by the default rule first.
-      this.sending = true;
-      try {
-        await this.loadStores();
-      } finally {
-        this.sending = false;
-      }
-      if (this.answers.busy) {
-        return;
-      }
-      conversation = this.current();
-    }
-    const question: UserMessage = { id: randomUUID(), role: 'user', content: text, createdAt: Date.now() };
-    if (conversation.pendingContext.length > 0) {
-      question.context = conversation.pendingContext;
-      conversation.pendingContext = [];
-    }
-    if (!conversation.messages.some((m) => m.role === 'user')) {
-      conversation.title = titleFor(text);
-    }
-    conversation.messages.push(question);
-    this.answer(conversation, question, conversation.messages.length - 1);
-  }
-
-  /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
-  private regenerate(messageId: string): void {
-    const conversation = this.current();
-    const last = conversation.messages[conversation.messages.length - 1];
-    const question = conversation.messages[conversation.messages.length - 2];
-    if (this.answers.busy || last?.id !== messageId || last.role !== 'assistant' || question?.role !== 'user') {
-      return;
-    }
-    conversation.messages.pop();
-    this.answer(conversation, question, conversation.messages.length);
-  }
-
-  stop(requestId?: string): void {
-    this.answers.stop(requestId);
-  }
-
-  /** `from`: the index of the first message of this turn (the webview gets only those). */
-  private answer(conversation: Conversation, question: UserMessage, from: number): void {
-    const model = conversation.options.model ?? this.models.state.defaultModel ?? LOCAL_MODEL;
-    this.answers.respond(conversation, question, model, () =>
-      this.post({
-        type: 'turn',
-        conversationId: conversation.id,
-        title: conversation.title,
-        from,
-        messages: conversation.messages.slice(from),
-        pendingContext: conversation.pendingContext,
-      }),
-    );
-  }
-
-  private notConnectedError(): ChatErrorInfo | undefined {
-    switch (this.services.connection.gatewayUnavailable) {
-      case 'noApiKey':
-        return {
-          kind: 'not_connected',
-          message: vscode.l10n.t('A gateway URL is set but no API key: set the gateway API key to chat.'),
-          actions: ['setGatewayApiKey', 'retry'],
-        };
-      case 'noUrl':
-        return {
-          kind: 'not_connected',
-          message: vscode.l10n.t('No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.'),
-          actions: ['retry', 'showOutput'],
-        };
-      case 'notReady':
-        return {
-          kind: 'not_connected',
-          message: vscode.l10n.t('DocChat is still connecting. Try again in a moment.'),
-          actions: ['retry', 'showOutput'],
-        };
-      default:
-        return undefined;
     }
   }
 }

@@ -114,3 +114,29 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
       };
   }
 }
+
+/** Why the chat has no gateway, as the inline error (undefined: it has one). */
+export function notConnectedError(reason: 'noApiKey' | 'noUrl' | 'notReady' | undefined): ChatErrorInfo | undefined {
+  switch (reason) {
+    case 'noApiKey':
+      return {
+        kind: 'not_connected',
+        message: l10n.t('A gateway URL is set but no API key: set the gateway API key to chat.'),
+        actions: ['setGatewayApiKey', 'retry'],
+      };
+    case 'noUrl':
+      return {
+        kind: 'not_connected',
+        message: l10n.t('No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.'),
+        actions: ['retry', 'showOutput'],
+      };
+    case 'notReady':
+      return {
+        kind: 'not_connected',
+        message: l10n.t('DocChat is still connecting. Try again in a moment.'),
+        actions: ['retry', 'showOutput'],
+      };
+    default:
+      return undefined;
+  }
+}

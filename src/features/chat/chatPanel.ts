@@ -9,7 +9,8 @@ export const CHAT_VIEW_TYPE = 'docchat.chat';
 export interface ChatPanelHandler {
   /** The full state, posted first whenever the webview (re)starts. */
   snapshot(): HostMessage[];
-  handle(message: WebviewMessage): void;
+  /** Every message but `ready`, which the panel answers with the snapshot. */
+  handle(message: Exclude<WebviewMessage, { type: 'ready' }>): void;
 }
 
 /**
@@ -50,10 +51,6 @@ export class ChatPanel extends Disposable {
       }),
     );
     panel.webview.html = renderChatHtml(panel.webview, extensionUri);
-  }
-
-  get visible(): boolean {
-    return this.panel.visible;
   }
 
   reveal(preserveFocus = false): void {

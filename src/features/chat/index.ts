@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands } from '../../common/constants';
+import { Commands, ContextKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
 import { ChatController } from './chatController';
@@ -8,6 +8,7 @@ import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
 import type { SelectionSource } from '../../chatCore/protocol';
 import type { PassageDocuments } from '../search';
 import { pickStore } from '../stores';
+import { completeWalkthroughStep } from '../walkthrough';
 import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
@@ -44,6 +45,10 @@ export function register(context: vscode.ExtensionContext, services: Services, p
   context.subscriptions.push(
     opener,
     controller,
+    // "Ask a question" in the walkthrough: an answer that came from a model and was not stopped.
+    controller.session.onDidAnswer(({ end }) => {
+      if (end.type === 'done' && !end.result.stopped && !end.result.nextSteps?.length) completeWalkthroughStep(ContextKeys.answered);
+    }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => controller.restore(panel),
     }),

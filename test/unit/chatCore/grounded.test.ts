@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/api/gateway/client';
-import { type AnswerResult, generateAnswer } from '../../../src/features/chat/answerGenerator';
+import type { AnswerResult } from '../../../src/features/chat/answerStream';
+import { runAnswer } from '../features/chat/runAnswer';
 import { citedSources } from '../../../src/chatCore/citations';
 import { FileNameCache } from '../../../src/chatCore/grounding';
 import { ModelCatalog, type KeyValueStore } from '../../../src/chatCore/modelCatalog';
@@ -61,7 +62,7 @@ describe('chat grounding against the embedded backend', function () {
     let text = '';
     let result: AnswerResult | undefined;
     let failure: ChatErrorInfo | undefined;
-    await generateAnswer(
+    await runAnswer(
       {
         question: 'How long are invoices kept?',
         history: [],
@@ -99,7 +100,7 @@ describe('chat grounding against the embedded backend', function () {
     let text = '';
     let result: AnswerResult | undefined;
     let failure: ChatErrorInfo | undefined;
-    await generateAnswer(
+    await runAnswer(
       { history: [], context: [], legacy: false, projectCode: 'NA', maxResults: 5, ...job },
       { gateway, documents: backend.client, fileNames: new FileNameCache() },
       {

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { GatewayClient } from '../../../../src/api/gateway/client';
-import { type AnswerEvents, type AnswerJob, type AnswerResult, generateAnswer } from '../../../../src/features/chat/answerGenerator';
+import type { AnswerJob } from '../../../../src/features/chat/answerGenerator';
+import type { AnswerResult } from '../../../../src/features/chat/answerStream';
+import { type AnswerHandlers, runAnswer, type RunDependencies } from './runAnswer';
 import type { FlushScheduler } from '../../../../src/features/chat/deltaCoalescer';
 import { FileNameCache } from '../../../../src/chatCore/grounding';
 import type { ChatErrorInfo, ChatSource, StreamPhase } from '../../../../src/chatCore/protocol';
@@ -15,7 +17,7 @@ type Event =
   | { kind: 'done'; result: AnswerResult }
   | { kind: 'error'; error: ChatErrorInfo };
 
-class Recorder implements AnswerEvents {
+class Recorder implements AnswerHandlers {
   readonly events: Event[] = [];
   onDelta?: (text: string) => void;
   status(phase: StreamPhase) {
@@ -95,7 +97,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     await server.close();
   });
 
-  const deps = (extra: Partial<Parameters<typeof generateAnswer>[1]> = {}) => ({
+  const deps = (extra: Partial<RunDependencies> = {}): RunDependencies => ({
     gateway,
     documents,
     fileNames: new FileNameCache(),
@@ -116,7 +118,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       ),
     );
     const recorder = new Recorder();
-    await generateAnswer(job(), deps({ frameMs: 50 }), recorder, new AbortController().signal);
+    await runAnswer(job(), deps({ frameMs: 50 }), recorder, new AbortController().signal);
     assert.equal(recorder.text, words.join(''));
     const done = recorder.assertOneTerminal();
     assert.deepEqual(done, {
@@ -138,7 +140,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody(['a', 'b', 'c', 'd'].map((c) => chatChunk(c)))));
     const scheduler = new ManualScheduler();
     const recorder = new Recorder();
-    await generateAnswer(job(), deps({ scheduler }), recorder, new AbortController().signal);
+    await runAnswer(job(), deps({ scheduler }), recorder, new AbortController().signal);
     // The first chunk goes out at once; nothing flushed on schedule, so the rest arrives as one final delta before done.
     assert.deepEqual(
       recorder.events.filter((e) => e.kind === 'delta'),
@@ -153,8 +155,8 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
 
   it('passes temperature and max completion tokens only when set', async () => {
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('ok')])));
-    await generateAnswer(job({ temperature: 0.3, maxCompletionTokens: 256 }), deps(), new Recorder(), new AbortController().signal);
-    await generateAnswer(job(), deps(), new Recorder(), new AbortController().signal);
+    await runAnswer(job({ temperature: 0.3, maxCompletionTokens: 256 }), deps(), new Recorder(), new AbortController().signal);
+    await runAnswer(job(), deps(), new Recorder(), new AbortController().signal);
     const [withOptions, without] = server.requests.map((r) => r.json);
     assert.equal(withOptions.temperature, 0.3);
     assert.equal(withOptions.max_completion_tokens, 256);
@@ -177,7 +179,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     );
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Ten years [1].')])));
     const recorder = new Recorder();
-    await generateAnswer(job({ store: { id: 'vs_1', name: 'policies' }, maxResults: 7 }), deps(), recorder, new AbortController().signal);
+    await runAnswer(job({ store: { id: 'vs_1', name: 'policies' }, maxResults: 7 }), deps(), recorder, new AbortController().signal);
 
     const search = server.requests.find((r) => r.path === '/v1/vector_stores/vs_1/search')!;
     assert.deepEqual(search.json, { query: 'How long are invoices kept?', max_num_results: 7 });
@@ -207,7 +209,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       { id: 'a0', role: 'assistant' as const, content: 'Earlier answer', createdAt: 2, status: 'done' as const },
     ];
     const recorder = new Recorder();
-    await generateAnswer(job({ model: 'o3-mini', legacy: true, history, temperature: 1 }), deps(), recorder, new AbortController().signal);
+    await runAnswer(job({ model: 'o3-mini', legacy: true, history, temperature: 1 }), deps(), recorder, new AbortController().signal);
     assert.equal(recorder.text, 'Legacy answer.');
     const body = server.requests.find((r) => r.path === '/v1/inference/o3-mini')!.json;
     assert.equal(body.project_code, 'P-42');
@@ -226,7 +228,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     const abort = new AbortController();
     const recorder = new Recorder();
     recorder.onDelta = () => abort.abort();
-    await generateAnswer(job(), deps({ frameMs: 1 }), recorder, abort.signal);
+    await runAnswer(job(), deps({ frameMs: 1 }), recorder, abort.signal);
     assert.equal(recorder.text, 'Partial answer');
     assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: true } });
   });
@@ -240,7 +242,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     const recorder = new Recorder();
     // The connection drops once the client has shown what arrived.
     recorder.onDelta = () => recorder.text === 'Half of the answer' && response?.destroy();
-    await generateAnswer(job(), deps({ frameMs: 1 }), recorder, new AbortController().signal);
+    await runAnswer(job(), deps({ frameMs: 1 }), recorder, new AbortController().signal);
     assert.equal(recorder.text, 'Half of the answer');
     const terminal = recorder.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
     assert.equal(terminal.kind, 'error');
@@ -251,7 +253,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
   it('says the model returned nothing, with Retry, when the stream ends with [DONE] after no content and no finish reason', async () => {
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('', { role: 'assistant' })])));
     const recorder = new Recorder();
-    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    await runAnswer(job(), deps(), recorder, new AbortController().signal);
     assert.equal(recorder.text, '');
     const terminal = recorder.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
     assert.equal(terminal.kind, 'error');
@@ -265,7 +267,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       sendChunked(res, sseBody([chatChunk(undefined, { finish_reason: 'length' })])),
     );
     const recorder = new Recorder();
-    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    await runAnswer(job(), deps(), recorder, new AbortController().signal);
     assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: false, finishReason: 'length' } });
   });
 
@@ -277,7 +279,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       ),
     );
     const recorder = new Recorder();
-    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    await runAnswer(job(), deps(), recorder, new AbortController().signal);
     assert.equal(recorder.text, 'Before the error');
     const terminal = recorder.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
     assert.match(terminal.error.message, /upstream overloaded/);
@@ -293,7 +295,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       ),
     );
     const recorder = new Recorder();
-    await generateAnswer(job(), deps(), recorder, new AbortController().signal);
+    await runAnswer(job(), deps(), recorder, new AbortController().signal);
     const { error } = recorder.assertOneTerminal() as { error: ChatErrorInfo };
     assert.equal(error.kind, 'rate_limit');
     assert.equal(error.retryAfterMs, 12000);
@@ -309,13 +311,13 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       sendJson(res, 401, { error: { message: 'Invalid token', type: 'authentication_error' } }),
     );
     const gatewayFailure = new Recorder();
-    await generateAnswer(job(), deps(), gatewayFailure, new AbortController().signal);
+    await runAnswer(job(), deps(), gatewayFailure, new AbortController().signal);
     const gatewayError = (gatewayFailure.assertOneTerminal() as { error: ChatErrorInfo }).error;
     assert.equal(gatewayError.kind, 'auth');
     assert.deepEqual(gatewayError.actions, ['setGatewayApiKey', 'retry']);
 
     const searchFailure = new Recorder();
-    await generateAnswer(job({ store: { id: 'vs_1' } }), deps(), searchFailure, new AbortController().signal);
+    await runAnswer(job({ store: { id: 'vs_1' } }), deps(), searchFailure, new AbortController().signal);
     const searchError = (searchFailure.assertOneTerminal() as { error: ChatErrorInfo }).error;
     assert.equal(searchError.kind, 'auth');
     assert.deepEqual(searchError.actions, ['setDocumentsToken', 'retry']);
@@ -332,7 +334,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     );
     for (const model of ['gamma-4-fast-reasoning', 'nope']) {
       const recorder = new Recorder();
-      await generateAnswer(job({ model }), deps(), recorder, new AbortController().signal);
+      await runAnswer(job({ model }), deps(), recorder, new AbortController().signal);
       const { error } = recorder.assertOneTerminal() as { error: ChatErrorInfo };
       assert.equal(error.kind, 'model_unavailable', model);
       assert.ok(error.message.includes(model));
@@ -351,7 +353,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       transport: { maxRetries: 0, connectTimeoutMs: 2000 },
     });
     const recorder = new Recorder();
-    await generateAnswer(job(), deps({ gateway: unreachable }), recorder, new AbortController().signal);
+    await runAnswer(job(), deps({ gateway: unreachable }), recorder, new AbortController().signal);
     const { error } = recorder.assertOneTerminal() as { error: ChatErrorInfo };
     assert.equal(error.kind, 'network');
     assert.ok(error.actions.includes('retry'));
@@ -361,7 +363,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
   it('explains a missing gateway without sending anything', async () => {
     const recorder = new Recorder();
     const notConnected: ChatErrorInfo = { kind: 'not_connected', message: 'Set the API key.', actions: ['setGatewayApiKey'] };
-    await generateAnswer(job(), deps({ gateway: undefined, notConnected }), recorder, new AbortController().signal);
+    await runAnswer(job(), deps({ gateway: undefined, notConnected }), recorder, new AbortController().signal);
     assert.deepEqual(recorder.assertOneTerminal(), { kind: 'error', error: notConnected });
     assert.equal(server.requests.length, 0);
   });
@@ -372,7 +374,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       abort.abort(); // the user pressed Escape while searching; the response never comes
     });
     const recorder = new Recorder();
-    await generateAnswer(job({ store: { id: 'vs_1' } }), deps(), recorder, abort.signal);
+    await runAnswer(job({ store: { id: 'vs_1' } }), deps(), recorder, abort.signal);
     assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: true } });
     assert.equal(server.count('POST', '/v1/chat/completions'), 0);
   });

@@ -4,19 +4,8 @@ import { ConversationStore, MAX_CONVERSATIONS } from '../../../../src/features/c
 import { DeltaCoalescer, type FlushScheduler } from '../../../../src/features/chat/deltaCoalescer';
 import { type KeyValueStore, MODEL_LIST_TTL_MS, ModelCatalog, isLegacyModel } from '../../../../src/chatCore/modelCatalog';
 import type { AssistantMessage } from '../../../../src/chatCore/protocol';
+import { MemoryState } from './memoryState';
 import { StoreCatalog } from '../../../../src/features/chat/storeCatalog';
-
-/** An in-memory Memento that round-trips through JSON, as VS Code's storage does. */
-class MemoryState implements KeyValueStore {
-  readonly data = new Map<string, string>();
-  get<T>(key: string): T | undefined {
-    const raw = this.data.get(key);
-    return raw === undefined ? undefined : (JSON.parse(raw) as T);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.data.set(key, JSON.stringify(value));
-  }
-}
 
 class ManualScheduler implements FlushScheduler {
   callbacks: Array<() => void> = [];

@@ -1,11 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { WatchedClock } from '../../api/helpers';
 import { GatewayClient } from '../../../../src/api/gateway/client';
-import { AnswerQueue, type AnswerHost } from '../../../../src/features/chat/answerQueue';
+import type { AnswerGateway } from '../../../../src/features/chat/answerGenerator';
+import { ChatSession } from '../../../../src/features/chat/chatSession';
 import { ConversationStore } from '../../../../src/features/chat/conversationStore';
-import { FileNameCache } from '../../../../src/chatCore/grounding';
-import type { AssistantMessage, Conversation, HostMessage, UserMessage, WebPageSource } from '../../../../src/chatCore/protocol';
+import type { AssistantMessage, HostMessage, WebPageSource } from '../../../../src/chatCore/protocol';
 import type { ToolAnswerDependencies } from '../../../../src/features/chat/toolAnswer';
+import type { ToolGateway } from '../../../../src/features/gatewayTools';
+import { MemoryState } from './memoryState';
 import { useToolsBackend } from '../backend';
 import { startResearchServer, type ResearchServer } from '../../../support/servers/researchServer';
 
@@ -18,31 +20,33 @@ const POLL = { pollInitialDelayMs: 1, pollMaxDelayMs: 5 };
 
 function setup(tools: () => ToolAnswerDependencies) {
   const posted: HostMessage[] = [];
-  const added: WebPageSource[] = [];
-  const host: AnswerHost = {
-    post: (m) => posted.push(m),
-    save: () => undefined,
-    dependencies: () => ({ gateway: undefined, documents: undefined, fileNames: new FileNameCache() }),
-    toolDependencies: tools,
-    addContext: (conversation, pages) => {
-      added.push(...pages);
-      conversation.pendingContext.push(...pages);
+  const { gateway, notConnected, ...polling } = tools();
+  const session = new ChatSession(
+    new ConversationStore(new MemoryState()),
+    {
+      clients: () => ({
+        gateway: gateway as (AnswerGateway & ToolGateway) | undefined,
+        documents: undefined,
+        ...(notConnected ? { notConnected } : {}),
+      }),
+      settings: () => ({ projectCode: 'NA', maxSearchResults: 5, announce: 'asTheyStream' }),
+      defaultModel: () => 'local-extractive',
+      defaultStore: () => undefined,
+      groundingKnown: async () => undefined,
+      warn: () => undefined,
+      unreachable: () => undefined,
     },
-    projectCode: () => 'NA',
-    maxSearchResults: () => 5,
-    warn: () => undefined,
-  };
-  const conversation: Conversation = { id: 'c1', title: 't', createdAt: 1, updatedAt: 1, options: {}, messages: [], pendingContext: [] };
-  const driver = new AnswerQueue(host);
+    { toolPolling: polling },
+  );
+  session.onMessage((m) => posted.push(m));
   /** Sends `text` as the user would and returns the answer message it starts. */
-  const ask = (text: string): AssistantMessage => {
-    const question: UserMessage = { id: `u${conversation.messages.length}`, role: 'user', content: text, createdAt: 1 };
-    conversation.messages.push(question);
-    driver.respond(conversation, question, 'local-extractive');
-    return conversation.messages.at(-1) as AssistantMessage;
+  const ask = async (text: string): Promise<AssistantMessage> => {
+    const answer = await session.ask(text);
+    assert.ok(answer, 'the answer started');
+    return answer;
   };
   const terminals = () => posted.filter((m) => m.type === 'streamDone' || m.type === 'streamError');
-  return { driver, posted, added, conversation, ask, terminals };
+  return { session, posted, ask, terminals };
 }
 
 function requestIds(posted: HostMessage[]): Set<string> {
@@ -64,10 +68,10 @@ describe('chat gateway tools: research test server', () => {
 
   it('/research shows its progress while polling, then answers with the result and its web sources', async () => {
     const t = setup(() => ({ gateway, ...POLL }));
-    const answer = t.ask('/research solar power');
+    const answer = await t.ask('/research solar power');
     assert.equal(answer.tool, 'research');
     assert.equal(answer.model, undefined, 'no model answers a tool command');
-    await t.driver.whenIdle();
+    await t.session.whenIdle();
 
     const progress = t.posted.flatMap((m) => (m.type === 'streamProgress' ? [m.progress] : []));
     assert.deepEqual(
@@ -76,7 +80,7 @@ describe('chat gateway tools: research test server', () => {
     );
     assert.equal(progress[2]!.text, 'Researching… 50% — Reading 4 sources');
     assert.deepEqual(
-      t.posted.map((m) => m.type),
+      t.posted.filter((m) => m.type !== 'turn').map((m) => m.type),
       [
         'streamProgress',
         'streamProgress',
@@ -101,7 +105,7 @@ describe('chat gateway tools: research test server', () => {
     assert.equal(answer.sources?.length, 2);
     assert.equal(answer.progress, undefined, 'the progress goes once the answer is there');
     assert.equal(answer.requestId, undefined);
-    assert.equal(t.driver.busy, false);
+    assert.equal(t.session.busy, false);
   });
 
   it('Stop cancels a running /research: polling ends, the answer is marked stopped, one streamDone(stopped)', async () => {
@@ -113,13 +117,13 @@ describe('chat gateway tools: research test server', () => {
       transport: { maxRetries: 0, clock },
     });
     const t = setup(() => ({ gateway: watched, pollInitialDelayMs: 5, pollMaxDelayMs: 5 }));
-    const answer = t.ask('/research run forever');
+    const answer = await t.ask('/research run forever');
     while (t.posted.filter((m) => m.type === 'streamProgress').length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     const requestId = answer.requestId!;
-    t.driver.stop('another-request');
-    assert.equal(t.driver.busy, true, 'a stop for another request id is ignored');
-    t.driver.stop(requestId);
-    await t.driver.whenIdle();
+    t.session.stop('another-request');
+    assert.equal(t.session.busy, true, 'a stop for another request id is ignored');
+    t.session.stop(requestId);
+    await t.session.whenIdle();
     const task = [...server.tasks.values()].find((k) => k.query === 'run forever')!;
     const polls = task.polls;
 
@@ -133,15 +137,15 @@ describe('chat gateway tools: research test server', () => {
 
   it('a research task the service fails or cancels ends the answer with what the service said', async () => {
     const t = setup(() => ({ gateway, ...POLL }));
-    const failed = t.ask('/research fail please');
-    await t.driver.whenIdle();
+    const failed = await t.ask('/research fail please');
+    await t.session.whenIdle();
     assert.equal(failed.status, 'error');
     assert.equal(failed.error?.kind, 'server');
     assert.match(failed.error!.message, /^The research on “fail please” failed: The search provider is down./);
     assert.deepEqual(failed.error?.actions, ['retry', 'showOutput']);
 
-    const cancelled = t.ask('/research cancel me');
-    await t.driver.whenIdle();
+    const cancelled = await t.ask('/research cancel me');
+    await t.session.whenIdle();
     assert.equal(cancelled.status, 'done');
     assert.equal(cancelled.content, 'The research on “cancel me” was cancelled: Stopped by an administrator');
     assert.equal(t.terminals().length, 2, 'one terminal message per request');
@@ -149,8 +153,8 @@ describe('chat gateway tools: research test server', () => {
 
   it('/web answers with the results; a link that is not a web address stays text', async () => {
     const t = setup(() => ({ gateway }));
-    const answer = t.ask('/web solar panels');
-    await t.driver.whenIdle();
+    const answer = await t.ask('/web solar panels');
+    await t.session.whenIdle();
     assert.equal(answer.tool, 'web');
     assert.equal(answer.status, 'done');
     assert.match(answer.content, /^Web results for “solar panels”:/);
@@ -166,8 +170,8 @@ describe('chat gateway tools: research test server', () => {
   it('a command without its argument answers with its usage, without calling the gateway', async () => {
     const t = setup(() => ({ gateway }));
     const before = server.requests.length;
-    const answer = t.ask('/crawl');
-    await t.driver.whenIdle();
+    const answer = await t.ask('/crawl');
+    await t.session.whenIdle();
     assert.equal(answer.status, 'error');
     assert.deepEqual(answer.error, { kind: 'invalid_request', message: 'Usage: /crawl <url…>', actions: [] });
     assert.equal(t.terminals().length, 1);
@@ -181,8 +185,8 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
   for (const command of ['/research solar power', '/web solar power']) {
     it(`${command.split(' ')[0]}: the backend's 501 becomes a clear "not available" error that says how to enable it`, async () => {
       const t = setup(() => ({ gateway: tools.gateway, ...POLL }));
-      const answer = t.ask(command);
-      await t.driver.whenIdle();
+      const answer = await t.ask(command);
+      await t.session.whenIdle();
       assert.equal(answer.status, 'error');
       assert.equal(answer.error?.kind, 'not_available');
       assert.match(answer.error!.message, /^Web (research|search) is not available on this gateway\. .*--upstream/);
@@ -197,18 +201,19 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
   it('/crawl adds the fetched pages to the conversation as context and lists them as sources', async () => {
     const t = setup(() => ({ gateway: tools.gateway }));
     const url = `${tools.pages.url}/pages/release`;
-    const answer = t.ask(`/crawl ${url} ${tools.pages.url}/missing`);
-    await t.driver.whenIdle();
+    const answer = await t.ask(`/crawl ${url} ${tools.pages.url}/missing`);
+    await t.session.whenIdle();
     assert.equal(answer.status, 'done');
     assert.match(answer.content, /^Crawled 1 of 2 pages; the text is added to this conversation as context\./);
+    const added = t.session.current.pendingContext;
     assert.deepEqual(
-      t.added.map((p) => [p.kind, p.url, p.title]),
+      added.map((p) => [p.kind, p.kind === 'web' && p.url, p.kind === 'web' && p.title]),
       [['web', url, 'Page release']],
     );
-    assert.match(t.added[0]!.content, /explains the release process/);
-    assert.deepEqual(
-      t.conversation.pendingContext.map((c) => c.kind),
-      ['web'],
+    assert.match(added[0]!.content, /explains the release process/);
+    assert.ok(
+      t.posted.some((m) => m.type === 'state' && m.conversation.pendingContext.length === 1),
+      'the webview hears of the new context',
     );
     assert.deepEqual(
       answer.sources?.map((s) => s.number),
@@ -218,8 +223,8 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
 
   it('without a gateway a tool answers with the not-connected error', async () => {
     const t = setup(() => ({ gateway: undefined, notConnected: { kind: 'not_connected', message: 'No gateway.', actions: ['retry'] } }));
-    const answer = t.ask('/web anything');
-    await t.driver.whenIdle();
+    const answer = await t.ask('/web anything');
+    await t.session.whenIdle();
     assert.equal(answer.error?.message, 'No gateway.');
     assert.equal(t.terminals().length, 1);
   });

@@ -1,0 +1,480 @@
+/**
+ * The owner of the chat's conversations: the panel and the commands call its intent methods (ask,
+ * regenerate, stop, set options, set grounding, add/remove context, open, delete, new chat), and
+ * every change goes through `change`, which edits, schedules one save and emits the host messages.
+ * Answers are streams (answerStream.ts) read by `consumeAnswer`, one at a time. No `vscode` import:
+ * unit tests drive it against a scripted gateway and the embedded backend.
+ */
+import { randomUUID } from 'node:crypto';
+import { Emitter } from '../../common/emitter';
+import { parseToolCommand, type ToolGateway } from '../gatewayTools';
+import { type AnswerGateway, describeAnswerFailure, generateAnswer } from './answerGenerator';
+import { type AnswerEnd, type AnswerEvent, type AnswerStream, consumeAnswer } from './answerStream';
+import type { ConversationStore } from './conversationStore';
+import type { FlushScheduler } from './deltaCoalescer';
+import { describeToolFailure, toolAnswer } from './toolAnswer';
+import { FileNameCache, type GroundingDocuments } from '../../chatCore/grounding';
+import { isLegacyModel } from '../../chatCore/modelCatalog';
+import { titleFor } from '../../chatCore/promptBuilder';
+import type {
+  AnnounceMode,
+  AssistantMessage,
+  ChatErrorInfo,
+  ContextItem,
+  Conversation,
+  ConversationOptions,
+  HostMessage,
+  UserMessage,
+} from '../../chatCore/protocol';
+
+/** During a stream the conversation is saved at most this often (a reload keeps what arrived). */
+const STREAM_SAVE_INTERVAL_MS = 1000;
+
+/** What the session reads from the extension when it needs it (clients change with the connection). */
+export interface ChatEnvironment {
+  /** Undefined clients when not connected; `notConnected` says why there is no gateway. */
+  clients(): {
+    gateway: (AnswerGateway & ToolGateway) | undefined;
+    documents: GroundingDocuments | undefined;
+    notConnected?: ChatErrorInfo;
+  };
+  settings(): { projectCode: string; maxSearchResults: number; announce: AnnounceMode };
+  /** The model of a conversation that has not picked one. */
+  defaultModel(): string;
+  /** The store a new conversation is grounded in, when the list of stores is known. */
+  defaultStore(): { id: string; name: string } | undefined;
+  /** Resolves once `defaultStore` can answer (a first question may come before the store list). */
+  groundingKnown(): Promise<void>;
+  warn(message: string): void;
+  /** An answer could not reach its server: Local mode checks its backend. */
+  unreachable(): void;
+}
+
+export interface ChatSessionOptions {
+  now?: () => number;
+  frameMs?: number;
+  scheduler?: FlushScheduler;
+  /** Research status polling (tests poll fast). */
+  toolPolling?: { pollInitialDelayMs?: number; pollMaxDelayMs?: number };
+}
+
+/** How an answer ended, for listeners outside the chat (the walkthrough). */
+export interface AnswerEnded {
+  conversationId: string;
+  end: AnswerEnd;
+}
+
+interface ActiveAnswer {
+  requestId: string;
+  conversationId: string;
+  abort: AbortController;
+  finished: Promise<unknown>;
+}
+
+/** `null` removes the option. */
+export interface SamplingOptions {
+  temperature: number | null;
+  maxCompletionTokens: number | null;
+}
+
+type Save = 'now' | 'throttled';
+
+export class ChatSession {
+  private readonly fileNames = new FileNameCache();
+  private readonly now: () => number;
+  /** The one running answer, or a question waiting for the store list (`requestId` empty). */
+  private active: ActiveAnswer | undefined;
+  private lastStreamSave = 0;
+
+  private readonly _onMessage = new Emitter<HostMessage>();
+  /** Messages for the webview (the panel posts them, or drops them while closed). */
+  readonly onMessage = this._onMessage.event;
+  private readonly _onDidAnswer = new Emitter<AnswerEnded>();
+  readonly onDidAnswer = this._onDidAnswer.event;
+
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly env: ChatEnvironment,
+    private readonly options: ChatSessionOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The conversation the panel shows (created when there is none). */
+  get current(): Readonly<Conversation> {
+    return this.store.active({});
+  }
+
+  get busy(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Resolves when the running answer (if any) has ended. */
+  whenIdle(): Promise<void> {
+    return (this.active?.finished ?? Promise.resolve()).then(() => undefined);
+  }
+
+  /** The whole state, as the webview gets it when it (re)starts. */
+  state(): HostMessage {
+    const settings = this.env.settings();
+    return {
+      type: 'state',
+      conversation: this.current,
+      conversations: this.store.summaries(),
+      projectCode: settings.projectCode,
+      announce: settings.announce,
+    };
+  }
+
+  // ------------------------------------------------------------ intents
+
+  /** Asks `text` in the shown conversation; resolves with the answer once it started (see `whenIdle`). */
+  async ask(text: string): Promise<AssistantMessage | undefined> {
+    if (this.active) {
+      return undefined;
+    }
+    const first = this.current;
+    if (first.messages.length === 0 && !first.options.vectorStoreId) {
+      // The first question may come before the store list: ground it by the default rule first.
+      const waiting: ActiveAnswer = { requestId: '', conversationId: first.id, abort: new AbortController(), finished: Promise.resolve() };
+      this.active = waiting;
+      try {
+        await this.env.groundingKnown();
+      } finally {
+        if (this.active === waiting) this.active = undefined;
+      }
+      if (this.active) {
+        return undefined;
+      }
+    }
+    const conversation = this.store.active({});
+    return this.answer(conversation, () => {
+      const question: UserMessage = { id: randomUUID(), role: 'user', content: text, createdAt: this.now() };
+      if (conversation.pendingContext.length > 0) {
+        question.context = conversation.pendingContext;
+        conversation.pendingContext = [];
+      }
+      if (!conversation.messages.some((m) => m.role === 'user')) {
+        conversation.title = titleFor(text);
+      }
+      conversation.messages.push(question);
+      return { question, from: conversation.messages.length - 1 };
+    });
+  }
+
+  /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
+  regenerate(messageId: string): AssistantMessage | undefined {
+    const conversation = this.store.active({});
+    const last = conversation.messages[conversation.messages.length - 1];
+    const question = conversation.messages[conversation.messages.length - 2];
+    if (this.active || last?.id !== messageId || last.role !== 'assistant' || question?.role !== 'user') {
+      return undefined;
+    }
+    return this.answer(conversation, () => {
+      conversation.messages.pop();
+      return { question, from: conversation.messages.length };
+    });
+  }
+
+  /** Stops the running answer (only the one named, when a request id is given). */
+  stop(requestId?: string): void {
+    const active = this.active;
+    if (active?.requestId && (requestId === undefined || requestId === active.requestId)) {
+      active.abort.abort();
+    }
+  }
+
+  setModel(model: string): void {
+    this.changeOptions((o) => (o.model = model));
+  }
+
+  setSampling(sampling: SamplingOptions): void {
+    this.changeOptions((o) => {
+      if (sampling.temperature === null) delete o.temperature;
+      else o.temperature = sampling.temperature;
+      if (sampling.maxCompletionTokens === null) delete o.maxCompletionTokens;
+      else o.maxCompletionTokens = sampling.maxCompletionTokens;
+    });
+  }
+
+  /** Grounds the shown conversation in `store`; undefined: no grounding. */
+  setGrounding(store: { id: string; name: string } | undefined): void {
+    this.changeOptions((o) => {
+      if (!store) {
+        delete o.vectorStoreId;
+        delete o.vectorStoreName;
+      } else {
+        o.vectorStoreId = store.id;
+        o.vectorStoreName = store.name;
+      }
+    });
+  }
+
+  /**
+   * A conversation that has not asked anything and has no store yet takes the default grounding
+   * (see `ChatEnvironment.defaultStore`). Called when the store list arrives.
+   */
+  applyDefaultGrounding(): void {
+    const conversation = this.store.active({});
+    const store = this.groundingFor(conversation);
+    if (store) {
+      this.change(() => {
+        conversation.options.vectorStoreId = store.id;
+        conversation.options.vectorStoreName = store.name;
+        return [this.state()];
+      });
+    }
+  }
+
+  addContext(items: ContextItem[]): void {
+    const conversation = this.store.active({});
+    this.change(() => {
+      conversation.pendingContext.push(...items);
+      conversation.updatedAt = this.now();
+      return [this.state(), { type: 'focusComposer' }];
+    });
+  }
+
+  removeContext(index: number): void {
+    const conversation = this.store.active({});
+    this.change(() => {
+      conversation.pendingContext.splice(index, 1);
+      return [this.state()];
+    });
+  }
+
+  newChat(): void {
+    this.stop();
+    this.change(() => {
+      const { vectorStoreId: _id, vectorStoreName: _name, ...previous } = this.current.options;
+      const created = this.store.create({ ...previous });
+      const store = this.groundingFor(created);
+      if (store) {
+        created.options.vectorStoreId = store.id;
+        created.options.vectorStoreName = store.name;
+      }
+      return [this.state(), { type: 'focusComposer' }];
+    });
+  }
+
+  open(conversationId: string): void {
+    this.stop();
+    this.change(() => {
+      this.store.activate(conversationId);
+      return [this.state()];
+    });
+  }
+
+  delete(conversationId: string): void {
+    if (this.active?.conversationId === conversationId) {
+      this.stop();
+    }
+    this.change(() => {
+      this.store.delete(conversationId);
+      return [this.state()];
+    });
+  }
+
+  dispose(): void {
+    this.stop();
+    void this.store.flush();
+    this._onMessage.dispose();
+    this._onDidAnswer.dispose();
+  }
+
+  // ------------------------------------------------------------ the one way to change
+
+  /**
+   * Every change: `edit` changes the conversations and returns what the webview needs to hear;
+   * then one save is scheduled (throttled while an answer streams) and the messages go out.
+   */
+  private change(edit: () => HostMessage[] | void, save: Save = 'now'): void {
+    const messages = edit() ?? [];
+    const time = this.now();
+    if (save === 'now' || time - this.lastStreamSave >= STREAM_SAVE_INTERVAL_MS) {
+      if (save === 'throttled') this.lastStreamSave = time;
+      void this.store.save();
+    }
+    for (const message of messages) this._onMessage.fire(message);
+  }
+
+  private changeOptions(edit: (options: ConversationOptions) => void): void {
+    const conversation = this.store.active({});
+    this.change(() => {
+      edit(conversation.options);
+      return [{ type: 'options', conversationId: conversation.id, options: conversation.options }];
+    });
+  }
+
+  private groundingFor(conversation: Conversation): { id: string; name: string } | undefined {
+    if (conversation.messages.length > 0 || conversation.options.vectorStoreId) {
+      return undefined;
+    }
+    return this.env.defaultStore();
+  }
+
+  // ------------------------------------------------------------ answers
+
+  /**
+   * One change: `turn` adds the question (or removes the answer it replaces), the answer is added
+   * and the webview gets the turn (messages from `from` on); then the answer's stream is read
+   * until it ends (`whenIdle`).
+   */
+  private answer(conversation: Conversation, turn: () => { question: UserMessage; from: number }): AssistantMessage {
+    const requestId = randomUUID();
+    const abort = new AbortController();
+    let answer!: AssistantMessage;
+    let chosen!: ReturnType<ChatSession['streamFor']>;
+    this.change(() => {
+      const { question, from } = turn();
+      chosen = this.streamFor(conversation, question, abort.signal);
+      answer = { id: randomUUID(), role: 'assistant', content: '', createdAt: this.now(), status: 'pending', requestId, ...chosen.fields };
+      conversation.messages.push(answer);
+      conversation.updatedAt = this.now();
+      return [
+        {
+          type: 'turn',
+          conversationId: conversation.id,
+          title: conversation.title,
+          from,
+          messages: conversation.messages.slice(from),
+          pendingContext: conversation.pendingContext,
+        },
+      ];
+    });
+    const { stream, describe } = chosen;
+    const active: ActiveAnswer = { requestId, conversationId: conversation.id, abort, finished: Promise.resolve() };
+    this.active = active;
+    active.finished = consumeAnswer(
+      stream,
+      {
+        event: (event) => this.apply(conversation, answer, requestId, event),
+        end: (end) => this.settle(conversation, answer, requestId, end),
+      },
+      {
+        signal: abort.signal,
+        describe,
+        ...(this.options.frameMs !== undefined ? { frameMs: this.options.frameMs } : {}),
+        ...(this.options.scheduler ? { scheduler: this.options.scheduler } : {}),
+      },
+    );
+    return answer;
+  }
+
+  /** `/web`, `/crawl` and `/research` go to the gateway's tool, anything else to the model. */
+  private streamFor(
+    conversation: Conversation,
+    question: UserMessage,
+    signal: AbortSignal,
+  ): { stream: AnswerStream; describe: (error: unknown) => ChatErrorInfo; fields: Partial<AssistantMessage> } {
+    const clients = this.env.clients();
+    const tool = parseToolCommand(question.content);
+    if (tool) {
+      const deps = {
+        gateway: clients.gateway,
+        ...(clients.notConnected ? { notConnected: clients.notConnected } : {}),
+        ...this.options.toolPolling,
+      };
+      const name = tool.ok ? tool.command.name : tool.name;
+      return { stream: toolAnswer(tool, deps, signal), describe: describeToolFailure, fields: { tool: name } };
+    }
+    const model = conversation.options.model ?? this.env.defaultModel();
+    const legacy = isLegacyModel(model);
+    const { options } = conversation;
+    const settings = this.env.settings();
+    const job = {
+      question: question.content,
+      history: conversation.messages.slice(0, conversation.messages.indexOf(question)),
+      context: question.context ?? [],
+      model,
+      legacy,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.maxCompletionTokens !== undefined ? { maxCompletionTokens: options.maxCompletionTokens } : {}),
+      projectCode: settings.projectCode,
+      ...(options.vectorStoreId
+        ? { store: { id: options.vectorStoreId, ...(options.vectorStoreName ? { name: options.vectorStoreName } : {}) } }
+        : {}),
+      maxResults: settings.maxSearchResults,
+    };
+    const deps = {
+      gateway: clients.gateway,
+      documents: clients.documents,
+      fileNames: this.fileNames,
+      ...(clients.notConnected ? { notConnected: clients.notConnected } : {}),
+    };
+    return {
+      stream: generateAnswer(job, deps, signal),
+      describe: describeAnswerFailure(job),
+      fields: { model, ...(legacy ? { legacy } : {}) },
+    };
+  }
+
+  private apply(conversation: Conversation, answer: AssistantMessage, requestId: string, event: AnswerEvent): void {
+    switch (event.type) {
+      case 'status':
+        return this.change(() => [{ type: 'streamStatus', requestId, phase: event.phase }], 'throttled');
+      case 'start':
+        return this.change(() => {
+          answer.sources = event.sources;
+          answer.status = 'streaming';
+          delete answer.progress;
+          return [{ type: 'streamStart', requestId, messageId: answer.id, sources: event.sources }];
+        }, 'throttled');
+      case 'delta':
+        return this.change(() => {
+          answer.content += event.text;
+          conversation.updatedAt = this.now();
+          return [{ type: 'streamDelta', requestId, text: event.text }];
+        }, 'throttled');
+      case 'progress':
+        return this.change(() => {
+          answer.progress = event.progress;
+          return [{ type: 'streamProgress', requestId, progress: event.progress }];
+        }, 'throttled');
+      case 'context':
+        return this.change(() => {
+          const fresh = event.pages.filter((page) => !conversation.pendingContext.some((c) => c.kind === 'web' && c.url === page.url));
+          conversation.pendingContext.push(...fresh);
+          // The webview shows the new context chips with the state that follows the answer.
+          return conversation.id === this.current.id ? [this.state()] : [];
+        });
+    }
+  }
+
+  /** The answer's one terminal message: the message records how it ended, is saved, and the webview hears it. */
+  private settle(conversation: Conversation, answer: AssistantMessage, requestId: string, end: AnswerEnd): void {
+    if (this.active?.requestId === requestId) {
+      this.active = undefined;
+    }
+    this.change(() => {
+      delete answer.requestId;
+      delete answer.progress;
+      conversation.updatedAt = this.now();
+      if (end.type === 'error') {
+        answer.status = 'error';
+        answer.error = end.error;
+        return [{ type: 'streamError', requestId, error: end.error }];
+      }
+      const { result } = end;
+      answer.status = result.stopped ? 'stopped' : 'done';
+      if (result.usage) answer.usage = result.usage;
+      if (result.finishReason) answer.finishReason = result.finishReason;
+      if (result.nextSteps?.length) answer.nextSteps = result.nextSteps;
+      return [
+        {
+          type: 'streamDone',
+          requestId,
+          stopped: result.stopped,
+          ...(result.usage ? { usage: result.usage } : {}),
+          ...(result.finishReason ? { finishReason: result.finishReason } : {}),
+          ...(result.nextSteps?.length ? { nextSteps: result.nextSteps } : {}),
+        },
+      ];
+    });
+    if (end.type === 'error') {
+      this.env.warn(`Answer ${requestId} failed (${end.error.kind}): ${end.error.message}`);
+      if (end.error.kind === 'network') this.env.unreachable();
+    }
+    this._onDidAnswer.fire({ conversationId: conversation.id, end });
+  }
+}

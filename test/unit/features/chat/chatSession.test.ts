@@ -1,0 +1,248 @@
+import * as assert from 'node:assert/strict';
+import net from 'node:net';
+import { GatewayClient } from '../../../../src/api/gateway/client';
+import type { AnswerGateway } from '../../../../src/features/chat/answerGenerator';
+import { type AnswerEnded, ChatSession, type ChatEnvironment } from '../../../../src/features/chat/chatSession';
+import { ConversationStore } from '../../../../src/features/chat/conversationStore';
+import type { ToolGateway } from '../../../../src/features/gatewayTools';
+import type { HostMessage } from '../../../../src/chatCore/protocol';
+import { chatChunk, ScriptServer, sendChunked, sseBody } from '../../../support/servers/scriptServer';
+import { MemoryState } from './memoryState';
+
+// The chat session owns the conversations: the panel calls its intent methods, every change is one
+// save and the messages the webview needs, and each answer's request id ends with exactly one
+// streamDone or streamError — also when the stream throws or is stopped.
+
+type Gateway = (AnswerGateway & ToolGateway) | undefined;
+
+describe('chat session', () => {
+  let server: ScriptServer;
+  let gateway: GatewayClient;
+
+  before(async () => {
+    server = await ScriptServer.start();
+    gateway = new GatewayClient({ baseUrl: server.url, token: 'k', rateLimits: false, transport: { maxRetries: 0 } });
+  });
+  afterEach(() => server.reset());
+  after(async () => {
+    await gateway.close();
+    await server.close();
+  });
+
+  function setup(env: Partial<ChatEnvironment> & { gateway?: Gateway } = {}) {
+    const posted: HostMessage[] = [];
+    const ended: AnswerEnded[] = [];
+    let saves = 0;
+    const store = new ConversationStore(new MemoryState());
+    const save = store.save.bind(store);
+    store.save = () => (saves++, save());
+    const { gateway: chosen, ...rest } = env;
+    const session = new ChatSession(
+      store,
+      {
+        clients: () => ({ gateway: 'gateway' in env ? chosen : (gateway as Gateway), documents: undefined }),
+        settings: () => ({ projectCode: 'NA', maxSearchResults: 5, announce: 'asTheyStream' }),
+        defaultModel: () => 'alpha-5-mini',
+        defaultStore: () => undefined,
+        groundingKnown: async () => undefined,
+        warn: () => undefined,
+        unreachable: () => undefined,
+        ...rest,
+      },
+      { frameMs: 1 },
+    );
+    session.onMessage((m) => posted.push(m));
+    session.onDidAnswer((e) => ended.push(e));
+    const terminals = () => posted.filter((m) => m.type === 'streamDone' || m.type === 'streamError');
+    return { session, store, posted, ended, terminals, saves: () => saves };
+  }
+
+  it('asks: the answer message follows the stream, and the request id ends with one streamDone', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(
+        res,
+        sseBody([
+          chatChunk('Hello '),
+          chatChunk('there.'),
+          chatChunk(undefined, { usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } }),
+        ]),
+      ),
+    );
+    const t = setup();
+    t.session.setSampling({ temperature: 0.4, maxCompletionTokens: null });
+    const answer = (await t.session.ask('Hi?'))!;
+    assert.equal(t.session.busy, true);
+    assert.ok(answer.status === 'pending' || answer.status === 'streaming', answer.status);
+    const requestId = answer.requestId!;
+    assert.equal(await t.session.ask('Again?'), undefined, 'a second answer never starts while one runs');
+    assert.equal(t.session.current.messages.length, 2);
+    await t.session.whenIdle();
+
+    assert.equal(answer.content, 'Hello there.');
+    assert.equal(answer.status, 'done');
+    assert.equal(answer.requestId, undefined);
+    assert.deepEqual(answer.usage, { promptTokens: 3, completionTokens: 2, totalTokens: 5 });
+    assert.equal(t.session.busy, false);
+    assert.equal(t.session.current.title, 'Hi?');
+    const stream = t.posted.filter((m) => 'requestId' in m);
+    assert.ok(stream.every((m) => 'requestId' in m && m.requestId === requestId));
+    assert.equal(stream.map((m) => (m.type === 'streamDelta' ? m.text : '')).join(''), 'Hello there.');
+    assert.equal(t.terminals().length, 1);
+    assert.equal(t.posted.at(-1)!.type, 'streamDone');
+    const turn = t.posted.find((m) => m.type === 'turn');
+    assert.ok(turn?.type === 'turn' && turn.from === 0 && turn.messages.length === 2, 'the turn comes before the stream');
+    assert.equal(server.requests[0]!.json.temperature, 0.4, 'the conversation options are sent');
+    assert.deepEqual(
+      t.ended.map((e) => e.end.type),
+      ['done'],
+    );
+  });
+
+  it('schedules exactly one save per change, and tells the webview what changed', async () => {
+    const t = setup();
+    const changes: Array<[string, () => void, HostMessage['type'][]]> = [
+      ['setModel', () => t.session.setModel('beta-2'), ['options']],
+      ['setSampling', () => t.session.setSampling({ temperature: 1, maxCompletionTokens: 64 }), ['options']],
+      ['setGrounding', () => t.session.setGrounding({ id: 'vs_1', name: 'policies' }), ['options']],
+      [
+        'addContext',
+        () => t.session.addContext([{ kind: 'web', url: 'https://a.example', title: 'A', content: 'a' }]),
+        ['state', 'focusComposer'],
+      ],
+      ['removeContext', () => t.session.removeContext(0), ['state']],
+      ['newChat', () => t.session.newChat(), ['state', 'focusComposer']],
+      ['open', () => t.session.open(t.session.current.id), ['state']],
+      ['delete', () => t.session.delete(t.session.current.id), ['state']],
+    ];
+    for (const [name, intent, messages] of changes) {
+      const saves = t.saves();
+      const posted = t.posted.length;
+      intent();
+      assert.equal(t.saves() - saves, 1, `${name}: one save`);
+      assert.deepEqual(
+        t.posted.slice(posted).map((m) => m.type),
+        messages,
+        name,
+      );
+      if (name === 'newChat') {
+        assert.equal(t.session.current.options.model, 'beta-2', 'a new chat keeps the model, not the store');
+        assert.equal(t.session.current.options.vectorStoreId, undefined);
+      }
+    }
+  });
+
+  it('stops: the partial answer stays, marked stopped, with one streamDone(stopped)', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(res, sseBody([chatChunk('Partial')], { done: false }), { end: false }),
+    );
+    const t = setup();
+    const answer = (await t.session.ask('Hi?'))!;
+    while (!t.posted.some((m) => m.type === 'streamDelta')) await new Promise((resolve) => setTimeout(resolve, 5));
+    t.session.stop('some-other-request');
+    assert.equal(t.session.busy, true, 'a stop for another request id is ignored');
+    const requestId = answer.requestId!;
+    t.session.stop(requestId);
+    await t.session.whenIdle();
+    assert.equal(answer.status, 'stopped');
+    assert.equal(answer.content, 'Partial');
+    assert.deepEqual(t.terminals(), [{ type: 'streamDone', requestId, stopped: true }]);
+  });
+
+  it('ends with one streamError when the stream throws, after the text that came before it', async () => {
+    const throwing: Gateway = {
+      ...gateway,
+      async *streamChatCompletion() {
+        yield { content: 'Before ' };
+        throw new Error('the stream broke');
+      },
+      streamInference: gateway.streamInference.bind(gateway),
+    } as unknown as Gateway;
+    const t = setup({ gateway: throwing });
+    const answer = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    assert.equal(answer.content, 'Before ');
+    assert.equal(answer.status, 'error');
+    assert.equal(answer.error?.kind, 'unknown');
+    assert.match(answer.error!.message, /the stream broke/);
+    assert.deepEqual(
+      t.terminals().map((m) => m.type),
+      ['streamError'],
+    );
+    assert.equal(t.posted.at(-1)!.type, 'streamError', 'nothing after the terminal message');
+    assert.equal(t.session.busy, false);
+  });
+
+  it('records a failure on the message and posts one streamError; Regenerate replaces the answer', async () => {
+    const t = setup({
+      gateway: undefined,
+      clients: () => ({
+        gateway: undefined,
+        documents: undefined,
+        notConnected: { kind: 'not_connected', message: 'No gateway.', actions: ['retry'] },
+      }),
+    });
+    t.session.setModel('o3-mini');
+    const answer = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    assert.equal(answer.status, 'error');
+    assert.equal(answer.legacy, true);
+    assert.equal(answer.error?.message, 'No gateway.');
+    assert.equal(t.terminals().length, 1);
+    assert.equal(t.session.busy, false, 'an answer that fails at once does not leave the session busy');
+
+    const again = t.session.regenerate(answer.id)!;
+    await t.session.whenIdle();
+    assert.notEqual(again.id, answer.id);
+    assert.deepEqual(
+      t.session.current.messages.map((m) => m.id),
+      [t.session.current.messages[0]!.id, again.id],
+      'the failed answer is replaced',
+    );
+    assert.equal(t.terminals().length, 2, 'one terminal message per request');
+    assert.equal(t.session.regenerate('not-the-last'), undefined);
+  });
+
+  it('an answer that cannot reach its server tells the environment once, so Local mode checks its backend', async () => {
+    // A port nothing listens on: the connection is refused, as after the backend was killed.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const unreachableGateway = new GatewayClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: 'k',
+      rateLimits: false,
+      transport: { maxRetries: 0 },
+    });
+    let unreachable = 0;
+    const t = setup({ gateway: unreachableGateway, unreachable: () => unreachable++ });
+    const answer = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    await unreachableGateway.close();
+    assert.equal(answer.error?.kind, 'network', JSON.stringify(answer.error));
+    assert.deepEqual(answer.error?.actions, ['retry', 'showOutput']);
+    assert.equal(unreachable, 1);
+
+    // Any other failure is not the backend's absence.
+    const other = setup({ gateway: undefined, unreachable: () => unreachable++ });
+    await other.session.ask('Hi?');
+    await other.session.whenIdle();
+    assert.equal(unreachable, 1);
+  });
+
+  it('grounds a first question by the default rule once the store list is known', async () => {
+    let known = false;
+    const t = setup({
+      gateway: undefined,
+      defaultStore: () => (known ? { id: 'vs_9', name: 'handbook' } : undefined),
+      groundingKnown: async () => {
+        known = true;
+        t.session.applyDefaultGrounding();
+      },
+    });
+    const answer = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    assert.equal(t.session.current.options.vectorStoreId, 'vs_9');
+    assert.equal(answer.error?.kind, 'not_connected', 'a grounded question needs the documents service');
+  });
+});
