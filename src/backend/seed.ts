@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isConvertibleName } from './convert/detect';
+import { isConvertibleName } from '../api/documents/fileTypes';
 import type { DocumentsService } from './documents/service';
 
 export const DEMO_STORE_NAME = 'demo';

@@ -1,105 +1,10 @@
 /** Decides how a file is converted, from its name and its first bytes. */
 import path from 'node:path';
+import { CODE_LANGUAGES, HTML, MARKDOWN, TEXT } from '../../api/documents/fileTypes';
 import { ConversionError } from './errors';
 
 export type Format =
   { kind: 'markdown' } | { kind: 'text' } | { kind: 'code'; language: string } | { kind: 'html' } | { kind: 'pdf' } | { kind: 'docx' };
-
-/** File extension (or whole name) -> fence language. */
-const CODE_LANGUAGES: Record<string, string> = {
-  '.ts': 'ts',
-  '.tsx': 'tsx',
-  '.mts': 'ts',
-  '.cts': 'ts',
-  '.js': 'js',
-  '.jsx': 'jsx',
-  '.mjs': 'js',
-  '.cjs': 'js',
-  '.py': 'python',
-  '.pyi': 'python',
-  '.java': 'java',
-  '.kt': 'kotlin',
-  '.kts': 'kotlin',
-  '.scala': 'scala',
-  '.go': 'go',
-  '.rs': 'rust',
-  '.c': 'c',
-  '.h': 'c',
-  '.cc': 'cpp',
-  '.cpp': 'cpp',
-  '.cxx': 'cpp',
-  '.hpp': 'cpp',
-  '.hh': 'cpp',
-  '.cs': 'csharp',
-  '.fs': 'fsharp',
-  '.rb': 'ruby',
-  '.php': 'php',
-  '.swift': 'swift',
-  '.m': 'objectivec',
-  '.lua': 'lua',
-  '.pl': 'perl',
-  '.r': 'r',
-  '.jl': 'julia',
-  '.dart': 'dart',
-  '.ex': 'elixir',
-  '.exs': 'elixir',
-  '.erl': 'erlang',
-  '.hs': 'haskell',
-  '.clj': 'clojure',
-  '.groovy': 'groovy',
-  '.vb': 'vbnet',
-  '.ps1': 'powershell',
-  '.sh': 'bash',
-  '.bash': 'bash',
-  '.zsh': 'bash',
-  '.fish': 'fish',
-  '.bat': 'bat',
-  '.cmd': 'bat',
-  '.sql': 'sql',
-  '.css': 'css',
-  '.scss': 'scss',
-  '.sass': 'sass',
-  '.less': 'less',
-  '.vue': 'vue',
-  '.svelte': 'svelte',
-  '.json': 'json',
-  '.jsonc': 'jsonc',
-  '.json5': 'json5',
-  '.yaml': 'yaml',
-  '.yml': 'yaml',
-  '.toml': 'toml',
-  '.ini': 'ini',
-  '.cfg': 'ini',
-  '.conf': 'ini',
-  '.properties': 'properties',
-  '.xml': 'xml',
-  '.gradle': 'groovy',
-  '.proto': 'protobuf',
-  '.graphql': 'graphql',
-  '.gql': 'graphql',
-  '.tf': 'hcl',
-  '.hcl': 'hcl',
-  '.cmake': 'cmake',
-  '.mk': 'makefile',
-  '.diff': 'diff',
-  '.patch': 'diff',
-  '.csv': 'csv',
-  '.tsv': 'tsv',
-  '.zig': 'zig',
-  '.nim': 'nim',
-  '.ml': 'ocaml',
-  '.elm': 'elm',
-  '.sol': 'solidity',
-  dockerfile: 'dockerfile',
-  makefile: 'makefile',
-  cmakelists: 'cmake',
-  jenkinsfile: 'groovy',
-  gemfile: 'ruby',
-};
-
-const MARKDOWN = new Set(['.md', '.markdown', '.mdown', '.mkd', '.mdx']);
-const TEXT = new Set(['.txt', '.text', '.log', '.rst', '.adoc', '.asciidoc', '.org', '.tex', '.me', '']);
-const HTML = new Set(['.html', '.htm', '.xhtml', '.shtml']);
 
 /** Types people try that cannot be converted here, with the reason shown to them. */
 const UNSUPPORTED: Record<string, string> = {
@@ -181,12 +86,4 @@ export function detectFormat(filename: string, data: Uint8Array): Format {
     return { kind: 'html' };
   }
   return { kind: 'text' };
-}
-
-/** Whether a file name has an extension this backend converts (used to pick files from folders). */
-export function isConvertibleName(filename: string): boolean {
-  const base = path.basename(filename).toLowerCase();
-  const ext = path.extname(base);
-  if (!ext) return base in CODE_LANGUAGES;
-  return MARKDOWN.has(ext) || HTML.has(ext) || (TEXT.has(ext) && ext !== '') || ext in CODE_LANGUAGES || ['.pdf', '.docx'].includes(ext);
 }

@@ -11,7 +11,7 @@ import { access, open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import ignore, { type Ignore } from 'ignore';
-import { isConvertibleName } from '../../backend/convert/detect';
+import { isConvertibleName } from '../../api/documents/fileTypes';
 import type { HashWorkerChunk, HashWorkerInput } from '../../workers/hashFiles';
 import { normalizePath } from './syncMetadata';
 
