@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { Commands } from './common/constants';
-import { createLogger, createOutputChannel } from './common/log';
+import { createLogger, createOutputChannel } from './services/outputLog';
 import * as auth from './features/auth';
 import * as chat from './features/chat';
 import * as metadata from './features/metadata';

@@ -1,18 +1,21 @@
-import type * as vscode from 'vscode';
+/** What VS Code's `Disposable` is, declared here so this folder never imports `vscode`. */
+export interface DisposableLike {
+  dispose(): unknown;
+}
 
 /**
  * Owns disposables and releases them together, newest first, so that a feature
  * can never leak a listener it registered.
  */
-export abstract class Disposable implements vscode.Disposable {
-  private readonly _disposables: vscode.Disposable[] = [];
+export abstract class Disposable implements DisposableLike {
+  private readonly _disposables: DisposableLike[] = [];
   private _isDisposed = false;
 
   protected get isDisposed(): boolean {
     return this._isDisposed;
   }
 
-  protected _register<T extends vscode.Disposable>(disposable: T): T {
+  protected _register<T extends DisposableLike>(disposable: T): T {
     if (this._isDisposed) {
       disposable.dispose();
     } else {
@@ -30,7 +33,7 @@ export abstract class Disposable implements vscode.Disposable {
   }
 }
 
-export function disposeAll(disposables: vscode.Disposable[]): void {
+export function disposeAll(disposables: DisposableLike[]): void {
   while (disposables.length) {
     try {
       disposables.pop()?.dispose();
@@ -40,6 +43,6 @@ export function disposeAll(disposables: vscode.Disposable[]): void {
   }
 }
 
-export function toDisposable(dispose: () => void): vscode.Disposable {
+export function toDisposable(dispose: () => void): DisposableLike {
   return { dispose };
 }

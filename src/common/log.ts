@@ -1,5 +1,4 @@
-import * as vscode from 'vscode';
-
+/** The log every layer writes to; the output channel behind it lives in services/outputLog.ts. */
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 /** A component-tagged view of the "DocChat" output channel. */
@@ -13,22 +12,4 @@ export interface Logger {
   child(component: string): Logger;
   /** Adapter for the plain-TypeScript layers (src/api, src/backend) that take a log callback. */
   sink(): (level: LogLevel, message: string) => void;
-}
-
-export function createOutputChannel(): vscode.LogOutputChannel {
-  return vscode.window.createOutputChannel('DocChat', { log: true });
-}
-
-export function createLogger(channel: vscode.LogOutputChannel, component: string): Logger {
-  const tag = (message: string) => `[${component}] ${message}`;
-  const logger: Logger = {
-    trace: (m) => channel.trace(tag(m)),
-    debug: (m) => channel.debug(tag(m)),
-    info: (m) => channel.info(tag(m)),
-    warn: (m) => channel.warn(tag(m)),
-    error: (m) => channel.error(typeof m === 'string' ? tag(m) : tag(m.stack ?? m.message)),
-    child: (name) => createLogger(channel, name),
-    sink: () => (level, message) => logger[level](message),
-  };
-  return logger;
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { DocumentsClient } from '../../../../src/api/documents/client';
-import { createLogger } from '../../../../src/common/log';
+import { createLogger } from '../../../../src/services/outputLog';
 import type { Services } from '../../../../src/services';
 import { ConfigService } from '../../../../src/services/config';
 import type { ConnectionService, ConnectionState } from '../../../../src/services/connection';
