@@ -5,6 +5,17 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { LAYER_IMPORTS, VSCODE_LAYERS, WEBVIEW_IMPORTS } from './scripts/lib/layers.mjs';
+
+/** Import patterns for the layers `layer` may not use. */
+function forbiddenLayers(layer, allowed) {
+  return Object.keys(LAYER_IMPORTS)
+    .filter((other) => other !== layer && !allowed.includes(other))
+    .map((other) => ({
+      group: [`**/${other}`, `**/${other}/**`],
+      message: `src/${layer} may import only ${allowed.length ? allowed.map((a) => `src/${a}`).join(', ') : 'itself'} (scripts/lib/layers.mjs).`,
+    }));
+}
 
 const noVscode = { name: 'vscode', message: 'This layer runs outside VS Code (tests, the CLI, the backend): it must not import vscode.' };
 
@@ -24,28 +35,30 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  {
-    // The HTTP clients, the embedded backend, the chat core and the worker threads are plain TypeScript.
-    files: ['src/api/**/*.ts', 'src/backend/**/*.ts', 'src/chatCore/**/*.ts', 'src/workers/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
-  },
-  {
-    // A feature reaches another feature only through that feature's index.ts.
-    files: ['src/features/**/*.ts'],
+  // Each folder of src/ imports only the layers its allow-list names (scripts/lib/layers.mjs).
+  ...Object.entries(LAYER_IMPORTS).map(([layer, allowed]) => ({
+    files: [`src/${layer}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          ...(VSCODE_LAYERS.includes(layer) ? {} : { paths: [noVscode] }),
           patterns: [
-            {
-              group: ['../*/*', '!../../**', '!../*/index'],
-              message: "Import another feature through its index.ts ('../feature'), not its internals.",
-            },
+            ...forbiddenLayers(layer, allowed),
+            ...(layer === 'features'
+              ? [
+                  {
+                    // A feature reaches another feature only through that feature's index.ts.
+                    group: ['../*/*', '!../../**', '!../*/index'],
+                    message: "Import another feature through its index.ts ('../feature'), not its internals.",
+                  },
+                ]
+              : []),
           ],
         },
       ],
     },
-  },
+  })),
   {
     // The webview bundle shares only the chat core with the extension.
     files: ['media/**/*.ts'],
@@ -54,9 +67,12 @@ export default tseslint.config(
         'error',
         {
           paths: [noVscode],
-          patterns: [
-            { group: ['**/src/features/**', '**/src/services/**'], message: 'The webview shares only src/chatCore with the extension.' },
-          ],
+          patterns: Object.keys(LAYER_IMPORTS)
+            .filter((layer) => !WEBVIEW_IMPORTS.includes(layer))
+            .map((layer) => ({
+              group: [`**/src/${layer}`, `**/src/${layer}/**`],
+              message: 'The webview shares only src/chatCore with the extension.',
+            })),
         },
       ],
     },
