@@ -3,7 +3,7 @@
  * plus the legacy models only the deprecated inference endpoint serves, marked with the
  * endpoint's retirement date. No `vscode` import.
  */
-import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS } from '../api/gateway/schemas';
+import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS, LOCAL_CHAT_MODEL } from '../api/gateway/schemas';
 import type { ModelCatalogState, ModelOption } from './protocol';
 
 export interface ModelLister {
@@ -25,8 +25,6 @@ interface CachedList {
 
 const CACHE_KEY = 'docchat.chat.modelList';
 export const MODEL_LIST_TTL_MS = 60 * 60 * 1000;
-/** The embedded backend's own model. */
-export const LOCAL_MODEL = 'local-extractive';
 
 const LEGACY = new Set<string>(LEGACY_INFERENCE_MODELS);
 
@@ -48,7 +46,7 @@ export function pickDefaultModel(options: readonly ModelOption[], configured: st
     return configured;
   }
   const completion = options.filter((o) => o.kind === 'completion');
-  return (completion.find((o) => o.id === LOCAL_MODEL) ?? completion[0] ?? options[0])?.id;
+  return (completion.find((o) => o.id === LOCAL_CHAT_MODEL) ?? completion[0] ?? options[0])?.id;
 }
 
 export class ModelCatalog {

@@ -126,8 +126,6 @@ export type HostMessage =
   | { type: 'streamError'; requestId: string; error: ChatErrorInfo }
   | { type: 'focusComposer' };
 
-export type HostMessageType = HostMessage['type'];
-
 // ---------------------------------------------------------------- webview -> host (validated)
 
 /** Longest question the composer sends (the documents service limits a search query to 10,000). */
@@ -165,7 +163,6 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
-export type WebviewMessageType = WebviewMessage['type'];
 
 /** The message when it is one of the protocol's, otherwise undefined (the caller ignores it). */
 export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {

@@ -28,6 +28,9 @@ export const LEGACY_INFERENCE_MODELS = [
   'nemo',
 ] as const;
 
+/** The embedded backend's chat model, which answers only by quoting the sources it is given. */
+export const LOCAL_CHAT_MODEL = 'local-extractive';
+
 export const EMBEDDING_MODELS = ['text-embed-3-small', 'text-embed-3-large'] as const;
 
 /** The inference endpoint's announced retirement; the year is not shown. */

@@ -73,7 +73,7 @@ export function headerValue(headers: Headers, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return isLoopback(hostname);
 }
 

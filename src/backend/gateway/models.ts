@@ -1,8 +1,9 @@
 /** The models this backend really serves, and the error for those it does not. */
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
 import { ApiError } from '../http/errors';
 import { LOCAL_EMBEDDING_DEFAULT_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from './localEmbedding';
 
-export const LOCAL_CHAT_MODEL = 'local-extractive';
+export { LOCAL_CHAT_MODEL };
 
 export interface ModelInfo {
   id: string;

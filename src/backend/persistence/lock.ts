@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive } from '../../common/discoveryFile';
 
 const LOCK_FILE = 'backend.lock';
 
@@ -13,15 +14,6 @@ export class DataDirLockedError extends Error {
   ) {
     super(`The data folder ${dataDir} is in use by another DocChat backend (process ${pid}${url ? `, ${url}` : ''}).`);
     this.name = 'DataDirLockedError';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -48,7 +40,7 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
       } catch {
         // A lock file torn by a crash belongs to nobody.
       }
-      if (typeof holder.pid === 'number' && holder.pid !== process.pid && isAlive(holder.pid)) {
+      if (typeof holder.pid === 'number' && holder.pid !== process.pid && isProcessAlive(holder.pid)) {
         throw new DataDirLockedError(dataDir, holder.pid, holder.url);
       }
       if (holder.pid === process.pid) throw new DataDirLockedError(dataDir, holder.pid, holder.url);

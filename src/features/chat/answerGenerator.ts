@@ -4,14 +4,12 @@
  * the embedded backend.
  */
 import * as l10n from '@vscode/l10n';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
 import { type AnswerStream, done, failed } from './answerStream';
 import { emptyAnswerError, isAbort, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { ChatErrorInfo, ChatMessage, ContextItem, NextStep, TokenUsage } from '../../chatCore/protocol';
-
-/** The embedded backend's model, which can only quote sources. */
-const QUOTING_MODEL = 'local-extractive';
 
 interface StreamPart {
   content: string;
@@ -77,7 +75,7 @@ function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
  * forward (choose a store, attach files, and in Local mode use a real language model).
  */
 export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text: string; nextSteps: NextStep[] } | undefined {
-  const quoting = job.model === QUOTING_MODEL;
+  const quoting = job.model === LOCAL_CHAT_MODEL;
   if (!quoting && !job.store) {
     return undefined;
   }
@@ -85,9 +83,9 @@ export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text
   const store = job.store ? (job.store.name ?? job.store.id) : undefined;
   const text =
     store === undefined
-      ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', QUOTING_MODEL)
+      ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', LOCAL_CHAT_MODEL)
       : quoting
-        ? l10n.t('No passage in “{0}” matches this question, so {1} has nothing to quote.', store, QUOTING_MODEL)
+        ? l10n.t('No passage in “{0}” matches this question, so {1} has nothing to quote.', store, LOCAL_CHAT_MODEL)
         : l10n.t('No passage in “{0}” matches this question, so there is nothing to answer from.', store);
   return { text, nextSteps };
 }

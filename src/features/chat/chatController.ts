@@ -8,7 +8,8 @@ import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { notConnectedError } from './chatErrors';
 import { ChatSession } from './chatSession';
 import { ConversationStore } from './conversationStore';
-import { LOCAL_MODEL, ModelCatalog } from '../../chatCore/modelCatalog';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
+import { ModelCatalog } from '../../chatCore/modelCatalog';
 import { isOpenableLink } from '../../chatCore/links';
 import type { ContextItem, HostMessage, WebviewMessage } from '../../chatCore/protocol';
 import type { SourceOpener } from './sourceOpener';
@@ -57,7 +58,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         maxSearchResults: services.config.current.searchMaxResults,
         announce: services.config.current.announceAnswers,
       }),
-      defaultModel: () => this.models.state.defaultModel ?? LOCAL_MODEL,
+      defaultModel: () => this.models.state.defaultModel ?? LOCAL_CHAT_MODEL,
       defaultStore: () => services.grounding.resolve(this.stores.known),
       groundingKnown: async () => {
         if (!this.stores.known && services.grounding.choice?.kind !== 'none') await this.loadStores();

@@ -4,7 +4,8 @@
  * client's pre-check and the backend's 400 for the limits both enforce.
  */
 import assert from 'node:assert/strict';
-import { AuthError, DocumentsClient, NotFoundError, RateLimitError, ValidationError } from '../../../../src/api';
+import { AuthError, NotFoundError, RateLimitError, ValidationError } from '../../../../src/api/http/errors';
+import { DocumentsClient } from '../../../../src/api/documents/client';
 import { makePdf, startTestBackend, TOKEN, type TestBackend } from '../helpers';
 
 describe('contract: DocumentsClient <-> embedded backend', () => {

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AuthError, GatewayClient, NotFoundError, type ChatStreamPart } from '../../../../src/api';
+import { AuthError, NotFoundError } from '../../../../src/api/http/errors';
+import { GatewayClient } from '../../../../src/api/gateway/client';
+import type { ChatStreamPart } from '../../../../src/api/gateway/schemas';
 import { API_KEY, startTestBackend, type TestBackend } from '../helpers';
 import { startFakeUpstream, type FakeUpstream } from '../fakeUpstream';
 
