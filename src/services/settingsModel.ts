@@ -120,6 +120,15 @@ export function connectionModeOf(settings: DocChatSettings): ConnectionMode {
   return settings.documentsUrl ? 'remote' : 'local';
 }
 
+/**
+ * The model a chat starts with: the setting, else — when the chat goes to the embedded backend's
+ * gateway (Local mode without a gateway URL) — the model picked with "Use a Language Model…".
+ */
+export function configuredChatModel(settings: DocChatSettings, localPick: string | undefined): string {
+  const localGateway = connectionModeOf(settings) === 'local' && !settings.gatewayUrl;
+  return settings.defaultModel || (localGateway ? (localPick ?? '') : '');
+}
+
 /** Short host label for the status bar ("docs.example.com", "10.0.0.2:8080"). */
 export function hostLabel(url: string): string {
   try {

@@ -3,6 +3,7 @@ import { Commands } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
+import { configuredChatModel } from '../../services/settingsModel';
 import { accessibleAnswerText } from './accessibleView';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { notConnectedError } from './chatErrors';
@@ -133,15 +134,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     );
   }
 
-  /** The setting, else in Local mode the model picked with "Use a Language Model…". */
-  private configuredModel(): string {
-    const settings = this.services.config.current;
-    const local = !settings.documentsUrl && !settings.gatewayUrl;
-    return settings.defaultModel || (local ? (this.services.modelServer.choice?.model ?? '') : '');
-  }
-
   async loadModels(force: boolean): Promise<void> {
-    const loading = this.models.load(this.services.connection.gateway, this.gatewayOrigin(), this.configuredModel(), force);
+    const loading = this.models.load(
+      this.services.connection.gateway,
+      this.gatewayOrigin(),
+      configuredChatModel(this.services.config.current, this.services.modelServer.choice?.model),
+      force,
+    );
     this.panel?.post({ type: 'models', catalog: this.models.state });
     await loading;
     this.panel?.post({ type: 'models', catalog: this.models.state });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Commands, ContextKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
+import { configuredChatModel } from '../../services/settingsModel';
 import { citedSources } from '../../chatCore/citations';
 import { FileNameCache, numberSources, searchPassages } from '../../chatCore/grounding';
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
@@ -116,9 +117,7 @@ export class DocChatParticipant {
   }
 
   private async pickModel(signal: AbortSignal): Promise<string> {
-    const settings = this.services.config.current;
-    const local = !settings.documentsUrl && !settings.gatewayUrl;
-    const configured = settings.defaultModel || (local ? (this.services.modelServer.choice?.model ?? '') : '');
+    const configured = configuredChatModel(this.services.config.current, this.services.modelServer.choice?.model);
     const ids = (await this.services.connection.gateway!.listCompletionModels({ signal })).map((m) => m.id);
     const options = modelOptions(ids).filter((o) => o.kind === 'completion');
     const model = pickDefaultModel(options, options.some((o) => o.id === configured) ? configured : '');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { planConnection } from '../../../src/services/clientFactory';
-import { connectionModeOf, hostLabel, normaliseSettings } from '../../../src/services/settingsModel';
+import { configuredChatModel, connectionModeOf, hostLabel, normaliseSettings } from '../../../src/services/settingsModel';
 
 describe('settings model', () => {
   it('defaults: Local mode, project code NA, page size 50, 10 results, OpenAI field names', () => {
@@ -90,5 +90,15 @@ describe('connection plan', () => {
     const plan = planConnection(remote, { documentsToken: 't', gatewayApiKey: 'k' });
     assert.equal(plan.kind, 'remote');
     assert.equal(plan.gateway, undefined);
+  });
+
+  it('starts a chat with the model setting, else the picked local model only when the chat goes to the embedded gateway', () => {
+    const settings = (docchat: Record<string, unknown>) => normaliseSettings({ docchat });
+    assert.equal(configuredChatModel(settings({}), 'llama3'), 'llama3');
+    assert.equal(configuredChatModel(settings({}), undefined), '');
+    assert.equal(configuredChatModel(settings({ 'chat.defaultModel': 'alpha-5-mini' }), 'llama3'), 'alpha-5-mini');
+    // Only the gateway URL set: documents stay local, but the chat goes to that gateway.
+    assert.equal(configuredChatModel(settings({ 'gateway.url': 'https://gw.example' }), 'llama3'), '');
+    assert.equal(configuredChatModel(settings({ 'documents.url': 'https://docs.example' }), 'llama3'), '');
   });
 });
