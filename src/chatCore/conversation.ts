@@ -104,21 +104,20 @@ const toolProgressSchema = z.object({
 });
 export type ToolProgress = z.infer<typeof toolProgressSchema>;
 
+/** What every message has, whoever wrote it. */
+const messageFields = { id: z.string(), content: z.string(), createdAt: z.number() };
+
 const userMessageSchema = z.object({
-  id: z.string(),
+  ...messageFields,
   role: z.literal('user'),
-  content: z.string(),
-  createdAt: z.number(),
   /** Context attached when the question was sent (selection, search results). */
   context: z.array(contextItemSchema).optional(),
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
 const assistantMessageSchema = z.object({
-  id: z.string(),
+  ...messageFields,
   role: z.literal('assistant'),
-  content: z.string(),
-  createdAt: z.number(),
   status: z.enum(ANSWER_STATUSES),
   /** Set when the answer comes from a gateway tool rather than a model. */
   tool: z.enum(CHAT_TOOL_NAMES).optional(),

@@ -7,7 +7,7 @@ import { ConversationStore } from '../../../../src/features/chat/conversationSto
 import type { ToolGateway } from '../../../../src/features/gatewayTools';
 import type { HostMessage } from '../../../../src/chatCore/protocol';
 import { chatChunk, ScriptServer, sendChunked, sseBody } from '../../../support/servers/scriptServer';
-import { MemoryState } from './memoryState';
+import { MemoryState, testEnvironment } from './fixtures';
 
 // The chat session owns the conversations: the panel calls its intent methods, every change is one
 // save and the messages the webview needs, and each answer's request id ends with exactly one
@@ -39,16 +39,11 @@ describe('chat session', () => {
     const { gateway: chosen, ...rest } = env;
     const session = new ChatSession(
       store,
-      {
+      testEnvironment({
         clients: () => ({ gateway: 'gateway' in env ? chosen : (gateway as Gateway), documents: undefined }),
-        settings: () => ({ projectCode: 'NA', maxSearchResults: 5, announce: 'asTheyStream' }),
         defaultModel: () => 'alpha-5-mini',
-        defaultStore: () => undefined,
-        groundingKnown: async () => undefined,
-        warn: () => undefined,
-        unreachable: () => undefined,
         ...rest,
-      },
+      }),
       { frameMs: 1 },
     );
     session.onMessage((m) => posted.push(m));

@@ -4,7 +4,7 @@ import { ConversationStore, MAX_CONVERSATIONS } from '../../../../src/features/c
 import { DeltaCoalescer, type FlushScheduler } from '../../../../src/features/chat/deltaCoalescer';
 import { type KeyValueStore, MODEL_LIST_TTL_MS, ModelCatalog, isLegacyModel } from '../../../../src/chatCore/modelCatalog';
 import type { AssistantMessage } from '../../../../src/chatCore/protocol';
-import { MemoryState } from './memoryState';
+import { MemoryState } from './fixtures';
 import { StoreCatalog } from '../../../../src/features/chat/storeCatalog';
 
 class ManualScheduler implements FlushScheduler {

@@ -7,7 +7,7 @@ import { ConversationStore } from '../../../../src/features/chat/conversationSto
 import type { AssistantMessage, HostMessage, WebPageSource } from '../../../../src/chatCore/protocol';
 import type { ToolAnswerDependencies } from '../../../../src/features/chat/toolAnswer';
 import type { ToolGateway } from '../../../../src/features/gatewayTools';
-import { MemoryState } from './memoryState';
+import { MemoryState, testEnvironment } from './fixtures';
 import { useToolsBackend } from '../backend';
 import { startResearchServer, type ResearchServer } from '../../../support/servers/researchServer';
 
@@ -23,19 +23,13 @@ function setup(tools: () => ToolAnswerDependencies) {
   const { gateway, notConnected, ...polling } = tools();
   const session = new ChatSession(
     new ConversationStore(new MemoryState()),
-    {
+    testEnvironment({
       clients: () => ({
         gateway: gateway as (AnswerGateway & ToolGateway) | undefined,
         documents: undefined,
         ...(notConnected ? { notConnected } : {}),
       }),
-      settings: () => ({ projectCode: 'NA', maxSearchResults: 5, announce: 'asTheyStream' }),
-      defaultModel: () => 'local-extractive',
-      defaultStore: () => undefined,
-      groundingKnown: async () => undefined,
-      warn: () => undefined,
-      unreachable: () => undefined,
-    },
+    }),
     { toolPolling: polling },
   );
   session.onMessage((m) => posted.push(m));
