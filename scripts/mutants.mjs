@@ -1,0 +1,42 @@
+// The named breaks `npm run mutation` applies (scripts/mutation.mjs), one at a time. Each replaces
+// one piece of code (`find`, which must appear exactly once in `file`) by a plausible mistake
+// (`replace`) and names the unit test files that should fail because of it (`tests`; `grep`
+// narrows them to the tests whose title claims that behaviour). A break whose code moved stops
+// the run with "appears 0 times": update its `find`.
+
+/** @typedef {{ name: string, description: string, file: string, find: string, replace: string, tests: string[], grep?: string }} Mutant */
+
+/** @type {Mutant[]} */
+export const MUTANTS = [
+  // ------------------------------------------------------------------ src/backend
+  {
+    name: 'raw-content-disposition',
+    description: 'Content-Disposition built from the raw file name',
+    file: 'src/backend/documents/routes.ts',
+    find: "'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`",
+    replace: '\'content-disposition\': `attachment; filename="${file.filename}"`',
+    tests: ['test/unit/security/hostileFiles.test.ts'],
+    grep: 'CR/LF',
+  },
+  {
+    name: 'zip-guard-inflates-everything',
+    description: 'the zip guard inflates the whole part and keeps every chunk before comparing with the limit',
+    file: 'src/backend/convert/zipGuard.ts',
+    find: `      if (size > budget) {
+        inflate.destroy();
+        finish(size);
+      }`,
+    replace: '',
+    tests: ['test/unit/security/hostileFiles.test.ts'],
+    grep: 'stops inflating a bomb',
+  },
+  {
+    name: 'vague-last-error',
+    description: 'every failed file gets "<name>: something went wrong." as its last_error',
+    file: 'src/backend/documents/ingest.ts',
+    find: "record: { ...latest, status: 'failed', last_error: message }",
+    replace: "record: { ...latest, status: 'failed', last_error: `${file.filename}: something went wrong.` }",
+    tests: ['test/unit/security/hostileFiles.test.ts'],
+    grep: 'fails a PDF with',
+  },
+];
