@@ -39,4 +39,28 @@ export const MUTANTS = [
     tests: ['test/unit/security/hostileFiles.test.ts'],
     grep: 'fails a PDF with',
   },
+  {
+    name: 'upload-buffers-whole-body',
+    description: 'an upload past the limit is read into memory whole before it is refused',
+    file: 'src/backend/http/body.ts',
+    find: `      if (size > limit) {
+        cleanup();
+        chunks.length = 0;
+        void discardBody(req).then(() => reject(tooLarge(limit)));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(`,
+    replace: `      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      if (size > limit) return reject(tooLarge(limit));
+      resolve(`,
+    tests: ['test/unit/backend/documents/files.test.ts'],
+    grep: 'after draining it',
+  },
 ];

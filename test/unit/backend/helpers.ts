@@ -41,6 +41,28 @@ export async function tempDir(prefix = 'docchat-backend-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * Runs `work` and resolves with the most Buffer/ArrayBuffer memory held at once above what was held
+ * before, sampled at every turn of the event loop. Buffers live outside the V8 heap; a bound on this
+ * shows what a reader keeps, not how fast it is.
+ */
+export async function peakBufferGrowth(work: () => Promise<unknown>): Promise<number> {
+  const baseline = process.memoryUsage().arrayBuffers;
+  let peak = baseline;
+  let sampling = true;
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    if (sampling) setImmediate(sample);
+  };
+  sample();
+  try {
+    await work();
+  } finally {
+    sampling = false;
+  }
+  return peak - baseline;
+}
+
 export async function call(
   url: string,
   method: string,
