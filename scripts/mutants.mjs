@@ -63,4 +63,15 @@ export const MUTANTS = [
     tests: ['test/unit/backend/documents/files.test.ts'],
     grep: 'after draining it',
   },
+  {
+    name: 'web-tools-never-forwarded',
+    description: 'web search and research always answer 501, even with an upstream that has them',
+    file: 'src/backend/gateway/routes.ts',
+    find: `    if (!upstream) {
+      throw notImplemented(`,
+    replace: `    if (upstream || !upstream) {
+      throw notImplemented(`,
+    tests: ['test/unit/backend/gateway/gatewayUpstream.test.ts'],
+    grep: 'forwards web search',
+  },
 ];
