@@ -74,4 +74,14 @@ export const MUTANTS = [
     tests: ['test/unit/backend/gateway/gatewayUpstream.test.ts'],
     grep: 'forwards web search',
   },
+  // ------------------------------------------------------------------ src/api
+  {
+    name: 'configured-ca-replaces-roots',
+    description: "a configured CA replaces Node's roots and the system store instead of joining them",
+    file: 'src/api/http/certificates.ts',
+    find: 'return [...tls.rootCertificates, ...system, ...extra];',
+    replace: 'return extra.length ? extra : [...tls.rootCertificates, ...system];',
+    tests: ['test/unit/api/http/dispatcher.test.ts'],
+    grep: "keeps Node's roots",
+  },
 ];

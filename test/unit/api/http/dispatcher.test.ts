@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
+import * as tls from 'node:tls';
+import { secureContextFor, systemCertificates, trustedCertificates } from '../../../../src/api/http/certificates';
+import { tlsOptions } from '../../../../src/api/http/dispatcher';
 import { NetworkError, TimeoutError, ValidationError } from '../../../../src/api/http/errors';
 import { ProxyServer } from '../../../support/servers/proxyServer';
 import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
@@ -149,7 +152,7 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       ca.dispose();
     });
 
-    it('trusts the CA from docchat.network.caFiles and from NODE_EXTRA_CA_CERTS, keeping the system roots', async () => {
+    it('trusts the CA from docchat.network.caFiles, from NODE_EXTRA_CA_CERTS and as text', async () => {
       const fromFile = documentsClient(secure.url, { transport: { caFiles: [ca.certFile], env: {} } });
       assert.equal((await fromFile.retrieveVectorStore('vs_1')).id, 'vs_1');
       await fromFile.close();
@@ -159,6 +162,20 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       const fromText = documentsClient(secure.url, { transport: { ca: [ca.cert], env: {} } });
       assert.equal((await fromText.retrieveVectorStore('vs_1')).id, 'vs_1');
       await fromText.close();
+    });
+
+    it("keeps Node's roots and the system store beside a configured CA, in the context connections use", () => {
+      // No public server is reachable from a test, so this looks at the list the TLS context is
+      // built from (and at the one shared context tlsOptions hands the dispatcher) instead.
+      const roots = [...tls.rootCertificates];
+      const system = systemCertificates();
+      const withSystem = trustedCertificates({ caFiles: [ca.certFile], env: { NODE_EXTRA_CA_CERTS: ca.certFile } });
+      assert.deepEqual(withSystem, [...roots, ...system, ca.cert, ca.cert]);
+      assert.deepEqual(trustedCertificates({ ca: [ca.cert], systemCertificates: false, env: {} }), [...roots, ca.cert]);
+      assert.ok(roots.length > 100, `Node's roots: ${roots.length}`);
+      const options = tlsOptions({ caFiles: [ca.certFile], env: {} });
+      assert.equal(options.secureContext, secureContextFor([...roots, ...system, ca.cert]), 'the dispatcher uses the full list');
+      assert.equal(options.rejectUnauthorized, true);
     });
 
     it('tunnels https through the proxy with the CA (the proxy logs the tunnel)', async () => {
