@@ -84,4 +84,14 @@ export const MUTANTS = [
     tests: ['test/unit/api/http/dispatcher.test.ts'],
     grep: "keeps Node's roots",
   },
+  // ------------------------------------------------------------------ src/features (named in the test suite's checks)
+  {
+    name: 'trim-keeps-only-active',
+    description: 'trimming the conversation history drops all but the active conversation',
+    file: 'src/features/chat/conversationStore.ts',
+    find: '.slice(0, MAX_CONVERSATIONS)',
+    replace: '.slice(0, 0)',
+    tests: ['test/unit/features/chat/stateAndCatalogs.test.ts'],
+    grep: 'keeps at most the newest',
+  },
 ];
