@@ -94,4 +94,22 @@ export const MUTANTS = [
     tests: ['test/unit/features/chat/stateAndCatalogs.test.ts'],
     grep: 'keeps at most the newest',
   },
+  {
+    name: 'rate-limited-retry-stays-disabled',
+    description: 'after a rate limit, Retry is never enabled again',
+    file: 'media/chat/messageView.ts',
+    find: 'retry.disabled = left > 0 || !this.isLast || this.ctx.busy();',
+    replace: 'retry.disabled = true;',
+    tests: ['test/unit/media/chat/webviewApp.test.ts'],
+    grep: 'rate limit holds Retry',
+  },
+  {
+    name: 'markdown-raw-html-on',
+    description: 'the webview markdown renderer lets raw HTML of the answer through (to DOMPurify)',
+    file: 'media/chat/markdown.ts',
+    find: 'new MarkdownIt({ html: false,',
+    replace: 'new MarkdownIt({ html: true,',
+    tests: ['test/unit/media/chat/webviewApp.test.ts'],
+    grep: 'never renders model output',
+  },
 ];

@@ -44,6 +44,43 @@ const pending = (id = 'a1', requestId = 'r1'): AssistantMessage => ({
   model: 'local-extractive',
 });
 
+/**
+ * Replaces Date.now and the global setInterval/clearInterval with a clock the test moves:
+ * `advance(ms)` runs every interval that falls due, in order.
+ */
+function manualClock() {
+  const real = { now: Date.now, setInterval: globalThis.setInterval, clearInterval: globalThis.clearInterval };
+  let now = 1_000_000;
+  let nextId = 1;
+  const intervals = new Map<number, { callback: () => void; every: number; due: number }>();
+  Date.now = () => now;
+  g.setInterval = (callback: () => void, every: number) => {
+    const id = nextId++;
+    intervals.set(id, { callback, every, due: now + every });
+    return id;
+  };
+  g.clearInterval = (id: number) => void intervals.delete(id);
+  return {
+    advance(ms: number) {
+      const end = now + ms;
+      for (;;) {
+        const next = [...intervals.entries()].sort((a, b) => a[1].due - b[1].due)[0];
+        if (!next || next[1].due > end) break;
+        now = next[1].due;
+        next[1].due += next[1].every;
+        next[1].callback();
+      }
+      now = end;
+    },
+    intervals: () => intervals.size,
+    restore() {
+      Date.now = real.now;
+      g.setInterval = real.setInterval;
+      g.clearInterval = real.clearInterval;
+    },
+  };
+}
+
 function setup() {
   const root = dom.window.document.createElement('div');
   dom.window.document.body.replaceChildren(root);
@@ -262,24 +299,44 @@ describe('chat webview', () => {
     assert.match(t.$('.usage')!.textContent ?? '', /10 prompt · 5 completion · 15 tokens/);
   });
 
-  it('shows errors inline with their actions; a rate limit holds Retry until its wait has passed', () => {
+  it('a rate limit holds Retry until its wait has passed, counting down, then Retry asks again', () => {
+    // The countdown reads Date.now and ticks on setInterval: both are driven by hand here.
+    const clock = manualClock();
+    try {
+      const t = setup();
+      t.send(
+        t.state(conversation([question, pending()])),
+        { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] },
+        { type: 'streamDelta', requestId: 'r1', text: 'Partial' },
+      );
+      t.send({
+        type: 'streamError',
+        requestId: 'r1',
+        error: { kind: 'rate_limit', message: 'Rate limited. Try again in 60 s.', retryAfterMs: 60_000, actions: ['retry'] },
+      });
+      const retry = t.$<HTMLButtonElement>('.action-retry')!;
+      assert.equal(retry.disabled, true);
+      assert.equal(retry.textContent?.trim(), 'Retry in 60 s');
+      assert.match(t.$('.markdown-body')!.textContent ?? '', /Partial/, 'what arrived stays');
+      clock.advance(30_000);
+      assert.equal(retry.disabled, true, 'still held half way');
+      assert.equal(retry.textContent?.trim(), 'Retry in 30 s');
+      clock.advance(30_000);
+      assert.equal(retry.disabled, false, 'Retry is enabled once the wait has passed');
+      assert.equal(retry.textContent?.trim(), 'Retry');
+      assert.equal(clock.intervals(), 0, 'the countdown stops');
+      t.click(retry);
+      assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a1' });
+    } finally {
+      clock.restore();
+    }
+  });
+
+  it('shows an error inline with its actions, each posting its command', () => {
     const t = setup();
-    t.send(
-      t.state(conversation([question, pending()])),
-      { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] },
-      { type: 'streamDelta', requestId: 'r1', text: 'Partial' },
-    );
-    t.send({
-      type: 'streamError',
-      requestId: 'r1',
-      error: { kind: 'rate_limit', message: 'Rate limited. Try again in 60 s.', retryAfterMs: 60_000, actions: ['retry'] },
-    });
-    const retry = t.$<HTMLButtonElement>('.action-retry')!;
-    assert.equal(retry.disabled, true);
-    assert.match(retry.textContent ?? '', /Retry in \d+ s/);
-    assert.match(t.$('.markdown-body')!.textContent ?? '', /Partial/, 'what arrived stays');
-    t.app.receive(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
     t.send({ type: 'streamError', requestId: 'r2', error: { kind: 'auth', message: 'Rejected.', actions: ['setGatewayApiKey', 'retry'] } });
+    assert.equal(t.$('.inline-error .error-message')!.textContent, 'Rejected.');
     t.click(t.$('.action-setGatewayApiKey'));
     assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'setGatewayApiKey' });
     t.click(t.$('.action-retry'));
@@ -536,6 +593,13 @@ describe('chat webview', () => {
     };
     t.send(t.state(conversation([question, evil])));
     assert.equal(t.$('.markdown-body img, .markdown-body script, .markdown-body [href]'), null);
-    assert.equal((globalThis as Record<string, unknown>).pwned, undefined);
+    // jsdom runs no scripts, so a flag set by one proves nothing: the DOM itself is checked. The
+    // whole answer is one paragraph of text, the markup shown as written.
+    const body = t.$('.markdown-body')!;
+    assert.deepEqual(
+      Array.from(body.querySelectorAll('*')).map((e) => e.tagName),
+      ['P'],
+    );
+    assert.equal(body.textContent?.trim(), evil.content);
   });
 });
