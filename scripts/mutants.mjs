@@ -112,4 +112,13 @@ export const MUTANTS = [
     tests: ['test/unit/media/chat/webviewApp.test.ts'],
     grep: 'never renders model output',
   },
+  {
+    name: 'search-drops-file-restriction',
+    description: "the quick pick's search request drops file_ids",
+    file: 'src/features/search/searchController.ts',
+    find: '...(restriction.length ? { file_ids: restriction.map((f) => f.id) } : {})',
+    replace: '...{}',
+    tests: ['test/unit/features/search/searchController.test.ts'],
+    grep: 'restricts to chosen files',
+  },
 ];

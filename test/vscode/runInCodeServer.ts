@@ -4,6 +4,7 @@
 // Exit code 1 on any failure, a crash, or no results at all.
 //
 //   node --import tsx test/vscode/runInCodeServer.ts
+//   DOCCHAT_EXTHOST_GREP='Chat panel host' node --import tsx test/vscode/runInCodeServer.ts   (only matching tests; code-server passes its environment on)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
