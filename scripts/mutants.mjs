@@ -121,4 +121,13 @@ export const MUTANTS = [
     tests: ['test/unit/features/search/searchController.test.ts'],
     grep: 'restricts to chosen files',
   },
+  {
+    name: 'poll-sleep-ignores-signal',
+    description: 'the wait between polls of waitUntilProcessed ignores the abort signal',
+    file: 'src/api/documents/client.ts',
+    find: 'await clock.sleep(delay, o.signal);',
+    replace: 'await clock.sleep(delay);',
+    tests: ['test/unit/api/documents/documents.test.ts'],
+    grep: 'aborts during the wait between polls',
+  },
 ];
