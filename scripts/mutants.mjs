@@ -130,4 +130,13 @@ export const MUTANTS = [
     tests: ['test/unit/api/documents/documents.test.ts'],
     grep: 'aborts during the wait between polls',
   },
+  {
+    name: 'hash-on-calling-thread',
+    description: 'folder sync hashes every file on the calling thread (the extension host), never in the worker',
+    file: 'src/features/sync/scanner.ts',
+    find: 'const entry = options.worker !== false && toHash.length >= WORKER_MIN_FILES ? await hashWorkerEntry() : undefined;',
+    replace: 'const entry = undefined as { file: string; eval?: boolean } | undefined;',
+    tests: ['test/unit/features/sync/scanner.test.ts'],
+    grep: 'worker',
+  },
 ];
