@@ -139,4 +139,14 @@ export const MUTANTS = [
     tests: ['test/unit/features/sync/scanner.test.ts'],
     grep: 'worker',
   },
+  {
+    name: 'index-never-yields',
+    description: 'adding a big file to the search index never lets the event loop turn',
+    file: 'src/backend/search/storeIndex.ts',
+    find: `      if (performance.now() - sliceStart > INDEX_SLICE_MS) {
+        await nextTurn();`,
+    replace: `      if (performance.now() - sliceStart > INDEX_SLICE_MS) {`,
+    tests: ['test/unit/backend/search/bm25.test.ts'],
+    grep: 'adds a big file gradually',
+  },
 ];

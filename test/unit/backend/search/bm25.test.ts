@@ -102,21 +102,34 @@ describe('backend: BM25 index', () => {
     assert.deepEqual(index.search(tokenize('impeller'), 10), []);
   });
 
-  it('adds a big file gradually: its chunks replace the old ones all at once, at the end', async () => {
+  it('adds a big file gradually, letting the event loop turn, and its chunks replace the old ones all at once at the end', async () => {
     const index = new StoreIndex();
     index.addFile('f1', [{ text: 'old manual gearbox', heading: '' }]);
-    const chunks = Array.from({ length: 3000 }, (_, i) => ({ text: `new manual gearbox part${i} ${'oil '.repeat(50)}`, heading: 'Parts' }));
+    // Enough text that tokenizing it takes many 5 ms slices on any machine.
+    const chunks = Array.from({ length: 6000 }, (_, i) => ({ text: `new manual gearbox part${i} ${'oil '.repeat(50)}`, heading: 'Parts' }));
+    // Other work of the server: a search at every turn of the loop while the file is added.
+    const seenDuring: string[][] = [];
+    let adding = true;
+    const otherWork = () => {
+      if (!adding) return;
+      seenDuring.push(index.search('gearbox', { maxResults: 5 }).map((h) => h.text));
+      setImmediate(otherWork);
+    };
+    setImmediate(otherWork);
     let seenBeforeReveal: string[] = [];
     const added = await index.addFileGradually('f1', chunks, undefined, () => {
       seenBeforeReveal = index.search('gearbox', { maxResults: 5 }).map((h) => h.text);
       return true;
     });
+    adding = false;
     assert.equal(added, true);
+    assert.ok(seenDuring.length > 0, 'the event loop turned while the file was added');
+    for (const seen of seenDuring) assert.deepEqual(seen, ['old manual gearbox'], 'searches meanwhile see the old chunks only');
     assert.deepEqual(seenBeforeReveal, ['old manual gearbox']);
-    assert.equal(index.chunkCount, 3000);
+    assert.equal(index.chunkCount, 6000);
     assert.deepEqual(
-      index.search('part2999', { maxResults: 5 }).map((h) => [h.fileId, h.chunkIndex]),
-      [['f1', 2999]],
+      index.search('part5999', { maxResults: 5 }).map((h) => [h.fileId, h.chunkIndex]),
+      [['f1', 5999]],
     );
     assert.deepEqual(index.search('old', { maxResults: 5 }), []);
   });
