@@ -1,12 +1,15 @@
-// Builds every bundle DocChat ships:
+// Builds every bundle of DocChat:
 //   dist/extension.js    the extension (Node, CommonJS, `vscode` external)
 //   dist/undici.js       the HTTP client library, required by the extension at its first request
-//   dist/backend.js      the embedded backend, loaded lazily by the extension in Local mode
-//   dist/backend-cli.js  the `docchat-backend` command-line server
+//   dist/backend-cli.js  the embedded backend's server (`docchat-backend`); Local mode runs it as its own process
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles
-// Flags: --production (minify, no inline sources), --watch.
+//   dist/backend.js      the embedded backend as a library (startBackend), for benchmarks and the
+//                        extension-host tests; not packaged: nothing in the extension loads it
+// What the .vsix holds and what loads each file: scripts/packageContents.mjs (checked by a unit test).
+// Flags: --production (minify, no inline sources, source maps without a link: they are not
+// packaged), --watch.
 import * as esbuild from 'esbuild';
 import { cp, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -20,7 +23,9 @@ const watch = process.argv.includes('--watch');
 const common = {
   bundle: true,
   minify: production,
-  sourcemap: true,
+  // Maps stay in dist/ for debugging from the repository; the .vsix leaves them out (VS Code does not
+  // apply an extension's maps to the stack traces it logs), so production bundles do not link them.
+  sourcemap: production ? 'external' : true,
   sourcesContent: !production,
   logLevel: 'info',
   absWorkingDir: root,
@@ -54,7 +59,7 @@ const targets = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [undiciAtFirstUse] },
   { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
-  // Conversion worker threads of the backend, found next to backend.js and backend-cli.js.
+  // Conversion worker threads of the backend, found next to backend-cli.js (and backend.js).
   { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
   // Hashes a synced folder's files in a worker thread, found next to extension.js.
   { ...nodeCommon, entryPoints: { 'hash-worker': 'src/workers/hashFiles.ts' }, outdir: 'dist' },

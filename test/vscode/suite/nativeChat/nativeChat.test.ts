@@ -10,7 +10,7 @@ import { chatApiSupport, ChosenStore, PARTICIPANT_ID, SEARCH_TOOL_NAME, SearchSt
 import { DocChatParticipant } from '../../../../src/features/nativeChat/participant';
 import { PassageDocuments } from '../../../../src/features/search/passages';
 import type { Services } from '../../../../src/services';
-import { EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
+import { backendLibrary, EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
 
 // VS Code 1.100 without Copilot: the chat participant and language model tool APIs exist (they
 // are stable), the Chat view needs a chat provider to be usable, and `vscode.lm.invokeTool`
@@ -84,9 +84,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     await extension.activate();
 
-    const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
-      startBackend(o: Record<string, unknown>): Promise<Running>;
-    };
+    const bundle = backendLibrary<Record<string, unknown>>();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-nativechat-'));
     server = await bundle.startBackend({ host: '127.0.0.1', port: 0, dataDir, token: KEY, apiKey: KEY, rateLimits: false });
     documents = new DocumentsClient({ baseUrl: server.url, token: KEY, rateLimits: false });
