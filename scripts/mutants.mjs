@@ -149,4 +149,22 @@ export const MUTANTS = [
     tests: ['test/unit/backend/search/bm25.test.ts'],
     grep: 'adds a big file gradually',
   },
+  {
+    name: 'journal-without-fsync',
+    description: 'journal appends are acknowledged without fdatasync (what a process kill cannot show)',
+    file: 'src/backend/persistence/journal.ts',
+    find: `        await this.handle.write(lines.join(''));
+        await this.handle.datasync();`,
+    replace: `        await this.handle.write(lines.join(''));`,
+    tests: ['test/unit/reliability/ackAfterSync.test.ts'],
+  },
+  {
+    name: 'atomic-write-without-fsync',
+    description: 'an atomic file replacement renames the temporary file without its fsync',
+    file: 'src/backend/persistence/atomicFile.ts',
+    find: `    await handle.writeFile(data);
+    await handle.sync();`,
+    replace: `    await handle.writeFile(data);`,
+    tests: ['test/unit/reliability/ackAfterSync.test.ts'],
+  },
 ];

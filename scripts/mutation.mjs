@@ -22,7 +22,7 @@ const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(nam
 const only = option('only')?.split(',');
 const areas = option('area')?.split(',');
 /** A break mocha has not finished with in this long is counted as killed by a hang, and said so. */
-const MUTANT_TIMEOUT_MS = 10 * 60_000;
+const MUTANT_TIMEOUT_MS = 3 * 60_000;
 
 const unknown = only?.filter((name) => !MUTANTS.some((m) => m.name === name)) ?? [];
 if (unknown.length) {
@@ -55,7 +55,7 @@ function mutate(source, mutant) {
 const bail = !args.includes('--no-bail');
 
 function runTests(dir, mutant) {
-  const mochaArgs = [...(bail ? ['--bail'] : []), '--reporter', 'dot', ...(mutant.grep ? ['--grep', mutant.grep] : []), ...mutant.tests];
+  const mochaArgs = [...(bail ? ['--bail'] : []), '--exit', '--reporter', 'dot', ...(mutant.grep ? ['--grep', mutant.grep] : []), ...mutant.tests];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(dir, 'node_modules/mocha/bin/mocha.js'), ...mochaArgs], {
       cwd: dir,
