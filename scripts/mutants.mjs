@@ -167,4 +167,21 @@ export const MUTANTS = [
     replace: `    await handle.writeFile(data);`,
     tests: ['test/unit/reliability/ackAfterSync.test.ts'],
   },
+  {
+    name: 'bearer-token-not-compared',
+    description: 'the documents service accepts any bearer token',
+    file: 'src/backend/http/auth.ts',
+    find: 'if (!same(bearer, credentials.token)) throw unauthorized(',
+    replace: "if (bearer === '') throw unauthorized(",
+    tests: ['test/unit/backend/http/auth.test.ts'],
+  },
+  {
+    name: 'error-echoes-token',
+    description: 'a rejected bearer token is named in the error message',
+    file: 'src/backend/http/auth.ts',
+    find: "throw unauthorized('The bearer token is not valid for this documents service.', 'Bearer');",
+    replace: "throw unauthorized(`The bearer token ${bearer} is not valid for this documents service.`, 'Bearer');",
+    tests: ['test/unit/backend/http/auth.test.ts'],
+    grep: 'never echoes',
+  },
 ];
