@@ -111,11 +111,25 @@ describe('streamed chat completions', () => {
   });
 
   it('raises a StreamError when the connection drops mid-stream, and never retries a started stream', async () => {
+    // The connection drops once the client has the first chunk: mid-stream whatever the timing.
+    let startArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (startArrived = resolve));
     server.on('POST', '/v1/chat/completions', async (_r, res) => {
       await sendChunked(res, `data: ${JSON.stringify(chatChunk('start'))}\n\n`, { end: false });
-      setTimeout(() => res.socket?.destroy(), 10);
+      await arrived;
+      res.socket?.destroy();
     });
-    await rejects(collect(client.streamChatCompletion(request)), StreamError);
+    const seen: string[] = [];
+    await rejects(
+      (async () => {
+        for await (const part of client.streamChatCompletion(request)) {
+          seen.push(part.content);
+          startArrived();
+        }
+      })(),
+      StreamError,
+    );
+    assert.deepEqual(seen, ['start']);
     assert.equal(server.requests.length, 1);
   });
 
