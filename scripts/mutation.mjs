@@ -55,7 +55,14 @@ function mutate(source, mutant) {
 const bail = !args.includes('--no-bail');
 
 function runTests(dir, mutant) {
-  const mochaArgs = [...(bail ? ['--bail'] : []), '--exit', '--reporter', 'dot', ...(mutant.grep ? ['--grep', mutant.grep] : []), ...mutant.tests];
+  const mochaArgs = [
+    ...(bail ? ['--bail'] : []),
+    '--exit',
+    '--reporter',
+    'dot',
+    ...(mutant.grep ? ['--grep', mutant.grep] : []),
+    ...mutant.tests,
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(dir, 'node_modules/mocha/bin/mocha.js'), ...mochaArgs], {
       cwd: dir,

@@ -13,7 +13,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * module object, so replacing its functions for the call is enough.
  */
 async function filesReadOnThisThread<T>(work: () => Promise<T>): Promise<{ result: T; read: string[] }> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fsp = require('node:fs/promises') as Record<'open' | 'readFile', (file: unknown, ...rest: unknown[]) => Promise<unknown>>;
   const real = { open: fsp.open, readFile: fsp.readFile };
   const read: string[] = [];
