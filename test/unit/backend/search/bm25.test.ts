@@ -25,6 +25,30 @@ describe('backend: BM25 index', () => {
     assert.ok(hits[0]!.score > hits[1]!.score);
   });
 
+  it('weighs a rare term above a common one (inverse document frequency)', () => {
+    const index = new Bm25Index();
+    // "gasket" is in one document of six, "valve" in five: one rare match beats three common ones.
+    const gasket = index.add(tokenize('gasket seal'));
+    const valves = index.add(tokenize('valve valve valve'));
+    for (let i = 0; i < 4; i++) index.add(tokenize(`valve filler${i}`));
+    const hits = index.search(tokenize('valve gasket'), 2);
+    assert.equal(hits[0]!.doc, gasket);
+    assert.equal(hits[1]!.doc, valves);
+  });
+
+  it('ranks a short document above a long one with the same matches (length normalisation)', () => {
+    const index = new Bm25Index();
+    const long = index.add(tokenize(`torque ${'padding '.repeat(60)}`));
+    const short = index.add(tokenize('torque spec'));
+    index.add(tokenize('unrelated words here'));
+    const hits = index.search(tokenize('torque'), 2);
+    assert.deepEqual(
+      hits.map((h) => h.doc),
+      [short, long],
+    );
+    assert.ok(hits[0]!.score > hits[1]!.score, `${hits[0]!.score} > ${hits[1]!.score}`);
+  });
+
   it('returns the best k, skips removed and refused documents', () => {
     const index = new Bm25Index();
     const docs = Array.from({ length: 100 }, (_, i) => index.add(tokenize(`common ${'rare '.repeat(i % 7)}doc${i}`)));
