@@ -19,6 +19,64 @@ export interface PickStoreOptions {
   create?: () => Promise<VectorStore | undefined>;
 }
 
+/** The picker's items: recently used stores first. */
+function storeItems(services: Services, data: readonly VectorStore[]): StoreItem[] {
+      const now = Date.now() / 1000;
+  const recent = new Set(services.recentStores.list());
+  const stores = services.recentStores.sort(data, (s) => s.id);
+  return stores.map((store) => ({
+    label: `$(database) ${store.name || store.id}`,
+    description: store.id,
+    detail: [
+      recent.has(store.id) ? vscode.l10n.t('recently used') : '',
+      formatDate(store.created_at),
+      describeExpiry(store.expires_at, now),
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    store,
+  }));
+}
+
+/**
+ * Lets the user pick any number of vector stores (those in `selected` ticked). Resolves the
+ * picked stores (possibly none), or undefined when cancelled.
+ */
+export async function pickStores(
+  services: Services,
+  options: { title: string; selected: readonly string[] },
+): Promise<VectorStore[] | undefined> {
+  const client = requireDocuments(services.connection);
+  const picker = vscode.window.createQuickPick<StoreItem>();
+  picker.title = options.title;
+  picker.placeholder = vscode.l10n.t('Tick the vector stores to search (Space), then press Enter');
+  picker.canSelectMany = true;
+  picker.matchOnDescription = true;
+  picker.busy = true;
+  picker.show();
+  const abort = new AbortController();
+  try {
+    const loaded = client.listVectorStores({ limit: PICKER_LIMIT }, { signal: abort.signal }).then((page) => {
+      picker.items = storeItems(services, page.data);
+      picker.selectedItems = picker.items.filter((item) => item.store && options.selected.includes(item.store.id));
+      picker.busy = false;
+    });
+    const picked = await new Promise<readonly StoreItem[] | undefined>((resolve, reject) => {
+      loaded.catch((error: unknown) => {
+        picker.hide();
+        reject(error);
+      });
+      picker.onDidAccept(() => resolve(picker.selectedItems));
+      picker.onDidHide(() => resolve(undefined));
+    });
+    picker.hide();
+    return picked?.flatMap((item) => (item.store ? [item.store] : []));
+  } finally {
+    abort.abort();
+    picker.dispose();
+  }
+}
+
 /** Lets the user pick a vector store, recently used first. Resolves undefined when cancelled. */
 export async function pickStore(services: Services, options: PickStoreOptions): Promise<VectorStore | undefined> {
   const client = requireDocuments(services.connection);
@@ -31,21 +89,7 @@ export async function pickStore(services: Services, options: PickStoreOptions): 
   const abort = new AbortController();
   try {
     const loaded = client.listVectorStores({ limit: PICKER_LIMIT }, { signal: abort.signal }).then((page) => {
-      const now = Date.now() / 1000;
-      const recent = new Set(services.recentStores.list());
-      const stores = services.recentStores.sort(page.data, (s) => s.id);
-      const items: StoreItem[] = stores.map((store) => ({
-        label: `$(database) ${store.name || store.id}`,
-        description: store.id,
-        detail: [
-          recent.has(store.id) ? vscode.l10n.t('recently used') : '',
-          formatDate(store.created_at),
-          describeExpiry(store.expires_at, now),
-        ]
-          .filter(Boolean)
-          .join(' · '),
-        store,
-      }));
+      const items: StoreItem[] = storeItems(services, page.data);
       if (options.create) {
         items.push({ label: vscode.l10n.t('$(add) Create Vector Store…'), create: true, alwaysShow: true });
       }

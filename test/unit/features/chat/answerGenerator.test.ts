@@ -177,10 +177,11 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     );
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Ten years [1].')])));
     const recorder = new Recorder();
-    await generateAnswer(job({ store: { id: 'vs_1', name: 'policies' }, maxResults: 7 }), deps(), recorder, new AbortController().signal);
+    await generateAnswer(job({ stores: [{ id: 'vs_1', name: 'policies' }], maxResults: 7 }), deps(), recorder, new AbortController().signal);
 
     const search = server.requests.find((r) => r.path === '/v1/vector_stores/vs_1/search')!;
-    assert.deepEqual(search.json, { query: 'How long are invoices kept?', max_num_results: 7 });
+    // Twice the setting: room for what the relevance floor and the per-file cap remove.
+    assert.deepEqual(search.json, { query: 'How long are invoices kept?', max_num_results: 14 });
     const start = recorder.events.find((e) => e.kind === 'start') as { sources: ChatSource[] };
     assert.deepEqual(
       start.sources.map((s) => [s.number, s.kind === 'passage' ? s.filename : '', s.content]),
@@ -294,7 +295,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     assert.deepEqual(gatewayError.actions, ['setGatewayApiKey', 'retry']);
 
     const searchFailure = new Recorder();
-    await generateAnswer(job({ store: { id: 'vs_1' } }), deps(), searchFailure, new AbortController().signal);
+    await generateAnswer(job({ stores: [{ id: 'vs_1' }] }), deps(), searchFailure, new AbortController().signal);
     const searchError = (searchFailure.assertOneTerminal() as { error: ChatErrorInfo }).error;
     assert.equal(searchError.kind, 'auth');
     assert.deepEqual(searchError.actions, ['setDocumentsToken', 'retry']);
@@ -351,7 +352,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       abort.abort(); // the user pressed Escape while searching; the response never comes
     });
     const recorder = new Recorder();
-    await generateAnswer(job({ store: { id: 'vs_1' } }), deps(), recorder, abort.signal);
+    await generateAnswer(job({ stores: [{ id: 'vs_1' }] }), deps(), recorder, abort.signal);
     assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: true } });
     assert.equal(server.count('POST', '/v1/chat/completions'), 0);
   });
