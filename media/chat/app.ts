@@ -463,7 +463,9 @@ export class ChatApp {
     storeOptions.push(option(SEVERAL_STORES, l10n.t('Several stores…')));
     this.storeSelect.replaceChildren(...storeOptions);
     this.storeSelect.value = storeId;
-    this.storeSelect.title = grounded.length ? l10n.t('Answers are grounded in {0}', names) : l10n.t('Answers are not grounded in documents');
+    this.storeSelect.title = grounded.length
+      ? l10n.t('Answers are grounded in {0}', names)
+      : l10n.t('Answers are not grounded in documents');
 
     const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
     this.notices.replaceChildren(...notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text }))));

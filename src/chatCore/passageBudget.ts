@@ -7,7 +7,8 @@
 
 export type QuestionKind = 'fact' | 'list' | 'compare';
 
-const COMPARE = /\b(compare[sd]?|comparison|differen(ce|ces|t)|differs?|versus|vs\.?|pros and cons|trade-?offs?|better|worse)\b|\bbetween\b.+\band\b/i;
+const COMPARE =
+  /\b(compare[sd]?|comparison|differen(ce|ces|t)|differs?|versus|vs\.?|pros and cons|trade-?offs?|better|worse)\b|\bbetween\b.+\band\b/i;
 const LIST =
   /\b(list|lists|enumerate|every|all|each|which|overview|summari[sz]e|summary|options|endpoints|steps|kinds|types|ways|examples)\b|\bwhat are\b|\bhow many\b/i;
 
@@ -121,7 +122,12 @@ export function withinBudget<T extends BudgetPassage>(passages: readonly T[], co
 }
 
 /** The passages a question of `kind` uses, from ranked relevant passages. */
-export function selectPassages<T extends BudgetPassage>(ranked: readonly T[], kind: QuestionKind, setting: number, chars = SOURCE_CHAR_BUDGET): T[] {
+export function selectPassages<T extends BudgetPassage>(
+  ranked: readonly T[],
+  kind: QuestionKind,
+  setting: number,
+  chars = SOURCE_CHAR_BUDGET,
+): T[] {
   const perFile = kind === 'fact' ? PER_FILE_FOR_FACT : PER_FILE_FOR_LIST;
   return withinBudget(capPerFile(joinNeighbours(ranked), perFile), passageTarget(kind, setting), chars);
 }

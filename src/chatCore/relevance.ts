@@ -11,8 +11,8 @@ import { termSet } from './queryTerms';
 export const RELATIVE_FLOOR = 0.35;
 /** A passage supports a query when it shares at least this fraction of the query's words… */
 export const MIN_TERM_COVERAGE = 0.5;
-/** …or at least this many of them (long queries, carried subjects). */
-const MIN_SHARED_TERMS = 3;
+/** …or at least this many of them (long queries, carried subjects, a question spanning stores). */
+const MIN_SHARED_TERMS = 2;
 
 export interface Scored {
   score?: number;
@@ -44,7 +44,8 @@ export function aboveFloor<T extends Scored>(passages: readonly T[], floor = REL
 export function termCoverage(query: string, passage: Scored): { shared: number; coverage: number } {
   const wanted = termSet(query);
   if (wanted.size === 0) return { shared: 0, coverage: 1 };
-  const have = termSet(`${passage.filename ?? ''} ${passage.heading ?? ''} ${passage.content}`);
+  // A file name's parts count as words ("invoice-retention.md").
+  const have = termSet(`${(passage.filename ?? '').replace(/[._-]+/g, ' ')} ${passage.heading ?? ''} ${passage.content}`);
   let shared = 0;
   for (const term of wanted) if (have.has(term)) shared++;
   return { shared, coverage: shared / wanted.size };

@@ -32,7 +32,8 @@ const MAX_CARRIED_WORDS = 8;
 
 const REFERRING =
   /(?:^|[^\p{L}\p{N}])(it|its|it's|they|them|their|theirs|this|that|these|those|he|she|him|her|his|hers|there|one|ones|former|latter|above|previous|earlier|mentioned|same|other|else)(?=$|[^\p{L}\p{N}])/iu;
-const OPENING = /^\s*(and|but|or|so|also|then|what about|how about|what else|same|why|why not|how so|more|plus|versus|vs\.?)(?=$|[^\p{L}])/iu;
+const OPENING =
+  /^\s*(and|but|or|so|also|then|what about|how about|what else|same|why|why not|how so|more|plus|versus|vs\.?)(?=$|[^\p{L}])/iu;
 /** A message with this few distinctive words is taken as elliptical ("On Windows?"). */
 const ELLIPTICAL_WORDS = 2;
 
@@ -119,9 +120,8 @@ export function cleanRewrite(reply: string): string | undefined {
     .map((l) => l.trim())
     .find((l) => l !== '');
   if (!line) return undefined;
-  const text = line
-    .replace(/^(search\s+query|query)\s*:\s*/i, '')
-    .replace(/^["'“”‘’`]+|["'“”‘’`]+$/g, '')
+  const unquote = (t: string) => t.replace(/^["'“”‘’`]+|["'“”‘’`]+$/g, '').trim();
+  const text = unquote(unquote(line).replace(/^(search\s+query|query)\s*:\s*/i, ''))
     .replace(/\s+/g, ' ')
     .trim();
   return text && text.length <= MAX_REWRITTEN_QUERY ? text : undefined;
@@ -154,7 +154,12 @@ export class QueryRewriter {
    * With `model`, its rewrite, bounded by the budget and `signal`; on any failure, timeout or
    * cancellation the deterministic rule's query. Never rejects.
    */
-  async queryFor(history: readonly QueryTurn[], question: string, model: RewriteModel | undefined, signal?: AbortSignal): Promise<SearchQuery> {
+  async queryFor(
+    history: readonly QueryTurn[],
+    question: string,
+    model: RewriteModel | undefined,
+    signal?: AbortSignal,
+  ): Promise<SearchQuery> {
     const rule = followUpQuery(history, question);
     if (!model || !history.some((m) => m.role === 'user') || signal?.aborted) return rule;
     const key = JSON.stringify([model.id, history.map((m) => [m.role, m.content]), question.trim()]);
@@ -178,7 +183,9 @@ export class QueryRewriter {
         abort.abort();
       }, this.budgetMs);
     });
-    const cancelled = new Promise<'cancelled'>((resolve) => abort.signal.addEventListener('abort', () => resolve('cancelled'), { once: true }));
+    const cancelled = new Promise<'cancelled'>((resolve) =>
+      abort.signal.addEventListener('abort', () => resolve('cancelled'), { once: true }),
+    );
     try {
       const reply = await Promise.race([model.complete(messages, abort.signal), timeout, cancelled]);
       if (reply === 'timeout') {
@@ -187,11 +194,13 @@ export class QueryRewriter {
       }
       if (reply === 'cancelled') return undefined;
       const query = cleanRewrite(reply);
-      if (query === undefined) this.options.log?.('Query rewrite returned no usable query; searched with the rule\'s query.');
+      if (query === undefined) this.options.log?.("Query rewrite returned no usable query; searched with the rule's query.");
       return query;
     } catch (error) {
       if (!abort.signal.aborted) {
-        this.options.log?.(`Query rewrite failed (${error instanceof Error ? error.message : String(error)}); searched with the rule's query.`);
+        this.options.log?.(
+          `Query rewrite failed (${error instanceof Error ? error.message : String(error)}); searched with the rule's query.`,
+        );
       }
       return undefined;
     } finally {

@@ -21,7 +21,7 @@ export interface PickStoreOptions {
 
 /** The picker's items: recently used stores first. */
 function storeItems(services: Services, data: readonly VectorStore[]): StoreItem[] {
-      const now = Date.now() / 1000;
+  const now = Date.now() / 1000;
   const recent = new Set(services.recentStores.list());
   const stores = services.recentStores.sort(data, (s) => s.id);
   return stores.map((store) => ({

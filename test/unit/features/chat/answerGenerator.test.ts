@@ -177,7 +177,12 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     );
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Ten years [1].')])));
     const recorder = new Recorder();
-    await generateAnswer(job({ stores: [{ id: 'vs_1', name: 'policies' }], maxResults: 7 }), deps(), recorder, new AbortController().signal);
+    await generateAnswer(
+      job({ stores: [{ id: 'vs_1', name: 'policies' }], maxResults: 7 }),
+      deps(),
+      recorder,
+      new AbortController().signal,
+    );
 
     const search = server.requests.find((r) => r.path === '/v1/vector_stores/vs_1/search')!;
     // Twice the setting: room for what the relevance floor and the per-file cap remove.
