@@ -308,7 +308,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'setVectorStores':
         return this.setGrounding(message.storeIds.map((id) => ({ id, name: this.stores.nameOf(id) ?? id })));
       case 'searchAgain':
-        return this.searchAgain(message.messageId, message.query);
+        return this.regenerate(message.messageId, message.query);
       case 'refreshModels':
         void this.loadModels(true);
         return;
@@ -401,8 +401,11 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     this.answer(conversation, question, conversation.messages.length - 1);
   }
 
-  /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
-  private regenerate(messageId: string): void {
+  /**
+   * Regenerate (or Retry), or search again with `searchQuery` (the user's edit of "Searched
+   * for"): only the conversation's last answer, replaced by a new one.
+   */
+  private regenerate(messageId: string, searchQuery?: string): void {
     const conversation = this.current();
     const last = conversation.messages[conversation.messages.length - 1];
     const question = conversation.messages[conversation.messages.length - 2];
@@ -410,19 +413,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       return;
     }
     conversation.messages.pop();
-    this.answer(conversation, question, conversation.messages.length);
-  }
-
-  /** The last answer again, grounded by a search for `query` (the user's edit of "Searched for"). */
-  private searchAgain(messageId: string, query: string): void {
-    const conversation = this.current();
-    const last = conversation.messages[conversation.messages.length - 1];
-    const question = conversation.messages[conversation.messages.length - 2];
-    if (this.answers.busy || last?.id !== messageId || last.role !== 'assistant' || question?.role !== 'user') {
-      return;
-    }
-    conversation.messages.pop();
-    this.answer(conversation, question, conversation.messages.length, query);
+    this.answer(conversation, question, conversation.messages.length, searchQuery);
   }
 
   stop(requestId?: string): void {

@@ -209,6 +209,14 @@ function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()<>#|!]/g, (c) => `\\${c}`);
 }
 
+/** The markdown an earlier response streamed, as plain text. */
+function responseText(turn: vscode.ChatResponseTurn): string {
+  return turn.response
+    .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+    .join('')
+    .trim();
+}
+
 /** The conversation so far as the query rule reads it, with the query each answer searched for. */
 function queryTurnsOf(context: vscode.ChatContext): QueryTurn[] {
   const turns: QueryTurn[] = [];
@@ -217,10 +225,7 @@ function queryTurnsOf(context: vscode.ChatContext): QueryTurn[] {
       turns.push({ role: 'user', content: turn.prompt });
     } else if (turn instanceof vscode.ChatResponseTurn) {
       const searched = (turn.result.metadata as DocChatResult['metadata'])?.searchQuery;
-      const text = turn.response
-        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('')
-        .trim();
+      const text = responseText(turn);
       turns.push({ role: 'assistant', content: text, ...(typeof searched === 'string' && searched ? { searchQuery: searched } : {}) });
     }
   }
@@ -229,20 +234,9 @@ function queryTurnsOf(context: vscode.ChatContext): QueryTurn[] {
 
 /** The last turns of this participant's conversation, as plain messages. */
 function historyOf(context: vscode.ChatContext): PromptMessage[] {
-  const turns: PromptMessage[] = [];
-  for (const turn of context.history) {
-    if (turn instanceof vscode.ChatRequestTurn) {
-      turns.push({ role: 'user', content: turn.prompt });
-    } else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response
-        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('')
-        .trim();
-      if (text) {
-        turns.push({ role: 'assistant', content: text });
-      }
-    }
-  }
+  const turns = queryTurnsOf(context)
+    .filter((turn) => turn.role === 'user' || turn.content)
+    .map(({ role, content }): PromptMessage => ({ role, content }));
   const kept = turns.slice(-HISTORY_TURNS);
   while (kept[0]?.role === 'assistant') {
     kept.shift();
