@@ -64,7 +64,10 @@ async function showStorePicker(
         picker.hide();
         reject(error);
       });
-      picker.onDidAccept(() => resolve(picker.selectedItems));
+      // Enter on a highlighted store without ticking any takes that store, not "none".
+      picker.onDidAccept(() =>
+        resolve(picker.canSelectMany && picker.selectedItems.length === 0 ? picker.activeItems : picker.selectedItems),
+      );
       picker.onDidHide(() => resolve(undefined));
     });
     picker.hide();
