@@ -251,8 +251,6 @@ export const MAX_QUESTION_LENGTH = 100_000;
 const MAX_CODE_LENGTH = 1_000_000;
 /** The documents service takes search queries of at most 10,000 characters. */
 export const MAX_SEARCH_QUERY_LENGTH = 10_000;
-/** A conversation is grounded in at most this many stores (each is searched for every question). */
-export const MAX_GROUNDING_STORES = 10;
 const id = z.string().min(1).max(200);
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
@@ -271,8 +269,6 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     maxCompletionTokens: z.number().int().min(1).max(1_000_000).nullable(),
   }),
   z.strictObject({ type: z.literal('setVectorStore'), storeId: id.nullable() }),
-  /** Grounds the conversation in these stores (empty: none). */
-  z.strictObject({ type: z.literal('setVectorStores'), storeIds: z.array(id).max(MAX_GROUNDING_STORES) }),
   /** Answers the last question again, searching for `query` (the edited "Searched for"). */
   z.strictObject({
     type: z.literal('searchAgain'),

@@ -305,8 +305,6 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         return this.setGrounding(
           message.storeId === null ? undefined : { id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId },
         );
-      case 'setVectorStores':
-        return this.setGrounding(message.storeIds.map((id) => ({ id, name: this.stores.nameOf(id) ?? id })));
       case 'searchAgain':
         return this.regenerate(message.messageId, message.query);
       case 'refreshModels':
