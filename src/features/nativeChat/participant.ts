@@ -5,7 +5,7 @@ import { describeError, isCancellation } from '../../services/errors';
 import { citedSources } from '../../chatCore/citations';
 import { FileNameCache, findPassages, numberSources } from '../../chatCore/grounding';
 import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';
-import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
+import { LOCAL_MODEL, modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
 import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { PassageSource } from '../../chatCore/protocol';
 import { passageOf, type PassageDocuments } from '../search';
@@ -90,11 +90,12 @@ export class DocChatParticipant {
     }
     const gateway = this.services.connection.gateway;
     const model = request.command !== 'search' && gateway ? await this.pickModel(signal) : undefined;
-    // The same query rule as the chat panel: a follow-up is searched with the conversation's subject.
+    // The same query rule as the chat panel: a follow-up is searched with the conversation's
+    // subject, rewritten by the model unless it is the quoting model, which cannot rewrite.
     const { text: query } = await this.rewriter.queryFor(
       queryTurnsOf(context),
       question,
-      gateway && model ? gatewayRewriteModel(gateway, model) : undefined,
+      gateway && model && model !== LOCAL_MODEL ? gatewayRewriteModel(gateway, model) : undefined,
       signal,
     );
     stream.progress(vscode.l10n.t('Searching {0}…', storeNames));
