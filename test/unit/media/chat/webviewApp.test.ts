@@ -379,7 +379,13 @@ describe('chat webview', () => {
     };
     t.send(t.state(conversation([], { options })), {
       type: 'stores',
-      catalog: { loading: false, stores: [{ id: 'vs_1', name: 'policies' }, { id: 'vs_2', name: 'runbooks' }] },
+      catalog: {
+        loading: false,
+        stores: [
+          { id: 'vs_1', name: 'policies' },
+          { id: 'vs_2', name: 'runbooks' },
+        ],
+      },
     });
     const store = t.$<HTMLSelectElement>('.store-select')!;
     assert.equal(store.selectedOptions[0]!.textContent, '2 stores: policies, runbooks');
