@@ -80,7 +80,9 @@ describe('First run (e2e, Local mode)', function () {
     );
     await session.screenshot('answer without sources offers the ways forward');
     await ungrounded.locator('.next-steps .action-chooseStore').click();
+    // The picker takes several stores: tick demo, then accept.
     await quickInput(page).locator('.monaco-list-row', { hasText: 'demo' }).first().click({ timeout: 60_000 });
+    await quickInput(page).locator('input.input').press('Enter');
     await chat.locator('.store-select option:checked', { hasText: 'demo' }).waitFor({ state: 'attached', timeout: 30_000 });
   });
 

@@ -6,7 +6,8 @@
 import * as l10n from '@vscode/l10n';
 import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer';
 import { isAbort, toChatError } from './chatErrors';
-import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
+import { type FileNameCache, findPassages, type GroundingDocuments, type GroundingStore, numberSources } from '../../chatCore/grounding';
+import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { ChatErrorInfo, ChatMessage, ChatSource, ContextItem, NextStep, StreamPhase, TokenUsage } from '../../chatCore/protocol';
 
@@ -50,7 +51,10 @@ export interface AnswerJob {
   temperature?: number;
   maxCompletionTokens?: number;
   projectCode: string;
-  store?: GroundingStore;
+  /** The stores the answer is grounded in (none: not grounded). */
+  stores?: readonly GroundingStore[];
+  /** Search for this instead of the question (the user edited "Searched for"). */
+  searchQuery?: string;
   maxResults: number;
 }
 
@@ -60,6 +64,8 @@ export interface AnswerDependencies {
   notConnected?: ChatErrorInfo;
   documents: GroundingDocuments | undefined;
   fileNames: FileNameCache;
+  /** Makes each turn's search query; without one, the deterministic rule. */
+  rewriter?: QueryRewriter;
   scheduler?: FlushScheduler;
   frameMs?: number;
 }
@@ -74,8 +80,8 @@ export interface AnswerResult {
 
 export interface AnswerEvents {
   status(phase: StreamPhase): void;
-  /** Sent once, before the first delta, with the numbered sources of the prompt. */
-  start(sources: ChatSource[]): void;
+  /** Sent once, before the first delta, with the numbered sources of the prompt and what was searched for. */
+  start(sources: ChatSource[], searchQuery?: string): void;
   delta(text: string): void;
   done(result: AnswerResult): void;
   error(error: ChatErrorInfo): void;
@@ -98,7 +104,7 @@ function terminalOnce(events: AnswerEvents): AnswerEvents & { readonly ended: bo
       return ended;
     },
     status: (phase) => !ended && events.status(phase),
-    start: (sources) => !ended && events.start(sources),
+    start: (sources, searchQuery) => !ended && events.start(sources, searchQuery),
     delta: (text) => !ended && events.delta(text),
     done: (result) => {
       if (!ended) {
@@ -116,25 +122,30 @@ function terminalOnce(events: AnswerEvents): AnswerEvents & { readonly ended: bo
 }
 
 /**
- * A grounded question whose search found nothing, or a question to the quoting model with nothing
- * to quote, is not sent to a model: the answer says why in one sentence and offers the ways
- * forward (choose a store, attach files, and in Local mode use a real language model).
+ * A grounded question whose search found nothing relevant, or a question to the quoting model
+ * with nothing to quote, is not sent to a model: the answer says so honestly in one sentence, cites
+ * nothing, and offers the ways forward (choose a store, attach files, and in Local mode use a real
+ * language model).
  */
-export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text: string; nextSteps: NextStep[] } | undefined {
+export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'stores'>): { text: string; nextSteps: NextStep[] } | undefined {
   const quoting = job.model === QUOTING_MODEL;
-  if (!quoting && !job.store) {
+  const stores = job.stores ?? [];
+  if (!quoting && stores.length === 0) {
     return undefined;
   }
   const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
-  const store = job.store ? (job.store.name ?? job.store.id) : undefined;
+  const names = stores.map((s) => `“${s.name ?? s.id}”`).join(', ');
   const text =
-    store === undefined
+    stores.length === 0
       ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', QUOTING_MODEL)
       : quoting
-        ? l10n.t('No passage in “{0}” matches this question, so {1} has nothing to quote.', store, QUOTING_MODEL)
-        : l10n.t('No passage in “{0}” matches this question, so there is nothing to answer from.', store);
+        ? l10n.t('The documents in {0} do not cover this question, so {1} has nothing to quote.', names, QUOTING_MODEL)
+        : l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names);
   return { text, nextSteps };
 }
+
+/** For answers run without a rewriter of their own (tests, one-off calls): the rule only. */
+const RULE_ONLY = new QueryRewriter();
 
 export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, sink: AnswerEvents, signal: AbortSignal): Promise<void> {
   const events = terminalOnce(sink);
@@ -142,8 +153,10 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
   let usage: TokenUsage | undefined;
   let finishReason: string | undefined;
   try {
-    let passages: Awaited<ReturnType<typeof searchPassages>> = [];
-    if (job.store) {
+    let passages: Awaited<ReturnType<typeof findPassages>> = [];
+    let searchQuery: string | undefined;
+    const stores = job.stores ?? [];
+    if (stores.length > 0) {
       if (!deps.documents) {
         events.error({
           kind: 'not_connected',
@@ -154,7 +167,19 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
       }
       events.status('searching');
       try {
-        passages = await searchPassages(deps.documents, job.store, job.question, job.maxResults, deps.fileNames, signal);
+        // The quoting model and legacy models cannot rewrite: the deterministic rule does.
+        const canRewrite = deps.gateway && job.model !== QUOTING_MODEL && !job.legacy;
+        searchQuery =
+          job.searchQuery ??
+          (
+            await (deps.rewriter ?? RULE_ONLY).queryFor(
+              job.history,
+              job.question,
+              canRewrite ? gatewayRewriteModel(deps.gateway!, job.model) : undefined,
+              signal,
+            )
+          ).text;
+        passages = await findPassages(deps.documents, { query: searchQuery, stores, maxResults: job.maxResults }, deps.fileNames, signal);
       } catch (error) {
         if (signal.aborted || isAbort(error)) {
           events.done({ stopped: true });
@@ -177,14 +202,15 @@ export async function generateAnswer(job: AnswerJob, deps: AnswerDependencies, s
     }
     const withoutSources = sources.length === 0 ? noSourcesAnswer(job) : undefined;
     if (withoutSources) {
-      events.start([]);
+      events.start([], searchQuery);
       events.delta(withoutSources.text);
       events.done({ stopped: false, nextSteps: withoutSources.nextSteps });
       return;
     }
-    events.start(sources);
+    events.start(sources, searchQuery);
     events.status('generating');
-    const prompt = { question: job.question, history: job.history, sources, ...(job.store?.name ? { searchedStore: job.store.name } : {}) };
+    const searchedStore = stores.map((s) => s.name ?? s.id).join('", "');
+    const prompt = { question: job.question, history: job.history, sources, ...(searchedStore ? { searchedStore } : {}) };
     const options = {
       ...(job.temperature !== undefined ? { temperature: job.temperature } : {}),
       ...(job.maxCompletionTokens !== undefined ? { max_completion_tokens: job.maxCompletionTokens } : {}),

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { parseToolCommand, type ToolCommand } from '../gatewayTools';
 import { type AnswerDependencies, type AnswerResult, generateAnswer } from './answerGenerator';
 import { isLegacyModel } from '../../chatCore/modelCatalog';
+import { groundingStores } from '../../chatCore/conversationStores';
 import type {
   AssistantMessage,
   ChatErrorInfo,
@@ -41,7 +42,7 @@ export interface AnswerHost {
 interface RunEvents {
   readonly requestId: string;
   readonly answer: AssistantMessage;
-  start(sources: NonNullable<AssistantMessage['sources']>): void;
+  start(sources: NonNullable<AssistantMessage['sources']>, searchQuery?: string): void;
   delta(text: string): void;
   done(result: AnswerResult): void;
   error(error: ChatErrorInfo): void;
@@ -96,8 +97,11 @@ export class AnswerQueue {
     }
   }
 
-  /** Answers `question` (already in the conversation) with `model`; ignored while one runs. */
-  start(conversation: Conversation, question: UserMessage, model: string, announce?: () => void): void {
+  /**
+   * Answers `question` (already in the conversation) with `model`; ignored while one runs.
+   * `searchQuery`: search for this rather than the turn's own query (an edited "Searched for").
+   */
+  start(conversation: Conversation, question: UserMessage, model: string, announce?: () => void, searchQuery?: string): void {
     const legacy = isLegacyModel(model);
     const history = conversation.messages.slice(0, conversation.messages.indexOf(question));
     const { options } = conversation;
@@ -112,9 +116,8 @@ export class AnswerQueue {
           ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
           ...(options.maxCompletionTokens !== undefined ? { maxCompletionTokens: options.maxCompletionTokens } : {}),
           projectCode: this.host.projectCode(),
-          ...(options.vectorStoreId
-            ? { store: { id: options.vectorStoreId, ...(options.vectorStoreName ? { name: options.vectorStoreName } : {}) } }
-            : {}),
+          stores: groundingStores(options),
+          ...(searchQuery ? { searchQuery } : {}),
           maxResults: this.host.maxSearchResults(),
         },
         this.host.dependencies(),
@@ -183,12 +186,13 @@ export class AnswerQueue {
     const events: RunEvents = {
       requestId,
       answer,
-      start: (sources) => {
+      start: (sources, searchQuery) => {
         if (ended) return;
         answer.sources = sources;
+        if (searchQuery) answer.searchQuery = searchQuery;
         answer.status = 'streaming';
         delete answer.progress;
-        this.host.post({ type: 'streamStart', requestId, messageId: answer.id, sources });
+        this.host.post({ type: 'streamStart', requestId, messageId: answer.id, sources, ...(searchQuery ? { searchQuery } : {}) });
       },
       delta: (text) => {
         if (ended) return;

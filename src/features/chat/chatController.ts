@@ -9,7 +9,9 @@ import { completeWalkthroughStep } from '../walkthrough';
 import { AnswerQueue } from './answerQueue';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { ConversationStore } from './conversationStore';
+import { groundingStores, setGroundingStores } from '../../chatCore/conversationStores';
 import { FileNameCache } from '../../chatCore/grounding';
+import { QueryRewriter } from '../../chatCore/searchQuery';
 import { LOCAL_MODEL, ModelCatalog } from '../../chatCore/modelCatalog';
 import { titleFor } from '../../chatCore/promptBuilder';
 import {
@@ -43,6 +45,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private readonly models: ModelCatalog;
   private readonly stores = new StoreCatalog();
   private readonly fileNames = new FileNameCache();
+  private readonly rewriter: QueryRewriter;
   private readonly answers: AnswerQueue;
   /** Set while a first question waits for the store list. */
   private sending = false;
@@ -56,6 +59,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     super();
     this.conversations = new ConversationStore(context.workspaceState);
     this.models = new ModelCatalog(context.globalState);
+    this.rewriter = new QueryRewriter({ log: (message) => log.warn(message) });
     this._register(
       services.connection.onDidChange(() => {
         void this.loadModels(false);
@@ -80,6 +84,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         notConnected: this.notConnectedError(),
         documents: services.connection.documents,
         fileNames: this.fileNames,
+        rewriter: this.rewriter,
       }),
       toolDependencies: () => ({ gateway: services.connection.gateway, notConnected: this.notConnectedError() }),
       addContext: (conversation, pages) => {
@@ -221,28 +226,29 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     return true;
   }
 
-  /** Grounds the current conversation in `store` (undefined: no grounding) and remembers the choice. */
-  setGrounding(store: { id: string; name: string } | undefined): void {
-    void this.services.grounding.remember(store);
-    if (store) {
+  /**
+   * Grounds the current conversation in `stores` (one store, several, or undefined / none: no
+   * grounding) and remembers the first as the default for new chats.
+   */
+  setGrounding(stores: { id: string; name: string } | readonly { id: string; name: string }[] | undefined): void {
+    const list = stores === undefined ? [] : Array.isArray(stores) ? stores : [stores as { id: string; name: string }];
+    void this.services.grounding.remember(list[0]);
+    for (const store of list) {
       void this.services.recentStores.touch(store.id);
     }
-    this.updateOptions((o) => {
-      if (!store) {
-        delete o.vectorStoreId;
-        delete o.vectorStoreName;
-      } else {
-        o.vectorStoreId = store.id;
-        o.vectorStoreName = store.name;
-      }
-    });
+    this.updateOptions((o) => setGroundingStores(o, list));
+  }
+
+  /** The stores the current conversation is grounded in. */
+  groundingStoreIds(): string[] {
+    return groundingStores(this.current().options).map((s) => s.id);
   }
 
   // ------------------------------------------------------------ commands from outside
 
   newChat(): void {
     this.stop();
-    const { vectorStoreId: _id, vectorStoreName: _name, ...previous } = this.current().options;
+    const { vectorStoreId: _id, vectorStoreName: _name, vectorStores: _stores, ...previous } = this.current().options;
     this.applyDefaultGrounding(this.conversations.create({ ...previous }));
     void this.conversations.save();
     this.postState();
@@ -299,6 +305,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         return this.setGrounding(
           message.storeId === null ? undefined : { id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId },
         );
+      case 'searchAgain':
+        return this.regenerate(message.messageId, message.query);
       case 'refreshModels':
         void this.loadModels(true);
         return;
@@ -391,8 +399,11 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     this.answer(conversation, question, conversation.messages.length - 1);
   }
 
-  /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
-  private regenerate(messageId: string): void {
+  /**
+   * Regenerate (or Retry), or search again with `searchQuery` (the user's edit of "Searched
+   * for"): only the conversation's last answer, replaced by a new one.
+   */
+  private regenerate(messageId: string, searchQuery?: string): void {
     const conversation = this.current();
     const last = conversation.messages[conversation.messages.length - 1];
     const question = conversation.messages[conversation.messages.length - 2];
@@ -400,7 +411,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       return;
     }
     conversation.messages.pop();
-    this.answer(conversation, question, conversation.messages.length);
+    this.answer(conversation, question, conversation.messages.length, searchQuery);
   }
 
   stop(requestId?: string): void {
@@ -408,9 +419,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   }
 
   /** `from`: the index of the first message of this turn (the webview gets only those). */
-  private answer(conversation: Conversation, question: UserMessage, from: number): void {
+  private answer(conversation: Conversation, question: UserMessage, from: number, searchQuery?: string): void {
     const model = conversation.options.model ?? this.models.state.defaultModel ?? LOCAL_MODEL;
-    this.answers.respond(conversation, question, model, () =>
+    const announce = () =>
       this.post({
         type: 'turn',
         conversationId: conversation.id,
@@ -418,8 +429,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         from,
         messages: conversation.messages.slice(from),
         pendingContext: conversation.pendingContext,
-      }),
-    );
+      });
+    if (searchQuery) this.answers.start(conversation, question, model, announce, searchQuery);
+    else this.answers.respond(conversation, question, model, announce);
   }
 
   private notConnectedError(): ChatErrorInfo | undefined {

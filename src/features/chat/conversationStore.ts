@@ -27,6 +27,8 @@ const contextItem = z.discriminatedUnion('kind', [
     filename: z.string().optional(),
     content: z.string(),
     score: z.number().optional(),
+    chunkIndex: z.number().optional(),
+    heading: z.string().optional(),
   }),
   z.object({
     kind: z.literal('selection'),
@@ -69,6 +71,7 @@ const message = z.discriminatedUnion('role', [
     finishReason: z.string().optional(),
     error: errorInfo.optional(),
     nextSteps: z.array(z.enum(['chooseStore', 'attachFiles', 'useLanguageModel'])).optional(),
+    searchQuery: z.string().optional(),
   }),
 ]);
 const conversation = z.object({
@@ -82,6 +85,7 @@ const conversation = z.object({
     maxCompletionTokens: z.number().optional(),
     vectorStoreId: z.string().optional(),
     vectorStoreName: z.string().optional(),
+    vectorStores: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
   }),
   messages: z.array(message),
   pendingContext: z.array(contextItem),

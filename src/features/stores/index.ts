@@ -9,7 +9,7 @@ import { StoresDragAndDrop } from './dragAndDrop';
 import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
 
-export { pickStore } from './storePicker';
+export { pickStore, pickStores } from './storePicker';
 export { FileCatalog } from './fileCatalog';
 export { editMetadata } from './metadataEditor';
 export { createStoreInteractive } from './createStore';

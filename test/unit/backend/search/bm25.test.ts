@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Bm25Index } from '../../../../src/backend/search/bm25';
-import { StoreIndex } from '../../../../src/backend/search/storeIndex';
+import { documentTitle, reciprocalRankFusion, StoreIndex } from '../../../../src/backend/search/storeIndex';
 import { stem, tokenize } from '../../../../src/backend/search/tokenize';
 
 describe('backend: BM25 index', () => {
@@ -101,6 +101,47 @@ describe('backend: BM25 index', () => {
       ['f2'],
     );
     assert.equal(index.chunkCount, 1);
+  });
+
+  it('fuses rankings by reciprocal rank fusion: agreement beats one first place', () => {
+    // Document 7 is second in both rankings; 1 and 2 are first in one and missing in the other.
+    const fused = reciprocalRankFusion([
+      [1, 7, 3],
+      [2, 7, 4],
+    ]);
+    assert.deepEqual(
+      fused.map((f) => f.doc),
+      [7, 1, 2, 3, 4],
+    );
+    // First everywhere scores 1; scores fall with rank.
+    assert.equal(reciprocalRankFusion([[5], [5]])[0]!.score, 1);
+    assert.ok(fused[0]!.score > fused[1]!.score && fused[1]!.score > fused[3]!.score);
+  });
+
+  it('hybrid search fuses ranks, not scores: a strong keyword hit is not drowned by many weak vector matches', () => {
+    const index = new StoreIndex();
+    // f1 matches the words; f2..f4 are near the query vector only.
+    index.addFile('f1', [{ text: 'rollback pipeline rollback', heading: '' }], [Float32Array.from([0, 1])]);
+    for (const id of ['f2', 'f3', 'f4']) index.addFile(id, [{ text: 'unrelated words', heading: '' }], [Float32Array.from([1, 0.1])]);
+    const hits = index.search('rollback pipeline', { maxResults: 4, queryVector: Float32Array.from([1, 0]) });
+    assert.equal(hits[0]!.fileId, 'f1');
+    assert.ok(hits.every((h) => h.score > 0 && h.score <= 1));
+  });
+
+  it('indexes the document title with each chunk, so a query naming the document finds it', () => {
+    const index = new StoreIndex();
+    index.addFile(
+      'f1',
+      [{ text: 'Run the pipeline with the previous tag.', heading: 'Steps' }],
+      undefined,
+      documentTitle('rollback-guide.md'),
+    );
+    index.addFile('f2', [{ text: 'Run the pipeline with the next tag.', heading: 'Steps' }], undefined, documentTitle('release-notes.md'));
+    assert.deepEqual(
+      index.search('rollback pipeline', { maxResults: 1 }).map((h) => h.fileId),
+      ['f1'],
+    );
+    assert.equal(documentTitle('deploy_guide.v2.md'), 'deploy guide v2');
   });
 
   it('hidden documents are not searchable until revealed, survive a purge, and can be discarded', () => {

@@ -405,7 +405,7 @@ describe('chat webview', () => {
     const store = t.$<HTMLSelectElement>('.store-select')!;
     assert.deepEqual(
       Array.from(store.options).map((o) => o.textContent),
-      ['No grounding (no vector store)', 'policies'],
+      ['No grounding (no vector store)', 'policies', 'Several stores…'],
     );
     store.value = 'vs_1';
     store.dispatchEvent(new dom.window.Event('change'));
@@ -422,6 +422,62 @@ describe('chat webview', () => {
     assert.equal(t.$<HTMLInputElement>('.temperature')!.value, '1');
     t.send({ type: 'options', conversationId: 'other', options: {} });
     assert.equal(store.value, 'vs_1', 'options of another conversation are not shown');
+  });
+
+  it('shows a conversation grounded in several stores, and opens the multi-select picker for "Several stores…"', () => {
+    const t = setup();
+    const options = {
+      vectorStoreId: 'vs_1',
+      vectorStoreName: 'policies',
+      vectorStores: [
+        { id: 'vs_1', name: 'policies' },
+        { id: 'vs_2', name: 'runbooks' },
+      ],
+    };
+    t.send(t.state(conversation([], { options })), {
+      type: 'stores',
+      catalog: {
+        loading: false,
+        stores: [
+          { id: 'vs_1', name: 'policies' },
+          { id: 'vs_2', name: 'runbooks' },
+        ],
+      },
+    });
+    const store = t.$<HTMLSelectElement>('.store-select')!;
+    assert.equal(store.selectedOptions[0]!.textContent, '2 stores: policies, runbooks');
+    assert.match(store.title, /policies, runbooks/);
+    const several = Array.from(store.options).find((o) => o.textContent === 'Several stores…')!;
+    store.value = several.value;
+    store.dispatchEvent(new dom.window.Event('change'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    assert.equal(store.selectedOptions[0]!.textContent, '2 stores: policies, runbooks', 'the choice shows until the picker changes it');
+  });
+
+  it('shows "Searched for" on a grounded answer; on the last one it can be edited and searched again', () => {
+    const t = setup();
+    const earlier: AssistantMessage = { ...pending('a0'), status: 'done', content: 'Ten years [1].', searchQuery: 'invoices kept' };
+    delete earlier.requestId;
+    t.send(t.state(conversation([{ ...question, id: 'u0' }, earlier, question, pending()])));
+    t.send(
+      { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [], searchQuery: 'And its exceptions? retention policy' },
+      { type: 'streamDelta', requestId: 'r1', text: 'The finance director.' },
+    );
+    t.frame();
+    assert.equal(t.$$('.searched-for-input').length, 0, 'not editable while the answer streams');
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: false });
+    const rows = t.$$('.searched-for');
+    assert.equal(rows.length, 2);
+    assert.match(rows[0]!.textContent ?? '', /Searched for: invoices kept/);
+    const input = t.$<HTMLInputElement>('.searched-for-input')!;
+    assert.equal(input.value, 'And its exceptions? retention policy');
+    assert.ok(input.getAttribute('aria-label'), 'the input has a spoken label');
+    input.value = 'retention policy exceptions approval';
+    t.key(input, 'Enter');
+    assert.deepEqual(t.posted.at(-1), { type: 'searchAgain', messageId: 'a1', query: 'retention policy exceptions approval' });
+    input.value = 'retention exceptions';
+    t.click(t.$('.search-again'));
+    assert.deepEqual(t.posted.at(-1), { type: 'searchAgain', messageId: 'a1', query: 'retention exceptions' });
   });
 
   it('shows attached context as removable chips', () => {

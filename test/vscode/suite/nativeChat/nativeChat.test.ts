@@ -140,7 +140,7 @@ describe('Native chat: @docchat participant and search tool', function () {
 
   it("the tool's confirmation names the store, and invoke() returns passages from the backend", async () => {
     const chosen = new ChosenStore(services, services.memento);
-    await chosen.set({ id: storeId, name: 'Runbooks' });
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
     const tool = new SearchStoreTool(services, chosen);
     const token = new vscode.CancellationTokenSource().token;
     const prepared = await tool.prepareInvocation({ input: { query: 'roll back a release' } }, token);
@@ -165,7 +165,7 @@ describe('Native chat: @docchat participant and search tool', function () {
 
   it('@docchat /search streams the matching passages with references that open them', async () => {
     const chosen = new ChosenStore(services, services.memento);
-    await chosen.set({ id: storeId, name: 'Runbooks' });
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
     const participant = participantFor(services, chosen);
     const { stream, result } = await ask(participant, request('rollback pipeline', 'search'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
@@ -179,7 +179,7 @@ describe('Native chat: @docchat participant and search tool', function () {
 
   it('@docchat answers with the gateway model, grounded in the store, and lists its sources', async () => {
     const chosen = new ChosenStore(services, services.memento);
-    await chosen.set({ id: storeId, name: 'Runbooks' });
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
     const participant = participantFor(services, chosen);
     const { stream, result } = await ask(participant, request('How do I roll back a release?'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
