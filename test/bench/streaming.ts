@@ -85,7 +85,7 @@ main(async (): Promise<BenchResult> => {
     id: 'streaming',
     title: 'Streaming client',
     goal: 'Total time ≤ 1.05× the floor and ≤ 0.8× the openai SDK.',
-    method: `A local SSE server on 127.0.0.1 sends a ${CHUNKS.toLocaleString('en')}-chunk completion (${mb(server.bytes)} MB of SSE). Each contender runs in a fresh Node process per round (${ROUNDS} rounds, interleaved): ${WARMUPS} warm-up streams (the first is reported as "cold"), then ${RUNS_PER_ROUND} timed streams; peak memory is the process's maximum RSS.`,
+    method: `A local SSE server on 127.0.0.1 sends a ${CHUNKS.toLocaleString('en')}-chunk completion (${mb(server.bytes)} MB of SSE). Each contender runs in a fresh Node process per round (${ROUNDS} rounds, interleaved): it makes its client, is idle for 100 ms (as the extension's client exists before the first question), then runs ${WARMUPS} warm-up streams (the first is reported as "cold"), then ${RUNS_PER_ROUND} timed streams; peak memory is the process's maximum RSS.`,
     tables: [
       {
         caption: 'Total time of a warm stream (ms)',

@@ -286,6 +286,13 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       await client.close();
     });
 
+    it('reads no certificates for plain http: a loopback service answers even with an unreadable CA file set', async () => {
+      // The trust store is built for the first https connection only (it costs more than the rest of a first request).
+      const client = documentsClient(server.url, { transport: { caFiles: [join(ca.dir, 'missing.pem')], env: {} } });
+      assert.equal((await client.retrieveVectorStore('vs_1')).id, 'vs_1');
+      await client.close();
+    });
+
     it('reports an unreadable CA file as a setting problem', async () => {
       const client = documentsClient(secure.url, { transport: { caFiles: [join(ca.dir, 'missing.pem')] } });
       const error = await rejects(client.retrieveVectorStore('vs_1'), ValidationError);
