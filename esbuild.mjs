@@ -4,7 +4,8 @@
 //   dist/backend-cli.js  the embedded backend's server (`docchat-backend`); Local mode runs it as its own process
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
-//   dist/webview/*       the webview bundles (browser, IIFE) and their styles
+//   dist/webview/*       the webview bundles (browser, IIFE) and their styles; highlight.js is loaded
+//                        by chat.js at the first code block
 //   dist/backend.js      the embedded backend as a library (startBackend), for benchmarks and the
 //                        extension-host tests; not packaged: nothing in the extension loads it
 // What the .vsix holds and what loads each file: scripts/packageContents.mjs (checked by a unit test).
@@ -54,8 +55,12 @@ const undiciAtFirstUse = {
   },
 };
 
-/** @type {import('esbuild').BuildOptions[]} */
-const targets = [
+/**
+ * Every bundle's options; test/unit/bundles.test.ts builds them with a metafile to check what
+ * each bundle holds.
+ * @type {import('esbuild').BuildOptions[]}
+ */
+export const targets = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [undiciAtFirstUse] },
   { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
@@ -74,9 +79,12 @@ const targets = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    entryPoints: { chat: 'media/chat/main.ts' },
+    // highlight.js is a script of its own, loaded by the panel at the first code block.
+    entryPoints: { chat: 'media/chat/main.ts', highlight: 'media/chat/highlight.ts' },
     outdir: 'dist/webview',
     loader: { '.css': 'css' },
+    // markdown-it decodes `&name;` with the browser's own entity table (see htmlEntities.ts).
+    alias: { entities: './media/chat/htmlEntities.ts' },
   },
 ];
 
@@ -88,11 +96,16 @@ async function copyStaticAssets() {
   await cp(path.join(codicons, 'codicon.ttf'), path.join(out, 'codicon.ttf'));
 }
 
-await copyStaticAssets();
-if (watch) {
-  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
-  await Promise.all(contexts.map((c) => c.watch()));
-  console.log('[watch] watching for changes');
-} else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+async function buildAll() {
+  await copyStaticAssets();
+  if (watch) {
+    const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('[watch] watching for changes');
+  } else {
+    await Promise.all(targets.map((t) => esbuild.build(t)));
+  }
 }
+
+// Builds when run (`node esbuild.mjs`), not when imported for its targets.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildAll();

@@ -305,6 +305,8 @@ describe('Chat panel (e2e, embedded backend)', function () {
     const answer = await ask('Give me a line of code.');
     await finished(answer);
     assert.equal((await answer.locator('.code-block code').innerText()).trim(), 'const insertedByDocChat = 42;');
+    // highlight.js is a script of its own, loaded (under the page's CSP) at the first code block.
+    await answer.locator('.code-block code .hljs-keyword').first().waitFor({ timeout: 20_000 });
     // A right-aligned column is aligned by a class: an inline style would be a CSP error in the
     // console, which fails the test.
     const years = answer.locator('.markdown-body td.md-align-right');

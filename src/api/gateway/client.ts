@@ -57,6 +57,8 @@ export interface ResearchWaitOptions extends CallOptions {
 
 const CHAT_PATHS = ['/v1/chat/completions', '/v1/completions'] as const;
 
+const WARM_UP_CHAT: ChatRequest = { model: 'warm-up', messages: [{ role: 'user', content: 'warm-up' }], stream: true };
+
 /** Model lists come as a bare array, `{data}` or `{models}`, of strings or objects. */
 export function normalizeModelList(value: unknown): ModelInfo[] | undefined {
   const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -98,6 +100,9 @@ export class GatewayClient extends ServiceClient<GatewayOperation> {
       defaultRateLimits: GATEWAY_RATE_LIMITS,
     });
     this.projectCode = options.projectCode?.trim() || NO_PROJECT_CODE;
+    // zod compiles a schema's checks at its first parse: done when the process is idle, not on
+    // the first question (the transport warms up its connection pool the same way).
+    setImmediate(() => chatRequestSchema.safeParse(WARM_UP_CHAT)).unref();
   }
 
   // ------------------------------------------------------------ chat

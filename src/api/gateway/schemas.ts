@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { normalizeLastError } from '../documents/schemas';
+import { MAX_CRAWL_URLS } from './limits';
 
 export const COMPLETION_MODELS = [
   'alpha-5-1',
@@ -125,8 +126,7 @@ export type EmbedRequest = z.input<typeof embedRequestSchema>;
 
 export const skillshareRequestSchema = z.strictObject({ query: nonEmpty('query') });
 
-/** URLs per crawl request. */
-export const MAX_CRAWL_URLS = 10;
+export { MAX_CRAWL_URLS };
 
 export const webCrawlRequestSchema = z.strictObject({
   urls: z

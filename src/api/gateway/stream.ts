@@ -57,6 +57,11 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
   return { part: meaningful ? part : undefined, done: ndjsonDone };
 }
 
+/** A part that says nothing but text (`finishReason: null` is the usual "not yet"). */
+function isTextOnly(part: ChatStreamPart): boolean {
+  return part.role === undefined && !part.finishReason && part.usage === undefined;
+}
+
 /**
  * An error in a shape other than OpenAI's `{error: {...}}`: `{type: "error", message}`,
  * `{object: "error", …}` (vLLM), `{detail}` (FastAPI), or a bare `{message}` without any answer.
@@ -320,12 +325,26 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     const { part, done } = normalizeChunk(chunk);
     if (part) {
       this.parts++;
-      this.queue.push(part);
+      if (!this.appendToLast(part)) this.queue.push(part);
       if (part.finishReason) this.complete = true;
     } else if (!done) {
       this.ununderstood++;
     }
     if (done) this.markDone();
+  }
+
+  /**
+   * Text that arrived in the same network read as the part before it, and still waits in the
+   * queue, joins that part: the consumer takes one part per read instead of one per event (a
+   * promise turn and, in the extension, a message to the webview each), and sees the same text.
+   * Parts that carry anything besides text (a role, a finish reason, usage) stay parts of their own.
+   */
+  private appendToLast(part: ChatStreamPart): boolean {
+    if (this.head >= this.queue.length || !isTextOnly(part)) return false;
+    const last = this.queue[this.queue.length - 1]!;
+    if (!isTextOnly(last) || last.id !== part.id || last.model !== part.model) return false;
+    last.content += part.content;
+    return true;
   }
 
   /**

@@ -136,9 +136,18 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
   });
 
   it('sends the first chunk at once, then one delta per flush however many chunks arrived in between', async () => {
-    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody(['a', 'b', 'c', 'd'].map((c) => chatChunk(c)))));
-    const scheduler = new ManualScheduler();
     const recorder = new Recorder();
+    const firstDelta = new Promise<void>((resolve) => (recorder.onDelta = () => resolve()));
+    server.on('POST', '/v1/chat/completions', async (_req, res) => {
+      // The stream client joins text that arrives in one read, so 'a' comes alone and the rest
+      // only once it was sent on; then b, c and d are written one by one.
+      const [first, ...rest] = ['a', 'b', 'c', 'd'].map((c) => sseBody([chatChunk(c)], { done: false }));
+      await sendChunked(res, first!, { end: false });
+      await firstDelta;
+      for (const event of rest) res.write(event);
+      res.end('data: [DONE]\n\n');
+    });
+    const scheduler = new ManualScheduler();
     await generateAnswer(job(), deps({ scheduler }), recorder, new AbortController().signal);
     // The first chunk goes out at once; nothing flushed on schedule, so the rest arrives as one final delta before done.
     assert.deepEqual(

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import createDOMPurify from 'dompurify';
+import hljs from 'highlight.js/lib/common';
 import { JSDOM } from 'jsdom';
 import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
 
@@ -16,9 +17,10 @@ g.requestAnimationFrame = dom.window.requestAnimationFrame.bind(dom.window);
 
 const { ChatApp } = require('../../../../media/chat/app') as typeof import('../../../../media/chat/app');
 
-const { createMarkdownPipeline } = require('../../../../media/chat/markdown') as typeof import('../../../../media/chat/markdown');
+const { createMarkdownPipeline, loadedHighlighter } =
+  require('../../../../media/chat/markdown') as typeof import('../../../../media/chat/markdown');
 
-const pipeline = createMarkdownPipeline(createDOMPurify(dom.window as unknown as Window & typeof globalThis));
+const pipeline = createMarkdownPipeline(createDOMPurify(dom.window as unknown as Window & typeof globalThis), loadedHighlighter(hljs));
 
 function conversation(messages: Conversation['messages'] = [], extra: Partial<Conversation> = {}): Conversation {
   return {
