@@ -3,6 +3,7 @@
 //   dist/undici.js       the HTTP client library, required by the extension at its first request
 //   dist/backend.js      the embedded backend, loaded lazily by the extension in Local mode
 //   dist/backend-cli.js  the `docchat-backend` command-line server
+//   dist/mcp-server.js   DocChat's MCP server (stdio), started by VS Code or another agent host
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles
@@ -64,6 +65,8 @@ const targets = [
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
   },
+  // The MCP server, run by agent hosts with their own Node (or VS Code's): one self-contained file.
+  { ...nodeCommon, entryPoints: { 'mcp-server': 'src/mcp/main.ts' }, outdir: 'dist' },
   {
     ...common,
     platform: 'browser',
