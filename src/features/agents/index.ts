@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
+import { DocChatModelProvider, MODEL_VENDOR } from './chatModels';
 import { copyMcpConfiguration } from './copyConfiguration';
 import { DocChatMcpServerProvider, MCP_PROVIDER_ID } from './mcpServer';
 
@@ -12,6 +13,8 @@ import { DocChatMcpServerProvider, MCP_PROVIDER_ID } from './mcpServer';
 export function register(context: vscode.ExtensionContext, services: Services): void {
   const provider = new DocChatMcpServerProvider(context, services);
   context.subscriptions.push(provider, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
+  const models = new DocChatModelProvider(services, context.globalState);
+  context.subscriptions.push(models, vscode.lm.registerLanguageModelChatProvider(MODEL_VENDOR, models));
   context.subscriptions.push(
     registerCommand(
       services.errors,
