@@ -50,9 +50,22 @@ const undiciAtFirstUse = {
   },
 };
 
+/**
+ * The extension host of VS Code 1.139 logs an error (PendingMigrationError) whenever an extension
+ * reads the global `navigator`, which Node 21+ has and browsers have; zod reads it once to detect
+ * Cloudflare Workers. No code of the extension bundle needs it, so it is `undefined` there.
+ */
+const noNavigator = { navigator: 'undefined' };
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
-  { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [undiciAtFirstUse] },
+  {
+    ...nodeCommon,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    plugins: [undiciAtFirstUse],
+    define: noNavigator,
+  },
   { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
   // Conversion worker threads of the backend, found next to backend.js and backend-cli.js.
