@@ -16,6 +16,8 @@ import { type BoundedWaits, toolError, ToolInputError } from './toolCalls';
 
 /** Characters of converted text per page of `docchat_read_file`. */
 export const READ_PAGE_CHARS = 10_000;
+/** How long a store list names stores for other tools (a store not in it is looked up again). */
+const STORE_LIST_TTL_MS = 30_000;
 /** Most stores and files a listing returns (the rest is reported as left out). */
 const MAX_LISTED = 1_000;
 
@@ -75,17 +77,20 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       }
     };
 
+  /** The last store list, so a search or a read names its store without listing them all again. */
+  let known: { at: number; stores: StoreRef[] } | undefined;
   const allStores = async (documents: DocumentsClient, signal: AbortSignal) => {
     const page = await documents.listVectorStores({ limit: MAX_LISTED }, { signal });
+    known = { at: Date.now(), stores: page.data.map((s) => ({ id: s.id, name: s.name || s.id })) };
     return { stores: page.data, truncated: page.hasMore };
   };
 
   const findStore = async (documents: DocumentsClient, wanted: string, signal: AbortSignal): Promise<StoreRef> => {
-    const { stores } = await allStores(documents, signal);
-    const store = resolveStore(
-      stores.map((s) => ({ id: s.id, name: s.name || s.id })),
-      wanted,
-    );
+    const fresh = known && Date.now() - known.at < STORE_LIST_TTL_MS ? resolveStore(known.stores, wanted) : undefined;
+    if (fresh) return fresh;
+    // Not in a recent list (or none): ask again, so a store created or renamed since is found.
+    await allStores(documents, signal);
+    const store = resolveStore(known?.stores ?? [], wanted);
     if (!store) {
       throw new ToolInputError(
         l10n.t('No DocChat vector store is named "{0}" (or several are: use its id). Call docchat_list_stores to see them.', wanted),
