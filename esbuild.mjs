@@ -2,6 +2,7 @@
 //   dist/extension.js    the extension (Node, CommonJS, `vscode` external)
 //   dist/undici.js       the HTTP client library, required by the extension at its first request
 //   dist/backend-cli.js  the embedded backend's server (`docchat-backend`); Local mode runs it as its own process
+//   dist/mcp-server.js   DocChat's MCP server (stdio), started by VS Code or another agent host
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles; highlight.js is loaded
@@ -56,12 +57,25 @@ const undiciAtFirstUse = {
 };
 
 /**
+ * The extension host of VS Code 1.139 logs an error (PendingMigrationError) whenever an extension
+ * reads the global `navigator`, which Node 21+ has and browsers have; zod reads it once to detect
+ * Cloudflare Workers. No code of the extension bundle needs it, so it is `undefined` there.
+ */
+const noNavigator = { navigator: 'undefined' };
+
+/**
  * Every bundle's options; test/unit/bundles.test.ts builds them with a metafile to check what
  * each bundle holds.
  * @type {import('esbuild').BuildOptions[]}
  */
 export const targets = [
-  { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [undiciAtFirstUse] },
+  {
+    ...nodeCommon,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    plugins: [undiciAtFirstUse],
+    define: noNavigator,
+  },
   { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
   // Conversion worker threads of the backend, found next to backend-cli.js (and backend.js).
@@ -74,6 +88,8 @@ export const targets = [
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
   },
+  // The MCP server, run by agent hosts with their own Node (or VS Code's): one self-contained file.
+  { ...nodeCommon, entryPoints: { 'mcp-server': 'src/mcp/main.ts' }, outdir: 'dist' },
   {
     ...common,
     platform: 'browser',

@@ -25,8 +25,8 @@ export default tseslint.config(
     },
   },
   {
-    // The HTTP clients, the embedded backend, the chat core and the worker threads are plain TypeScript.
-    files: ['src/api/**/*.ts', 'src/backend/**/*.ts', 'src/chatCore/**/*.ts', 'src/workers/**/*.ts'],
+    // The HTTP clients, the embedded backend, the chat core, the MCP server and the worker threads are plain TypeScript.
+    files: ['src/api/**/*.ts', 'src/backend/**/*.ts', 'src/chatCore/**/*.ts', 'src/mcp/**/*.ts', 'src/workers/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
   {

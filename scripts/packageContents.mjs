@@ -28,6 +28,8 @@ export const PACKAGED = [
   { file: 'dist/backend-cli.js', loadedBy: 'dist/extension.js', via: '{name}', why: 'the Local mode backend process' },
   { file: 'dist/convert-worker.js', loadedBy: 'dist/backend-cli.js', via: '{name}', why: "the backend's conversion threads" },
   { file: 'dist/webview/chat.js', loadedBy: 'dist/extension.js', via: '{name}', why: 'the chat webview' },
+  { file: 'dist/webview/highlight.js', loadedBy: 'dist/webview/chat.js', via: '{name}', why: 'code highlighting, loaded at the first code block' },
+  { file: 'dist/mcp-server.js', loadedBy: 'dist/extension.js', via: '{name}', why: "DocChat's MCP server, started by VS Code or another agent host" },
   { file: 'dist/webview/chat.css', loadedBy: 'dist/extension.js', via: '{name}', why: 'the chat webview' },
   { file: 'dist/webview/codicons/codicon.css', loadedBy: 'dist/extension.js', via: '{name}', why: 'icons in the chat webview' },
   { file: 'dist/webview/codicons/codicon.ttf', loadedBy: 'dist/webview/codicons/codicon.css', via: '{name}', why: 'the icon font' },

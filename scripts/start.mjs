@@ -10,7 +10,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cacheDir, commandExists, log, repoRoot, run } from './lib/common.mjs';
+import { cacheDir, commandExists, log, nodeBinary, repoRoot, run, vscodeTarget } from './lib/common.mjs';
 import { ensureNpmPackages } from './lib/npmPackages.mjs';
 import { codeServerEntry, installCodeServer } from './install-code-server.mjs';
 
@@ -127,8 +127,10 @@ async function seedDemoStore() {
 }
 
 async function startCodeServer() {
+  const target = vscodeTarget();
+  log(`starting code-server ${target.codeServer} (VS Code ${target.vscode}) on Node ${target.node}`);
   const child = spawn(
-    process.execPath,
+    nodeBinary(),
     [
       codeServerEntry(),
       '--config',

@@ -43,6 +43,7 @@ export {
   type ResearchTask,
   type ResponseFormat,
   type SkillResult,
+  type ToolCallDelta,
   type Usage,
   type WebCrawlResponse,
   type WebSearchRequest,

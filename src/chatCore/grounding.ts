@@ -12,7 +12,7 @@ import { mergeByRank } from './storeMerge';
 export interface GroundingDocuments {
   search(
     storeId: string,
-    body: { query: string; max_num_results?: number },
+    body: { query: string; max_num_results?: number; file_ids?: string[] },
     options?: { signal?: AbortSignal },
   ): Promise<{ data: ReadonlyArray<{ score: number; content: string; file_id: string; [key: string]: unknown }> }>;
   retrieveFile(fileId: string, options?: { signal?: AbortSignal }): Promise<{ filename: string }>;
@@ -54,9 +54,12 @@ export async function searchPassages(
   maxResults: number,
   fileNames: FileNameCache,
   signal?: AbortSignal,
+  /** Restricts the search to these files. */
+  fileIds?: string[],
 ): Promise<PassageSource[]> {
   const query = Array.from(question.trim()).slice(0, MAX_SEARCH_QUERY).join('');
-  const result = await documents.search(store.id, { query, max_num_results: maxResults }, { signal });
+  const body = { query, max_num_results: maxResults, ...(fileIds?.length ? { file_ids: fileIds } : {}) };
+  const result = await documents.search(store.id, body, { signal });
   return Promise.all(
     result.data
       .filter((item) => item.content.trim() !== '')

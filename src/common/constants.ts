@@ -53,6 +53,8 @@ export const Commands = {
   chooseStoreForChat: 'docchat.chat.chooseStore',
   useLanguageModel: 'docchat.local.useLanguageModel',
   openWalkthrough: 'docchat.openWalkthrough',
+  // Agents
+  copyMcpConfiguration: 'docchat.copyMcpConfiguration',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -77,6 +79,7 @@ export const Settings = {
   syncRemoveDeleted: 'sync.removeDeleted',
   syncWatch: 'sync.watch',
   detectModelServers: 'local.detectModelServers',
+  mcpAllowChanges: 'mcp.allowChanges',
 } as const;
 export type SettingKey = (typeof Settings)[keyof typeof Settings];
 export const SETTINGS_SECTION = 'docchat';

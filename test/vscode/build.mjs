@@ -67,7 +67,7 @@ export async function buildExtensionHostTests() {
     stdin: {
       contents:
         `import { activateRunner } from './runner/extension';\n${filesTable()}` +
-        'export function activate() { return activateRunner(files); }\nexport function deactivate() {}\n',
+        'export function activate(context) { return activateRunner(files, context); }\nexport function deactivate() {}\n',
       resolveDir: here,
       sourcefile: 'runner-entry.ts',
       loader: 'ts',

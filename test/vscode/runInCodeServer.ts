@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchVSCode, repoRoot, testResultsRoot, type VSCodeSession } from '../support/harness';
+import { launchVSCode, repoRoot, testResultsRoot, vscodeTarget, type VSCodeSession } from '../support/harness';
 import type { SuiteResults } from './runner/runSuite';
 
 const RESULTS_TIMEOUT_MS = 180_000;
@@ -43,7 +43,8 @@ async function main(): Promise<number> {
   const resultsFile = path.join(scratch, 'results.json');
   const session = await launchVSCode({
     name: 'extension-host',
-    env: { DOCCHAT_EXTHOST_RESULTS: resultsFile },
+    // The suite checks that it runs in the VS Code version this run is meant for.
+    env: { DOCCHAT_EXTHOST_RESULTS: resultsFile, DOCCHAT_EXPECTED_VSCODE: vscodeTarget().vscode },
     extraExtensions: [path.join(repoRoot, 'out/vscode-tests/runner-extension')],
   });
   let json: string | undefined;

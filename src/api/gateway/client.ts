@@ -40,7 +40,7 @@ import {
   type WebSearchResponse,
   webSearchResponseSchema,
 } from './schemas';
-import { deferredIterable, parseCompletionStream } from './stream';
+import { deferredIterable, parseCompletionStream, toolCallDeltas } from './stream';
 
 export interface GatewayClientOptions extends ClientOptions {
   /** Sent as `X-Project-Code` and `project_code`; blank means `NA`. */
@@ -191,8 +191,10 @@ export class GatewayClient extends ServiceClient<GatewayOperation> {
     const chat = chatCompletionSchema.safeParse(value);
     if (chat.success) {
       const choice = chat.data.choices[0];
+      const toolCalls = toolCallDeltas(choice?.message?.['tool_calls']);
       yield {
         content: choice?.message?.content ?? choice?.text ?? '',
+        ...(toolCalls.length ? { toolCalls } : {}),
         role: choice?.message?.role ?? 'assistant',
         finishReason: choice?.finish_reason ?? 'stop',
         ...(chat.data.usage ? { usage: chat.data.usage } : {}),

@@ -99,6 +99,11 @@ export const chatRequestSchema = z.strictObject({
   response_format: responseFormatSchema.optional(),
   temperature,
   stream: z.boolean().optional(),
+  /** Tools the model may call, in the chat-completions format the gateway follows (OpenAI's). */
+  tools: z
+    .array(z.looseObject({ type: nonEmpty('tools.type'), function: z.looseObject({ name: nonEmpty('tools.function.name') }) }))
+    .optional(),
+  tool_choice: z.union([z.string(), z.looseObject({})]).optional(),
 });
 export type ChatRequest = z.input<typeof chatRequestSchema>;
 
@@ -191,9 +196,18 @@ export const chatCompletionSchema = z.looseObject({
 });
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
 
+/** A piece of a tool call: the first names it (`id`, `name`), the next ones add to its `arguments` (JSON text). */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
 /** One streamed delta, normalised from SSE chunks and NDJSON lines alike. */
 export interface ChatStreamPart {
   content: string;
+  toolCalls?: ToolCallDelta[];
   role?: string;
   finishReason?: string | null;
   usage?: Usage;

@@ -12,6 +12,7 @@ import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
 export { CHAT_VIEW_TYPE } from './chatPanel';
+export { isAbort, toChatError } from './chatErrors';
 
 function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined {
   const selection = editor.selection;

@@ -43,6 +43,9 @@ const BASE_SETTINGS: Record<string, unknown> = {
   'extensions.ignoreRecommendations': true,
   'git.enabled': false,
   'chat.disableAIFeatures': true,
+  // VS Code 1.139 in the browser looks for updates of its built-in extensions whenever the
+  // connection stops being metered, ignoring the two settings above; a metered one it leaves alone.
+  'network.meteredConnection': 'on',
 };
 
 export interface LaunchOptions {

@@ -12,7 +12,7 @@ import { PassageDocuments } from '../../../../src/features/search/passages';
 import type { Services } from '../../../../src/services';
 import { backendLibrary, EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
 
-// VS Code 1.100 without Copilot: the chat participant and language model tool APIs exist (they
+// VS Code without Copilot: the chat participant and language model tool APIs exist (they
 // are stable), the Chat view needs a chat provider to be usable, and `vscode.lm.invokeTool`
 // without a chat session asks for confirmation in a modal dialog (covered by the e2e test).
 // Here: the API surface DocChat relies on, its contributions, and the participant and the tool
@@ -110,7 +110,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('VS Code 1.100 offers the chat participant and language model tool APIs', () => {
+  it('VS Code offers the chat participant and language model tool APIs', () => {
     assert.deepEqual(chatApiSupport(), { participants: true, tools: true });
     assert.equal(typeof vscode.lm.invokeTool, 'function');
     // A host without them (or with a partial API) is detected instead of crashing.
