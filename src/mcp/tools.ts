@@ -200,7 +200,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         score: p.score ?? 0,
         content: p.content,
       }));
-      return ok(toolResultText(store, args.query, passages), { store_id: store.id, store_name: store.name, query: args.query, results });
+      return ok(toolResultText([store], args.query, passages), { store_id: store.id, store_name: store.name, query: args.query, results });
     }),
   );
 
