@@ -23,7 +23,9 @@ export async function epubToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
     if (!href) continue;
     const html = await pkg.text(path.posix.normalize(path.posix.join(dir, decodeURIComponent(href))));
     if (!html) continue;
-    const markdown = htmlToMarkdown(html, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, titleHeading: false });
+    // The chapter's <title> repeats its heading; the XML prolog is not HTML.
+    const body = html.replace(/<\?xml[^>]*>/, '').replace(/<head[\s>][\s\S]*?<\/head>/i, '');
+    const markdown = htmlToMarkdown(body, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, titleHeading: false });
     if (markdown.trim()) out.push(markdown);
   }
   return out.join('\n\n');

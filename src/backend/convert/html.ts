@@ -71,7 +71,6 @@ function mainContentHtml(html: string): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parseHTML } = require('linkedom') as { parseHTML: (html: string) => { document: Document } };
   const { document } = parseHTML(html);
-  const title = document.querySelector('title')?.outerHTML ?? '';
   const marked = document.querySelector('main, [role="main"]') ?? (document.querySelectorAll('article').length === 1 ? document.querySelector('article') : null);
   const root = marked ?? document.body;
   if (!root) return html;
@@ -80,14 +79,14 @@ function mainContentHtml(html: string): string {
     const name = `${node.getAttribute('class') ?? ''} ${node.getAttribute('id') ?? ''}`;
     if (BOILERPLATE_NAME.test(name) && node.tagName !== 'BODY' && node.tagName !== 'MAIN' && node.tagName !== 'ARTICLE') node.remove();
   }
-  if (marked) return `<html><head>${title}</head><body>${marked.outerHTML}</body></html>`;
+  if (marked) return `<html><body>${marked.outerHTML}</body></html>`;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Readability } = require('@mozilla/readability') as typeof import('@mozilla/readability');
   const article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
   if (article?.content && (article.textContent ?? '').trim().length > 0) {
-    return `<html><head>${title}</head><body>${article.content}</body></html>`;
+    return `<html><body>${article.content}</body></html>`;
   }
-  return `<html><head>${title}</head><body>${document.body.innerHTML}</body></html>`;
+  return `<html><body>${document.body.innerHTML}</body></html>`;
 }
 
 function textOfCell(cell: Element): string {

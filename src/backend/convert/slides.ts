@@ -101,6 +101,8 @@ async function slideBody(ctx: ConvertContext, pkg: Package, part: string, label:
       if (chart) body.push(chartToMarkdown(chart));
     }
   }
+  // No title placeholder (slides made by tools that use plain text boxes): a short first line is the title.
+  if (!title && body[0] && !body[0].includes('\n') && body[0].length <= 120 && !body[0].startsWith('|') && !body[0].startsWith('[')) title = body.shift()!;
   return { title, body };
 }
 

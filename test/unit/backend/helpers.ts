@@ -159,7 +159,7 @@ export function parseSse(text: string): { event?: string; data: string }[] {
 // ---------------------------------------------------------------- fixtures
 
 /** A minimal valid PDF: pages with text lines (Helvetica) and/or an image and no text. */
-export function makePdf(pages: { lines?: string[]; image?: boolean }[]): Buffer {
+export function makePdf(pages: { lines?: string[]; image?: boolean; scan?: { width: number; height: number; gray: Buffer } }[]): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
   add('');
@@ -178,6 +178,13 @@ export function makePdf(pages: { lines?: string[]; image?: boolean }[]): Buffer 
       );
       resources += ` /XObject << /Im1 ${objects.length} 0 R >>`;
       content += 'q 200 0 0 200 72 400 cm /Im1 Do Q\n';
+    }
+    if (page.scan) {
+      // A scanned page: one 8-bit gray picture at 72 dpi, no text layer.
+      const { width, height, gray } = page.scan;
+      add(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${gray.length} >>\nstream\n${gray.toString('latin1')}\nendstream`);
+      resources += ` /XObject << /Scan ${objects.length} 0 R >>`;
+      content += `q ${width} 0 0 ${height} 20 ${792 - height - 20} cm /Scan Do Q\n`;
     }
     add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
     const contentId = objects.length;
