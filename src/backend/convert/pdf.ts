@@ -169,6 +169,7 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
             if (found) read.push(found);
           }
           if (read.length) text = [text, ...read].filter(Boolean).join('\n\n');
+          else if (!text) note(ctx, `page ${n} has only an image, and OCR found no text in it.`);
         }
       }
       pages.push(text);

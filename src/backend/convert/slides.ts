@@ -123,7 +123,7 @@ export async function pptxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
     const notesPart = [...(await relationships(pkg, part)).values()].find((r) => r.type.endsWith('/notesSlide'))?.target;
     if (notesPart) {
       const notes = await slideBody({ ...ctx, skipOcr: true, notes: [] }, pkg, notesPart, label);
-      const text = notes.body.join('\n\n').trim();
+      const text = [notes.title, ...notes.body].filter(Boolean).join('\n\n').trim();
       if (text) sections.push(`### Speaker notes\n\n${text}`);
     }
     out.push(sections.join('\n\n'));

@@ -70,14 +70,19 @@ describe('backend: conversion of each supported format', () => {
     assert.match(result.markdown, /## Page 2\n\nSecond page text\./);
   });
 
-  it('PDF: an image-only page fails with a clear OCR error, with and without skip_ocr', async () => {
+  it('PDF: an image-only page is named in the notes, with and without skip_ocr', async () => {
     const pdf = makePdf([{ lines: ['Cover text'] }, { image: true }]);
     const skipped = await convert('scan.pdf', pdf, { skip_ocr: true });
-    assert.equal(skipped.status, 'failed');
-    assert.match(skipped.error, /page 2 of 2 contains only images and OCR was skipped \(skip_ocr: true\)/);
-    const noOcr = await convert('scan2.pdf', pdf, { skip_ocr: false });
-    assert.equal(noOcr.status, 'failed');
-    assert.match(noOcr.error, /would need OCR, but the local DocChat backend has no OCR engine/);
+    assert.equal(skipped.status, 'completed', skipped.error);
+    assert.match(skipped.markdown, /Cover text/);
+    assert.match(skipped.markdown, /page 2 has only an image; OCR was skipped \(skip_ocr: true\)/);
+    // A 2 × 2 picture holds no text OCR could read.
+    const noText = await convert('scan2.pdf', pdf, { skip_ocr: false });
+    assert.equal(noText.status, 'completed', noText.error);
+    assert.match(noText.markdown, /page 2 has only an image, and OCR found no text in it\./);
+    const onlyImages = await convert('scan3.pdf', makePdf([{ image: true }]), { skip_ocr: true });
+    assert.equal(onlyImages.status, 'failed');
+    assert.match(onlyImages.error, /page 1 of 1 contains only images and OCR was skipped \(skip_ocr: true\)/);
   });
 
   it('PDF: corrupt and empty documents fail clearly', async () => {
@@ -108,7 +113,9 @@ describe('backend: conversion of each supported format', () => {
   it('DOCX: images only fails with the OCR error; a broken package is corrupt', async () => {
     const imageOnly = await convert('scan.docx', await makeDocx({ imageOnly: true }));
     assert.equal(imageOnly.status, 'failed');
-    assert.match(imageOnly.error, /only images.*no OCR engine/);
+    assert.match(imageOnly.error, /scan\.docx contains only images, and OCR found no text in them\./);
+    const skipped = await convert('scan-skip.docx', await makeDocx({ imageOnly: true }), { skip_ocr: true });
+    assert.match(skipped.error, /the document contains only images and OCR was skipped \(skip_ocr: true\)/);
     const broken = await convert('broken.docx', Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(64, 1)]));
     assert.equal(broken.status, 'failed');
     assert.match(broken.error, /corrupt DOCX/);
