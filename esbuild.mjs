@@ -5,6 +5,7 @@
 //   dist/backend-cli.js  the `docchat-backend` command-line server
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
+//   dist/ocr/*           the OCR engine (tesseract.js worker, Tesseract's WebAssembly, English data)
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles
 // Flags: --production (minify, no inline sources), --watch.
 import * as esbuild from 'esbuild';
@@ -49,6 +50,26 @@ const undiciAtFirstUse = {
   },
 };
 
+/** The Tesseract WebAssembly builds shipped (LSTM engine only: plain, SIMD and relaxed SIMD). */
+const TESSERACT_CORES = ['tesseract-core-lstm', 'tesseract-core-simd-lstm', 'tesseract-core-relaxedsimd-lstm'];
+
+/**
+ * The OCR worker loads Tesseract's core from the files copied next to it (dist/ocr/), which load
+ * their .wasm from their own folder; bundling them would inline megabytes of base64 per variant.
+ * @type {import('esbuild').Plugin}
+ */
+const tesseractCoreBesideWorker = {
+  name: 'tesseract-core-beside-worker',
+  setup(build) {
+    build.onResolve({ filter: /^tesseract\.js-core\// }, (args) => {
+      // DocChat's engine is LSTM only, so every core maps to its LSTM-only build (tesseract.js 7's
+      // Node loader asks for the builds that also hold the legacy engine, which is never used).
+      const name = args.path.slice('tesseract.js-core/'.length).replace(/\.js$/, '').replace(/-lstm$/, '');
+      return { path: `./${name}-lstm.js`, external: true };
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [undiciAtFirstUse] },
@@ -56,6 +77,13 @@ const targets = [
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
   // Conversion worker threads of the backend, found next to backend.js and backend-cli.js.
   { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
+  // tesseract.js's own worker thread, started by the OCR of a conversion worker (src/backend/convert/ocr.ts).
+  {
+    ...nodeCommon,
+    entryPoints: { worker: createRequire(import.meta.url).resolve('tesseract.js/src/worker-script/node/index.js') },
+    outdir: 'dist/ocr',
+    plugins: [tesseractCoreBesideWorker],
+  },
   // Hashes a synced folder's files in a worker thread, found next to extension.js.
   { ...nodeCommon, entryPoints: { 'hash-worker': 'src/workers/hashFiles.ts' }, outdir: 'dist' },
   {
@@ -75,6 +103,20 @@ const targets = [
   },
 ];
 
+/** Tesseract's WebAssembly and the English language data, next to the OCR worker. */
+async function copyOcrAssets() {
+  const require = createRequire(import.meta.url);
+  const out = path.join(root, 'dist/ocr');
+  await mkdir(out, { recursive: true });
+  const core = path.dirname(require.resolve('tesseract.js-core/package.json'));
+  for (const name of TESSERACT_CORES) {
+    await cp(path.join(core, `${name}.js`), path.join(out, `${name}.js`));
+    await cp(path.join(core, `${name}.wasm`), path.join(out, `${name}.wasm`));
+  }
+  const eng = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+  await cp(path.join(eng, '4.0.0_best_int/eng.traineddata.gz'), path.join(out, 'eng.traineddata.gz'));
+}
+
 async function copyStaticAssets() {
   const codicons = path.join(root, 'node_modules/@vscode/codicons/dist');
   const out = path.join(root, 'dist/webview/codicons');
@@ -84,6 +126,7 @@ async function copyStaticAssets() {
 }
 
 await copyStaticAssets();
+await copyOcrAssets();
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
   await Promise.all(contexts.map((c) => c.watch()));

@@ -29,10 +29,10 @@ function enginePaths(): { workerPath: string; langPath: string } {
   // Bundled: dist/ocr/ next to convert-worker.js / backend.js (see esbuild.mjs).
   const bundled = path.join(__dirname, 'ocr');
   if (existsSync(path.join(bundled, 'worker.js'))) return { workerPath: path.join(bundled, 'worker.js'), langPath: bundled };
-  return {
-    workerPath: require.resolve('tesseract.js/src/worker-script/node/index.js'),
-    langPath: path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int'),
-  };
+  // From the sources (tests): the packages themselves. Names in variables keep bundlers from resolving them.
+  const worker = 'tesseract.js/src/worker-script/node/index.js';
+  const data = '@tesseract.js-data/eng/package.json';
+  return { workerPath: require.resolve(worker), langPath: path.join(path.dirname(require.resolve(data)), '4.0.0_best_int') };
 }
 
 let engine: Promise<TesseractWorker> | undefined;
