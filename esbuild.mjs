@@ -33,8 +33,9 @@ const nodeCommon = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  // Optional native accelerators of some dependencies; never required at run time.
-  external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate'],
+  // Optional native accelerators of some dependencies; never required at run time. node-fetch:
+  // tesseract.js's fallback for Node versions without a global fetch (Node 20 has one).
+  external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate', 'node-fetch'],
 };
 
 /**
@@ -50,8 +51,11 @@ const undiciAtFirstUse = {
   },
 };
 
-/** The Tesseract WebAssembly builds shipped (LSTM engine only: plain, SIMD and relaxed SIMD). */
-const TESSERACT_CORES = ['tesseract-core-lstm', 'tesseract-core-simd-lstm', 'tesseract-core-relaxedsimd-lstm'];
+/**
+ * The one Tesseract WebAssembly build shipped: LSTM engine only, with SIMD (every Node and
+ * Electron that runs VS Code 1.100 has WebAssembly SIMD). Each build is about 1 MB in the .vsix.
+ */
+const TESSERACT_CORE = 'tesseract-core-simd-lstm';
 
 /**
  * The OCR worker loads Tesseract's core from the files copied next to it (dist/ocr/), which load
@@ -62,10 +66,11 @@ const tesseractCoreBesideWorker = {
   name: 'tesseract-core-beside-worker',
   setup(build) {
     build.onResolve({ filter: /^tesseract\.js-core\// }, (args) => {
-      // DocChat's engine is LSTM only, so every core maps to its LSTM-only build (tesseract.js 7's
-      // Node loader asks for the builds that also hold the legacy engine, which is never used).
-      const name = args.path.slice('tesseract.js-core/'.length).replace(/\.js$/, '').replace(/-lstm$/, '');
-      return { path: `./${name}-lstm.js`, external: true };
+      // DocChat's engine is LSTM only, so every core the loader may ask for (tesseract.js 7's Node
+      // loader also picks builds with the legacy engine, and relaxed SIMD where it exists) maps
+      // to the one shipped build, which runs the same LSTM recognizer.
+      if (!args.path.startsWith('tesseract.js-core/tesseract-core')) return undefined;
+      return { path: `./${TESSERACT_CORE}.js`, external: true };
     });
   },
 };
@@ -109,10 +114,8 @@ async function copyOcrAssets() {
   const out = path.join(root, 'dist/ocr');
   await mkdir(out, { recursive: true });
   const core = path.dirname(require.resolve('tesseract.js-core/package.json'));
-  for (const name of TESSERACT_CORES) {
-    await cp(path.join(core, `${name}.js`), path.join(out, `${name}.js`));
-    await cp(path.join(core, `${name}.wasm`), path.join(out, `${name}.wasm`));
-  }
+  await cp(path.join(core, `${TESSERACT_CORE}.js`), path.join(out, `${TESSERACT_CORE}.js`));
+  await cp(path.join(core, `${TESSERACT_CORE}.wasm`), path.join(out, `${TESSERACT_CORE}.wasm`));
   const eng = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
   await cp(path.join(eng, '4.0.0_best_int/eng.traineddata.gz'), path.join(out, 'eng.traineddata.gz'));
 }

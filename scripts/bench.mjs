@@ -19,6 +19,7 @@ const BENCHMARKS = [
   { id: 'sync', entry: 'test/bench/sync.ts', workers: {} },
   { id: 'backend', entry: 'test/bench/backend.ts', workers: { backendWorker: 'test/bench/backend/worker.ts' } },
   { id: 'localmode', entry: 'test/bench/localmode.ts', workers: { localmodeWorker: 'test/bench/localmode/worker.ts' } },
+  { id: 'conversion', entry: 'test/bench/conversion.ts', workers: {} },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },
   // Run from source with tsx: the test harness finds the repository relative to its own files.
