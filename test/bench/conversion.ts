@@ -26,7 +26,11 @@ async function medianMs(filename: string, data: Uint8Array, skipOcr: boolean, ru
 main(async (): Promise<BenchResult> => {
   const picture = corpus.textImage(['Invoice 2041', 'Total due 950 EUR'], 'png');
   const bigCsv = `id,name,amount\n${Array.from({ length: 20_000 }, (_, i) => `${i},customer ${i},${(i * 3.7).toFixed(2)}`).join('\n')}\n`;
-  const textPdf = makePdf(Array.from({ length: 20 }, (_, p) => ({ lines: Array.from({ length: 40 }, (_, l) => `Page ${p} line ${l} about turbines and gearboxes`) })));
+  const textPdf = makePdf(
+    Array.from({ length: 20 }, (_, p) => ({
+      lines: Array.from({ length: 40 }, (_, l) => `Page ${p} line ${l} about turbines and gearboxes`),
+    })),
+  );
   const files: [string, Uint8Array][] = [
     ['sales.xlsx', await corpus.xlsxWorkbook()],
     ['sales.xls', await corpus.sheetJsWorkbook('biff8')],
@@ -53,14 +57,23 @@ main(async (): Promise<BenchResult> => {
     const name = label.replace(/ \(.*\)$/, '');
     await time(name, data, true); // warm-up: loads the converter's modules
     const median = await medianMs(name, data, true, 5);
-    formatRows.push([label, kb(data.length), ms(median), (1000 / median).toFixed(1), ((data.length / 1024 / 1024) * (1000 / median)).toFixed(2)]);
+    formatRows.push([
+      label,
+      kb(data.length),
+      ms(median),
+      (1000 / median).toFixed(1),
+      ((data.length / 1024 / 1024) * (1000 / median)).toFixed(2),
+    ]);
   }
 
   progress('OCR');
   const scanPages = 4;
   const scanned = makePdf(
     Array.from({ length: scanPages }, (_, i) => {
-      const { width, height, rgba } = corpus.renderText([`Scanned page ${i + 1}`, 'Serial number 7731', 'Inspection passed on 12 March'], 24);
+      const { width, height, rgba } = corpus.renderText(
+        [`Scanned page ${i + 1}`, 'Serial number 7731', 'Inspection passed on 12 March'],
+        24,
+      );
       const gray = Buffer.alloc(width * height);
       for (let p = 0; p < gray.length; p++) gray[p] = Math.round((rgba[p * 4]! + rgba[p * 4 + 1]! + rgba[p * 4 + 2]!) / 3);
       return { scan: { width, height, gray } };
@@ -71,7 +84,12 @@ main(async (): Promise<BenchResult> => {
   const imageMs = await medianMs('scan.png', image, false);
   ocrRows.push(['one PNG image (32 px text), engine start included', 1, ms(imageMs), (1000 / imageMs).toFixed(2)]);
   const pdfMs = await medianMs('scanned.pdf', scanned, false);
-  ocrRows.push([`scanned PDF, ${scanPages} pages (24 px text), one engine start`, scanPages, ms(pdfMs), ((scanPages * 1000) / pdfMs).toFixed(2)]);
+  ocrRows.push([
+    `scanned PDF, ${scanPages} pages (24 px text), one engine start`,
+    scanPages,
+    ms(pdfMs),
+    ((scanPages * 1000) / pdfMs).toFixed(2),
+  ]);
 
   progress('full against skip');
   const pairs: [string, Uint8Array][] = [
@@ -96,9 +114,17 @@ main(async (): Promise<BenchResult> => {
       `Each file converted in this process with convertWithNotes (what a conversion worker runs), median of 5 runs after a warm-up per format, ${RUNS} runs for OCR. ` +
       'A conversion on the serving thread starts and ends its OCR engine per file, so OCR times include the engine start (about 1 s); a conversion worker keeps its engine between files.',
     tables: [
-      { caption: 'Throughput per format (skip_ocr: true, so no OCR)', columns: ['file', 'KB', 'median ms', 'files/s', 'MB/s'], rows: formatRows },
+      {
+        caption: 'Throughput per format (skip_ocr: true, so no OCR)',
+        columns: ['file', 'KB', 'median ms', 'files/s', 'MB/s'],
+        rows: formatRows,
+      },
       { caption: 'OCR pages per second', columns: ['input', 'pages', 'median ms', 'pages/s'], rows: ocrRows },
-      { caption: 'Full conversion against skip_ocr on the same file', columns: ['file', 'full ms', 'skip_ocr ms', 'full ÷ skip'], rows: skipRows },
+      {
+        caption: 'Full conversion against skip_ocr on the same file',
+        columns: ['file', 'full ms', 'skip_ocr ms', 'full ÷ skip'],
+        rows: skipRows,
+      },
     ],
     notes: [],
   };

@@ -22,7 +22,10 @@ export interface ConvertContext {
 export const DEFAULT_MAX_IMAGE_PIXELS = 40_000_000;
 export const DEFAULT_MAX_OCR_IMAGES = 200;
 
-export function createContext(filename: string, options: { skipOcr: boolean; maxHtmlDepth?: number; maxImagePixels?: number; maxOcrImages?: number }): ConvertContext {
+export function createContext(
+  filename: string,
+  options: { skipOcr: boolean; maxHtmlDepth?: number; maxImagePixels?: number; maxOcrImages?: number },
+): ConvertContext {
   return {
     filename,
     skipOcr: options.skipOcr,

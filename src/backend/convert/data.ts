@@ -18,7 +18,10 @@ function parseJson(ctx: ConvertContext, text: string, what: string): unknown {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new ConversionError('corrupt_file', `${ctx.filename} is not valid ${what} and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is not valid ${what} and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
 }
 
@@ -63,9 +66,14 @@ export function jsonToMarkdown(ctx: ConvertContext, text: string): string {
   const scalar = (v: unknown) => (v === null ? 'null' : typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : String(v));
   const walk = (v: unknown, depth: number, label: string) => {
     if (lines.length > MAX_JSON_LINES) {
-      throw new ConversionError('conversion_bound', `conversion stopped: ${ctx.filename} has more than ${MAX_JSON_LINES.toLocaleString('en-US')} values.`);
+      throw new ConversionError(
+        'conversion_bound',
+        `conversion stopped: ${ctx.filename} has more than ${MAX_JSON_LINES.toLocaleString('en-US')} values.`,
+      );
     }
-    if (depth > ctx.maxDepth) throw new ConversionError('conversion_bound', `conversion stopped: ${ctx.filename} is nested deeper than ${ctx.maxDepth} levels.`);
+    if (depth > ctx.maxDepth) {
+      throw new ConversionError('conversion_bound', `conversion stopped: ${ctx.filename} is nested deeper than ${ctx.maxDepth} levels.`);
+    }
     const indent = '  '.repeat(Math.max(0, depth - 1));
     const prefix = label ? `${label}:` : '';
     if (v !== null && typeof v === 'object') {
@@ -88,8 +96,14 @@ function feedItemToMarkdown(ctx: ConvertContext, item: XmlNode): string {
   const date = field('pubDate', 'published', 'updated', 'dc:date');
   const author = squash(field('author', 'dc:creator'));
   const summary = field('content:encoded', 'content', 'description', 'summary');
-  const body = /<[a-z][\s\S]*>/i.test(summary) ? htmlToMarkdown(summary, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, titleHeading: false, mainContent: false }) : summary;
-  return [`## ${title}`, [link && `- Link: ${link}`, date && `- Date: ${date}`, author && `- Author: ${author}`].filter(Boolean).join('\n'), body]
+  const body = /<[a-z][\s\S]*>/i.test(summary)
+    ? htmlToMarkdown(summary, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, titleHeading: false, mainContent: false })
+    : summary;
+  return [
+    `## ${title}`,
+    [link && `- Link: ${link}`, date && `- Date: ${date}`, author && `- Author: ${author}`].filter(Boolean).join('\n'),
+    body,
+  ]
     .filter(Boolean)
     .join('\n\n');
 }
@@ -99,7 +113,12 @@ function genericXml(root: XmlNode): string {
   const lines: string[] = [];
   const walk = (node: XmlNode, depth: number) => {
     const elements = node.children.filter((c) => c.text === undefined);
-    const own = squash(node.children.filter((c) => c.text !== undefined).map((c) => c.text).join(' '));
+    const own = squash(
+      node.children
+        .filter((c) => c.text !== undefined)
+        .map((c) => c.text)
+        .join(' '),
+    );
     const attributes = Object.entries(node.attrs).filter(([k]) => !k.startsWith('xmlns'));
     if (node.name !== '#document') {
       const label = `${'  '.repeat(Math.max(0, depth - 1))}- ${localName(node.name)}`;

@@ -60,11 +60,16 @@ export async function docxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
     html = result.value;
   } catch (error) {
     if (error instanceof ConversionError) throw error;
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt DOCX file and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is a corrupt DOCX file and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
   const markdown = htmlToMarkdown(html, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, mainContent: false });
   if (!markdown.trim()) {
-    if (images > 0 && ctx.skipOcr) throw new ConversionError('ocr_skipped', ocrSkippedMessage(ctx.filename, 'the document contains only images'));
+    if (images > 0 && ctx.skipOcr) {
+      throw new ConversionError('ocr_skipped', ocrSkippedMessage(ctx.filename, 'the document contains only images'));
+    }
     if (images > 0) throw new ConversionError('no_text', `${ctx.filename} contains only images, and OCR found no text in them.`);
     throw new ConversionError('no_text', `${ctx.filename} contains no text.`);
   }

@@ -11,7 +11,9 @@ export async function epubToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
   const container = await pkg.xml('META-INF/container.xml');
   const opfPath = container ? attr(findFirst(container, 'rootfile') ?? container, 'full-path') : undefined;
   const opf = opfPath ? await pkg.xml(opfPath) : undefined;
-  if (!opf || !opfPath) throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt EPUB file and cannot be read (it has no package document).`);
+  if (!opf || !opfPath) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt EPUB file and cannot be read (it has no package document).`);
+  }
   const dir = path.posix.dirname(opfPath);
   const items = new Map(findAll(opf, 'item').map((item) => [attr(item, 'id') ?? '', attr(item, 'href') ?? '']));
   const title = squash(textOf(findFirst(opf, 'dc:title') ?? { name: '', attrs: {}, children: [] }));

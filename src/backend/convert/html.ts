@@ -37,7 +37,8 @@ const BOILERPLATE_SELECTOR = [
   '[aria-hidden="true"]',
   '[hidden]',
 ].join(', ');
-const BOILERPLATE_NAME = /(^|[\s_-])(sidebar|navbar|nav|menu|breadcrumbs?|cookie|cookies|banner|advert|ads?|share|social|related|newsletter|subscribe|skip-link)([\s_-]|$)/i;
+const BOILERPLATE_NAME =
+  /(^|[\s_-])(sidebar|navbar|nav|menu|breadcrumbs?|cookie|cookies|banner|advert|ads?|share|social|related|newsletter|subscribe|skip-link)([\s_-]|$)/i;
 
 /** Query parameters that only track the reader. */
 const TRACKING_PARAM = /^(utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|yclid|_hsenc|_hsmi|igshid|ref_src)$/i;
@@ -66,12 +67,20 @@ export function cleanLink(href: string): string {
 
 /** The page's main content as HTML, or the page itself when it has no boilerplate to remove. */
 function mainContentHtml(html: string): string {
-  if (!/<(nav|aside|footer|header|form)[\s>]|role=["']?(navigation|banner|contentinfo|complementary)|(class|id)=["'][^"']*(sidebar|menu|nav)/i.test(html)) return html;
+  if (
+    !/<(nav|aside|footer|header|form)[\s>]|role=["']?(navigation|banner|contentinfo|complementary)|(class|id)=["'][^"']*(sidebar|menu|nav)/i.test(
+      html,
+    )
+  ) {
+    return html;
+  }
   // linkedom: a light DOM for Node, enough for selectors and Readability.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parseHTML } = require('linkedom') as { parseHTML: (html: string) => { document: Document } };
   const { document } = parseHTML(html);
-  const marked = document.querySelector('main, [role="main"]') ?? (document.querySelectorAll('article').length === 1 ? document.querySelector('article') : null);
+  const marked =
+    document.querySelector('main, [role="main"]') ??
+    (document.querySelectorAll('article').length === 1 ? document.querySelector('article') : null);
   const root = marked ?? document.body;
   if (!root) return html;
   for (const node of Array.from(root.querySelectorAll(BOILERPLATE_SELECTOR))) node.remove();

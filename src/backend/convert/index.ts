@@ -48,7 +48,11 @@ export async function convertToMarkdown(filename: string, data: Uint8Array, opti
 }
 
 /** The markdown, with the notes on what was left out (OCR skipped, members not converted) at its end. */
-export async function convertWithNotes(filename: string, data: Uint8Array, options: ConvertOptions): Promise<{ markdown: string; notes: string[] }> {
+export async function convertWithNotes(
+  filename: string,
+  data: Uint8Array,
+  options: ConvertOptions,
+): Promise<{ markdown: string; notes: string[] }> {
   if (data.length > options.maxBytes) {
     throw new ConversionError(
       'file_too_large',
@@ -71,7 +75,12 @@ export async function convertWithNotes(filename: string, data: Uint8Array, optio
       `conversion stopped: ${filename} turns into more than ${formatBytes(maxOutput)} of text.`,
     );
   }
-  if (!markdown) throw new ConversionError(ctx.notes.length ? 'ocr_skipped' : 'no_text', `${filename} contains no text.${ctx.notes.length ? ` ${ctx.notes.join(' ')}` : ''}`);
+  if (!markdown) {
+    throw new ConversionError(
+      ctx.notes.length ? 'ocr_skipped' : 'no_text',
+      `${filename} contains no text.${ctx.notes.length ? ` ${ctx.notes.join(' ')}` : ''}`,
+    );
+  }
   const notes = notesSection(ctx.notes);
   return { markdown: `${markdown}${notes ? `\n\n${notes}` : ''}\n`, notes: ctx.notes };
 }

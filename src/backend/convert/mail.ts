@@ -51,7 +51,10 @@ export async function msgToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     const reader = new MsgReader(new Uint8Array(data).buffer);
     fields = reader.getFileData() as unknown as Record<string, unknown>;
   } catch (error) {
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt Outlook message and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is a corrupt Outlook message and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
   if (typeof fields.error === 'string') {
     throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt Outlook message and cannot be read (${fields.error}).`);
@@ -78,9 +81,16 @@ export async function emlToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
   const { default: PostalMime } = await import('postal-mime');
   let email: Awaited<ReturnType<typeof PostalMime.parse>>;
   try {
-    email = await PostalMime.parse(Buffer.from(data), { attachmentEncoding: 'arraybuffer', maxNestingDepth: 64, maxHeadersSize: 2 * 1024 * 1024 } as never);
+    email = await PostalMime.parse(Buffer.from(data), {
+      attachmentEncoding: 'arraybuffer',
+      maxNestingDepth: 64,
+      maxHeadersSize: 2 * 1024 * 1024,
+    } as never);
   } catch (error) {
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt e-mail message and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is a corrupt e-mail message and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
   const address = (a: { name?: string; address?: string } | undefined) => person(a?.name, a?.address);
   return mailToMarkdown(ctx, {

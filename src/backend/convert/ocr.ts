@@ -92,7 +92,10 @@ function formatPixels(pixels: number): string {
  */
 export async function readImage(ctx: ConvertContext, data: Uint8Array, where: string, skipped: string): Promise<string> {
   if (ctx.skipOcr) {
-    note(ctx, `${skipped}; OCR was skipped (skip_ocr: true), so its text is not indexed. Attach the file again with full conversion to read it.`);
+    note(
+      ctx,
+      `${skipped}; OCR was skipped (skip_ocr: true), so its text is not indexed. Attach the file again with full conversion to read it.`,
+    );
     return '';
   }
   const { type } = checkImage(ctx, data, where);
@@ -101,7 +104,10 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
     return '';
   }
   if (ctx.ocrImages >= ctx.maxOcrImages) {
-    note(ctx, `only the first ${ctx.maxOcrImages} images of ${ctx.filename} were read by OCR (the limit per file); the rest are not indexed.`);
+    note(
+      ctx,
+      `only the first ${ctx.maxOcrImages} images of ${ctx.filename} were read by OCR (the limit per file); the rest are not indexed.`,
+    );
     return '';
   }
   ctx.ocrImages++;

@@ -5,7 +5,16 @@
  */
 import { findAll, localName, parseXml, textOf, type XmlNode } from './xml';
 
-const NARY: Record<string, string> = { '∑': '\\sum', '∏': '\\prod', '∫': '\\int', '∬': '\\iint', '∭': '\\iiint', '∮': '\\oint', '⋃': '\\bigcup', '⋂': '\\bigcap' };
+const NARY: Record<string, string> = {
+  '∑': '\\sum',
+  '∏': '\\prod',
+  '∫': '\\int',
+  '∬': '\\iint',
+  '∭': '\\iiint',
+  '∮': '\\oint',
+  '⋃': '\\bigcup',
+  '⋂': '\\bigcap',
+};
 
 function child(node: XmlNode, name: string): XmlNode | undefined {
   return node.children.find((c) => localName(c.name) === name);
@@ -48,7 +57,10 @@ export function latex(node: XmlNode): string {
       const open = prop(node, 'dPr', 'begChr') ?? '(';
       const close = prop(node, 'dPr', 'endChr') ?? ')';
       const separator = prop(node, 'dPr', 'sepChr') ?? ',';
-      return `${open}${node.children.filter((c) => localName(c.name) === 'e').map(latex).join(separator)}${close}`;
+      return `${open}${node.children
+        .filter((c) => localName(c.name) === 'e')
+        .map(latex)
+        .join(separator)}${close}`;
     }
     case 'nary': {
       const chr = prop(node, 'naryPr', 'chr') ?? '∫';
@@ -67,10 +79,18 @@ export function latex(node: XmlNode): string {
     case 'm':
       return `\\begin{matrix}${node.children
         .filter((c) => localName(c.name) === 'mr')
-        .map((row) => row.children.filter((c) => localName(c.name) === 'e').map(latex).join(' & '))
+        .map((row) =>
+          row.children
+            .filter((c) => localName(c.name) === 'e')
+            .map(latex)
+            .join(' & '),
+        )
         .join(' \\\\ ')}\\end{matrix}`;
     case 'eqArr':
-      return node.children.filter((c) => localName(c.name) === 'e').map(latex).join(' \\\\ ');
+      return node.children
+        .filter((c) => localName(c.name) === 'e')
+        .map(latex)
+        .join(' \\\\ ');
     case 'bar':
       return `\\overline{${arg(child(node, 'e'))}}`;
     case 'acc': {

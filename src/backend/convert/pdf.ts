@@ -87,8 +87,9 @@ function imageToBmp(image: PdfImage): Buffer | undefined {
   if (kind === 1) {
     const rowBytes = Math.ceil(width / 8);
     const gray = new Uint8Array(width * height);
-    for (let y = 0; y < height; y++)
+    for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) gray[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+    }
     return encodeBmp(width, height, gray, 1);
   }
   return encodeBmp(width, height, data, kind === 3 ? 4 : 3);
@@ -139,13 +140,20 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       const operators = await page.getOperatorList();
       const images: string[] = [];
       operators.fnArray.forEach((op: number, i: number) => {
-        if (op === OPS.paintImageXObject || op === OPS.paintImageXObjectRepeat) images.push(String((operators.argsArray[i] as unknown[])[0]));
+        if (op === OPS.paintImageXObject || op === OPS.paintImageXObjectRepeat) {
+          images.push(String((operators.argsArray[i] as unknown[])[0]));
+        }
       });
       const hasImages = operators.fnArray.some((op: number) => imageOps.has(op));
       if (!text && hasImages) imageOnlyPages.push(n);
       if (hasImages) {
         if (ctx.skipOcr) {
-          note(ctx, text ? `the pictures on page ${n} were not read; OCR was skipped (skip_ocr: true), so any text in them is not indexed. Attach the file again with full conversion to read it.` : `page ${n} has only an image; OCR was skipped (skip_ocr: true), so its text is not indexed. Attach the file again with full conversion to read it.`);
+          note(
+            ctx,
+            text
+              ? `the pictures on page ${n} were not read; OCR was skipped (skip_ocr: true), so any text in them is not indexed. Attach the file again with full conversion to read it.`
+              : `page ${n} has only an image; OCR was skipped (skip_ocr: true), so its text is not indexed. Attach the file again with full conversion to read it.`,
+          );
         } else {
           const read: string[] = [];
           for (const name of new Set(images)) {

@@ -8,14 +8,39 @@ import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 
 const SKIP_DESTINATIONS = new Set([
-  'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'header', 'footer', 'headerl', 'headerr', 'footerl', 'footerr',
-  'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'themedata', 'colorschememapping', 'latentstyles',
-  'datastore', 'fldinst', 'filetbl', 'pgdsctbl', 'operator',
+  'fonttbl',
+  'colortbl',
+  'stylesheet',
+  'info',
+  'pict',
+  'object',
+  'header',
+  'footer',
+  'headerl',
+  'headerr',
+  'footerl',
+  'footerr',
+  'listtable',
+  'listoverridetable',
+  'revtbl',
+  'rsidtbl',
+  'generator',
+  'xmlnstbl',
+  'themedata',
+  'colorschememapping',
+  'latentstyles',
+  'datastore',
+  'fldinst',
+  'filetbl',
+  'pgdsctbl',
+  'operator',
 ]);
 
 export function rtfToMarkdown(ctx: ConvertContext, data: Uint8Array): string {
   const source = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
-  if (!source.startsWith('{\\rtf')) throw new ConversionError('corrupt_file', `${ctx.filename} is not a valid RTF file: it does not start with "{\\rtf".`);
+  if (!source.startsWith('{\\rtf')) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is not a valid RTF file: it does not start with "{\\rtf".`);
+  }
   let codePage = 'windows-1252';
   let out = '';
   let bytes: number[] = [];
@@ -27,12 +52,14 @@ export function rtfToMarkdown(ctx: ConvertContext, data: Uint8Array): string {
   let state = { skip: false, uc: 1 };
   let pendingSkip = 0;
   let depth = 0;
-  for (let i = 0; i < source.length; ) {
+  for (let i = 0; i < source.length;) {
     const ch = source[i]!;
     if (ch === '{') {
       stack.push(state);
       state = { ...state };
-      if (++depth > ctx.maxDepth) throw new ConversionError('conversion_bound', `conversion stopped: ${ctx.filename} is nested deeper than ${ctx.maxDepth} groups.`);
+      if (++depth > ctx.maxDepth) {
+        throw new ConversionError('conversion_bound', `conversion stopped: ${ctx.filename} is nested deeper than ${ctx.maxDepth} groups.`);
+      }
       i++;
       if (source.startsWith('\\*', i)) state.skip = true;
     } else if (ch === '}') {

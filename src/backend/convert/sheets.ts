@@ -88,11 +88,20 @@ function excelDate(serial: number): string {
 export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const pkg = await openPackage(ctx, data, 'XLSX');
   const workbook = await pkg.xml('xl/workbook.xml');
-  if (!workbook) throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt XLSX file and cannot be read (it has no workbook).`);
+  if (!workbook) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt XLSX file and cannot be read (it has no workbook).`);
+  }
   const rels = await relationships(pkg, 'xl/workbook.xml');
   const shared = await pkg.xml('xl/sharedStrings.xml');
   // Phonetic runs (<rPh>) are readings, not the cell's text.
-  const strings = shared ? findAll(shared, 'si').map((si) => findAll(si, 't', 'rPh').filter((t) => t.name !== 'rPh' && !t.name.endsWith(':rPh')).map(textOf).join('')) : [];
+  const strings = shared
+    ? findAll(shared, 'si').map((si) =>
+        findAll(si, 't', 'rPh')
+          .filter((t) => t.name !== 'rPh' && !t.name.endsWith(':rPh'))
+          .map(textOf)
+          .join(''),
+      )
+    : [];
   const dates = dateStyles(await pkg.xml('xl/styles.xml'));
   const sheets: Sheet[] = [];
   for (const entry of findAll(workbook, 'sheet')) {
@@ -111,10 +120,14 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
         const value = textOf(findFirst(cell, 'v') ?? { name: '', attrs: {}, children: [] });
         let text: string;
         if (type === 's') text = strings[Number(value)] ?? '';
-        else if (type === 'inlineStr') text = findAll(findFirst(cell, 'is') ?? cell, 't').map(textOf).join('');
-        else if (type === 'b') text = value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : value;
-        else if (type === 'n' && value && dates.has(Number(attr(cell, 's') ?? -1)) && Number.isFinite(Number(value))) text = excelDate(Number(value));
-        else text = value;
+        else if (type === 'inlineStr') {
+          text = findAll(findFirst(cell, 'is') ?? cell, 't')
+            .map(textOf)
+            .join('');
+        } else if (type === 'b') text = value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : value;
+        else if (type === 'n' && value && dates.has(Number(attr(cell, 's') ?? -1)) && Number.isFinite(Number(value))) {
+          text = excelDate(Number(value));
+        } else text = value;
         put(sheet, ref?.row ?? rowIndex, colIndex, text);
       }
     }
@@ -167,7 +180,9 @@ export function odfTableRows(ctx: ConvertContext, table: XmlNode, name: string):
 export async function odsToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const pkg = await openPackage(ctx, data, 'ODS');
   const content = await pkg.xml('content.xml');
-  if (!content) throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ODS file and cannot be read (it has no content.xml).`);
+  if (!content) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ODS file and cannot be read (it has no content.xml).`);
+  }
   const out: string[] = [];
   for (const table of findAll(content, 'table:table')) {
     const name = attr(table, 'table:name') ?? `Sheet ${out.length + 1}`;
@@ -356,9 +371,14 @@ export async function xlsToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     const entry = CFB.find(container, 'Workbook') ?? CFB.find(container, 'Book');
     stream = entry?.content ? Buffer.from(entry.content as Uint8Array) : undefined;
   } catch (error) {
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt XLS file and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is a corrupt XLS file and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
-  if (!stream) throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt XLS file and cannot be read (it has no workbook stream).`);
+  if (!stream) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt XLS file and cannot be read (it has no workbook stream).`);
+  }
   const sheetsAt = new Map<number, string>();
   let strings: string[] = [];
   const sheets: Sheet[] = [];
@@ -368,7 +388,10 @@ export async function xlsToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     for (const { type, data: rec, parts } of records(stream)) {
       switch (type) {
         case FILEPASS:
-          throw new ConversionError('unsupported_file', `${ctx.filename} is password-protected; remove the password, save it and attach it again.`);
+          throw new ConversionError(
+            'unsupported_file',
+            `${ctx.filename} is password-protected; remove the password, save it and attach it again.`,
+          );
         case BOUNDSHEET:
           // Worksheets only (dt 0); the name is a ShortXLUnicodeString.
           if (rec[5] === 0) sheetsAt.set(rec.readUInt32LE(0), xlsString(rec, 6, 1));
@@ -396,7 +419,9 @@ export async function xlsToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
             else if (type === RK) put(current, row, col, formatNumber(rkValue(rec.readInt32LE(6))));
             else if (type === MULRK) {
               const last = rec.readUInt16LE(rec.length - 2);
-              for (let c = col, at = 4; c <= last && at + 6 <= rec.length - 2; c++, at += 6) put(current, row, c, formatNumber(rkValue(rec.readInt32LE(at + 2))));
+              for (let c = col, at = 4; c <= last && at + 6 <= rec.length - 2; c++, at += 6) {
+                put(current, row, c, formatNumber(rkValue(rec.readInt32LE(at + 2))));
+              }
             } else if (type === BOOLERR) put(current, row, col, rec[7] === 0 ? (rec[6] ? 'TRUE' : 'FALSE') : '#ERROR');
             else if (type === FORMULA) {
               if (rec.readUInt16LE(12) !== 0xffff) put(current, row, col, formatNumber(rec.readDoubleLE(6)));
@@ -412,7 +437,10 @@ export async function xlsToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     }
   } catch (error) {
     if (error instanceof ConversionError) throw error;
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt XLS file and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is a corrupt XLS file and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
   return sheetsToMarkdown(ctx, sheets);
 }

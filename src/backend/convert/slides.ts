@@ -33,11 +33,17 @@ export function chartToMarkdown(chart: XmlNode): string {
   const title = findFirst(chart, 'c:title');
   const titleText = title ? squash(findAll(title, 'a:t').map(textOf).join(' ')) : '';
   const series = findAll(chart, 'c:ser').map((ser) => {
-    const name = squash(findAll(findFirst(ser, 'c:tx') ?? { name: '', attrs: {}, children: [] }, 'c:v', 'a:t').map(textOf).join(' '));
+    const name = squash(
+      findAll(findFirst(ser, 'c:tx') ?? { name: '', attrs: {}, children: [] }, 'c:v', 'a:t')
+        .map(textOf)
+        .join(' '),
+    );
     const points = (tag: string) => {
       const holder = findFirst(ser, tag);
       const values = new Map<number, string>();
-      if (holder) for (const pt of findAll(holder, 'c:pt')) values.set(Number(attr(pt, 'idx') ?? 0), textOf(findFirst(pt, 'c:v') ?? pt).trim());
+      if (holder) {
+        for (const pt of findAll(holder, 'c:pt')) values.set(Number(attr(pt, 'idx') ?? 0), textOf(findFirst(pt, 'c:v') ?? pt).trim());
+      }
       return values;
     };
     return { name, categories: points('c:cat'), values: points('c:val') };
@@ -46,7 +52,10 @@ export function chartToMarkdown(chart: XmlNode): string {
   if (series.length) {
     const count = Math.max(...series.map((s) => Math.max(s.categories.size, s.values.size)));
     const header = ['', ...series.map((s, i) => s.name || `Series ${i + 1}`)];
-    const rows = Array.from({ length: count }, (_, i) => [series[0]!.categories.get(i) ?? String(i + 1), ...series.map((s) => s.values.get(i) ?? '')]);
+    const rows = Array.from({ length: count }, (_, i) => [
+      series[0]!.categories.get(i) ?? String(i + 1),
+      ...series.map((s) => s.values.get(i) ?? ''),
+    ]);
     lines.push('', markdownTable([header, ...rows]));
   }
   return lines.join('\n');
@@ -102,14 +111,18 @@ async function slideBody(ctx: ConvertContext, pkg: Package, part: string, label:
     }
   }
   // No title placeholder (slides made by tools that use plain text boxes): a short first line is the title.
-  if (!title && body[0] && !body[0].includes('\n') && body[0].length <= 120 && !body[0].startsWith('|') && !body[0].startsWith('[')) title = body.shift()!;
+  if (!title && body[0] && !body[0].includes('\n') && body[0].length <= 120 && !body[0].startsWith('|') && !body[0].startsWith('[')) {
+    title = body.shift()!;
+  }
   return { title, body };
 }
 
 export async function pptxToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const pkg = await openPackage(ctx, data, 'PPTX');
   const presentation = await pkg.xml('ppt/presentation.xml');
-  if (!presentation) throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt PPTX file and cannot be read (it has no presentation part).`);
+  if (!presentation) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt PPTX file and cannot be read (it has no presentation part).`);
+  }
   const rels = await relationships(pkg, 'ppt/presentation.xml');
   const out: string[] = [];
   let number = 0;
@@ -170,7 +183,9 @@ export function odfBlocks(ctx: ConvertContext, node: XmlNode): string[] {
 export async function odpToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const pkg = await openPackage(ctx, data, 'ODP');
   const content = await pkg.xml('content.xml');
-  if (!content) throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ODP file and cannot be read (it has no content.xml).`);
+  if (!content) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ODP file and cannot be read (it has no content.xml).`);
+  }
   const out: string[] = [];
   findAll(content, 'draw:page').forEach((page, i) => {
     let title = '';

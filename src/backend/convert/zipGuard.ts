@@ -58,7 +58,9 @@ function entries(filename: string, zip: Buffer, label: string): Entry[] {
       localOffset: zip.readUInt32LE(at + 42),
       name: zip.toString('utf8', at + 46, at + 46 + nameLength),
     };
-    if (entry.compressedSize === 0xffffffff || entry.localOffset === 0xffffffff) throw corrupt(filename, 'ZIP64 parts are not supported', label);
+    if (entry.compressedSize === 0xffffffff || entry.localOffset === 0xffffffff) {
+      throw corrupt(filename, 'ZIP64 parts are not supported', label);
+    }
     list.push(entry);
     at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }

@@ -27,7 +27,10 @@ export async function openPackage(ctx: ConvertContext, data: Uint8Array, label: 
   try {
     zip = await JSZipClass.loadAsync(data);
   } catch (error) {
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ${label} file and cannot be read (${(error as Error)?.message ?? error}).`);
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is a corrupt ${label} file and cannot be read (${(error as Error)?.message ?? error}).`,
+    );
   }
   const find = (name: string) => zip.file(name.replace(/^\//, '')) ?? undefined;
   const pkg: Package = {
@@ -41,7 +44,10 @@ export async function openPackage(ctx: ConvertContext, data: Uint8Array, label: 
       const text = await pkg.text(name);
       return text === undefined ? undefined : parseXml(text, `${ctx.filename} (${name})`, ctx.maxDepth);
     },
-    names: () => Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name),
+    names: () =>
+      Object.values(zip.files)
+        .filter((f) => !f.dir)
+        .map((f) => f.name),
   };
   return pkg;
 }

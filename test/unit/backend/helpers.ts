@@ -182,7 +182,9 @@ export function makePdf(pages: { lines?: string[]; image?: boolean; scan?: { wid
     if (page.scan) {
       // A scanned page: one 8-bit gray picture at 72 dpi, no text layer.
       const { width, height, gray } = page.scan;
-      add(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${gray.length} >>\nstream\n${gray.toString('latin1')}\nendstream`);
+      add(
+        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${gray.length} >>\nstream\n${gray.toString('latin1')}\nendstream`,
+      );
       resources += ` /XObject << /Scan ${objects.length} 0 R >>`;
       content += `q ${width} 0 0 ${height} 20 ${792 - height - 20} cm /Scan Do Q\n`;
     }

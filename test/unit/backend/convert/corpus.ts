@@ -30,8 +30,14 @@ export function textImage(lines: string[], type: 'png' | 'jpg' | 'webp' | 'bmp' 
   const { width, height, rgba } = renderText(lines, fontPx);
   if (type === 'bmp') return encodeBmp(width, height, rgba, 4);
   if (type === 'gif') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { GifWriter } = require('omggif') as { GifWriter: new (b: Buffer, w: number, h: number, o: object) => { addFrame(x: number, y: number, w: number, h: number, px: Uint8Array): void; end(): number } };
+    const { GifWriter } = require('omggif') as {
+      GifWriter: new (
+        b: Buffer,
+        w: number,
+        h: number,
+        o: object,
+      ) => { addFrame(x: number, y: number, w: number, h: number, px: Uint8Array): void; end(): number };
+    };
     const palette = Array.from({ length: 256 }, (_, i) => i * 0x010101);
     const out = Buffer.alloc(width * height * 2 + 4096);
     const writer = new GifWriter(out, width, height, { palette });
@@ -46,14 +52,28 @@ export function textImage(lines: string[], type: 'png' | 'jpg' | 'webp' | 'bmp' 
   const image = g.createImageData(width, height);
   image.data.set(rgba);
   g.putImageData(image, 0, 0);
-  return type === 'png' ? canvas.toBuffer('image/png') : type === 'jpg' ? canvas.toBuffer('image/jpeg', 95) : canvas.toBuffer('image/webp', 95);
+  return type === 'png'
+    ? canvas.toBuffer('image/png')
+    : type === 'jpg'
+      ? canvas.toBuffer('image/jpeg', 95)
+      : canvas.toBuffer('image/webp', 95);
 }
 
 /** An uncompressed RGB baseline TIFF (TIFF 6.0, section 6). */
 function tiff(width: number, height: number, rgba: Uint8ClampedArray): Buffer {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < width * height; i++) rgba.subarray(i * 4, i * 4 + 3).forEach((v, c) => (pixels[i * 3 + c] = v));
-  const tags: [number, number, number, number][] = [[256, 3, 1, width], [257, 3, 1, height], [258, 3, 3, 0], [259, 3, 1, 1], [262, 3, 1, 2], [273, 4, 1, 0], [277, 3, 1, 3], [278, 3, 1, height], [279, 4, 1, pixels.length]];
+  const tags: [number, number, number, number][] = [
+    [256, 3, 1, width],
+    [257, 3, 1, height],
+    [258, 3, 3, 0],
+    [259, 3, 1, 1],
+    [262, 3, 1, 2],
+    [273, 4, 1, 0],
+    [277, 3, 1, 3],
+    [278, 3, 1, height],
+    [279, 4, 1, pixels.length],
+  ];
   const ifd = 8;
   const bps = ifd + 2 + tags.length * 12 + 4;
   const dataAt = bps + 6;
@@ -105,7 +125,16 @@ export async function xlsxWorkbook(): Promise<Buffer> {
 export async function sheetJsWorkbook(bookType: 'biff8' | 'ods'): Promise<Buffer> {
   const XLSX = await import('xlsx');
   const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Region', 'Revenue'], ['Nordics', 1200], ['Iberia', 875.25], ['Total', { f: 'SUM(B2:B3)', v: 2075.25 } as never]]), 'Sales Q1');
+  XLSX.utils.book_append_sheet(
+    wb,
+    XLSX.utils.aoa_to_sheet([
+      ['Region', 'Revenue'],
+      ['Nordics', 1200],
+      ['Iberia', 875.25],
+      ['Total', { f: 'SUM(B2:B3)', v: 2075.25 } as never],
+    ]),
+    'Sales Q1',
+  );
   XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Owner', 'Grüße aus Köln']]), 'Notes');
   return XLSX.write(wb, { bookType, type: 'buffer' }) as Buffer;
 }
@@ -118,9 +147,29 @@ export async function pptxDeck(imagePng: Buffer): Promise<Buffer> {
   first.addNotes('Mention the hiring freeze.');
   const second = pptx.addSlide();
   second.addText('Regional figures', { x: 0.5, y: 0.3, w: 9, h: 1 });
-  second.addTable([[{ text: 'Region' }, { text: 'Units' }], [{ text: 'Nordics' }, { text: '420' }]], { x: 0.5, y: 1.5, w: 5 });
-  second.addChart(pptx.ChartType.bar, [{ name: 'Units sold', labels: ['Q1', 'Q2'], values: [420, 515] }], { x: 5.5, y: 1.5, w: 4, h: 3, showTitle: true, title: 'Units per quarter' });
-  second.addImage({ data: `data:image/png;base64,${imagePng.toString('base64')}`, x: 0.5, y: 3.5, w: 4, h: 1, altText: 'Org chart of the sales team' });
+  second.addTable(
+    [
+      [{ text: 'Region' }, { text: 'Units' }],
+      [{ text: 'Nordics' }, { text: '420' }],
+    ],
+    { x: 0.5, y: 1.5, w: 5 },
+  );
+  second.addChart(pptx.ChartType.bar, [{ name: 'Units sold', labels: ['Q1', 'Q2'], values: [420, 515] }], {
+    x: 5.5,
+    y: 1.5,
+    w: 4,
+    h: 3,
+    showTitle: true,
+    title: 'Units per quarter',
+  });
+  second.addImage({
+    data: `data:image/png;base64,${imagePng.toString('base64')}`,
+    x: 0.5,
+    y: 3.5,
+    w: 4,
+    h: 1,
+    altText: 'Org chart of the sales team',
+  });
   return (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
 }
 
@@ -133,7 +182,10 @@ const ODF_NS =
 async function odf(mime: string, body: string): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('mimetype', mime, { compression: 'STORE' });
-  zip.file('content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS} office:version="1.3"><office:body>${body}</office:body></office:document-content>`);
+  zip.file(
+    'content.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS} office:version="1.3"><office:body>${body}</office:body></office:document-content>`,
+  );
   zip.file(
     'META-INF/manifest.xml',
     `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
@@ -165,13 +217,17 @@ export function odpPresentation(): Promise<Buffer> {
 export async function epubBook(): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('mimetype', 'application/epub+zip', { compression: 'STORE' });
-  zip.file('META-INF/container.xml', '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>');
+  zip.file(
+    'META-INF/container.xml',
+    '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+  );
   zip.file(
     'OEBPS/content.opf',
     '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Lighthouse Keeper</dc:title><dc:creator>A. Writer</dc:creator></metadata>' +
       '<manifest><item id="c1" href="ch1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="ch2.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>',
   );
-  const chapter = (title: string, text: string) => `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body><h2>${title}</h2><p>${text}</p></body></html>`;
+  const chapter = (title: string, text: string) =>
+    `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body><h2>${title}</h2><p>${text}</p></body></html>`;
   zip.file('OEBPS/ch1.xhtml', chapter('Chapter One', 'The lamp was lit at dusk.'));
   zip.file('OEBPS/ch2.xhtml', chapter('Chapter Two', 'Fog rolled over the harbour.'));
   return zip.generateAsync({ type: 'nodebuffer' });
@@ -231,7 +287,7 @@ export const EML = [
 
 export const RTF =
   '{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0 Times New Roman;}}{\\colortbl;\\red0\\green0\\blue0;}' +
-  '{\\*\\generator Hand;}\\f0 Caf\\\'e9 opening hours\\par Open daily from nine.\\par ' +
+  "{\\*\\generator Hand;}\\f0 Caf\\'e9 opening hours\\par Open daily from nine.\\par " +
   '\\trowd\\cellx2000\\cellx4000 Day\\cell Hours\\cell\\row \\trowd\\cellx2000\\cellx4000 Sunday\\cell Closed\\cell\\row ' +
   'Price: \\u8364? 3\\par {\\pict\\pngblip 89504e47}}';
 
@@ -241,7 +297,13 @@ export const NOTEBOOK = JSON.stringify({
   metadata: { kernelspec: { language: 'python', name: 'python3' }, language_info: { name: 'python' } },
   cells: [
     { cell_type: 'markdown', metadata: {}, source: ['# Churn analysis\n', 'Customers who left in March.'] },
-    { cell_type: 'code', metadata: {}, execution_count: 1, source: ['print(len(churned))'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['1342\n'] }] },
+    {
+      cell_type: 'code',
+      metadata: {},
+      execution_count: 1,
+      source: ['print(len(churned))'],
+      outputs: [{ output_type: 'stream', name: 'stdout', text: ['1342\n'] }],
+    },
   ],
 });
 
@@ -261,9 +323,11 @@ export const WEB_PAGE =
 /** A DOCX with an equation, a comment, a footnote and a picture with alt text. */
 export async function richDocx(picture?: Buffer): Promise<Buffer> {
   const zip = new JSZip();
-  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const W =
+    'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
-  const D = 'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"';
+  const D =
+    'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"';
   const run = (t: string) => `<w:r><w:t xml:space="preserve">${esc(t)}</w:t></w:r>`;
   const math =
     '<m:oMath><m:r><m:t>θ</m:t></m:r><m:r><m:t>=</m:t></m:r><m:f><m:num><m:r><m:t>π</m:t></m:r></m:num><m:den><m:r><m:t>4</m:t></m:r></m:den></m:f>' +
@@ -286,7 +350,10 @@ export async function richDocx(picture?: Buffer): Promise<Buffer> {
       '<Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/>' +
       '<Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>',
   );
-  zip.file('_rels/.rels', '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  zip.file(
+    '_rels/.rels',
+    '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
   zip.file(
     'word/_rels/document.xml.rels',
     '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
@@ -296,7 +363,10 @@ export async function richDocx(picture?: Buffer): Promise<Buffer> {
   );
   if (picture) zip.file('word/media/scan.png', picture);
   zip.file('word/document.xml', `<?xml version="1.0"?><w:document ${W} ${M} ${D}><w:body>${body}</w:body></w:document>`);
-  zip.file('word/comments.xml', `<?xml version="1.0"?><w:comments ${W}><w:comment w:id="0" w:author="Reviewer" w:initials="RV"><w:p>${run('Use the calibrated ruler')}</w:p></w:comment></w:comments>`);
+  zip.file(
+    'word/comments.xml',
+    `<?xml version="1.0"?><w:comments ${W}><w:comment w:id="0" w:author="Reviewer" w:initials="RV"><w:p>${run('Use the calibrated ruler')}</w:p></w:comment></w:comments>`,
+  );
   zip.file(
     'word/footnotes.xml',
     `<?xml version="1.0"?><w:footnotes ${W}><w:footnote w:id="-1" w:type="separator"><w:p/></w:footnote><w:footnote w:id="0" w:type="continuationSeparator"><w:p/></w:footnote><w:footnote w:id="1"><w:p>${run('Printing uses A4 paper')}</w:p></w:footnote></w:footnotes>`,
@@ -311,4 +381,5 @@ export async function zipOf(files: Record<string, Buffer | string>): Promise<Buf
 }
 
 export const shiftJisCsv = (): Buffer => iconv.encode('商品名,価格\r\nりんご,120\r\nみかん,80\r\n', 'shift_jis');
-export const utf16Tsv = (): Buffer => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('City\tCountry\nZürich\tSwitzerland\n', 'utf16le')]);
+export const utf16Tsv = (): Buffer =>
+  Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('City\tCountry\nZürich\tSwitzerland\n', 'utf16le')]);
