@@ -44,8 +44,10 @@ function isoDate(value: string | undefined): string | undefined {
 }
 
 export async function msgToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
-  // A CommonJS module whose default export is the class.
-  const MsgReader = ((await import('@kenjiuno/msgreader')) as unknown as { default: typeof import('@kenjiuno/msgreader').default }).default;
+  // A CommonJS module whose default export is the class; bundlers wrap it once or twice.
+  type Reader = typeof import('@kenjiuno/msgreader').default;
+  const loaded = (await import('@kenjiuno/msgreader')) as unknown as { default: Reader | { default: Reader } };
+  const MsgReader = (typeof loaded.default === 'function' ? loaded.default : loaded.default.default) as Reader;
   let fields: Record<string, unknown>;
   try {
     const reader = new MsgReader(new Uint8Array(data).buffer);
