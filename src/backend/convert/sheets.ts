@@ -9,7 +9,7 @@ import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable, trimRows } from './markdown';
 import { decodeLegacyText } from './encoding';
-import { openPackage, relationships } from './zipPackage';
+import { odfContent, openPackage, relationships } from './zipPackage';
 import { attr, childrenNamed, findAll, findFirst, textOf, type XmlNode } from './xml';
 
 /** Cells of one sheet's table (rows × widest row) beyond this are refused. */
@@ -178,11 +178,7 @@ export function odfTableRows(ctx: ConvertContext, table: XmlNode, name: string):
 }
 
 export async function odsToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
-  const pkg = await openPackage(ctx, data, 'ODS');
-  const content = await pkg.xml('content.xml');
-  if (!content) {
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ODS file and cannot be read (it has no content.xml).`);
-  }
+  const content = await odfContent(ctx, data, 'ODS');
   const out: string[] = [];
   for (const table of findAll(content, 'table:table')) {
     const name = attr(table, 'table:name') ?? `Sheet ${out.length + 1}`;

@@ -9,7 +9,7 @@ import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
 import { readImage } from './ocr';
 import { odfTableRows, odfText } from './sheets';
-import { openPackage, relationships, type Package } from './zipPackage';
+import { odfContent, openPackage, relationships, type Package } from './zipPackage';
 import { attr, childrenNamed, findAll, findFirst, localName, squash, textOf, type XmlNode } from './xml';
 
 /** Paragraph texts of a DrawingML text body (`a:p` with `a:t` runs and `a:br` breaks). */
@@ -181,11 +181,7 @@ export function odfBlocks(ctx: ConvertContext, node: XmlNode): string[] {
 }
 
 export async function odpToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
-  const pkg = await openPackage(ctx, data, 'ODP');
-  const content = await pkg.xml('content.xml');
-  if (!content) {
-    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ODP file and cannot be read (it has no content.xml).`);
-  }
+  const content = await odfContent(ctx, data, 'ODP');
   const out: string[] = [];
   findAll(content, 'draw:page').forEach((page, i) => {
     let title = '';

@@ -72,3 +72,13 @@ export function requireZip(ctx: ConvertContext, data: Uint8Array, label: string)
     throw new ConversionError('corrupt_file', `${ctx.filename} is not a valid ${label} file: it is not a ZIP package.`);
   }
 }
+
+/** The `content.xml` of an ODF package (ODT, ODS, ODP), or the sentence saying it is missing. */
+export async function odfContent(ctx: ConvertContext, data: Uint8Array, label: string): Promise<XmlNode> {
+  const pkg = await openPackage(ctx, data, label);
+  const content = await pkg.xml('content.xml');
+  if (!content) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ${label} file and cannot be read (it has no content.xml).`);
+  }
+  return content;
+}

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { makeDocx, makePdf, startTestBackend, type TestBackend } from '../helpers';
+import * as corpus from './corpus';
 
 describe('backend: conversion of each supported format', () => {
   let t: TestBackend;
@@ -127,5 +128,36 @@ describe('backend: conversion of each supported format', () => {
     await convert('searchable.pdf', makePdf([{ lines: ['The zeppelin departs at dawn.'] }]));
     const reply = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'zeppelin dawn' });
     assert.match(reply.json.data[0].content, /zeppelin departs at dawn/);
+  });
+
+  it('sheet, slide and OCR page passages are found and name their sheet, slide or page', async function () {
+    this.timeout(120_000);
+    for (const [name, data] of [
+      ['budget.xlsx', await corpus.xlsxWorkbook()],
+      ['review.pptx', await corpus.pptxDeck(corpus.textImage(['Org chart'], 'png'))],
+      ['appendix.pdf', corpus.scannedPdf(['Scanned appendix', 'Serial number 7731'], 24, ['Cover page text'])],
+    ] as const) {
+      const done = await t.ingest(storeId, name, data, { skip_ocr: false });
+      assert.equal(done.json.status, 'completed', done.json.last_error);
+    }
+    const search = async (query: string) => (await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query })).json.data[0];
+    const sheet = await search('Ada Lovelace Analytics');
+    assert.equal(sheet.filename, 'budget.xlsx');
+    assert.match(sheet.heading, /Sheet: Staff/);
+    const slide = await search('hiring freeze');
+    assert.match(slide.heading, /Slide 1: Quarterly review/);
+    const page = await search('serial number 7731');
+    assert.equal(page.filename, 'appendix.pdf');
+    assert.match(page.heading, /Page 2/);
+    assert.match(page.content, /Serial number 7731/);
+  });
+
+  it('a bomb fails with its sentence and the backend goes on converting', async () => {
+    const header = Buffer.from('89504e470d0a1a0a0000000d49484452000186a0000186a00806000000', 'hex');
+    const bomb = await t.ingest(storeId, 'bomb.png', Buffer.concat([header, Buffer.alloc(16)]));
+    assert.equal(bomb.json.status, 'failed');
+    assert.match(bomb.json.last_error, /more than the limit of 40 megapixels/);
+    const after = await t.ingest(storeId, 'after.csv', 'city,zone\nLisbon,WET\n');
+    assert.equal(after.json.status, 'completed', after.json.last_error);
   });
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
-import { startTestBackend, type TestBackend } from '../helpers';
 import * as corpus from './corpus';
 
 async function convert(filename: string, data: string | Uint8Array, skipOcr = false) {
@@ -252,46 +251,6 @@ describe('backend: conversion of office files, mail, data, archives and images',
         await conversionError('photo.png', corpus.textImage(OCR_LINES, 'png'), true),
         /photo\.png: the file is an image and OCR was skipped \(skip_ocr: true\)/,
       );
-    });
-  });
-
-  describe('through the backend: searchable, with where each passage came from', () => {
-    let t: TestBackend;
-    let storeId: string;
-    before(async () => {
-      t = await startTestBackend({ rateLimits: false });
-      storeId = await t.createStore('formats');
-    });
-    after(async () => t.close());
-
-    it('sheet, slide and OCR page passages are found and name their sheet, slide or page', async () => {
-      for (const [name, data] of [
-        ['budget.xlsx', await corpus.xlsxWorkbook()],
-        ['review.pptx', await corpus.pptxDeck(corpus.textImage(['Org chart'], 'png'))],
-        ['appendix.pdf', corpus.scannedPdf(['Scanned appendix', 'Serial number 7731'], 24, ['Cover page text'])],
-      ] as const) {
-        const done = await t.ingest(storeId, name, data, { skip_ocr: false });
-        assert.equal(done.json.status, 'completed', done.json.last_error);
-      }
-      const search = async (query: string) => (await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query })).json.data[0];
-      const sheet = await search('Ada Lovelace Analytics');
-      assert.equal(sheet.filename, 'budget.xlsx');
-      assert.match(sheet.heading, /Sheet: Staff/);
-      const slide = await search('hiring freeze');
-      assert.match(slide.heading, /Slide 1: Quarterly review/);
-      const page = await search('serial number 7731');
-      assert.equal(page.filename, 'appendix.pdf');
-      assert.match(page.heading, /Page 2/);
-      assert.match(page.content, /Serial number 7731/);
-    });
-
-    it('a bomb fails with its sentence and the backend goes on converting', async () => {
-      const header = Buffer.from('89504e470d0a1a0a0000000d49484452000186a0000186a00806000000', 'hex');
-      const bomb = await t.ingest(storeId, 'bomb.png', Buffer.concat([header, Buffer.alloc(16)]));
-      assert.equal(bomb.json.status, 'failed');
-      assert.match(bomb.json.last_error, /more than the limit of 40 megapixels/);
-      const after = await t.ingest(storeId, 'after.csv', 'city,zone\nLisbon,WET\n');
-      assert.equal(after.json.status, 'completed', after.json.last_error);
     });
   });
 });
