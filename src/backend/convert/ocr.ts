@@ -63,8 +63,8 @@ export function checkImage(ctx: ConvertContext, data: Uint8Array, where: string)
   let size: ReturnType<typeof imageSize>;
   try {
     size = imageSize(data);
-  } catch (error) {
-    throw new ConversionError('corrupt_file', `${where} is not a readable image (${(error as Error)?.message ?? error}).`);
+  } catch {
+    throw new ConversionError('corrupt_file', `${where} is not a readable image: its header is damaged or of an unknown type.`);
   }
   const width = size.width ?? 0;
   const height = size.height ?? 0;
