@@ -14,6 +14,9 @@ import type { Worker as TesseractWorker } from 'tesseract.js';
 import { note, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 
+/** Images narrower or lower than this hold no readable text and are not read. */
+const MIN_TEXT_PIXELS = 8;
+
 /** Image types Tesseract's image library reads. */
 export const OCR_IMAGE_TYPES = new Set(['png', 'jpg', 'bmp', 'webp', 'gif', 'tiff']);
 
@@ -98,7 +101,9 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
     );
     return '';
   }
-  const { type } = checkImage(ctx, data, where);
+  const { type, width, height } = checkImage(ctx, data, where);
+  // Too small to hold a line of text (spacers, bullets, tracking pixels).
+  if (width < MIN_TEXT_PIXELS || height < MIN_TEXT_PIXELS) return '';
   if (!OCR_IMAGE_TYPES.has(type)) {
     note(ctx, `${where} is a ${type || 'unknown'} image, which OCR cannot read, so its text is not indexed.`);
     return '';

@@ -111,7 +111,8 @@ describe('backend: conversion of each supported format', () => {
     assert.match(result.markdown, /\| Class \| Allowed \|\n\| --- \| --- \|\n\| Economy \| yes \|/);
   });
 
-  it('DOCX: images only fails with the OCR error; a broken package is corrupt', async () => {
+  it('DOCX: images only fails with the OCR error; a broken package is corrupt', async function () {
+    this.timeout(120_000);
     const imageOnly = await convert('scan.docx', await makeDocx({ imageOnly: true }));
     assert.equal(imageOnly.status, 'failed');
     assert.match(imageOnly.error, /scan\.docx contains only images, and OCR found no text in them\./);
