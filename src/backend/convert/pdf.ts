@@ -5,6 +5,7 @@
  */
 import { note, type ConvertContext } from './context';
 import { ConversionError } from './errors';
+import { markdownTable } from './markdown';
 import { checkImageSize, encodeBmp, ocrSkippedMessage, readImage } from './ocr';
 
 /** Pages beyond this are "too large" for the local backend. */
@@ -67,6 +68,56 @@ export function textFromItems(items: readonly unknown[]): string {
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+interface Cell {
+  x: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Table recognition (skipped with skip_ocr): text items grouped into lines by their baseline and
+ * split into cells where the gap between items is wider than twice the font height. Two or more
+ * consecutive lines with the same number of cells (at least two) whose cells start in the same
+ * columns form a table. Returns undefined when the page has no such run (its text is then laid out
+ * by textFromItems).
+ */
+export function tablesFromItems(items: readonly unknown[]): string | undefined {
+  const lines: { y: number; height: number; cells: Cell[] }[] = [];
+  for (const raw of items) {
+    const item = raw as TextItemLike & { width?: number };
+    if (typeof item?.str !== 'string' || !item.str.trim() || !item.transform) continue;
+    const x = item.transform[4] ?? 0;
+    const y = item.transform[5] ?? 0;
+    const height = Math.abs(item.transform[3] ?? 0) || item.height || 10;
+    let line = lines[lines.length - 1];
+    if (!line || Math.abs(line.y - y) > height * 0.5) lines.push((line = { y, height, cells: [] }));
+    const last = line.cells[line.cells.length - 1];
+    if (last && x - last.end < height * 2) {
+      last.text += (x - last.end > height * 0.15 ? ' ' : '') + item.str;
+      last.end = x + (item.width ?? 0);
+    } else line.cells.push({ x, end: x + (item.width ?? 0), text: item.str });
+  }
+  const aligned = (a: Cell[], b: Cell[], tolerance: number) =>
+    a.length === b.length && a.length >= 2 && a.every((cell, i) => Math.abs(cell.x - b[i]!.x) <= tolerance);
+  const out: string[] = [];
+  let found = false;
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (j < lines.length && aligned(lines[i]!.cells, lines[j]!.cells, lines[i]!.height * 2)) j++;
+    if (j - i >= 2) {
+      found = true;
+      out.push('', markdownTable(lines.slice(i, j).map((l) => l.cells.map((c) => c.text))), '');
+    } else out.push(lines[i]!.cells.map((c) => c.text).join(' '));
+    i = j;
+  }
+  return found
+    ? out
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim()
+    : undefined;
 }
 
 /** Pictures smaller than this (icons, rules, logos) are not worth OCR. */
@@ -136,7 +187,8 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     }
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
-      let text = textFromItems((await page.getTextContent()).items);
+      const { items } = await page.getTextContent();
+      let text = (!ctx.skipOcr && tablesFromItems(items)) || textFromItems(items);
       const operators = await page.getOperatorList();
       const images: string[] = [];
       operators.fnArray.forEach((op: number, i: number) => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
+import { makePdf } from '../helpers';
 import * as corpus from './corpus';
 
 async function convert(filename: string, data: string | Uint8Array, skipOcr = false) {
@@ -150,6 +151,26 @@ describe('backend: conversion of office files, mail, data, archives and images',
       ['# Geometry notes', 'The angle is $θ=\\\\frac{π}{4}+x^2$.', 'Use the calibrated ruler', 'Printing uses A4 paper'],
       ['The angle is .'],
     );
+  });
+
+  it('PDF: a table drawn as positioned cells becomes a markdown table; skip_ocr leaves it as lines', async () => {
+    const pdf = makePdf([
+      {
+        lines: ['Shipping rates'],
+        table: [
+          ['Zone', 'Price', 'Days'],
+          ['Europe', '12 EUR', '3'],
+          ['Americas', '25 EUR', '7'],
+        ],
+      },
+    ]);
+    const full = await convert('rates.pdf', pdf);
+    holds(full.markdown, [
+      'Shipping rates',
+      '| Zone | Price | Days |\n| --- | --- | --- |\n| Europe | 12 EUR | 3 |\n| Americas | 25 EUR | 7 |',
+    ]);
+    const skipped = await convert('rates.pdf', pdf, true);
+    holds(skipped.markdown, ['Europe', '25 EUR'], ['| Zone |', '| --- |']);
   });
 
   it('ZIP: each member converted under its path; members that cannot be are named', async () => {
