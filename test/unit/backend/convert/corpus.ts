@@ -23,7 +23,12 @@ export function renderText(lines: string[], fontPx = 32): { width: number; heigh
   g.fillStyle = '#000000';
   g.font = `${fontPx}px DejaVu Sans`;
   lines.forEach((line, i) => g.fillText(line, 20, 20 + fontPx + i * Math.ceil(fontPx * 1.5)));
-  return { width, height, rgba: g.getImageData(0, 0, width, height).data };
+  const rgba = g.getImageData(0, 0, width, height).data;
+  // No font, no ink: the OCR tests would then fail for a reason that is not OCR's.
+  if (!rgba.some((v, i) => i % 4 !== 3 && v < 128)) {
+    throw new Error('DejaVu Sans is not installed: install fonts-dejavu-core to draw the OCR test images.');
+  }
+  return { width, height, rgba };
 }
 
 export function textImage(lines: string[], type: 'png' | 'jpg' | 'webp' | 'bmp' | 'gif' | 'tif', fontPx = 32): Buffer {
