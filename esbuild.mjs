@@ -5,6 +5,7 @@
 //   dist/mcp-server.js   DocChat's MCP server (stdio), started by VS Code or another agent host
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
+//   dist/ocr/*           the OCR engine (tesseract.js worker, Tesseract's WebAssembly, English data)
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles; highlight.js is loaded
 //                        by chat.js at the first code block
 //   dist/backend.js      the embedded backend as a library (startBackend), for benchmarks and the
@@ -39,8 +40,9 @@ const nodeCommon = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  // Optional native accelerators of some dependencies; never required at run time.
-  external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate'],
+  // Optional native accelerators of some dependencies; never required at run time. node-fetch:
+  // tesseract.js's fallback for Node versions without a global fetch (Node 20 has one).
+  external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate', 'node-fetch'],
 };
 
 /**
@@ -64,6 +66,30 @@ const undiciAtFirstUse = {
 const noNavigator = { navigator: 'undefined' };
 
 /**
+ * The one Tesseract WebAssembly build shipped: LSTM engine only, with SIMD (every Node and
+ * Electron that runs a supported VS Code has WebAssembly SIMD). Each build is about 1 MB in the .vsix.
+ */
+const TESSERACT_CORE = 'tesseract-core-simd-lstm';
+
+/**
+ * The OCR worker loads Tesseract's core from the files copied next to it (dist/ocr/), which load
+ * their .wasm from their own folder; bundling them would inline megabytes of base64 per variant.
+ * @type {import('esbuild').Plugin}
+ */
+const tesseractCoreBesideWorker = {
+  name: 'tesseract-core-beside-worker',
+  setup(build) {
+    build.onResolve({ filter: /^tesseract\.js-core\// }, (args) => {
+      // DocChat's engine is LSTM only, so every core the loader may ask for (tesseract.js 7's Node
+      // loader also picks builds with the legacy engine, and relaxed SIMD where it exists) maps
+      // to the one shipped build, which runs the same LSTM recognizer.
+      if (!args.path.startsWith('tesseract.js-core/tesseract-core')) return undefined;
+      return { path: `./${TESSERACT_CORE}.js`, external: true };
+    });
+  },
+};
+
+/**
  * Every bundle's options; test/unit/bundles.test.ts builds them with a metafile to check what
  * each bundle holds.
  * @type {import('esbuild').BuildOptions[]}
@@ -80,6 +106,13 @@ export const targets = [
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
   // Conversion worker threads of the backend, found next to backend-cli.js (and backend.js).
   { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
+  // tesseract.js's own worker thread, started by the OCR of a conversion worker (src/backend/convert/ocr.ts).
+  {
+    ...nodeCommon,
+    entryPoints: { worker: createRequire(import.meta.url).resolve('tesseract.js/src/worker-script/node/index.js') },
+    outdir: 'dist/ocr',
+    plugins: [tesseractCoreBesideWorker],
+  },
   // Hashes a synced folder's files in a worker thread, found next to extension.js.
   { ...nodeCommon, entryPoints: { 'hash-worker': 'src/workers/hashFiles.ts' }, outdir: 'dist' },
   {
@@ -104,6 +137,18 @@ export const targets = [
   },
 ];
 
+/** Tesseract's WebAssembly and the English language data, next to the OCR worker. */
+async function copyOcrAssets() {
+  const require = createRequire(import.meta.url);
+  const out = path.join(root, 'dist/ocr');
+  await mkdir(out, { recursive: true });
+  const core = path.dirname(require.resolve('tesseract.js-core/package.json'));
+  await cp(path.join(core, `${TESSERACT_CORE}.js`), path.join(out, `${TESSERACT_CORE}.js`));
+  await cp(path.join(core, `${TESSERACT_CORE}.wasm`), path.join(out, `${TESSERACT_CORE}.wasm`));
+  const eng = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+  await cp(path.join(eng, '4.0.0_best_int/eng.traineddata.gz'), path.join(out, 'eng.traineddata.gz'));
+}
+
 async function copyStaticAssets() {
   const codicons = path.join(root, 'node_modules/@vscode/codicons/dist');
   const out = path.join(root, 'dist/webview/codicons');
@@ -114,6 +159,7 @@ async function copyStaticAssets() {
 
 async function buildAll() {
   await copyStaticAssets();
+  await copyOcrAssets();
   if (watch) {
     const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
     await Promise.all(contexts.map((c) => c.watch()));

@@ -21,6 +21,7 @@ const BENCHMARKS = [
   { id: 'mcp', entry: 'test/bench/mcp.ts', workers: {} },
   { id: 'localmode', entry: 'test/bench/localmode.ts', workers: { localmodeWorker: 'test/bench/localmode/worker.ts' } },
   { id: 'retrieval', entry: 'test/bench/retrieval.ts', workers: {} },
+  { id: 'conversion', entry: 'test/bench/conversion.ts', workers: {} },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },
   // Run from source with tsx: the test harness finds the repository relative to its own files.

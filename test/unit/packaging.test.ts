@@ -73,7 +73,8 @@ describe('packaging', function () {
     assert.ok(existsSync(path.join(dist, 'extension.js')), 'dist/ is not built: run `npm run build` first');
     const built = readdirSync(dist, { recursive: true, encoding: 'utf8' })
       .map((f) => `dist/${f.split(path.sep).join('/')}`)
-      .filter((f) => /\.(js|css|ttf)$/.test(f));
+      // .wasm and .gz: the OCR engine and its language data (dist/ocr/).
+      .filter((f) => /\.(js|css|ttf|wasm|gz)$/.test(f));
     assert.ok(built.includes('dist/backend-cli.js') && built.includes('dist/webview/chat.js'), `built: ${built.join(', ')}`);
     const packaged = new Set(await packagedFiles());
     const { DEVELOPMENT_BUNDLES } = await contents();

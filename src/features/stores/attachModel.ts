@@ -22,6 +22,12 @@ const OCR_EXTENSIONS = new Set([
   'ppt',
   'xlsx',
   'xls',
+  // OpenDocument, e-books and archives hold pictures and tables too.
+  'odt',
+  'odp',
+  'ods',
+  'epub',
+  'zip',
 ]);
 
 export function mayUseOcr(filename: string): boolean {

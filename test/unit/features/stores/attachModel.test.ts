@@ -9,6 +9,8 @@ describe('attach flow rules', () => {
   it('asks about OCR only for formats that can use it', () => {
     assert.equal(mayUseOcr('scan.PDF'), true);
     assert.equal(mayUseOcr('photo.jpeg'), true);
+    assert.equal(mayUseOcr('slides.odp'), true);
+    assert.equal(mayUseOcr('scans.zip'), true);
     assert.equal(mayUseOcr('notes.md'), false);
     assert.equal(mayUseOcr('Makefile'), false);
   });
