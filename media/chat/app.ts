@@ -332,7 +332,7 @@ export class ChatApp {
     );
     this.renderMessages(conversation, false);
     this.updateComposer();
-    this.frames.follow();
+    this.frames.resume();
   }
 
   private renderConversationList(summaries: ConversationSummary[], activeId: string): void {
@@ -469,6 +469,7 @@ export class ChatApp {
       return;
     }
     mark(Marks.send, undefined, inputTime);
+    this.frames.resume();
     this.post({ type: 'send', text });
     this.input.value = '';
     this.host.setState({ draft: '' } satisfies SavedState);
