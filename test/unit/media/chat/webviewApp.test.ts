@@ -475,12 +475,22 @@ describe('chat webview', () => {
     top = 500;
     scrolled();
     const second = { id: 'u2', role: 'user' as const, content: 'And contracts?', createdAt: 3 };
-    t.send({ type: 'turn', conversationId: 'c1', title: 'Retention', from: 2, messages: [second, pending('a2', 'r2')], pendingContext: [] });
+    t.send({
+      type: 'turn',
+      conversationId: 'c1',
+      title: 'Retention',
+      from: 2,
+      messages: [second, pending('a2', 'r2')],
+      pendingContext: [],
+    });
     // (the answer was taken while the user read; the host posts the next question's turn)
     height += 1200;
     frames();
     assert.ok(atEnd(), `a new question follows its answer again (scrollTop ${top}, end ${height - viewport})`);
-    t.send({ type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [] }, { type: 'streamDelta', requestId: 'r2', text: 'Five years.' });
+    t.send(
+      { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [] },
+      { type: 'streamDelta', requestId: 'r2', text: 'Five years.' },
+    );
     height += 300;
     frames();
     assert.ok(atEnd(), 'and keeps following it as it streams');
