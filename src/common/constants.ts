@@ -24,6 +24,9 @@ export const Commands = {
   revealInTree: 'docchat.revealInTree',
   attachCurrentFile: 'docchat.attachCurrentFile',
   attachFiles: 'docchat.attachFiles',
+  removeFromStore: 'docchat.removeFromStore',
+  deleteFile: 'docchat.deleteFile',
+  deleteStore: 'docchat.deleteStore',
   // Metadata
   setFileMetadata: 'docchat.setFileMetadata',
   setStoreFileMetadata: 'docchat.setStoreFileMetadata',

@@ -5,6 +5,7 @@ import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
 import { AttachFlow, sourceFromDocument, sourceFromUri, sourcesFromUris } from './attach';
 import { createStoreInteractive } from './createStore';
+import { registerDeletion } from './deletion';
 import { StoresDragAndDrop } from './dragAndDrop';
 import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
@@ -119,6 +120,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     }
     return undefined;
   }
+
+  registerDeletion(context, services, tree);
 
   const storeArg = (arg: unknown): StoreNode | undefined => (isNode(arg) ? (arg.kind === 'store' ? arg : arg.parent) : undefined);
 
