@@ -33,6 +33,7 @@ export const Commands = {
   // Search
   search: 'docchat.search',
   searchInFiles: 'docchat.searchInFiles',
+  clearPassageHighlight: 'docchat.clearPassageHighlight',
   // Chat
   openChat: 'docchat.chat.open',
   newChat: 'docchat.chat.new',
@@ -111,6 +112,8 @@ export const ContextKeys = {
   fileAttached: 'docchat.walkthrough.fileAttached',
   answered: 'docchat.walkthrough.answered',
   participantAnswered: 'docchat.walkthrough.participantAnswered',
+  /** An editor shows a passage highlighted by a citation or a search result (Escape clears it). */
+  passageHighlighted: 'docchat.passageHighlighted',
 } as const;
 
 /** The Getting Started walkthrough's id (`<publisher>.<name>#<walkthrough id>`). */
