@@ -8,6 +8,8 @@ export const EXTENSION_ID = 'docchat.docchat';
 export const ViewIds = {
   container: 'docchat',
   stores: 'docchat.stores',
+  /** The chat panel's webview type. */
+  chat: 'docchat.chat',
 } as const;
 
 export const Commands = {
@@ -57,6 +59,8 @@ export const Commands = {
   chooseStoreForChat: 'docchat.chat.chooseStore',
   useLanguageModel: 'docchat.local.useLanguageModel',
   openWalkthrough: 'docchat.openWalkthrough',
+  /** The Settings editor at DocChat's settings, on the tab where they live (argument: a setting key). */
+  openSettings: 'docchat.openSettings',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 

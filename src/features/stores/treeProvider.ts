@@ -12,6 +12,7 @@ import { PagedList } from './paging';
 import { StatusPoller } from './poller';
 import { isTerminalStatus } from './presentation';
 import { requireDocuments } from '../../services/commands';
+import { completeWalkthroughStep } from '../walkthrough';
 
 /** Refreshes requested within this window reach VS Code as one event. */
 const REFRESH_BATCH_MS = 30;
@@ -219,6 +220,8 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
       this.empty = empty;
       void vscode.commands.executeCommand('setContext', ContextKeys.storesEmpty, empty);
     }
+    // A store exists (the demo store, or one made elsewhere): the walkthrough's step is done.
+    if (!empty) completeWalkthroughStep(ContextKeys.storeCreated);
   }
 
   // ------------------------------------------------------------------ refreshing
