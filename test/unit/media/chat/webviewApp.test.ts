@@ -44,6 +44,16 @@ const pending = (id = 'a1', requestId = 'r1'): AssistantMessage => ({
   model: 'local-extractive',
 });
 
+/** The host's message for a second question ("And contracts?") and its pending answer. */
+const secondTurn = (): Extract<HostMessage, { type: 'turn' }> => ({
+  type: 'turn',
+  conversationId: 'c1',
+  title: 'Retention',
+  from: 2,
+  messages: [{ id: 'u2', role: 'user', content: 'And contracts?', createdAt: 3 }, pending('a2', 'r2')],
+  pendingContext: [],
+});
+
 function setup() {
   const root = dom.window.document.createElement('div');
   dom.window.document.body.replaceChildren(root);
@@ -166,15 +176,7 @@ describe('chat webview', () => {
     );
     const [firstQuestion, firstAnswer] = t.$$('article');
     assert.equal(t.$$('.pending-context > *').length, 1);
-    const second = { id: 'u2', role: 'user' as const, content: 'And contracts?', createdAt: 3 };
-    t.send({
-      type: 'turn',
-      conversationId: 'c1',
-      title: 'Retention',
-      from: 2,
-      messages: [second, pending('a2', 'r2')],
-      pendingContext: [],
-    });
+    t.send(secondTurn());
     const articles = t.$$('article');
     assert.equal(articles.length, 4);
     assert.equal(articles[0], firstQuestion, 'the earlier question keeps its element');
@@ -202,7 +204,7 @@ describe('chat webview', () => {
     assert.equal(t.$$('article').length, 6);
     assert.equal(t.$$('article')[5]!.dataset.messageId, 'a5');
     // A turn of another conversation is not shown here.
-    t.send({ type: 'turn', conversationId: 'c2', title: 'Other', from: 0, messages: [second], pendingContext: [] });
+    t.send({ ...secondTurn(), conversationId: 'c2', title: 'Other', from: 0 });
     assert.equal(t.$$('article').length, 6);
   });
 
@@ -474,15 +476,7 @@ describe('chat webview', () => {
     list.dispatchEvent(new dom.window.WheelEvent('wheel', { deltaY: -500 }));
     top = 500;
     scrolled();
-    const second = { id: 'u2', role: 'user' as const, content: 'And contracts?', createdAt: 3 };
-    t.send({
-      type: 'turn',
-      conversationId: 'c1',
-      title: 'Retention',
-      from: 2,
-      messages: [second, pending('a2', 'r2')],
-      pendingContext: [],
-    });
+    t.send(secondTurn());
     // (the answer was taken while the user read; the host posts the next question's turn)
     height += 1200;
     frames();
