@@ -140,6 +140,8 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     }
     const nodes: TreeNode[] = this.stores.items.map((store) => this.storeNodeFor(store));
     this.setEmpty(nodes.length === 0);
+    // A store exists (the demo store, or one made elsewhere): the walkthrough's step is done.
+    if (nodes.length > 0) completeWalkthroughStep(ContextKeys.storeCreated);
     if (this.stores.hasMore) {
       nodes.push(new LoadMoreNode(undefined, this.stores.items.length));
     }
@@ -220,8 +222,6 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
       this.empty = empty;
       void vscode.commands.executeCommand('setContext', ContextKeys.storesEmpty, empty);
     }
-    // A store exists (the demo store, or one made elsewhere): the walkthrough's step is done.
-    if (!empty) completeWalkthroughStep(ContextKeys.storeCreated);
   }
 
   // ------------------------------------------------------------------ refreshing
