@@ -202,8 +202,9 @@ describe('a newcomer in npm start (e2e)', function () {
     before(async function () {
       seedDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-newcomer-seed-'));
       writeFileSync(path.join(seedDir, 'deploy-guide.md'), GUIDE);
-      for (const name of ['attempt-1.md', 'attempt-2.md', 'notes.md'])
+      for (const name of ['attempt-1.md', 'attempt-2.md', 'notes.md']) {
         writeFileSync(path.join(seedDir, name), `# ${name}\n\nA short note.\n`);
+      }
       backend = await startBackendProcess({ token: 'newcomer-token', args: ['--no-rate-limits', '--seed-demo', seedDir] });
       proxy = await startRefusingProxy(backend.url);
     });
