@@ -346,7 +346,7 @@ export class ChatApp {
     );
     this.renderMessages(conversation, false);
     this.updateComposer();
-    this.frames.follow();
+    this.frames.resume();
   }
 
   private renderConversationList(summaries: ConversationSummary[], activeId: string): void {
@@ -488,6 +488,7 @@ export class ChatApp {
       return;
     }
     mark(Marks.send, undefined, inputTime);
+    this.frames.resume();
     this.post({ type: 'send', text });
     this.input.value = '';
     this.host.setState({ draft: '' } satisfies SavedState);

@@ -7,6 +7,7 @@ import {
   pickQuickItem,
   treeRow,
   runContextMenu,
+  commandLabel,
   commandTitle,
   captureFailures,
   launchVSCode,
@@ -157,7 +158,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
 
   it('sets store-file metadata, refusing an entry over a limit without losing the others, and shows it in the tooltip', async () => {
     const file = treeRow(pane, 'deploy-guide.md');
-    await runContextMenu(session.page, file, 'Set Store File Metadata…');
+    await runContextMenu(session.page, file, commandLabel('docchat.setStoreFileMetadata'));
     await addPair(session.page);
     const input = quickInput(session.page).locator('input.input');
     await input.fill('team=platform');

@@ -83,6 +83,16 @@ function manualClock() {
   };
 }
 
+/** The host's message for a second question ("And contracts?") and its pending answer. */
+const secondTurn = (): Extract<HostMessage, { type: 'turn' }> => ({
+  type: 'turn',
+  conversationId: 'c1',
+  title: 'Retention',
+  from: 2,
+  messages: [{ id: 'u2', role: 'user', content: 'And contracts?', createdAt: 3 }, pending('a2', 'r2')],
+  pendingContext: [],
+});
+
 function setup() {
   const root = dom.window.document.createElement('div');
   dom.window.document.body.replaceChildren(root);
@@ -205,15 +215,7 @@ describe('chat webview', () => {
     );
     const [firstQuestion, firstAnswer] = t.$$('article');
     assert.equal(t.$$('.pending-context > *').length, 1);
-    const second = { id: 'u2', role: 'user' as const, content: 'And contracts?', createdAt: 3 };
-    t.send({
-      type: 'turn',
-      conversationId: 'c1',
-      title: 'Retention',
-      from: 2,
-      messages: [second, pending('a2', 'r2')],
-      pendingContext: [],
-    });
+    t.send(secondTurn());
     const articles = t.$$('article');
     assert.equal(articles.length, 4);
     assert.equal(articles[0], firstQuestion, 'the earlier question keeps its element');
@@ -241,7 +243,7 @@ describe('chat webview', () => {
     assert.equal(t.$$('article').length, 6);
     assert.equal(t.$$('article')[5]!.dataset.messageId, 'a5');
     // A turn of another conversation is not shown here.
-    t.send({ type: 'turn', conversationId: 'c2', title: 'Other', from: 0, messages: [second], pendingContext: [] });
+    t.send({ ...secondTurn(), conversationId: 'c2', title: 'Other', from: 0 });
     assert.equal(t.$$('article').length, 6);
   });
 
@@ -547,6 +549,68 @@ describe('chat webview', () => {
       /word199 end\.\s*$/,
       'the end of the stream renders at once, without waiting for a frame',
     );
+  });
+
+  it('keeps every new question and its answer in view: a layout drop is not the user scrolling up, a new question follows again', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
+    const list = t.$('.messages')!;
+    // jsdom has no layout: a list of `height` px of content in a 300 px viewport, scrollTop clamped
+    // as a browser clamps it. Scroll events are dispatched by the test, as the browser would.
+    let height = 2000;
+    let top = 0;
+    const viewport = 300;
+    Object.defineProperty(list, 'clientHeight', { configurable: true, get: () => viewport });
+    Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => height });
+    Object.defineProperty(list, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (value: number) => (top = Math.max(0, Math.min(value, height - viewport))),
+    });
+    const scrolled = () => list.dispatchEvent(new dom.window.Event('scroll'));
+    const atEnd = () => top === height - viewport;
+    const frames = () => {
+      while (t.frame());
+    };
+
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'A long answer. ' });
+    frames();
+    assert.ok(atEnd(), `follows the answer (scrollTop ${top})`);
+
+    // The end of the answer re-renders: the content shrinks for a moment (scrollTop clamps a few px
+    // lower), then grows taller than before. No wheel, key or touch: the user did not scroll.
+    height -= 6;
+    top = Math.min(top, height - viewport);
+    height += 400;
+    scrolled();
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'More text.' }, { type: 'streamDone', requestId: 'r1', stopped: false });
+    frames();
+    assert.ok(atEnd(), `a layout change of a few pixels does not stop following (scrollTop ${top}, end ${height - viewport})`);
+
+    // The user scrolls up with the wheel to read: new text no longer moves the list.
+    list.dispatchEvent(new dom.window.WheelEvent('wheel', { deltaY: -500 }));
+    top = 500;
+    scrolled();
+    t.send(secondTurn());
+    // (the answer was taken while the user read; the host posts the next question's turn)
+    height += 1200;
+    frames();
+    assert.ok(atEnd(), `a new question follows its answer again (scrollTop ${top}, end ${height - viewport})`);
+    t.send(
+      { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [] },
+      { type: 'streamDelta', requestId: 'r2', text: 'Five years.' },
+    );
+    height += 300;
+    frames();
+    assert.ok(atEnd(), 'and keeps following it as it streams');
+
+    list.dispatchEvent(new dom.window.WheelEvent('wheel', { deltaY: -500 }));
+    top = 400;
+    scrolled();
+    t.send({ type: 'streamDelta', requestId: 'r2', text: ' More.' });
+    height += 200;
+    frames();
+    assert.equal(top, 400, 'the user scrolled up with the wheel: the list stays where they read');
   });
 
   it('renders at once when much text piles up before a frame comes, so no render grows into a long task', () => {
