@@ -1,12 +1,18 @@
-// Builds every bundle DocChat ships:
+// Builds every bundle of DocChat:
 //   dist/extension.js    the extension (Node, CommonJS, `vscode` external)
 //   dist/undici.js       the HTTP client library, required by the extension at its first request
-//   dist/backend.js      the embedded backend, loaded lazily by the extension in Local mode
-//   dist/backend-cli.js  the `docchat-backend` command-line server
+//   dist/backend-cli.js  the embedded backend's server (`docchat-backend`); Local mode runs it as its own process
+//   dist/mcp-server.js   DocChat's MCP server (stdio), started by VS Code or another agent host
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
-//   dist/webview/*       the webview bundles (browser, IIFE) and their styles
-// Flags: --production (minify, no inline sources), --watch.
+//   dist/ocr/*           the OCR engine (tesseract.js worker, Tesseract's WebAssembly, English data)
+//   dist/webview/*       the webview bundles (browser, IIFE) and their styles; highlight.js is loaded
+//                        by chat.js at the first code block
+//   dist/backend.js      the embedded backend as a library (startBackend), for benchmarks and the
+//                        extension-host tests; not packaged: nothing in the extension loads it
+// What the .vsix holds and what loads each file: scripts/packageContents.mjs (checked by a unit test).
+// Flags: --production (minify, no inline sources, source maps without a link: they are not
+// packaged), --watch.
 import * as esbuild from 'esbuild';
 import { cp, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -20,7 +26,9 @@ const watch = process.argv.includes('--watch');
 const common = {
   bundle: true,
   minify: production,
-  sourcemap: true,
+  // Maps stay in dist/ for debugging from the repository; the .vsix leaves them out (VS Code does not
+  // apply an extension's maps to the stack traces it logs), so production bundles do not link them.
+  sourcemap: production ? 'external' : true,
   sourcesContent: !production,
   logLevel: 'info',
   absWorkingDir: root,
@@ -32,8 +40,9 @@ const nodeCommon = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  // Optional native accelerators of some dependencies; never required at run time.
-  external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate'],
+  // Optional native accelerators of some dependencies; never required at run time. node-fetch:
+  // tesseract.js's fallback for Node versions without a global fetch (Node 20 has one).
+  external: ['vscode', 'canvas', 'bufferutil', 'utf-8-validate', 'node-fetch'],
 };
 
 /**
@@ -49,13 +58,61 @@ const undiciAtFirstUse = {
   },
 };
 
-/** @type {import('esbuild').BuildOptions[]} */
-const targets = [
-  { ...nodeCommon, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [undiciAtFirstUse] },
+/**
+ * The extension host of VS Code 1.139 logs an error (PendingMigrationError) whenever an extension
+ * reads the global `navigator`, which Node 21+ has and browsers have; zod reads it once to detect
+ * Cloudflare Workers. No code of the extension bundle needs it, so it is `undefined` there.
+ */
+const noNavigator = { navigator: 'undefined' };
+
+/**
+ * The one Tesseract WebAssembly build shipped: LSTM engine only, with SIMD (every Node and
+ * Electron that runs a supported VS Code has WebAssembly SIMD). Each build is about 1 MB in the .vsix.
+ */
+const TESSERACT_CORE = 'tesseract-core-simd-lstm';
+
+/**
+ * The OCR worker loads Tesseract's core from the files copied next to it (dist/ocr/), which load
+ * their .wasm from their own folder; bundling them would inline megabytes of base64 per variant.
+ * @type {import('esbuild').Plugin}
+ */
+const tesseractCoreBesideWorker = {
+  name: 'tesseract-core-beside-worker',
+  setup(build) {
+    build.onResolve({ filter: /^tesseract\.js-core\// }, (args) => {
+      // DocChat's engine is LSTM only, so every core the loader may ask for (tesseract.js 7's Node
+      // loader also picks builds with the legacy engine, and relaxed SIMD where it exists) maps
+      // to the one shipped build, which runs the same LSTM recognizer.
+      if (!args.path.startsWith('tesseract.js-core/tesseract-core')) return undefined;
+      return { path: `./${TESSERACT_CORE}.js`, external: true };
+    });
+  },
+};
+
+/**
+ * Every bundle's options; test/unit/bundles.test.ts builds them with a metafile to check what
+ * each bundle holds.
+ * @type {import('esbuild').BuildOptions[]}
+ */
+export const targets = [
+  {
+    ...nodeCommon,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    plugins: [undiciAtFirstUse],
+    define: noNavigator,
+  },
   { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
-  // Conversion worker threads of the backend, found next to backend.js and backend-cli.js.
+  // Conversion worker threads of the backend, found next to backend-cli.js (and backend.js).
   { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
+  // tesseract.js's own worker thread, started by the OCR of a conversion worker (src/backend/convert/ocr.ts).
+  {
+    ...nodeCommon,
+    entryPoints: { worker: createRequire(import.meta.url).resolve('tesseract.js/src/worker-script/node/index.js') },
+    outdir: 'dist/ocr',
+    plugins: [tesseractCoreBesideWorker],
+  },
   // Hashes a synced folder's files in a worker thread, found next to extension.js.
   { ...nodeCommon, entryPoints: { 'hash-worker': 'src/workers/hashFiles.ts' }, outdir: 'dist' },
   {
@@ -64,16 +121,33 @@ const targets = [
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
   },
+  // The MCP server, run by agent hosts with their own Node (or VS Code's): one self-contained file.
+  { ...nodeCommon, entryPoints: { 'mcp-server': 'src/mcp/main.ts' }, outdir: 'dist' },
   {
     ...common,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    entryPoints: { chat: 'media/chat/main.ts' },
+    // highlight.js is a script of its own, loaded by the panel at the first code block.
+    entryPoints: { chat: 'media/chat/main.ts', highlight: 'media/chat/highlight.ts' },
     outdir: 'dist/webview',
     loader: { '.css': 'css' },
+    // markdown-it decodes `&name;` with the browser's own entity table (see htmlEntities.ts).
+    alias: { entities: './media/chat/htmlEntities.ts' },
   },
 ];
+
+/** Tesseract's WebAssembly and the English language data, next to the OCR worker. */
+async function copyOcrAssets() {
+  const require = createRequire(import.meta.url);
+  const out = path.join(root, 'dist/ocr');
+  await mkdir(out, { recursive: true });
+  const core = path.dirname(require.resolve('tesseract.js-core/package.json'));
+  await cp(path.join(core, `${TESSERACT_CORE}.js`), path.join(out, `${TESSERACT_CORE}.js`));
+  await cp(path.join(core, `${TESSERACT_CORE}.wasm`), path.join(out, `${TESSERACT_CORE}.wasm`));
+  const eng = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+  await cp(path.join(eng, '4.0.0_best_int/eng.traineddata.gz'), path.join(out, 'eng.traineddata.gz'));
+}
 
 async function copyStaticAssets() {
   const codicons = path.join(root, 'node_modules/@vscode/codicons/dist');
@@ -83,11 +157,17 @@ async function copyStaticAssets() {
   await cp(path.join(codicons, 'codicon.ttf'), path.join(out, 'codicon.ttf'));
 }
 
-await copyStaticAssets();
-if (watch) {
-  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
-  await Promise.all(contexts.map((c) => c.watch()));
-  console.log('[watch] watching for changes');
-} else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+async function buildAll() {
+  await copyStaticAssets();
+  await copyOcrAssets();
+  if (watch) {
+    const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('[watch] watching for changes');
+  } else {
+    await Promise.all(targets.map((t) => esbuild.build(t)));
+  }
 }
+
+// Builds when run (`node esbuild.mjs`), not when imported for its targets.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildAll();

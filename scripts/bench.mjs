@@ -18,7 +18,10 @@ const BENCHMARKS = [
   { id: 'listing', entry: 'test/bench/listing.ts', workers: {} },
   { id: 'sync', entry: 'test/bench/sync.ts', workers: {} },
   { id: 'backend', entry: 'test/bench/backend.ts', workers: { backendWorker: 'test/bench/backend/worker.ts' } },
+  { id: 'mcp', entry: 'test/bench/mcp.ts', workers: {} },
   { id: 'localmode', entry: 'test/bench/localmode.ts', workers: { localmodeWorker: 'test/bench/localmode/worker.ts' } },
+  { id: 'retrieval', entry: 'test/bench/retrieval.ts', workers: {} },
+  { id: 'conversion', entry: 'test/bench/conversion.ts', workers: {} },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },
   // Run from source with tsx: the test harness finds the repository relative to its own files.

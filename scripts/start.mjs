@@ -8,10 +8,11 @@
 // its embedded backend; a demo store made from this repository's documents is seeded once.
 // Node built-ins only: this file runs before the npm packages exist.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cacheDir, commandExists, log, repoRoot, run } from './lib/common.mjs';
+import { cacheDir, commandExists, log, nodeBinary, repoRoot, run, vscodeTarget } from './lib/common.mjs';
 import { ensureNpmPackages } from './lib/npmPackages.mjs';
+import { installPackagedFiles } from './lib/extensionFiles.mjs';
 import { codeServerEntry, installCodeServer } from './install-code-server.mjs';
 
 const args = process.argv.slice(2);
@@ -70,22 +71,10 @@ function prepareWorkspace() {
   );
 }
 
-/** Copies the current build into the demo extensions dir, replacing any older copy. */
-function installBuild() {
-  mkdirSync(extensionsDir, { recursive: true });
-  for (const entry of readdirSync(extensionsDir)) {
-    if (entry.startsWith(`${extensionId}-`)) rmSync(path.join(extensionsDir, entry), { recursive: true, force: true });
-  }
-  // VS Code keeps an index of installed extensions; a stale one would point at the removed copy.
-  rmSync(path.join(extensionsDir, 'extensions.json'), { force: true });
-  const target = path.join(extensionsDir, `${extensionId}-${manifest.version}`);
-  mkdirSync(target, { recursive: true });
-  for (const name of ['package.json', 'dist', 'media', 'resources', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
-    const source = path.join(repoRoot, name);
-    if (existsSync(source)) {
-      cpSync(source, path.join(target, name), { recursive: true, filter: (file) => !file.endsWith('.vsix') });
-    }
-  }
+/** Installs the current build into the demo extensions dir: the files of the .vsix, nothing else. */
+async function installBuild() {
+  const { files } = await installPackagedFiles(extensionsDir);
+  log(`installed ${files.length} files, the same as the .vsix holds`);
 }
 
 /** Seeds the Local-mode data folder once, with the backend's own `--seed-demo`. */
@@ -127,8 +116,10 @@ async function seedDemoStore() {
 }
 
 async function startCodeServer() {
+  const target = vscodeTarget();
+  log(`starting code-server ${target.codeServer} (VS Code ${target.vscode}) on Node ${target.node}`);
   const child = spawn(
-    process.execPath,
+    nodeBinary(),
     [
       codeServerEntry(),
       '--config',
@@ -183,7 +174,7 @@ try {
     await startDesktop();
   } else {
     await installCodeServer();
-    installBuild();
+    await installBuild();
     await startCodeServer();
   }
 } catch (error) {

@@ -1,24 +1,26 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, from a fresh clone on a fresh machine.
 //   1. npm packages (npm ci when node_modules is missing, npm install when it is stale)
-//   2. Debian packages + code-server 4.100.3 in the cache folder (scripts/install-code-server.mjs)
+//   2. Debian packages + the newest and the oldest supported code-server, each with its Node, in
+//      the cache folder (scripts/install-code-server.mjs, versions in scripts/lib/vscode-versions.json)
 //   3. production build and the .vsix (npm run package)
-//   4. lint and format check, type-check, unit tests (mocha), extension-host suite (inside code-server), e2e UI tests
+//   4. lint and format check, type-check, unit tests (mocha), extension-host suite (inside code-server), e2e UI tests,
+//      all on the newest VS Code; then `oldest`: the extension-host suite and the e2e smoke test on the oldest
 // Ends with one line `N passed, N failed` summing the test layers; exits non-zero on any failure.
 // Node built-ins only: this file runs before the npm packages exist.
 //
-//   npm test [-- --only=lint,typecheck,unit,exthost,e2e] [--skip-package]
+//   npm test [-- --only=lint,typecheck,unit,exthost,e2e,oldest] [--skip-package]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { formatDuration, log, repoRoot, run } from './lib/common.mjs';
+import { formatDuration, log, repoRoot, run, vscodeTarget } from './lib/common.mjs';
 import { installCodeServer } from './install-code-server.mjs';
 import { ensureNpmPackages, npmPackagesState } from './lib/npmPackages.mjs';
 
 const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
-const LAYERS = ['lint', 'typecheck', 'unit', 'exthost', 'e2e'];
+const LAYERS = ['lint', 'typecheck', 'unit', 'exthost', 'e2e', 'oldest'];
 const unknownLayers = only ? [...only].filter((layer) => !LAYERS.includes(layer)) : [];
 if (only && (unknownLayers.length > 0 || only.size === 0)) {
   // A mistyped layer would otherwise run nothing and pass.
@@ -92,8 +94,13 @@ async function mochaLayer(mochaArgs, env) {
   return { ok: code === 0 && failed === 0 && passed > 0, passed, failed, pending: count('pending') };
 }
 
-async function extensionHostLayer(env) {
-  const resultsFile = path.join(repoRoot, 'test-results/extension-host/results.json');
+/** Where the harness puts a target's results (test/support/harness/paths.ts: testResultsRoot). */
+function resultsRoot(target) {
+  return path.join(repoRoot, 'test-results', ...(target.name === 'newest' ? [] : [`vscode-${target.name}`]));
+}
+
+async function extensionHostLayer(env, target) {
+  const resultsFile = path.join(resultsRoot(target), 'extension-host/results.json');
   rmSync(resultsFile, { force: true });
   const { code } = await runCapturing(node, ['--import', 'tsx', 'test/vscode/runInCodeServer.ts'], env);
   let passed = 0;
@@ -109,11 +116,20 @@ async function extensionHostLayer(env) {
 }
 
 const started = Date.now();
-const testEnv = { ...process.env, DOCCHAT_VSIX: path.join(repoRoot, 'dist/docchat.vsix') };
+const newest = vscodeTarget('newest');
+const oldest = vscodeTarget('oldest');
+const testEnv = { ...process.env, DOCCHAT_VSIX: path.join(repoRoot, 'dist/docchat.vsix'), DOCCHAT_VSCODE: newest.name };
+// The short part on the oldest supported VS Code: the whole extension-host suite and the smoke test.
+const SMOKE_TEST = 'test/e2e/smoke.e2e.test.ts';
 
 if (npmPackagesState() !== 'ok') await step('npm packages', () => ensureNpmPackages());
 const needsHarness = wants('exthost') || wants('e2e');
-const harnessReady = needsHarness ? await step('install code-server', () => installCodeServer()) : true;
+const harnessReady = needsHarness
+  ? await step(`install code-server ${newest.codeServer} (VS Code ${newest.vscode})`, () => installCodeServer({ target: newest }))
+  : true;
+const oldestReady = wants('oldest')
+  ? await step(`install code-server ${oldest.codeServer} (VS Code ${oldest.vscode})`, () => installCodeServer({ target: oldest }))
+  : true;
 rmSync(path.join(repoRoot, 'test-results'), { recursive: true, force: true });
 const built = await step('build and package (.vsix)', async () => {
   if (args.includes('--skip-package')) {
@@ -129,16 +145,24 @@ if (wants('lint')) {
 }
 if (wants('typecheck')) await step('type-check', () => run(node, [bin('typescript/bin/tsc'), '-p', '.', '--noEmit']));
 if (wants('unit')) await step('unit tests', () => mochaLayer(['test/unit/**/*.test.ts'], testEnv));
+const skipped = { ok: false, note: 'skipped: build or install failed' };
 if (wants('exthost')) {
-  await step('extension-host tests', async () =>
-    built && harnessReady ? extensionHostLayer(testEnv) : { ok: false, note: 'skipped: build or install failed' },
+  await step(`extension-host tests, VS Code ${newest.vscode}`, async () =>
+    built && harnessReady ? extensionHostLayer(testEnv, newest) : skipped,
   );
 }
 if (wants('e2e')) {
-  await step('e2e tests', async () =>
-    built && harnessReady
-      ? mochaLayer(['--config', 'test/e2e/.mocharc.json', 'test/e2e/**/*.e2e.test.ts'], testEnv)
-      : { ok: false, note: 'skipped: build or install failed' },
+  await step(`e2e tests, VS Code ${newest.vscode}`, async () =>
+    built && harnessReady ? mochaLayer(['--config', 'test/e2e/.mocharc.json', 'test/e2e/**/*.e2e.test.ts'], testEnv) : skipped,
+  );
+}
+if (wants('oldest')) {
+  const oldestEnv = { ...testEnv, DOCCHAT_VSCODE: oldest.name };
+  await step(`extension-host tests, VS Code ${oldest.vscode}`, async () =>
+    built && oldestReady ? extensionHostLayer(oldestEnv, oldest) : skipped,
+  );
+  await step(`e2e smoke test, VS Code ${oldest.vscode}`, async () =>
+    built && oldestReady ? mochaLayer(['--config', 'test/e2e/.mocharc.json', SMOKE_TEST], oldestEnv) : skipped,
   );
 }
 
@@ -146,7 +170,7 @@ console.log('\nSummary');
 for (const s of steps) {
   const counts = s.passed !== undefined ? `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` : '';
   console.log(
-    `  ${s.ok ? 'ok    ' : 'FAILED'} ${s.name.padEnd(28)} ${formatDuration(s.ms).padStart(8)}  ${counts}${s.note ? `  (${s.note})` : ''}`,
+    `  ${s.ok ? 'ok    ' : 'FAILED'} ${s.name.padEnd(40)} ${formatDuration(s.ms).padStart(8)}  ${counts}${s.note ? `  (${s.note})` : ''}`,
   );
 }
 console.log(`  total ${formatDuration(Date.now() - started)}; screenshots in test-results/\n`);

@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { Commands } from './common/constants';
 import { createLogger, createOutputChannel } from './services/outputLog';
+import * as agents from './features/agents';
 import * as auth from './features/auth';
 import * as chat from './features/chat';
 import * as metadata from './features/metadata';
@@ -50,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): DocChatApi {
   sync.register(context, services, storesTree, passages);
   models.register(context, services);
   walkthrough.register(context, services);
+  agents.register(context, services);
 
   // Nothing connects here: the local backend starts when DocChat is first used in this window
   // (its view shown, one of its commands, the chat panel, @docchat, a folder sync to resume).

@@ -10,6 +10,7 @@ import type {
   UserMessage,
   WebviewMessage,
 } from '../../src/chatCore/protocol';
+import { groundingStores } from '../../src/chatCore/conversationStores';
 import { h, icon, iconButton, textButton } from './dom';
 import type { MarkdownPipeline } from './markdown';
 import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContext } from './messageView';
@@ -17,6 +18,10 @@ import { type FrameScheduler, FrameLoop } from './frameLoop';
 import { afterPaint, mark, Marks } from './marks';
 import { SlashCommandList } from './slashCommands';
 import { Announcer } from './announcer';
+
+/** Store select entries that are not stores: the conversation's several stores, and the multi-select picker. */
+const CURRENT_STORES = '\u0000current';
+const SEVERAL_STORES = '\u0000several';
 
 export interface WebviewHost {
   postMessage(message: WebviewMessage): void;
@@ -110,7 +115,16 @@ export class ChatApp {
       this.post({ type: 'openConversation', conversationId: this.conversationSelect.value });
     });
     this.modelSelect.addEventListener('change', () => this.post({ type: 'setModel', model: this.modelSelect.value }));
-    this.storeSelect.addEventListener('change', () => this.post({ type: 'setVectorStore', storeId: this.storeSelect.value || null }));
+    this.storeSelect.addEventListener('change', () => {
+      const value = this.storeSelect.value;
+      if (value === SEVERAL_STORES) {
+        // The host's multi-select picker; the select shows the conversation's choice again meanwhile.
+        this.renderPickers();
+        this.post({ type: 'runAction', action: 'chooseStore' });
+      } else if (value !== CURRENT_STORES) {
+        this.post({ type: 'setVectorStore', storeId: value || null });
+      }
+    });
     for (const input of [this.temperatureInput, this.maxTokensInput]) {
       input.addEventListener('change', () => this.sendOptions());
     }
@@ -241,7 +255,7 @@ export class ChatApp {
         return this.renderPickers();
       case 'streamStart':
         afterPaint(() => mark(Marks.sourcesPainted, { requestId: message.requestId }), false, this.requestFrame);
-        return this.withAnswer(message.requestId, (a) => a.start(message.sources));
+        return this.withAnswer(message.requestId, (a) => a.start(message.sources, message.searchQuery));
       case 'streamStatus':
         return this.withAnswer(message.requestId, (a) => a.status(message.phase));
       case 'streamProgress':
@@ -332,7 +346,7 @@ export class ChatApp {
     );
     this.renderMessages(conversation, false);
     this.updateComposer();
-    this.frames.follow();
+    this.frames.resume();
   }
 
   private renderConversationList(summaries: ConversationSummary[], activeId: string): void {
@@ -436,16 +450,21 @@ export class ChatApp {
     this.modelSelect.value = selectedModel;
     this.modelSelect.title = this.models.loading ? l10n.t('Loading models…') : l10n.t('Model: {0}', selectedModel);
 
-    const storeId = conversation?.options.vectorStoreId ?? '';
+    const grounded = conversation ? groundingStores(conversation.options) : [];
+    const names = grounded.map((s) => s.name).join(', ');
+    const storeId = grounded.length > 1 ? CURRENT_STORES : (grounded[0]?.id ?? '');
     const storeOptions = [option('', l10n.t('No grounding (no vector store)'))];
-    if (storeId && !this.stores.stores.some((s) => s.id === storeId)) {
-      storeOptions.push(option(storeId, conversation?.options.vectorStoreName ?? storeId));
+    if (grounded.length > 1) {
+      storeOptions.push(option(CURRENT_STORES, l10n.t('{0} stores: {1}', grounded.length, names)));
+    } else if (storeId && !this.stores.stores.some((s) => s.id === storeId)) {
+      storeOptions.push(option(storeId, grounded[0]!.name));
     }
     storeOptions.push(...this.stores.stores.map((s) => option(s.id, s.name)));
+    storeOptions.push(option(SEVERAL_STORES, l10n.t('Several stores…')));
     this.storeSelect.replaceChildren(...storeOptions);
     this.storeSelect.value = storeId;
-    this.storeSelect.title = storeId
-      ? l10n.t('Answers are grounded in {0}', conversation?.options.vectorStoreName ?? storeId)
+    this.storeSelect.title = grounded.length
+      ? l10n.t('Answers are grounded in {0}', names)
       : l10n.t('Answers are not grounded in documents');
 
     const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
@@ -469,6 +488,7 @@ export class ChatApp {
       return;
     }
     mark(Marks.send, undefined, inputTime);
+    this.frames.resume();
     this.post({ type: 'send', text });
     this.input.value = '';
     this.host.setState({ draft: '' } satisfies SavedState);

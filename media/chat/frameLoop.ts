@@ -15,12 +15,21 @@ export interface FrameRenderable {
 /** How close to the bottom (px) still counts as "following" the answer. */
 const FOLLOW_THRESHOLD = 48;
 
+/** Keys that scroll a focused list. */
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+
 export class FrameLoop {
   /** The user has not scrolled away from the end of the conversation. */
   private following = true;
   /** Where the last automatic scroll put the list (a scroll above it is the user's). */
   private autoScrollTop = 0;
   private scrollPending = false;
+  /**
+   * The user has touched the list's scrolling (wheel, touch, scroll keys, the scrollbar) since it
+   * last followed the end. Only then is a scroll up the user's: a layout change (text re-rendered at
+   * the end of an answer, an image or a code block settling) can lower `scrollTop` by itself.
+   */
+  private userScrolling = false;
   private frameRequested = false;
   private readonly toRender = new Set<FrameRenderable>();
 
@@ -29,6 +38,14 @@ export class FrameLoop {
     private readonly requestFrame: FrameScheduler,
   ) {
     list.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    const intent = () => {
+      this.userScrolling = true;
+    };
+    list.addEventListener('wheel', intent, { passive: true });
+    list.addEventListener('touchmove', intent, { passive: true });
+    // The scrollbar is part of the list itself; a press on a message is not a scroll.
+    list.addEventListener('pointerdown', (event) => event.target === list && intent());
+    list.addEventListener('keydown', (event) => SCROLL_KEYS.has(event.key) && intent());
   }
 
   /** Renders `view` in the next frame (once, however often it is asked). */
@@ -47,8 +64,15 @@ export class FrameLoop {
 
   /** Another conversation is shown: follow its end again. */
   reset(): void {
-    this.following = true;
+    this.resume();
     this.autoScrollTop = 0;
+  }
+
+  /** A new question: whatever the user read before, the conversation follows its end again. */
+  resume(): void {
+    this.following = true;
+    this.userScrolling = false;
+    this.follow();
   }
 
   private schedule(): void {
@@ -87,7 +111,8 @@ export class FrameLoop {
     const list = this.list;
     if (list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOW_THRESHOLD) {
       this.following = true;
-    } else if (list.scrollTop < this.autoScrollTop - 1) {
+      this.userScrolling = false;
+    } else if (this.userScrolling && list.scrollTop < this.autoScrollTop - 1) {
       this.following = false;
     }
   }

@@ -20,7 +20,7 @@
  * Invariant (tested): after `finish()` the container holds the same DOM as rendering the whole
  * text at once; between updates it matches the whole text's render except inside an open fence.
  */
-import type { MarkdownEnv, MarkdownPipeline } from './markdown';
+import { HIGHLIGHT_PENDING, type MarkdownEnv, type MarkdownPipeline } from './markdown';
 
 interface OpenFence {
   /** Offset in the tail where the fence's opening line starts. */
@@ -237,6 +237,8 @@ export class IncrementalMarkdownRenderer {
         this.renderTail();
         return;
       }
+      // Appended to as plain text while open: no late highlighting may replace its nodes.
+      code.classList.remove(HIGHLIGHT_PENDING);
       const partial = code.ownerDocument.createTextNode('');
       code.append(partial);
       fence = { start, appended: openingEnd, code, partial };

@@ -2,13 +2,14 @@
  * Markdown for model output, which is untrusted: raw HTML off, links limited to http(s),
  * no images (shown as links the user may open), everything sanitized by DOMPurify. Code blocks get
  * highlighting and a toolbar (copy, insert at cursor); `[n]` citations become citation links.
+ * highlight.js is not part of the webview's script: a code block rendered before it is loaded is
+ * marked pending, asks for it, and is highlighted in place once it arrives (`highlightPending`).
  *
  * Works in the webview and in Node tests (jsdom): the DOMPurify instance and the document are
  * passed in.
  */
 import * as l10n from '@vscode/l10n';
 import MarkdownIt from 'markdown-it';
-import hljs from 'highlight.js/lib/common';
 import type { Config, DOMPurify } from 'dompurify';
 import { citationAt } from '../../src/chatCore/citations';
 import { isOpenableLink } from '../../src/chatCore/links';
@@ -24,7 +25,28 @@ type Token = MarkdownIt.Token;
 
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
 
-export function createMarkdownIt(): Markdown {
+/** The part of highlight.js the renderer uses. */
+export interface Highlighter {
+  getLanguage(name: string): unknown;
+  highlight(code: string, options: { language: string; ignoreIllegals: boolean }): { value: string };
+}
+
+/** Where the renderer finds highlight.js: loaded, or asked for at the first code block that needs it. */
+export interface HighlighterSource {
+  readonly current: Highlighter | undefined;
+  /** Starts loading highlight.js (once); `highlightPending` then finishes the blocks rendered meanwhile. */
+  request(): void;
+}
+
+/** A source that has highlight.js at hand (Node tests, benchmarks). */
+export function loadedHighlighter(highlighter: Highlighter): HighlighterSource {
+  return { current: highlighter, request: () => undefined };
+}
+
+/** The class of a code block with a language, rendered before highlight.js was loaded. */
+export const HIGHLIGHT_PENDING = 'hljs-pending';
+
+export function createMarkdownIt(highlighter: HighlighterSource): Markdown {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
   // Reference definitions may appear after their use, so a finished block could change once
   // more text streams in; without them every block renders the same alone as in the whole.
@@ -74,9 +96,11 @@ export function createMarkdownIt(): Markdown {
 
   const codeBlock = (content: string, info: string) => {
     const lang = info.split(/\s+/)[0] ?? '';
-    const known = lang !== '' && hljs.getLanguage(lang) !== undefined;
-    const body = known ? hljs.highlight(content, { language: lang, ignoreIllegals: true }).value : escape(content);
-    const langClass = lang ? ` language-${escape(lang)}` : '';
+    const hljs = highlighter.current;
+    if (lang !== '' && !hljs) highlighter.request();
+    const known = lang !== '' && hljs?.getLanguage(lang) !== undefined;
+    const body = known ? hljs!.highlight(content, { language: lang, ignoreIllegals: true }).value : escape(content);
+    const langClass = lang ? ` language-${escape(lang)}${hljs ? '' : ` ${HIGHLIGHT_PENDING}`}` : '';
     const label = lang ? `<span class="code-language">${escape(lang)}</span>` : '';
     const copy = escape(l10n.t('Copy'));
     const insert = escape(l10n.t('Insert at Cursor'));
@@ -154,7 +178,27 @@ export interface MarkdownPipeline {
   renderTokens(tokens: Token[], env: MarkdownEnv): DocumentFragment;
 }
 
-export function createMarkdownPipeline(purify: DOMPurify, md: Markdown = createMarkdownIt()): MarkdownPipeline {
+/**
+ * Highlights, in place, the code blocks under `root` rendered before highlight.js was loaded.
+ * A block whose language highlight.js does not know stays as it is, unmarked.
+ */
+export function highlightPending(root: ParentNode, hljs: Highlighter, purify: DOMPurify): void {
+  for (const code of Array.from(root.querySelectorAll<HTMLElement>(`code.${HIGHLIGHT_PENDING}`))) {
+    code.classList.remove(HIGHLIGHT_PENDING);
+    const language = Array.from(code.classList)
+      .find((c) => c.startsWith('language-'))
+      ?.slice('language-'.length);
+    if (!language || hljs.getLanguage(language) === undefined) continue;
+    const html = hljs.highlight(code.textContent ?? '', { language, ignoreIllegals: true }).value;
+    code.replaceChildren(purify.sanitize(html, PURIFY_CONFIG));
+  }
+}
+
+export function createMarkdownPipeline(
+  purify: DOMPurify,
+  highlighter: HighlighterSource,
+  md: Markdown = createMarkdownIt(highlighter),
+): MarkdownPipeline {
   installHooks(purify);
   return {
     md,

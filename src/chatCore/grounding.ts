@@ -1,14 +1,18 @@
 /**
- * Grounding: search the conversation's vector store for the question and number the passages
- * (after any context the user attached) as the sources an answer cites. No `vscode` import.
+ * Grounding: search the conversation's vector stores for the turn's query, keep the relevant
+ * passages as many as the question needs, and number them (after any context the user attached)
+ * as the sources an answer cites. No `vscode` import.
  */
+import { questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
+import { relevantPassages } from './relevance';
+import { mergeByRank } from './storeMerge';
 
 /** The part of DocumentsClient grounding uses. */
 export interface GroundingDocuments {
   search(
     storeId: string,
-    body: { query: string; max_num_results?: number },
+    body: { query: string; max_num_results?: number; file_ids?: string[] },
     options?: { signal?: AbortSignal },
   ): Promise<{ data: ReadonlyArray<{ score: number; content: string; file_id: string; [key: string]: unknown }> }>;
   retrieveFile(fileId: string, options?: { signal?: AbortSignal }): Promise<{ filename: string }>;
@@ -50,15 +54,20 @@ export async function searchPassages(
   maxResults: number,
   fileNames: FileNameCache,
   signal?: AbortSignal,
+  /** Restricts the search to these files. */
+  fileIds?: string[],
 ): Promise<PassageSource[]> {
   const query = Array.from(question.trim()).slice(0, MAX_SEARCH_QUERY).join('');
-  const result = await documents.search(store.id, { query, max_num_results: maxResults }, { signal });
+  const body = { query, max_num_results: maxResults, ...(fileIds?.length ? { file_ids: fileIds } : {}) };
+  const result = await documents.search(store.id, body, { signal });
   return Promise.all(
     result.data
       .filter((item) => item.content.trim() !== '')
       .map(async (item): Promise<PassageSource> => {
         const given = typeof item['filename'] === 'string' && item['filename'] ? item['filename'] : undefined;
         const filename = given ?? (item.file_id ? await fileNames.lookup(documents, item.file_id, signal) : undefined);
+        const chunkIndex = item['chunk_index'];
+        const heading = item['heading'];
         return {
           kind: 'passage',
           storeId: store.id,
@@ -67,9 +76,43 @@ export async function searchPassages(
           ...(filename ? { filename } : {}),
           content: item.content,
           score: item.score,
+          ...(typeof chunkIndex === 'number' && Number.isInteger(chunkIndex) ? { chunkIndex } : {}),
+          ...(typeof heading === 'string' && heading ? { heading } : {}),
         };
       }),
   );
+}
+
+export interface GroundingSearch {
+  /** The turn's query (see searchQuery.ts). */
+  query: string;
+  stores: readonly GroundingStore[];
+  /** The "search result count" setting: passages for a question about one fact. */
+  maxResults: number;
+  /** Characters of passages the prompt may carry. */
+  charBudget?: number;
+}
+
+/**
+ * The passages that ground an answer: every store searched for the query (in parallel), each
+ * search's passages below its relevance floor dropped (all of them when none supports the
+ * query), the rest merged by rank, neighbouring chunks joined, a few per file, as many as the
+ * question needs within the budget. An empty list means the documents do not cover the query.
+ */
+export async function findPassages(
+  documents: GroundingDocuments,
+  search: GroundingSearch,
+  fileNames: FileNameCache,
+  signal?: AbortSignal,
+): Promise<PassageSource[]> {
+  const kind = questionKind(search.query);
+  const target = passageTarget(kind, search.maxResults);
+  const lists = await Promise.all(
+    search.stores.map(async (store) =>
+      relevantPassages(search.query, await searchPassages(documents, store, search.query, searchSize(target), fileNames, signal)),
+    ),
+  );
+  return selectPassages(mergeByRank(lists), kind, search.maxResults, search.charBudget);
 }
 
 function sameItem(a: ContextItem, b: ContextItem): boolean {

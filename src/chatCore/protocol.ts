@@ -117,7 +117,7 @@ export type HostMessage =
   | { type: 'options'; conversationId: string; options: ConversationOptions }
   | { type: 'models'; catalog: ModelCatalogState }
   | { type: 'stores'; catalog: StoreCatalogState }
-  | { type: 'streamStart'; requestId: string; messageId: string; sources: ChatSource[] }
+  | { type: 'streamStart'; requestId: string; messageId: string; sources: ChatSource[]; searchQuery?: string }
   | { type: 'streamStatus'; requestId: string; phase: StreamPhase }
   /** A running tool's progress (research polls); replaces the previous report. */
   | { type: 'streamProgress'; requestId: string; progress: ToolProgress }
@@ -131,6 +131,8 @@ export type HostMessage =
 /** Longest question the composer sends (the documents service limits a search query to 10,000). */
 export const MAX_QUESTION_LENGTH = 100_000;
 const MAX_CODE_LENGTH = 1_000_000;
+/** The documents service takes search queries of at most 10,000 characters. */
+export const MAX_SEARCH_QUERY_LENGTH = 10_000;
 const id = z.string().min(1).max(200);
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
@@ -149,6 +151,12 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     maxCompletionTokens: z.number().int().min(1).max(1_000_000).nullable(),
   }),
   z.strictObject({ type: z.literal('setVectorStore'), storeId: id.nullable() }),
+  /** Answers the last question again, searching for `query` (the edited "Searched for"). */
+  z.strictObject({
+    type: z.literal('searchAgain'),
+    messageId: id,
+    query: z.string().trim().min(1).max(MAX_SEARCH_QUERY_LENGTH),
+  }),
   z.strictObject({ type: z.literal('refreshModels') }),
   z.strictObject({ type: z.literal('refreshStores') }),
   z.strictObject({ type: z.literal('removeContext'), index: z.number().int().min(0).max(1000) }),

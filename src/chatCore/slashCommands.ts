@@ -3,7 +3,7 @@
  * `/research <topic>`. No `vscode` import.
  */
 import * as l10n from '@vscode/l10n';
-import { MAX_CRAWL_URLS } from '../api/gateway/schemas';
+import { MAX_CRAWL_URLS } from '../api/gateway/limits';
 
 export { MAX_CRAWL_URLS };
 

@@ -8,6 +8,8 @@ export const EXTENSION_ID = 'docchat.docchat';
 export const ViewIds = {
   container: 'docchat',
   stores: 'docchat.stores',
+  /** The chat panel's webview type. */
+  chat: 'docchat.chat',
 } as const;
 
 export const Commands = {
@@ -24,12 +26,16 @@ export const Commands = {
   revealInTree: 'docchat.revealInTree',
   attachCurrentFile: 'docchat.attachCurrentFile',
   attachFiles: 'docchat.attachFiles',
+  removeFromStore: 'docchat.removeFromStore',
+  deleteFile: 'docchat.deleteFile',
+  deleteStore: 'docchat.deleteStore',
   // Metadata
   setFileMetadata: 'docchat.setFileMetadata',
   setStoreFileMetadata: 'docchat.setStoreFileMetadata',
   // Search
   search: 'docchat.search',
   searchInFiles: 'docchat.searchInFiles',
+  clearPassageHighlight: 'docchat.clearPassageHighlight',
   // Chat
   openChat: 'docchat.chat.open',
   newChat: 'docchat.chat.new',
@@ -53,6 +59,10 @@ export const Commands = {
   chooseStoreForChat: 'docchat.chat.chooseStore',
   useLanguageModel: 'docchat.local.useLanguageModel',
   openWalkthrough: 'docchat.openWalkthrough',
+  /** The Settings editor at DocChat's settings, on the tab where they live (argument: a setting key). */
+  openSettings: 'docchat.openSettings',
+  // Agents
+  copyMcpConfiguration: 'docchat.copyMcpConfiguration',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -77,6 +87,7 @@ export const Settings = {
   syncRemoveDeleted: 'sync.removeDeleted',
   syncWatch: 'sync.watch',
   detectModelServers: 'local.detectModelServers',
+  mcpAllowChanges: 'mcp.allowChanges',
 } as const;
 export type SettingKey = (typeof Settings)[keyof typeof Settings];
 export const SETTINGS_SECTION = 'docchat';
@@ -108,6 +119,8 @@ export const ContextKeys = {
   fileAttached: 'docchat.walkthrough.fileAttached',
   answered: 'docchat.walkthrough.answered',
   participantAnswered: 'docchat.walkthrough.participantAnswered',
+  /** An editor shows a passage highlighted by a citation or a search result (Escape clears it). */
+  passageHighlighted: 'docchat.passageHighlighted',
 } as const;
 
 /** The Getting Started walkthrough's id (`<publisher>.<name>#<walkthrough id>`). */

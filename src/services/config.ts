@@ -17,6 +17,8 @@ const USER_ONLY: readonly SettingKey[] = [
   Settings.allowInsecureHttp,
   Settings.skipOcrField,
   Settings.fileIdsField,
+  // An agent may change stores only when the user, not a workspace, allowed it.
+  Settings.mcpAllowChanges,
 ];
 
 export interface SettingsChange {

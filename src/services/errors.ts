@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AbortedError, DocChatError, RateLimitError } from '../api/http/errors';
+import { AbortedError, DocChatError, errorSentence, RateLimitError } from '../api/http/errors';
 import { Commands } from '../common/constants';
 import type { Logger } from '../common/log';
 import type { RateLimitMonitor } from './rateLimits';
@@ -22,13 +22,7 @@ export function isCancellation(error: unknown): boolean {
 }
 
 /** One readable sentence for an error, without secrets (the clients never put them in messages). */
-export function describeError(error: unknown): string {
-  if (error instanceof DocChatError) {
-    const hint = error.hint ? ` ${error.hint}` : '';
-    return `${error.message}${hint}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
+export const describeError = errorSentence;
 
 /**
  * Shows each error to the user once, with a way forward, and logs the details. The same message

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type * as vscode from 'vscode';
 import {
   compareVersions,
   DISCOVERY_FILE_NAME,
@@ -11,7 +10,7 @@ import {
   upstreamSignature,
   type DiscoveryInfo,
 } from '../common/discoveryFile';
-import { Disposable, toDisposable } from '../common/lifecycle';
+import { Disposable, type DisposableLike, toDisposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
 
 /**
@@ -61,6 +60,11 @@ export interface LocalBackendOptions {
   idleExitMs?: number;
   /** A window renews its lease this often; the lease lasts three times as long. Default 30 s. */
   heartbeatMs?: number;
+  /**
+   * Use the running backend whatever upstream it forwards to (the MCP server, which knows no
+   * upstream, must not replace the one a window started with its gateway). Default false.
+   */
+  anyUpstream?: boolean;
 }
 
 /** Crash loop: this many unexpected exits within `CRASH_WINDOW_MS` stop the restarts. */
@@ -103,7 +107,8 @@ export class LocalBackend extends Disposable {
   private readonly changeListeners = new Set<(endpoint: LocalEndpoint | Error) => void>();
 
   constructor(
-    private readonly context: Pick<vscode.ExtensionContext, 'extensionPath' | 'globalStorageUri'>,
+    /** The extension's folder and the profile's storage folder (what an ExtensionContext has). */
+    private readonly context: { readonly extensionPath: string; readonly globalStorageUri: { readonly fsPath: string } },
     private readonly log: Logger,
     private readonly options: LocalBackendOptions,
   ) {
@@ -130,7 +135,7 @@ export class LocalBackend extends Disposable {
   private currentPid: number | undefined;
 
   /** Fires with the endpoint after the backend was restarted, or with the error that ended the restarts. */
-  onDidChange(listener: (endpoint: LocalEndpoint | Error) => void): vscode.Disposable {
+  onDidChange(listener: (endpoint: LocalEndpoint | Error) => void): DisposableLike {
     this.changeListeners.add(listener);
     return { dispose: () => void this.changeListeners.delete(listener) };
   }
@@ -253,7 +258,9 @@ export class LocalBackend extends Disposable {
     if (compareVersions(body.version ?? info.version, this.options.version) < 0) {
       return { kind: 'replace', info, why: `it runs version ${body.version ?? info.version}, this window ${this.options.version}` };
     }
-    if (info.upstream !== this.signature) return { kind: 'replace', info, why: 'the embeddings upstream changed' };
+    if (info.upstream !== this.signature && !this.options.anyUpstream) {
+      return { kind: 'replace', info, why: 'the embeddings upstream changed' };
+    }
     return { kind: 'ok', info };
   }
 

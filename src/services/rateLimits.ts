@@ -18,11 +18,16 @@ export class RateLimitMonitor extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<RateLimitWait>());
   readonly onDidChange = this._onDidChange.event;
 
+  /** `now`: the clock waits are measured on (tests drive one). */
+  constructor(private readonly now: () => number = Date.now) {
+    super();
+  }
+
   report(operation: string, waitMs: number): void {
     if (!(waitMs > 0)) {
       return;
     }
-    const wait: RateLimitWait = { operation, waitMs, until: Date.now() + waitMs };
+    const wait: RateLimitWait = { operation, waitMs, until: this.now() + waitMs };
     const known = this.waits.get(operation);
     if (!known || known.until < wait.until) {
       this.waits.set(operation, wait);
@@ -31,7 +36,7 @@ export class RateLimitMonitor extends Disposable {
   }
 
   /** The longest wait still running, if any. */
-  current(now = Date.now()): RateLimitWait | undefined {
+  current(now = this.now()): RateLimitWait | undefined {
     let longest: RateLimitWait | undefined;
     for (const [operation, wait] of this.waits) {
       if (wait.until <= now) {
@@ -44,7 +49,7 @@ export class RateLimitMonitor extends Disposable {
   }
 
   /** Seconds left for one operation (0 when it is not waiting). */
-  secondsLeft(operation: string, now = Date.now()): number {
+  secondsLeft(operation: string, now = this.now()): number {
     const wait = this.waits.get(operation);
     return wait && wait.until > now ? Math.ceil((wait.until - now) / 1000) : 0;
   }

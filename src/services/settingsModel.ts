@@ -36,6 +36,8 @@ export interface DocChatSettings {
   announceAnswers: 'asTheyStream' | 'whenDone' | 'off';
   /** Local mode: whether "Use a Language Model…" looks for model servers on this machine's usual ports. */
   detectModelServers: boolean;
+  /** Whether DocChat's MCP server offers agents the tools that attach files and change metadata. */
+  mcpAllowChanges: boolean;
   network: NetworkSettings;
 }
 
@@ -94,6 +96,7 @@ export function normaliseSettings(raw: RawSettings): DocChatSettings {
     attachSkipOcr: skip === 'always' || skip === 'never' ? skip : 'ask',
     announceAnswers: announce === 'whenDone' || announce === 'off' ? announce : 'asTheyStream',
     detectModelServers: d[Settings.detectModelServers] !== false,
+    mcpAllowChanges: d[Settings.mcpAllowChanges] === true,
     network: {
       proxy: str(d[Settings.proxy]) || str(raw.httpProxy) || undefined,
       // NO_PROXY is added to this list (not replaced by it) where the dispatcher reads the environment.

@@ -1,6 +1,6 @@
 /**
  * Benchmark 5, activation: module load and activate() time of DocChat inside the real VS Code
- * extension host (code-server 1.100.3 driven by the test harness), and the size of the extension
+ * extension host (the code-server of `$DOCCHAT_VSCODE`, newest by default, driven by the test harness), and the size of the extension
  * bundle, for the design before lazy activation (a baseline commit, activated at startup with
  * everything in one bundle) and the current tree (activated when DocChat is first used, the HTTP
  * library in a bundle of its own loaded at the first request), side by side in one run. Each is
@@ -12,7 +12,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlin
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchVSCode, pollUntil } from '../support/harness';
+import { launchVSCode, pollUntil, vscodeTarget } from '../support/harness';
 import { repoRoot } from './lib/backendProcess';
 import { main, progress, type BenchResult } from './lib/report';
 import { goal, kb, ms, ratio, summarize } from './lib/stats';
@@ -168,7 +168,7 @@ main(async (): Promise<BenchResult> => {
     id: 'activation',
     title: 'Activation and bundle size',
     goal: `module load + activate() ≤ ${GOAL_LOAD_AND_ACTIVATE_MS} ms inside the extension host; extension bundle ≤ ${GOAL_BUNDLE_KB} KB minified.`,
-    method: `code-server 4.100.3 (VS Code 1.100.3) started by the test harness with a fresh profile per run, opened in headless Chromium; the harness then shows the DocChat view, as a user does first. The installed copy's \`main\` is a wrapper that times \`require('./extension.js')\` and the real \`activate(context)\` with performance.now() inside the extension host. Old design: commit ${BASELINE_REF}; new: this tree; both built with their own \`esbuild.mjs --production\`. ${RUNS} runs per design, interleaved.`,
+    method: `code-server ${vscodeTarget().codeServer} (VS Code ${vscodeTarget().vscode}) started by the test harness with a fresh profile per run, opened in headless Chromium; the harness then shows the DocChat view, as a user does first. The installed copy's \`main\` is a wrapper that times \`require('./extension.js')\` and the real \`activate(context)\` with performance.now() inside the extension host. Old design: commit ${BASELINE_REF}; new: this tree; both built with their own \`esbuild.mjs --production\`. ${RUNS} runs per design, interleaved.`,
     tables: [
       {
         caption: 'Inside the extension host (ms, medians)',

@@ -14,7 +14,7 @@ import { DocumentsClient } from '../../src/api/documents/client';
 import { GatewayClient } from '../../src/api/gateway/client';
 import { startBackend } from '../../src/backend';
 import { DEFAULT_DEBOUNCE_MS } from '../../src/features/search/searchController';
-import { chatWebviewFrame, launchVSCode, startBackendProcess, type VSCodeSession } from '../support/harness';
+import { chatWebviewFrame, launchVSCode, startBackendProcess, vscodeTarget, type VSCodeSession } from '../support/harness';
 import { startProfile, type ProfileSummaries, type ProfileSummary } from './latency/cpuProfile';
 import { armTimer, timerResult, visibleTreeLabels } from './latency/pageTimer';
 import { FIRST_TOKEN_DELAY_MS, MODELS, SHORT_ANSWER, startUpstream } from './latency/upstream';
@@ -621,7 +621,7 @@ main(async (): Promise<BenchResult> => {
     id: 'latency',
     title: 'Latency the user feels (VS Code + Chromium)',
     goal: 'Chat Enter → first token: overhead over raw (search + first token) ≤ 16.7 ms p50, ≤ 50 ms p95; last token → 100 KB answer on screen ≤ one frame; search and tree ≤ 1.2× raw + one frame; chat panel open on 200 messages ≤ 100 ms.',
-    method: `code-server 4.100.3 in headless Debian Chromium (the test harness), DocChat from dist/, against the embedded backend (its CLI, rate limits off) whose gateway forwards to a scripted OpenAI-compatible upstream on 127.0.0.1 (\`instant\` answers at once, \`delayed\` after ${FIRST_TOKEN_DELAY_MS} ms; a ${SHORT_ANSWER.length}-character answer with a citation and code). Chat times are the webview's own performance marks (the Enter key event's timeStamp → the task after the first paint that shows answer text); search and tree times are taken in the workbench page (input event timeStamp → the task after the paint that shows the rows). "Raw" is the same request to the same server by DocChat's API clients from the benchmark process, interleaved with the UI runs. Overheads are p50(UI) − p50(raw) and p95(UI) − p95(raw). ${ROUNDS} rounds per chat case, ${SEARCH_RUNS} searches, ${TREE_RUNS} expand/Load more runs, ${PANEL_RUNS} opens and switch cycles.`,
+    method: `code-server ${vscodeTarget().codeServer} (VS Code ${vscodeTarget().vscode}) in headless Debian Chromium (the test harness), DocChat from dist/, against the embedded backend (its CLI, rate limits off) whose gateway forwards to a scripted OpenAI-compatible upstream on 127.0.0.1 (\`instant\` answers at once, \`delayed\` after ${FIRST_TOKEN_DELAY_MS} ms; a ${SHORT_ANSWER.length}-character answer with a citation and code). Chat times are the webview's own performance marks (the Enter key event's timeStamp → the task after the first paint that shows answer text); search and tree times are taken in the workbench page (input event timeStamp → the task after the paint that shows the rows). "Raw" is the same request to the same server by DocChat's API clients from the benchmark process, interleaved with the UI runs. Overheads are p50(UI) − p50(raw) and p95(UI) − p95(raw). ${ROUNDS} rounds per chat case, ${SEARCH_RUNS} searches, ${TREE_RUNS} expand/Load more runs, ${PANEL_RUNS} opens and switch cycles.`,
     tables,
     notes,
   };

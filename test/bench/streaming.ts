@@ -79,13 +79,17 @@ main(async (): Promise<BenchResult> => {
   const notes: string[] = [];
   const metFloor = docchatTotal <= 1.05 * floorTotal;
   const metSdk = docchatTotal <= 0.8 * sdkTotal;
+  const coldTtft = stat('docchat', 'coldTtft').median;
+  const sdkColdTtft = stat('openai', 'coldTtft').median;
+  const metCold = coldTtft <= sdkColdTtft;
   if (!metFloor) notes.push(`DocChat's total time is ${ratio(docchatTotal, floorTotal)} the floor's (goal ≤ 1.05×).`);
   if (!metSdk) notes.push(`DocChat's total time is ${ratio(docchatTotal, sdkTotal)} the openai SDK's (goal ≤ 0.8×).`);
+  if (!metCold) notes.push(`DocChat's cold first token takes ${ratio(coldTtft, sdkColdTtft)} the openai SDK's (goal ≤ 1.0×).`);
   return {
     id: 'streaming',
     title: 'Streaming client',
-    goal: 'Total time ≤ 1.05× the floor and ≤ 0.8× the openai SDK.',
-    method: `A local SSE server on 127.0.0.1 sends a ${CHUNKS.toLocaleString('en')}-chunk completion (${mb(server.bytes)} MB of SSE). Each contender runs in a fresh Node process per round (${ROUNDS} rounds, interleaved): ${WARMUPS} warm-up streams (the first is reported as "cold"), then ${RUNS_PER_ROUND} timed streams; peak memory is the process's maximum RSS.`,
+    goal: "Warm total time ≤ 1.05× the floor and ≤ 0.8× the openai SDK; a fresh process's first token no later than the openai SDK's.",
+    method: `A local SSE server on 127.0.0.1 sends a ${CHUNKS.toLocaleString('en')}-chunk completion (${mb(server.bytes)} MB of SSE). Each contender runs in a fresh Node process per round (${ROUNDS} rounds, interleaved): it makes its client, is idle for 100 ms (as the extension's client exists before the first question), then runs ${WARMUPS} warm-up streams (the first is reported as "cold"), then ${RUNS_PER_ROUND} timed streams; peak memory is the process's maximum RSS.`,
     tables: [
       {
         caption: 'Total time of a warm stream (ms)',
@@ -124,11 +128,13 @@ main(async (): Promise<BenchResult> => {
         }),
       },
       {
-        caption: 'Goals (medians of warm streams)',
+        caption: 'Goals (medians)',
         columns: ['goal', 'DocChat', 'target', 'goal met'],
         rows: [
           ['total time vs floor', ratio(docchatTotal, floorTotal), '≤ 1.05×', goal(metFloor)],
           ['total time vs openai SDK', ratio(docchatTotal, sdkTotal), '≤ 0.8×', goal(metSdk)],
+          ['cold time to first token vs openai SDK', ratio(coldTtft, sdkColdTtft), '≤ 1.0×', goal(metCold)],
+          ['cold time to first token vs floor (for information)', ratio(coldTtft, stat('floor', 'coldTtft').median), '—', '—'],
           ['time to first token vs floor (for information)', ratio(docchatTtft, stat('floor', 'ttft').median), '—', '—'],
         ],
       },

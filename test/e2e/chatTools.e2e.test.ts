@@ -130,7 +130,7 @@ describe('Chat panel gateway tools (e2e)', function () {
       await error.waitFor({ state: 'visible', timeout: 30_000 });
       const text = await error.innerText();
       assert.match(text, new RegExp(`${what} is not available on this gateway\\.`));
-      assert.match(text, /--upstream/, 'the message says how to enable it');
+      assert.match(text, /DocChat: Open Settings/, 'the message says how to enable it in VS Code');
       assert.equal(await error.locator('.action-retry').count(), 0, 'no Retry for a tool the gateway lacks');
       await session.screenshot(`${what} not available`);
     }

@@ -3,7 +3,11 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import {
+  openWorkspaceFile,
+  pickQuickItem,
+  treeRow,
   runContextMenu,
+  commandLabel,
   commandTitle,
   captureFailures,
   launchVSCode,
@@ -30,12 +34,6 @@ const ONCALL = 'On-call handbook. The pager rotation changes every Monday at noo
 
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
 
-async function pickQuickItem(page: Page, text: string | RegExp): Promise<void> {
-  const row = quickInput(page).locator('.monaco-list-row', { hasText: text });
-  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
-  await row.first().click();
-}
-
 /**
  * Picks "Add pair…" and waits for the key=value box that replaces the list: typing before it is
  * shown would go into the list's filter and be lost.
@@ -60,19 +58,6 @@ async function searchStore(session: VSCodeSession, query: string): Promise<void>
     .locator('.quick-input-title', { hasText: `Search "${STORE}"` })
     .waitFor({ state: 'visible' });
   await quickInput(session.page).locator('input.input').fill(query);
-}
-
-async function openWorkspaceFile(session: VSCodeSession, name: string): Promise<void> {
-  await session.page.keyboard.press('Control+P');
-  await quickInput(session.page).waitFor({ state: 'visible' });
-  await quickInput(session.page).locator('input.input').fill(name);
-  await pickQuickItem(session.page, name);
-  await session.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ state: 'visible', timeout: 20_000 });
-}
-
-/** Right-clicks a tree row and runs a context-menu item (a toast taking focus closes the menu, so retry). */
-function treeRow(pane: Locator, label: string): Locator {
-  return pane.locator('.monaco-list-row', { has: pane.page().locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
 }
 
 async function hoverText(page: Page, target: Locator, expected: RegExp): Promise<string> {
@@ -134,7 +119,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
   });
 
   it('attaches the open file and shows it reaching "completed"', async () => {
-    await openWorkspaceFile(session, 'deploy-guide.md');
+    await openWorkspaceFile(session.page, 'deploy-guide.md');
     await session.runCommand(commandTitle('docchat.attachCurrentFile'));
     await pickQuickItem(session.page, STORE);
     const store = treeRow(pane, STORE);
@@ -150,7 +135,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
       .waitFor({ state: 'visible', timeout: 30_000 });
 
     // A second file, for the virtual-document case below.
-    await openWorkspaceFile(session, 'oncall.txt');
+    await openWorkspaceFile(session.page, 'oncall.txt');
     await session.runCommand(commandTitle('docchat.attachCurrentFile'));
     await pickQuickItem(session.page, STORE);
     await treeRow(pane, 'oncall.txt').locator('.codicon-check').waitFor({ state: 'visible', timeout: 60_000 });
@@ -173,7 +158,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
 
   it('sets store-file metadata, refusing an entry over a limit without losing the others, and shows it in the tooltip', async () => {
     const file = treeRow(pane, 'deploy-guide.md');
-    await runContextMenu(session.page, file, 'Set Store File Metadata…');
+    await runContextMenu(session.page, file, commandLabel('docchat.setStoreFileMetadata'));
     await addPair(session.page);
     const input = quickInput(session.page).locator('input.input');
     await input.fill('team=platform');

@@ -3,6 +3,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import {
+  pickQuickItem,
   runContextMenu,
   commandLabel,
   captureFailures,
@@ -33,12 +34,6 @@ interface StoreFile {
 }
 
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
-
-async function pickQuickItem(page: Page, text: string | RegExp): Promise<void> {
-  const row = quickInput(page).locator('.monaco-list-row', { hasText: text });
-  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
-  await row.first().click();
-}
 
 function explorerRow(page: Page, name: string): Locator {
   return page.locator('.explorer-folders-view .monaco-list-row', {

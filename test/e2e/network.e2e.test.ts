@@ -23,13 +23,36 @@ const GATEWAY_HOST = 'gw.corp.test';
 const MODEL = 'alpha-5-mini';
 const ANSWER_WORDS = ['Roll ', 'back ', 'from ', 'the ', 'release ', 'pipeline.'];
 /** Makes the `.test` names resolve in code-server's processes, as a company's DNS would. */
-const COMPANY_DNS = `--require "${path.join(__dirname, '../support/servers/companyDns.cjs')}"`;
+const COMPANY_DNS = path.join(__dirname, '../support/servers/companyDns.cjs');
 
 /**
  * A tiny extension that changes a setting through VS Code's configuration API, as the Settings
  * editor does when the user edits it there (VS Code applies such a change at once; an edit of the
  * settings file behind its back reaches code-server's window only on a reload).
  */
+/**
+ * A tiny extension that loads the company DNS (companyDns.cjs) into the extension host as it
+ * starts, before DocChat is used. VS Code 1.139's server removes NODE_OPTIONS from the extension
+ * host's environment, so `--require` there would not reach it.
+ */
+function writeCompanyDnsExtension(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'docchat-company-dns-'));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'company-dns',
+      publisher: 'docchat-tests',
+      version: '0.0.1',
+      engines: { vscode: '^1.104.0' },
+      main: './extension.js',
+      activationEvents: ['*'],
+    }),
+  );
+  writeFileSync(path.join(dir, 'extension.js'), `require(${JSON.stringify(COMPANY_DNS)});\nexports.activate = () => undefined;\n`);
+  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  return dir;
+}
+
 function writeSettingsExtension(key: string, value: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'docchat-settings-writer-'));
   writeFileSync(
@@ -233,8 +256,8 @@ describe('Network: proxy and company CA (e2e)', function () {
         HTTPS_PROXY: `http://alice:${PROXY_PASSWORD}@127.0.0.1:${proxy.port}`,
         NO_PROXY: `.example.org,${GATEWAY_HOST}`,
         NODE_EXTRA_CA_CERTS: ca.certFile,
-        NODE_OPTIONS: COMPANY_DNS,
       },
+      extraExtensions: [writeCompanyDnsExtension()],
     });
     await session.openView();
     await session.enterSecret('docchat.setDocumentsToken', TOKEN);

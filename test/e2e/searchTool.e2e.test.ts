@@ -2,8 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { commandTitle, captureFailures, launchVSCode, type VSCodeSession } from '../support/harness';
+import { commandTitle, captureFailures, launchVSCode, pickQuickItem, type VSCodeSession } from '../support/harness';
 
 // DocChat's language model tool, invoked through VS Code itself (`vscode.lm.invokeTool`) in a
 // real VS Code 1.100 without any chat extension, against the embedded backend (Local mode). Without
@@ -55,14 +54,6 @@ exports.activate = (context) => {
   );
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
   return dir;
-}
-
-const quickInput = (page: Page) => page.locator('.quick-input-widget');
-
-async function pickQuickItem(page: Page, text: string | RegExp): Promise<void> {
-  const row = quickInput(page).locator('.monaco-list-row', { hasText: text });
-  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
-  await row.first().click();
 }
 
 /** The command palette can be closed by a focus change still under way: try once more. */

@@ -40,6 +40,9 @@ const common = {
   external: ['vscode'],
   logLevel: 'warning',
   absWorkingDir: root,
+  // The repository the suite was built from: its dist/backend.js (the backend as a library, which
+  // the package does not hold) starts test backends inside the extension host.
+  define: { DOCCHAT_REPOSITORY_ROOT: JSON.stringify(root) },
   // mocha looks up optional reporters and ESM loaders at run time; the suite uses neither.
   logOverride: { 'require-resolve-not-external': 'silent', 'unsupported-dynamic-import': 'silent' },
 };
@@ -64,7 +67,7 @@ export async function buildExtensionHostTests() {
     stdin: {
       contents:
         `import { activateRunner } from './runner/extension';\n${filesTable()}` +
-        'export function activate() { return activateRunner(files); }\nexport function deactivate() {}\n',
+        'export function activate(context) { return activateRunner(files, context); }\nexport function deactivate() {}\n',
       resolveDir: here,
       sourcefile: 'runner-entry.ts',
       loader: 'ts',

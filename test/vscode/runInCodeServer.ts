@@ -4,11 +4,12 @@
 // Exit code 1 on any failure, a crash, or no results at all.
 //
 //   node --import tsx test/vscode/runInCodeServer.ts
+//   DOCCHAT_EXTHOST_GREP='Chat panel host' node --import tsx test/vscode/runInCodeServer.ts   (only matching tests; code-server passes its environment on)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchVSCode, repoRoot, testResultsRoot, type VSCodeSession } from '../support/harness';
+import { launchVSCode, repoRoot, testResultsRoot, vscodeTarget, type VSCodeSession } from '../support/harness';
 import type { SuiteResults } from './runner/runSuite';
 
 const RESULTS_TIMEOUT_MS = 180_000;
@@ -42,7 +43,8 @@ async function main(): Promise<number> {
   const resultsFile = path.join(scratch, 'results.json');
   const session = await launchVSCode({
     name: 'extension-host',
-    env: { DOCCHAT_EXTHOST_RESULTS: resultsFile },
+    // The suite checks that it runs in the VS Code version this run is meant for.
+    env: { DOCCHAT_EXTHOST_RESULTS: resultsFile, DOCCHAT_EXPECTED_VSCODE: vscodeTarget().vscode },
     extraExtensions: [path.join(repoRoot, 'out/vscode-tests/runner-extension')],
   });
   let json: string | undefined;

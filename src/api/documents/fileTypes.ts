@@ -4,6 +4,41 @@
  */
 import path from 'node:path';
 
+/** The document kinds recognised by extension alone (see BY_EXTENSION). */
+export type DocumentKind =
+  'xlsx' | 'xls' | 'ods' | 'pptx' | 'odp' | 'odt' | 'rtf' | 'epub' | 'msg' | 'eml' | 'ipynb' | 'json' | 'xml' | 'zip' | 'image';
+
+/** Formats recognised by extension (the converter checks ZIP packages and OLE files by their first bytes). */
+export const BY_EXTENSION: Record<string, DocumentKind> = {
+  '.xlsx': 'xlsx',
+  '.xlsm': 'xlsx',
+  '.xls': 'xls',
+  '.ods': 'ods',
+  '.pptx': 'pptx',
+  '.pptm': 'pptx',
+  '.odp': 'odp',
+  '.odt': 'odt',
+  '.rtf': 'rtf',
+  '.epub': 'epub',
+  '.msg': 'msg',
+  '.eml': 'eml',
+  '.ipynb': 'ipynb',
+  '.json': 'json',
+  '.geojson': 'json',
+  '.xml': 'xml',
+  '.rss': 'xml',
+  '.atom': 'xml',
+  '.zip': 'zip',
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.tif': 'image',
+  '.tiff': 'image',
+  '.webp': 'image',
+  '.bmp': 'image',
+  '.gif': 'image',
+};
+
 /** File extension (or whole name) -> fence language. */
 export const CODE_LANGUAGES: Record<string, string> = {
   '.ts': 'ts',
@@ -61,7 +96,6 @@ export const CODE_LANGUAGES: Record<string, string> = {
   '.less': 'less',
   '.vue': 'vue',
   '.svelte': 'svelte',
-  '.json': 'json',
   '.jsonc': 'jsonc',
   '.json5': 'json5',
   '.yaml': 'yaml',
@@ -71,7 +105,9 @@ export const CODE_LANGUAGES: Record<string, string> = {
   '.cfg': 'ini',
   '.conf': 'ini',
   '.properties': 'properties',
-  '.xml': 'xml',
+  '.xsd': 'xml',
+  '.xsl': 'xml',
+  '.xslt': 'xml',
   '.gradle': 'groovy',
   '.proto': 'protobuf',
   '.graphql': 'graphql',
@@ -82,8 +118,6 @@ export const CODE_LANGUAGES: Record<string, string> = {
   '.mk': 'makefile',
   '.diff': 'diff',
   '.patch': 'diff',
-  '.csv': 'csv',
-  '.tsv': 'tsv',
   '.zig': 'zig',
   '.nim': 'nim',
   '.ml': 'ocaml',
@@ -105,5 +139,12 @@ export function isConvertibleName(filename: string): boolean {
   const base = path.basename(filename).toLowerCase();
   const ext = path.extname(base);
   if (!ext) return base in CODE_LANGUAGES;
-  return MARKDOWN.has(ext) || HTML.has(ext) || (TEXT.has(ext) && ext !== '') || ext in CODE_LANGUAGES || ['.pdf', '.docx'].includes(ext);
+  return (
+    MARKDOWN.has(ext) ||
+    HTML.has(ext) ||
+    (TEXT.has(ext) && ext !== '') ||
+    ext in CODE_LANGUAGES ||
+    ext in BY_EXTENSION ||
+    ['.pdf', '.docx', '.csv', '.tsv', '.tab'].includes(ext)
+  );
 }

@@ -40,7 +40,7 @@ import {
   type WebSearchResponse,
   webSearchResponseSchema,
 } from './schemas';
-import { deferredIterable, parseCompletionStream } from './stream';
+import { deferredIterable, parseCompletionStream, toolCallDeltas } from './stream';
 
 export interface GatewayClientOptions extends ClientOptions {
   /** Sent as `X-Project-Code` and `project_code`; blank means `NA`. */
@@ -56,6 +56,8 @@ export interface ResearchWaitOptions extends CallOptions {
 }
 
 const CHAT_PATHS = ['/v1/chat/completions', '/v1/completions'] as const;
+
+const WARM_UP_CHAT: ChatRequest = { model: 'warm-up', messages: [{ role: 'user', content: 'warm-up' }], stream: true };
 
 /** Model lists come as a bare array, `{data}` or `{models}`, of strings or objects. */
 export function normalizeModelList(value: unknown): ModelInfo[] | undefined {
@@ -98,6 +100,9 @@ export class GatewayClient extends ServiceClient<GatewayOperation> {
       defaultRateLimits: GATEWAY_RATE_LIMITS,
     });
     this.projectCode = options.projectCode?.trim() || NO_PROJECT_CODE;
+    // zod compiles a schema's checks at its first parse: done when the process is idle, not on
+    // the first question (the transport warms up its connection pool the same way).
+    setImmediate(() => chatRequestSchema.safeParse(WARM_UP_CHAT)).unref();
   }
 
   // ------------------------------------------------------------ chat
@@ -186,8 +191,10 @@ export class GatewayClient extends ServiceClient<GatewayOperation> {
     const chat = chatCompletionSchema.safeParse(value);
     if (chat.success) {
       const choice = chat.data.choices[0];
+      const toolCalls = toolCallDeltas(choice?.message?.['tool_calls']);
       yield {
         content: choice?.message?.content ?? choice?.text ?? '',
+        ...(toolCalls.length ? { toolCalls } : {}),
         role: choice?.message?.role ?? 'assistant',
         finishReason: choice?.finish_reason ?? 'stop',
         ...(chat.data.usage ? { usage: chat.data.usage } : {}),

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { normalizeLastError } from '../documents/schemas';
+import { MAX_CRAWL_URLS } from './limits';
 
 export const COMPLETION_MODELS = [
   'alpha-5-1',
@@ -101,6 +102,11 @@ export const chatRequestSchema = z.strictObject({
   response_format: responseFormatSchema.optional(),
   temperature,
   stream: z.boolean().optional(),
+  /** Tools the model may call, in the chat-completions format the gateway follows (OpenAI's). */
+  tools: z
+    .array(z.looseObject({ type: nonEmpty('tools.type'), function: z.looseObject({ name: nonEmpty('tools.function.name') }) }))
+    .optional(),
+  tool_choice: z.union([z.string(), z.looseObject({})]).optional(),
 });
 export type ChatRequest = z.input<typeof chatRequestSchema>;
 
@@ -128,8 +134,7 @@ export type EmbedRequest = z.input<typeof embedRequestSchema>;
 
 export const skillshareRequestSchema = z.strictObject({ query: nonEmpty('query') });
 
-/** URLs per crawl request. */
-export const MAX_CRAWL_URLS = 10;
+export { MAX_CRAWL_URLS };
 
 export const webCrawlRequestSchema = z.strictObject({
   urls: z
@@ -194,9 +199,18 @@ export const chatCompletionSchema = z.looseObject({
 });
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
 
+/** A piece of a tool call: the first names it (`id`, `name`), the next ones add to its `arguments` (JSON text). */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
 /** One streamed delta, normalised from SSE chunks and NDJSON lines alike. */
 export interface ChatStreamPart {
   content: string;
+  toolCalls?: ToolCallDelta[];
   role?: string;
   finishReason?: string | null;
   usage?: Usage;

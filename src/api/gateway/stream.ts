@@ -7,7 +7,7 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { DocChatError, ProtocolError, StreamError } from '../http/errors';
 import { describeErrorBody } from '../http/responseErrors';
-import { type ChatStreamPart, usageSchema } from './schemas';
+import { type ChatStreamPart, type ToolCallDelta, usageSchema } from './schemas';
 
 export interface StreamSource {
   body: AsyncIterable<unknown> & { destroy(error?: Error): unknown; dump?(): Promise<void> };
@@ -34,6 +34,29 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The tool calls of a delta or a whole message (`tool_calls` of the chat-completions format). */
+export function toolCallDeltas(value: unknown): ToolCallDelta[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((raw, position): ToolCallDelta[] => {
+    const call = asObject(raw);
+    if (!call) return [];
+    const fn = asObject(call.function);
+    const args = fn?.arguments;
+    return [
+      {
+        index: typeof call.index === 'number' ? call.index : position,
+        ...(text(call.id) ? { id: text(call.id) } : {}),
+        ...(text(fn?.name) ? { name: text(fn?.name) } : {}),
+        ...(typeof args === 'string'
+          ? { arguments: args }
+          : args !== undefined && args !== null
+            ? { arguments: JSON.stringify(args) }
+            : {}),
+      },
+    ];
+  });
+}
+
 /** One chunk of any of the shapes we accept, as a ChatStreamPart (undefined when it says nothing). */
 export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: boolean } {
   const choice = asObject(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
@@ -47,14 +70,21 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
   const usageRaw = asObject(chunk.usage);
   const usage = usageRaw ? usageSchema.safeParse(usageRaw) : undefined;
 
+  const toolCalls = toolCallDeltas(delta?.tool_calls ?? message?.tool_calls);
   const part: ChatStreamPart = { content };
+  if (toolCalls.length) part.toolCalls = toolCalls;
   if (role) part.role = role;
   if (finishReason !== undefined) part.finishReason = finishReason;
   if (usage?.success) part.usage = usage.data;
   if (typeof chunk.id === 'string') part.id = chunk.id;
   if (typeof chunk.model === 'string') part.model = chunk.model;
-  const meaningful = content !== '' || role !== undefined || !!finishReason || part.usage !== undefined;
+  const meaningful = content !== '' || toolCalls.length > 0 || role !== undefined || !!finishReason || part.usage !== undefined;
   return { part: meaningful ? part : undefined, done: ndjsonDone };
+}
+
+/** A part that says nothing but text (`finishReason: null` is the usual "not yet"). */
+function isTextOnly(part: ChatStreamPart): boolean {
+  return part.role === undefined && !part.finishReason && part.usage === undefined;
 }
 
 /**
@@ -320,12 +350,26 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     const { part, done } = normalizeChunk(chunk);
     if (part) {
       this.parts++;
-      this.queue.push(part);
+      if (!this.appendToLast(part)) this.queue.push(part);
       if (part.finishReason) this.complete = true;
     } else if (!done) {
       this.ununderstood++;
     }
     if (done) this.markDone();
+  }
+
+  /**
+   * Text that arrived in the same network read as the part before it, and still waits in the
+   * queue, joins that part: the consumer takes one part per read instead of one per event (a
+   * promise turn and, in the extension, a message to the webview each), and sees the same text.
+   * Parts that carry anything besides text (a role, a finish reason, usage) stay parts of their own.
+   */
+  private appendToLast(part: ChatStreamPart): boolean {
+    if (this.head >= this.queue.length || !isTextOnly(part)) return false;
+    const last = this.queue[this.queue.length - 1]!;
+    if (!isTextOnly(last) || last.id !== part.id || last.model !== part.model) return false;
+    last.content += part.content;
+    return true;
   }
 
   /**

@@ -5,7 +5,7 @@
  * certificates of certificates.ts.
  */
 import type { SecureContext } from 'node:tls';
-import type { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { Agent, buildConnector, Dispatcher, ProxyAgent } from 'undici';
 import { secureContextFor, trustedCertificates } from './certificates';
 import { ValidationError } from './errors';
 import type { TransportOptions } from './options';
@@ -116,20 +116,31 @@ export function createDispatcher(options: TransportOptions = {}): {
   dispatcher: RoutingDispatcher;
   kind: DispatcherKind;
   policy: ProxyPolicy;
+  /** Builds now what the first connection to `origin` would (the TLS trust store for https). */
+  warm(origin: string): void;
 } {
   if (options.proxy) checkProxyUrl(options.proxy, 'transport.proxy');
   const policy = createProxyPolicy({ proxy: options.proxy, noProxy: options.noProxy, useEnvProxy: options.useEnvProxy, env: options.env });
   for (const proxy of policy.proxies) checkProxyUrl(proxy, options.proxy ? 'transport.proxy' : 'HTTPS_PROXY');
-  // The certificates are read and parsed at the first connection, not when a client is built.
+  // The certificates are read and parsed at the first https connection (or by `warm`), not when
+  // a client is built. Reading the system's and building a context of a few hundred roots costs
+  // more than the rest of a first request; plain http (a loopback gateway) never pays it.
   let tls: ReturnType<typeof tlsOptions> | undefined;
   const tlsNow = () => (tls ??= tlsOptions(options));
-  const connect = () => ({ ...tlsNow(), timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  const timeout = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const connect = () => ({ ...tlsNow(), timeout });
   const authorization = options.proxyAuthorization?.trim();
-  const { Agent, ProxyAgent } = undici();
+  const { Agent, ProxyAgent, buildConnector: connector } = undici();
+  let plain: buildConnector.connector | undefined;
+  let secure: buildConnector.connector | undefined;
+  const directConnect: buildConnector.connector = (target, callback) =>
+    target.protocol === 'https:'
+      ? (secure ??= connector(connect()))(target, callback)
+      : (plain ??= connector({ timeout }))(target, callback);
   const RoutingDispatcher = routingDispatcher();
   const dispatcher = new RoutingDispatcher(
     policy,
-    () => new Agent({ ...KEEP_ALIVE, connect: connect() }),
+    () => new Agent({ ...KEEP_ALIVE, connect: directConnect }),
     (uri) =>
       new ProxyAgent({
         ...KEEP_ALIVE,
@@ -141,7 +152,14 @@ export function createDispatcher(options: TransportOptions = {}): {
         proxyTls: tlsNow(),
       }),
   );
-  return { dispatcher, kind: policy.configured ? 'proxy' : 'direct', policy };
+  return {
+    dispatcher,
+    kind: policy.configured ? 'proxy' : 'direct',
+    policy,
+    warm(origin) {
+      if (origin.startsWith('https:') || policy.proxyFor(origin)) tlsNow();
+    },
+  };
 }
 
 /** `http://user:secret@proxy:3128` → `http://***@proxy:3128`, for messages and logs. */

@@ -124,3 +124,15 @@ export class ProtocolError extends DocChatError {
 export function isDocChatError(value: unknown): value is DocChatError {
   return value instanceof DocChatError;
 }
+
+/**
+ * The sentence a user reads for an error: its message, then its hint. The UI's notifications,
+ * the chat and the MCP server's tool errors all word an error this way; no secret is in it
+ * (the transport redacts before an error is built).
+ */
+export function errorSentence(error: unknown): string {
+  if (error instanceof DocChatError) {
+    return error.hint ? `${error.message} ${error.hint}` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

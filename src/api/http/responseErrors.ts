@@ -9,6 +9,7 @@ import {
   ServerError,
   TimeoutError,
   ValidationError,
+  type ErrorDetails,
 } from './errors';
 import { redactUserInfo } from './dispatcher';
 import { isRetryableStatus } from './retry';
@@ -132,13 +133,7 @@ export function errorFromResponse(status: number, contentType: string, text: str
   }
   if (status === 404) return new NotFoundError(message ?? `Not found at the ${ctx.service}: ${ctx.path}.`, details);
   if (status === 408) return new TimeoutError(message ?? `The ${ctx.service} timed out waiting for the request.`, details);
-  if (status === 429) {
-    const wait = ctx.retryAfterMs !== undefined ? ` Try again in ${Math.ceil(ctx.retryAfterMs / 1000)} s.` : '';
-    return new RateLimitError(message ?? `Too many requests to the ${ctx.service}.${wait}`, {
-      ...details,
-      retryAfterMs: ctx.retryAfterMs,
-    });
-  }
+  if (status === 429) return tooManyRequests(ctx.service, ctx.retryAfterMs, details, message);
   if (status >= 500) {
     return new ServerError(message ?? `The ${ctx.service} failed with an internal error (${status}).`, details);
   }
@@ -148,6 +143,12 @@ export function errorFromResponse(status: number, contentType: string, text: str
     message ?? `The ${ctx.service} rejected the request (${status}).`,
     details,
   );
+}
+
+/** A refusal for the per-minute limit, saying when to try again when that is known. */
+export function tooManyRequests(service: string, retryAfterMs?: number, details: ErrorDetails = {}, message?: string): RateLimitError {
+  const wait = retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.` : '';
+  return new RateLimitError(message ?? `Too many requests to the ${service}.${wait}`, { ...details, retryAfterMs });
 }
 
 function serverFailure(status: number): string {

@@ -83,7 +83,9 @@ export class Transport {
   private readonly limiter: RateLimiter;
   private readonly limits: Readonly<Record<string, number | undefined>>;
   private ownDispatcher?: Dispatcher;
+  private warmDispatcher?: (origin: string) => void;
   private proxyPolicy?: ProxyPolicy;
+  private closed = false;
   private readonly seenTokens = new Set<string>();
 
   constructor(private readonly config: TransportConfig) {
@@ -92,6 +94,24 @@ export class Transport {
     const rl = config.rateLimits;
     this.limits = rl === false ? {} : { ...config.defaultRateLimits, ...(typeof rl === 'object' ? rl : {}) };
     this.limiter = new RateLimiter(this.limits, this.clock, config.onRateLimitWait);
+    // A client is made before its first request (when DocChat connects): what that request would
+    // otherwise build on its way is built as soon as the process is idle.
+    setImmediate(() => this.warmUp()).unref();
+  }
+
+  /**
+   * Loads undici and builds the connection pool and, for an https service, its trust store. Any
+   * problem (a bad URL or proxy setting) is left for the first request to report.
+   */
+  warmUp(): void {
+    if (this.closed || this.options.dispatcher) return;
+    try {
+      const origin = this.origin;
+      this.dispatcher();
+      this.warmDispatcher?.(origin);
+    } catch {
+      // Reported by the request that needs it.
+    }
   }
 
   get service(): string {
@@ -150,8 +170,9 @@ export class Transport {
   private dispatcher(): Dispatcher {
     if (this.options.dispatcher) return this.options.dispatcher;
     if (!this.ownDispatcher) {
-      const { dispatcher, policy } = createDispatcher(this.options);
+      const { dispatcher, policy, warm } = createDispatcher(this.options);
       this.ownDispatcher = dispatcher;
+      this.warmDispatcher = warm;
       this.proxyPolicy = policy;
     }
     return this.ownDispatcher;
@@ -441,6 +462,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const dispatcher = this.ownDispatcher;
     this.ownDispatcher = undefined;
     await dispatcher?.close();

@@ -32,6 +32,9 @@ interface Piece {
   kind: Block['kind'];
 }
 
+/** Headings the converters give each sheet, slide and page (`## Sheet: Budget`, `## Slide 3: Plan`, `## Page 2`). */
+const LOCATION_HEADING = /^(Sheet: .+|Slide \d+(: .*)?|Page \d+)$/;
+
 const SENTENCE_END = /(?<=[.!?;:。])\s+/;
 
 /** Splits `text` into parts of at most `budget` characters, at the coarsest separator that works. */
@@ -137,7 +140,9 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
 
   for (const block of parseBlocks(markdown)) {
     if (block.kind === 'heading') {
-      if (size >= maxChars / 4) flush(false);
+      // A sheet, slide or page of a converted file always starts its own chunk, so a passage
+      // names where it came from (citations point there).
+      if (size >= maxChars / 4 || (hasNewContent && LOCATION_HEADING.test(block.title))) flush(false);
       else if (!hasNewContent) current = [];
       while (headings.length && headings[headings.length - 1]!.level >= block.level) headings.pop();
       headings.push({ level: block.level, title: block.title, line: block.text });

@@ -1,49 +1,91 @@
 /** Decides how a file is converted, from its name and its first bytes. */
 import path from 'node:path';
-import { CODE_LANGUAGES, HTML, MARKDOWN, TEXT } from '../../api/documents/fileTypes';
+import { BY_EXTENSION, CODE_LANGUAGES, type DocumentKind, HTML, MARKDOWN, TEXT } from '../../api/documents/fileTypes';
 import { ConversionError } from './errors';
 
 export type Format =
-  { kind: 'markdown' } | { kind: 'text' } | { kind: 'code'; language: string } | { kind: 'html' } | { kind: 'pdf' } | { kind: 'docx' };
+  | { kind: 'markdown' }
+  | { kind: 'text' }
+  | { kind: 'code'; language: string }
+  | { kind: 'html' }
+  | { kind: 'pdf' }
+  | { kind: 'docx' }
+  | { kind: 'csv'; tsv: boolean }
+  | { kind: DocumentKind };
+
+const ZIP_KINDS = new Set<Format['kind']>(['xlsx', 'ods', 'pptx', 'odp', 'odt', 'epub', 'zip']);
+const FORMAT_LABEL: Partial<Record<Format['kind'], string>> = {
+  xlsx: 'XLSX',
+  ods: 'ODS',
+  pptx: 'PPTX',
+  odp: 'ODP',
+  odt: 'ODT',
+  epub: 'EPUB',
+  zip: 'ZIP',
+  xls: 'XLS',
+  msg: 'Outlook message',
+};
 
 /** Types people try that cannot be converted here, with the reason shown to them. */
+const AUDIO_VIDEO =
+  'audio or video, which DocChat does not convert (it reads documents and images, not sound); attach a transcript or the slides instead';
 const UNSUPPORTED: Record<string, string> = {
-  '.png': 'an image (there is no OCR engine in the local backend)',
-  '.jpg': 'an image (there is no OCR engine in the local backend)',
-  '.jpeg': 'an image (there is no OCR engine in the local backend)',
-  '.gif': 'an image (there is no OCR engine in the local backend)',
-  '.bmp': 'an image (there is no OCR engine in the local backend)',
-  '.tif': 'an image (there is no OCR engine in the local backend)',
-  '.tiff': 'an image (there is no OCR engine in the local backend)',
-  '.webp': 'an image (there is no OCR engine in the local backend)',
-  '.heic': 'an image (there is no OCR engine in the local backend)',
+  '.heic': 'an HEIC photo, which OCR cannot read; export it as PNG or JPEG',
+  '.heif': 'an HEIF photo, which OCR cannot read; export it as PNG or JPEG',
   '.doc': 'a legacy Word document; save it as .docx',
-  '.rtf': 'rich text; save it as .docx',
-  '.odt': 'an OpenDocument text; save it as .docx',
-  '.xls': 'a spreadsheet',
-  '.xlsx': 'a spreadsheet',
-  '.ods': 'a spreadsheet',
-  '.ppt': 'a presentation',
-  '.pptx': 'a presentation',
-  '.odp': 'a presentation',
-  '.zip': 'an archive',
-  '.gz': 'an archive',
-  '.tgz': 'an archive',
-  '.tar': 'an archive',
-  '.7z': 'an archive',
-  '.rar': 'an archive',
+  '.ppt': 'a legacy PowerPoint presentation; save it as .pptx',
+  '.gz': 'a gzip archive; attach its files, or a .zip of them',
+  '.tgz': 'a compressed tar archive; attach its files, or a .zip of them',
+  '.tar': 'a tar archive; attach its files, or a .zip of them',
+  '.7z': 'a 7-Zip archive; attach its files, or a .zip of them',
+  '.rar': 'a RAR archive; attach its files, or a .zip of them',
   '.exe': 'a program',
   '.dll': 'a library',
   '.so': 'a library',
   '.bin': 'binary data',
-  '.mp3': 'audio',
-  '.wav': 'audio',
-  '.mp4': 'video',
-  '.mov': 'video',
-  '.avi': 'video',
+  ...Object.fromEntries(
+    [
+      '.mp3',
+      '.wav',
+      '.m4a',
+      '.aac',
+      '.flac',
+      '.ogg',
+      '.oga',
+      '.opus',
+      '.wma',
+      '.aiff',
+      '.mid',
+      '.midi',
+      '.mp4',
+      '.m4v',
+      '.mov',
+      '.avi',
+      '.mkv',
+      '.webm',
+      '.wmv',
+      '.flv',
+      '.mpg',
+      '.mpeg',
+      '.3gp',
+    ].map((ext) => [ext, AUDIO_VIDEO]),
+  ),
 };
 
-export const SUPPORTED_DESCRIPTION = 'supported: text, markdown, source code, HTML, PDF and DOCX';
+export const SUPPORTED_DESCRIPTION =
+  'supported: text, markdown, source code, HTML, PDF, Word (.docx, .odt, .rtf), spreadsheets (.xlsx, .xls, .ods, .csv, .tsv), presentations (.pptx, .odp), .epub, e-mail (.msg, .eml), notebooks, JSON, XML, .zip and images (.png, .jpg, .tif, .webp, .bmp, .gif)';
+
+/** The image type from the first bytes, for files without a known extension. */
+function imageMagic(data: Uint8Array): boolean {
+  return (
+    startsWith(data, '\x89PNG') ||
+    (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) ||
+    startsWith(data, 'GIF8') ||
+    startsWith(data, 'II*\x00') ||
+    startsWith(data, 'MM\x00*') ||
+    (startsWith(data, 'RIFF') && String.fromCharCode(...data.subarray(8, 12)) === 'WEBP')
+  );
+}
 
 function startsWith(data: Uint8Array, text: string): boolean {
   for (let i = 0; i < text.length; i++) if (data[i] !== text.charCodeAt(i)) return false;
@@ -69,9 +111,24 @@ export function detectFormat(filename: string, data: Uint8Array): Format {
     if (!isZip) throw new ConversionError('corrupt_file', `${filename} is not a valid DOCX file: it is not a ZIP package.`);
     return { kind: 'docx' };
   }
+  if (ext === '.csv' || ext === '.tsv' || ext === '.tab') return { kind: 'csv', tsv: ext !== '.csv' };
+  const isOle = data[0] === 0xd0 && data[1] === 0xcf && data[2] === 0x11 && data[3] === 0xe0;
+  let kind = BY_EXTENSION[ext];
+  // An .xls that is really XLSX (a common mislabel) is read as what it is.
+  if (kind === 'xls' && isZip) kind = 'xlsx';
+  if (kind) {
+    if (ZIP_KINDS.has(kind) && !isZip) {
+      throw new ConversionError('corrupt_file', `${filename} is not a valid ${FORMAT_LABEL[kind]} file: it is not a ZIP package.`);
+    }
+    if ((kind === 'xls' || kind === 'msg') && !isOle) {
+      throw new ConversionError('corrupt_file', `${filename} is not a valid ${FORMAT_LABEL[kind]} file: it is not an OLE compound file.`);
+    }
+    return { kind } as Format;
+  }
   if (ext in UNSUPPORTED) {
     throw new ConversionError('unsupported_file', `Unsupported file type: ${filename} is ${UNSUPPORTED[ext]}; ${SUPPORTED_DESCRIPTION}.`);
   }
+  if (imageMagic(data)) return { kind: 'image' };
   if (!looksLikeText(data) || isZip) {
     throw new ConversionError(
       'unsupported_file',

@@ -1,46 +1,77 @@
-/** DOCX via mammoth (to HTML) and turndown (to markdown). Embedded images are dropped. */
+/**
+ * DOCX via mammoth (to HTML) and turndown (to markdown): headings, lists, tables, links,
+ * footnotes and endnotes, comments (as a "Comments" list), equations (OMML as LaTeX-style text,
+ * put in place before mammoth reads the document), pictures (their alt text, and the text OCR
+ * reads in them unless OCR is skipped).
+ */
+import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
-import { DEFAULT_CONVERSION_LIMITS } from './limits';
-import { ocrMessage } from './ocr';
-import { checkDocxArchive } from './zipGuard';
+import { ocrSkippedMessage, readImage } from './ocr';
+import { ommlToLatex } from './omml';
+import { openPackage } from './zipPackage';
 
-export async function docxToMarkdown(
-  filename: string,
-  data: Uint8Array,
-  skipOcr: boolean,
-  maxDepth = DEFAULT_CONVERSION_LIMITS.maxHtmlDepth,
-): Promise<string> {
-  await checkDocxArchive(filename, data, maxDepth);
+const MATH = /<m:oMathPara\b[\s\S]*?<\/m:oMathPara>|<m:oMath\b[\s\S]*?<\/m:oMath>/g;
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The package with every equation replaced by a run of its LaTeX-style text (`$…$`); the input when there are none. */
+async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promise<Uint8Array> {
+  const pkg = await openPackage(ctx, data, 'DOCX');
+  let changed = false;
+  for (const part of ['word/document.xml', 'word/footnotes.xml', 'word/endnotes.xml', 'word/comments.xml']) {
+    const xml = await pkg.text(part);
+    if (!xml || !MATH.test(xml)) continue;
+    MATH.lastIndex = 0;
+    const replaced = xml.replace(MATH, (math) => {
+      const text = ommlToLatex(math, ctx.maxDepth);
+      return text ? `<w:r><w:t xml:space="preserve">$${escapeXml(text)}$</w:t></w:r>` : '';
+    });
+    pkg.zip.file(part, replaced);
+    changed = true;
+  }
+  return changed ? pkg.zip.generateAsync({ type: 'uint8array' }) : data;
+}
+
+export async function docxToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
+  const source = await withEquationsAsText(ctx, data);
   const mammoth = (await import('mammoth')).default;
   let images = 0;
   let html: string;
   try {
     const result = await mammoth.convertToHtml(
-      { buffer: Buffer.from(data) },
+      { buffer: Buffer.from(source) },
       {
-        convertImage: mammoth.images.imgElement(async () => {
+        // Comments: mammoth keeps them only with a style mapping for their references.
+        styleMap: ['comment-reference => sup'],
+        convertImage: mammoth.images.imgElement(async (image) => {
           images++;
-          return { src: '' };
+          const bytes = await image.readAsBuffer();
+          const text = await readImage(ctx, bytes, `${ctx.filename} (picture ${images})`, `picture ${images} was not read`);
+          // mammoth adds the picture's alt text itself.
+          const attributes: Record<string, string> = { src: '' };
+          if (text) attributes['data-ocr'] = text;
+          return attributes as { src: string };
         }),
       },
     );
     html = result.value;
   } catch (error) {
+    if (error instanceof ConversionError) throw error;
     throw new ConversionError(
       'corrupt_file',
-      `${filename} is a corrupt DOCX file and cannot be read (${(error as Error)?.message ?? error}).`,
+      `${ctx.filename} is a corrupt DOCX file and cannot be read (${(error as Error)?.message ?? error}).`,
     );
   }
-  const markdown = htmlToMarkdown(html, { tables: !skipOcr, maxDepth });
+  const markdown = htmlToMarkdown(html, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, mainContent: false });
   if (!markdown.trim()) {
-    if (images > 0) {
-      throw new ConversionError(
-        skipOcr ? 'ocr_skipped' : 'ocr_unavailable',
-        ocrMessage(filename, 'the document contains only images', skipOcr),
-      );
+    if (images > 0 && ctx.skipOcr) {
+      throw new ConversionError('ocr_skipped', ocrSkippedMessage(ctx.filename, 'the document contains only images'));
     }
-    throw new ConversionError('no_text', `${filename} contains no text.`);
+    if (images > 0) throw new ConversionError('no_text', `${ctx.filename} contains only images, and OCR found no text in them.`);
+    throw new ConversionError('no_text', `${ctx.filename} contains no text.`);
   }
   return markdown;
 }

@@ -2,6 +2,7 @@
 import TurndownService from 'turndown';
 import { assertHtmlDepth } from './depth';
 import { DEFAULT_CONVERSION_LIMITS } from './limits';
+import { markdownTable } from './markdown';
 
 export interface HtmlOptions {
   /**
@@ -11,10 +12,94 @@ export interface HtmlOptions {
   tables: boolean;
   /** Deepest element nesting accepted (default 512); deeper documents fail before parsing. */
   maxDepth?: number;
+  /** Start with `# <title>` when the page has a title and no h1 (default true). */
+  titleHeading?: boolean;
+  /**
+   * Keep the page's main content only: navigation, sidebars, headers, footers and forms out
+   * (default true). `<main>`/`<article>` when the page marks it; otherwise, for a page with such
+   * boilerplate, Mozilla's Readability picks the content.
+   */
+  mainContent?: boolean;
 }
 
-function cellText(cell: Element): string {
-  return (cell.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
+const BOILERPLATE_SELECTOR = [
+  'nav',
+  'aside',
+  'footer',
+  'header',
+  'form',
+  'dialog',
+  '[role="navigation"]',
+  '[role="banner"]',
+  '[role="contentinfo"]',
+  '[role="complementary"]',
+  '[role="search"]',
+  '[aria-hidden="true"]',
+  '[hidden]',
+].join(', ');
+const BOILERPLATE_NAME =
+  /(^|[\s_-])(sidebar|navbar|nav|menu|breadcrumbs?|cookie|cookies|banner|advert|ads?|share|social|related|newsletter|subscribe|skip-link)([\s_-]|$)/i;
+
+/** Query parameters that only track the reader. */
+const TRACKING_PARAM = /^(utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|yclid|_hsenc|_hsmi|igshid|ref_src)$/i;
+const REDIRECT_PARAM = ['url', 'q', 'u', 'target', 'dest', 'destination', 'redirect', 'redirect_url', 'redirect_uri', 'to', 'link'];
+
+/** A link's real destination: a redirector's target (`google.com/url?q=…`) and no tracking parameters. */
+export function cleanLink(href: string): string {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return href;
+  }
+  for (let hop = 0; hop < 3; hop++) {
+    const inner = REDIRECT_PARAM.map((p) => url.searchParams.get(p)).find((v) => v && /^https?:\/\//i.test(v));
+    if (!inner) break;
+    try {
+      url = new URL(inner);
+    } catch {
+      break;
+    }
+  }
+  for (const key of [...url.searchParams.keys()]) if (TRACKING_PARAM.test(key)) url.searchParams.delete(key);
+  return url.toString();
+}
+
+/** The page's main content as HTML, or the page itself when it has no boilerplate to remove. */
+function mainContentHtml(html: string): string {
+  if (
+    !/<(nav|aside|footer|header|form)[\s>]|role=["']?(navigation|banner|contentinfo|complementary)|(class|id)=["'][^"']*(sidebar|menu|nav)/i.test(
+      html,
+    )
+  ) {
+    return html;
+  }
+  // linkedom: a light DOM for Node, enough for selectors and Readability.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parseHTML } = require('linkedom') as { parseHTML: (html: string) => { document: Document } };
+  const { document } = parseHTML(html);
+  const marked =
+    document.querySelector('main, [role="main"]') ??
+    (document.querySelectorAll('article').length === 1 ? document.querySelector('article') : null);
+  const root = marked ?? document.body;
+  if (!root) return html;
+  for (const node of Array.from(root.querySelectorAll(BOILERPLATE_SELECTOR))) node.remove();
+  for (const node of Array.from(root.querySelectorAll('[class], [id]'))) {
+    const name = `${node.getAttribute('class') ?? ''} ${node.getAttribute('id') ?? ''}`;
+    if (BOILERPLATE_NAME.test(name) && node.tagName !== 'BODY' && node.tagName !== 'MAIN' && node.tagName !== 'ARTICLE') node.remove();
+  }
+  if (marked) return `<html><body>${marked.outerHTML}</body></html>`;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Readability } = require('@mozilla/readability') as typeof import('@mozilla/readability');
+  const article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
+  if (article?.content && (article.textContent ?? '').trim().length > 0) {
+    return `<html><body>${article.content}</body></html>`;
+  }
+  return `<html><body>${document.body.innerHTML}</body></html>`;
+}
+
+function textOfCell(cell: Element): string {
+  return cell.textContent ?? '';
 }
 
 /** The nearest ancestor with this tag (turndown's DOM in Node has no `closest`). */
@@ -31,7 +116,7 @@ function tableRows(table: HTMLElement): string[][] {
     if (ancestor(row, 'TABLE') !== table) continue; // rows of nested tables belong to them
     const cells = Array.from(row.querySelectorAll('th, td'))
       .filter((cell) => ancestor(cell, 'TR') === row)
-      .map(cellText);
+      .map(textOfCell);
     if (cells.length) rows.push(cells);
   }
   return rows;
@@ -51,9 +136,22 @@ function createService(options: HtmlOptions): TurndownService {
     replacement: (_content, node) => {
       const alt = (node.getAttribute('alt') ?? '').trim();
       const src = node.getAttribute('src') ?? '';
+      // Text OCR read in a document's picture (set by the DOCX converter).
+      const ocr = (node.getAttribute('data-ocr') ?? '').trim();
       // Inline data URIs would bury the text under base64.
-      if (!src || src.startsWith('data:')) return alt ? `[image: ${alt}]` : '';
+      if (!src || src.startsWith('data:')) {
+        const parts = [alt ? `[image: ${alt}]` : '', ocr].filter(Boolean);
+        return parts.length ? `\n\n${parts.join('\n\n')}\n\n` : '';
+      }
       return `![${alt}](${src})`;
+    },
+  });
+  service.addRule('links', {
+    filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
+    replacement: (content, node) => {
+      const href = (node as HTMLElement).getAttribute('href') ?? '';
+      if (/^\s*javascript:/i.test(href) || !content.trim()) return content;
+      return `[${content}](${cleanLink(href)})`;
     },
   });
   service.addRule('tables', {
@@ -61,11 +159,7 @@ function createService(options: HtmlOptions): TurndownService {
     replacement: (_content, node) => {
       const rows = tableRows(node);
       if (!rows.length) return '';
-      if (!options.tables) return `\n\n${rows.map((cells) => cells.join(' | ')).join('\n')}\n\n`;
-      const width = Math.max(...rows.map((r) => r.length));
-      const line = (cells: string[]) => `| ${[...cells, ...Array(width - cells.length).fill('')].join(' | ')} |`;
-      const [head, ...body] = rows;
-      return `\n\n${[line(head!), line(Array(width).fill('---')), ...body.map(line)].join('\n')}\n\n`;
+      return `\n\n${markdownTable(rows, options.tables)}\n\n`;
     },
   });
   return service;
@@ -73,9 +167,10 @@ function createService(options: HtmlOptions): TurndownService {
 
 export function htmlToMarkdown(html: string, options: HtmlOptions): string {
   assertHtmlDepth(html, options.maxDepth ?? DEFAULT_CONVERSION_LIMITS.maxHtmlDepth);
-  const markdown = createService(options).turndown(html).trim();
+  const content = options.mainContent === false ? html : mainContentHtml(html);
+  const markdown = createService(options).turndown(content).trim();
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
-  if (title && !/<h1[\s>]/i.test(html)) return `# ${title}\n\n${markdown}`;
+  if (options.titleHeading !== false && title && !/<h1[\s>]/i.test(content)) return `# ${title}\n\n${markdown}`;
   return markdown;
 }
 

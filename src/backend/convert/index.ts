@@ -1,15 +1,28 @@
 /**
  * Turns an uploaded file into markdown: text and markdown as they are, source code fenced with
- * its language, HTML with turndown, PDF with unpdf, DOCX with mammoth. Failures are
- * ConversionErrors whose message says why (unsupported type, corrupt file, too large, no text).
+ * its language, HTML (main content) with turndown, PDF with unpdf, DOCX with mammoth,
+ * spreadsheets, presentations, ODF, RTF, EPUB, e-mail, notebooks, JSON, XML and feeds, ZIP
+ * members, and images through OCR. Failures are ConversionErrors whose message says why
+ * (unsupported type, corrupt file, too large, no text, past a bound).
  */
 import { formatBytes } from '../http/body';
+import { zipToMarkdown } from './archive';
+import { createContext, type ConvertContext } from './context';
+import { jsonToMarkdown, notebookToMarkdown, xmlToMarkdown } from './data';
 import { detectFormat } from './detect';
 import { docxToMarkdown } from './docx';
+import { epubToMarkdown } from './epub';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
+import { imageToMarkdown } from './image';
 import { DEFAULT_CONVERSION_LIMITS } from './limits';
+import { emlToMarkdown, msgToMarkdown } from './mail';
+import { notesSection } from './markdown';
+import { releaseOcrEngine } from './ocr';
 import { pdfToMarkdown } from './pdf';
+import { rtfToMarkdown } from './rtf';
+import { delimitedToMarkdown, odsToMarkdown, xlsToMarkdown, xlsxToMarkdown } from './sheets';
+import { odpToMarkdown, odtToMarkdown, pptxToMarkdown } from './slides';
 import { codeToMarkdown, decodeText, normalizeNewlines } from './text';
 
 export { ConversionError } from './errors';
@@ -24,9 +37,22 @@ export interface ConvertOptions {
   maxHtmlDepth?: number;
   /** Largest markdown accepted, in bytes (default 64 MiB). */
   maxOutputBytes?: number;
+  /** Largest image OCR reads, in pixels (default 40 megapixels). */
+  maxImagePixels?: number;
+  /** Most images OCR reads in one file (default 200). */
+  maxOcrImages?: number;
 }
 
 export async function convertToMarkdown(filename: string, data: Uint8Array, options: ConvertOptions): Promise<string> {
+  return (await convertWithNotes(filename, data, options)).markdown;
+}
+
+/** The markdown, with the notes on what was left out (OCR skipped, members not converted) at its end. */
+export async function convertWithNotes(
+  filename: string,
+  data: Uint8Array,
+  options: ConvertOptions,
+): Promise<{ markdown: string; notes: string[] }> {
   if (data.length > options.maxBytes) {
     throw new ConversionError(
       'file_too_large',
@@ -34,25 +60,21 @@ export async function convertToMarkdown(filename: string, data: Uint8Array, opti
     );
   }
   if (data.length === 0) throw new ConversionError('no_text', `${filename} is empty.`);
-  const format = detectFormat(filename, data);
+  const ctx = createContext(filename, options);
   let markdown: string;
-  switch (format.kind) {
-    case 'markdown':
-    case 'text':
-      markdown = decodeText(data);
-      break;
-    case 'code':
-      markdown = codeToMarkdown(filename, format.language, decodeText(data));
-      break;
-    case 'html':
-      markdown = htmlToMarkdown(decodeText(data), { tables: !options.skipOcr, maxDepth: options.maxHtmlDepth });
-      break;
-    case 'pdf':
-      markdown = await pdfToMarkdown(filename, data, options.skipOcr);
-      break;
-    case 'docx':
-      markdown = await docxToMarkdown(filename, data, options.skipOcr, options.maxHtmlDepth);
-      break;
+  try {
+    markdown = await convertFile(ctx, data);
+  } catch (error) {
+    if (error instanceof ConversionError) throw error;
+    // A library tripping over a damaged file: say so; its own words only when they read as a reason.
+    const reason = (error as Error)?.message ?? '';
+    const detail = reason && !/undefined|null|\[object|call stack|is not a function/i.test(reason) ? ` (${reason})` : '';
+    throw new ConversionError(
+      'corrupt_file',
+      `${filename} could not be converted: it looks damaged, or it is not what its name says${detail}.`,
+    );
+  } finally {
+    await releaseOcrEngine();
   }
   markdown = normalizeNewlines(markdown).trim();
   const maxOutput = options.maxOutputBytes ?? DEFAULT_CONVERSION_LIMITS.maxOutputBytes;
@@ -62,8 +84,67 @@ export async function convertToMarkdown(filename: string, data: Uint8Array, opti
       `conversion stopped: ${filename} turns into more than ${formatBytes(maxOutput)} of text.`,
     );
   }
-  if (!markdown || (format.kind === 'code' && !decodeText(data).trim())) {
-    throw new ConversionError('no_text', `${filename} contains no text.`);
+  if (!markdown) {
+    throw new ConversionError(
+      ctx.notes.length ? 'ocr_skipped' : 'no_text',
+      `${filename} contains no text.${ctx.notes.length ? ` ${ctx.notes.join(' ')}` : ''}`,
+    );
   }
-  return `${markdown}\n`;
+  const notes = notesSection(ctx.notes);
+  return { markdown: `${markdown}${notes ? `\n\n${notes}` : ''}\n`, notes: ctx.notes };
+}
+
+/** One file (or ZIP member) of any supported format to markdown. */
+async function convertFile(ctx: ConvertContext, data: Uint8Array): Promise<string> {
+  const { filename } = ctx;
+  const format = detectFormat(filename, data);
+  const tables = !ctx.skipOcr;
+  switch (format.kind) {
+    case 'markdown':
+    case 'text':
+      return decodeText(data);
+    case 'code': {
+      const code = decodeText(data);
+      if (!code.trim()) throw new ConversionError('no_text', `${filename} contains no text.`);
+      return codeToMarkdown(filename, format.language, code);
+    }
+    case 'html':
+      return htmlToMarkdown(decodeText(data), { tables, maxDepth: ctx.maxDepth });
+    case 'pdf':
+      return pdfToMarkdown(ctx, data);
+    case 'docx':
+      return docxToMarkdown(ctx, data);
+    case 'csv':
+      return delimitedToMarkdown(ctx, data, format.tsv);
+    case 'xlsx':
+      return xlsxToMarkdown(ctx, data);
+    case 'xls':
+      return xlsToMarkdown(ctx, data);
+    case 'ods':
+      return odsToMarkdown(ctx, data);
+    case 'pptx':
+      return pptxToMarkdown(ctx, data);
+    case 'odp':
+      return odpToMarkdown(ctx, data);
+    case 'odt':
+      return odtToMarkdown(ctx, data);
+    case 'rtf':
+      return rtfToMarkdown(ctx, data);
+    case 'epub':
+      return epubToMarkdown(ctx, data);
+    case 'msg':
+      return msgToMarkdown(ctx, data);
+    case 'eml':
+      return emlToMarkdown(ctx, data);
+    case 'ipynb':
+      return notebookToMarkdown(ctx, decodeText(data));
+    case 'json':
+      return jsonToMarkdown(ctx, decodeText(data));
+    case 'xml':
+      return xmlToMarkdown(ctx, decodeText(data));
+    case 'zip':
+      return zipToMarkdown(ctx, data, convertFile);
+    case 'image':
+      return imageToMarkdown(ctx, data);
+  }
 }

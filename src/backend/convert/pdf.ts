@@ -1,10 +1,12 @@
 /**
  * PDF text extraction with unpdf (PDF.js, serverless build). Pages become `## Page N` sections.
- * A page with images but no text layer would need OCR; there is none here, so such a PDF fails
- * with a message that says so instead of completing with missing text.
+ * Pictures on a page (a scanned page is one picture) are decoded by PDF.js and read by OCR;
+ * with skip_ocr they are not, and the notes name the pages left out.
  */
+import { note, type ConvertContext } from './context';
 import { ConversionError } from './errors';
-import { ocrMessage } from './ocr';
+import { markdownTable } from './markdown';
+import { checkImageSize, encodeBmp, ocrSkippedMessage, readImage } from './ocr';
 
 /** Pages beyond this are "too large" for the local backend. */
 export const MAX_PDF_PAGES = 2000;
@@ -68,7 +70,84 @@ export function textFromItems(items: readonly unknown[]): string {
     .trim();
 }
 
-export async function pdfToMarkdown(filename: string, data: Uint8Array, skipOcr: boolean): Promise<string> {
+interface Cell {
+  x: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Table recognition (skipped with skip_ocr): text items grouped into lines by their baseline and
+ * split into cells where the gap between items is wider than twice the font height. Two or more
+ * consecutive lines with the same number of cells (at least two) whose cells start in the same
+ * columns form a table. Returns undefined when the page has no such run (its text is then laid out
+ * by textFromItems).
+ */
+export function tablesFromItems(items: readonly unknown[]): string | undefined {
+  const lines: { y: number; height: number; cells: Cell[] }[] = [];
+  for (const raw of items) {
+    const item = raw as TextItemLike & { width?: number };
+    if (typeof item?.str !== 'string' || !item.str.trim() || !item.transform) continue;
+    const x = item.transform[4] ?? 0;
+    const y = item.transform[5] ?? 0;
+    const height = Math.abs(item.transform[3] ?? 0) || item.height || 10;
+    let line = lines[lines.length - 1];
+    if (!line || Math.abs(line.y - y) > height * 0.5) lines.push((line = { y, height, cells: [] }));
+    const last = line.cells[line.cells.length - 1];
+    if (last && x - last.end < height * 2) {
+      last.text += (x - last.end > height * 0.15 ? ' ' : '') + item.str;
+      last.end = x + (item.width ?? 0);
+    } else line.cells.push({ x, end: x + (item.width ?? 0), text: item.str });
+  }
+  const aligned = (a: Cell[], b: Cell[], tolerance: number) =>
+    a.length === b.length && a.length >= 2 && a.every((cell, i) => Math.abs(cell.x - b[i]!.x) <= tolerance);
+  const out: string[] = [];
+  let found = false;
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (j < lines.length && aligned(lines[i]!.cells, lines[j]!.cells, lines[i]!.height * 2)) j++;
+    if (j - i >= 2) {
+      found = true;
+      out.push('', markdownTable(lines.slice(i, j).map((l) => l.cells.map((c) => c.text))), '');
+    } else out.push(lines[i]!.cells.map((c) => c.text).join(' '));
+    i = j;
+  }
+  return found
+    ? out
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim()
+    : undefined;
+}
+
+/** Pictures smaller than this (icons, rules, logos) are not worth OCR. */
+const MIN_OCR_WIDTH = 64;
+const MIN_OCR_HEIGHT = 24;
+
+interface PdfImage {
+  width: number;
+  height: number;
+  kind?: number;
+  data?: Uint8Array | Uint8ClampedArray;
+}
+
+/** PDF.js image kinds: 1 = 1 bit gray (packed), 2 = RGB, 3 = RGBA. */
+function imageToBmp(image: PdfImage): Buffer | undefined {
+  const { width, height, data, kind } = image;
+  if (!data || !width || !height) return undefined;
+  if (kind === 1) {
+    const rowBytes = Math.ceil(width / 8);
+    const gray = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) gray[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+    }
+    return encodeBmp(width, height, gray, 1);
+  }
+  return encodeBmp(width, height, data, kind === 3 ? 4 : 3);
+}
+
+export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
+  const filename = ctx.filename;
   polyfillNode20();
   const { getDocumentProxy, getResolvedPDFJS } = await import('unpdf');
   const { OPS } = await getResolvedPDFJS();
@@ -80,8 +159,16 @@ export async function pdfToMarkdown(filename: string, data: Uint8Array, skipOcr:
   ]);
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    // A copy: PDF.js may transfer (detach) the buffer it is given.
-    pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false, disableFontFace: true });
+    // A copy: PDF.js may transfer (detach) the buffer it is given. Raw pixels, not ImageBitmaps, for OCR.
+    pdf = await getDocumentProxy(new Uint8Array(data), {
+      verbosity: 0,
+      isEvalSupported: false,
+      disableFontFace: true,
+      isOffscreenCanvasSupported: false,
+      isImageDecoderSupported: false,
+      // The pixel bound, applied by PDF.js before it decodes an image.
+      maxImageSize: ctx.maxImagePixels,
+    } as Parameters<typeof getDocumentProxy>[1]);
   } catch (error) {
     const name = (error as Error)?.name;
     if (name === 'PasswordException') {
@@ -100,10 +187,50 @@ export async function pdfToMarkdown(filename: string, data: Uint8Array, skipOcr:
     }
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
-      const text = textFromItems((await page.getTextContent()).items);
-      if (!text) {
-        const operators = await page.getOperatorList();
-        if (operators.fnArray.some((op: number) => imageOps.has(op))) imageOnlyPages.push(n);
+      const { items } = await page.getTextContent();
+      let text = (!ctx.skipOcr && tablesFromItems(items)) || textFromItems(items);
+      const operators = await page.getOperatorList();
+      const images: string[] = [];
+      operators.fnArray.forEach((op: number, i: number) => {
+        if (op === OPS.paintImageXObject || op === OPS.paintImageXObjectRepeat) {
+          images.push(String((operators.argsArray[i] as unknown[])[0]));
+        }
+      });
+      const hasImages = operators.fnArray.some((op: number) => imageOps.has(op));
+      if (!text && hasImages) imageOnlyPages.push(n);
+      if (hasImages) {
+        if (ctx.skipOcr) {
+          note(
+            ctx,
+            text
+              ? `the pictures on page ${n} were not read; OCR was skipped (skip_ocr: true), so any text in them is not indexed. Attach the file again with full conversion to read it.`
+              : `page ${n} has only an image; OCR was skipped (skip_ocr: true), so its text is not indexed. Attach the file again with full conversion to read it.`,
+          );
+        } else {
+          const read: string[] = [];
+          for (const name of new Set(images)) {
+            const image = await new Promise<PdfImage | undefined>((resolve) => {
+              try {
+                page.objs.get(name, (value: unknown) => resolve(value as PdfImage));
+              } catch {
+                // Images of a page's resources that PDF.js keeps in the document's common objects.
+                try {
+                  page.commonObjs.get(name, (value: unknown) => resolve(value as PdfImage));
+                } catch {
+                  resolve(undefined);
+                }
+              }
+            });
+            if (!image || image.width < MIN_OCR_WIDTH || image.height < MIN_OCR_HEIGHT) continue;
+            if (image.width * image.height > ctx.maxImagePixels) checkImageSize(ctx, image.width, image.height, `page ${n} of ${filename}`);
+            const bmp = imageToBmp(image);
+            if (!bmp) continue;
+            const found = await readImage(ctx, bmp, `a picture on page ${n} of ${filename}`, `page ${n}`);
+            if (found) read.push(found);
+          }
+          if (read.length) text = [text, ...read].filter(Boolean).join('\n\n');
+          else if (!text) note(ctx, `page ${n} has only an image, and OCR found no text in it.`);
+        }
       }
       pages.push(text);
       page.cleanup();
@@ -114,14 +241,13 @@ export async function pdfToMarkdown(filename: string, data: Uint8Array, skipOcr:
   } finally {
     await pdf.destroy();
   }
-  if (imageOnlyPages.length) {
-    const which = imageOnlyPages.length === 1 ? `page ${imageOnlyPages[0]}` : `pages ${imageOnlyPages.join(', ')}`;
-    throw new ConversionError(
-      skipOcr ? 'ocr_skipped' : 'ocr_unavailable',
-      ocrMessage(filename, `${which} of ${pages.length} contain${imageOnlyPages.length === 1 ? 's' : ''} only images`, skipOcr),
-    );
-  }
   const sections = pages.map((text, i) => (text ? `## Page ${i + 1}\n\n${text}` : '')).filter(Boolean);
+  if (!sections.length && imageOnlyPages.length) {
+    const which = imageOnlyPages.length === 1 ? `page ${imageOnlyPages[0]}` : `pages ${imageOnlyPages.join(', ')}`;
+    const what = `${which} of ${pages.length} contain${imageOnlyPages.length === 1 ? 's' : ''} only images`;
+    if (ctx.skipOcr) throw new ConversionError('ocr_skipped', ocrSkippedMessage(filename, what));
+    throw new ConversionError('no_text', `${filename}: ${what}, and OCR found no text in them.`);
+  }
   if (!sections.length) throw new ConversionError('no_text', `${filename} contains no text.`);
   return sections.join('\n\n');
 }

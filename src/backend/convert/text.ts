@@ -1,13 +1,10 @@
 /** Plain text, markdown and source code. */
 import path from 'node:path';
+import { decodeLegacyText } from './encoding';
 
-/** UTF-8 (BOM dropped); files that are not valid UTF-8 are read as Windows-1252. */
+/** UTF-8 (BOM dropped); other encodings are detected (see decodeLegacyText). */
 export function decodeText(data: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(data);
-  } catch {
-    return new TextDecoder('windows-1252').decode(data);
-  }
+  return decodeLegacyText(data).text;
 }
 
 export function normalizeNewlines(text: string): string {

@@ -1,5 +1,6 @@
 /**
- * A zip bomb check for DOCX files, run before mammoth unpacks anything: it walks the ZIP central
+ * A zip bomb check for ZIP packages (DOCX, XLSX, PPTX, ODF, EPUB, .zip), run before any library
+ * unpacks anything: it walks the ZIP central
  * directory and inflates every part, counting
  * the bytes and discarding them, and stops as soon as the total passes the limit. The sizes the
  * archive declares are not trusted; only what really comes out of the inflater counts. No part is
@@ -26,11 +27,11 @@ interface Entry {
   localOffset: number;
 }
 
-function corrupt(filename: string, why: string): ConversionError {
-  return new ConversionError('corrupt_file', `${filename} is a corrupt DOCX file and cannot be read (${why}).`);
+function corrupt(filename: string, why: string, label = 'DOCX'): ConversionError {
+  return new ConversionError('corrupt_file', `${filename} is a corrupt ${label} file and cannot be read (${why}).`);
 }
 
-function entries(filename: string, zip: Buffer): Entry[] {
+function entries(filename: string, zip: Buffer, label: string): Entry[] {
   let eocd = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
     if (zip.readUInt32LE(i) === EOCD) {
@@ -38,18 +39,18 @@ function entries(filename: string, zip: Buffer): Entry[] {
       break;
     }
   }
-  if (eocd < 0) throw corrupt(filename, 'no ZIP directory');
+  if (eocd < 0) throw corrupt(filename, 'no ZIP directory', label);
   const count = zip.readUInt16LE(eocd + 10);
   let at = zip.readUInt32LE(eocd + 16);
   if (count > MAX_DOCX_ENTRIES) {
     throw new ConversionError(
       'file_too_large',
-      `${filename} has ${count} parts; DocChat does not convert DOCX files with more than ${MAX_DOCX_ENTRIES}.`,
+      `${filename} has ${count} parts; DocChat does not convert ${label} files with more than ${MAX_DOCX_ENTRIES}.`,
     );
   }
   const list: Entry[] = [];
   for (let i = 0; i < count; i++) {
-    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw corrupt(filename, 'a damaged ZIP directory');
+    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw corrupt(filename, 'a damaged ZIP directory', label);
     const nameLength = zip.readUInt16LE(at + 28);
     const entry: Entry = {
       method: zip.readUInt16LE(at + 10),
@@ -57,7 +58,9 @@ function entries(filename: string, zip: Buffer): Entry[] {
       localOffset: zip.readUInt32LE(at + 42),
       name: zip.toString('utf8', at + 46, at + 46 + nameLength),
     };
-    if (entry.compressedSize === 0xffffffff || entry.localOffset === 0xffffffff) throw corrupt(filename, 'ZIP64 parts are not supported');
+    if (entry.compressedSize === 0xffffffff || entry.localOffset === 0xffffffff) {
+      throw corrupt(filename, 'ZIP64 parts are not supported', label);
+    }
     list.push(entry);
     at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }
@@ -105,18 +108,22 @@ function looksLikeXml(name: string, part: Buffer): boolean {
  * or has a part nested deeper than `maxDepth` elements (mammoth walks the XML recursively, so a
  * few thousand levels exhaust its stack).
  */
-export async function checkDocxArchive(
+export function checkDocxArchive(filename: string, data: Uint8Array, maxDepth: number, limit = MAX_DOCX_UNPACKED_BYTES): Promise<void> {
+  return checkArchive(filename, data, { maxDepth, limit, label: 'DOCX' });
+}
+
+/** The same checks for any ZIP package; `label` names its format in the sentences ("XLSX", "ZIP"). */
+export async function checkArchive(
   filename: string,
   data: Uint8Array,
-  maxDepth: number,
-  limit = MAX_DOCX_UNPACKED_BYTES,
+  { maxDepth, limit = MAX_DOCX_UNPACKED_BYTES, label }: { maxDepth: number; limit?: number; label: string },
 ): Promise<void> {
   const zip = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   let total = 0;
-  for (const entry of entries(filename, zip)) {
+  for (const entry of entries(filename, zip, label)) {
     if (entry.name.endsWith('/')) continue;
     const at = entry.localOffset;
-    if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw corrupt(filename, `a damaged part ${entry.name}`);
+    if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw corrupt(filename, `a damaged part ${entry.name}`, label);
     const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
     const packed = zip.subarray(start, start + entry.compressedSize);
     // Kept to measure its depth: any part can be named the document by a relationship.
@@ -129,9 +136,9 @@ export async function checkDocxArchive(
       try {
         size = await inflatedSize(packed, limit - total, xml);
       } catch (error) {
-        throw corrupt(filename, `part ${entry.name}: ${(error as Error).message}`);
+        throw corrupt(filename, `part ${entry.name}: ${(error as Error).message}`, label);
       }
-    } else throw corrupt(filename, `part ${entry.name} uses an unsupported compression method`);
+    } else throw corrupt(filename, `part ${entry.name} uses an unsupported compression method`, label);
     total += size;
     if (total > limit) {
       throw new ConversionError(

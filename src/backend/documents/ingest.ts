@@ -7,7 +7,7 @@ import type { Chunk } from '../chunking/chunker';
 import { ConversionError } from '../convert';
 import type { ConversionPool } from '../convert/pool';
 import type { Embedder } from '../search/embedder';
-import { normalize, StoreIndex } from '../search/storeIndex';
+import { documentTitle, indexedText, normalize, StoreIndex } from '../search/storeIndex';
 import { decodeVectors, encodeVectors, type ConvertedFile } from './disk';
 import type { StoreFileRecord } from './model';
 import type { DocumentsRepository } from './repository';
@@ -104,7 +104,8 @@ export class Ingestor {
       if (converted) {
         const vectors = converted.embeddings ? decodeVectors(converted.embeddings) : undefined;
         const stillCompleted = () => !this.closed && this.repository.state.storeFile(storeId, fileId)?.status === 'completed';
-        if (await this.index(storeId).addFileGradually(fileId, converted.chunks, vectors, stillCompleted)) {
+        const title = documentTitle(this.repository.state.files.get(fileId)?.record.filename ?? '');
+        if (await this.index(storeId).addFileGradually(fileId, converted.chunks, vectors, stillCompleted, title)) {
           chunks += converted.chunks.length;
         }
       } else {
@@ -215,7 +216,7 @@ export class Ingestor {
       return;
     }
     const wanted = () => this.current(storeId, fileId, attempt) !== undefined;
-    const indexed = wanted() && (await this.index(storeId).addFileGradually(fileId, chunks, vectors, wanted));
+    const indexed = wanted() && (await this.index(storeId).addFileGradually(fileId, chunks, vectors, wanted, documentTitle(file.filename)));
     const latest = this.current(storeId, fileId, attempt);
     if (!indexed || !latest) {
       // Deleted while the converted file was being written or indexed.
@@ -241,7 +242,7 @@ export class Ingestor {
     try {
       const vectors: Float32Array[] = [];
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-        const batch = chunks.slice(i, i + EMBED_BATCH).map((c) => (c.heading ? `${c.heading}\n${c.text}` : c.text));
+        const batch = chunks.slice(i, i + EMBED_BATCH).map((c) => indexedText(c, documentTitle(filename)));
         vectors.push(...(await embedder.embed(batch)).map(normalize));
       }
       return vectors.length === chunks.length ? vectors : undefined;

@@ -172,7 +172,7 @@ export function describeSelf(): string {
     'I answer a question by quoting the most relevant sentences of the numbered sources sent with it ' +
     '(for example the search results DocChat attaches to a question about a vector store), each followed by ' +
     'its citation such as [1]. No numbered sources came with this message, so there is nothing to quote. ' +
-    'Ask about a vector store to get quoted answers, or start the backend with --upstream to chat with a ' +
+    'Ask about a vector store to get quoted answers, or run "DocChat: Use a Language Model…" to chat with a ' +
     'language model.'
   );
 }

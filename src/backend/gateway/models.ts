@@ -25,6 +25,8 @@ export const LOCAL_CHAT_MODEL_INFO: ModelInfo = {
     'Built-in extractive model: answers by quoting the most relevant sentences of the numbered sources ' +
     'supplied in the messages, with their [n] citations. It does not generate new text.',
   context_window: null,
+  // It quotes sources and never calls a tool: said here so agents do not hand it tools.
+  capabilities: { tool_calling: false },
 };
 
 export const LOCAL_EMBEDDING_MODEL_INFO: ModelInfo = {

@@ -181,7 +181,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   async function forwardTool(ctx: RequestContext, path: string, body: unknown, what: string): Promise<void> {
     if (!upstream) {
       throw notImplemented(
-        `${what} needs an internet search service, which the local backend does not have. Start it with --upstream URL pointing to a gateway that provides ${path.replace(/\/[^/]*research\/.*$/, '/tools/web/research')}.`,
+        `${what} needs an internet search service, which DocChat's Local mode does not have. Run "DocChat: Open Settings" and set "Gateway: Url" to a gateway that provides ${path.replace(/\/[^/]*research\/.*$/, '/tools/web/research')}.`,
       );
     }
     const response = await upstream.request(path, body === undefined ? {} : { body });

@@ -1,6 +1,7 @@
 /**
- * The search index of one vector store: BM25 over every chunk, plus (when the chunks carry
- * embeddings) a vector side fused with BM25 for hybrid search.
+ * The search index of one vector store: BM25 over every chunk (its document's title, section
+ * headings and text), plus (when the chunks carry embeddings) a vector side whose ranking is
+ * fused with BM25's by reciprocal rank fusion for hybrid search.
  */
 import { Bm25Index } from './bm25';
 import { tokenize } from './tokenize';
@@ -34,13 +35,43 @@ interface IndexedChunk extends ChunkInput {
 
 /** Candidates each side contributes before fusion. */
 const HYBRID_CANDIDATES = 50;
+/**
+ * Reciprocal rank fusion's constant (Cormack, Clarke and Büttcher, SIGIR 2009): a document's
+ * fused score is the sum over rankings of 1 / (RRF_K + rank). 60 is the paper's value.
+ */
+export const RRF_K = 60;
 /** Longest stretch of indexing work between two turns of the event loop, in ms. */
 const INDEX_SLICE_MS = 5;
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
-const BM25_WEIGHT = 0.5;
+
+/**
+ * Fuses rankings (lists of document numbers, best first) by reciprocal rank fusion. Scores are
+ * scaled so a document first in every ranking scores 1. Ties keep the lower document number first.
+ */
+export function reciprocalRankFusion(rankings: readonly (readonly number[])[], k = RRF_K): { doc: number; score: number }[] {
+  const fused = new Map<number, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((doc, rank) => fused.set(doc, (fused.get(doc) ?? 0) + 1 / (k + rank + 1)));
+  }
+  const best = rankings.length / (k + 1);
+  return [...fused].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([doc, score]) => ({ doc, score: best > 0 ? score / best : 0 }));
+}
+
+/** A document's title from its file name: "deploy-guide.md" reads "deploy guide". */
+export function documentTitle(filename: string): string {
+  return filename
+    .replace(/\.[^./\\]{1,8}$/, '')
+    .replace(/[-_.]+/g, ' ')
+    .trim();
+}
+
+/** What is indexed (and embedded) of a chunk: the document's title, the section's heading path, the text. */
+export function indexedText(chunk: ChunkInput, title = ''): string {
+  return [title, chunk.heading, chunk.text].filter(Boolean).join('\n');
+}
 
 export function normalize(vector: ArrayLike<number>): Float32Array {
   const out = Float32Array.from(vector);
@@ -72,12 +103,12 @@ export class StoreIndex {
     return this.docsOfFile.has(fileId);
   }
 
-  /** Indexes the chunks of one file, replacing what was indexed for it before. */
-  addFile(fileId: string, chunks: readonly ChunkInput[], vectors?: readonly Float32Array[]): void {
+  /** Indexes the chunks of one file (titled `title`), replacing what was indexed for it before. */
+  addFile(fileId: string, chunks: readonly ChunkInput[], vectors?: readonly Float32Array[], title = ''): void {
     this.removeFile(fileId);
     const docs: number[] = [];
     chunks.forEach((chunk, chunkIndex) => {
-      const doc = this.bm25.add(tokenize(`${chunk.heading}\n${chunk.text}`));
+      const doc = this.bm25.add(tokenize(indexedText(chunk, title)));
       const vector = vectors?.[chunkIndex];
       if (vector) this.vectorCount++;
       this.chunks[doc] = { ...chunk, fileId, chunkIndex, vector };
@@ -98,6 +129,7 @@ export class StoreIndex {
     chunks: readonly ChunkInput[],
     vectors?: readonly Float32Array[],
     stillWanted: () => boolean = () => true,
+    title = '',
   ): Promise<boolean> {
     const docs: number[] = [];
     let sliceStart = performance.now();
@@ -106,7 +138,7 @@ export class StoreIndex {
         await nextTurn();
         sliceStart = performance.now();
       }
-      docs.push(this.bm25.add(tokenize(`${chunk.heading}\n${chunk.text}`), true));
+      docs.push(this.bm25.add(tokenize(indexedText(chunk, title)), true));
     }
     if (!stillWanted()) {
       this.bm25.discard(docs);
@@ -147,16 +179,11 @@ export class StoreIndex {
     const lexical = this.bm25.search(terms, hybrid ? Math.max(options.maxResults, HYBRID_CANDIDATES) : options.maxResults, allow);
     if (!hybrid) return lexical.map(({ doc, score }) => this.hit(doc, score));
 
-    const fused = new Map<number, number>();
-    for (const { doc, score } of lexical) fused.set(doc, BM25_WEIGHT * score);
-    for (const { doc, similarity } of this.nearest(options.queryVector!, HYBRID_CANDIDATES, allow)) {
-      fused.set(doc, (fused.get(doc) ?? 0) + (1 - BM25_WEIGHT) * Math.max(0, similarity));
-    }
-    return [...fused]
-      .filter(([, score]) => score > 0)
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    // Ranks, not scores, are fused: BM25 scores and cosine similarities have unrelated scales.
+    const semantic = this.nearest(options.queryVector!, HYBRID_CANDIDATES, allow).filter((n) => n.similarity > 0);
+    return reciprocalRankFusion([lexical.map((l) => l.doc), semantic.map((n) => n.doc)])
       .slice(0, options.maxResults)
-      .map(([doc, score]) => this.hit(doc, Math.min(1, score)));
+      .map(({ doc, score }) => this.hit(doc, score));
   }
 
   private nearest(query: Float32Array, k: number, allow?: Uint8Array): { doc: number; similarity: number }[] {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands, SecretKeys, SETTINGS_SECTION, Settings, type SecretKey } from '../../common/constants';
+import { Commands, EXTENSION_ID, SecretKeys, SETTINGS_SECTION, Settings, type SecretKey } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
 
@@ -52,8 +52,27 @@ async function promptSecret(services: Services, p: SecretPrompt): Promise<boolea
   return true;
 }
 
+/**
+ * Opens the Settings editor at a DocChat setting (relative key), or at all of them, on the tab where
+ * it lives. The URL and network settings are machine-scoped: in a remote window (code-server, SSH,
+ * WSL, dev containers) they are settings of the remote machine, which the User tab does not list.
+ */
+export function openSettings(setting?: string): Thenable<unknown> {
+  const query = setting ? `${SETTINGS_SECTION}.${setting}` : `@ext:${EXTENSION_ID}`;
+  return vscode.env.remoteName
+    ? vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query })
+    : vscode.commands.executeCommand('workbench.action.openSettings', query);
+}
+
 export function register(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
+    registerCommand(
+      services.errors,
+      Commands.openSettings,
+      vscode.l10n.t('DocChat: could not open the settings.'),
+      (setting?: unknown) => openSettings(typeof setting === 'string' ? setting : undefined),
+      { retry: false, waitForConnection: false },
+    ),
     registerCommand(services.errors, Commands.setDocumentsToken, vscode.l10n.t('DocChat: could not set the documents token.'), async () => {
       if (await promptSecret(services, DOCUMENTS_TOKEN)) {
         if (services.connection.state.kind === 'local' || !services.config.current.documentsUrl) {
@@ -64,7 +83,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
             vscode.l10n.t('Open Settings'),
           );
           if (choice) {
-            await vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.${Settings.documentsUrl}`);
+            await openSettings(Settings.documentsUrl);
           }
         }
       }

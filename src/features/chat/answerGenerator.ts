@@ -7,7 +7,8 @@ import * as l10n from '@vscode/l10n';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
 import { type AnswerStream, done, failed } from './answerStream';
 import { emptyAnswerError, isAbort, toChatError } from './chatErrors';
-import { type FileNameCache, type GroundingDocuments, type GroundingStore, numberSources, searchPassages } from '../../chatCore/grounding';
+import { type FileNameCache, findPassages, type GroundingDocuments, type GroundingStore, numberSources } from '../../chatCore/grounding';
+import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { ChatErrorInfo, ChatMessage, ContextItem, NextStep, TokenUsage } from '../../chatCore/protocol';
 
@@ -48,7 +49,10 @@ export interface AnswerJob {
   temperature?: number;
   maxCompletionTokens?: number;
   projectCode: string;
-  store?: GroundingStore;
+  /** The stores the answer is grounded in (none: not grounded). */
+  stores?: readonly GroundingStore[];
+  /** Search for this instead of the question (the user edited "Searched for"). */
+  searchQuery?: string;
   maxResults: number;
 }
 
@@ -58,6 +62,8 @@ export interface AnswerDependencies {
   notConnected?: ChatErrorInfo;
   documents: GroundingDocuments | undefined;
   fileNames: FileNameCache;
+  /** Makes each turn's search query; without one, the deterministic rule. */
+  rewriter?: QueryRewriter;
 }
 
 function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
@@ -70,25 +76,30 @@ function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
 }
 
 /**
- * A grounded question whose search found nothing, or a question to the quoting model with nothing
- * to quote, is not sent to a model: the answer says why in one sentence and offers the ways
- * forward (choose a store, attach files, and in Local mode use a real language model).
+ * A grounded question whose search found nothing relevant, or a question to the quoting model
+ * with nothing to quote, is not sent to a model: the answer says so honestly in one sentence, cites
+ * nothing, and offers the ways forward (choose a store, attach files, and in Local mode use a real
+ * language model).
  */
-export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'store'>): { text: string; nextSteps: NextStep[] } | undefined {
+export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'stores'>): { text: string; nextSteps: NextStep[] } | undefined {
   const quoting = job.model === LOCAL_CHAT_MODEL;
-  if (!quoting && !job.store) {
+  const stores = job.stores ?? [];
+  if (!quoting && stores.length === 0) {
     return undefined;
   }
   const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
-  const store = job.store ? (job.store.name ?? job.store.id) : undefined;
+  const names = stores.map((s) => `“${s.name ?? s.id}”`).join(', ');
   const text =
-    store === undefined
+    stores.length === 0
       ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', LOCAL_CHAT_MODEL)
       : quoting
-        ? l10n.t('No passage in “{0}” matches this question, so {1} has nothing to quote.', store, LOCAL_CHAT_MODEL)
-        : l10n.t('No passage in “{0}” matches this question, so there is nothing to answer from.', store);
+        ? l10n.t('The documents in {0} do not cover this question, so {1} has nothing to quote.', names, LOCAL_CHAT_MODEL)
+        : l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names);
   return { text, nextSteps };
 }
+
+/** For answers run without a rewriter of their own (tests, one-off calls): the rule only. */
+const RULE_ONLY = new QueryRewriter();
 
 /** A failure of the answer's generation, as the inline error (the gateway is the service it talks to). */
 export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>): (error: unknown) => ChatErrorInfo {
@@ -101,8 +112,10 @@ export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>): (error: un
  * returned, as it names the documents service.
  */
 export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, signal: AbortSignal): AnswerStream {
-  let passages: Awaited<ReturnType<typeof searchPassages>> = [];
-  if (job.store) {
+  let passages: Awaited<ReturnType<typeof findPassages>> = [];
+  let searchQuery: string | undefined;
+  const stores = job.stores ?? [];
+  if (stores.length > 0) {
     if (!deps.documents) {
       return failed({
         kind: 'not_connected',
@@ -112,7 +125,19 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
     }
     yield { type: 'status', phase: 'searching' };
     try {
-      passages = await searchPassages(deps.documents, job.store, job.question, job.maxResults, deps.fileNames, signal);
+      // The quoting model and legacy models cannot rewrite: the deterministic rule does.
+      const canRewrite = deps.gateway && job.model !== LOCAL_CHAT_MODEL && !job.legacy;
+      searchQuery =
+        job.searchQuery ??
+        (
+          await (deps.rewriter ?? RULE_ONLY).queryFor(
+            job.history,
+            job.question,
+            canRewrite ? gatewayRewriteModel(deps.gateway!, job.model) : undefined,
+            signal,
+          )
+        ).text;
+      passages = await findPassages(deps.documents, { query: searchQuery, stores, maxResults: job.maxResults }, deps.fileNames, signal);
     } catch (error) {
       if (signal.aborted || isAbort(error)) {
         return done({ stopped: true });
@@ -131,13 +156,14 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
   }
   const withoutSources = sources.length === 0 ? noSourcesAnswer(job) : undefined;
   if (withoutSources) {
-    yield { type: 'start', sources: [] };
+    yield { type: 'start', sources: [], ...(searchQuery ? { searchQuery } : {}) };
     yield { type: 'delta', text: withoutSources.text };
     return done({ stopped: false, nextSteps: withoutSources.nextSteps });
   }
-  yield { type: 'start', sources };
+  yield { type: 'start', sources, ...(searchQuery ? { searchQuery } : {}) };
   yield { type: 'status', phase: 'generating' };
-  const prompt = { question: job.question, history: job.history, sources, ...(job.store?.name ? { searchedStore: job.store.name } : {}) };
+  const searchedStore = stores.map((s) => s.name ?? s.id).join('", "');
+  const prompt = { question: job.question, history: job.history, sources, ...(searchedStore ? { searchedStore } : {}) };
   const options = {
     ...(job.temperature !== undefined ? { temperature: job.temperature } : {}),
     ...(job.maxCompletionTokens !== undefined ? { max_completion_tokens: job.maxCompletionTokens } : {}),

@@ -10,8 +10,8 @@ import type { ChatErrorInfo, ChatSource, NextStep, StreamPhase, TokenUsage, Tool
 
 export type AnswerEvent =
   | { type: 'status'; phase: StreamPhase }
-  /** Once, before the first delta, with the numbered sources of the prompt. */
-  | { type: 'start'; sources: ChatSource[] }
+  /** Once, before the first delta, with the numbered sources of the prompt and what was searched for. */
+  | { type: 'start'; sources: ChatSource[]; searchQuery?: string }
   | { type: 'delta'; text: string }
   /** A running tool's progress (research polls). */
   | { type: 'progress'; progress: ToolProgress }

@@ -10,9 +10,11 @@ import { notConnectedError } from './chatErrors';
 import { ChatSession } from './chatSession';
 import { ConversationStore } from './conversationStore';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
+import { groundingStores } from '../../chatCore/conversationStores';
 import { ModelCatalog } from '../../chatCore/modelCatalog';
+import { QueryRewriter } from '../../chatCore/searchQuery';
 import { isOpenableLink } from '../../chatCore/links';
-import type { ContextItem, HostMessage, WebviewMessage } from '../../chatCore/protocol';
+import type { ContextItem, HostMessage, StoreOption, WebviewMessage } from '../../chatCore/protocol';
 import type { SourceOpener } from './sourceOpener';
 import { StoreCatalog } from './storeCatalog';
 
@@ -64,6 +66,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       groundingKnown: async () => {
         if (!this.stores.known && services.grounding.choice?.kind !== 'none') await this.loadStores();
       },
+      rewriter: new QueryRewriter({ log: (message) => log.warn(message) }),
       warn: (message) => log.warn(message),
       unreachable: () => services.errors.onUnreachable?.(),
     });
@@ -156,13 +159,21 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   // ------------------------------------------------------------ commands from outside
 
-  /** Grounds the current conversation in `store` (undefined: no grounding) and remembers the choice. */
-  setGrounding(store: { id: string; name: string } | undefined): void {
-    void this.services.grounding.remember(store);
-    if (store) {
+  /**
+   * Grounds the current conversation in `stores` (one store, several, or none: no grounding) and
+   * remembers the first as the default for new chats.
+   */
+  setGrounding(stores: readonly StoreOption[]): void {
+    void this.services.grounding.remember(stores[0]);
+    for (const store of stores) {
       void this.services.recentStores.touch(store.id);
     }
-    this.session.setGrounding(store);
+    this.session.setGrounding(stores);
+  }
+
+  /** The stores the current conversation is grounded in. */
+  groundingStoreIds(): string[] {
+    return groundingStores(this.session.current.options).map((s) => s.id);
   }
 
   newChat(): void {
@@ -197,8 +208,11 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         return this.session.setSampling(message);
       case 'setVectorStore':
         return this.setGrounding(
-          message.storeId === null ? undefined : { id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId },
+          message.storeId === null ? [] : [{ id: message.storeId, name: this.stores.nameOf(message.storeId) ?? message.storeId }],
         );
+      case 'searchAgain':
+        this.session.regenerate(message.messageId, message.query);
+        return;
       case 'refreshModels':
         void this.loadModels(true);
         return;

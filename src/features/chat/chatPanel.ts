@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
+import { ViewIds } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../../chatCore/protocol';
 import { renderChatHtml, webviewOptions } from './webviewHtml';
 
-export const CHAT_VIEW_TYPE = 'docchat.chat';
+export const CHAT_VIEW_TYPE = ViewIds.chat;
 
 export interface ChatPanelHandler {
   /** The full state, posted first whenever the webview (re)starts. */

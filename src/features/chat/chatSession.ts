@@ -13,9 +13,11 @@ import { type AnswerEnd, type AnswerEvent, type AnswerStream, consumeAnswer } fr
 import type { ConversationStore } from './conversationStore';
 import type { FlushScheduler } from './deltaCoalescer';
 import { describeToolFailure, toolAnswer } from './toolAnswer';
+import { groundingStores, setGroundingStores } from '../../chatCore/conversationStores';
 import { FileNameCache, type GroundingDocuments } from '../../chatCore/grounding';
 import { isLegacyModel } from '../../chatCore/modelCatalog';
 import { titleFor } from '../../chatCore/promptBuilder';
+import type { QueryRewriter } from '../../chatCore/searchQuery';
 import type {
   AnnounceMode,
   AssistantMessage,
@@ -24,6 +26,7 @@ import type {
   Conversation,
   ConversationOptions,
   HostMessage,
+  StoreOption,
   UserMessage,
 } from '../../chatCore/protocol';
 
@@ -42,7 +45,12 @@ export interface ChatEnvironment {
   /** The model of a conversation that has not picked one. */
   defaultModel(): string;
   /** The store a new conversation is grounded in, when the list of stores is known. */
-  defaultStore(): { id: string; name: string } | undefined;
+  defaultStore(): StoreOption | undefined;
+  /**
+   * Makes each grounded turn's search query (the model's rewrite of a follow-up, with its budget
+   * and cache, else the deterministic rule). Without one, the rule alone.
+   */
+  readonly rewriter?: QueryRewriter;
   /** Resolves once `defaultStore` can answer (a first question may come before the store list). */
   groundingKnown(): Promise<void>;
   warn(message: string): void;
@@ -134,7 +142,7 @@ export class ChatSession {
       return undefined;
     }
     const first = this.current;
-    if (first.messages.length === 0 && !first.options.vectorStoreId) {
+    if (first.messages.length === 0 && groundingStores(first.options).length === 0) {
       // The first question may come before the store list: ground it by the default rule first.
       const waiting: ActiveAnswer = { requestId: '', conversationId: first.id, abort: new AbortController(), finished: Promise.resolve() };
       this.active = waiting;
@@ -162,18 +170,25 @@ export class ChatSession {
     });
   }
 
-  /** Regenerate (or Retry): only the conversation's last answer, replaced by a new one. */
-  regenerate(messageId: string): AssistantMessage | undefined {
+  /**
+   * Regenerate (or Retry), or search again for `searchQuery` (the user's edit of "Searched for"):
+   * only the conversation's last answer, replaced by a new one.
+   */
+  regenerate(messageId: string, searchQuery?: string): AssistantMessage | undefined {
     const conversation = this.store.active({});
     const last = conversation.messages[conversation.messages.length - 1];
     const question = conversation.messages[conversation.messages.length - 2];
     if (this.active || last?.id !== messageId || last.role !== 'assistant' || question?.role !== 'user') {
       return undefined;
     }
-    return this.answer(conversation, () => {
-      conversation.messages.pop();
-      return { question, from: conversation.messages.length };
-    });
+    return this.answer(
+      conversation,
+      () => {
+        conversation.messages.pop();
+        return { question, from: conversation.messages.length };
+      },
+      searchQuery,
+    );
   }
 
   /** Stops the running answer (only the one named, when a request id is given). */
@@ -197,17 +212,9 @@ export class ChatSession {
     });
   }
 
-  /** Grounds the shown conversation in `store`; undefined: no grounding. */
-  setGrounding(store: { id: string; name: string } | undefined): void {
-    this.changeOptions((o) => {
-      if (!store) {
-        delete o.vectorStoreId;
-        delete o.vectorStoreName;
-      } else {
-        o.vectorStoreId = store.id;
-        o.vectorStoreName = store.name;
-      }
-    });
+  /** Grounds the shown conversation in `stores` (one, several, or none: no grounding). */
+  setGrounding(stores: readonly StoreOption[]): void {
+    this.changeOptions((o) => setGroundingStores(o, stores));
   }
 
   /**
@@ -219,8 +226,7 @@ export class ChatSession {
     const store = this.groundingFor(conversation);
     if (store) {
       this.change(() => {
-        conversation.options.vectorStoreId = store.id;
-        conversation.options.vectorStoreName = store.name;
+        setGroundingStores(conversation.options, [store]);
         return [this.state()];
       });
     }
@@ -246,13 +252,10 @@ export class ChatSession {
   newChat(): void {
     this.stop();
     this.change(() => {
-      const { vectorStoreId: _id, vectorStoreName: _name, ...previous } = this.current.options;
+      const { vectorStoreId: _id, vectorStoreName: _name, vectorStores: _stores, ...previous } = this.current.options;
       const created = this.store.create({ ...previous });
       const store = this.groundingFor(created);
-      if (store) {
-        created.options.vectorStoreId = store.id;
-        created.options.vectorStoreName = store.name;
-      }
+      if (store) setGroundingStores(created.options, [store]);
       return [this.state(), { type: 'focusComposer' }];
     });
   }
@@ -306,8 +309,8 @@ export class ChatSession {
     });
   }
 
-  private groundingFor(conversation: Conversation): { id: string; name: string } | undefined {
-    if (conversation.messages.length > 0 || conversation.options.vectorStoreId) {
+  private groundingFor(conversation: Conversation): StoreOption | undefined {
+    if (conversation.messages.length > 0 || groundingStores(conversation.options).length > 0) {
       return undefined;
     }
     return this.env.defaultStore();
@@ -318,16 +321,16 @@ export class ChatSession {
   /**
    * One change: `turn` adds the question (or removes the answer it replaces), the answer is added
    * and the webview gets the turn (messages from `from` on); then the answer's stream is read
-   * until it ends (`whenIdle`).
+   * until it ends (`whenIdle`). `searchQuery`: search for this rather than the turn's own query.
    */
-  private answer(conversation: Conversation, turn: () => { question: UserMessage; from: number }): AssistantMessage {
+  private answer(conversation: Conversation, turn: () => { question: UserMessage; from: number }, searchQuery?: string): AssistantMessage {
     const requestId = randomUUID();
     const abort = new AbortController();
     let answer!: AssistantMessage;
     let chosen!: ReturnType<ChatSession['streamFor']>;
     this.change(() => {
       const { question, from } = turn();
-      chosen = this.streamFor(conversation, question, abort.signal);
+      chosen = this.streamFor(conversation, question, abort.signal, searchQuery);
       answer = { id: randomUUID(), role: 'assistant', content: '', createdAt: this.now(), status: 'pending', requestId, ...chosen.fields };
       conversation.messages.push(answer);
       conversation.updatedAt = this.now();
@@ -361,14 +364,16 @@ export class ChatSession {
     return answer;
   }
 
-  /** `/web`, `/crawl` and `/research` go to the gateway's tool, anything else to the model. */
+  /** `/web`, `/crawl` and `/research` go to the gateway's tool, anything else (and a search again) to the model. */
   private streamFor(
     conversation: Conversation,
     question: UserMessage,
     signal: AbortSignal,
+    searchQuery?: string,
   ): { stream: AnswerStream; describe: (error: unknown) => ChatErrorInfo; fields: Partial<AssistantMessage> } {
     const clients = this.env.clients();
-    const tool = parseToolCommand(question.content);
+    // Searching again is a grounded answer from the model, whatever the question looks like.
+    const tool = searchQuery ? undefined : parseToolCommand(question.content);
     if (tool) {
       const deps = {
         gateway: clients.gateway,
@@ -391,15 +396,15 @@ export class ChatSession {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxCompletionTokens !== undefined ? { maxCompletionTokens: options.maxCompletionTokens } : {}),
       projectCode: settings.projectCode,
-      ...(options.vectorStoreId
-        ? { store: { id: options.vectorStoreId, ...(options.vectorStoreName ? { name: options.vectorStoreName } : {}) } }
-        : {}),
+      stores: groundingStores(options),
+      ...(searchQuery ? { searchQuery } : {}),
       maxResults: settings.maxSearchResults,
     };
     const deps = {
       gateway: clients.gateway,
       documents: clients.documents,
       fileNames: this.fileNames,
+      ...(this.env.rewriter ? { rewriter: this.env.rewriter } : {}),
       ...(clients.notConnected ? { notConnected: clients.notConnected } : {}),
     };
     return {
@@ -416,9 +421,11 @@ export class ChatSession {
       case 'start':
         return this.change(() => {
           answer.sources = event.sources;
+          if (event.searchQuery) answer.searchQuery = event.searchQuery;
           answer.status = 'streaming';
           delete answer.progress;
-          return [{ type: 'streamStart', requestId, messageId: answer.id, sources: event.sources }];
+          const searched = event.searchQuery ? { searchQuery: event.searchQuery } : {};
+          return [{ type: 'streamStart', requestId, messageId: answer.id, sources: event.sources, ...searched }];
         }, 'throttled');
       case 'delta':
         return this.change(() => {

@@ -7,12 +7,13 @@ import { CHAT_VIEW_TYPE } from './chatPanel';
 import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
 import type { SelectionSource } from '../../chatCore/protocol';
 import type { PassageDocuments } from '../search';
-import { pickStore } from '../stores';
+import { pickStores } from '../stores';
 import { completeWalkthroughStep } from '../walkthrough';
 import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
 export { CHAT_VIEW_TYPE } from './chatPanel';
+export { isAbort, toChatError } from './chatErrors';
 
 function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined {
   const selection = editor.selection;
@@ -74,10 +75,13 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       Commands.chooseStoreForChat,
       vscode.l10n.t('DocChat: could not choose the vector store for the chat.'),
       async () => {
-        const store = await pickStore(services, { title: vscode.l10n.t('DocChat: Choose the Vector Store the Chat Answers From') });
-        if (store) {
+        const stores = await pickStores(services, {
+          title: vscode.l10n.t('DocChat: Choose the Vector Stores the Chat Answers From'),
+          selected: controller.groundingStoreIds(),
+        });
+        if (stores) {
           controller.show();
-          controller.setGrounding({ id: store.id, name: store.name || store.id });
+          controller.setGrounding(stores.map((store) => ({ id: store.id, name: store.name || store.id })));
         }
       },
     ),

@@ -34,6 +34,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       title: vscode.l10n.t('Metadata of file "{0}"', name),
       initial: file.metadata,
       saveLabel: vscode.l10n.t('Save'),
+      saved: (metadata) => vscode.l10n.t('DocChat: saved {0} metadata pairs of the file "{1}".', Object.keys(metadata).length, name),
       save: async (metadata) => {
         const updated = await client().updateFileMetadata(target.fileId, metadata);
         services.documentsEvents.fileChanged(updated);
@@ -55,6 +56,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       title: vscode.l10n.t('Metadata of "{0}" in this store', name),
       initial: current.metadata,
       saveLabel: vscode.l10n.t('Save'),
+      saved: (metadata) => vscode.l10n.t('DocChat: saved {0} metadata pairs of "{1}" in this store.', Object.keys(metadata).length, name),
       save: async (metadata) => {
         const updated = await client().updateVectorStoreFileMetadata(storeId, target.fileId, metadata);
         services.documentsEvents.storeFileChanged(storeId, updated);

@@ -68,10 +68,15 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
           pick: { server, name: server.name, model },
         })),
       );
-      picker.items = [...found, ...fixed];
-      picker.placeholder = found.length
-        ? vscode.l10n.t('Pick a model')
-        : vscode.l10n.t('No model server answered on the usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000)');
+      // The placeholder is one short line; what was looked for goes in the item's own line below.
+      const searched: ServerItem = {
+        ...ENTER_URL,
+        detail: vscode.l10n.t(
+          'No model server answered on this machine (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000): start one and run this command again, or enter its URL.',
+        ),
+      };
+      picker.items = found.length ? [...found, ...fixed] : [searched, ...fixed.slice(1)];
+      picker.placeholder = found.length ? vscode.l10n.t('Pick a model') : vscode.l10n.t('No model server found: enter a URL');
       picker.busy = false;
     });
   }

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
-import { pickStore } from '../stores';
+import { pickStores } from '../stores';
 import { defaultGrounding } from '../../services/defaultGrounding';
-import { resolveStore, type StoreRef } from './answerText';
+import { resolveStore, type StoreRef } from '../../chatCore/answerText';
 
 const KEY = 'docchat.participant.store';
+/** Every store chosen with `/store` (the first is also the default-grounding choice). */
+const KEY_MANY = 'docchat.participant.stores';
 
 /**
  * The vector store `@docchat` and the search tool use, by the default-grounding rule: the store
@@ -28,20 +30,63 @@ export class ChosenStore {
       : undefined;
   }
 
-  async set(store: StoreRef): Promise<void> {
-    await this.services.grounding.remember(store);
-    await this.services.recentStores.touch(store.id);
+  async set(stores: readonly StoreRef[]): Promise<void> {
+    await this.services.grounding.remember(stores[0]);
+    await this.state.update(
+      KEY_MANY,
+      stores.map((s) => ({ id: s.id, name: s.name })),
+    );
+    for (const store of stores) {
+      await this.services.recentStores.touch(store.id);
+    }
   }
 
-  /** Shows the store picker; undefined when cancelled. */
-  async choose(): Promise<StoreRef | undefined> {
-    const store = await pickStore(this.services, { title: vscode.l10n.t('DocChat: Choose the Vector Store @docchat Answers From') });
-    if (!store) {
+  /** Shows the multi-select store picker; undefined when cancelled. */
+  async choose(): Promise<StoreRef[] | undefined> {
+    const stores = await pickStores(this.services, {
+      title: vscode.l10n.t('DocChat: Choose the Vector Stores @docchat Answers From'),
+      selected: this.chosenMany().map((s) => s.id),
+    });
+    if (!stores) {
       return undefined;
     }
-    const ref = { id: store.id, name: store.name || store.id };
-    await this.set(ref);
-    return ref;
+    const refs = stores.map((store) => ({ id: store.id, name: store.name || store.id }));
+    await this.set(refs);
+    return refs;
+  }
+
+  private chosenMany(): StoreRef[] {
+    const value = this.state.get<unknown>(KEY_MANY);
+    return Array.isArray(value)
+      ? value.flatMap((v: { id?: unknown; name?: unknown }) =>
+          typeof v?.id === 'string' && v.id ? [{ id: v.id, name: typeof v.name === 'string' && v.name ? v.name : v.id }] : [],
+        )
+      : [];
+  }
+
+  /**
+   * The stores to search: those `wanted` names (names or ids, from a tool call; unknown ones
+   * are left out), else the stores chosen with `/store` when the default-grounding rule still
+   * starts with them, else the rule's one store.
+   */
+  async resolveAll(wanted?: readonly string[], signal?: AbortSignal): Promise<StoreRef[]> {
+    const names = (wanted ?? []).map((w) => w.trim()).filter(Boolean);
+    if (names.length > 0) {
+      const client = this.services.connection.documents;
+      if (!client) {
+        return [];
+      }
+      const page = await client.listVectorStores({ limit: 1000 }, { signal });
+      const stores = page.data.map((s) => ({ id: s.id, name: s.name || s.id }));
+      const found = names.map((name) => resolveStore(stores, name)).filter((s): s is StoreRef => s !== undefined);
+      return found.filter((s, i) => found.findIndex((t) => t.id === s.id) === i);
+    }
+    const first = await this.resolve(undefined, signal);
+    if (!first) {
+      return [];
+    }
+    const many = this.chosenMany();
+    return many[0]?.id === first.id ? many : [first];
   }
 
   /**

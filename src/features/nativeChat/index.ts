@@ -40,8 +40,10 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       vscode.l10n.t('DocChat: could not choose the vector store for @docchat.'),
       async () => {
         const chosen = await store.choose();
-        if (chosen) {
-          void vscode.window.showInformationMessage(vscode.l10n.t('@docchat now answers from the vector store “{0}”.', chosen.name));
+        if (chosen?.length) {
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('@docchat now answers from {0}.', chosen.map((s) => `“${s.name}”`).join(', ')),
+          );
         }
       },
     ),

@@ -3,14 +3,16 @@ import { Commands, ContextKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
 import { configuredChatModel } from '../../services/settingsModel';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
 import { citedSources } from '../../chatCore/citations';
-import { FileNameCache, numberSources, searchPassages } from '../../chatCore/grounding';
+import { FileNameCache, findPassages, numberSources } from '../../chatCore/grounding';
+import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
 import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { PassageSource } from '../../chatCore/protocol';
 import { passageOf, type PassageDocuments } from '../search';
 import { completeWalkthroughStep } from '../walkthrough';
-import { passageTitle, quotePassage, type StoreRef } from './answerText';
+import { passageTitle, quotePassage } from '../../chatCore/answerText';
 import type { ChosenStore } from './chosenStore';
 
 /** Must match `contributes.chatParticipants[].id` in package.json. */
@@ -19,18 +21,22 @@ export const PARTICIPANT_ID = 'docchat.participant';
 const HISTORY_TURNS = 10;
 
 interface DocChatResult extends vscode.ChatResult {
-  metadata?: { command?: string; storeId?: string; sources?: number };
+  /** `searchQuery`: what the turn searched for, read back from the history by the next turn. */
+  metadata?: { command?: string; storeId?: string; sources?: number; searchQuery?: string };
 }
 
 /** `@docchat`: answers from the chosen store with the gateway's models; `/search`, `/store`. */
 export class DocChatParticipant {
   private readonly fileNames = new FileNameCache();
+  private readonly rewriter: QueryRewriter;
 
   constructor(
     private readonly services: Services,
     private readonly store: ChosenStore,
     private readonly passages: PassageDocuments,
-  ) {}
+  ) {
+    this.rewriter = new QueryRewriter({ log: (message) => services.log.warn(`@docchat: ${message}`) });
+  }
 
   readonly handler: vscode.ChatRequestHandler = async (request, context, stream, token): Promise<DocChatResult> => {
     const abort = new AbortController();
@@ -58,11 +64,11 @@ export class DocChatParticipant {
     if (request.command === 'store') {
       const chosen = await this.store.choose();
       stream.markdown(
-        chosen
-          ? vscode.l10n.t('@docchat now answers from the vector store **{0}**.', escape(chosen.name))
+        chosen?.length
+          ? vscode.l10n.t('@docchat now answers from {0}.', chosen.map((s) => `**${escape(s.name)}**`).join(', '))
           : vscode.l10n.t('No vector store chosen.'),
       );
-      return { metadata: { command: 'store', storeId: chosen?.id } };
+      return { metadata: { command: 'store', storeId: chosen?.[0]?.id } };
     }
     const documents = this.services.connection.documents;
     if (!documents) {
@@ -71,34 +77,59 @@ export class DocChatParticipant {
       stream.button({ command: Commands.showOutput, title: vscode.l10n.t('Show Output') });
       return {};
     }
-    const store = await this.store.resolve(undefined, signal);
+    const stores = await this.store.resolveAll(undefined, signal);
+    const store = stores[0];
     if (!store) {
       stream.markdown(vscode.l10n.t('Choose the vector store @docchat answers from first (`/store`).'));
       stream.button({ command: Commands.chooseChatStore, title: vscode.l10n.t('Choose Vector Store') });
       return {};
     }
+    const storeNames = stores.map((s) => s.name).join(', ');
     const question = request.prompt.trim();
     if (!question) {
-      stream.markdown(vscode.l10n.t('Ask a question about the documents in **{0}**, or use `/search <words>`.', escape(store.name)));
+      stream.markdown(vscode.l10n.t('Ask a question about the documents in **{0}**, or use `/search <words>`.', escape(storeNames)));
       return {};
     }
-    stream.progress(vscode.l10n.t('Searching {0}…', store.name));
-    const found = await searchPassages(documents, store, question, this.services.config.current.searchMaxResults, this.fileNames, signal);
-    if (request.command === 'search') {
-      this.showPassages(stream, store, question, found);
-      return { metadata: { command: 'search', storeId: store.id, sources: found.length } };
-    }
     const gateway = this.services.connection.gateway;
-    if (!gateway) {
-      stream.markdown(vscode.l10n.t('No language-model gateway is configured, so here are the matching passages instead.') + '\n\n');
-      this.showPassages(stream, store, question, found);
-      stream.button({ command: Commands.setGatewayApiKey, title: vscode.l10n.t('Set Gateway API Key') });
-      return { metadata: { command: 'search', storeId: store.id, sources: found.length } };
+    const model = request.command !== 'search' && gateway ? await this.pickModel(signal) : undefined;
+    // The same query rule as the chat panel: a follow-up is searched with the conversation's
+    // subject, rewritten by the model unless it is the quoting model, which cannot rewrite.
+    const { text: query } = await this.rewriter.queryFor(
+      queryTurnsOf(context),
+      question,
+      gateway && model && model !== LOCAL_CHAT_MODEL ? gatewayRewriteModel(gateway, model) : undefined,
+      signal,
+    );
+    stream.progress(vscode.l10n.t('Searching {0}…', storeNames));
+    const found = await findPassages(
+      documents,
+      { query, stores, maxResults: this.services.config.current.searchMaxResults },
+      this.fileNames,
+      signal,
+    );
+    const metadata = { storeId: store.id, sources: found.length, searchQuery: query };
+    if (request.command === 'search') {
+      this.showPassages(stream, storeNames, query, found);
+      return { metadata: { command: 'search', ...metadata } };
     }
-    const model = await this.pickModel(signal);
+    if (!gateway || !model) {
+      stream.markdown(vscode.l10n.t('No language-model gateway is configured, so here are the matching passages instead.') + '\n\n');
+      this.showPassages(stream, storeNames, query, found);
+      stream.button({ command: Commands.setGatewayApiKey, title: vscode.l10n.t('Set Gateway API Key') });
+      return { metadata: { command: 'search', ...metadata } };
+    }
+    if (query !== question) {
+      stream.markdown(`*${escape(vscode.l10n.t('Searched for: {0}', query))}*\n\n`);
+    }
+    if (!found.length) {
+      // Nothing relevant: say so honestly, cite nothing, and offer the way forward.
+      stream.markdown(vscode.l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', storeNames));
+      stream.button({ command: Commands.chooseChatStore, title: vscode.l10n.t('Choose Vector Store') });
+      return { metadata };
+    }
     const sources = numberSources([], found);
     const messages: PromptMessage[] = [
-      { role: 'system', content: buildSystemPrompt(sources, store.name) },
+      { role: 'system', content: buildSystemPrompt(sources, storeNames) },
       ...historyOf(context),
       { role: 'user', content: question },
     ];
@@ -113,7 +144,7 @@ export class DocChatParticipant {
     const cited = citedSources(answer, found.length);
     this.showSources(stream, found, cited.length ? cited : found.map((_, i) => i + 1));
     completeWalkthroughStep(ContextKeys.participantAnswered);
-    return { metadata: { storeId: store.id, sources: found.length } };
+    return { metadata };
   }
 
   private async pickModel(signal: AbortSignal): Promise<string> {
@@ -127,20 +158,20 @@ export class DocChatParticipant {
     return model;
   }
 
-  private showPassages(stream: vscode.ChatResponseStream, store: StoreRef, query: string, found: readonly PassageSource[]): void {
+  private showPassages(stream: vscode.ChatResponseStream, storeNames: string, query: string, found: readonly PassageSource[]): void {
     if (!found.length) {
-      stream.markdown(vscode.l10n.t('No passages in **{0}** match “{1}”.', escape(store.name), escape(query)));
+      stream.markdown(vscode.l10n.t('No passages in **{0}** match “{1}”.', escape(storeNames), escape(query)));
       return;
     }
     stream.markdown(
       found.length === 1
-        ? vscode.l10n.t('1 passage in **{0}** matches “{1}”:', escape(store.name), escape(query)) + '\n\n'
-        : vscode.l10n.t('{0} passages in **{1}** match “{2}”:', found.length, escape(store.name), escape(query)) + '\n\n',
+        ? vscode.l10n.t('1 passage in **{0}** matches “{1}”:', escape(storeNames), escape(query)) + '\n\n'
+        : vscode.l10n.t('{0} passages in **{1}** match “{2}”:', found.length, escape(storeNames), escape(query)) + '\n\n',
     );
     found.forEach((p, i) => {
       stream.markdown(
         this.trusted(
-          `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`)}** · score ${(p.score ?? 0).toFixed(2)}\n\n${quotePassage(p.content)}\n\n`,
+          `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`)}** · ${escape(p.storeName ?? p.storeId)} · score ${(p.score ?? 0).toFixed(2)}\n\n${quotePassage(p.content)}\n\n`,
         ),
       );
       stream.reference(this.passages.uriFor(passageOf(p)));
@@ -153,7 +184,9 @@ export class DocChatParticipant {
       return;
     }
     stream.markdown(
-      this.trusted(`\n\n**Sources**\n\n${listed.map(({ n, p }) => `${n}. ${this.openLink(p, passageTitle(p))}`).join('\n')}`),
+      this.trusted(
+        `\n\n**Sources**\n\n${listed.map(({ n, p }) => `${n}. ${this.openLink(p, passageTitle(p))} · ${escape(p.storeName ?? p.storeId)}`).join('\n')}`,
+      ),
     );
     for (const { p } of listed) {
       stream.reference(this.passages.uriFor(passageOf(p)));
@@ -177,22 +210,34 @@ function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()<>#|!]/g, (c) => `\\${c}`);
 }
 
-/** The last turns of this participant's conversation, as plain messages. */
-function historyOf(context: vscode.ChatContext): PromptMessage[] {
-  const turns: PromptMessage[] = [];
+/** The markdown an earlier response streamed, as plain text. */
+function responseText(turn: vscode.ChatResponseTurn): string {
+  return turn.response
+    .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+    .join('')
+    .trim();
+}
+
+/** The conversation so far as the query rule reads it, with the query each answer searched for. */
+function queryTurnsOf(context: vscode.ChatContext): QueryTurn[] {
+  const turns: QueryTurn[] = [];
   for (const turn of context.history) {
     if (turn instanceof vscode.ChatRequestTurn) {
       turns.push({ role: 'user', content: turn.prompt });
     } else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response
-        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('')
-        .trim();
-      if (text) {
-        turns.push({ role: 'assistant', content: text });
-      }
+      const searched = (turn.result.metadata as DocChatResult['metadata'])?.searchQuery;
+      const text = responseText(turn);
+      turns.push({ role: 'assistant', content: text, ...(typeof searched === 'string' && searched ? { searchQuery: searched } : {}) });
     }
   }
+  return turns;
+}
+
+/** The last turns of this participant's conversation, as plain messages. */
+function historyOf(context: vscode.ChatContext): PromptMessage[] {
+  const turns = queryTurnsOf(context)
+    .filter((turn) => turn.role === 'user' || turn.content)
+    .map(({ role, content }): PromptMessage => ({ role, content }));
   const kept = turns.slice(-HISTORY_TURNS);
   while (kept[0]?.role === 'assistant') {
     kept.shift();

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
-import { FileNameCache, searchPassages } from '../../chatCore/grounding';
-import { toolResultText } from './answerText';
+import { FileNameCache, findPassages } from '../../chatCore/grounding';
+import { toolResultText } from '../../chatCore/answerText';
 import type { ChosenStore } from './chosenStore';
 import { requireDocuments } from '../../services/commands';
 
@@ -11,9 +11,18 @@ export const SEARCH_TOOL_NAME = 'docchat_searchVectorStore';
 
 export interface SearchToolInput {
   query: string;
-  /** Name or id of the store; the store chosen with `@docchat /store` when omitted. */
+  /** Name or id of the store (several separated by commas); the stores chosen with `@docchat /store` when omitted. */
   store?: string;
+  /** Names or ids of several stores to search together. */
+  stores?: string[];
   maxResults?: number;
+}
+
+/** The store names a tool call gives, from `store` (comma-separated) and `stores`. */
+function wantedStores(input: SearchToolInput | undefined): string[] {
+  const fromStore = typeof input?.store === 'string' ? input.store.split(',') : [];
+  const fromStores = Array.isArray(input?.stores) ? input.stores.filter((s): s is string => typeof s === 'string') : [];
+  return [...fromStore, ...fromStores].map((s) => s.trim()).filter(Boolean);
 }
 
 function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
@@ -41,12 +50,13 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
     const query = String(options.input?.query ?? '').trim();
     const cancel = abortOn(token);
     let storeLabel: string;
+    const wanted = wantedStores(options.input);
     try {
-      const store = await this.store.resolve(options.input?.store, cancel.signal);
-      storeLabel = store
-        ? `“${store.name}” (${store.id})`
-        : options.input?.store
-          ? vscode.l10n.t('“{0}” (not found)', options.input.store)
+      const stores = await this.store.resolveAll(wanted, cancel.signal);
+      storeLabel = stores.length
+        ? stores.map((store) => `“${store.name}” (${store.id})`).join(', ')
+        : wanted.length
+          ? vscode.l10n.t('“{0}” (not found)', wanted.join(', '))
           : vscode.l10n.t('(none chosen)');
     } catch (error) {
       storeLabel = `“${options.input?.store ?? this.store.chosen?.name ?? 'unknown'}”`;
@@ -77,18 +87,23 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
     const documents = requireDocuments(this.services.connection);
     const cancel = abortOn(token);
     try {
-      const store = await this.store.resolve(options.input?.store, cancel.signal);
-      if (!store) {
+      const wanted = wantedStores(options.input);
+      const stores = await this.store.resolveAll(wanted, cancel.signal);
+      if (!stores.length) {
         throw new Error(
-          options.input?.store
-            ? `No DocChat vector store is named "${options.input.store}" (or several are: use its id).`
+          wanted.length
+            ? `No DocChat vector store is named "${wanted.join('", "')}" (or several are: use its id).`
             : 'No DocChat vector store is chosen: run "@docchat /store" in the Chat view, or pass "store".',
         );
       }
       const max = Math.min(50, Math.max(1, Math.trunc(options.input?.maxResults ?? this.services.config.current.searchMaxResults)));
-      const passages = await searchPassages(documents, store, query, max, this.fileNames, cancel.signal);
-      this.services.log.info(`Search tool: ${passages.length} passages from ${store.id}`);
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(toolResultText(store, query, passages))]);
+      // The calling model writes the query from its own conversation; the relevance floor, the
+      // passage budget and the store merge are the chat panel's.
+      const found = await findPassages(documents, { query, stores, maxResults: max }, this.fileNames, cancel.signal);
+      // A count the calling model asked for is kept to; the setting only sets the base of the budget.
+      const passages = options.input?.maxResults !== undefined ? found.slice(0, max) : found;
+      this.services.log.info(`Search tool: ${passages.length} passages from ${stores.map((s) => s.id).join(', ')}`);
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(toolResultText(stores, query, passages))]);
     } finally {
       cancel.dispose();
     }

@@ -43,6 +43,13 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         await search(store, files);
       },
     ),
+    registerCommand(
+      services.errors,
+      Commands.clearPassageHighlight,
+      vscode.l10n.t('DocChat: could not clear the passage highlight.'),
+      () => passages.clearHighlights(),
+      { retry: false, waitForConnection: false },
+    ),
   );
   return passages;
 }

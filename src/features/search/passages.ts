@@ -4,6 +4,9 @@ import type { PassageSource } from '../../chatCore/protocol';
 import { Disposable } from '../../common/lifecycle';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
+import { ContextKeys } from '../../common/constants';
+import { realTimers } from '../../common/timers';
+import { HIGHLIGHT_MS, PassageHighlights } from './highlights';
 import { locatePassage } from './passageLocate';
 
 export const PASSAGE_SCHEME = 'docchat';
@@ -42,14 +45,20 @@ const GLOB_SPECIAL = /[[\]{}*?!,]/;
  * store file. Either way the passage is highlighted and scrolled into view.
  */
 export class PassageDocuments extends Disposable implements vscode.TextDocumentContentProvider {
-  /** Passage text to highlight, by document uri. */
-  private readonly highlights = new Map<string, string>();
+  /** Passage text to highlight, by document uri, until an edit, a move, Escape or a few seconds. */
+  private readonly highlights = new PassageHighlights(
+    (uri, anyLeft) => this.undecorate(uri, anyLeft),
+    realTimers,
+    // Tests that look at a highlight before clearing it hold it longer than the few seconds.
+    Number(process.env.DOCCHAT_PASSAGE_HIGHLIGHT_MS) || HIGHLIGHT_MS,
+  );
   /** Passages shown in virtual documents, used when the converted file cannot be loaded. */
   private readonly fallbacks = new Map<string, Passage>();
   private readonly exactResolvers: ExactFileResolver[] = [];
   private readonly decoration = this._register(
     vscode.window.createTextEditorDecorationType({
-      backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+      // VS Code's own "go to" highlight colour: drawn under the selection, so the selection shows.
+      backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
       isWholeLine: true,
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Center,
@@ -64,6 +73,32 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
     this._register(vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.decorate(e))));
+    this._register(
+      vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length && this.highlights.edited(e.document.uri.toString())),
+    );
+    this._register(
+      vscode.window.onDidChangeTextEditorSelection((e) =>
+        this.highlights.selectionChanged(
+          e.textEditor.document.uri.toString(),
+          e.kind === vscode.TextEditorSelectionChangeKind.Keyboard || e.kind === vscode.TextEditorSelectionChangeKind.Mouse,
+        ),
+      ),
+    );
+    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.highlights.clear(document.uri.toString())));
+    this._register({ dispose: () => this.highlights.dispose() });
+  }
+
+  /** Escape in an editor with a highlighted passage. */
+  clearHighlights(): void {
+    const editor = vscode.window.activeTextEditor;
+    this.highlights.clear(editor?.document.uri.toString());
+  }
+
+  private undecorate(uri: string, anyLeft: boolean): void {
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document.uri.toString() === uri) editor.setDecorations(this.decoration, []);
+    }
+    void vscode.commands.executeCommand('setContext', ContextKeys.passageHighlighted, anyLeft);
   }
 
   uriFor(p: Passage): vscode.Uri {
@@ -130,9 +165,11 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
 
   /** Shows a document with the passage highlighted and scrolled into view. */
   private async showHighlighted(document: vscode.TextDocument, passage: string): Promise<vscode.TextEditor> {
-    this.highlights.set(document.uri.toString(), passage);
     const editor = await vscode.window.showTextDocument(document, { preview: true });
+    // Shown after the editor opened: opening it moves no highlight away.
+    this.highlights.show(document.uri.toString(), passage);
     this.decorate(editor, true);
+    void vscode.commands.executeCommand('setContext', ContextKeys.passageHighlighted, true);
     return editor;
   }
 
@@ -157,7 +194,7 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
   }
 
   private decorate(editor: vscode.TextEditor, reveal = false): void {
-    const chunk = this.highlights.get(editor.document.uri.toString());
+    const chunk = this.highlights.passage(editor.document.uri.toString());
     if (!chunk) {
       return;
     }

@@ -122,6 +122,18 @@ export class SearchController<R> {
   }
 }
 
+/**
+ * The search request the quick pick sends for a query: at most `maxResults` passages, only from
+ * the chosen files when the search is restricted to some.
+ */
+export function searchRequest(
+  query: string,
+  maxResults: number,
+  restriction: readonly { id: string }[],
+): { query: string; max_num_results: number; file_ids?: string[] } {
+  return { query, max_num_results: maxResults, ...(restriction.length ? { file_ids: restriction.map((f) => f.id) } : {}) };
+}
+
 export interface Snippet {
   text: string;
   /** Offsets of the match inside `text`, when one was found. */

@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
 import { FileCatalog } from '../stores';
 import type { Passage, PassageDocuments } from './passages';
-import { SearchController, presentResult, type SearchState } from './searchController';
+import { SearchController, presentResult, searchRequest, type SearchState } from './searchController';
 import { requireDocuments } from '../../services/commands';
 
 export interface FileChoice {
@@ -138,15 +138,9 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
 
   const controller = new SearchController<SearchResult>({
     search: async (query, signal) => {
-      const result = await client.search(
-        store.id,
-        {
-          query,
-          max_num_results: services.config.current.searchMaxResults,
-          ...(restriction.length ? { file_ids: restriction.map((f) => f.id) } : {}),
-        },
-        { signal },
-      );
+      const result = await client.search(store.id, searchRequest(query, services.config.current.searchMaxResults, restriction), {
+        signal,
+      });
       try {
         await catalog.ensure(result.data.map((d) => d.file_id));
       } catch (error) {

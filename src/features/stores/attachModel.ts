@@ -22,6 +22,12 @@ const OCR_EXTENSIONS = new Set([
   'ppt',
   'xlsx',
   'xls',
+  // OpenDocument, e-books and archives hold pictures and tables too.
+  'odt',
+  'odp',
+  'ods',
+  'epub',
+  'zip',
 ]);
 
 export function mayUseOcr(filename: string): boolean {
@@ -84,9 +90,19 @@ export function summarizeAttach(storeName: string, outcomes: readonly AttachOutc
   if (cancelled.length) {
     parts.push(`${cancelled.length} cancelled`);
   }
+  // A sentence every failure ends with (the converter's list of supported types) is said once, after the list.
+  const shared = new Set<string>();
+  const shortReason = (o: AttachOutcome) =>
+    reason(o)
+      .replace(SHARED_TAIL, (_match, tail: string) => (shared.add(tail), ''))
+      .replace(/\.$/, '');
   if (failed.length) {
-    parts.push(`${failed.length} failed (${failed.map((o) => `"${o.filename}": ${reason(o)}`).join('; ')})`);
+    parts.push(`${failed.length} failed (${failed.map((o) => `"${o.filename}": ${shortReason(o)}`).join('; ')})`);
   }
   const level = failed.length ? 'error' : pending.length || cancelled.length ? 'warning' : 'info';
-  return { level, message: `${parts.join(', ')}.` };
+  const tails = [...shared].map((tail) => ` ${tail.charAt(0).toUpperCase()}${tail.slice(1)}.`).join('');
+  return { level, message: `${parts.join(', ')}.${tails}` };
 }
+
+/** `; supported: …` at the end of a conversion error (src/backend/convert/detect.ts). */
+const SHARED_TAIL = /;\s*(supported: [^;]*?)\.?$/;

@@ -5,11 +5,13 @@ import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
 import { AttachFlow, sourceFromDocument, sourceFromUri, sourcesFromUris } from './attach';
 import { createStoreInteractive } from './createStore';
+import { registerDeletion } from './deletion';
 import { StoresDragAndDrop } from './dragAndDrop';
 import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
+import { offerWalkthrough } from '../walkthrough';
 
-export { pickStore } from './storePicker';
+export { pickStore, pickStores } from './storePicker';
 export { FileCatalog } from './fileCatalog';
 export { editMetadata } from './metadataEditor';
 export { createStoreInteractive } from './createStore';
@@ -52,7 +54,10 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(treeView);
   tree.setVisible(treeView.visible);
   // Showing the view is using DocChat: it connects (in Local mode, starts the local backend).
-  if (treeView.visible) void services.connection.use('the Vector Stores view');
+  if (treeView.visible) {
+    void services.connection.use('the Vector Stores view');
+    offerWalkthrough(context);
+  }
   const describeConnection = () => {
     const s = services.connection.state;
     treeView.description = s.kind === 'local' ? vscode.l10n.t('Local') : s.kind === 'remote' ? s.host : undefined;
@@ -61,7 +66,10 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(
     treeView.onDidChangeVisibility((e) => {
       tree.setVisible(e.visible);
-      if (e.visible) void services.connection.use('the Vector Stores view');
+      if (e.visible) {
+        void services.connection.use('the Vector Stores view');
+        offerWalkthrough(context);
+      }
     }),
     services.connection.onDidChange(describeConnection),
   );
@@ -119,6 +127,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     }
     return undefined;
   }
+
+  registerDeletion(context, services, tree);
 
   const storeArg = (arg: unknown): StoreNode | undefined => (isNode(arg) ? (arg.kind === 'store' ? arg : arg.parent) : undefined);
 

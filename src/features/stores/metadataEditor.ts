@@ -9,10 +9,13 @@ export interface MetadataEditorOptions {
   saveLabel: string;
   /** Persists the pairs; when it throws, the editor reopens with the same pairs. */
   save(metadata: Metadata): Promise<void>;
+  /** The sentence that confirms a save (none when the caller confirms in its own way). */
+  saved?(metadata: Metadata): string;
   onSaveError(error: unknown): void;
 }
 
-type Action = { kind: 'save' } | { kind: 'add' } | { kind: 'edit'; key: string } | { kind: 'remove'; key: string };
+type Action =
+  { kind: 'save' } | { kind: 'add' } | { kind: 'addTyped'; text: string } | { kind: 'edit'; key: string } | { kind: 'remove'; key: string };
 
 interface ActionItem extends vscode.QuickPickItem {
   action?: Action;
@@ -40,6 +43,10 @@ export async function editMetadata(options: MetadataEditorOptions): Promise<Meta
       case 'add':
         await inputEntry(draft, options.title, undefined);
         break;
+      case 'addTyped':
+        // Parsed as the user typed it; the list reopens with the pair and Save first.
+        draft.apply(action.text);
+        break;
       case 'edit':
         await inputEntry(draft, options.title, action.key);
         break;
@@ -50,6 +57,7 @@ export async function editMetadata(options: MetadataEditorOptions): Promise<Meta
         const metadata = draft.toObject();
         try {
           await options.save(metadata);
+          if (options.saved) void vscode.window.showInformationMessage(options.saved(metadata));
           return metadata;
         } catch (error) {
           // The pairs stay in the draft: the loop reopens the list with them.
@@ -92,13 +100,39 @@ function itemsFor(draft: MetadataDraft, saveLabel: string): ActionItem[] {
   return items;
 }
 
+/**
+ * What typing in the list offers: `key=value` becomes an "Add" item, first and active, so Enter
+ * adds the pair instead of running Save unchanged; text that is not a pair yet says why.
+ */
+function typedItem(draft: MetadataDraft, text: string): ActionItem | undefined {
+  if (!text.includes('=')) {
+    return undefined;
+  }
+  const problem = draft.validate(text);
+  if (problem?.severity === 'error') {
+    return { label: vscode.l10n.t('$(error) Cannot add "{0}"', text), detail: problem.message, alwaysShow: true };
+  }
+  return {
+    label: vscode.l10n.t('$(add) Add "{0}"', text),
+    description: problem?.message ?? vscode.l10n.t('Enter adds the pair; then Save'),
+    action: { kind: 'addTyped', text },
+    alwaysShow: true,
+  };
+}
+
 function showPairs(draft: MetadataDraft, options: MetadataEditorOptions): Promise<Action | undefined> {
   const picker = vscode.window.createQuickPick<ActionItem>();
   picker.title = `${options.title} (${draft.size}/${maxPairs})`;
-  picker.placeholder = vscode.l10n.t('Pick a pair to edit it, add one, or save');
+  picker.placeholder = vscode.l10n.t('Type key=value and press Enter to add a pair, pick one to edit it, or save');
   picker.matchOnDescription = true;
   picker.ignoreFocusOut = true;
-  picker.items = itemsFor(draft, options.saveLabel);
+  const listed = itemsFor(draft, options.saveLabel);
+  picker.items = listed;
+  picker.onDidChangeValue((text) => {
+    const typed = typedItem(draft, text.trim());
+    picker.items = typed ? [typed, ...listed] : listed;
+    if (typed) picker.activeItems = [typed];
+  });
   return new Promise<Action | undefined>((resolve) => {
     let done = false;
     const finish = (action: Action | undefined) => {
@@ -109,7 +143,7 @@ function showPairs(draft: MetadataDraft, options: MetadataEditorOptions): Promis
       }
     };
     picker.onDidAccept(() => {
-      const action = picker.selectedItems[0]?.action;
+      const action = (picker.selectedItems[0] ?? picker.activeItems[0])?.action;
       if (action) {
         finish(action);
       }

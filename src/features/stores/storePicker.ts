@@ -19,57 +19,109 @@ export interface PickStoreOptions {
   create?: () => Promise<VectorStore | undefined>;
 }
 
-/** Lets the user pick a vector store, recently used first. Resolves undefined when cancelled. */
-export async function pickStore(services: Services, options: PickStoreOptions): Promise<VectorStore | undefined> {
+/** The picker's items: recently used stores first. */
+function storeItems(services: Services, data: readonly VectorStore[]): StoreItem[] {
+  const now = Date.now() / 1000;
+  const recent = new Set(services.recentStores.list());
+  const stores = services.recentStores.sort(data, (s) => s.id);
+  return stores.map((store) => ({
+    label: `$(database) ${store.name || store.id}`,
+    description: store.id,
+    detail: [
+      recent.has(store.id) ? vscode.l10n.t('recently used') : '',
+      formatDate(store.created_at),
+      describeExpiry(store.expires_at, now),
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    store,
+  }));
+}
+
+/**
+ * Shows a store picker set up by `setup`, fills it with the stores once listed (`fill`), and
+ * resolves the items accepted (undefined when it is hidden). A failed listing hides it and rejects.
+ */
+async function showStorePicker(
+  services: Services,
+  setup: (picker: vscode.QuickPick<StoreItem>) => void,
+  fill: (picker: vscode.QuickPick<StoreItem>, items: StoreItem[]) => void,
+): Promise<readonly StoreItem[] | undefined> {
   const client = requireDocuments(services.connection);
   const picker = vscode.window.createQuickPick<StoreItem>();
-  picker.title = options.title;
-  picker.placeholder = options.placeholder ?? vscode.l10n.t('Pick a vector store');
+  setup(picker);
   picker.matchOnDescription = true;
   picker.busy = true;
   picker.show();
   const abort = new AbortController();
   try {
     const loaded = client.listVectorStores({ limit: PICKER_LIMIT }, { signal: abort.signal }).then((page) => {
-      const now = Date.now() / 1000;
-      const recent = new Set(services.recentStores.list());
-      const stores = services.recentStores.sort(page.data, (s) => s.id);
-      const items: StoreItem[] = stores.map((store) => ({
-        label: `$(database) ${store.name || store.id}`,
-        description: store.id,
-        detail: [
-          recent.has(store.id) ? vscode.l10n.t('recently used') : '',
-          formatDate(store.created_at),
-          describeExpiry(store.expires_at, now),
-        ]
-          .filter(Boolean)
-          .join(' · '),
-        store,
-      }));
-      if (options.create) {
-        items.push({ label: vscode.l10n.t('$(add) Create Vector Store…'), create: true, alwaysShow: true });
-      }
-      picker.items = items;
+      fill(picker, storeItems(services, page.data));
       picker.busy = false;
     });
-    const picked = await new Promise<StoreItem | undefined>((resolve, reject) => {
+    const picked = await new Promise<readonly StoreItem[] | undefined>((resolve, reject) => {
       loaded.catch((error: unknown) => {
         picker.hide();
         reject(error);
       });
-      picker.onDidAccept(() => resolve(picker.selectedItems[0]));
+      // Enter on a highlighted store without ticking any takes that store, not "none".
+      picker.onDidAccept(() =>
+        resolve(picker.canSelectMany && picker.selectedItems.length === 0 ? picker.activeItems : picker.selectedItems),
+      );
       picker.onDidHide(() => resolve(undefined));
     });
     picker.hide();
-    if (picked?.create) {
-      return await options.create?.();
-    }
-    if (picked?.store) {
-      await services.recentStores.touch(picked.store.id);
-    }
-    return picked?.store;
+    return picked;
   } finally {
     abort.abort();
     picker.dispose();
   }
+}
+
+/**
+ * Lets the user pick any number of vector stores (those in `selected` ticked). Resolves the
+ * picked stores (possibly none), or undefined when cancelled.
+ */
+export async function pickStores(
+  services: Services,
+  options: { title: string; selected: readonly string[] },
+): Promise<VectorStore[] | undefined> {
+  const picked = await showStorePicker(
+    services,
+    (picker) => {
+      picker.title = options.title;
+      picker.placeholder = vscode.l10n.t('Tick the vector stores to search (Space), then press Enter');
+      picker.canSelectMany = true;
+    },
+    (picker, items) => {
+      picker.items = items;
+      picker.selectedItems = items.filter((item) => item.store && options.selected.includes(item.store.id));
+    },
+  );
+  return picked?.flatMap((item) => (item.store ? [item.store] : []));
+}
+
+/** Lets the user pick a vector store, recently used first. Resolves undefined when cancelled. */
+export async function pickStore(services: Services, options: PickStoreOptions): Promise<VectorStore | undefined> {
+  const [picked] =
+    (await showStorePicker(
+      services,
+      (picker) => {
+        picker.title = options.title;
+        picker.placeholder = options.placeholder ?? vscode.l10n.t('Pick a vector store');
+      },
+      (picker, items) => {
+        if (options.create) {
+          items.push({ label: vscode.l10n.t('$(add) Create Vector Store…'), create: true, alwaysShow: true });
+        }
+        picker.items = items;
+      },
+    )) ?? [];
+  if (picked?.create) {
+    return await options.create?.();
+  }
+  if (picked?.store) {
+    await services.recentStores.touch(picked.store.id);
+  }
+  return picked?.store;
 }

@@ -12,6 +12,7 @@ import { PagedList } from './paging';
 import { StatusPoller } from './poller';
 import { isTerminalStatus } from './presentation';
 import { requireDocuments } from '../../services/commands';
+import { completeWalkthroughStep } from '../walkthrough';
 
 /** Refreshes requested within this window reach VS Code as one event. */
 const REFRESH_BATCH_MS = 30;
@@ -139,6 +140,8 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     }
     const nodes: TreeNode[] = this.stores.items.map((store) => this.storeNodeFor(store));
     this.setEmpty(nodes.length === 0);
+    // A store exists (the demo store, or one made elsewhere): the walkthrough's step is done.
+    if (nodes.length > 0) completeWalkthroughStep(ContextKeys.storeCreated);
     if (this.stores.hasMore) {
       nodes.push(new LoadMoreNode(undefined, this.stores.items.length));
     }

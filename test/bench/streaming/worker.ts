@@ -9,6 +9,8 @@ import { request } from 'undici';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import { nowMs } from '../lib/stats';
 
+const IDLE_BEFORE_FIRST_REQUEST_MS = 100;
+
 type Consume = (onContent: (text: string) => void) => Promise<void>;
 const body = { model: 'bench-model', messages: [{ role: 'user' as const, content: 'Say a lot.' }], stream: true as const };
 
@@ -71,6 +73,9 @@ async function once(consume: Consume): Promise<{ ttft: number; total: number; le
 async function main(): Promise<void> {
   const [name, url, warmups, runs] = process.argv.slice(2);
   const consume = contender(name!, url!);
+  // The extension makes its client when DocChat connects, before the user's first question: every
+  // contender gets the same idle moment between making its client and its first request.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_BEFORE_FIRST_REQUEST_MS));
   const baseRss = process.memoryUsage().rss;
   // The first stream of a fresh process (lazy module set-up, cold JIT) is reported apart.
   const cold = await once(consume);

@@ -92,6 +92,8 @@ export async function deliver(page: Page, ...messages: HostMessage[]): Promise<v
     }
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   }, messages);
+  // Code blocks are highlighted once the panel's highlight.js has loaded: checks see the colours.
+  await page.waitForFunction(() => document.querySelector('code.hljs-pending') === null);
 }
 
 export async function loadAxe(page: Page): Promise<void> {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { codeServerDir, codeServerEntry } from './paths';
+import { codeServerDir, codeServerEntry, codeServerNode, vscodeTarget } from './paths';
 import { stopProcess, track } from './processes';
 
 export interface CodeServerOptions {
@@ -29,8 +29,10 @@ export interface CodeServer {
 }
 
 export function assertCodeServerInstalled(): void {
-  if (!existsSync(codeServerEntry())) {
-    throw new Error(`code-server is not installed in ${codeServerDir()}; run: node scripts/install-code-server.mjs`);
+  if (!existsSync(codeServerEntry()) || !existsSync(codeServerNode())) {
+    throw new Error(
+      `code-server ${vscodeTarget().codeServer} or its Node is not installed in ${codeServerDir()}; run: node scripts/install-code-server.mjs --target=${vscodeTarget().name}`,
+    );
   }
 }
 
@@ -57,7 +59,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     options.userDataDir,
     options.folder,
   ];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(codeServerNode(), args, {
     cwd: options.folder,
     // Local mode's shared backend outlives the window; in tests it stops soon after the last one.
     env: { DOCCHAT_LOCAL_IDLE_EXIT_MS: '5000', ...process.env, ...options.env },

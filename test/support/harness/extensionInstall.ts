@@ -29,8 +29,12 @@ function vsixToInstall(): string | undefined {
   return undefined;
 }
 
-/** Installs DocChat into `extensionsDir` as `<publisher>.<name>-<version>`, as VS Code itself would. */
-export function installDocChat(extensionsDir: string): InstalledExtension {
+/**
+ * Installs DocChat into `extensionsDir` as `<publisher>.<name>-<version>`, as VS Code itself would:
+ * from the .vsix when there is a current one, otherwise (or with `asNpmStart`) the way `npm start`
+ * installs the build.
+ */
+export async function installDocChat(extensionsDir: string, asNpmStart = false): Promise<InstalledExtension> {
   const manifest = docChatManifest();
   const id = `${manifest.publisher}.${manifest.name}`;
   const dir = path.join(extensionsDir, `${id}-${manifest.version}`);
@@ -40,7 +44,7 @@ export function installDocChat(extensionsDir: string): InstalledExtension {
     cpSync(path.resolve(process.env.DOCCHAT_EXTENSION_DIR), dir, { recursive: true });
     return { id, dir, source: process.env.DOCCHAT_EXTENSION_DIR };
   }
-  const vsix = vsixToInstall();
+  const vsix = asNpmStart ? undefined : vsixToInstall();
   if (vsix) {
     if (extractZip(vsix, dir, 'extension/') === 0) throw new Error(`${vsix} holds no extension/ files`);
     return { id, dir, source: vsix };
@@ -48,16 +52,17 @@ export function installDocChat(extensionsDir: string): InstalledExtension {
   if (!existsSync(path.join(repoRoot, 'dist/extension.js'))) {
     throw new Error('dist/extension.js is missing: run `npm run build` (or `npm run package`) first');
   }
-  cpSync(path.join(repoRoot, 'package.json'), path.join(dir, 'package.json'));
-  cpSync(path.join(repoRoot, 'dist'), path.join(dir, 'dist'), {
-    recursive: true,
-    filter: (source) => !source.endsWith('.vsix'),
-  });
-  for (const extra of ['media', 'resources', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
-    const source = path.join(repoRoot, extra);
-    if (existsSync(source)) cpSync(source, path.join(dir, extra), { recursive: true });
-  }
+  await installBuildAsNpmStartDoes(extensionsDir);
   return { id, dir, source: 'dist' };
+}
+
+/**
+ * `npm start`'s own install: the build copied as the files of the .vsix (scripts/lib/extensionFiles.mjs).
+ * Resolves with the installed files, relative to the extension folder.
+ */
+export async function installBuildAsNpmStartDoes(extensionsDir: string): Promise<string[]> {
+  const { installPackagedFiles } = await import('../../../scripts/lib/extensionFiles.mjs');
+  return (await installPackagedFiles(extensionsDir)).files;
 }
 
 /** Installs an unpacked extension folder (e.g. the extension-host test runner). */

@@ -4,8 +4,12 @@ import type { VSCodeSession } from './vscode';
  * Browser console errors that come from code-server's own page whatever the extensions do: the
  * workbench asks for `vsda`, a signing module only Microsoft's builds ship; a window reload logs
  * the shutdown work a browser cannot wait for, the built-in TypeScript task detection it cut
- * short and the window log it can no longer write; and declining a tool's confirmation is logged
- * as the tool call being cancelled.
+ * short and the window log it can no longer write; declining a tool's confirmation is logged
+ * as the tool call being cancelled; and VS Code 1.139's dictation service asks for a GitHub session
+ * at startup and logs an error when the built-in GitHub Authentication extension has not
+ * registered within 5 s, as on a busy machine. VS Code 1.104's built-in Markdown extension loads
+ * Node's `punycode` module when a Markdown file is opened, and its Node 22 prints a deprecation
+ * warning for it (none of DocChat's bundles loads `punycode`).
  */
 const WORKBENCH_NOISE: RegExp[] = [
   /status of 404 .*\/static\/node_modules\/vsda\/rust\/web\/vsda(_bg\.wasm|\.js)\)$/,
@@ -13,6 +17,8 @@ const WORKBENCH_NOISE: RegExp[] = [
   /^Timed out getting tasks from {2}typescript /,
   /Unable to write file 'vscode-log:[^']*' \(Error: IndexedDB database 'vscode-web-db' is closed\.\)/,
   /\[LanguageModelToolsService#invokeTool\] Error from tool docchat_\w+ with parameters .*:\nCanceled: Canceled/,
+  /Error: Timed out waiting for authentication provider 'github' to register\.\n\s+at \w+\.tryActivateProvider /,
+  /\[Extension Host\] .*\(node:\d+\) \[DEP0040\] DeprecationWarning: The `punycode` module is deprecated\./,
 ];
 
 interface Seen {

@@ -30,15 +30,22 @@ export function readExtensionHostLog(userDataDir: string): string {
     .join('');
 }
 
-/** Lines of the extension host log that report an error of the given extension (e.g. a failed activation). */
+/**
+ * Lines of the extension host log that report an error of the given extension (e.g. a failed
+ * activation, or VS Code refusing a global the extension's code reached for): the error line names
+ * the extension, or its next line or stack does.
+ */
 export function extensionErrors(userDataDir: string, extensionId = 'docchat.docchat'): string[] {
   const lines = readExtensionHostLog(userDataDir).split('\n');
   const errors: string[] = [];
   let next = 0; // first line not yet taken, so overlapping reports are not repeated
   lines.forEach((line, i) => {
-    if (/\[error\]/i.test(line) && (line.includes(extensionId) || lines[i + 1]?.includes(extensionId))) {
-      errors.push(...lines.slice(Math.max(i, next), i + 3));
-      next = Math.max(next, i + 3);
+    if (!/\[error\]/i.test(line)) return;
+    let end = i + 2;
+    while (end < lines.length && /^\s+at /.test(lines[end])) end++;
+    if (lines.slice(i, end).some((l) => l.includes(extensionId))) {
+      errors.push(...lines.slice(Math.max(i, next), Math.max(end, i + 3)));
+      next = Math.max(next, end, i + 3);
     }
   });
   return errors;

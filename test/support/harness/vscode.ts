@@ -43,6 +43,9 @@ const BASE_SETTINGS: Record<string, unknown> = {
   'extensions.ignoreRecommendations': true,
   'git.enabled': false,
   'chat.disableAIFeatures': true,
+  // VS Code 1.139 in the browser looks for updates of its built-in extensions whenever the
+  // connection stops being metered, ignoring the two settings above; a metered one it leaves alone.
+  'network.meteredConnection': 'on',
 };
 
 export interface LaunchOptions {
@@ -59,6 +62,8 @@ export interface LaunchOptions {
   extraExtensions?: string[];
   /** Install DocChat itself (default true). */
   installDocChat?: boolean;
+  /** Install DocChat from the build the way `npm start` does, even when there is a current .vsix. */
+  installAsNpmStart?: boolean;
   /**
    * Use DocChat once the window is up, as a user does first: show its view, which activates it and
    * connects it (in Local mode, starts the local backend). Default true; false leaves DocChat
@@ -175,7 +180,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   await options.prepare?.({ userDataDir, workspaceDir });
 
   const extensions: InstalledExtension[] = [];
-  if (options.installDocChat !== false) extensions.push(installDocChat(extensionsDir));
+  if (options.installDocChat !== false) extensions.push(await installDocChat(extensionsDir, options.installAsNpmStart));
   for (const folder of options.extraExtensions ?? []) extensions.push(installExtensionFolder(extensionsDir, folder));
 
   let server: CodeServer | undefined;

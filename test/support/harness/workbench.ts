@@ -1,7 +1,8 @@
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { commandLabel, commandTitle, manifest } from './manifest';
 
-// Page-level helpers for the VS Code workbench. Selectors are VS Code 1.100's DOM classes.
+// Page-level helpers for the VS Code workbench. Selectors are DOM classes that VS Code 1.104 and
+// the newest tested version share.
 
 const QUICK_INPUT = '.quick-input-widget';
 
@@ -29,6 +30,27 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     throw new Error(`Command "${title}" is not in the command palette. Offered: ${JSON.stringify(offered)}`);
   }
   await row.first().click();
+}
+
+/** Clicks the first row of the open quick pick that shows `text`, once it is there. */
+export async function pickQuickItem(page: Page, text: string | RegExp): Promise<void> {
+  const row = page.locator(QUICK_INPUT).locator('.monaco-list-row', { hasText: text });
+  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
+  await row.first().click();
+}
+
+/** Opens a workspace file by name with Quick Open; resolves once its tab is the active one. */
+export async function openWorkspaceFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.locator(QUICK_INPUT).waitFor({ state: 'visible' });
+  await page.locator(QUICK_INPUT).locator('input.input').fill(name);
+  await pickQuickItem(page, name);
+  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ state: 'visible', timeout: 20_000 });
+}
+
+/** The row of a tree view whose label is exactly `label`. */
+export function treeRow(pane: Locator, label: string): Locator {
+  return pane.locator('.monaco-list-row', { has: pane.page().locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
 }
 
 /** Types `value` into the open input box / quick pick and accepts it with Enter. */

@@ -78,7 +78,7 @@ describe('backend: docchat-backend command', function () {
     await mkdir(path.join(docs, 'node_modules'), { recursive: true });
     await writeFile(path.join(docs, 'intro.md'), '# Intro\n\nThe demo store explains the aurora borealis.');
     await writeFile(path.join(docs, 'notes.txt'), 'Plain notes.');
-    await writeFile(path.join(docs, 'image.png'), Buffer.from([0x89, 0x50]));
+    await writeFile(path.join(docs, 'clip.mp4'), Buffer.from([0, 0, 0, 0x18]));
     await writeFile(path.join(docs, 'node_modules', 'skip.md'), 'skipped');
     const data = path.join(dir, 'data');
     const first = await cli(['--data-dir', data, '--seed-demo', docs, '--seed-only']);

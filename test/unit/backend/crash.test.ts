@@ -2,6 +2,13 @@
  * Crash safety: the CLI runs as a child process, a workload of uploads, attaches, store creations
  * and metadata updates runs against it, and the process is killed with SIGKILL while requests are
  * in flight. After a restart on the same data folder, every acknowledged write must be there.
+ *
+ * What this can see: a write acknowledged before it reached the file system (e.g. an answer sent
+ * before the journal write), files replaced in place instead of renamed, a journal tail cut
+ * mid-line that no longer loads. What it cannot see: a missing fsync. The process dies but the
+ * machine does not, and the kernel's page cache keeps every write the process made, so the data
+ * folder reads back the same with or without fsync. That order (no 200 before the fsync, none
+ * when it fails) is test/unit/reliability/ackAfterSync.test.ts's.
  */
 import assert from 'node:assert/strict';
 import { readdir, rm } from 'node:fs/promises';
@@ -134,7 +141,7 @@ describe('backend: crash safety (kill -9 during writes)', function () {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('never loses an acknowledged write and always loads again', async () => {
+  it('never loses an acknowledged write to a process kill and always loads again', async () => {
     const model: Model = { stores: new Map(), files: new Map(), attached: new Map(), metadata: new Map(), storeFileMetadata: new Map() };
     // Kill at a few different moments: early, mid-way, after many writes.
     for (const [round, target] of [

@@ -1,7 +1,7 @@
 /**
  * A small OpenAI-compatible server for the upstream tests: /v1/models, /v1/chat/completions
- * (JSON or SSE, with or without a usage chunk), /v1/embeddings with deterministic vectors, and
- * records every request it gets.
+ * (JSON or SSE, with or without a usage chunk), /v1/embeddings with deterministic vectors, the
+ * gateway's web tools when `webTools` is set, and records every request it gets.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,8 @@ export interface FakeUpstream {
   failWith?: number;
   /** Omit the usage chunk from streams (like servers that ignore stream_options). */
   omitUsage?: boolean;
+  /** Answer /v1/tools/web/search and /v1/tools/web/research (a gateway that has them). */
+  webTools?: boolean;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,16 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         }
         res.end('data: [DONE]\n\n');
         return;
+      }
+      if (fake.webTools && req.method === 'POST' && req.url === '/v1/tools/web/search') {
+        return json(200, { results: [{ title: `About ${body.query}`, url: 'https://example.test/a', snippet: 'from upstream' }] });
+      }
+      if (fake.webTools && req.method === 'POST' && req.url === '/v1/tools/web/research') {
+        return json(202, { id: 'research-up-1', status: 'in_progress', query: body.query });
+      }
+      if (fake.webTools && req.method === 'GET' && req.url?.startsWith('/v1/tools/web/research/')) {
+        const id = decodeURIComponent(req.url.slice('/v1/tools/web/research/'.length));
+        return json(200, { id, status: 'completed', report: `report for ${id}` });
       }
       json(404, { error: { message: 'no such route' } });
     });

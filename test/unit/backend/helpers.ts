@@ -41,6 +41,28 @@ export async function tempDir(prefix = 'docchat-backend-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * Runs `work` and resolves with the most Buffer/ArrayBuffer memory held at once above what was held
+ * before, sampled at every turn of the event loop. Buffers live outside the V8 heap; a bound on this
+ * shows what a reader keeps, not how fast it is.
+ */
+export async function peakBufferGrowth(work: () => Promise<unknown>): Promise<number> {
+  const baseline = process.memoryUsage().arrayBuffers;
+  let peak = baseline;
+  let sampling = true;
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    if (sampling) setImmediate(sample);
+  };
+  sample();
+  try {
+    await work();
+  } finally {
+    sampling = false;
+  }
+  return peak - baseline;
+}
+
 export async function call(
   url: string,
   method: string,
@@ -159,7 +181,9 @@ export function parseSse(text: string): { event?: string; data: string }[] {
 // ---------------------------------------------------------------- fixtures
 
 /** A minimal valid PDF: pages with text lines (Helvetica) and/or an image and no text. */
-export function makePdf(pages: { lines?: string[]; image?: boolean }[]): Buffer {
+export function makePdf(
+  pages: { lines?: string[]; image?: boolean; scan?: { width: number; height: number; gray: Buffer }; table?: string[][] }[],
+): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
   add('');
@@ -178,6 +202,23 @@ export function makePdf(pages: { lines?: string[]; image?: boolean }[]): Buffer 
       );
       resources += ` /XObject << /Im1 ${objects.length} 0 R >>`;
       content += 'q 200 0 0 200 72 400 cm /Im1 Do Q\n';
+    }
+    if (page.table) {
+      // A table as PDFs draw one: each cell a separate text run at its column's x, rows 16 pt apart.
+      page.table.forEach((row, r) =>
+        row.forEach((cell, c) => {
+          content += `BT /F1 12 Tf ${72 + c * 160} ${500 - r * 16} Td (${cell.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
+        }),
+      );
+    }
+    if (page.scan) {
+      // A scanned page: one 8-bit gray picture at 72 dpi, no text layer.
+      const { width, height, gray } = page.scan;
+      add(
+        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${gray.length} >>\nstream\n${gray.toString('latin1')}\nendstream`,
+      );
+      resources += ` /XObject << /Scan ${objects.length} 0 R >>`;
+      content += `q ${width} 0 0 ${height} 20 ${792 - height - 20} cm /Scan Do Q\n`;
     }
     add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
     const contentId = objects.length;

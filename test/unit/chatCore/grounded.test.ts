@@ -70,7 +70,7 @@ describe('chat grounding against the embedded backend', function () {
         model: 'local-extractive',
         legacy: false,
         projectCode: 'NA',
-        store: { id: storeId, name: 'policies' },
+        stores: [{ id: storeId, name: 'policies' }],
         maxResults: 5,
       },
       { gateway, documents: backend.client, fileNames: new FileNameCache() },
@@ -95,7 +95,7 @@ describe('chat grounding against the embedded backend', function () {
     assert.ok(cited.includes(invoice.number), `the answer cites [${invoice.number}]: ${text}`);
   });
 
-  async function answerOf(job: { question: string; model: string; store?: { id: string; name: string } }) {
+  async function answerOf(job: { question: string; model: string; stores?: { id: string; name: string }[] }) {
     let sources: ChatSource[] | undefined;
     let text = '';
     let result: AnswerResult | undefined;
@@ -130,10 +130,10 @@ describe('chat grounding against the embedded backend', function () {
     const { sources, text, result } = await answerOf({
       question: 'xylophone quartz zeppelin',
       model: 'local-extractive',
-      store: { id: storeId, name: 'policies' },
+      stores: [{ id: storeId, name: 'policies' }],
     });
     assert.deepEqual(sources, []);
-    assert.match(text, /No passage in “policies” matches this question/);
+    assert.match(text, /The documents in “policies” do not cover this question/);
     assert.deepEqual(result?.nextSteps, ['chooseStore', 'attachFiles', 'useLanguageModel']);
   });
 
@@ -141,7 +141,7 @@ describe('chat grounding against the embedded backend', function () {
     const { result, sources } = await answerOf({
       question: 'How long are invoices kept?',
       model: 'local-extractive',
-      store: { id: storeId, name: 'policies' },
+      stores: [{ id: storeId, name: 'policies' }],
     });
     assert.ok(sources && sources.length > 0);
     assert.equal(result?.nextSteps, undefined);

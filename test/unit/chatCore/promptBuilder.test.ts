@@ -62,12 +62,21 @@ describe('chat prompt building', () => {
       { id: '3', role: 'user', content: 'Q2', createdAt: 3 },
       { id: '4', role: 'assistant', content: 'partial', createdAt: 4, status: 'stopped' },
       { id: '5', role: 'user', content: 'Q3', createdAt: 5 },
-      { id: '6', role: 'assistant', content: '', createdAt: 6, status: 'error', error: { kind: 'network', message: 'x', actions: [] } },
+      {
+        id: '6',
+        role: 'assistant',
+        content: 'half an answer, then the connection dropped',
+        createdAt: 6,
+        status: 'error',
+        error: { kind: 'network', message: 'x', actions: [] },
+      },
+      { id: '7', role: 'user', content: 'Q3 again', createdAt: 7 },
+      { id: '8', role: 'assistant', content: '', createdAt: 8, status: 'error', error: { kind: 'network', message: 'x', actions: [] } },
     ];
     const messages = buildChatMessages({ question: 'Q4', history, sources: [] });
     assert.deepEqual(
       messages.map((m) => `${m.role}:${m.role === 'system' ? '' : m.content}`),
-      ['system:', 'user:Q1', 'assistant:A1', 'user:Q2', 'assistant:partial', 'user:Q3', 'user:Q4'],
+      ['system:', 'user:Q1', 'assistant:A1', 'user:Q2', 'assistant:partial', 'user:Q3', 'user:Q3 again', 'user:Q4'],
     );
   });
 

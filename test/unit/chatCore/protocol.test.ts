@@ -20,6 +20,7 @@ describe('chat protocol: messages from the webview', () => {
     { type: 'setOptions', temperature: null, maxCompletionTokens: null },
     { type: 'setVectorStore', storeId: 'vs_1' },
     { type: 'setVectorStore', storeId: null },
+    { type: 'searchAgain', messageId: 'm-1', query: 'rate limiter limits' },
     { type: 'refreshModels' },
     { type: 'refreshStores' },
     { type: 'removeContext', index: 0 },
@@ -52,6 +53,8 @@ describe('chat protocol: messages from the webview', () => {
     ['a source number 0', { type: 'openSource', messageId: 'm', number: 0 }],
     ['a negative context index', { type: 'removeContext', index: -1 }],
     ['an empty id', { type: 'regenerate', messageId: '' }],
+    ['an empty search query', { type: 'searchAgain', messageId: 'm-1', query: '  ' }],
+    ['a search query over the service limit', { type: 'searchAgain', messageId: 'm-1', query: 'x'.repeat(10_001) }],
     ['a prototype-polluting payload', JSON.parse('{"type":"ready","__proto__":{"polluted":true}}')],
   ];
   for (const [what, message] of invalid) {

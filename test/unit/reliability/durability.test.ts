@@ -4,6 +4,12 @@
  * each restart the data folder loads, every acknowledged write is there, and interrupted ingests
  * finish. The seed is printed; DOCCHAT_TEST_SEED replays a run. (test/unit/backend/crash.test.ts
  * kills at four fixed moments; this one adds random moments and more rounds.)
+ *
+ * A SIGKILL ends the process, not the machine: the page cache keeps what was written, so this
+ * cannot see a missing fsync (it passes with every fsync removed from persistence/). It sees
+ * acknowledgements that come before the write, non-atomic replacements and a journal that does
+ * not load after a torn append. That a write is acknowledged only after its fsync is
+ * ackAfterSync.test.ts's.
  */
 import * as assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
@@ -151,7 +157,7 @@ describe('durability: SIGKILL at random moments during ingest and metadata write
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it(`keeps every acknowledged write over ${ROUNDS} kills (seed printed below)`, async () => {
+  it(`keeps every acknowledged write over ${ROUNDS} process kills (seed printed below)`, async () => {
     console.log(`      durability seed ${seed} (replay with DOCCHAT_TEST_SEED=${seed})`);
     const random = seededRandom(seed);
     const acked: Acked = { stores: new Map(), files: new Map(), attached: new Map(), fileMeta: new Map(), storeFileMeta: new Map() };

@@ -158,7 +158,10 @@ describe('chat host: only the protocol gets through', () => {
     );
   });
 
-  it('opens only http(s) links, whatever the webview sends', () => {
+  // The check ChatController.openLink makes before it hands a link to the browser. That the
+  // controller makes it is tested on the real controller in the extension host:
+  // test/vscode/suite/chat/chatController.test.ts ("opens an https link from the webview, …").
+  it('isOpenableLink accepts http(s) links only, whatever the webview sends', () => {
     for (const href of ['https://example.com', 'http://example.com/x']) assert.equal(isOpenableLink(href), true, href);
     for (const href of [
       'command:workbench.action.terminal.new',

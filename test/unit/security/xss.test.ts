@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { renderChatPage } from '../../../src/features/chat/chatPage';
@@ -101,20 +102,21 @@ for (const csp of [true, false]) {
       if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
       // The webview bundle is built from the current sources with esbuild.mjs's options.
       outDir = await mkdtemp(path.join(os.tmpdir(), 'docchat-xss-'));
+      const { targets } = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { targets: esbuild.BuildOptions[] };
+      const webview = targets.find((t) => 'chat' in (t.entryPoints as Record<string, string>))!;
       await esbuild.build({
-        absWorkingDir: ROOT,
-        entryPoints: { chat: 'media/chat/main.ts' },
-        bundle: true,
-        platform: 'browser',
-        format: 'iife',
-        target: 'es2022',
+        ...webview,
         outdir: outDir,
-        loader: { '.css': 'css', '.ttf': 'file' },
+        minify: false,
+        sourcemap: false,
+        loader: { ...webview.loader, '.ttf': 'file' },
         logLevel: 'silent',
       });
       const assets: Record<string, [string, string]> = {
         '/index.html': [page(csp), 'text/html'],
         '/chat.js': [await readFile(path.join(outDir, 'chat.js'), 'utf8'), 'text/javascript'],
+        // Loaded by the panel at the first code block with a language: payloads in code get highlighted too.
+        '/highlight.js': [await readFile(path.join(outDir, 'highlight.js'), 'utf8'), 'text/javascript'],
         '/chat.css': [await readFile(path.join(outDir, 'chat.css'), 'utf8'), 'text/css'],
       };
       browser = await chromium.launch({
@@ -122,7 +124,8 @@ for (const csp of [true, false]) {
         args: CHROMIUM_ARGS,
       });
       context = await browser.newContext();
-      context.on('request', (r) => requests.push(r.url()));
+      // The panel's own highlight.js is no request of a payload's.
+      context.on('request', (r) => r.url() !== `${ORIGIN}/highlight.js` && requests.push(r.url()));
       await context.route('**/*', async (route) => {
         const url = new URL(route.request().url());
         const asset = url.origin === ORIGIN ? assets[url.pathname] : undefined;

@@ -6,9 +6,11 @@ import { runSuite, type SuiteFile } from './runSuite';
 // Body of a tiny extension the code-server harness installs next to DocChat. When the harness sets
 // DOCCHAT_EXTHOST_RESULTS, it runs the extension-host suite in this extension host and writes the
 // results there as JSON; otherwise it does nothing.
-export async function activateRunner(files: SuiteFile[]): Promise<void> {
+export async function activateRunner(files: SuiteFile[], context?: vscode.ExtensionContext): Promise<void> {
   const resultsFile = process.env.DOCCHAT_EXTHOST_RESULTS;
   if (!resultsFile) return;
+  // Where this profile keeps its files (tests that check no secret was written look there).
+  if (context) process.env.DOCCHAT_EXTHOST_GLOBAL_STORAGE = context.globalStorageUri.fsPath;
   let json: string;
   try {
     json = JSON.stringify(await runSuite(files, vscode.version), null, 2);

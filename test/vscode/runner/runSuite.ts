@@ -26,7 +26,9 @@ export interface SuiteResults {
 }
 
 export async function runSuite(files: SuiteFile[], vscodeVersion: string): Promise<SuiteResults> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
+  // DOCCHAT_EXTHOST_GREP runs only the tests whose full title matches (one file, or one break's tests).
+  const grep = process.env.DOCCHAT_EXTHOST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true, ...(grep ? { grep } : {}) });
   for (const { file, load } of files) {
     mocha.suite.emit('pre-require', globalThis, file, mocha);
     load();

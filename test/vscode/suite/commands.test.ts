@@ -42,13 +42,18 @@ describe('DocChat commands', () => {
   });
 
   it('shows the DocChat output channel', async () => {
-    // An output channel on screen is a text editor of the `output` scheme, named after the extension and channel.
+    // An output channel on screen is a text editor of the `output` scheme, named after the extension
+    // and channel; VS Code 1.139 adds `.log` to the name of a log channel.
+    const channelPath = new RegExp(`^${EXTENSION_ID.replace(/\./g, '\\.')}\\.DocChat(\\.log)?$`);
     const docChatOutput = () =>
-      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && e.document.uri.path === `${EXTENSION_ID}.DocChat`);
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && channelPath.test(e.document.uri.path));
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await eventually(() => (docChatOutput() ? undefined : true), 'the panel to close');
     await vscode.commands.executeCommand('docchat.showOutput');
-    const editor = await eventually(docChatOutput, 'the DocChat output channel on screen');
+    const editor = await eventually(docChatOutput, 'the DocChat output channel on screen').catch((error: Error) => {
+      const shown = vscode.window.visibleTextEditors.map((e) => e.document.uri.toString());
+      throw new Error(`${error.message}; visible editors: ${shown.join(', ') || 'none'}`);
+    });
     assert.ok(!editor.viewColumn, 'shown in the panel, not as an editor tab');
   });
 });

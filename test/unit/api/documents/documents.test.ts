@@ -274,7 +274,30 @@ describe('DocumentsClient endpoints', () => {
       assert.equal(server.count('GET'), 4);
     });
 
-    it('stops when the signal aborts between polls, and surfaces a 404', async () => {
+    it('stops at once when the signal aborts during the wait between polls, without waiting it out', async () => {
+      // The abort comes while the client sleeps a minute before its second poll (FakeClock.onSleep).
+      // Virtual time moves only when a sleep is waited out, so the clock shows whether it was.
+      const controller = new AbortController();
+      const clock = new FakeClock();
+      clock.onSleep = async () => {
+        await null; // once the sleep listens to the signal
+        controller.abort();
+      };
+      const polling = documentsClient(server.url, { clock });
+      server.once('GET', '/v1/vector_stores/vs_abc/files/file-1', (_r, res) => sendJson(res, 200, storeFile('in_progress')));
+      server.once('GET', '/v1/vector_stores/vs_abc/files/file-1', (_r, res) => sendJson(res, 200, storeFile('completed')));
+      const started = clock.now();
+      try {
+        await rejects(polling.waitUntilProcessed('vs_abc', 'file-1', { signal: controller.signal, initialDelayMs: 60_000 }), AbortedError);
+      } finally {
+        await polling.close();
+      }
+      assert.deepEqual(clock.sleeps, [60_000]);
+      assert.equal(clock.now() - started, 0, 'the minute between polls was not waited out');
+      assert.equal(server.count('GET'), 1, 'no poll after the abort');
+    });
+
+    it('stops when the signal aborts during a poll, and surfaces a 404', async () => {
       const controller = new AbortController();
       server.on('GET', '/v1/vector_stores/vs_abc/files/file-1', (_r, res) => {
         controller.abort();

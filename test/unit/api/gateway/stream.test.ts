@@ -78,6 +78,21 @@ describe('streamed chat completions', () => {
     assert.equal(text(await collect(client.streamChatCompletion(request))), 'multi line');
   });
 
+  it('hands the text of events that arrived in one read as one part; role, finish reason and usage stay parts of their own', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, standardStream));
+    const parts = await collect(client.streamChatCompletion(request));
+    assert.deepEqual(
+      parts.map((p) => [p.content, p.role, p.finishReason ?? undefined, p.usage]),
+      [
+        ['', 'assistant', undefined, undefined],
+        [pieces.join(''), undefined, undefined, undefined],
+        ['', undefined, 'stop', undefined],
+        ['', undefined, undefined, usage],
+      ],
+    );
+    assert.equal(parts[1]!.id, 'chatcmpl-test');
+  });
+
   it('raises a StreamError with the message of an `event: error`, after the parts before it', async () => {
     const body =
       `data: ${JSON.stringify(chatChunk('partial'))}\n\n` +
@@ -111,11 +126,25 @@ describe('streamed chat completions', () => {
   });
 
   it('raises a StreamError when the connection drops mid-stream, and never retries a started stream', async () => {
+    // The connection drops once the client has the first chunk: mid-stream whatever the timing.
+    let startArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (startArrived = resolve));
     server.on('POST', '/v1/chat/completions', async (_r, res) => {
       await sendChunked(res, `data: ${JSON.stringify(chatChunk('start'))}\n\n`, { end: false });
-      setTimeout(() => res.socket?.destroy(), 10);
+      await arrived;
+      res.socket?.destroy();
     });
-    await rejects(collect(client.streamChatCompletion(request)), StreamError);
+    const seen: string[] = [];
+    await rejects(
+      (async () => {
+        for await (const part of client.streamChatCompletion(request)) {
+          seen.push(part.content);
+          startArrived();
+        }
+      })(),
+      StreamError,
+    );
+    assert.deepEqual(seen, ['start']);
     assert.equal(server.requests.length, 1);
   });
 

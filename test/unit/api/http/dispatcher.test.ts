@@ -1,11 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
+import * as tls from 'node:tls';
+import { secureContextFor, systemCertificates, trustedCertificates } from '../../../../src/api/http/certificates';
+import { tlsOptions } from '../../../../src/api/http/dispatcher';
 import { NetworkError, TimeoutError, ValidationError } from '../../../../src/api/http/errors';
 import { ProxyServer } from '../../../support/servers/proxyServer';
 import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
 import { TEST_HOST, TestCa } from '../../../support/servers/testCa';
-import { collect, documentsClient, gatewayClient, recorder, rejects } from '../helpers';
+import type { ChatStreamPart } from '../../../../src/api/gateway/schemas';
+import { documentsClient, gatewayClient, recorder, rejects } from '../helpers';
 
 const store = { id: 'vs_1', object: 'vector_store', name: 'n', created_at: 1, metadata: {} };
 const serve = (server: ScriptServer) => server.on('GET', '/v1/vector_stores/vs_1', (_r, res) => sendJson(res, 200, store));
@@ -149,7 +153,7 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       ca.dispose();
     });
 
-    it('trusts the CA from docchat.network.caFiles and from NODE_EXTRA_CA_CERTS, keeping the system roots', async () => {
+    it('trusts the CA from docchat.network.caFiles, from NODE_EXTRA_CA_CERTS and as text', async () => {
       const fromFile = documentsClient(secure.url, { transport: { caFiles: [ca.certFile], env: {} } });
       assert.equal((await fromFile.retrieveVectorStore('vs_1')).id, 'vs_1');
       await fromFile.close();
@@ -159,6 +163,20 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
       const fromText = documentsClient(secure.url, { transport: { ca: [ca.cert], env: {} } });
       assert.equal((await fromText.retrieveVectorStore('vs_1')).id, 'vs_1');
       await fromText.close();
+    });
+
+    it("keeps Node's roots and the system store beside a configured CA, in the context connections use", () => {
+      // No public server is reachable from a test, so this looks at the list the TLS context is
+      // built from (and at the one shared context tlsOptions hands the dispatcher) instead.
+      const roots = [...tls.rootCertificates];
+      const system = systemCertificates();
+      const withSystem = trustedCertificates({ caFiles: [ca.certFile], env: { NODE_EXTRA_CA_CERTS: ca.certFile } });
+      assert.deepEqual(withSystem, [...roots, ...system, ca.cert, ca.cert]);
+      assert.deepEqual(trustedCertificates({ ca: [ca.cert], systemCertificates: false, env: {} }), [...roots, ca.cert]);
+      assert.ok(roots.length > 100, `Node's roots: ${roots.length}`);
+      const options = tlsOptions({ caFiles: [ca.certFile], env: {} });
+      assert.equal(options.secureContext, secureContextFor([...roots, ...system, ca.cert]), 'the dispatcher uses the full list');
+      assert.equal(options.rejectUnauthorized, true);
     });
 
     it('tunnels https through the proxy with the CA (the proxy logs the tunnel)', async () => {
@@ -172,23 +190,32 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
 
     it("streams the gateway's chat answer through the proxy's tunnel, in pieces", async () => {
       const words = ['Through ', 'the ', 'tunnel.'];
-      secure.on('POST', '/v1/chat/completions', (_r, res) =>
-        sendChunked(
-          res,
-          sseBody([
-            chatChunk('', { role: 'assistant' }),
-            ...words.map((w) => chatChunk(w)),
-            chatChunk(undefined, { finish_reason: 'stop' }),
-          ]),
-        ),
-      );
+      const events = [
+        chatChunk('', { role: 'assistant' }),
+        ...words.map((w) => chatChunk(w)),
+        chatChunk(undefined, { finish_reason: 'stop' }),
+      ];
+      let received!: () => void;
+      const firstWordReceived = new Promise<void>((resolve) => (received = resolve));
+      secure.on('POST', '/v1/chat/completions', async (_r, res) => {
+        // The rest is sent only once the first word came out of the tunnel: a proxy path that
+        // buffered the answer would never finish.
+        const first = sseBody(events.slice(0, 2), { done: false });
+        await sendChunked(res, first, { end: false });
+        await firstWordReceived;
+        res.end(sseBody(events).slice(first.length));
+      });
       const client = gatewayClient(`https://${TEST_HOST}:${secure.port}`, {
         transport: { proxy: proxy.url, caFiles: [ca.certFile], env: {} },
       });
-      const parts = await collect(client.streamChatCompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+      const parts: ChatStreamPart[] = [];
+      for await (const part of client.streamChatCompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })) {
+        parts.push(part);
+        if (part.content) received();
+      }
       await client.close();
       assert.equal(parts.map((p) => p.content).join(''), words.join(''));
-      assert.ok(parts.filter((p) => p.content !== '').length >= words.length, 'the answer arrived in pieces');
+      assert.equal(parts.find((p) => p.content)?.content, words[0], 'the first word arrived before the rest was sent');
       assert.deepEqual(proxy.log, [`CONNECT ${TEST_HOST}:${secure.port} 200`]);
     });
 
@@ -282,6 +309,13 @@ describe('dispatcher: proxy, no-proxy and certificates', () => {
 
     it('accepts any certificate when strict SSL is off', async () => {
       const client = documentsClient(secure.url, { transport: { strictSSL: false, env: {} } });
+      assert.equal((await client.retrieveVectorStore('vs_1')).id, 'vs_1');
+      await client.close();
+    });
+
+    it('reads no certificates for plain http: a loopback service answers even with an unreadable CA file set', async () => {
+      // The trust store is built for the first https connection only (it costs more than the rest of a first request).
+      const client = documentsClient(server.url, { transport: { caFiles: [join(ca.dir, 'missing.pem')], env: {} } });
       assert.equal((await client.retrieveVectorStore('vs_1')).id, 'vs_1');
       await client.close();
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { makeDocx, makePdf, startTestBackend, type TestBackend } from '../helpers';
+import * as corpus from './corpus';
 
 describe('backend: conversion of each supported format', () => {
   let t: TestBackend;
@@ -70,14 +71,19 @@ describe('backend: conversion of each supported format', () => {
     assert.match(result.markdown, /## Page 2\n\nSecond page text\./);
   });
 
-  it('PDF: an image-only page fails with a clear OCR error, with and without skip_ocr', async () => {
+  it('PDF: an image-only page is named in the notes, with and without skip_ocr', async () => {
     const pdf = makePdf([{ lines: ['Cover text'] }, { image: true }]);
     const skipped = await convert('scan.pdf', pdf, { skip_ocr: true });
-    assert.equal(skipped.status, 'failed');
-    assert.match(skipped.error, /page 2 of 2 contains only images and OCR was skipped \(skip_ocr: true\)/);
-    const noOcr = await convert('scan2.pdf', pdf, { skip_ocr: false });
-    assert.equal(noOcr.status, 'failed');
-    assert.match(noOcr.error, /would need OCR, but the local DocChat backend has no OCR engine/);
+    assert.equal(skipped.status, 'completed', skipped.error);
+    assert.match(skipped.markdown, /Cover text/);
+    assert.match(skipped.markdown, /page 2 has only an image; OCR was skipped \(skip_ocr: true\)/);
+    // A 2 × 2 picture holds no text OCR could read.
+    const noText = await convert('scan2.pdf', pdf, { skip_ocr: false });
+    assert.equal(noText.status, 'completed', noText.error);
+    assert.match(noText.markdown, /page 2 has only an image, and OCR found no text in it\./);
+    const onlyImages = await convert('scan3.pdf', makePdf([{ image: true }]), { skip_ocr: true });
+    assert.equal(onlyImages.status, 'failed');
+    assert.match(onlyImages.error, /page 1 of 1 contains only images and OCR was skipped \(skip_ocr: true\)/);
   });
 
   it('PDF: corrupt and empty documents fail clearly', async () => {
@@ -105,10 +111,13 @@ describe('backend: conversion of each supported format', () => {
     assert.match(result.markdown, /\| Class \| Allowed \|\n\| --- \| --- \|\n\| Economy \| yes \|/);
   });
 
-  it('DOCX: images only fails with the OCR error; a broken package is corrupt', async () => {
+  it('DOCX: images only fails with the OCR error; a broken package is corrupt', async function () {
+    this.timeout(120_000);
     const imageOnly = await convert('scan.docx', await makeDocx({ imageOnly: true }));
     assert.equal(imageOnly.status, 'failed');
-    assert.match(imageOnly.error, /only images.*no OCR engine/);
+    assert.match(imageOnly.error, /scan\.docx contains only images, and OCR found no text in them\./);
+    const skipped = await convert('scan-skip.docx', await makeDocx({ imageOnly: true }), { skip_ocr: true });
+    assert.match(skipped.error, /the document contains only images and OCR was skipped \(skip_ocr: true\)/);
     const broken = await convert('broken.docx', Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(64, 1)]));
     assert.equal(broken.status, 'failed');
     assert.match(broken.error, /corrupt DOCX/);
@@ -120,5 +129,36 @@ describe('backend: conversion of each supported format', () => {
     await convert('searchable.pdf', makePdf([{ lines: ['The zeppelin departs at dawn.'] }]));
     const reply = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'zeppelin dawn' });
     assert.match(reply.json.data[0].content, /zeppelin departs at dawn/);
+  });
+
+  it('sheet, slide and OCR page passages are found and name their sheet, slide or page', async function () {
+    this.timeout(120_000);
+    for (const [name, data] of [
+      ['budget.xlsx', await corpus.xlsxWorkbook()],
+      ['review.pptx', await corpus.pptxDeck(corpus.textImage(['Org chart'], 'png'))],
+      ['appendix.pdf', corpus.scannedPdf(['Scanned appendix', 'Serial number 7731'], 24, ['Cover page text'])],
+    ] as const) {
+      const done = await t.ingest(storeId, name, data, { skip_ocr: false });
+      assert.equal(done.json.status, 'completed', done.json.last_error);
+    }
+    const search = async (query: string) => (await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query })).json.data[0];
+    const sheet = await search('Ada Lovelace Analytics');
+    assert.equal(sheet.filename, 'budget.xlsx');
+    assert.match(sheet.heading, /Sheet: Staff/);
+    const slide = await search('hiring freeze');
+    assert.match(slide.heading, /Slide 1: Quarterly review/);
+    const page = await search('serial number 7731');
+    assert.equal(page.filename, 'appendix.pdf');
+    assert.match(page.heading, /Page 2/);
+    assert.match(page.content, /Serial number 7731/);
+  });
+
+  it('a bomb fails with its sentence and the backend goes on converting', async () => {
+    const header = Buffer.from('89504e470d0a1a0a0000000d49484452000186a0000186a00806000000', 'hex');
+    const bomb = await t.ingest(storeId, 'bomb.png', Buffer.concat([header, Buffer.alloc(16)]));
+    assert.equal(bomb.json.status, 'failed');
+    assert.match(bomb.json.last_error, /more than the limit of 40 megapixels/);
+    const after = await t.ingest(storeId, 'after.csv', 'city,zone\nLisbon,WET\n');
+    assert.equal(after.json.status, 'completed', after.json.last_error);
   });
 });

@@ -139,9 +139,15 @@ describe('backend: vector store files', () => {
   });
 
   it('fails clearly for unsupported, corrupt, too large and empty files', async () => {
+    const heic = await t.ingest(storeId, 'photo.heic', Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]));
+    assert.equal(heic.json.status, 'failed');
+    assert.match(
+      heic.json.last_error,
+      /Unsupported file type: photo\.heic is an HEIC photo, which OCR cannot read; export it as PNG or JPEG/,
+    );
     const png = await t.ingest(storeId, 'photo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
     assert.equal(png.json.status, 'failed');
-    assert.match(png.json.last_error, /Unsupported file type.*image/);
+    assert.match(png.json.last_error, /photo\.png is not a readable image/);
 
     const binary = await t.ingest(storeId, 'blob.dat', Buffer.from([1, 0, 2, 0, 3]));
     assert.equal(binary.json.status, 'failed');
@@ -160,9 +166,9 @@ describe('backend: vector store files', () => {
     assert.match(empty.json.last_error, /empty/);
 
     const counts = (await t.docs('GET', `/v1/vector_stores/${storeId}`)).json.file_counts;
-    assert.equal(counts.failed, 5);
+    assert.equal(counts.failed, 6);
     const failedOnly = await t.docs('GET', `/v1/vector_stores/${storeId}/files?filter=failed`);
-    assert.equal(failedOnly.json.data.length, 5);
+    assert.equal(failedOnly.json.data.length, 6);
     assert.equal((await t.docs('GET', `/v1/vector_stores/${storeId}/files?filter=completed`)).json.data.length, 0);
     assert.equal((await t.docs('GET', `/v1/vector_stores/${storeId}/files?filter=done`)).status, 400);
     const content = await t.docs('GET', `/v1/vector_stores/${storeId}/files/${png.json.id}/content`);

@@ -95,7 +95,8 @@ describe('backend: gateway tools', () => {
     const search = await t.gw('POST', '/v1/tools/web/search', { query: 'news' });
     assert.equal(search.status, 501);
     assert.equal(search.json.error.type, 'not_implemented');
-    assert.match(search.json.error.message, /--upstream/);
+    assert.match(search.json.error.message, /DocChat: Open Settings.*Gateway: Url/);
+    assert.doesNotMatch(search.json.error.message, /--upstream/, 'a backend flag is nothing a VS Code user can act on');
     assert.equal((await t.gw('POST', '/v1/tools/web/research', { query: 'topic' })).status, 501);
     assert.equal((await t.gw('GET', '/v1/tools/web/research/research_1')).status, 501);
     assert.equal((await t.gw('POST', '/v1/tools/web/search', {})).status, 400);

@@ -132,10 +132,39 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
     assert.equal(again.json.data[0].file_id, felines.json.id);
   });
 
-  it('web search and research are forwarded; an upstream without them gives 501', async () => {
+  it('forwards web search and research to an upstream that has them, with its key, and relays the answer', async () => {
+    fake.webTools = true;
+    const search = await t.gw('POST', '/v1/tools/web/search', { query: 'vpn setup', max_results: 3 });
+    assert.equal(search.status, 200, search.text);
+    assert.deepEqual(search.json, { results: [{ title: 'About vpn setup', url: 'https://example.test/a', snippet: 'from upstream' }] });
+    const started = await t.gw('POST', '/v1/tools/web/research', { query: 'deploy rollback' });
+    assert.equal(started.status, 202, started.text);
+    assert.deepEqual(started.json, { id: 'research-up-1', status: 'in_progress', query: 'deploy rollback' });
+    const report = await t.gw('GET', '/v1/tools/web/research/research-up-1');
+    assert.equal(report.status, 200, report.text);
+    assert.deepEqual(report.json, { id: 'research-up-1', status: 'completed', report: 'report for research-up-1' });
+    const forwarded = fake.requests.filter((r) => r.path.startsWith('/v1/tools/'));
+    assert.deepEqual(
+      forwarded.map((r) => [r.method, r.path, r.body]),
+      [
+        ['POST', '/v1/tools/web/search', { query: 'vpn setup', max_results: 3 }],
+        ['POST', '/v1/tools/web/research', { query: 'deploy rollback' }],
+        ['GET', '/v1/tools/web/research/research-up-1', undefined],
+      ],
+    );
+    for (const r of forwarded) assert.equal(r.headers.authorization, 'Bearer up-secret', `${r.path} carries the upstream key`);
+  });
+
+  it('answers 501 naming the missing endpoint when the upstream has no web tools', async () => {
     const search = await t.gw('POST', '/v1/tools/web/search', { query: 'x' });
     assert.equal(search.status, 501);
-    assert.match(search.json.error.message, /does not provide/);
+    assert.match(
+      search.json.error.message,
+      /^Web search is not available: the upstream server .* does not provide \/tools\/web\/search\.$/,
+    );
+    const research = await t.gw('POST', '/v1/tools/web/research', { query: 'x' });
+    assert.equal(research.status, 501);
+    assert.match(research.json.error.message, /does not provide \/tools\/web\/research\.$/);
   });
 });
 

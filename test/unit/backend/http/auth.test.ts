@@ -42,7 +42,12 @@ describe('backend: auth, errors and rate limits', () => {
 
   it('never echoes the credential in an error', async () => {
     const reply = await call(t.url, 'GET', '/v1/files', { headers: { authorization: 'Bearer secret-value-123' } });
+    assert.equal(reply.status, 401, 'the reply is the error');
+    assert.equal(reply.json.error.message, 'The bearer token is not valid for this documents service.');
     assert.ok(!reply.text.includes('secret-value-123'));
+    const gateway = await call(t.url, 'GET', '/v1/completions/models', { headers: { 'api-key': 'secret-key-456' } });
+    assert.equal(gateway.status, 401, 'the reply is the error');
+    assert.ok(!gateway.text.includes('secret-key-456'));
   });
 
   it('sends x-request-id on every response, errors included', async () => {

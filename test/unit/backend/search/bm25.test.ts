@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Bm25Index } from '../../../../src/backend/search/bm25';
-import { StoreIndex } from '../../../../src/backend/search/storeIndex';
+import { documentTitle, reciprocalRankFusion, StoreIndex } from '../../../../src/backend/search/storeIndex';
 import { stem, tokenize } from '../../../../src/backend/search/tokenize';
 
 describe('backend: BM25 index', () => {
@@ -23,6 +23,30 @@ describe('backend: BM25 index', () => {
     );
     for (const hit of hits) assert.ok(hit.score > 0 && hit.score <= 1);
     assert.ok(hits[0]!.score > hits[1]!.score);
+  });
+
+  it('weighs a rare term above a common one (inverse document frequency)', () => {
+    const index = new Bm25Index();
+    // "gasket" is in one document of six, "valve" in five: one rare match beats three common ones.
+    const gasket = index.add(tokenize('gasket seal'));
+    const valves = index.add(tokenize('valve valve valve'));
+    for (let i = 0; i < 4; i++) index.add(tokenize(`valve filler${i}`));
+    const hits = index.search(tokenize('valve gasket'), 2);
+    assert.equal(hits[0]!.doc, gasket);
+    assert.equal(hits[1]!.doc, valves);
+  });
+
+  it('ranks a short document above a long one with the same matches (length normalisation)', () => {
+    const index = new Bm25Index();
+    const long = index.add(tokenize(`torque ${'padding '.repeat(60)}`));
+    const short = index.add(tokenize('torque spec'));
+    index.add(tokenize('unrelated words here'));
+    const hits = index.search(tokenize('torque'), 2);
+    assert.deepEqual(
+      hits.map((h) => h.doc),
+      [short, long],
+    );
+    assert.ok(hits[0]!.score > hits[1]!.score, `${hits[0]!.score} > ${hits[1]!.score}`);
   });
 
   it('returns the best k, skips removed and refused documents', () => {
@@ -79,6 +103,47 @@ describe('backend: BM25 index', () => {
     assert.equal(index.chunkCount, 1);
   });
 
+  it('fuses rankings by reciprocal rank fusion: agreement beats one first place', () => {
+    // Document 7 is second in both rankings; 1 and 2 are first in one and missing in the other.
+    const fused = reciprocalRankFusion([
+      [1, 7, 3],
+      [2, 7, 4],
+    ]);
+    assert.deepEqual(
+      fused.map((f) => f.doc),
+      [7, 1, 2, 3, 4],
+    );
+    // First everywhere scores 1; scores fall with rank.
+    assert.equal(reciprocalRankFusion([[5], [5]])[0]!.score, 1);
+    assert.ok(fused[0]!.score > fused[1]!.score && fused[1]!.score > fused[3]!.score);
+  });
+
+  it('hybrid search fuses ranks, not scores: a strong keyword hit is not drowned by many weak vector matches', () => {
+    const index = new StoreIndex();
+    // f1 matches the words; f2..f4 are near the query vector only.
+    index.addFile('f1', [{ text: 'rollback pipeline rollback', heading: '' }], [Float32Array.from([0, 1])]);
+    for (const id of ['f2', 'f3', 'f4']) index.addFile(id, [{ text: 'unrelated words', heading: '' }], [Float32Array.from([1, 0.1])]);
+    const hits = index.search('rollback pipeline', { maxResults: 4, queryVector: Float32Array.from([1, 0]) });
+    assert.equal(hits[0]!.fileId, 'f1');
+    assert.ok(hits.every((h) => h.score > 0 && h.score <= 1));
+  });
+
+  it('indexes the document title with each chunk, so a query naming the document finds it', () => {
+    const index = new StoreIndex();
+    index.addFile(
+      'f1',
+      [{ text: 'Run the pipeline with the previous tag.', heading: 'Steps' }],
+      undefined,
+      documentTitle('rollback-guide.md'),
+    );
+    index.addFile('f2', [{ text: 'Run the pipeline with the next tag.', heading: 'Steps' }], undefined, documentTitle('release-notes.md'));
+    assert.deepEqual(
+      index.search('rollback pipeline', { maxResults: 1 }).map((h) => h.fileId),
+      ['f1'],
+    );
+    assert.equal(documentTitle('deploy_guide.v2.md'), 'deploy guide v2');
+  });
+
   it('hidden documents are not searchable until revealed, survive a purge, and can be discarded', () => {
     const index = new Bm25Index();
     const hidden = [index.add(tokenize('turbine gearbox'), true), index.add(tokenize('turbine blade'), true)];
@@ -102,21 +167,34 @@ describe('backend: BM25 index', () => {
     assert.deepEqual(index.search(tokenize('impeller'), 10), []);
   });
 
-  it('adds a big file gradually: its chunks replace the old ones all at once, at the end', async () => {
+  it('adds a big file gradually, letting the event loop turn, and its chunks replace the old ones all at once at the end', async () => {
     const index = new StoreIndex();
     index.addFile('f1', [{ text: 'old manual gearbox', heading: '' }]);
-    const chunks = Array.from({ length: 3000 }, (_, i) => ({ text: `new manual gearbox part${i} ${'oil '.repeat(50)}`, heading: 'Parts' }));
+    // Enough text that tokenizing it takes many 5 ms slices on any machine.
+    const chunks = Array.from({ length: 6000 }, (_, i) => ({ text: `new manual gearbox part${i} ${'oil '.repeat(50)}`, heading: 'Parts' }));
+    // Other work of the server: a search at every turn of the loop while the file is added.
+    const seenDuring: string[][] = [];
+    let adding = true;
+    const otherWork = () => {
+      if (!adding) return;
+      seenDuring.push(index.search('gearbox', { maxResults: 5 }).map((h) => h.text));
+      setImmediate(otherWork);
+    };
+    setImmediate(otherWork);
     let seenBeforeReveal: string[] = [];
     const added = await index.addFileGradually('f1', chunks, undefined, () => {
       seenBeforeReveal = index.search('gearbox', { maxResults: 5 }).map((h) => h.text);
       return true;
     });
+    adding = false;
     assert.equal(added, true);
+    assert.ok(seenDuring.length > 0, 'the event loop turned while the file was added');
+    for (const seen of seenDuring) assert.deepEqual(seen, ['old manual gearbox'], 'searches meanwhile see the old chunks only');
     assert.deepEqual(seenBeforeReveal, ['old manual gearbox']);
-    assert.equal(index.chunkCount, 3000);
+    assert.equal(index.chunkCount, 6000);
     assert.deepEqual(
-      index.search('part2999', { maxResults: 5 }).map((h) => [h.fileId, h.chunkIndex]),
-      [['f1', 2999]],
+      index.search('part5999', { maxResults: 5 }).map((h) => [h.fileId, h.chunkIndex]),
+      [['f1', 5999]],
     );
     assert.deepEqual(index.search('old', { maxResults: 5 }), []);
   });

@@ -7,12 +7,13 @@ import type { AnswerResult } from '../../../../src/features/chat/answerStream';
 import { type AnswerHandlers, runAnswer, type RunDependencies } from './runAnswer';
 import type { FlushScheduler } from '../../../../src/features/chat/deltaCoalescer';
 import { FileNameCache } from '../../../../src/chatCore/grounding';
+import { QueryRewriter } from '../../../../src/chatCore/searchQuery';
 import type { ChatErrorInfo, ChatSource, StreamPhase } from '../../../../src/chatCore/protocol';
 import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
 
 type Event =
   | { kind: 'status'; phase: StreamPhase }
-  | { kind: 'start'; sources: ChatSource[] }
+  | { kind: 'start'; sources: ChatSource[]; searchQuery?: string }
   | { kind: 'delta'; text: string }
   | { kind: 'done'; result: AnswerResult }
   | { kind: 'error'; error: ChatErrorInfo };
@@ -23,8 +24,8 @@ class Recorder implements AnswerHandlers {
   status(phase: StreamPhase) {
     this.events.push({ kind: 'status', phase });
   }
-  start(sources: ChatSource[]) {
-    this.events.push({ kind: 'start', sources });
+  start(sources: ChatSource[], searchQuery?: string) {
+    this.events.push({ kind: 'start', sources, ...(searchQuery ? { searchQuery } : {}) });
   }
   delta(text: string) {
     this.events.push({ kind: 'delta', text });
@@ -137,9 +138,18 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
   });
 
   it('sends the first chunk at once, then one delta per flush however many chunks arrived in between', async () => {
-    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody(['a', 'b', 'c', 'd'].map((c) => chatChunk(c)))));
-    const scheduler = new ManualScheduler();
     const recorder = new Recorder();
+    const firstDelta = new Promise<void>((resolve) => (recorder.onDelta = () => resolve()));
+    server.on('POST', '/v1/chat/completions', async (_req, res) => {
+      // The stream client joins text that arrives in one read, so 'a' comes alone and the rest
+      // only once it was sent on; then b, c and d are written one by one.
+      const [first, ...rest] = ['a', 'b', 'c', 'd'].map((c) => sseBody([chatChunk(c)], { done: false }));
+      await sendChunked(res, first!, { end: false });
+      await firstDelta;
+      for (const event of rest) res.write(event);
+      res.end('data: [DONE]\n\n');
+    });
+    const scheduler = new ManualScheduler();
     await runAnswer(job(), deps({ scheduler }), recorder, new AbortController().signal);
     // The first chunk goes out at once; nothing flushed on schedule, so the rest arrives as one final delta before done.
     assert.deepEqual(
@@ -179,10 +189,11 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     );
     server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Ten years [1].')])));
     const recorder = new Recorder();
-    await runAnswer(job({ store: { id: 'vs_1', name: 'policies' }, maxResults: 7 }), deps(), recorder, new AbortController().signal);
+    await runAnswer(job({ stores: [{ id: 'vs_1', name: 'policies' }], maxResults: 7 }), deps(), recorder, new AbortController().signal);
 
     const search = server.requests.find((r) => r.path === '/v1/vector_stores/vs_1/search')!;
-    assert.deepEqual(search.json, { query: 'How long are invoices kept?', max_num_results: 7 });
+    // Twice the setting: room for what the relevance floor and the per-file cap remove.
+    assert.deepEqual(search.json, { query: 'How long are invoices kept?', max_num_results: 14 });
     const start = recorder.events.find((e) => e.kind === 'start') as { sources: ChatSource[] };
     assert.deepEqual(
       start.sources.map((s) => [s.number, s.kind === 'passage' ? s.filename : '', s.content]),
@@ -317,7 +328,7 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     assert.deepEqual(gatewayError.actions, ['setGatewayApiKey', 'retry']);
 
     const searchFailure = new Recorder();
-    await runAnswer(job({ store: { id: 'vs_1' } }), deps(), searchFailure, new AbortController().signal);
+    await runAnswer(job({ stores: [{ id: 'vs_1' }] }), deps(), searchFailure, new AbortController().signal);
     const searchError = (searchFailure.assertOneTerminal() as { error: ChatErrorInfo }).error;
     assert.equal(searchError.kind, 'auth');
     assert.deepEqual(searchError.actions, ['setDocumentsToken', 'retry']);
@@ -374,8 +385,75 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
       abort.abort(); // the user pressed Escape while searching; the response never comes
     });
     const recorder = new Recorder();
-    await runAnswer(job({ store: { id: 'vs_1' } }), deps(), recorder, abort.signal);
+    await runAnswer(job({ stores: [{ id: 'vs_1' }] }), deps(), recorder, abort.signal);
     assert.deepEqual(recorder.assertOneTerminal(), { kind: 'done', result: { stopped: true } });
     assert.equal(server.count('POST', '/v1/chat/completions'), 0);
+  });
+  describe('the search query of a follow-up', () => {
+    const history = [
+      { id: 'u1', role: 'user' as const, content: 'How long are invoices kept?', createdAt: 1 },
+      { id: 'a1', role: 'assistant' as const, content: 'Ten years [1].', createdAt: 2, status: 'done' as const },
+    ];
+    const searchFor = (query: string, content = 'Invoices: exceptions need the finance director.') =>
+      server.on('POST', '/v1/vector_stores/vs_1/search', (req, res) =>
+        sendJson(res, 200, {
+          data:
+            req.json.query === query
+              ? [
+                  {
+                    id: 'r1',
+                    score: 0.9,
+                    content,
+                    file_id: 'f',
+                    filename: 'retention.md',
+                  },
+                ]
+              : [],
+        }),
+      );
+
+    it('rewrites it with the model first, searches for the rewrite, and reports it with the sources', async () => {
+      const rewritten = 'invoice retention exceptions approval';
+      searchFor(rewritten);
+      server.on('POST', '/v1/chat/completions', (req, res) =>
+        sendChunked(res, sseBody([chatChunk(req.json.max_completion_tokens === 64 ? rewritten : 'The finance director [1].')])),
+      );
+      const recorder = new Recorder();
+      await runAnswer(
+        job({ question: 'Who approves exceptions?', history, stores: [{ id: 'vs_1', name: 'policies' }] }),
+        deps({ rewriter: new QueryRewriter() }),
+        recorder,
+        new AbortController().signal,
+      );
+      const completions = server.requests.filter((r) => r.path === '/v1/chat/completions');
+      assert.equal(completions.length, 2, 'the rewrite, then the answer');
+      assert.match(completions[0]!.json.messages[1].content, /Last message: Who approves exceptions\?/);
+      const start = recorder.events.find((e) => e.kind === 'start') as { sources: ChatSource[]; searchQuery?: string };
+      assert.equal(start.searchQuery, rewritten);
+      assert.equal(start.sources.length, 1);
+      // The answer is asked with the question as the user wrote it.
+      assert.equal(completions[1]!.json.messages.at(-1).content, 'Who approves exceptions?');
+    });
+
+    it('falls back to the rule when the rewrite fails, and still answers', async () => {
+      searchFor('And what about contracts? long invoices kept', 'Contracts are kept for six years.');
+      let calls = 0;
+      server.on('POST', '/v1/chat/completions', (_req, res) =>
+        calls++ === 0
+          ? sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } })
+          : sendChunked(res, sseBody([chatChunk('Six years [1].')])),
+      );
+      const recorder = new Recorder();
+      await runAnswer(
+        job({ question: 'And what about contracts?', history, stores: [{ id: 'vs_1', name: 'policies' }] }),
+        deps({ rewriter: new QueryRewriter() }),
+        recorder,
+        new AbortController().signal,
+      );
+      const start = recorder.events.find((e) => e.kind === 'start') as { sources: ChatSource[]; searchQuery?: string };
+      assert.equal(start.searchQuery, 'And what about contracts? long invoices kept');
+      assert.equal(recorder.text, 'Six years [1].');
+      recorder.assertOneTerminal();
+    });
   });
 });

@@ -98,7 +98,7 @@ describe('chat session', () => {
     const changes: Array<[string, () => void, HostMessage['type'][]]> = [
       ['setModel', () => t.session.setModel('beta-2'), ['options']],
       ['setSampling', () => t.session.setSampling({ temperature: 1, maxCompletionTokens: 64 }), ['options']],
-      ['setGrounding', () => t.session.setGrounding({ id: 'vs_1', name: 'policies' }), ['options']],
+      ['setGrounding', () => t.session.setGrounding([{ id: 'vs_1', name: 'policies' }]), ['options']],
       [
         'addContext',
         () => t.session.addContext([{ kind: 'web', url: 'https://a.example', title: 'A', content: 'a' }]),

@@ -14,7 +14,7 @@ import type { ChatErrorInfo, ChatSource, StreamPhase } from '../../../../src/cha
 
 export interface AnswerHandlers {
   status(phase: StreamPhase): void;
-  start(sources: ChatSource[]): void;
+  start(sources: ChatSource[], searchQuery?: string): void;
   delta(text: string): void;
   done(result: AnswerResult): void;
   error(error: ChatErrorInfo): void;
@@ -29,7 +29,7 @@ export function runAnswer(job: AnswerJob, deps: RunDependencies, handlers: Answe
     {
       event: (event) => {
         if (event.type === 'status') handlers.status(event.phase);
-        else if (event.type === 'start') handlers.start(event.sources);
+        else if (event.type === 'start') handlers.start(event.sources, event.searchQuery);
         else if (event.type === 'delta') handlers.delta(event.text);
       },
       end: (end) => (end.type === 'done' ? handlers.done(end.result) : handlers.error(end.error)),

@@ -146,7 +146,10 @@ describe('chat conversations: persisted per workspace', () => {
       store.active().messages.push({ id: `u${i}`, role: 'user', content: `Q${i}`, createdAt: i });
       store.create();
     }
-    assert.ok(store.summaries().length <= MAX_CONVERSATIONS);
+    // The newest MAX_CONVERSATIONS stay: the new empty one, then Q(MAX+4) down to Q6.
+    const firstQuestions = store.summaries().map((s) => store.get(s.id)!.messages[0]?.content ?? '(empty)');
+    const expected = ['(empty)', ...Array.from({ length: MAX_CONVERSATIONS - 1 }, (_, i) => `Q${MAX_CONVERSATIONS + 4 - i}`)];
+    assert.deepEqual(firstQuestions, expected);
     const active = store.active();
     store.delete(active.id);
     assert.equal(store.get(active.id), undefined);

@@ -183,7 +183,7 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
       await t.session.whenIdle();
       assert.equal(answer.status, 'error');
       assert.equal(answer.error?.kind, 'not_available');
-      assert.match(answer.error!.message, /^Web (research|search) is not available on this gateway\. .*--upstream/);
+      assert.match(answer.error!.message, /^Web (research|search) is not available on this gateway\. .*DocChat: Open Settings/);
       assert.deepEqual(answer.error?.actions, ['showOutput'], 'no Retry: it would fail the same way');
       assert.deepEqual(
         t.terminals().map((m) => m.type),

@@ -160,7 +160,7 @@ describe('gateway tools against the embedded backend (no upstream)', () => {
     );
     const message = markdownOf(outcome, 'failed');
     assert.match(message, /^Web research is not available on this gateway\. /);
-    assert.match(message, /--upstream/, 'the message should say how to enable it');
+    assert.match(message, /DocChat: Open Settings.*Gateway: Url/, 'the message should say how to enable it in VS Code');
     assert.equal((outcome as { error?: { status?: number } }).error?.status, 501);
     assert.deepEqual(progress, []);
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { skillResultSchema } from '../../../../src/api/gateway/schemas';
-import { quotePassage, resolveStore, toolResultText } from '../../../../src/features/nativeChat/answerText';
+import { quotePassage, resolveStore, toolResultText } from '../../../../src/chatCore/answerText';
 import { personItem, webLink } from '../../../../src/features/skills/skillItems';
 
 describe('search tool text and store resolution', () => {
@@ -21,7 +21,7 @@ describe('search tool text and store resolution', () => {
   });
 
   it('numbers passages with file names and scores for the model', () => {
-    const text = toolResultText({ id: 'vs_1', name: 'Handbook' }, 'rollback', [
+    const text = toolResultText([{ id: 'vs_1', name: 'Handbook' }], 'rollback', [
       { kind: 'passage', storeId: 'vs_1', fileId: 'file-1', filename: 'deploy.md', content: 'Run the rollback pipeline.\n', score: 0.8123 },
       { kind: 'passage', storeId: 'vs_1', fileId: 'file-2', content: 'Second.', score: 0.5 },
     ]);
@@ -29,7 +29,10 @@ describe('search tool text and store resolution', () => {
       text,
       '2 passages from the vector store "Handbook" matching "rollback". Cite them by number.\n\n[1] deploy.md (score 0.81)\nRun the rollback pipeline.\n\n[2] file-2 (score 0.50)\nSecond.',
     );
-    assert.equal(toolResultText({ id: 'vs_1', name: 'Handbook' }, 'x', []), 'The vector store "Handbook" has no passages matching "x".');
+    assert.equal(
+      toolResultText([{ id: 'vs_1', name: 'Handbook' }], 'x', []),
+      'No passage in the vector store "Handbook" is relevant to "x": the documents do not cover it. Say so rather than citing anything from them.',
+    );
   });
 
   it('quotes passages line by line and cannot open a code fence', () => {

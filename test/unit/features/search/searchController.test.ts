@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import type { SearchResult } from '../../../../src/api/documents/schemas';
 import { RateLimitError } from '../../../../src/api/http/errors';
-import { SearchController, makeSnippet, queryTerms, type SearchState } from '../../../../src/features/search/searchController';
+import {
+  SearchController,
+  makeSnippet,
+  queryTerms,
+  searchRequest,
+  type SearchState,
+} from '../../../../src/features/search/searchController';
 import { attachText, startTestBackend, type TestBackend } from '../backend';
 import { ManualTimers, until } from '../manualTimers';
 
@@ -136,13 +142,23 @@ describe('search as you type', () => {
     controller.dispose();
   });
 
-  it('restricts to chosen files through the real service', async () => {
+  it("restricts to chosen files: the quick pick's request, through the controller and the real service", async () => {
+    // The quick pick (searchPicker.ts) needs VS Code; what it sends is searchRequest(), used here
+    // as the picker uses it, for a query both files match.
     const files = await backend.client.listVectorStoreFiles(storeId);
     const names = new Map((await backend.client.listFiles()).data.map((f) => [f.id, f.filename]));
     const coffee = files.data.find((f) => names.get(f.id) === 'coffee.md')!;
-    const restricted = await backend.client.search(storeId, { query: 'deploy espresso', file_ids: [coffee.id] });
-    assert.ok(restricted.data.length > 0);
-    assert.ok(restricted.data.every((d) => d.file_id === coffee.id));
+    const { timers, states, controller } = harness((query, signal) =>
+      backend.client.search(storeId, searchRequest(query, 10, [{ id: coffee.id }]), { signal }),
+    );
+    controller.setQuery('deploy espresso');
+    timers.fireAll();
+    await until(() => states.at(-1)?.kind === 'results');
+    const restricted = (states.at(-1) as Extract<SearchState<SearchResult>, { kind: 'results' }>).result;
+    assert.deepEqual([...new Set(restricted.data.map((d) => d.file_id))], [coffee.id]);
+    const unrestricted = await backend.client.search(storeId, searchRequest('deploy espresso', 10, []));
+    assert.equal(new Set(unrestricted.data.map((d) => d.file_id)).size, 2, 'without a restriction both files match');
+    controller.dispose();
   });
 });
 

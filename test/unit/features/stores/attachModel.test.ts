@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { VectorStoreFile } from '../../../../src/api/documents/schemas';
+import { SUPPORTED_DESCRIPTION } from '../../../../src/backend/convert/detect';
 import { mayUseOcr, parseUriList, summarizeAttach } from '../../../../src/features/stores/attachModel';
 import { orderByRecent } from '../../../../src/services/recentStores';
 
@@ -9,6 +10,8 @@ describe('attach flow rules', () => {
   it('asks about OCR only for formats that can use it', () => {
     assert.equal(mayUseOcr('scan.PDF'), true);
     assert.equal(mayUseOcr('photo.jpeg'), true);
+    assert.equal(mayUseOcr('slides.odp'), true);
+    assert.equal(mayUseOcr('scans.zip'), true);
     assert.equal(mayUseOcr('notes.md'), false);
     assert.equal(mayUseOcr('Makefile'), false);
   });
@@ -49,6 +52,21 @@ describe('attach flow rules', () => {
     ]);
     assert.equal(mixed.level, 'error');
     assert.match(mixed.message, /1 of 3 files attached to "h", 1 still converting, 1 failed \("b\.exe": Unsupported file type\)/);
+  });
+
+  it('says the supported file types once when several files fail conversion, and ends in one full stop', () => {
+    const unsupported = (name: string, what: string) => `Unsupported file type: ${name} is ${what}; ${SUPPORTED_DESCRIPTION}.`;
+    const summary = summarizeAttach('h', [
+      { filename: 'a.zip', file: { ...file('failed'), last_error: unsupported('a.zip', 'a ZIP archive') } },
+      { filename: 'b.bin', file: { ...file('failed'), last_error: unsupported('b.bin', 'binary data of an unknown type') } },
+      { filename: 'c.exe', error: unsupported('c.exe', 'a program') },
+    ]);
+    assert.equal(
+      summary.message,
+      '0 of 3 files attached to "h", 3 failed ("a.zip": Unsupported file type: a.zip is a ZIP archive; ' +
+        '"b.bin": Unsupported file type: b.bin is binary data of an unknown type; "c.exe": Unsupported file type: c.exe is a program). ' +
+        `${SUPPORTED_DESCRIPTION.charAt(0).toUpperCase()}${SUPPORTED_DESCRIPTION.slice(1)}.`,
+    );
   });
 
   it('orders stores by recent use, keeping the rest in their order', () => {

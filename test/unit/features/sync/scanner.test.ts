@@ -7,6 +7,24 @@ import { hashFiles, scanFolder } from '../../../../src/features/sync/scanner';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/**
+ * Runs `work` and returns the files this thread opened or read meanwhile (a worker thread has fs
+ * modules of its own, so its reads are not seen). The scanner calls node:fs/promises through the
+ * module object, so replacing its functions for the call is enough.
+ */
+async function filesReadOnThisThread<T>(work: () => Promise<T>): Promise<{ result: T; read: string[] }> {
+  const fsp = require('node:fs/promises') as Record<'open' | 'readFile', (file: unknown, ...rest: unknown[]) => Promise<unknown>>;
+  const real = { open: fsp.open, readFile: fsp.readFile };
+  const read: string[] = [];
+  fsp.open = (file, ...rest) => (read.push(String(file)), real.open(file, ...rest));
+  fsp.readFile = (file, ...rest) => (read.push(String(file)), real.readFile(file, ...rest));
+  try {
+    return { result: await work(), read };
+  } finally {
+    Object.assign(fsp, real);
+  }
+}
+
 describe('folder sync hashing', function () {
   this.timeout(60_000);
   let root: string;
@@ -28,13 +46,15 @@ describe('folder sync hashing', function () {
   it('hashes many files in the worker thread to the same SHA-256 as on this thread', async () => {
     const contents = await files(40);
     const scan = await scanFolder({ root, folder: root });
-    const inWorker = await hashFiles(scan.files);
-    const onThread = await hashFiles(scan.files, { worker: false });
+    const { result: inWorker, read: readHere } = await filesReadOnThisThread(() => hashFiles(scan.files));
+    assert.deepEqual(readHere, [], 'no file was read on the calling thread');
+    const onThread = await filesReadOnThisThread(() => hashFiles(scan.files, { worker: false }));
+    assert.equal(onThread.read.length, 40, 'without the worker, every file is read on this thread (what the check above would see)');
     assert.equal(inWorker.hashed.length, 40);
     for (const file of inWorker.hashed) assert.equal(file.hash, sha256(contents.get(file.path)!), file.path);
     assert.deepEqual(
       inWorker.hashed.map((f) => [f.path, f.hash]),
-      onThread.hashed.map((f) => [f.path, f.hash]),
+      onThread.result.hashed.map((f) => [f.path, f.hash]),
     );
   });
 
@@ -57,7 +77,8 @@ describe('folder sync hashing', function () {
     const scan = await scanFolder({ root, folder: root });
     // Deleted between the listing and the hashing.
     await unlink(path.join(root, 'p3.md'));
-    const result = await hashFiles(scan.files);
+    const { result, read } = await filesReadOnThisThread(() => hashFiles(scan.files));
+    assert.deepEqual(read, [], 'the worker read them, not the calling thread');
     assert.equal(result.hashed.length, 19);
     assert.deepEqual(
       result.unreadable.map((u) => u.path),

@@ -1,12 +1,21 @@
 import * as assert from 'node:assert/strict';
 import createDOMPurify from 'dompurify';
+import hljs from 'highlight.js/lib/common';
 import { JSDOM } from 'jsdom';
 import { IncrementalMarkdownRenderer } from '../../../../media/chat/incrementalRenderer';
-import { createMarkdownPipeline, type MarkdownEnv, type MarkdownPipeline } from '../../../../media/chat/markdown';
+import {
+  createMarkdownPipeline,
+  highlightPending,
+  loadedHighlighter,
+  type HighlighterSource,
+  type MarkdownEnv,
+  type MarkdownPipeline,
+} from '../../../../media/chat/markdown';
 
 const { window } = new JSDOM('<!doctype html><html><body></body></html>');
 const document = window.document;
-const pipeline: MarkdownPipeline = createMarkdownPipeline(createDOMPurify(window as unknown as Window & typeof globalThis));
+const purify = createDOMPurify(window as unknown as Window & typeof globalThis);
+const pipeline: MarkdownPipeline = createMarkdownPipeline(purify, loadedHighlighter(hljs));
 const env: MarkdownEnv = { sourceCount: 3 };
 
 function fullRender(text: string, e: MarkdownEnv = env): string {
@@ -247,6 +256,41 @@ describe('chat renderer: markdown features', () => {
       [...dom.querySelectorAll('.code-block button')].map((b) => b.getAttribute('data-action')),
       ['copy', 'insert'],
     );
+  });
+
+  it('renders code before highlight.js is loaded, asks for it once, and highlights in place when it arrives', () => {
+    let requests = 0;
+    const loading: { current: typeof hljs | undefined; request(): void } = { current: undefined, request: () => void requests++ };
+    const lazy = createMarkdownPipeline(purify, loading as HighlighterSource);
+    const container = document.createElement('div');
+    container.append(
+      lazy.render('Plain:\n\n```\nno language\n```\n\n```python\ndef f():\n    return 1\n```\n\n```nosuchlanguage\nx\n```\n', env),
+    );
+    assert.equal(requests, 2, 'one request per block with a language; the loader loads once');
+    const [plain, python, unknown] = [...container.querySelectorAll('code')];
+    assert.equal(plain!.className, 'hljs', 'a block without a language waits for nothing');
+    assert.equal(python!.textContent, 'def f():\n    return 1\n');
+    assert.equal(python!.querySelector('.hljs-keyword'), null);
+    highlightPending(container as unknown as HTMLElement, hljs, purify);
+    assert.ok(python!.querySelector('.hljs-keyword'), 'highlighted in place');
+    assert.equal(python!.textContent, 'def f():\n    return 1\n');
+    assert.equal(container.querySelectorAll('code.hljs-pending').length, 0);
+    assert.equal(unknown!.textContent, 'x\n');
+    // What it shows matches a render with highlight.js loaded from the start.
+    assert.equal(
+      python!.outerHTML,
+      JSDOM.fragment(fullRender('```python\ndef f():\n    return 1\n```\n')).querySelector('code')!.outerHTML,
+    );
+  });
+
+  it('never highlights an open fence late: its text nodes keep growing', () => {
+    const lazy = createMarkdownPipeline(purify, { current: undefined, request: () => undefined });
+    const container = document.createElement('div');
+    const renderer = new IncrementalMarkdownRenderer(container as unknown as HTMLElement, lazy, env);
+    renderer.append('```ts\nconst a = 1;\n');
+    highlightPending(container as unknown as HTMLElement, hljs, purify);
+    renderer.append('const b = 2;\n');
+    assert.equal(container.querySelector('code')!.textContent, 'const a = 1;\nconst b = 2;\n');
   });
 
   it('aligns table columns with classes, never an inline style the webview CSP would report', () => {

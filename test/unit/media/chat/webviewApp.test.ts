@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import createDOMPurify from 'dompurify';
+import hljs from 'highlight.js/lib/common';
 import { JSDOM } from 'jsdom';
 import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
 
@@ -16,9 +17,10 @@ g.requestAnimationFrame = dom.window.requestAnimationFrame.bind(dom.window);
 
 const { ChatApp } = require('../../../../media/chat/app') as typeof import('../../../../media/chat/app');
 
-const { createMarkdownPipeline } = require('../../../../media/chat/markdown') as typeof import('../../../../media/chat/markdown');
+const { createMarkdownPipeline, loadedHighlighter } =
+  require('../../../../media/chat/markdown') as typeof import('../../../../media/chat/markdown');
 
-const pipeline = createMarkdownPipeline(createDOMPurify(dom.window as unknown as Window & typeof globalThis));
+const pipeline = createMarkdownPipeline(createDOMPurify(dom.window as unknown as Window & typeof globalThis), loadedHighlighter(hljs));
 
 function conversation(messages: Conversation['messages'] = [], extra: Partial<Conversation> = {}): Conversation {
   return {
@@ -42,6 +44,53 @@ const pending = (id = 'a1', requestId = 'r1'): AssistantMessage => ({
   status: 'pending',
   requestId,
   model: 'local-extractive',
+});
+
+/**
+ * Replaces Date.now and the global setInterval/clearInterval with a clock the test moves:
+ * `advance(ms)` runs every interval that falls due, in order.
+ */
+function manualClock() {
+  const real = { now: Date.now, setInterval: globalThis.setInterval, clearInterval: globalThis.clearInterval };
+  let now = 1_000_000;
+  let nextId = 1;
+  const intervals = new Map<number, { callback: () => void; every: number; due: number }>();
+  Date.now = () => now;
+  g.setInterval = (callback: () => void, every: number) => {
+    const id = nextId++;
+    intervals.set(id, { callback, every, due: now + every });
+    return id;
+  };
+  g.clearInterval = (id: number) => void intervals.delete(id);
+  return {
+    advance(ms: number) {
+      const end = now + ms;
+      for (;;) {
+        const next = [...intervals.entries()].sort((a, b) => a[1].due - b[1].due)[0];
+        if (!next || next[1].due > end) break;
+        now = next[1].due;
+        next[1].due += next[1].every;
+        next[1].callback();
+      }
+      now = end;
+    },
+    intervals: () => intervals.size,
+    restore() {
+      Date.now = real.now;
+      g.setInterval = real.setInterval;
+      g.clearInterval = real.clearInterval;
+    },
+  };
+}
+
+/** The host's message for a second question ("And contracts?") and its pending answer. */
+const secondTurn = (): Extract<HostMessage, { type: 'turn' }> => ({
+  type: 'turn',
+  conversationId: 'c1',
+  title: 'Retention',
+  from: 2,
+  messages: [{ id: 'u2', role: 'user', content: 'And contracts?', createdAt: 3 }, pending('a2', 'r2')],
+  pendingContext: [],
 });
 
 function setup() {
@@ -166,15 +215,7 @@ describe('chat webview', () => {
     );
     const [firstQuestion, firstAnswer] = t.$$('article');
     assert.equal(t.$$('.pending-context > *').length, 1);
-    const second = { id: 'u2', role: 'user' as const, content: 'And contracts?', createdAt: 3 };
-    t.send({
-      type: 'turn',
-      conversationId: 'c1',
-      title: 'Retention',
-      from: 2,
-      messages: [second, pending('a2', 'r2')],
-      pendingContext: [],
-    });
+    t.send(secondTurn());
     const articles = t.$$('article');
     assert.equal(articles.length, 4);
     assert.equal(articles[0], firstQuestion, 'the earlier question keeps its element');
@@ -202,7 +243,7 @@ describe('chat webview', () => {
     assert.equal(t.$$('article').length, 6);
     assert.equal(t.$$('article')[5]!.dataset.messageId, 'a5');
     // A turn of another conversation is not shown here.
-    t.send({ type: 'turn', conversationId: 'c2', title: 'Other', from: 0, messages: [second], pendingContext: [] });
+    t.send({ ...secondTurn(), conversationId: 'c2', title: 'Other', from: 0 });
     assert.equal(t.$$('article').length, 6);
   });
 
@@ -262,24 +303,44 @@ describe('chat webview', () => {
     assert.match(t.$('.usage')!.textContent ?? '', /10 prompt · 5 completion · 15 tokens/);
   });
 
-  it('shows errors inline with their actions; a rate limit holds Retry until its wait has passed', () => {
+  it('a rate limit holds Retry until its wait has passed, counting down, then Retry asks again', () => {
+    // The countdown reads Date.now and ticks on setInterval: both are driven by hand here.
+    const clock = manualClock();
+    try {
+      const t = setup();
+      t.send(
+        t.state(conversation([question, pending()])),
+        { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] },
+        { type: 'streamDelta', requestId: 'r1', text: 'Partial' },
+      );
+      t.send({
+        type: 'streamError',
+        requestId: 'r1',
+        error: { kind: 'rate_limit', message: 'Rate limited. Try again in 60 s.', retryAfterMs: 60_000, actions: ['retry'] },
+      });
+      const retry = t.$<HTMLButtonElement>('.action-retry')!;
+      assert.equal(retry.disabled, true);
+      assert.equal(retry.textContent?.trim(), 'Retry in 60 s');
+      assert.match(t.$('.markdown-body')!.textContent ?? '', /Partial/, 'what arrived stays');
+      clock.advance(30_000);
+      assert.equal(retry.disabled, true, 'still held half way');
+      assert.equal(retry.textContent?.trim(), 'Retry in 30 s');
+      clock.advance(30_000);
+      assert.equal(retry.disabled, false, 'Retry is enabled once the wait has passed');
+      assert.equal(retry.textContent?.trim(), 'Retry');
+      assert.equal(clock.intervals(), 0, 'the countdown stops');
+      t.click(retry);
+      assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a1' });
+    } finally {
+      clock.restore();
+    }
+  });
+
+  it('shows an error inline with its actions, each posting its command', () => {
     const t = setup();
-    t.send(
-      t.state(conversation([question, pending()])),
-      { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] },
-      { type: 'streamDelta', requestId: 'r1', text: 'Partial' },
-    );
-    t.send({
-      type: 'streamError',
-      requestId: 'r1',
-      error: { kind: 'rate_limit', message: 'Rate limited. Try again in 60 s.', retryAfterMs: 60_000, actions: ['retry'] },
-    });
-    const retry = t.$<HTMLButtonElement>('.action-retry')!;
-    assert.equal(retry.disabled, true);
-    assert.match(retry.textContent ?? '', /Retry in \d+ s/);
-    assert.match(t.$('.markdown-body')!.textContent ?? '', /Partial/, 'what arrived stays');
-    t.app.receive(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
     t.send({ type: 'streamError', requestId: 'r2', error: { kind: 'auth', message: 'Rejected.', actions: ['setGatewayApiKey', 'retry'] } });
+    assert.equal(t.$('.inline-error .error-message')!.textContent, 'Rejected.');
     t.click(t.$('.action-setGatewayApiKey'));
     assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'setGatewayApiKey' });
     t.click(t.$('.action-retry'));
@@ -348,7 +409,7 @@ describe('chat webview', () => {
     const store = t.$<HTMLSelectElement>('.store-select')!;
     assert.deepEqual(
       Array.from(store.options).map((o) => o.textContent),
-      ['No grounding (no vector store)', 'policies'],
+      ['No grounding (no vector store)', 'policies', 'Several stores…'],
     );
     store.value = 'vs_1';
     store.dispatchEvent(new dom.window.Event('change'));
@@ -365,6 +426,62 @@ describe('chat webview', () => {
     assert.equal(t.$<HTMLInputElement>('.temperature')!.value, '1');
     t.send({ type: 'options', conversationId: 'other', options: {} });
     assert.equal(store.value, 'vs_1', 'options of another conversation are not shown');
+  });
+
+  it('shows a conversation grounded in several stores, and opens the multi-select picker for "Several stores…"', () => {
+    const t = setup();
+    const options = {
+      vectorStoreId: 'vs_1',
+      vectorStoreName: 'policies',
+      vectorStores: [
+        { id: 'vs_1', name: 'policies' },
+        { id: 'vs_2', name: 'runbooks' },
+      ],
+    };
+    t.send(t.state(conversation([], { options })), {
+      type: 'stores',
+      catalog: {
+        loading: false,
+        stores: [
+          { id: 'vs_1', name: 'policies' },
+          { id: 'vs_2', name: 'runbooks' },
+        ],
+      },
+    });
+    const store = t.$<HTMLSelectElement>('.store-select')!;
+    assert.equal(store.selectedOptions[0]!.textContent, '2 stores: policies, runbooks');
+    assert.match(store.title, /policies, runbooks/);
+    const several = Array.from(store.options).find((o) => o.textContent === 'Several stores…')!;
+    store.value = several.value;
+    store.dispatchEvent(new dom.window.Event('change'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    assert.equal(store.selectedOptions[0]!.textContent, '2 stores: policies, runbooks', 'the choice shows until the picker changes it');
+  });
+
+  it('shows "Searched for" on a grounded answer; on the last one it can be edited and searched again', () => {
+    const t = setup();
+    const earlier: AssistantMessage = { ...pending('a0'), status: 'done', content: 'Ten years [1].', searchQuery: 'invoices kept' };
+    delete earlier.requestId;
+    t.send(t.state(conversation([{ ...question, id: 'u0' }, earlier, question, pending()])));
+    t.send(
+      { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [], searchQuery: 'And its exceptions? retention policy' },
+      { type: 'streamDelta', requestId: 'r1', text: 'The finance director.' },
+    );
+    t.frame();
+    assert.equal(t.$$('.searched-for-input').length, 0, 'not editable while the answer streams');
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: false });
+    const rows = t.$$('.searched-for');
+    assert.equal(rows.length, 2);
+    assert.match(rows[0]!.textContent ?? '', /Searched for: invoices kept/);
+    const input = t.$<HTMLInputElement>('.searched-for-input')!;
+    assert.equal(input.value, 'And its exceptions? retention policy');
+    assert.ok(input.getAttribute('aria-label'), 'the input has a spoken label');
+    input.value = 'retention policy exceptions approval';
+    t.key(input, 'Enter');
+    assert.deepEqual(t.posted.at(-1), { type: 'searchAgain', messageId: 'a1', query: 'retention policy exceptions approval' });
+    input.value = 'retention exceptions';
+    t.click(t.$('.search-again'));
+    assert.deepEqual(t.posted.at(-1), { type: 'searchAgain', messageId: 'a1', query: 'retention exceptions' });
   });
 
   it('shows attached context as removable chips', () => {
@@ -432,6 +549,68 @@ describe('chat webview', () => {
       /word199 end\.\s*$/,
       'the end of the stream renders at once, without waiting for a frame',
     );
+  });
+
+  it('keeps every new question and its answer in view: a layout drop is not the user scrolling up, a new question follows again', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
+    const list = t.$('.messages')!;
+    // jsdom has no layout: a list of `height` px of content in a 300 px viewport, scrollTop clamped
+    // as a browser clamps it. Scroll events are dispatched by the test, as the browser would.
+    let height = 2000;
+    let top = 0;
+    const viewport = 300;
+    Object.defineProperty(list, 'clientHeight', { configurable: true, get: () => viewport });
+    Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => height });
+    Object.defineProperty(list, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (value: number) => (top = Math.max(0, Math.min(value, height - viewport))),
+    });
+    const scrolled = () => list.dispatchEvent(new dom.window.Event('scroll'));
+    const atEnd = () => top === height - viewport;
+    const frames = () => {
+      while (t.frame());
+    };
+
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'A long answer. ' });
+    frames();
+    assert.ok(atEnd(), `follows the answer (scrollTop ${top})`);
+
+    // The end of the answer re-renders: the content shrinks for a moment (scrollTop clamps a few px
+    // lower), then grows taller than before. No wheel, key or touch: the user did not scroll.
+    height -= 6;
+    top = Math.min(top, height - viewport);
+    height += 400;
+    scrolled();
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'More text.' }, { type: 'streamDone', requestId: 'r1', stopped: false });
+    frames();
+    assert.ok(atEnd(), `a layout change of a few pixels does not stop following (scrollTop ${top}, end ${height - viewport})`);
+
+    // The user scrolls up with the wheel to read: new text no longer moves the list.
+    list.dispatchEvent(new dom.window.WheelEvent('wheel', { deltaY: -500 }));
+    top = 500;
+    scrolled();
+    t.send(secondTurn());
+    // (the answer was taken while the user read; the host posts the next question's turn)
+    height += 1200;
+    frames();
+    assert.ok(atEnd(), `a new question follows its answer again (scrollTop ${top}, end ${height - viewport})`);
+    t.send(
+      { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [] },
+      { type: 'streamDelta', requestId: 'r2', text: 'Five years.' },
+    );
+    height += 300;
+    frames();
+    assert.ok(atEnd(), 'and keeps following it as it streams');
+
+    list.dispatchEvent(new dom.window.WheelEvent('wheel', { deltaY: -500 }));
+    top = 400;
+    scrolled();
+    t.send({ type: 'streamDelta', requestId: 'r2', text: ' More.' });
+    height += 200;
+    frames();
+    assert.equal(top, 400, 'the user scrolled up with the wheel: the list stays where they read');
   });
 
   it('renders at once when much text piles up before a frame comes, so no render grows into a long task', () => {
@@ -536,6 +715,13 @@ describe('chat webview', () => {
     };
     t.send(t.state(conversation([question, evil])));
     assert.equal(t.$('.markdown-body img, .markdown-body script, .markdown-body [href]'), null);
-    assert.equal((globalThis as Record<string, unknown>).pwned, undefined);
+    // jsdom runs no scripts, so a flag set by one proves nothing: the DOM itself is checked. The
+    // whole answer is one paragraph of text, the markup shown as written.
+    const body = t.$('.markdown-body')!;
+    assert.deepEqual(
+      Array.from(body.querySelectorAll('*')).map((e) => e.tagName),
+      ['P'],
+    );
+    assert.equal(body.textContent?.trim(), evil.content);
   });
 });

@@ -1,6 +1,6 @@
 import { GroundingMemory } from '../../../../src/services/defaultGrounding';
 import { ModelServerMemory } from '../../../../src/services/modelServers';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -17,7 +17,7 @@ import { RecentStores } from '../../../../src/services/recentStores';
 export const EXTENSION_ID = 'docchat.docchat';
 const TOKEN = 'exthost-token-93ac';
 
-interface RunningBackend {
+export interface RunningBackend {
   url: string;
   close(): Promise<void>;
 }
@@ -28,22 +28,29 @@ export interface TestBackend {
   stop(): Promise<void>;
 }
 
-/** The embedded backend from the installed extension's own bundle (dist/backend.js), rate limits off. */
+declare const DOCCHAT_REPOSITORY_ROOT: string;
+
+/**
+ * The embedded backend as a library (`startBackend`), from the build of the repository the suite
+ * was built from: dist/backend.js is not packaged (the extension runs dist/backend-cli.js as its own
+ * process), so it is not in the installed extension.
+ */
+export function backendLibrary<Options>(): { startBackend(o: Options): Promise<RunningBackend> } {
+  const file = path.join(DOCCHAT_REPOSITORY_ROOT, 'dist', 'backend.js');
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+  return require(file) as { startBackend(o: Options): Promise<RunningBackend> };
+}
+
+/** The embedded backend in this extension host, rate limits off. */
 export async function startBackend(): Promise<TestBackend> {
-  const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  if (!extension) {
-    throw new Error(`${EXTENSION_ID} is not installed`);
-  }
-  const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
-    startBackend(o: {
-      dataDir: string;
-      token: string;
-      apiKey: string;
-      rateLimits?: boolean;
-      port?: number;
-      host?: string;
-    }): Promise<RunningBackend>;
-  };
+  const bundle = backendLibrary<{
+    dataDir: string;
+    token: string;
+    apiKey: string;
+    rateLimits?: boolean;
+    port?: number;
+    host?: string;
+  }>();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-exthost-backend-'));
   const server = await bundle.startBackend({ host: '127.0.0.1', port: 0, dataDir, token: TOKEN, apiKey: TOKEN, rateLimits: false });
   const client = new DocumentsClient({ baseUrl: server.url, token: TOKEN, rateLimits: false });

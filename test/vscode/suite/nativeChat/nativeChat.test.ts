@@ -10,9 +10,9 @@ import { chatApiSupport, ChosenStore, PARTICIPANT_ID, SEARCH_TOOL_NAME, SearchSt
 import { DocChatParticipant } from '../../../../src/features/nativeChat/participant';
 import { PassageDocuments } from '../../../../src/features/search/passages';
 import type { Services } from '../../../../src/services';
-import { EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
+import { backendLibrary, EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
 
-// VS Code 1.100 without Copilot: the chat participant and language model tool APIs exist (they
+// VS Code without Copilot: the chat participant and language model tool APIs exist (they
 // are stable), the Chat view needs a chat provider to be usable, and `vscode.lm.invokeTool`
 // without a chat session asks for confirmation in a modal dialog (covered by the e2e test).
 // Here: the API surface DocChat relies on, its contributions, and the participant and the tool
@@ -84,9 +84,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     await extension.activate();
 
-    const bundle = require(path.join(extension.extensionPath, 'dist', 'backend.js')) as {
-      startBackend(o: Record<string, unknown>): Promise<Running>;
-    };
+    const bundle = backendLibrary<Record<string, unknown>>();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'docchat-nativechat-'));
     server = await bundle.startBackend({ host: '127.0.0.1', port: 0, dataDir, token: KEY, apiKey: KEY, rateLimits: false });
     documents = new DocumentsClient({ baseUrl: server.url, token: KEY, rateLimits: false });
@@ -112,7 +110,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('VS Code 1.100 offers the chat participant and language model tool APIs', () => {
+  it('VS Code offers the chat participant and language model tool APIs', () => {
     assert.deepEqual(chatApiSupport(), { participants: true, tools: true });
     assert.equal(typeof vscode.lm.invokeTool, 'function');
     // A host without them (or with a partial API) is detected instead of crashing.
@@ -142,7 +140,7 @@ describe('Native chat: @docchat participant and search tool', function () {
 
   it("the tool's confirmation names the store, and invoke() returns passages from the backend", async () => {
     const chosen = new ChosenStore(services, services.memento);
-    await chosen.set({ id: storeId, name: 'Runbooks' });
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
     const tool = new SearchStoreTool(services, chosen);
     const token = new vscode.CancellationTokenSource().token;
     const prepared = await tool.prepareInvocation({ input: { query: 'roll back a release' } }, token);
@@ -167,7 +165,7 @@ describe('Native chat: @docchat participant and search tool', function () {
 
   it('@docchat /search streams the matching passages with references that open them', async () => {
     const chosen = new ChosenStore(services, services.memento);
-    await chosen.set({ id: storeId, name: 'Runbooks' });
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
     const participant = participantFor(services, chosen);
     const { stream, result } = await ask(participant, request('rollback pipeline', 'search'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
@@ -181,7 +179,7 @@ describe('Native chat: @docchat participant and search tool', function () {
 
   it('@docchat answers with the gateway model, grounded in the store, and lists its sources', async () => {
     const chosen = new ChosenStore(services, services.memento);
-    await chosen.set({ id: storeId, name: 'Runbooks' });
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
     const participant = participantFor(services, chosen);
     const { stream, result } = await ask(participant, request('How do I roll back a release?'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);

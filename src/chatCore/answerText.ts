@@ -1,9 +1,9 @@
 /**
- * Text the `@docchat` participant and the search tool produce from search passages: the
- * `/search` listing, the tool result for a language model, the sources list, and resolving the
- * store a tool call names. No `vscode` import.
+ * Text the `@docchat` participant, the search tool and the MCP server produce from search
+ * passages: the `/search` listing, the tool result for a language model, the sources list, and
+ * resolving the store a tool call names. No `vscode` import.
  */
-import type { PassageSource } from '../../chatCore/protocol';
+import type { PassageSource } from './protocol';
 
 export interface StoreRef {
   readonly id: string;
@@ -15,15 +15,24 @@ export function passageTitle(p: PassageSource): string {
   return p.filename || p.fileId;
 }
 
-/** Plain text for a language model: numbered passages with file and score, nothing dropped. */
-export function toolResultText(store: StoreRef, query: string, passages: readonly PassageSource[]): string {
+/**
+ * Plain text for a language model: numbered passages with file, store (when several were
+ * searched) and score. No passage: an explicit "not covered", so the model does not guess.
+ */
+export function toolResultText(stores: readonly StoreRef[], query: string, passages: readonly PassageSource[]): string {
+  const named = stores.map((s) => `"${s.name}"`).join(', ');
+  const where = stores.length === 1 ? `the vector store ${named}` : `the vector stores ${named}`;
   if (!passages.length) {
-    return `The vector store "${store.name}" has no passages matching "${query}".`;
+    return `No passage in ${where} is relevant to "${query}": the documents do not cover it. Say so rather than citing anything from them.`;
   }
+  const several = stores.length > 1;
   const body = passages
-    .map((p, i) => `[${i + 1}] ${passageTitle(p)} (score ${(p.score ?? 0).toFixed(2)})\n${p.content.trim()}`)
+    .map(
+      (p, i) =>
+        `[${i + 1}] ${passageTitle(p)}${several ? ` in "${p.storeName ?? p.storeId}"` : ''} (score ${(p.score ?? 0).toFixed(2)})\n${p.content.trim()}`,
+    )
     .join('\n\n');
-  return `${passages.length} passage${passages.length === 1 ? '' : 's'} from the vector store "${store.name}" matching "${query}". Cite them by number.\n\n${body}`;
+  return `${passages.length} passage${passages.length === 1 ? '' : 's'} from ${where} matching "${query}". Cite them by number.\n\n${body}`;
 }
 
 /** Blockquote a passage for markdown, one `>` per line, code fences neutralised. */

@@ -1,0 +1,44 @@
+/** What every converter of one file shares: its name, the options, the OCR reader and the notes. */
+import { DEFAULT_CONVERSION_LIMITS } from './limits';
+
+export interface ConvertContext {
+  /** The file's name as the user sees it (a ZIP member: `archive.zip/dir/member.docx`). */
+  filename: string;
+  /** Skip OCR and advanced table recognition. */
+  skipOcr: boolean;
+  maxDepth: number;
+  /** Largest image OCR reads, in pixels (width × height), checked from the header before decoding. */
+  maxImagePixels: number;
+  /** Most images OCR reads in one file. */
+  maxOcrImages: number;
+  /** Sentences naming what the conversion left out (appended to the markdown). */
+  notes: string[];
+  /** Images read so far by OCR in this file. */
+  ocrImages: number;
+  /** ZIP archives this file sits in (a member's ZIP members are not opened past the limit). */
+  archiveDepth: number;
+}
+
+export const DEFAULT_MAX_IMAGE_PIXELS = 40_000_000;
+export const DEFAULT_MAX_OCR_IMAGES = 200;
+
+export function createContext(
+  filename: string,
+  options: { skipOcr: boolean; maxHtmlDepth?: number; maxImagePixels?: number; maxOcrImages?: number },
+): ConvertContext {
+  return {
+    filename,
+    skipOcr: options.skipOcr,
+    maxDepth: options.maxHtmlDepth ?? DEFAULT_CONVERSION_LIMITS.maxHtmlDepth,
+    maxImagePixels: options.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS,
+    maxOcrImages: options.maxOcrImages ?? DEFAULT_MAX_OCR_IMAGES,
+    notes: [],
+    ocrImages: 0,
+    archiveDepth: 0,
+  };
+}
+
+/** Adds a note once. */
+export function note(ctx: ConvertContext, sentence: string): void {
+  if (!ctx.notes.includes(sentence)) ctx.notes.push(sentence);
+}

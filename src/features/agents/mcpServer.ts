@@ -1,0 +1,98 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { SecretKeys } from '../../common/constants';
+import { readDiscovery } from '../../common/discoveryFile';
+import { Disposable } from '../../common/lifecycle';
+import { MCP_SERVER_NAME, McpEnv } from '../../mcp/environment';
+import type { Services } from '../../services';
+import { DEFAULTS } from '../../services/settingsModel';
+
+/** Must match `contributes.mcpServerDefinitionProviders[].id` in package.json. */
+export const MCP_PROVIDER_ID = 'docchat.mcpServer';
+
+/** The bundle agent hosts run: `dist/mcp-server.js` of this installed extension. */
+export function mcpServerScript(context: vscode.ExtensionContext): string {
+  return path.join(context.extensionPath, 'dist', 'mcp-server.js');
+}
+
+/** The settings the server reads, as environment variables (never a secret). */
+export function mcpSettingsEnv(services: Services): Record<string, string> {
+  const settings = services.config.current;
+  const env: Record<string, string> = {};
+  if (settings.mcpAllowChanges) env[McpEnv.allowChanges] = '1';
+  if (settings.fileIdsField !== DEFAULTS.fileIdsField) env[McpEnv.fileIdsField] = settings.fileIdsField;
+  return env;
+}
+
+/**
+ * Offers DocChat's MCP server to VS Code's agents (Copilot's agent and the agent host) with no
+ * configuration. The definition VS Code lists holds no credential; they are handed to the
+ * server's process only when VS Code resolves the definition to start it: the token from
+ * SecretStorage in Remote mode, the local backend's address and token from its discovery file in
+ * Local mode. Nothing is written to `mcp.json`, the settings or any other file.
+ */
+export class DocChatMcpServerProvider extends Disposable implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeMcpServerDefinitions = this._onDidChange.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly services: Services,
+  ) {
+    super();
+    // A new token, another mode or another setting: VS Code asks again, and restarts the server.
+    this._register(services.connection.onDidChange(() => this._onDidChange.fire()));
+    this._register(services.config.onDidChange(() => this._onDidChange.fire()));
+  }
+
+  provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
+    const definition = new vscode.McpStdioServerDefinition(
+      'DocChat',
+      process.execPath,
+      [mcpServerScript(this.context)],
+      // VS Code's own executable runs the bundle as Node (the editor's Node, as VS Code's API suggests).
+      { ELECTRON_RUN_AS_NODE: '1' },
+      String(this.context.extension.packageJSON.version ?? '0.0.0'),
+    );
+    definition.cwd = vscode.Uri.file(this.context.extensionPath);
+    return [definition];
+  }
+
+  async resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): Promise<vscode.McpStdioServerDefinition> {
+    await this.services.connection.use('the DocChat MCP server');
+    const credentials = await this.credentials();
+    server.env = {
+      ...server.env,
+      ...credentials,
+      ...mcpSettingsEnv(this.services),
+      ...(vscode.l10n.uri ? { [McpEnv.l10nBundle]: vscode.l10n.uri.fsPath } : {}),
+    };
+    this.services.log.child('mcp').info(`Starting the ${MCP_SERVER_NAME} MCP server (${this.services.connection.state.kind} mode)`);
+    return server;
+  }
+
+  private async credentials(): Promise<Record<string, string>> {
+    const state = this.services.connection.state;
+    if (state.kind === 'local') {
+      const info = await readDiscovery(this.services.localBackend.discoveryFile);
+      if (!info) {
+        throw new Error(vscode.l10n.t('DocChat\'s local backend is not running. Run "DocChat: Refresh Vector Stores" and try again.'));
+      }
+      return {
+        [McpEnv.documentsUrl]: info.url,
+        [McpEnv.documentsToken]: info.token,
+        [McpEnv.storageDir]: this.services.localBackend.storageDir,
+      };
+    }
+    if (state.kind === 'remote') {
+      const token = await this.services.secrets.get(SecretKeys.documentsToken);
+      if (token) return { [McpEnv.documentsUrl]: state.url, [McpEnv.documentsToken]: token };
+    }
+    if (state.kind === 'error') {
+      throw new Error(vscode.l10n.t('DocChat could not connect: {0} Open the DocChat output for details.', state.message));
+    }
+    throw new Error(
+      vscode.l10n.t('DocChat has no documents token yet. Run "DocChat: Set Documents Token" and start the DocChat MCP server again.'),
+    );
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * How long a passage stays highlighted after a citation or a search result opened it: until the
+ * document is edited, the user moves the cursor or presses Escape, or a few seconds have passed,
+ * like VS Code's own "go to" highlight. Then the editor shows the user's selection again.
+ * No `vscode` import: the rules are unit-tested with manual timers.
+ */
+import { realTimers, type Timers } from '../../common/timers';
+
+/** How long a highlight stays when nothing else clears it. */
+export const HIGHLIGHT_MS = 5000;
+
+export class PassageHighlights {
+  /** Passage text by document uri, with the timer that clears it. */
+  private readonly shown = new Map<string, { passage: string; timer: unknown }>();
+
+  constructor(
+    /** Told when a document's highlight is gone (to clear the decoration and the context key). */
+    private readonly onCleared: (uri: string, anyLeft: boolean) => void,
+    private readonly timers: Timers = realTimers,
+    private readonly lifetimeMs = HIGHLIGHT_MS,
+  ) {}
+
+  /** Highlights `passage` in the document `uri` (again: the timer starts over). */
+  show(uri: string, passage: string): void {
+    const previous = this.shown.get(uri);
+    if (previous) this.timers.clearTimeout(previous.timer);
+    this.shown.set(uri, { passage, timer: this.timers.setTimeout(() => this.clear(uri), this.lifetimeMs) });
+  }
+
+  /** The passage highlighted in `uri`, if any. */
+  passage(uri: string): string | undefined {
+    return this.shown.get(uri)?.passage;
+  }
+
+  get any(): boolean {
+    return this.shown.size > 0;
+  }
+
+  /** The document was edited. */
+  edited(uri: string): void {
+    this.clear(uri);
+  }
+
+  /** The selection changed; only the user's own moves (keyboard, mouse) clear the highlight. */
+  selectionChanged(uri: string, byUser: boolean): void {
+    if (byUser) this.clear(uri);
+  }
+
+  /** Escape, or the document closed: `uri`'s highlight, or every one. */
+  clear(uri?: string): void {
+    for (const key of uri === undefined ? [...this.shown.keys()] : [uri]) {
+      const entry = this.shown.get(key);
+      if (!entry) continue;
+      this.timers.clearTimeout(entry.timer);
+      this.shown.delete(key);
+      this.onCleared(key, this.shown.size > 0);
+    }
+  }
+
+  dispose(): void {
+    for (const entry of this.shown.values()) this.timers.clearTimeout(entry.timer);
+    this.shown.clear();
+  }
+}

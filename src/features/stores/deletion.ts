@@ -1,0 +1,126 @@
+import * as vscode from 'vscode';
+import { deleteFile, deleteVectorStore, type DeletionOutcome, removeFileFromStore } from '../../api/documents/deletion';
+import { Commands } from '../../common/constants';
+import type { Services } from '../../services';
+import { registerCommand, requireDocuments } from '../../services/commands';
+import type { StoreFileNode, StoreNode, TreeNode } from './nodes';
+import { pickStore } from './storePicker';
+import type { StoresTreeProvider } from './treeProvider';
+
+/** What the user is told when the service refuses a DELETE (405 / 501, or 404 for something that exists). */
+function unsupported(name: string): string {
+  return vscode.l10n.t(
+    'DocChat: this service does not support deletion, so "{0}" stays. Ask the administrators of the documents service to delete it, or choose another store in the chat and search.',
+    name,
+  );
+}
+
+/** Asks before anything is removed; resolves true only when the user chose `action`. */
+async function confirm(message: string, detail: string, action: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+}
+
+/** Store-file nodes a command was run on: the multi-selection VS Code passes second, else the clicked one. */
+function storeFileNodes(arg: unknown, args: unknown): StoreFileNode[] {
+  const all = (Array.isArray(args) && args.length ? args : [arg]) as TreeNode[];
+  return all.filter((n): n is StoreFileNode => n?.kind === 'storeFile');
+}
+
+/** Remove from store (undoable: the file stays), delete a file, delete a store; each confirmed first. */
+export function registerDeletion(context: vscode.ExtensionContext, services: Services, tree: StoresTreeProvider): void {
+  const client = () => requireDocuments(services.connection);
+
+  /** Tells the user the outcome of one deletion that did not simply succeed; true when it is gone. */
+  const settle = (outcome: DeletionOutcome, name: string): boolean => {
+    if (outcome === 'unsupported') {
+      void vscode.window.showWarningMessage(unsupported(name));
+      return false;
+    }
+    if (outcome === 'gone') {
+      vscode.window.setStatusBarMessage(vscode.l10n.t('DocChat: "{0}" was already deleted.', name), 5000);
+    }
+    return true;
+  };
+
+  const removeFromStore = async (arg?: unknown, args?: unknown) => {
+    const nodes = storeFileNodes(arg, args);
+    if (!nodes.length) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('DocChat: pick a file in the Vector Stores view to remove it from its store.'),
+      );
+      return;
+    }
+    const first = nodes[0]!;
+    const message =
+      nodes.length === 1
+        ? vscode.l10n.t('Remove "{0}" from the vector store "{1}"?', first.filename, first.parent.store.name || first.storeId)
+        : vscode.l10n.t('Remove {0} files from their vector stores?', nodes.length);
+    const detail = vscode.l10n.t('The files stay in the documents service and in other stores; Undo attaches them again.');
+    if (!(await confirm(message, detail, vscode.l10n.t('Remove')))) return;
+    const removed: StoreFileNode[] = [];
+    for (const node of nodes) {
+      if (settle(await removeFileFromStore(client(), node.storeId, node.fileId), node.filename)) {
+        tree.removeStoreFile(node.storeId, node.fileId);
+        removed.push(node);
+      }
+    }
+    if (!removed.length) return;
+    const undo = vscode.l10n.t('Undo');
+    const done =
+      removed.length === 1
+        ? vscode.l10n.t('DocChat: removed "{0}" from "{1}".', removed[0]!.filename, removed[0]!.parent.store.name || removed[0]!.storeId)
+        : vscode.l10n.t('DocChat: removed {0} files from their stores.', removed.length);
+    if ((await vscode.window.showInformationMessage(done, undo)) !== undo) return;
+    for (const node of removed) {
+      const attached = await client().attachFile(node.storeId, { file_id: node.fileId, metadata: node.file.metadata });
+      services.documentsEvents.storeFileChanged(node.storeId, attached);
+    }
+  };
+
+  const deleteFiles = async (arg?: unknown, args?: unknown) => {
+    const nodes = storeFileNodes(arg, args);
+    if (!nodes.length) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: pick a file in the Vector Stores view to delete it.'));
+      return;
+    }
+    const files = new Map(nodes.map((n) => [n.fileId, n.filename] as const));
+    const message =
+      files.size === 1
+        ? vscode.l10n.t('Delete the file "{0}" from the documents service?', nodes[0]!.filename)
+        : vscode.l10n.t('Delete {0} files from the documents service?', files.size);
+    const detail = vscode.l10n.t('They are removed from every vector store. This cannot be undone.');
+    if (!(await confirm(message, detail, vscode.l10n.t('Delete File')))) return;
+    for (const [fileId, name] of files) {
+      if (!settle(await deleteFile(client(), fileId), name)) continue;
+      for (const storeNode of tree.loadedStoreNodes()) {
+        if (storeNode.fileNodes.has(fileId)) tree.removeStoreFile(storeNode.store.id, fileId);
+      }
+      vscode.window.setStatusBarMessage(vscode.l10n.t('DocChat: deleted "{0}".', name), 5000);
+    }
+  };
+
+  const deleteStore = async (arg?: unknown) => {
+    const store =
+      (arg as TreeNode | undefined)?.kind === 'store'
+        ? (arg as StoreNode).store
+        : await pickStore(services, { title: vscode.l10n.t('Delete Vector Store') });
+    if (!store) return;
+    const name = store.name || store.id;
+    const detail = vscode.l10n.t('Its files stay in the documents service; the store and its search index cannot be restored.');
+    if (!(await confirm(vscode.l10n.t('Delete the vector store "{0}"?', name), detail, vscode.l10n.t('Delete Store')))) return;
+    if (!settle(await deleteVectorStore(client(), store.id), name)) return;
+    tree.removeStore(store.id);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('DocChat: deleted the vector store "{0}".', name), 5000);
+  };
+
+  context.subscriptions.push(
+    registerCommand(
+      services.errors,
+      Commands.removeFromStore,
+      vscode.l10n.t('DocChat: could not remove the file from the store.'),
+      removeFromStore,
+    ),
+    registerCommand(services.errors, Commands.deleteFile, vscode.l10n.t('DocChat: could not delete the file.'), deleteFiles),
+    registerCommand(services.errors, Commands.deleteStore, vscode.l10n.t('DocChat: could not delete the vector store.'), deleteStore),
+  );
+}

@@ -1,0 +1,312 @@
+/**
+ * The tools of DocChat's MCP server: read-only by default (list stores, list a store's files,
+ * search a store, read a file's converted text in pages); attaching a file and changing metadata
+ * only when the user allowed changes. Each is described for the model that reads it: when to use
+ * it, what it returns, its limits. No `vscode` import.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as l10n from '@vscode/l10n';
+import { z } from 'zod';
+import type { DocumentsClient } from '../api/documents/client';
+import { LIMITS } from '../api/documents/schemas';
+import { FileNameCache, searchPassages } from '../chatCore/grounding';
+import { resolveStore, toolResultText, type StoreRef } from '../chatCore/answerText';
+import { type BoundedWaits, toolError, ToolInputError } from './toolCalls';
+
+/** Characters of converted text per page of `docchat_read_file`. */
+export const READ_PAGE_CHARS = 10_000;
+/** How long a store list names stores for other tools (a store not in it is looked up again). */
+const STORE_LIST_TTL_MS = 30_000;
+/** Most stores and files a listing returns (the rest is reported as left out). */
+const MAX_LISTED = 1_000;
+
+export const ToolNames = {
+  listStores: 'docchat_list_stores',
+  listFiles: 'docchat_list_files',
+  search: 'docchat_search',
+  readFile: 'docchat_read_file',
+  attachFile: 'docchat_attach_file',
+  setFileMetadata: 'docchat_set_file_metadata',
+} as const;
+
+export interface ToolDeps {
+  /** The documents client, once the service is reachable (Local mode may start the backend first). */
+  documents(): Promise<DocumentsClient>;
+  waits: BoundedWaits;
+  allowChanges: boolean;
+}
+
+const storeInput = z
+  .string()
+  .trim()
+  .min(1, { error: 'The store must not be empty: give a vector store name or id from docchat_list_stores.' })
+  .max(200, { error: 'The store must be at most 200 characters: give a vector store name or id.' })
+  .describe('Name or id of the vector store (from docchat_list_stores).');
+const fileIdInput = z
+  .string()
+  .trim()
+  .min(1, { error: 'The file id must not be empty.' })
+  .max(200, { error: 'The file id must be at most 200 characters.' })
+  .describe('Id of the file (file_id in the results of docchat_list_files or docchat_search).');
+
+const storeOutput = { store_id: z.string(), store_name: z.string() };
+const passageOutput = z.object({
+  file_id: z.string(),
+  file_name: z.string(),
+  store_id: z.string(),
+  store_name: z.string(),
+  score: z.number(),
+  content: z.string(),
+});
+
+function ok(text: string, structuredContent: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent };
+}
+
+export function registerTools(server: McpServer, deps: ToolDeps): void {
+  const fileNames = new FileNameCache();
+  /** Runs a tool body with bounded waits; every failure becomes a tool error. */
+  const run =
+    <A>(body: (args: A, documents: DocumentsClient, signal: AbortSignal) => Promise<CallToolResult>) =>
+    async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+      try {
+        return await deps.waits.run(extra.signal, async (signal) => body(args, await deps.documents(), signal));
+      } catch (error) {
+        return toolError(error);
+      }
+    };
+
+  /** The last store list, so a search or a read names its store without listing them all again. */
+  let known: { at: number; stores: StoreRef[] } | undefined;
+  const allStores = async (documents: DocumentsClient, signal: AbortSignal) => {
+    const page = await documents.listVectorStores({ limit: MAX_LISTED }, { signal });
+    known = { at: Date.now(), stores: page.data.map((s) => ({ id: s.id, name: s.name || s.id })) };
+    return { stores: page.data, truncated: page.hasMore };
+  };
+
+  const findStore = async (documents: DocumentsClient, wanted: string, signal: AbortSignal): Promise<StoreRef> => {
+    const fresh = known && Date.now() - known.at < STORE_LIST_TTL_MS ? resolveStore(known.stores, wanted) : undefined;
+    if (fresh) return fresh;
+    // Not in a recent list (or none): ask again, so a store created or renamed since is found.
+    await allStores(documents, signal);
+    const store = resolveStore(known?.stores ?? [], wanted);
+    if (!store) {
+      throw new ToolInputError(
+        l10n.t('No DocChat vector store is named "{0}" (or several are: use its id). Call docchat_list_stores to see them.', wanted),
+      );
+    }
+    return store;
+  };
+
+  server.registerTool(
+    ToolNames.listStores,
+    {
+      title: 'List DocChat vector stores',
+      description:
+        "Lists the company's DocChat vector stores (collections of documents) with their names and ids. Call it first to learn which store to search or read. Returns at most 1,000 stores.",
+      inputSchema: {},
+      outputSchema: {
+        stores: z.array(z.object({ store_id: z.string(), store_name: z.string(), created_at: z.number().optional() })),
+        truncated: z.boolean(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    run(async (_args: object, documents, signal) => {
+      const { stores, truncated } = await allStores(documents, signal);
+      const list = stores.map((s) => ({ store_id: s.id, store_name: s.name || s.id, created_at: s.created_at }));
+      const lines = list.map((s) => `- ${s.store_name} (id ${s.store_id})`);
+      const text = list.length
+        ? `${list.length} vector store${list.length === 1 ? '' : 's'}${truncated ? ' (more exist)' : ''}:\n${lines.join('\n')}`
+        : 'There are no vector stores yet. A user creates one in VS Code with "DocChat: Create Vector Store".';
+      return ok(text, { stores: list, truncated });
+    }),
+  );
+
+  server.registerTool(
+    ToolNames.listFiles,
+    {
+      title: 'List the files of a DocChat vector store',
+      description:
+        'Lists the files attached to one vector store: file name, file id and processing status (only "completed" files are searchable; a "failed" one has last_error). Use it to find a file to read or to restrict a search. Returns at most 1,000 files.',
+      inputSchema: { store: storeInput },
+      outputSchema: {
+        ...storeOutput,
+        files: z.array(z.object({ file_id: z.string(), file_name: z.string(), status: z.string(), last_error: z.string().optional() })),
+        truncated: z.boolean(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    run(async (args: { store: string }, documents, signal) => {
+      const store = await findStore(documents, args.store, signal);
+      const [attached, files] = await Promise.all([
+        documents.listVectorStoreFiles(store.id, { limit: MAX_LISTED }, { signal }),
+        documents.listFiles({ limit: LIMITS.listLimit.max }, { signal }),
+      ]);
+      const names = new Map(files.data.map((f) => [f.id, f.filename]));
+      const list = attached.data.map((f) => ({
+        file_id: f.id,
+        file_name: names.get(f.id) ?? f.id,
+        status: f.status,
+        ...(f.last_error ? { last_error: String(f.last_error) } : {}),
+      }));
+      const lines = list.map((f) => `- ${f.file_name} (id ${f.file_id}): ${f.status}${f.last_error ? ` — ${f.last_error}` : ''}`);
+      const text = list.length
+        ? `${list.length} file${list.length === 1 ? '' : 's'} in the vector store "${store.name}"${attached.hasMore ? ' (more exist)' : ''}:\n${lines.join('\n')}`
+        : `The vector store "${store.name}" has no files.`;
+      return ok(text, { store_id: store.id, store_name: store.name, files: list, truncated: attached.hasMore });
+    }),
+  );
+
+  server.registerTool(
+    ToolNames.search,
+    {
+      title: 'Search a DocChat vector store',
+      description:
+        "Searches one of the company's document stores and returns the most relevant passages, each with its file name, file id, store and score, best first. Use it to answer questions about the company's documents and cite the file names. The query is plain text of at most 10,000 characters; max_results is 1 to 50 (default 10); file_ids restricts the search to some files.",
+      inputSchema: {
+        store: storeInput,
+        query: z
+          .string()
+          .trim()
+          .min(LIMITS.query.min, { error: 'The query must not be empty.' })
+          .max(LIMITS.query.max, { error: 'The query must be at most 10,000 characters.' })
+          .describe('What to look for, in plain words (at most 10,000 characters).'),
+        max_results: z
+          .number()
+          .int({ error: 'max_results must be a whole number from 1 to 50.' })
+          .min(LIMITS.maxNumResults.min, { error: 'max_results must be from 1 to 50.' })
+          .max(LIMITS.maxNumResults.max, { error: 'max_results must be from 1 to 50.' })
+          .optional()
+          .describe('How many passages to return, 1 to 50 (default 10).'),
+        file_ids: z
+          .array(fileIdInput)
+          .max(100, { error: 'file_ids may name at most 100 files.' })
+          .optional()
+          .describe('Search only these files (ids from docchat_list_files).'),
+      },
+      outputSchema: { ...storeOutput, query: z.string(), results: z.array(passageOutput) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    run(async (args: { store: string; query: string; max_results?: number; file_ids?: string[] }, documents, signal) => {
+      const store = await findStore(documents, args.store, signal);
+      const max = args.max_results ?? LIMITS.maxNumResults.default;
+      const passages = await searchPassages(documents, store, args.query, max, fileNames, signal, args.file_ids);
+      const results = passages.map((p) => ({
+        file_id: p.fileId,
+        file_name: p.filename ?? p.fileId,
+        store_id: store.id,
+        store_name: store.name,
+        score: p.score ?? 0,
+        content: p.content,
+      }));
+      return ok(toolResultText([store], args.query, passages), { store_id: store.id, store_name: store.name, query: args.query, results });
+    }),
+  );
+
+  server.registerTool(
+    ToolNames.readFile,
+    {
+      title: 'Read a file of a DocChat vector store',
+      description:
+        'Reads the converted text (markdown) of one file of a vector store, one page of 10,000 characters at a time. Use it when a search passage is not enough and the whole document is needed; read page 1 first, then the next pages while has_more is true.',
+      inputSchema: {
+        store: storeInput,
+        file_id: fileIdInput,
+        page: z
+          .number()
+          .int({ error: 'page must be a whole number, 1 or more.' })
+          .min(1, { error: 'page must be 1 or more.' })
+          .optional()
+          .describe('Page to read, from 1 (default 1).'),
+      },
+      outputSchema: {
+        ...storeOutput,
+        file_id: z.string(),
+        file_name: z.string(),
+        page: z.number(),
+        pages: z.number(),
+        has_more: z.boolean(),
+        text: z.string(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    run(async (args: { store: string; file_id: string; page?: number }, documents, signal) => {
+      const store = await findStore(documents, args.store, signal);
+      const [content, name] = await Promise.all([
+        documents.retrieveVectorStoreFileContent(store.id, args.file_id, { signal }),
+        fileNames.lookup(documents, args.file_id, signal),
+      ]);
+      const characters = Array.from(content);
+      const pages = Math.max(1, Math.ceil(characters.length / READ_PAGE_CHARS));
+      const page = args.page ?? 1;
+      if (page > pages) {
+        throw new ToolInputError(l10n.t('Page {0} is past the end: the file has {1} pages of 10,000 characters.', page, pages));
+      }
+      const text = characters.slice((page - 1) * READ_PAGE_CHARS, page * READ_PAGE_CHARS).join('');
+      const fileName = name ?? args.file_id;
+      const header = `${fileName} (file ${args.file_id} in the vector store "${store.name}"), page ${page} of ${pages}${page < pages ? `; read page ${page + 1} next` : ''}:`;
+      return ok(`${header}\n\n${text}`, {
+        store_id: store.id,
+        store_name: store.name,
+        file_id: args.file_id,
+        file_name: fileName,
+        page,
+        pages,
+        has_more: page < pages,
+        text,
+      });
+    }),
+  );
+
+  if (!deps.allowChanges) return;
+
+  server.registerTool(
+    ToolNames.attachFile,
+    {
+      title: 'Attach a file to a DocChat vector store',
+      description:
+        'Attaches an uploaded file (by file id) to a vector store, which converts it and makes it searchable. Changes the store: use it only when the user asked for it.',
+      inputSchema: { store: storeInput, file_id: fileIdInput },
+      outputSchema: { ...storeOutput, file_id: z.string(), status: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    run(async (args: { store: string; file_id: string }, documents, signal) => {
+      const store = await findStore(documents, args.store, signal);
+      const attached = await documents.attachFile(store.id, { file_id: args.file_id }, { signal });
+      return ok(`Attached file ${args.file_id} to the vector store "${store.name}"; its status is ${attached.status}.`, {
+        store_id: store.id,
+        store_name: store.name,
+        file_id: args.file_id,
+        status: attached.status,
+      });
+    }),
+  );
+
+  server.registerTool(
+    ToolNames.setFileMetadata,
+    {
+      title: "Set a DocChat file's metadata in a vector store",
+      description:
+        'Replaces the metadata of a file attached to a vector store: at most 16 pairs, keys up to 64 characters, values up to 512 characters. Changes the store: use it only when the user asked for it.',
+      inputSchema: {
+        store: storeInput,
+        file_id: fileIdInput,
+        metadata: z.record(z.string(), z.string()).describe('The new metadata, replacing the old.'),
+      },
+      outputSchema: { ...storeOutput, file_id: z.string(), metadata: z.record(z.string(), z.string()) },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    run(async (args: { store: string; file_id: string; metadata: Record<string, string> }, documents, signal) => {
+      const store = await findStore(documents, args.store, signal);
+      const updated = await documents.updateVectorStoreFileMetadata(store.id, args.file_id, args.metadata, { signal });
+      const metadata = Object.fromEntries(Object.entries(updated.metadata ?? {}).map(([k, v]) => [k, String(v)]));
+      return ok(`Set the metadata of file ${args.file_id} in the vector store "${store.name}".`, {
+        store_id: store.id,
+        store_name: store.name,
+        file_id: args.file_id,
+        metadata,
+      });
+    }),
+  );
+}

@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import {
+  answerDone,
+  askInChat,
+  captureFailures,
+  chatPanel,
+  commandTitle,
+  launchVSCode,
+  openWorkspaceFile,
+  pickQuickItem,
+  seedDemoStore,
+  treeRow,
+  type VSCodeSession,
+} from '../support/harness';
+
+// The everyday path in one window, short enough to run on every VS Code DocChat supports (`npm
+// test` runs it on the oldest supported version as well): the view shows the Local-mode demo
+// store, the open file is attached to it, a search finds its passage, and the chat answers from it.
+
+const GUIDE =
+  '# Deploy guide\n\n## Rollback\n\nTo roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.\n';
+const STORE = 'demo';
+
+describe('Smoke test: view, attach, search, chat (e2e, Local mode)', function () {
+  let session: VSCodeSession;
+
+  before(async function () {
+    session = await launchVSCode({
+      name: 'smoke test',
+      workspaceFiles: { 'docs/deploy-guide.md': GUIDE },
+      prepare: ({ userDataDir }) => seedDemoStore(userDataDir),
+    });
+  });
+
+  captureFailures(() => session);
+
+  after(async () => {
+    await session?.close();
+  });
+
+  it('shows the demo store in the DocChat view', async () => {
+    await session.openView();
+    await treeRow(session.viewPane('Vector Stores'), STORE).waitFor({ state: 'visible', timeout: 120_000 });
+    assert.match(await session.page.locator('.statusbar').innerText(), /DocChat: Local/);
+    await session.screenshot('view with the demo store');
+  });
+
+  it('attaches the open file and shows it completed', async () => {
+    await openWorkspaceFile(session.page, 'deploy-guide.md');
+    await session.runCommand(commandTitle('docchat.attachCurrentFile'));
+    await pickQuickItem(session.page, STORE);
+    const pane = session.viewPane('Vector Stores');
+    const store = treeRow(pane, STORE).first();
+    if ((await store.getAttribute('aria-expanded')) !== 'true') await store.click();
+    await treeRow(pane, 'deploy-guide.md').locator('.codicon-check').waitFor({ state: 'visible', timeout: 60_000 });
+    await session.screenshot('file attached');
+  });
+
+  it('finds the passage with a search', async () => {
+    await session.runCommand(commandTitle('docchat.search'));
+    await pickQuickItem(session.page, STORE);
+    const quickInput = session.page.locator('.quick-input-widget');
+    await quickInput.locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible' });
+    await quickInput.locator('input.input').fill('rollback pipeline');
+    const result = quickInput.locator('.monaco-list-row', { hasText: /score \d\.\d\d/ }).first();
+    await result.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await result.innerText(), /deploy-guide\.md/);
+    await session.screenshot('search result');
+    await session.closeQuickInput();
+  });
+
+  it('answers a question in the chat panel, citing the attached file', async () => {
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    const chat = chatPanel(session.page);
+    await chat.locator('.store-select option:checked', { hasText: STORE }).waitFor({ state: 'attached', timeout: 60_000 });
+    const answer = await askInChat(chat, 'How do I roll back a release?');
+    await answerDone(chat, answer);
+    const text = await answer.locator('.markdown-body').innerText();
+    assert.match(text, /rollback pipeline/i, text);
+    const sources = await answer.locator('.sources .source').allInnerTexts();
+    assert.ok(
+      sources.some((source) => source.includes('deploy-guide.md')),
+      `the answer cites deploy-guide.md: ${sources.join(' | ')}`,
+    );
+    await session.screenshot('chat answer');
+  });
+});

@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import {
+  capPerFile,
+  joinNeighbours,
+  joinText,
+  passageTarget,
+  questionKind,
+  searchSize,
+  selectPassages,
+  withinBudget,
+} from '../../../src/chatCore/passageBudget';
+
+const p = (fileId: string, chunkIndex: number | undefined, content = `${fileId}#${chunkIndex}`, storeId = 'vs_1') => ({
+  fileId,
+  chunkIndex,
+  content,
+  storeId,
+});
+
+describe('passage budget', () => {
+  it('tells list and compare questions from questions about one fact', () => {
+    assert.equal(questionKind('How long are invoices kept?'), 'fact');
+    assert.equal(questionKind('List every endpoint that needs a token'), 'list');
+    assert.equal(questionKind('What are the rate limits?'), 'list');
+    assert.equal(questionKind('Compare the BM25 and hybrid rankings'), 'compare');
+    assert.equal(questionKind('What is the difference between stores and files?'), 'compare');
+  });
+
+  it('gives list and compare questions three times the passages, within the service’s 50', () => {
+    assert.equal(passageTarget('fact', 10), 10);
+    assert.equal(passageTarget('list', 10), 30);
+    assert.equal(passageTarget('compare', 20), 50);
+    assert.equal(searchSize(10), 20);
+    assert.equal(searchSize(2), 7);
+    assert.equal(searchSize(30), 50);
+  });
+
+  it('caps passages per file when several files are found', () => {
+    const ranked = [p('a', 1), p('a', 5), p('a', 9), p('a', 12), p('b', 1), p('a', 20)];
+    assert.deepEqual(
+      capPerFile(ranked, 3).map((x) => x.content),
+      ['a#1', 'a#5', 'a#9', 'b#1'],
+    );
+  });
+
+  it('keeps every passage when one file is all there is', () => {
+    const ranked = [p('a', 1), p('a', 5), p('a', 9), p('a', 12)];
+    assert.equal(capPerFile(ranked, 3).length, 4);
+  });
+
+  it('joins neighbouring chunks of a file into one source, in chunk order, at the better rank', () => {
+    const ranked = [p('a', 4, 'four'), p('b', 1), p('a', 3, 'three'), p('a', 5, 'five'), p('a', 9)];
+    const joined = joinNeighbours(ranked);
+    assert.deepEqual(
+      joined.map((x) => [x.fileId, x.chunkIndex, x.content]),
+      [
+        ['a', 3, 'three\n\nfour\n\nfive'],
+        ['b', 1, 'b#1'],
+        ['a', 9, 'a#9'],
+      ],
+    );
+  });
+
+  it('does not join chunks of different stores or without chunk numbers', () => {
+    const ranked = [p('a', 1, 'x', 'vs_1'), p('a', 2, 'y', 'vs_2'), p('a', undefined, 'z'), p('a', undefined, 'w')];
+    assert.equal(joinNeighbours(ranked).length, 4);
+  });
+
+  it('drops the paragraphs a chunk repeats from the one before (chunk overlap)', () => {
+    assert.equal(
+      joinText('# Install\n\nStep one.\n\nStep two.', '# Install\n\nStep two.\n\nStep three.'),
+      '# Install\n\nStep one.\n\nStep two.\n\nStep three.',
+    );
+  });
+
+  it('stops at the character budget, but always keeps the first passage', () => {
+    const ranked = [p('a', 1, 'x'.repeat(30)), p('b', 1, 'y'.repeat(30)), p('c', 1, 'z'.repeat(30))];
+    assert.equal(withinBudget(ranked, 10, 70).length, 2);
+    assert.equal(withinBudget([p('a', 1, 'x'.repeat(500))], 10, 70).length, 1);
+  });
+
+  it('gives a list question more sources than a fact question from the same results', () => {
+    const ranked = Array.from({ length: 40 }, (_, i) => p(`file-${i}`, 0));
+    assert.equal(selectPassages(ranked, 'fact', 5).length, 5);
+    assert.equal(selectPassages(ranked, 'list', 5).length, 15);
+  });
+});

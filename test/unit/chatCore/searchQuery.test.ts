@@ -1,0 +1,214 @@
+import * as assert from 'node:assert/strict';
+import { GatewayClient } from '../../../src/api/gateway/client';
+import {
+  cleanRewrite,
+  followUpQuery,
+  gatewayRewriteModel,
+  isFollowUp,
+  QueryRewriter,
+  type QueryTurn,
+  type RewriteModel,
+  rewritePrompt,
+  ruleQuery,
+} from '../../../src/chatCore/searchQuery';
+import type { PromptMessage } from '../../../src/chatCore/promptBuilder';
+import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../support/servers/scriptServer';
+
+const FIRST: QueryTurn[] = [
+  { role: 'user', content: 'How do I configure the rate limiter of the documents service?' },
+  { role: 'assistant', content: 'Set the per-minute limits in the service settings [1].' },
+];
+
+/** A model that answers with `reply` (or fails), recording the prompts it was sent. */
+class ScriptedModel implements RewriteModel {
+  readonly id = 'alpha-5-mini';
+  readonly prompts: PromptMessage[][] = [];
+  constructor(private readonly reply: (signal: AbortSignal) => Promise<string>) {}
+  complete(messages: PromptMessage[], signal: AbortSignal): Promise<string> {
+    this.prompts.push(messages);
+    return this.reply(signal);
+  }
+}
+
+/** Resolves only when aborted (a model that never answers in time), then rejects like fetch does. */
+function untilAborted(signal: AbortSignal): Promise<string> {
+  return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+}
+
+describe('search query of a turn: the deterministic follow-up rule', () => {
+  it('takes a question that stands on its own as it is', () => {
+    assert.equal(isFollowUp('How do I configure the rate limiter of the documents service?'), false);
+    assert.deepEqual(followUpQuery(FIRST, 'Which file formats can the converter read?'), {
+      text: 'Which file formats can the converter read?',
+      by: 'question',
+    });
+  });
+
+  it('carries the subject into a follow-up with a pronoun', () => {
+    const query = followUpQuery(FIRST, 'And what are its limits?');
+    assert.equal(query.by, 'rule');
+    assert.equal(query.text, 'And what are its limits? configure rate limiter documents service');
+  });
+
+  it('carries the subject into an elliptical follow-up ("On Windows?")', () => {
+    assert.equal(isFollowUp('On Windows?'), true);
+    assert.equal(ruleQuery('install DocChat Linux', 'On Windows?'), 'On Windows? install DocChat Linux');
+  });
+
+  it('carries only the words the follow-up does not already have', () => {
+    assert.equal(
+      ruleQuery('rate limiter documents service', 'how is that limiter reset?'),
+      'how is that limiter reset? rate documents service',
+    );
+  });
+
+  it('follows a chain of follow-ups through the queries the answers recorded', () => {
+    const history: QueryTurn[] = [
+      ...FIRST,
+      { role: 'user', content: 'And its defaults?' },
+      { role: 'assistant', content: '60 per minute.', searchQuery: 'rate limiter defaults per minute' },
+    ];
+    assert.equal(followUpQuery(history, 'Can they be changed?').text, 'Can they be changed? rate limiter defaults per minute');
+  });
+
+  it('recomputes the chain by the rule when answers recorded nothing (older conversations, @docchat)', () => {
+    const history: QueryTurn[] = [...FIRST, { role: 'user', content: 'And its defaults?' }, { role: 'assistant', content: '60.' }];
+    assert.equal(
+      followUpQuery(history, 'Can they be changed?').text,
+      'Can they be changed? defaults configure rate limiter documents service',
+    );
+  });
+
+  it('has nothing to carry on the first question', () => {
+    assert.deepEqual(followUpQuery([], 'And its limits?'), { text: 'And its limits?', by: 'question' });
+  });
+});
+
+describe('search query of a turn: the rewrite request', () => {
+  it('asks with the conversation and the last message, and uses the cleaned reply', async () => {
+    const model = new ScriptedModel(async () => '"Search query: documents service rate limiter limits"\n');
+    const query = await new QueryRewriter().queryFor(FIRST, 'And what are its limits?', model);
+    assert.deepEqual(query, { text: 'documents service rate limiter limits', by: 'model' });
+    const [system, user] = model.prompts[0]!;
+    assert.equal(system!.role, 'system');
+    assert.match(system!.content, /search query/i);
+    assert.match(user!.content, /User: How do I configure the rate limiter/);
+    assert.match(user!.content, /Assistant: Set the per-minute limits/);
+    assert.match(user!.content, /Last message: And what are its limits\?/);
+  });
+
+  it('does not ask on the first question of a conversation', async () => {
+    const model = new ScriptedModel(async () => 'never');
+    assert.deepEqual(await new QueryRewriter().queryFor([], 'What is DocChat?', model), { text: 'What is DocChat?', by: 'question' });
+    assert.equal(model.prompts.length, 0);
+  });
+
+  it('asks once per turn: the same turn again comes from the cache', async () => {
+    const model = new ScriptedModel(async () => 'rate limiter limits');
+    const rewriter = new QueryRewriter();
+    await rewriter.queryFor(FIRST, 'And what are its limits?', model);
+    const again = await rewriter.queryFor(FIRST, 'And what are its limits?', model);
+    assert.deepEqual(again, { text: 'rate limiter limits', by: 'model' });
+    assert.equal(model.prompts.length, 1);
+    await rewriter.queryFor(FIRST, 'And its defaults?', model);
+    assert.equal(model.prompts.length, 2, 'another turn asks again');
+  });
+
+  it('falls back to the rule when the request fails, and says so only in the log', async () => {
+    const logged: string[] = [];
+    const model = new ScriptedModel(async () => {
+      throw new Error('HTTP 503');
+    });
+    const query = await new QueryRewriter({ log: (m) => logged.push(m) }).queryFor(FIRST, 'And what are its limits?', model);
+    assert.deepEqual(query, followUpQuery(FIRST, 'And what are its limits?'));
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /HTTP 503/);
+  });
+
+  it('falls back to the rule when the budget runs out, and aborts the request', async () => {
+    const logged: string[] = [];
+    let aborted = false;
+    const model = new ScriptedModel((signal) => {
+      signal.addEventListener('abort', () => (aborted = true));
+      return untilAborted(signal);
+    });
+    const rewriter = new QueryRewriter({ budgetMs: 10, log: (m) => logged.push(m) });
+    const query = await rewriter.queryFor(FIRST, 'And what are its limits?', model);
+    assert.equal(query.by, 'rule');
+    assert.ok(aborted, 'the request was aborted');
+    assert.match(logged[0]!, /longer than 10 ms/);
+    // A failure is not cached: the next try asks again.
+    await rewriter.queryFor(FIRST, 'And what are its limits?', model);
+    assert.equal(model.prompts.length, 2);
+  });
+
+  it('stops at once when the answer is cancelled, without a log line', async () => {
+    const logged: string[] = [];
+    const abort = new AbortController();
+    const model = new ScriptedModel((signal) => {
+      queueMicrotask(() => abort.abort());
+      return untilAborted(signal);
+    });
+    const query = await new QueryRewriter({ log: (m) => logged.push(m) }).queryFor(FIRST, 'And its limits?', model, abort.signal);
+    assert.equal(query.by, 'rule');
+    assert.deepEqual(logged, []);
+  });
+
+  it('ignores a reply that is not a query', async () => {
+    assert.equal(cleanRewrite('\n\n'), undefined);
+    assert.equal(cleanRewrite('x'.repeat(400)), undefined);
+    assert.equal(cleanRewrite('  `rate limits`  \nbecause…'), 'rate limits');
+    const model = new ScriptedModel(async () => '   ');
+    assert.equal((await new QueryRewriter().queryFor(FIRST, 'And its limits?', model)).by, 'rule');
+  });
+
+  it('keeps the transcript short: the last messages, each cut to a few hundred characters', () => {
+    const long: QueryTurn[] = Array.from({ length: 10 }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: `message ${i} ${'word '.repeat(400)}`,
+    }));
+    const [, user] = rewritePrompt(long, 'and then?');
+    assert.doesNotMatch(user!.content, /message 3 /);
+    assert.match(user!.content, /message 4 /);
+    assert.ok(user!.content.length < 6 * 620 + 200, `short: ${user!.content.length}`);
+  });
+
+  describe('on the gateway', () => {
+    let server: ScriptServer;
+    let gateway: GatewayClient;
+    before(async () => {
+      server = await ScriptServer.start();
+      gateway = new GatewayClient({ baseUrl: server.url, token: 'key', rateLimits: false, transport: { maxRetries: 0 } });
+    });
+    afterEach(() => server.reset());
+    after(async () => {
+      await gateway.close();
+      await server.close();
+    });
+
+    it('sends one small deterministic completion request and reads its first line', async () => {
+      server.on('POST', '/v1/chat/completions', (_req, res) =>
+        sendChunked(res, sseBody([chatChunk('rate limiter '), chatChunk('limits\nExplanation: …')])),
+      );
+      const query = await new QueryRewriter().queryFor(FIRST, 'And its limits?', gatewayRewriteModel(gateway, 'alpha-5-mini'));
+      assert.deepEqual(query, { text: 'rate limiter limits', by: 'model' });
+      const request = server.requests.find((r) => r.path === '/v1/chat/completions')!.json;
+      assert.equal(request.model, 'alpha-5-mini');
+      assert.equal(request.temperature, 0);
+      assert.equal(request.max_completion_tokens, 64);
+      assert.equal(request.messages.length, 2);
+    });
+
+    it('falls back to the rule on a gateway error', async () => {
+      server.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } }));
+      const logged: string[] = [];
+      const query = await new QueryRewriter({ log: (m) => logged.push(m) }).queryFor(
+        FIRST,
+        'And its limits?',
+        gatewayRewriteModel(gateway, 'alpha-5-mini'),
+      );
+      assert.equal(query.by, 'rule');
+      assert.equal(logged.length, 1);
+    });
+  });
+});
