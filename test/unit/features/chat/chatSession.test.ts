@@ -1,12 +1,14 @@
 import * as assert from 'node:assert/strict';
 import net from 'node:net';
+import { DocumentsClient } from '../../../../src/api/documents/client';
 import { GatewayClient } from '../../../../src/api/gateway/client';
 import type { AnswerGateway } from '../../../../src/features/chat/answerGenerator';
 import { type AnswerEnded, ChatSession, type ChatEnvironment } from '../../../../src/features/chat/chatSession';
 import { ConversationStore } from '../../../../src/features/chat/conversationStore';
 import type { ToolGateway } from '../../../../src/features/gatewayTools';
 import type { HostMessage } from '../../../../src/chatCore/protocol';
-import { chatChunk, ScriptServer, sendChunked, sseBody } from '../../../support/servers/scriptServer';
+import { QueryRewriter } from '../../../../src/chatCore/searchQuery';
+import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
 import { MemoryState, testEnvironment } from './fixtures';
 
 // The chat session owns the conversations: the panel calls its intent methods, every change is one
@@ -239,5 +241,51 @@ describe('chat session', () => {
     await t.session.whenIdle();
     assert.equal(t.session.current.options.vectorStoreId, 'vs_9');
     assert.equal(answer.error?.kind, 'not_connected', 'a grounded question needs the documents service');
+  });
+
+  it('grounds in several stores, rewrites a follow-up, and Search Again answers from the edited query', async () => {
+    const documents = new DocumentsClient({ baseUrl: server.url, token: 'd', rateLimits: false, transport: { maxRetries: 0 } });
+    for (const store of ['vs_1', 'vs_2']) {
+      server.on('POST', `/v1/vector_stores/${store}/search`, (req, res) =>
+        sendJson(res, 200, {
+          data: [{ id: `r-${store}`, score: 0.9, content: `${store}: ${req.json.query}.`, file_id: `f-${store}`, filename: `${store}.md` }],
+        }),
+      );
+    }
+    server.on('POST', '/v1/chat/completions', (req, res) =>
+      sendChunked(res, sseBody([chatChunk(req.json.max_completion_tokens === 64 ? 'invoice retention exceptions' : 'Answer [1].')])),
+    );
+    const t = setup({ clients: () => ({ gateway, documents }), rewriter: new QueryRewriter() });
+    t.session.setGrounding([
+      { id: 'vs_1', name: 'policies' },
+      { id: 'vs_2', name: 'runbooks' },
+    ]);
+    const first = (await t.session.ask('How long are invoices kept?'))!;
+    await t.session.whenIdle();
+    const followUp = (await t.session.ask('Who approves exceptions?'))!;
+    await t.session.whenIdle();
+    const again = t.session.regenerate(followUp.id, 'exception approvals')!;
+    await t.session.whenIdle();
+
+    assert.equal(first.searchQuery, 'How long are invoices kept?');
+    assert.equal(followUp.searchQuery, 'invoice retention exceptions', 'the model rewrote the follow-up');
+    assert.equal(again.searchQuery, 'exception approvals');
+    assert.equal(again.status, 'done');
+    assert.deepEqual(
+      t.session.current.messages.map((m) => m.id),
+      [t.session.current.messages[0]!.id, first.id, t.session.current.messages[2]!.id, again.id],
+      'Search Again replaces the last answer',
+    );
+    const searched = (store: string) =>
+      server.requests.filter((r) => r.path === `/v1/vector_stores/${store}/search`).map((r) => r.json.query);
+    const queries = ['How long are invoices kept?', 'invoice retention exceptions', 'exception approvals'];
+    assert.deepEqual(searched('vs_1'), queries);
+    assert.deepEqual(searched('vs_2'), queries, 'every store of the conversation is searched');
+    assert.deepEqual(
+      t.posted.flatMap((m) => (m.type === 'streamStart' ? [m.searchQuery] : [])),
+      queries,
+      'the webview hears what was searched for',
+    );
+    assert.deepEqual(again.sources?.map((s) => (s.kind === 'passage' ? s.filename : '')).sort(), ['vs_1.md', 'vs_2.md']);
   });
 });
