@@ -82,9 +82,12 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
   return { part: meaningful ? part : undefined, done: ndjsonDone };
 }
 
-/** A part that says nothing but text (`finishReason: null` is the usual "not yet"). */
+/**
+ * A part that says nothing but text (`finishReason: null` is the usual "not yet"). Tool call
+ * pieces are never merged: each carries its own index, id and piece of the arguments.
+ */
 function isTextOnly(part: ChatStreamPart): boolean {
-  return part.role === undefined && !part.finishReason && part.usage === undefined;
+  return part.role === undefined && !part.finishReason && part.usage === undefined && part.toolCalls === undefined;
 }
 
 /**

@@ -9,16 +9,33 @@ import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from
 
 const dom = new JSDOM('<!doctype html><html><body><div id="app"></div></body></html>', { pretendToBeVisual: true });
 const g = globalThis as Record<string, unknown>;
-g.document = dom.window.document;
-g.window = dom.window;
-g.requestAnimationFrame = dom.window.requestAnimationFrame.bind(dom.window);
+// The page's globals exist only while this file's tests run: left in place, they would tell every
+// later test file's libraries (tesseract.js in the backend's OCR, for one) that they run in a browser.
+const pageGlobals: Record<string, unknown> = {
+  document: dom.window.document,
+  window: dom.window,
+  requestAnimationFrame: dom.window.requestAnimationFrame.bind(dom.window),
+};
+const before_: Record<string, unknown> = {};
+function installPageGlobals(): void {
+  for (const [name, value] of Object.entries(pageGlobals)) {
+    before_[name] = g[name];
+    g[name] = value;
+  }
+}
+function removePageGlobals(): void {
+  for (const name of Object.keys(pageGlobals)) {
+    if (before_[name] === undefined) delete g[name];
+    else g[name] = before_[name];
+  }
+}
 
-// Loaded after the globals exist: the webview code builds elements with the global document.
-
+// Loaded while the globals exist: the webview code builds elements with the global document.
+installPageGlobals();
 const { ChatApp } = require('../../../../media/chat/app') as typeof import('../../../../media/chat/app');
-
 const { createMarkdownPipeline, loadedHighlighter } =
   require('../../../../media/chat/markdown') as typeof import('../../../../media/chat/markdown');
+removePageGlobals();
 
 const pipeline = createMarkdownPipeline(createDOMPurify(dom.window as unknown as Window & typeof globalThis), loadedHighlighter(hljs));
 
@@ -131,6 +148,9 @@ function setup() {
 }
 
 describe('chat webview', () => {
+  before(installPageGlobals);
+  after(removePageGlobals);
+
   it('sends on Enter, keeps Shift+Enter for a new line, and ignores an empty question', () => {
     const t = setup();
     t.send(t.state(conversation()));
