@@ -1,4 +1,5 @@
 import type { ConversionLimits } from './convert/limits';
+import type { ConversionTimer } from './convert/pool';
 import type { DocumentsOperation } from '../api/documents/schemas';
 import type { TransportOptions } from '../api/http/options';
 
@@ -53,6 +54,8 @@ export interface BackendOptions {
   maxConvertBytes?: number;
   /** Bounds of every conversion (time, memory, HTML depth, output) and the number of workers. */
   conversion?: Partial<ConversionLimits>;
+  /** How a conversion's time bound is timed; default the wall clock (tests expire it themselves). */
+  conversionTimer?: ConversionTimer;
   /** OpenAI-compatible server for chat, embeddings and model lists. */
   upstream?: UpstreamOptions;
   /** Proxy and certificates for the backend's own outgoing calls (upstream, web crawl). */

@@ -56,7 +56,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     // One dispatcher for every outgoing call: the extension's proxy rules and certificates.
     dispatcher = createDispatcher(options.network ?? {}).dispatcher;
     const upstream = options.upstream ? new Upstream(options.upstream, log, dispatcher) : undefined;
-    const pool = new ConversionPool(options.conversion);
+    const pool = new ConversionPool(options.conversion, options.conversionTimer);
     documents = await DocumentsService.open({
       pool,
       dataDir: options.dataDir,

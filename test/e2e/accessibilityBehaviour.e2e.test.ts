@@ -278,8 +278,13 @@ async function assertFocusRings(page: Page, file: string, selectors: string[]): 
     // Focus that came from the keyboard (Shift+Tab and back), so :focus-visible applies.
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
-    const ring = await page.evaluate(() => {
-      const e = document.activeElement as HTMLElement;
+    const ring = await page.evaluate((named) => {
+      // The ring of the element named, which must be the one the keyboard focused.
+      const e = document.querySelector(named) as HTMLElement;
+      if (e !== document.activeElement) {
+        return { notFocused: `${document.activeElement?.tagName} ${document.activeElement?.className}` };
+      }
+      if (!e.matches(':focus-visible')) return { notFocused: 'focused without :focus-visible' };
       const style = getComputedStyle(e);
       // The colour the ring is drawn on: the element's own background for a ring inside it,
       // its parent's for one outside; translucent backgrounds composited over their ancestors'.
@@ -299,7 +304,8 @@ async function assertFocusRings(page: Page, file: string, selectors: string[]): 
         color: style.outlineColor,
         background: `rgb(${under.join(', ')})`,
       };
-    });
+    }, selector);
+    if ('notFocused' in ring) assert.fail(`${file} ${selector}: the keyboard focus is not on it (${ring.notFocused})`);
     const background = ring.background;
     const ratio = contrast(ring.color, background);
     assert.notEqual(ring.style, 'none', `${file} ${selector}: no focus ring`);

@@ -44,8 +44,13 @@ const FLAKY_MODEL = 'flaky-upstream-model';
 const CODE_MODEL = 'code-upstream-model';
 const CODE_ANSWER = 'Add this line:\n\n```ts\nconst insertedByDocChat = 42;\n```\n\n| Kind | Years |\n| :--- | ---: |\n| invoice | 10 |\n';
 const SLOW_WORDS = 600;
+/** The slow model's stream holds after this word until the client closes it. */
+const SLOW_HOLD_AFTER = 40;
 
-/** An OpenAI-compatible upstream: one model streams a word every 40 ms, one fails once, one answers with code. */
+/**
+ * An OpenAI-compatible upstream: one model streams a word every 40 ms, then holds the stream open
+ * until the client closes it; one fails once; one answers with code.
+ */
 async function startUpstream(): Promise<ScriptServer & { streamClosedEarly: boolean }> {
   const server = (await ScriptServer.start()) as ScriptServer & { streamClosedEarly: boolean };
   server.streamClosedEarly = false;
@@ -69,7 +74,8 @@ async function startUpstream(): Promise<ScriptServer & { streamClosedEarly: bool
     res.on('error', () => undefined);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    const words = req.json?.model === FLAKY_MODEL ? 5 : SLOW_WORDS;
+    const slow = req.json?.model === SLOW_MODEL;
+    const words = slow ? SLOW_WORDS : 5;
     for (let i = 0; i < words; i++) {
       if (res.destroyed || res.writableEnded) {
         server.streamClosedEarly = true;
@@ -77,7 +83,14 @@ async function startUpstream(): Promise<ScriptServer & { streamClosedEarly: bool
       }
       const word = i % 12 === 11 ? `word${i}.\n\n` : `word${i} `;
       res.write(`data: ${JSON.stringify({ ...chatChunk(word), model: req.json.model })}\n\n`);
-      await new Promise((resolve) => setTimeout(resolve, req.json?.model === FLAKY_MODEL ? 1 : 40));
+      if (slow && i === SLOW_HOLD_AFTER) {
+        // The stream stays open with nothing more to say until the client closes it, so Stop always
+        // comes mid-answer, however slow the machine is.
+        await new Promise((resolve) => res.once('close', resolve));
+        server.streamClosedEarly = true;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, slow ? 40 : 1));
     }
     res.write(`data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\n`);
     res.end('data: [DONE]\n\n');

@@ -28,6 +28,8 @@ const LEGACY_QUESTION = 'Which retention rules apply to invoices?';
 const LEGACY_ANSWER = 'Invoices are kept for ten years, says the legacy model.';
 const LONG_QUESTION = 'Write a very long answer about retention.';
 const WORDS = 400;
+/** The first answer to the long question holds after this word until the window closes its stream. */
+const SLOW_HOLD_AFTER = 40;
 const word = (i: number) => (i % 12 === 11 ? `word${i}.\n\n` : `word${i} `);
 
 /** The gateway: its model list, a legacy model on the inference endpoint, and chat completions that stream slowly the first time. */
@@ -53,13 +55,19 @@ async function startGateway(): Promise<ScriptServer> {
     res.on('error', () => undefined);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    // The first answer to the long question is paced, so the window reloads while it streams;
-    // every other answer comes at once.
+    // The first answer to the long question is paced and then held open, so the window reloads
+    // while it streams; every other answer comes at once.
     const messages = (req.json?.messages ?? []) as Array<{ content?: string }>;
     const slow = messages[messages.length - 1]?.content === LONG_QUESTION && longAnswers++ === 0;
     for (let i = 0; i < WORDS; i++) {
       if (res.destroyed || res.writableEnded) return;
       res.write(`data: ${JSON.stringify({ ...chatChunk(word(i)), model: CHAT_MODEL })}\n\n`);
+      if (slow && i === SLOW_HOLD_AFTER) {
+        // Nothing more until the client closes the stream: the reload always comes mid-answer,
+        // however slow the machine is.
+        await new Promise((resolve) => res.once('close', resolve));
+        return;
+      }
       if (slow) await pace(50);
     }
     res.write(`data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\n`);

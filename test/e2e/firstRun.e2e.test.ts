@@ -19,6 +19,20 @@ import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServ
 
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
 const chatOf = chatPanel;
+const walkthroughOf = (page: Page) => page.locator('.gettingStartedContainer');
+const walkthroughStep = (page: Page, id: string) => walkthroughOf(page).locator(`button.getting-started-step[data-step-id$="${id}"]`);
+/** Shows DocChat's view and waits until it lists the demo store. */
+async function showDemoStore(session: VSCodeSession): Promise<void> {
+  await session.openView();
+  await session
+    .viewPane('Vector Stores')
+    .locator('.monaco-list-row', { hasText: 'demo' })
+    .first()
+    .waitFor({ state: 'visible', timeout: 120_000 });
+}
+/** Waits until the walkthrough shows the step checked. */
+const stepChecked = (page: Page, id: string) =>
+  walkthroughStep(page, id).and(page.locator('[aria-checked="true"]')).waitFor({ state: 'attached', timeout: 120_000 });
 
 describe('First run (e2e, Local mode)', function () {
   let session: VSCodeSession | undefined;
@@ -36,12 +50,7 @@ describe('First run (e2e, Local mode)', function () {
   it('answers the first question in a new chat from the demo store, with a citation that opens the passage', async function () {
     session = await launchVSCode({ name: this.test!.fullTitle(), prepare: ({ userDataDir }) => seedDemoStore(userDataDir) });
     const page = session.page;
-    await session.openView();
-    await session
-      .viewPane('Vector Stores')
-      .locator('.monaco-list-row', { hasText: 'demo' })
-      .first()
-      .waitFor({ state: 'visible', timeout: 120_000 });
+    await showDemoStore(session);
     await session.runCommand(commandTitle('docchat.chat.open'));
     const chat = chatOf(page);
     // No store was ever chosen: the only store there is grounds the new chat.
@@ -86,6 +95,21 @@ describe('First run (e2e, Local mode)', function () {
     await chat.locator('.store-select option:checked', { hasText: 'demo' }).waitFor({ state: 'attached', timeout: 30_000 });
   });
 
+  it('checks the steps already done when the walkthrough opens after them: connected, and the demo store exists', async function () {
+    session = await launchVSCode({ name: this.test!.fullTitle(), prepare: ({ userDataDir }) => seedDemoStore(userDataDir) });
+    const page = session.page;
+    await showDemoStore(session);
+    // DocChat is connected and shows the demo store before the walkthrough is first opened.
+    await session.runCommand(commandTitle('docchat.openWalkthrough'));
+    await walkthroughStep(page, 'attach').waitFor({ state: 'visible', timeout: 60_000 });
+    await session.screenshot('walkthrough opened after connecting, with the demo store');
+    await stepChecked(page, 'connect');
+    await stepChecked(page, 'createStore');
+    // Nothing was attached yet: that step is still to do.
+    assert.equal(await walkthroughStep(page, 'attach').getAttribute('aria-checked'), 'false');
+    await session.screenshot('steps already done are checked');
+  });
+
   it('opens the walkthrough on first start and checks its steps as the user acts', async function () {
     session = await launchVSCode({
       name: this.test!.fullTitle(),
@@ -93,15 +117,15 @@ describe('First run (e2e, Local mode)', function () {
       workspaceFiles: { 'notes.md': '# Notes\n\nThe release train leaves every second Tuesday.\n' },
     });
     const page = session.page;
-    const walkthrough = page.locator('.gettingStartedContainer');
+    const walkthrough = walkthroughOf(page);
     await walkthrough
       .locator('.getting-started-category', { hasText: 'Get Started with DocChat' })
       .or(walkthrough.locator('h2', { hasText: 'Get Started with DocChat' }))
       .first()
       .waitFor({ state: 'visible', timeout: 120_000 });
     await session.screenshot('walkthrough on first start');
-    const step = (id: string) => walkthrough.locator(`button.getting-started-step[data-step-id$="${id}"]`);
-    const checked = (id: string) => step(id).and(page.locator('[aria-checked="true"]')).waitFor({ state: 'attached', timeout: 120_000 });
+    const step = (id: string) => walkthroughStep(page, id);
+    const checked = (id: string) => stepChecked(page, id);
 
     await checked('connect'); // Local mode is ready
     assert.equal(await step('createStore').getAttribute('aria-checked'), 'false');

@@ -10,7 +10,6 @@ import {
   commandTitle,
   launchVSCode,
   pollUntil,
-  retryAnswer,
   seedDemoStore,
   localModeStorage,
   type VSCodeSession,
@@ -130,27 +129,13 @@ describe('Local mode: one backend process for every window (e2e)', function () {
       { timeoutMs: 30_000, intervalMs: 50, what: 'the killed backend gone' },
     );
 
+    // The window finds the backend gone (its lease renewal fails) and starts it again; once it
+    // says so, the next question is answered, with no error and no Retry.
+    await session!.waitForOutput(/The local backend stopped and was started again/, 120_000);
     const chat = await chatWebviewFrame(second!.page);
     const answer = await askInChat(chat, QUESTION);
-    const settled = await Promise.race([
-      answer
-        .and(chat.locator('article[data-status="done"]'))
-        .waitFor({ timeout: 120_000 })
-        .then(() => 'done' as const),
-      answer
-        .locator('.inline-error')
-        .waitFor({ state: 'visible', timeout: 120_000 })
-        .then(() => 'error' as const),
-    ]);
-    if (settled === 'error') {
-      // The question was in flight when the backend died: one clear sentence, and Retry.
-      const error = answer.locator('.inline-error');
-      assert.match(await error.innerText(), /Could not reach the documents service/);
-      await second!.screenshot('question in flight when the backend died');
-      await session!.waitForOutput(/The local backend stopped and was started again/, 120_000);
-      await retryAnswer(chat, answer);
-    }
     await answered(chat, answer);
+    assert.equal(await answer.locator('.inline-error').count(), 0, 'the question was answered without an error');
     const restarted = await discovery();
     assert.notEqual(restarted.pid, killed.pid, 'a new backend process');
     assert.equal(restarted.url, killed.url, 'at the same address');

@@ -24,7 +24,7 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  busy?: { pending: Pending; timer: NodeJS.Timeout };
+  busy?: { pending: Pending; cancelTimer: () => void };
 }
 
 /**
@@ -39,6 +39,14 @@ function workerEntry(): { file: string; eval?: boolean } {
   throw new Error(`The conversion worker is missing: ${bundled}.`);
 }
 
+/** Calls `expire` once `ms` have passed, unless the returned function cancels it first. */
+export type ConversionTimer = (expire: () => void, ms: number) => () => void;
+
+const wallTimer: ConversionTimer = (expire, ms) => {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
+};
+
 export class ConversionPool {
   private readonly limits: ConversionLimits;
   private readonly slots: Slot[] = [];
@@ -46,7 +54,10 @@ export class ConversionPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(limits: Partial<ConversionLimits> = {}) {
+  constructor(
+    limits: Partial<ConversionLimits> = {},
+    private readonly startTimer: ConversionTimer = wallTimer,
+  ) {
     this.limits = { ...DEFAULT_CONVERSION_LIMITS, ...limits };
   }
 
@@ -75,7 +86,7 @@ export class ConversionPool {
     await Promise.all(
       this.slots.splice(0).map((slot) => {
         if (slot.busy) {
-          clearTimeout(slot.busy.timer);
+          slot.busy.cancelTimer();
           slot.busy.pending.reject(new Error('The backend is stopping.'));
         }
         return slot.worker.terminate();
@@ -89,8 +100,8 @@ export class ConversionPool {
       const slot = this.slots.find((s) => s.ready && !s.busy);
       if (!slot) return;
       const pending = this.queue.shift()!;
-      const timer = setTimeout(() => this.fail(slot!, this.timeoutError(pending)), this.limits.timeoutMs);
-      slot.busy = { pending, timer };
+      const cancelTimer = this.startTimer(() => this.fail(slot!, this.timeoutError(pending)), this.limits.timeoutMs);
+      slot.busy = { pending, cancelTimer };
       // The file's bytes are copied, not transferred: the caller keeps its buffer.
       slot.worker.postMessage({ id: pending.id, job: pending.job });
     }
@@ -126,7 +137,7 @@ export class ConversionPool {
       }
       const busy = slot.busy;
       if (!busy || busy.pending.id !== reply.id) return;
-      clearTimeout(busy.timer);
+      busy.cancelTimer();
       slot.busy = undefined;
       if (reply.ok) busy.pending.resolve(reply.result);
       else busy.pending.reject(reply.code ? new ConversionError(reply.code as never, reply.message) : new Error(reply.message));
@@ -154,7 +165,7 @@ export class ConversionPool {
     if (index < 0) return;
     this.slots.splice(index, 1);
     if (slot.busy) {
-      clearTimeout(slot.busy.timer);
+      slot.busy.cancelTimer();
       slot.busy.pending.reject(error);
       slot.busy = undefined;
     }

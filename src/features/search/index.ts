@@ -6,6 +6,7 @@ import { fileOfArgument, pickStore, selectionOfArguments, storeOfArgument } from
 import { PassageDocuments } from './passages';
 import { showSearchPicker, type FileChoice } from './searchPicker';
 import { registerCommand } from '../../services/commands';
+import { markWalkthroughStepDone } from '../walkthrough';
 
 export type { ExactFileResolver, Passage, PassageDocuments } from './passages';
 export { passageOf } from './passages';
@@ -25,9 +26,10 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   };
 
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.search, vscode.l10n.t('DocChat: could not search.'), (arg?: unknown) =>
-      search(storeOfArgument(arg)),
-    ),
+    registerCommand(services.errors, Commands.search, vscode.l10n.t('DocChat: could not search.'), (arg?: unknown) => {
+      markWalkthroughStepDone('search');
+      return search(storeOfArgument(arg));
+    }),
     registerCommand(
       services.errors,
       Commands.searchInFiles,

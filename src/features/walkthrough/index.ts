@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands, ContextKeys, ViewIds, WALKTHROUGH_ID } from '../../common/constants';
 import type { Services } from '../../services';
+import type { ConnectionState } from '../../services/connection';
 import { registerCommand } from '../../services/commands';
 
 /** globalState: the walkthrough was opened once (the first time the view was shown after installing). */
@@ -8,18 +9,40 @@ const SHOWN_KEY = 'docchat.walkthrough.shown';
 /** VS Code's own switch for walkthroughs opening by themselves after an install. */
 const OPEN_ON_INSTALL = 'workbench.welcomePage.walkthroughs.openOnInstall';
 
-type StepKey =
-  typeof ContextKeys.storeCreated | typeof ContextKeys.fileAttached | typeof ContextKeys.answered | typeof ContextKeys.participantAnswered;
-const done = new Set<StepKey>();
+/** The walkthrough's steps (package.json `contributes.walkthroughs`), by the context key that marks each done. */
+const STEPS = {
+  [ContextKeys.signedIn]: 'connect',
+  [ContextKeys.storeCreated]: 'createStore',
+  [ContextKeys.fileAttached]: 'attach',
+  [ContextKeys.answered]: 'ask',
+  [ContextKeys.participantAnswered]: 'participant',
+} as const;
+type StepKey = Exclude<keyof typeof STEPS, typeof ContextKeys.signedIn>;
+type StepId = (typeof STEPS)[keyof typeof STEPS] | 'search';
+const done = new Set<StepId>();
 
 /**
- * Marks a Getting Started step as done in this window: the walkthrough's `onContext:` completion
- * event fires and VS Code keeps the step checked from then on.
+ * Records a Getting Started step as done in VS Code's walkthrough progress (kept in the profile),
+ * so the step shows checked whenever the walkthrough opens. The steps' `onContext:`/`onCommand:`
+ * completion events alone are not enough: VS Code's walkthrough service starts the first time a
+ * walkthrough is shown, and an event that happened before that (a context key already true when
+ * it registers the walkthrough, a command already run) never checks the step in that window.
  */
+export function markWalkthroughStepDone(step: StepId): void {
+  if (done.has(step)) {
+    return;
+  }
+  done.add(step);
+  // The step id is `<walkthrough id>#<step id>`. Without the command (another editor), the
+  // completion events still check the steps done after the walkthrough is shown.
+  Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', `${WALKTHROUGH_ID}#${step}`)).catch(() => undefined);
+}
+
+/** Marks a Getting Started step as done: sets the context key its `onContext:` event waits for and records it done. */
 export function completeWalkthroughStep(key: StepKey): void {
-  if (!done.has(key)) {
-    done.add(key);
+  if (!done.has(STEPS[key])) {
     void vscode.commands.executeCommand('setContext', key, true);
+    markWalkthroughStepDone(STEPS[key]);
   }
 }
 
@@ -49,8 +72,16 @@ export function offerWalkthrough(context: vscode.ExtensionContext): void {
   void context.globalState.update(SHOWN_KEY, true).then(() => openWalkthrough());
 }
 
+/** The "connect" step is done once DocChat serves requests (Local mode, or signed in to the services). */
+function markConnectDone(state: ConnectionState): void {
+  if (state.kind === 'local' || state.kind === 'remote') {
+    markWalkthroughStepDone(STEPS[ContextKeys.signedIn]);
+  }
+}
+
 /** The Getting Started walkthrough: opened once when DocChat's view is first shown, from the view's menu any time. */
 export function register(context: vscode.ExtensionContext, services: Services): void {
+  markConnectDone(services.connection.state);
   context.subscriptions.push(
     registerCommand(
       services.errors,
@@ -59,6 +90,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       () => openWalkthrough(),
       { retry: false, waitForConnection: false },
     ),
+    services.connection.onDidChange(markConnectDone),
     services.documentsEvents.onDidChangeStore(() => completeWalkthroughStep(ContextKeys.storeCreated)),
     services.documentsEvents.onDidChangeStoreFile(() => completeWalkthroughStep(ContextKeys.fileAttached)),
   );

@@ -36,8 +36,6 @@ export interface FaultContext {
   cut: number;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The SSE body up to (and including) the `n`-th content event, so the parts before a fault are known. */
 export function streamPrefix(events: number): string {
   return STREAM_BODY.split('\n\n')
@@ -46,14 +44,18 @@ export function streamPrefix(events: number): string {
     .join('');
 }
 
-/** Destroys the connection once the response so far has reached the client. */
+/**
+ * Destroys the connection once the response so far has reached the client: the write's callback
+ * runs when the bytes are handed to the operating system, which delivers them before the close (the
+ * request was read whole, so the close is a FIN after the data, not a reset that could discard it).
+ */
 async function resetAfter(res: ServerResponse, written: string | Buffer, contentLength?: number): Promise<void> {
-  await sendChunked(res, written, {
-    end: false,
-    contentType: contentLength === undefined ? 'text/event-stream' : 'application/json',
-    headers: contentLength === undefined ? {} : { 'content-length': String(contentLength) },
+  res.writeHead(200, {
+    'content-type': contentLength === undefined ? 'text/event-stream' : 'application/json',
+    'cache-control': 'no-cache',
+    ...(contentLength === undefined ? {} : { 'content-length': String(contentLength) }),
   });
-  await pause(20);
+  await new Promise<void>((resolve) => res.write(written, () => resolve()));
   res.socket?.destroy();
 }
 

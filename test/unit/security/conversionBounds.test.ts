@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ConversionTimer } from '../../../src/backend/convert/pool';
 import { makeDocx, makePdf, startTestBackend, type Reply, type TestBackend } from '../backend/helpers';
+
+/**
+ * A time bound that has run out by the time the worker could answer: it expires right after the
+ * job is posted (a microtask, before any message from the worker can be handled).
+ */
+const expiredAtOnce: ConversionTimer = (expire) => {
+  queueMicrotask(expire);
+  return () => undefined;
+};
 
 function nestedHtml(depth: number): string {
   return `<html><body>${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}</body></html>`;
@@ -77,15 +87,16 @@ describe('security: every conversion is bounded and the server keeps answering',
   });
 
   it('a conversion past the time bound is stopped, names the bound, and the store goes on converting', async () => {
-    // 600 pages take seconds to read; 50 ms is far below that. The searchable file converts first,
-    // without the bound, so a loaded machine cannot make it fail.
+    // The bound's timer runs out as soon as the conversion is handed to its worker, so the worker is
+    // stopped mid-conversion however fast the machine is. The searchable file converts first, under
+    // the wall clock.
     await start();
-    await t.restart({ conversion: { timeoutMs: 50 } });
+    await t.restart({ conversion: { timeoutMs: 50 }, conversionTimer: expiredAtOnce });
     const { record, searches } = await attachWhileSearching('long.pdf', bigPdf(600));
     assert.equal(record.json.status, 'failed');
     assert.match(record.json.last_error, /^conversion stopped: long\.pdf took longer than the limit of 0\.05 s\.$/);
     assertSearchesAnswered(searches);
-    await t.restart({ conversion: { timeoutMs: 60_000 } });
+    await t.restart({ conversion: { timeoutMs: 60_000 }, conversionTimer: undefined });
     const next = await t.ingest(storeId, 'after.txt', 'converted after the stop');
     assert.equal(next.json.status, 'completed');
   });
@@ -162,16 +173,16 @@ describe('security: every conversion is bounded and the server keeps answering',
     });
 
     it('a page past the time bound is stopped in its worker, names the bound, and the next page converts', async () => {
-      // 60,000 paragraphs take far longer than 50 ms to convert.
+      // The bound's timer runs out as soon as the page is handed to its worker, however fast it converts.
       await start();
-      await t.restart({ conversion: { timeoutMs: 50 } });
+      await t.restart({ conversion: { timeoutMs: 50 }, conversionTimer: expiredAtOnce });
       const reply = await t.gw('POST', '/v1/tools/web/crawl', { urls: [`${siteUrl}/long`] });
       assert.equal(reply.status, 200, reply.text);
       assert.equal(reply.json.results[0].content, '');
       assert.match(reply.json.results[0].error, /^conversion stopped: long\.html took longer than the limit of 0\.05 s\.$/);
       const search = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'gearbox oil' });
       assert.equal(search.status, 200);
-      await t.restart({ conversion: { timeoutMs: 60_000 } });
+      await t.restart({ conversion: { timeoutMs: 60_000 }, conversionTimer: undefined });
       const next = await t.gw('POST', '/v1/tools/web/crawl', { urls: [`${siteUrl}/ok`] });
       assert.equal(next.json.results[0].title, 'Ok');
       assert.match(next.json.results[0].content, /fine page/);
