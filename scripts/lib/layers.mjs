@@ -13,7 +13,7 @@ export const LAYER_IMPORTS = /** @type {const} */ ({
   services: ['api', 'chatCore', 'common'],
   features: ['api', 'chatCore', 'common', 'mcp', 'services', 'workers'],
   // The MCP server is a Node process of its own: it starts the local backend through
-  // services/localBackend.ts, which imports no vscode either.
+  // services/localBackend/, which imports no vscode either.
   mcp: ['api', 'chatCore', 'common', 'services'],
 });
 

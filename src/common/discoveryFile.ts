@@ -11,6 +11,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
 export const DISCOVERY_FILE_NAME = 'backend.json';
+/** In the backend's data folder: names the one process that serves the folder (`{ pid, url }`). */
+export const LOCK_FILE_NAME = 'backend.lock';
 
 export interface DiscoveryInfo {
   url: string;

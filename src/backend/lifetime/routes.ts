@@ -1,10 +1,9 @@
-import { ApiError } from '../http/errors';
+import { renewLeaseRequestSchema } from '../../api/lifetime/schemas';
 import { readJson } from '../http/body';
+import { parseBody } from '../http/requestBody';
 import { sendJson } from '../http/respond';
 import type { Route } from '../http/router';
 import type { Leases } from './leases';
-
-const MAX_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Routes a window uses to keep the shared backend alive (`POST /v1/local/leases`, which also
@@ -17,26 +16,8 @@ export function lifetimeRoutes(leases: Leases, info: { pid: number; version: str
       path: '/v1/local/leases',
       service: 'documents',
       handler: async (ctx) => {
-        const body = await readJson(ctx.req);
-        const id = body.id;
-        if (typeof id !== 'string' || !/^[\w.-]{1,100}$/.test(id)) {
-          throw new ApiError({
-            type: 'invalid_request_error',
-            message: 'The lease id must be 1 to 100 letters, digits, dots, dashes or underscores.',
-            param: 'id',
-            code: 'invalid_value',
-          });
-        }
-        const ttl = body.ttl_ms;
-        if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0) || ttl > MAX_TTL_MS)) {
-          throw new ApiError({
-            type: 'invalid_request_error',
-            message: `ttl_ms must be a positive number of milliseconds up to ${MAX_TTL_MS}.`,
-            param: 'ttl_ms',
-            code: 'invalid_value',
-          });
-        }
-        leases.renew(id, ttl as number | undefined);
+        const { id, ttl_ms: ttl } = parseBody(renewLeaseRequestSchema, await readJson(ctx.req));
+        leases.renew(id, ttl);
         sendJson(ctx.res, 200, { pid: info.pid, version: info.version, leases: leases.count });
       },
     },

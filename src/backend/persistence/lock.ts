@@ -1,8 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isProcessAlive } from '../../common/discoveryFile';
-
-const LOCK_FILE = 'backend.lock';
+import { isProcessAlive, LOCK_FILE_NAME } from '../../common/discoveryFile';
 
 /** Another live backend process already serves this data folder. */
 export class DataDirLockedError extends Error {
@@ -25,7 +23,7 @@ export interface DataDirLock {
 
 /** One backend per data folder: two writers appending to one journal would corrupt it. */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
-  const file = path.join(dataDir, LOCK_FILE);
+  const file = path.join(dataDir, LOCK_FILE_NAME);
   for (let attempt = 0; ; attempt++) {
     try {
       const handle = await fs.open(file, 'wx');
