@@ -4,6 +4,8 @@
  * restarting after five crashes within three minutes, with one message for the user. Plain
  * TypeScript with an injected clock, so the policy is tested without waiting.
  */
+import * as l10n from '@vscode/l10n';
+
 export const MAX_CRASHES = 5;
 export const CRASH_WINDOW_MS = 3 * 60_000;
 const FIRST_BACKOFF_MS = 250;
@@ -36,7 +38,12 @@ export class CrashPolicy {
       return {
         action: 'stop',
         crashes,
-        message: `The local DocChat backend stopped ${crashes} times within ${minutes} minutes, so it is not restarted again. See the DocChat output and ${logFile}.`,
+        message: l10n.t(
+          'The local DocChat backend stopped {0} times within {1} minutes, so it is not restarted again. See the DocChat output and {2}.',
+          crashes,
+          minutes,
+          logFile,
+        ),
       };
     }
     return { action: 'restart', crashes, delayMs: Math.min(FIRST_BACKOFF_MS * 2 ** (crashes - 1), MAX_BACKOFF_MS) };
