@@ -119,9 +119,12 @@ export async function runContextMenu(page: Page, row: Locator, item: string): Pr
       // Menu items run on Enter once hovered (a synthetic click only highlights them).
       await entry.first().hover();
       await page.keyboard.press('Enter');
-      await entry.first().waitFor({ state: 'hidden', timeout: 5_000 });
+      // A busy machine can take a while to close the menu; the command runs when it does.
+      await entry.first().waitFor({ state: 'hidden', timeout: 15_000 });
       return;
     } catch {
+      // The command ran and asks for confirmation: Escape would answer that dialog, not the menu.
+      if (await page.locator('.monaco-dialog-box').isVisible()) return;
       await page.keyboard.press('Escape');
     }
   }
