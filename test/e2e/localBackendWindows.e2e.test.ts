@@ -114,7 +114,7 @@ describe('Local mode: one backend process for every window (e2e)', function () {
     await second!.runCommand(commandTitle('docchat.refreshStores'));
     await listsTheDemoStore(second!);
     const chat = await chatWebviewFrame(second!.page);
-    await answered(chat, await askInChat(chat, 'Which command runs the tests?'));
+    await answered(chat, await askInChat(chat, QUESTION));
     assert.equal((await discovery()).pid, before.pid, 'the same backend serves on');
     await second!.screenshot('answers after the first window closed');
   });
