@@ -68,7 +68,7 @@ export async function convertWithNotes(
     if (error instanceof ConversionError) throw error;
     // A library tripping over a damaged file: say so; its own words only when they read as a reason.
     const reason = (error as Error)?.message ?? '';
-    const detail = reason && !/undefined|null|\[object|call stack|is not a function/i.test(reason) ? ` (${reason})` : '';
+    const detail = reason && !/undefined|null|\[object|call stack|is not a function|^\s*bug\b/i.test(reason) ? ` (${reason})` : '';
     throw new ConversionError(
       'corrupt_file',
       `${filename} could not be converted: it looks damaged, or it is not what its name says${detail}.`,

@@ -239,12 +239,16 @@ export class DocumentsService {
   /** The converted markdown of a completed store file. */
   async storeFileContent(storeId: string, fileId: string): Promise<string> {
     const record = this.getStoreFile(storeId, fileId);
-    if (record.status !== 'completed') {
+    if (record.status === 'failed') {
+      // A failed conversion stays failed: waiting will not help, attaching again might.
       throw invalid(
         'file_id',
-        `The file is not converted yet (status ${record.status}${record.last_error ? `: ${record.last_error}` : ''}).`,
-        'file_not_ready',
+        `The file could not be converted, so it has no text${record.last_error ? `: ${record.last_error}` : '.'}`,
+        'file_not_converted',
       );
+    }
+    if (record.status !== 'completed') {
+      throw invalid('file_id', `The file is not converted yet (status ${record.status}).`, 'file_not_ready');
     }
     const converted = await this.repository.chunks.read(storeId, fileId);
     if (!converted) {

@@ -174,14 +174,15 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
     : deps.gateway.streamChatCompletion({ model: job.model, messages: buildChatMessages(prompt), ...options }, { signal });
   let usage: TokenUsage | undefined;
   let finishReason: string | undefined;
-  let received = '';
+  /** Whether any text came: a stream that ends with none and no finish reason is an error. */
+  let gotText = false;
   try {
     for await (const part of stream) {
       if (signal.aborted) {
         break;
       }
       if (part.content) {
-        received += part.content;
+        gotText ||= part.content.trim() !== '';
         yield { type: 'delta', text: part.content };
       }
       usage = toUsage(part.usage) ?? usage;
@@ -193,7 +194,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
     }
     throw error;
   }
-  if (!signal.aborted && !finishReason && !received.trim()) {
+  if (!signal.aborted && !finishReason && !gotText) {
     return failed(emptyAnswerError(job.model));
   }
   return done({ stopped: signal.aborted, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) });

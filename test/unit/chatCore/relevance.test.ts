@@ -67,6 +67,13 @@ describe('relevance: saying no', () => {
     });
   });
 
+  it('compares Chinese and Japanese questions by pairs of characters, as the search does', () => {
+    const row = { score: 3, content: '| 東京タワー模型0 | 1000 | 北海道の職人が作った美しい模型です |' };
+    assert.equal(supports('東京タワーの模型', row), true);
+    assert.equal(supports('大阪城の価格', row), false);
+    assert.deepEqual(relevantPassages('北海道の職人', [row]), [row]);
+  });
+
   it('accepts a long query (a carried subject) when two of its words are found', () => {
     assert.equal(supports('limits rate limiter documents service configure per minute', { content: 'rate limiter' }), true);
     assert.equal(supports('limits rate limiter documents service configure per minute', { content: 'rate' }), false);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import JSZip from 'jszip';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { makePdf } from '../helpers';
 import * as corpus from './corpus';
@@ -215,6 +216,28 @@ describe('backend: conversion of office files, mail, data, archives and images',
     assert.match(await conversionError('a.ipynb', '{"cells": 3'), /a\.ipynb is not valid a Jupyter notebook|a\.ipynb is not valid/);
     assert.match(await conversionError('a.json', '{"a":'), /a\.json is not valid JSON/);
     assert.match(await conversionError('a.png', Buffer.from('\x89PNG\r\n\x1a\nbroken')), /a\.png is not a readable image/);
+  });
+
+  it("a package whose entries are larger than they declare fails with a sentence, not a library's internal wording", async () => {
+    for (const [name, part] of [
+      ['a.docx', 'word/document.xml'],
+      ['a.xlsx', 'xl/workbook.xml'],
+      ['a.zip', 'notes.txt'],
+    ] as const) {
+      const zip = new JSZip();
+      zip.file('[Content_Types].xml', '<Types/>');
+      zip.file(part, 'x'.repeat(1000));
+      const data = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+      // Both headers of the entry claim 10 bytes for what inflates to 1,000.
+      for (let i = 0; i + 28 < data.length; i++) {
+        const signature = data.readUInt32LE(i);
+        if (signature === 0x04034b50 && data.readUInt32LE(i + 22) === 1000) data.writeUInt32LE(10, i + 22);
+        if (signature === 0x02014b50 && data.readUInt32LE(i + 24) === 1000) data.writeUInt32LE(10, i + 24);
+      }
+      const message = await conversionError(name, data, true);
+      assert.match(message, new RegExp(`^${name.replace('.', '\\.')} could not be converted: it looks damaged`));
+      assert.doesNotMatch(message, /Bug/);
+    }
   });
 
   it('bombs fail with a sentence naming the limit: a huge declared image, a sparse giant sheet, a deep RTF', async () => {

@@ -172,8 +172,11 @@ describe('backend: vector store files', () => {
     assert.equal((await t.docs('GET', `/v1/vector_stores/${storeId}/files?filter=completed`)).json.data.length, 0);
     assert.equal((await t.docs('GET', `/v1/vector_stores/${storeId}/files?filter=done`)).status, 400);
     const content = await t.docs('GET', `/v1/vector_stores/${storeId}/files/${png.json.id}/content`);
+    // A failed conversion is final: the answer says it failed and why, not "not converted yet".
     assert.equal(content.status, 400);
-    assert.match(content.json.error.message, /not converted/);
+    assert.equal(content.json.error.code, 'file_not_converted');
+    assert.match(content.json.error.message, /could not be converted, so it has no text: .*photo\.png is not a readable image/);
+    assert.doesNotMatch(content.json.error.message, /yet/);
   });
 
   it('lists store files with pagination limits', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { Bm25Index } from '../../../../src/backend/search/bm25';
 import { documentTitle, reciprocalRankFusion, StoreIndex } from '../../../../src/backend/search/storeIndex';
-import { stem, tokenize } from '../../../../src/backend/search/tokenize';
+import { stem } from '../../../../src/common/terms';
+import { tokenize } from '../../../../src/backend/search/tokenize';
 
 describe('backend: BM25 index', () => {
   it('tokenizes: lower case, stop words out, plurals stemmed, identifiers split', () => {
@@ -9,6 +10,20 @@ describe('backend: BM25 index', () => {
     assert.deepEqual(tokenize('getUserName'), ['getusername', 'get', 'user', 'name']);
     assert.equal(stem('policies'), 'policy');
     assert.equal(stem('class'), 'class');
+  });
+
+  it('indexes Chinese, Japanese and Korean as pairs of characters, so part of a run finds it', () => {
+    assert.deepEqual(tokenize('北海道'), ['北海', '海道']);
+    assert.deepEqual(tokenize('API設計書 v2'), ['api', '設計', '計書', 'v2']);
+    assert.deepEqual(tokenize('東'), ['東']);
+    const index = new Bm25Index();
+    const tower = index.add(tokenize('| 東京タワー模型0 | 1000 | 北海道の職人が作った美しい模型です |'));
+    index.add(tokenize('| 大阪城模型1 | 2000 | 京都の職人 |'));
+    for (const query of ['東京', '北海道', '模型', 'タワー', '서울 타워']) {
+      const hits = index.search(tokenize(query), 5);
+      if (query === '서울 타워') assert.deepEqual(hits, [], 'a Korean query matches no Japanese text');
+      else assert.equal(hits[0]?.doc, tower, `${query} finds the row`);
+    }
   });
 
   it('ranks by term rarity and frequency with scores in (0, 1]', () => {

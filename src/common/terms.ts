@@ -1,0 +1,47 @@
+/**
+ * Words as DocChat compares them, in the backend's search index and in the chat's grounding
+ * alike: lower case, common English words dropped, plural endings removed, and Chinese, Japanese
+ * and Korean text (written without spaces between words) as overlapping pairs of characters, so
+ * that `東京` finds `東京タワー`. Plain TypeScript, no imports.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my no not of on or our so such than that the their them then there these they this those to too was ' +
+    'we were what when where which while who whom why will with would you your about after also am any because ' +
+    'before being both each few further here just more most nor off once only other over own same should some ' +
+    'through under until up very'
+  ).split(' '),
+);
+
+/** Harman's "S" stemmer: plural endings only, so it rarely conflates unrelated words. */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies') && !/[ae]ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('es') && !/[aeo]es$/.test(word)) return word.slice(0, -1);
+  if (word.length > 3 && word.endsWith('s') && !/(us|ss|is)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * Splits a word into its runs of CJK characters and the rest: `onText` gets each piece of other
+ * text, `onCjkTerm` each overlapping pair of characters of a CJK run (the character itself when
+ * the run is one character long), the usual way to index scripts without spaces (bigrams).
+ */
+export function splitCjk(word: string, onText: (text: string) => void, onCjkTerm: (term: string) => void): void {
+  if (!HAS_CJK.test(word)) {
+    onText(word);
+    return;
+  }
+  let last = 0;
+  for (const match of word.matchAll(CJK_RUN)) {
+    if (match.index > last) onText(word.slice(last, match.index));
+    const chars = Array.from(match[0]);
+    if (chars.length === 1) onCjkTerm(chars[0]!);
+    for (let i = 0; i + 1 < chars.length; i++) onCjkTerm(chars[i]! + chars[i + 1]!);
+    last = match.index + match[0].length;
+  }
+  if (last < word.length) onText(word.slice(last));
+}
