@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import iconv from 'iconv-lite';
 import JSZip from 'jszip';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { makePdf } from '../helpers';
@@ -61,6 +62,15 @@ describe('backend: conversion of office files, mail, data, archives and images',
     holds(csv.markdown, ['## Sheet: prices.csv', '| 商品名 | 価格 |', '| りんご | 120 |', 'Read as Shift_JIS'], ['\ufffd', '```']);
     const tsv = await convert('cities.tsv', corpus.utf16Tsv());
     holds(tsv.markdown, ['| City | Country |', '| Zürich | Switzerland |']);
+  });
+
+  it('a CSV of a few dozen bytes is read in its encoding, not as a code page chardet guessed first', async () => {
+    // 38 bytes of Shift-JIS: chardet ranks windows-1252 first (`–¼‘O,“sŽs`).
+    const japanese = await convert('cities.csv', iconv.encode('名前,都市\n山田太郎,札幌\n佐藤花子,那覇\n', 'Shift_JIS'));
+    holds(japanese.markdown, ['| 名前 | 都市 |', '| 山田太郎 | 札幌 |', 'Read as Shift_JIS'], ['\ufffd', '–¼']);
+    // English with curly quotes is mostly ASCII: it stays windows-1252 whatever its few high bytes would read as.
+    const english = await convert('notes.csv', iconv.encode('note,who\nIt’s fine — don’t worry,“Sam”\n', 'windows-1252'));
+    holds(english.markdown, ['| It’s fine — don’t worry | “Sam” |']);
   });
 
   it('PPTX: slide numbers and titles, text, tables, chart title and values, alt text, speaker notes', async () => {
