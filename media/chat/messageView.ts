@@ -73,6 +73,8 @@ function actionLabel(action: ErrorAction): [string, string] {
       return ['key', l10n.t('Set API Key')];
     case 'setDocumentsToken':
       return ['key', l10n.t('Set Token')];
+    case 'openGatewaySettings':
+      return ['settings-gear', l10n.t('Open Settings')];
     case 'showOutput':
       return ['output', l10n.t('Open Output')];
   }

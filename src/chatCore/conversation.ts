@@ -78,7 +78,7 @@ export const CHAT_ERROR_KINDS = [
 export type ChatErrorKind = (typeof CHAT_ERROR_KINDS)[number];
 
 /** Buttons an inline error offers; the host maps them to commands from a fixed allow-list. */
-export const ERROR_ACTIONS = ['retry', 'setGatewayApiKey', 'setDocumentsToken', 'showOutput'] as const;
+export const ERROR_ACTIONS = ['retry', 'setGatewayApiKey', 'setDocumentsToken', 'openGatewaySettings', 'showOutput'] as const;
 export type ErrorAction = (typeof ERROR_ACTIONS)[number];
 
 /** Ways forward an answer without sources offers as buttons; each runs a DocChat command. */

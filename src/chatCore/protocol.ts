@@ -166,7 +166,15 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('insertCode'), code: z.string().max(MAX_CODE_LENGTH) }),
   z.strictObject({
     type: z.literal('runAction'),
-    action: z.enum(['setGatewayApiKey', 'setDocumentsToken', 'showOutput', 'chooseStore', 'attachFiles', 'useLanguageModel']),
+    action: z.enum([
+      'setGatewayApiKey',
+      'setDocumentsToken',
+      'openGatewaySettings',
+      'showOutput',
+      'chooseStore',
+      'attachFiles',
+      'useLanguageModel',
+    ]),
   }),
 ]);
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands } from '../../common/constants';
+import { Commands, Settings } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
@@ -18,13 +18,15 @@ import type { ContextItem, HostMessage, StoreOption, WebviewMessage } from '../.
 import type { SourceOpener } from './sourceOpener';
 import { StoreCatalog } from './storeCatalog';
 
+/** The command (and its arguments) each button of the panel runs: a fixed allow-list. */
 const ACTION_COMMANDS = {
-  setGatewayApiKey: Commands.setGatewayApiKey,
-  setDocumentsToken: Commands.setDocumentsToken,
-  showOutput: Commands.showOutput,
-  chooseStore: Commands.chooseStoreForChat,
-  attachFiles: Commands.attachFiles,
-  useLanguageModel: Commands.useLanguageModel,
+  setGatewayApiKey: [Commands.setGatewayApiKey],
+  setDocumentsToken: [Commands.setDocumentsToken],
+  openGatewaySettings: [Commands.openSettings, Settings.gatewayUrl],
+  showOutput: [Commands.showOutput],
+  chooseStore: [Commands.chooseStoreForChat],
+  attachFiles: [Commands.attachFiles],
+  useLanguageModel: [Commands.useLanguageModel],
 } as const;
 
 /**
@@ -233,9 +235,11 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'insertCode':
         void this.sources.insertAtCursor(message.code);
         return;
-      case 'runAction':
-        void vscode.commands.executeCommand(ACTION_COMMANDS[message.action]);
+      case 'runAction': {
+        const [command, ...args] = ACTION_COMMANDS[message.action];
+        void vscode.commands.executeCommand(command, ...args);
         return;
+      }
     }
   }
 

@@ -128,7 +128,7 @@ export function notConnectedError(reason: 'noApiKey' | 'noUrl' | 'notReady' | un
       return {
         kind: 'not_connected',
         message: l10n.t('No language-model gateway is configured: set "docchat.gateway.url" in the settings to chat.'),
-        actions: ['retry', 'showOutput'],
+        actions: ['openGatewaySettings', 'retry'],
       };
     case 'notReady':
       return {

@@ -3,6 +3,7 @@ import createDOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import { JSDOM } from 'jsdom';
 import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
+import { notConnectedError } from '../../../../src/features/chat/chatErrors';
 
 // The chat webview's behaviour in a DOM (jsdom): what the user sees for each host message and what
 // the webview posts back for each key press and click.
@@ -365,6 +366,17 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'setGatewayApiKey' });
     t.click(t.$('.action-retry'));
     assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a2' });
+  });
+
+  it('offers Open Settings when no gateway is configured, posting the action the host maps to the setting', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    const error = notConnectedError('noUrl')!;
+    t.send({ type: 'streamError', requestId: 'r2', error });
+    const button = t.$('.action-openGatewaySettings')!;
+    assert.equal(button.textContent?.trim(), 'Open Settings');
+    t.click(button);
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'openGatewaySettings' });
   });
 
   it('offers the ways forward of an answer without sources as buttons that run their commands, also after a reload', () => {
