@@ -81,7 +81,7 @@ export class ChosenStore {
       const found = names.map((name) => resolveStore(stores, name)).filter((s): s is StoreRef => s !== undefined);
       return found.filter((s, i) => found.findIndex((t) => t.id === s.id) === i);
     }
-    const first = await this.resolve(undefined, signal);
+    const first = await this.ruleStore(signal);
     if (!first) {
       return [];
     }
@@ -89,22 +89,9 @@ export class ChosenStore {
     return many[0]?.id === first.id ? many : [first];
   }
 
-  /**
-   * The store to search: `wanted` (a name or id, from a tool call) when given, else the
-   * default-grounding rule's store.
-   */
-  async resolve(wanted?: string, signal?: AbortSignal): Promise<StoreRef | undefined> {
+  /** The default-grounding rule's store. */
+  private async ruleStore(signal?: AbortSignal): Promise<StoreRef | undefined> {
     const client = this.services.connection.documents;
-    if (wanted?.trim()) {
-      if (!client) {
-        return undefined;
-      }
-      const page = await client.listVectorStores({ limit: 1000 }, { signal });
-      return resolveStore(
-        page.data.map((s) => ({ id: s.id, name: s.name || s.id })),
-        wanted,
-      );
-    }
     const remembered = this.services.grounding.choice ?? (this.chosen ? { kind: 'store' as const, store: this.chosen } : undefined);
     let stores: StoreRef[] | undefined;
     if (client) {

@@ -4,6 +4,7 @@ import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand, requireDocuments } from '../../services/commands';
 import type { StoreFileNode, StoreNode, TreeNode } from './nodes';
+import { selectionOfArguments } from './commandArguments';
 import { pickStore } from './storePicker';
 import type { StoresTreeProvider } from './treeProvider';
 
@@ -22,8 +23,7 @@ async function confirm(message: string, detail: string, action: string): Promise
 
 /** Store-file nodes a command was run on: the multi-selection VS Code passes second, else the clicked one. */
 function storeFileNodes(arg: unknown, args: unknown): StoreFileNode[] {
-  const all = (Array.isArray(args) && args.length ? args : [arg]) as TreeNode[];
-  return all.filter((n): n is StoreFileNode => n?.kind === 'storeFile');
+  return selectionOfArguments(arg, args).filter((n): n is StoreFileNode => (n as TreeNode | undefined)?.kind === 'storeFile');
 }
 
 /** Remove from store (undoable: the file stays), delete a file, delete a store; each confirmed first. */
