@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { upstreamSignature, isProcessAlive, type DiscoveryInfo } from '../../common/discoveryFile';
@@ -181,7 +182,7 @@ export class LocalBackend extends Disposable {
     const deadline = Date.now() + START_TIMEOUT_MS;
     const epoch = this.epoch;
     const stillWanted = () => {
-      if (epoch !== this.epoch || this.isDisposed) throw new Error('Local mode was stopped while its backend was starting.');
+      if (epoch !== this.epoch || this.isDisposed) throw new Error(l10n.t('Local mode was stopped while its backend was starting.'));
     };
     const wanted = { version: this.options.version, upstream: this.signature, anyUpstream: this.options.anyUpstream };
     while (Date.now() < deadline) {
@@ -233,10 +234,10 @@ export class LocalBackend extends Disposable {
         this.watch(outcome.child);
         this.log.info(`Started the local backend (process ${outcome.child.pid}, log in ${this.logFile})`);
       } else if (outcome.kind === 'failed') {
-        throw new Error(`The local DocChat backend could not start: ${outcome.why}. See ${this.logFile}.`);
+        throw new Error(l10n.t('The local DocChat backend could not start: {0}. See {1}.', outcome.why, this.logFile));
       }
     }
-    throw new Error(`The local DocChat backend did not start within ${START_TIMEOUT_MS / 1000} s. See ${this.logFile}.`);
+    throw new Error(l10n.t('The local DocChat backend did not start within {0} s. See {1}.', START_TIMEOUT_MS / 1000, this.logFile));
   }
 
   private use(info: DiscoveryInfo): LocalEndpoint {
@@ -280,7 +281,7 @@ export class LocalBackend extends Disposable {
     const previous = this.endpoint;
     const epoch = this.epoch;
     const restarting = delay(decision.delayMs).then(() => {
-      if (epoch !== this.epoch) throw new Error('Local mode was stopped.');
+      if (epoch !== this.epoch) throw new Error(l10n.t('Local mode was stopped.'));
       this.connecting = this.connect();
       return this.connecting;
     });
