@@ -2,7 +2,7 @@
 // runs each one in its own process, prints markdown tables and writes test/bench/RESULTS.md.
 // Benchmarks are not tests: they never run in `npm test` and assert nothing about time.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,8 @@ const BENCHMARKS = [
   { id: 'mcp', entry: 'test/bench/mcp.ts', workers: {} },
   { id: 'localmode', entry: 'test/bench/localmode.ts', workers: { localmodeWorker: 'test/bench/localmode/worker.ts' } },
   { id: 'retrieval', entry: 'test/bench/retrieval.ts', workers: {} },
+  // Needs a BEIR dataset outside the repository (DOCCHAT_BEIR=/path/to/scifact); skipped without one.
+  { id: 'beir', entry: 'test/bench/beir.ts', workers: {} },
   { id: 'conversion', entry: 'test/bench/conversion.ts', workers: {} },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },
@@ -78,9 +80,11 @@ async function bundleBenchmarks(selected) {
   });
 }
 
+/** Resolves the result, `skipped` (it exited 0 and wrote none: its data is not here), or undefined on failure. */
 function runBenchmark(benchmark) {
   return new Promise((resolve) => {
     const out = path.join(resultsDir, `${benchmark.id}.json`);
+    rmSync(out, { force: true });
     const started = Date.now();
     const loadBefore = os.loadavg()[0];
     const script = benchmark.fromSource
@@ -97,6 +101,10 @@ function runBenchmark(benchmark) {
       if (code !== 0) {
         log(`${benchmark.id} failed (exit ${code}) after ${seconds} s`);
         return resolve(undefined);
+      }
+      if (!existsSync(out)) {
+        log(`${benchmark.id} skipped; RESULTS.md keeps its last section`);
+        return resolve('skipped');
       }
       const result = JSON.parse(readFileSync(out, 'utf8'));
       result.measuredAt = new Date().toISOString();
@@ -143,6 +151,9 @@ function machineFacts() {
   ].join('\n');
 }
 
+// `--beir=<folder>`: the BEIR dataset the `beir` benchmark measures (same as DOCCHAT_BEIR=<folder>).
+const beirArg = process.argv.find((a) => a.startsWith('--beir='));
+if (beirArg) process.env.DOCCHAT_BEIR = path.resolve(beirArg.slice('--beir='.length));
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = requested.filter((id) => !BENCHMARKS.some((b) => b.id === id));
 if (unknown.length) {
@@ -161,7 +172,7 @@ for (const benchmark of writeOnly ? [] : selected) {
   log(`running ${benchmark.id}`);
   const result = await runBenchmark(benchmark);
   if (!result) failed++;
-  else process.stdout.write(`\n${section(result)}\n`);
+  else if (result !== 'skipped') process.stdout.write(`\n${section(result)}\n`);
 }
 
 // RESULTS.md holds the latest result of every benchmark (each section says when it was measured).

@@ -32,10 +32,14 @@ function outFile(): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-/** Runs a benchmark entry point and writes its result where the runner asked. */
-export function main(run: () => Promise<BenchResult>): void {
+/**
+ * Runs a benchmark entry point and writes its result where the runner asked. A benchmark that
+ * cannot run here (its data is missing) resolves undefined and writes nothing: it is skipped.
+ */
+export function main(run: () => Promise<BenchResult | undefined>): void {
   run()
     .then((result) => {
+      if (!result) process.exit(0);
       const file = outFile();
       const json = JSON.stringify(result, null, 2);
       if (file) {
