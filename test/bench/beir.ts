@@ -66,7 +66,7 @@ function readJsonLines(file: string): Record<string, unknown>[] {
 }
 
 /** Reads a dataset in BEIR's layout; the test split's queries are those the qrels judge. */
-export function readCollection(folder: string): Collection {
+function readCollection(folder: string): Collection {
   const documents = readJsonLines(path.join(folder, 'corpus.jsonl')).map((d) => ({
     id: String(d._id),
     title: String(d.title ?? ''),
