@@ -37,6 +37,15 @@ const RETENTION = [
   'Meeting notes are deleted after two years unless a project still needs them.',
   '',
 ].join('\n');
+/** The second store's only document (the two-store conversation). */
+const TRAVEL = [
+  '# Travel policy',
+  '',
+  'The daily travel allowance is 45 euros for meals.',
+  '',
+  'Train tickets are booked in second class.',
+  '',
+].join('\n');
 const CODE = 'export function retentionYears(kind: string): number {\n  return kind === "invoice" ? 10 : 6;\n}\n';
 const QUESTION = 'How long are invoices kept?';
 const SLOW_MODEL = 'slow-upstream-model';
@@ -247,6 +256,68 @@ describe('Chat panel (e2e, embedded backend)', function () {
     assert.equal(await answer.locator('.sources').count(), 0);
     assert.ok((await answer.locator('.next-steps .action-chooseStore').count()) === 1, 'offers to choose a store');
     await session.screenshot('not covered');
+  });
+
+  it('grounds a conversation in two stores chosen with "Several stores…" and cites a passage of each, naming its store', async () => {
+    // A second store, made through the documents service as another user of it would.
+    const form = new FormData();
+    form.append('purpose', 'assistants');
+    form.append('file', new Blob([TRAVEL], { type: 'text/markdown' }), 'travel.md');
+    const uploaded = await fetch(`${backend.url}/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${backend.token}` },
+      body: form,
+    });
+    assert.equal(uploaded.status, 200, await uploaded.clone().text());
+    const file = (await uploaded.json()) as { id: string };
+    const store = await backend.request<{ id: string }>('POST', '/v1/vector_stores', { name: 'travel' });
+    await backend.request('POST', `/v1/vector_stores/${store.id}/files`, { file_id: file.id });
+    await pollUntil(
+      () => backend.request<{ status: string }>('GET', `/v1/vector_stores/${store.id}/files/${file.id}`),
+      (record) => record.status === 'completed',
+      { what: 'travel.md processed in the travel store' },
+    );
+
+    await chat().locator('.toolbar .new-chat').click();
+    await chat().locator('article.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    await chat().locator('.model-select').selectOption('local-extractive');
+    await chat().locator('.store-select').selectOption({ label: 'Several stores…' });
+    const picker = session.page.locator('.quick-input-widget');
+    for (const name of ['demo', 'travel']) {
+      const row = picker.locator('.monaco-list-row', { hasText: name }).first();
+      await row.waitFor({ state: 'visible', timeout: 60_000 });
+      if ((await row.getAttribute('aria-checked')) !== 'true') await row.click();
+      await picker.locator('.monaco-list-row[aria-checked="true"]', { hasText: name }).first().waitFor({ timeout: 15_000 });
+    }
+    await session.screenshot('two stores chosen');
+    await picker.locator('input.input').press('Enter');
+    await chat()
+      .locator('.store-select option:checked', { hasText: /2 stores: (demo, travel|travel, demo)/ })
+      .waitFor({ state: 'attached', timeout: 30_000 });
+
+    const answer = await ask('How long are invoices kept, and what is the daily travel allowance?');
+    await finished(answer);
+    const text = await answer.locator('.markdown-body').innerText();
+    assert.match(text, /Invoices are kept for ten years/);
+    assert.match(text, /daily travel allowance is 45 euros/);
+    // Each source: its file, then its details (store · heading · score), as the panel lists them.
+    const sources = await answer.locator('.sources .source').evaluateAll((items) =>
+      items.map((item) => ({
+        file: item.querySelector('.source-title')?.textContent ?? '',
+        store: (item.querySelector('.source-detail')?.textContent ?? '').split(' · ')[0],
+      })),
+    );
+    assert.ok(
+      sources.some((s) => s.file === 'retention.md' && s.store === 'demo'),
+      `a source from retention.md names the demo store: ${JSON.stringify(sources)}`,
+    );
+    assert.ok(
+      sources.some((s) => s.file === 'travel.md' && s.store === 'travel'),
+      `a source from travel.md names the travel store: ${JSON.stringify(sources)}`,
+    );
+    const citedNumbers = await answer.locator('.markdown-body a.citation').allInnerTexts();
+    assert.ok(citedNumbers.length >= 2, `both passages are cited: ${JSON.stringify(citedNumbers)}`);
+    await session.screenshot('answer from two stores');
   });
 
   it('streams a long answer in pieces and stops it mid-stream with Escape; the partial answer stays, marked as stopped', async () => {

@@ -89,7 +89,7 @@ describe('Errors shown once, with a way forward (e2e)', function () {
 
   const pane = () => session.viewPane('Vector Stores');
   const rows = (text: string | RegExp) => pane().locator('.monaco-list-row', { hasText: text });
-  /** Error notifications whose text matches. */
+  /** Notifications shown since the window opened whose text matches (recorded as they appear: one that hid again counts). */
   const notificationsMatching = async (pattern: RegExp) => (await session.notifications()).filter((t) => pattern.test(t));
 
   before(async function () {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DocChatError } from '../../api/http/errors';
+import { DocChatError, errorSentence } from '../../api/http/errors';
 import type { ChatMessage, ModelInfo } from '../../api/gateway/schemas';
 import { MODEL_LIST_TTL_MS } from '../../chatCore/modelCatalog';
 import { Disposable, toDisposable } from '../../common/lifecycle';
@@ -126,9 +126,7 @@ export class DocChatModelProvider extends Disposable implements vscode.LanguageM
       await this.state.update(MODEL_LIST_KEY, { origin, fetchedAt: Date.now(), list } satisfies CachedModels);
       return this.describe(list);
     } catch (error) {
-      this.services.log
-        .child('models')
-        .warn(`Could not list the gateway's models: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.child('models').warn(`Could not list the gateway's models: ${errorSentence(error)}`);
       return this.describe(cached?.list ?? []);
     } finally {
       listener.dispose();

@@ -65,9 +65,31 @@ export function register(context: vscode.ExtensionContext, services: Services, t
     }),
   );
 
-  const followOf = (arg: unknown): Follow | undefined => {
+  /**
+   * The followed folder a row command is about: its row's, or, when VS Code hands over no row it
+   * still knows (a row refreshed while its menu was open), the only followed folder or the one
+   * the user picks. Never nothing without a word.
+   */
+  const followOf = async (arg: unknown): Promise<Follow | undefined> => {
     const node = arg as NodeLike | undefined;
-    return node?.kind === 'contributed' && typeof node.data === 'string' ? follows.get(node.data) : undefined;
+    const fromRow = node?.kind === 'contributed' && typeof node.data === 'string' ? follows.get(node.data) : undefined;
+    if (fromRow) return fromRow;
+    const all = follows.list();
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('DocChat: no folder is kept in sync yet. Run "Sync Folder to Vector Store…" on a folder first.'),
+      );
+      return undefined;
+    }
+    if (all.length === 1) return all[0];
+    const picked = await vscode.window.showQuickPick(
+      all.map((follow) => ({ label: label(follow), description: follow.storeName || follow.storeId, follow })),
+      {
+        title: vscode.l10n.t('DocChat: Choose a Synced Folder'),
+        placeHolder: vscode.l10n.t('The folder and the vector store it is kept in sync with'),
+      },
+    );
+    return picked?.follow;
   };
   context.subscriptions.push(
     registerCommand(services.errors, Commands.syncFolder, vscode.l10n.t('DocChat: could not sync a folder.'), async (arg: unknown) => {
@@ -107,7 +129,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       await controller.sync(follow, { interactive: true });
     }),
     registerCommand(services.errors, Commands.syncNow, vscode.l10n.t('DocChat: could not sync now.'), async (arg: unknown) => {
-      const follow = followOf(arg);
+      const follow = await followOf(arg);
       if (follow) await controller.sync(follow, { interactive: true });
     }),
     registerCommand(
@@ -115,7 +137,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       Commands.retryFailedSync,
       vscode.l10n.t('DocChat: could not retry the failed files.'),
       async (arg: unknown) => {
-        const follow = followOf(arg);
+        const follow = await followOf(arg);
         if (follow) await controller.sync(follow, { interactive: true, retryFailed: true });
       },
     ),
@@ -124,7 +146,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       Commands.stopFollowing,
       vscode.l10n.t('DocChat: could not stop following a folder.'),
       async (arg: unknown) => {
-        const follow = followOf(arg);
+        const follow = await followOf(arg);
         if (!follow) return;
         const stop = vscode.l10n.t('Stop Following');
         const answer = await vscode.window.showWarningMessage(

@@ -13,6 +13,7 @@ import {
   closeQuickInput,
   enterSecret,
   notificationTexts,
+  RECORD_NOTIFICATIONS_SCRIPT,
   openViewContainer,
   runCommand,
   viewPane,
@@ -93,6 +94,7 @@ export interface VSCodeWindow {
   openView(container?: string): ReturnType<typeof openViewContainer>;
   /** Body of a view (by its name) in the side bar. */
   viewPane(viewName: string): ReturnType<typeof viewPane>;
+  /** Every notification shown in this window since it (re)loaded, including those hidden again. */
   notifications(): Promise<string[]>;
   /** Saves test-results/<name>/<NN>-<step>.png; returns its path. */
   screenshot(step: string): Promise<string>;
@@ -209,6 +211,7 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
         // "Copy …" commands write through navigator.clipboard, which needs these in a headless browser.
         permissions: ['clipboard-read', 'clipboard-write'],
       });
+      await context.addInitScript(RECORD_NOTIFICATIONS_SCRIPT);
       const page = await context.newPage();
       const from = label ? `[${label}] ` : '';
       page.on('pageerror', (error) => consoleErrors.push(`${from}${String(error)}`));

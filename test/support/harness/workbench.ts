@@ -101,8 +101,36 @@ export async function treeItemLabels(pane: Locator): Promise<string[]> {
   return pane.locator('.monaco-list-row .label-name').allInnerTexts();
 }
 
+/**
+ * Records the text of every notification the workbench shows, as a toast or in the notification
+ * centre, from the page's load on: one that hides again, or that the notification centre takes
+ * from the toasts, is still counted. Identical texts count once, as the workbench shows them once.
+ * Installed in the browser context before the workbench loads (`BrowserContext.addInitScript`);
+ * plain JavaScript source, because the test runner's compiler adds helpers to functions that do
+ * not exist in the page.
+ */
+export const RECORD_NOTIFICATIONS_SCRIPT = `(() => {
+  if (window.top !== window) return; // webview frames show no notifications
+  const seen = (window.__docchatNotifications = []);
+  const selector = '.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message';
+  const collect = () => {
+    for (const message of document.querySelectorAll(selector)) {
+      const text = (message.textContent || '').trim();
+      if (text && !seen.includes(text)) seen.push(text);
+    }
+  };
+  const start = () => {
+    // Every batch of changes: the toasts' container itself is created with the first notification.
+    new MutationObserver(collect).observe(document.body, { childList: true, subtree: true, characterData: true });
+    collect();
+  };
+  if (document.body) start();
+  else document.addEventListener('DOMContentLoaded', start, { once: true });
+})();`;
+
+/** Every notification text shown since the page loaded (see RECORD_NOTIFICATIONS_SCRIPT), in order of appearance. */
 export async function notificationTexts(page: Page): Promise<string[]> {
-  return page.locator('.notifications-toasts .notification-toast .notification-list-item-message').allInnerTexts();
+  return page.evaluate(() => [...((window as unknown as { __docchatNotifications?: string[] }).__docchatNotifications ?? [])]);
 }
 
 function escapeRegExp(text: string): string {
