@@ -7,7 +7,7 @@ import { GroundingMemory } from './defaultGrounding';
 import { DocumentsEvents } from './documentsEvents';
 import { ErrorReporter } from './errors';
 import { LocalBackend } from './localBackend';
-import { ModelServerMemory } from './modelServers';
+import { ModelServerMemory } from './modelServerMemory';
 import { RateLimitMonitor } from './rateLimits';
 import { RecentStores } from './recentStores';
 import { SecretsService } from './secrets';

@@ -4,8 +4,14 @@
  * Plain Node, no `vscode` import.
  */
 import { randomBytes } from 'node:crypto';
-import { LeaseClient } from '../../api/lifetime/client';
+import type { LeaseClient } from '../../api/lifetime/client';
+import type * as LifetimeClient from '../../api/lifetime/client';
+import { atFirstUse } from '../../common/atFirstUse';
 import type { Lease } from '../../api/lifetime/schemas';
+
+/** The lease client and its schemas (zod) load when the window first joins a backend, not at activation. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const lifetimeClient = atFirstUse(() => require('../../api/lifetime/client') as typeof LifetimeClient);
 
 export interface BackendAddress {
   readonly url: string;
@@ -31,7 +37,7 @@ export class WindowLease {
     const current = this.client;
     if (current && current.address.url === address.url && current.address.token === address.token) return current.client;
     void current?.client.close().catch(() => undefined);
-    const client = new LeaseClient({ baseUrl: address.url, token: address.token });
+    const client = new (lifetimeClient().LeaseClient)({ baseUrl: address.url, token: address.token });
     this.client = { address: { url: address.url, token: address.token }, client };
     return client;
   }
