@@ -5,18 +5,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { LeaseClient } from '../../api/lifetime/client';
-import type * as LifetimeClient from '../../api/lifetime/client';
-import { atFirstUse } from '../../common/atFirstUse';
 import type { Lease } from '../../api/lifetime/schemas';
-
-/** The lease client and its schemas (zod) load when the window first joins a backend, not at activation. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
-const lifetimeClient = atFirstUse(() => require('../../api/lifetime/client') as typeof LifetimeClient);
 
 export interface BackendAddress {
   readonly url: string;
   readonly token: string;
 }
+
+/**
+ * Makes the lease client for a backend. The owner of the LocalBackend passes it in: the extension
+ * requires the client (and with it zod) when the window first joins a backend, not at activation,
+ * while the MCP server imports it (a lazy `require` here would put zod in two minds in its bundle).
+ */
+export type LeaseClientFactory = (options: { baseUrl: string; token: string }) => LeaseClient;
 
 export class WindowLease {
   readonly id = `w${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -27,6 +28,7 @@ export class WindowLease {
   constructor(
     /** The window renews its lease this often; the lease lasts three times as long. */
     readonly heartbeatMs: number,
+    private readonly createClient: LeaseClientFactory,
   ) {}
 
   get ttlMs(): number {
@@ -37,7 +39,7 @@ export class WindowLease {
     const current = this.client;
     if (current && current.address.url === address.url && current.address.token === address.token) return current.client;
     void current?.client.close().catch(() => undefined);
-    const client = new (lifetimeClient().LeaseClient)({ baseUrl: address.url, token: address.token });
+    const client = this.createClient({ baseUrl: address.url, token: address.token });
     this.client = { address: { url: address.url, token: address.token }, client };
     return client;
   }
