@@ -20,6 +20,8 @@ interface Bundle {
    */
   atLoad: string[];
   bytes: number;
+  /** The bundle's JavaScript. */
+  text: string;
 }
 
 /** The inputs reachable from `entry` by `import` statements (type-only imports are erased). */
@@ -56,7 +58,9 @@ async function build(entry: string): Promise<Bundle> {
   const output = Object.entries(metafile.outputs).find(([file, o]) => o.entryPoint !== undefined && file.endsWith('.js'))![1];
   const inputs = Object.keys(output.inputs).filter((f) => output.inputs[f]!.bytesInOutput > 0);
   const atLoad = evaluatedAtLoad(metafile, output.entryPoint!).filter((f) => inputs.includes(f));
-  return { inputs, atLoad, bytes: output.bytes };
+  const [file] = Object.entries(metafile.outputs).find(([, o]) => o === output)!;
+  const text = result.outputFiles!.find((f) => f.path === path.resolve(ROOT, file))!.text;
+  return { inputs, atLoad, bytes: output.bytes, text };
 }
 
 const matching = (bundle: Bundle, pattern: RegExp) => bundle.inputs.filter((f) => pattern.test(f));
@@ -95,6 +99,13 @@ describe('bundles', function () {
     const extension = await build('extension');
     assert.ok(matching(extension, /^src\/extension\.ts$/).length === 1, 'the metafile names the extension modules');
     assert.deepEqual(matching(extension, /node_modules\/undici\//), [], 'undici in extension.js');
+  });
+
+  it('requires the vscode API once, so its modules share one namespace object', async () => {
+    const extension = await build('extension');
+    assert.ok(matching(extension, /^src\/features\//).length > 20, 'the metafile names the feature modules, which import vscode');
+    // Each namespace made from the API object copies its several hundred exports.
+    assert.equal(extension.text.match(/require\("vscode"\)/g)?.length, 1, 'require("vscode") calls in extension.js');
   });
 
   it('evaluates neither zod nor the API clients and their schemas when extension.js loads', async () => {
