@@ -59,6 +59,24 @@ const undiciAtFirstUse = {
 };
 
 /**
+ * Every module of the extension imports `vscode` as a namespace. Bundled to CommonJS, each of those
+ * imports would copy the API object's several hundred exports into a namespace of its own (esbuild's
+ * `__toESM`), some fifty copies while extension.js loads. Here they all share one: the only
+ * `require('vscode')` is in a virtual module that re-exports it.
+ * @type {import('esbuild').Plugin}
+ */
+const vscodeNamespaceOnce = {
+  name: 'vscode-namespace-once',
+  setup(build) {
+    const namespace = 'vscode-namespace-once';
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === namespace ? { path: 'vscode', external: true } : { path: 'vscode', namespace },
+    );
+    build.onLoad({ filter: /.*/, namespace }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
+/**
  * The extension host of VS Code 1.139 logs an error (PendingMigrationError) whenever an extension
  * reads the global `navigator`, which Node 21+ has and browsers have; zod reads it once to detect
  * Cloudflare Workers. No code of the extension bundle needs it, so it is `undefined` there.
@@ -99,7 +117,7 @@ export const targets = [
     ...nodeCommon,
     entryPoints: { extension: 'src/extension.ts' },
     outdir: 'dist',
-    plugins: [undiciAtFirstUse],
+    plugins: [undiciAtFirstUse, vscodeNamespaceOnce],
     define: noNavigator,
   },
   { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },

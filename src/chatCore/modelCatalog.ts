@@ -3,7 +3,7 @@
  * plus the legacy models only the deprecated inference endpoint serves, marked with the
  * endpoint's retirement date. No `vscode` import.
  */
-import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS, LOCAL_CHAT_MODEL } from '../api/gateway/schemas';
+import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS, LOCAL_CHAT_MODEL } from '../api/gateway/models';
 import type { ModelCatalogState, ModelOption } from './protocol';
 
 export interface ModelLister {

@@ -9,6 +9,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import * as l10n from '@vscode/l10n';
 import { DocumentsClient } from '../api/documents/client';
 import type { LogLevel } from '../api/http/options';
+import { LeaseClient } from '../api/lifetime/client';
 import type { Logger } from '../common/log';
 import { LocalBackend } from '../services/localBackend';
 import { type McpServerConfig, readMcpConfig } from './environment';
@@ -93,6 +94,7 @@ function connect(config: McpServerConfig, version: string, waits: BoundedWaits, 
   const backend = new LocalBackend({ extensionPath, globalStorageUri: { fsPath: target.storageDir } }, log.child('local'), {
     version,
     anyUpstream: true,
+    leaseClient: (options) => new LeaseClient(options),
     execPath: process.execPath,
     ...(fromSource
       ? { execArgv: ['--require', 'tsx/cjs'], script: path.join(extensionPath, 'src/backend/cli.ts') }

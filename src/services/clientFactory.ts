@@ -2,10 +2,19 @@
  * Builds the API clients from settings and secrets. No `vscode` import, so the mapping from
  * settings to client options is unit-tested against a real server.
  */
-import { DocumentsClient } from '../api/documents/client';
-import { GatewayClient } from '../api/gateway/client';
+import type * as DocumentsModule from '../api/documents/client';
+import type { DocumentsClient } from '../api/documents/client';
+import type * as GatewayModule from '../api/gateway/client';
+import type { GatewayClient } from '../api/gateway/client';
+import { atFirstUse } from '../common/atFirstUse';
 import type { LogLevel } from '../common/log';
 import type { DocChatSettings } from './settingsModel';
+
+// The clients, their schemas and zod load when DocChat first connects, not when it activates.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const documentsModule = atFirstUse(() => require('../api/documents/client') as typeof DocumentsModule);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const gatewayModule = atFirstUse(() => require('../api/gateway/client') as typeof GatewayModule);
 
 export interface Endpoint {
   readonly url: string;
@@ -47,7 +56,7 @@ function clientOptions(settings: DocChatSettings, endpoint: Endpoint, hooks: Cli
 }
 
 export function createDocumentsClient(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks = {}): DocumentsClient {
-  return new DocumentsClient({
+  return new (documentsModule().DocumentsClient)({
     ...clientOptions(settings, endpoint, hooks),
     skipOcrField: settings.skipOcrField,
     fileIdsField: settings.fileIdsField,
@@ -55,7 +64,7 @@ export function createDocumentsClient(settings: DocChatSettings, endpoint: Endpo
 }
 
 export function createGatewayClient(settings: DocChatSettings, endpoint: Endpoint, hooks: ClientHooks = {}): GatewayClient {
-  return new GatewayClient({
+  return new (gatewayModule().GatewayClient)({
     ...clientOptions(settings, endpoint, hooks),
     projectCode: settings.projectCode,
   });

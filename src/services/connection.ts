@@ -9,7 +9,7 @@ import type { ConfigService } from './config';
 import type { LocalBackend } from './localBackend';
 import { announceLocalBackendChange } from './localBackendNotices';
 import { localUpstream } from './localUpstream';
-import type { ModelServerMemory } from './modelServers';
+import type { ModelServerMemory } from './modelServerMemory';
 import type { RateLimitMonitor } from './rateLimits';
 import type { SecretsService } from './secrets';
 import { CLIENT_SETTING_KEYS, hostLabel } from './settingsModel';

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type * as LifetimeClient from '../api/lifetime/client';
+import { atFirstUse } from '../common/atFirstUse';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
 import { ConfigService } from './config';
@@ -7,7 +9,7 @@ import { GroundingMemory } from './defaultGrounding';
 import { DocumentsEvents } from './documentsEvents';
 import { ErrorReporter } from './errors';
 import { LocalBackend } from './localBackend';
-import { ModelServerMemory } from './modelServers';
+import { ModelServerMemory } from './modelServerMemory';
 import { RateLimitMonitor } from './rateLimits';
 import { RecentStores } from './recentStores';
 import { SecretsService } from './secrets';
@@ -16,6 +18,10 @@ import { StatusBar } from './statusBar';
 
 export type { ConnectionState, GatewayUnavailable } from './connection';
 export type { DocChatSettings } from './settingsModel';
+
+/** The lease client and its schemas (zod) load when the window first joins a backend, not at activation. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const lifetimeClient = atFirstUse(() => require('../api/lifetime/client') as typeof LifetimeClient);
 
 /**
  * What every feature's `register(context, services)` receives.
@@ -71,7 +77,14 @@ export class ExtensionServices extends Disposable implements Services {
     // lasts three heartbeats) through the environment.
     const idleExitMs = Number(process.env.DOCCHAT_LOCAL_IDLE_EXIT_MS) || undefined;
     const heartbeatMs = Number(process.env.DOCCHAT_LOCAL_HEARTBEAT_MS) || undefined;
-    this.localBackend = this._register(new LocalBackend(context, log.child('local'), { version, idleExitMs, heartbeatMs }));
+    this.localBackend = this._register(
+      new LocalBackend(context, log.child('local'), {
+        version,
+        idleExitMs,
+        heartbeatMs,
+        leaseClient: (options) => new (lifetimeClient().LeaseClient)(options),
+      }),
+    );
     this.errors.onUnreachable = () => void this.localBackend.probe();
     this.connection = this._register(
       new ConnectionService(

@@ -4,6 +4,7 @@
  * No `vscode` import: detection is unit-tested against real servers on 127.0.0.1.
  */
 import * as z from 'zod';
+import type { ModelServerChoice } from './modelServerMemory';
 
 export interface ModelServerCandidate {
   /** What the server usually is on that port ("Ollama", "LM Studio", …). */
@@ -127,30 +128,13 @@ export function modelServerCandidates(env: string | undefined): readonly ModelSe
     : DEFAULT_MODEL_SERVER_CANDIDATES;
 }
 
-/** The server Local mode forwards chat to, as kept in globalState (its key is in SecretStorage). */
-export interface ModelServerChoice {
-  /** OpenAI-compatible base URL ending in `/v1`. */
-  url: string;
-  /** The model new chats start with. */
-  model: string;
-  name: string;
-  hasKey: boolean;
-}
+export type { ModelServerChoice } from './modelServerMemory';
+export { ModelServerMemory } from './modelServerMemory';
 
 const choiceSchema = z.object({ url: z.string().url(), model: z.string().min(1), name: z.string(), hasKey: z.boolean() });
-const CHOICE_KEY = 'docchat.local.modelServer';
 
-export class ModelServerMemory {
-  constructor(
-    private readonly state: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> | Promise<void> },
-  ) {}
-
-  get choice(): ModelServerChoice | undefined {
-    const parsed = choiceSchema.safeParse(this.state.get(CHOICE_KEY));
-    return parsed.success ? parsed.data : undefined;
-  }
-
-  async set(choice: ModelServerChoice | undefined): Promise<void> {
-    await this.state.update(CHOICE_KEY, choice);
-  }
+/** A kept choice as it was stored, or undefined when it is missing or not a choice. */
+export function parseModelServerChoice(value: unknown): ModelServerChoice | undefined {
+  const parsed = choiceSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }

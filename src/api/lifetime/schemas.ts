@@ -4,7 +4,7 @@
  * with the same schemas. Requests are tolerant of unknown fields: windows of different versions
  * share one backend, and a newer window's extra field must not be refused by an older backend.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export type LifetimeOperation = 'renewLease' | 'releaseLease' | 'shutdown';
 

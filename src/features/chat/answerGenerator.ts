@@ -4,7 +4,7 @@
  * the embedded backend.
  */
 import * as l10n from '@vscode/l10n';
-import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { type AnswerStream, done, failed } from './answerStream';
 import { emptyAnswerError, isAbort, toChatError } from './chatErrors';
 import { type FileNameCache, findPassages, type GroundingDocuments, type GroundingStore, numberSources } from '../../chatCore/grounding';

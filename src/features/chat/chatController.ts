@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { atFirstUse } from '../../common/atFirstUse';
 import { Commands, Settings } from '../../common/constants';
+import { Emitter } from '../../common/emitter';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
@@ -7,9 +9,9 @@ import { configuredChatModel } from '../../services/settingsModel';
 import { accessibleAnswerText } from './accessibleView';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { notConnectedError } from './chatErrors';
-import { ChatSession } from './chatSession';
-import { ConversationStore } from './conversationStore';
-import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
+import { type AnswerEnded, ChatSession } from './chatSession';
+import type * as ConversationStoreModule from './conversationStore';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { groundingStores } from '../../chatCore/conversationStores';
 import { ModelCatalog } from '../../chatCore/modelCatalog';
 import { QueryRewriter } from '../../chatCore/searchQuery';
@@ -17,6 +19,11 @@ import { isOpenableLink } from '../../chatCore/links';
 import type { ContextItem, HostMessage, StoreOption, WebviewMessage } from '../../chatCore/protocol';
 import type { SourceOpener } from './sourceOpener';
 import { StoreCatalog } from './storeCatalog';
+
+// The stored conversations are checked with zod: they are read at the chat's first use, not when
+// DocChat activates.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const conversationStore = atFirstUse(() => require('./conversationStore') as typeof ConversationStoreModule);
 
 /** The command (and its arguments) each button of the panel runs: a fixed allow-list. */
 const ACTION_COMMANDS = {
@@ -39,7 +46,10 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private panel: ChatPanel | undefined;
   private readonly models: ModelCatalog;
   private readonly stores = new StoreCatalog();
-  readonly session: ChatSession;
+  private created: ChatSession | undefined;
+  private readonly answered = this._register(new Emitter<AnswerEnded>());
+  /** An answer of the session ended. */
+  readonly onDidAnswer = this.answered.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -49,7 +59,26 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   ) {
     super();
     this.models = new ModelCatalog(context.globalState);
-    this.session = new ChatSession(new ConversationStore(context.workspaceState), {
+    this._register(
+      services.connection.onDidChange(() => {
+        void this.loadModels(false);
+        void this.loadStores();
+      }),
+    );
+    this._register(services.config.onDidChange(() => this.panel?.post(this.session.state())));
+  }
+
+  /**
+   * The workspace's conversations, read from workspaceState when the chat is first used (the
+   * panel, a command that adds to it, DocChat connecting), not when DocChat activates.
+   */
+  get session(): ChatSession {
+    return (this.created ??= this.createSession());
+  }
+
+  private createSession(): ChatSession {
+    const { services, log } = this;
+    const session = new ChatSession(new (conversationStore().ConversationStore)(this.context.workspaceState), {
       clients: () => {
         const notConnected = notConnectedError(services.connection.gatewayUnavailable);
         return {
@@ -72,15 +101,10 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       warn: (message) => log.warn(message),
       unreachable: () => services.errors.onUnreachable?.(),
     });
-    this._register(this.session);
-    this._register(this.session.onMessage((message) => this.panel?.post(message)));
-    this._register(
-      services.connection.onDidChange(() => {
-        void this.loadModels(false);
-        void this.loadStores();
-      }),
-    );
-    this._register(services.config.onDidChange(() => this.panel?.post(this.session.state())));
+    this._register(session);
+    this._register(session.onMessage((message) => this.panel?.post(message)));
+    this._register(session.onDidAnswer((ended) => this.answered.fire(ended)));
+    return session;
   }
 
   // ------------------------------------------------------------ panel

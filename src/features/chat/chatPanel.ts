@@ -1,9 +1,15 @@
 import * as vscode from 'vscode';
+import { atFirstUse } from '../../common/atFirstUse';
 import { ViewIds } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
-import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../../chatCore/protocol';
+import type * as Protocol from '../../chatCore/protocol';
+import type { HostMessage, WebviewMessage } from '../../chatCore/protocol';
 import { renderChatHtml, webviewOptions } from './webviewHtml';
+
+// The protocol's message check is zod's: it loads with the panel's first message, not at activation.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const protocol = atFirstUse(() => require('../../chatCore/protocol') as typeof Protocol);
 
 export const CHAT_VIEW_TYPE = ViewIds.chat;
 
@@ -69,7 +75,7 @@ export class ChatPanel extends Disposable {
   }
 
   private receive(raw: unknown): void {
-    const message = parseWebviewMessage(raw);
+    const message = protocol().parseWebviewMessage(raw);
     if (!message) {
       const type =
         typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : typeof raw;

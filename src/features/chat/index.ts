@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
+import { atFirstUse } from '../../common/atFirstUse';
 import { Commands, ContextKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_TYPE } from './chatPanel';
-import { MAX_CONTEXT_CHARS, parseContextArgument } from './contextArgument';
+import type * as ContextArgument from './contextArgument';
 import type { SelectionSource } from '../../chatCore/protocol';
 import type { PassageDocuments } from '../search';
 import { pickStores } from '../stores';
@@ -14,6 +15,10 @@ import { ChatSourceOpener } from './sourceOpener';
 export type { ChatContextPassage } from './contextArgument';
 export { CHAT_VIEW_TYPE } from './chatPanel';
 export { isAbort, toChatError } from './chatErrors';
+
+// The argument check is zod's: it loads at the first use, not when DocChat activates.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const contextArgument = atFirstUse(() => require('./contextArgument') as typeof ContextArgument);
 
 function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined {
   const selection = editor.selection;
@@ -32,7 +37,7 @@ function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined
       endLine: selection.end.line,
       endCharacter: selection.end.character,
     },
-    content: text.slice(0, MAX_CONTEXT_CHARS),
+    content: text.slice(0, contextArgument().MAX_CONTEXT_CHARS),
   };
 }
 
@@ -47,7 +52,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     opener,
     controller,
     // "Ask a question" in the walkthrough: an answer that came from a model and was not stopped.
-    controller.session.onDidAnswer(({ end }) => {
+    controller.onDidAnswer(({ end }) => {
       if (end.type === 'done' && !end.result.stopped && !end.result.nextSteps?.length) completeWalkthroughStep(ContextKeys.answered);
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
@@ -112,7 +117,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       },
     ),
     registerCommand(services.errors, Commands.addChatContext, vscode.l10n.t('DocChat: could not add to the chat.'), (arg: unknown) => {
-      const passages = parseContextArgument(arg);
+      const passages = contextArgument().parseContextArgument(arg);
       if (!passages) {
         log.warn('docchat.chat.addContext was run without a search result; ignored.');
         return;

@@ -8,8 +8,13 @@ import { DocChatError } from '../../api/http/errors';
 import { type ParsedToolCommand, runToolCommand, type ToolGateway, type ToolOutcome, type WebSource } from '../gatewayTools';
 import { type AnswerStream, done, failed } from './answerStream';
 import { toChatError } from './chatErrors';
-import { MAX_CONTEXT_CHARS } from './contextArgument';
+import type * as ContextArgument from './contextArgument';
+import { atFirstUse } from '../../common/atFirstUse';
 import type { ChatErrorInfo, ChatSource, ToolProgress } from '../../chatCore/protocol';
+
+// Its module checks arguments with zod: it loads with the first tool answer, not when DocChat activates.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const contextArgument = atFirstUse(() => require('./contextArgument') as typeof ContextArgument);
 
 export interface ToolAnswerDependencies {
   /** Undefined when no gateway is configured; `notConnected` explains why. */
@@ -91,7 +96,12 @@ export async function* toolAnswer(parsed: ParsedToolCommand, deps: ToolAnswerDep
       if (answer.pages?.length) {
         yield {
           type: 'context',
-          pages: answer.pages.map((p) => ({ kind: 'web', url: p.url, title: p.title, content: p.content.slice(0, MAX_CONTEXT_CHARS) })),
+          pages: answer.pages.map((p) => ({
+            kind: 'web',
+            url: p.url,
+            title: p.title,
+            content: p.content.slice(0, contextArgument().MAX_CONTEXT_CHARS),
+          })),
         };
       }
       yield { type: 'start', sources: webSources(answer.sources) };

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { SecretKeys } from '../../common/constants';
 import type { Services } from '../../services';
-import {
-  detectModelServers,
-  modelServerBase,
-  modelServerCandidates,
-  probeModelServer,
-  type ModelServerChoice,
-  type ProbedServer,
-} from '../../services/modelServers';
+import { atFirstUse } from '../../common/atFirstUse';
+import type { ModelServerChoice } from '../../services/modelServerMemory';
+import type * as ModelServers from '../../services/modelServers';
+import type { ProbedServer } from '../../services/modelServers';
+
+/** Detection checks the servers' answers with zod: it loads when the command runs, not at activation. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const modelServers = atFirstUse(() => require('../../services/modelServers') as typeof ModelServers);
 
 interface ServerItem extends vscode.QuickPickItem {
   pick?: { server: ProbedServer; name: string; model: string; key?: string };
@@ -59,6 +59,7 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
   const abort = new AbortController();
   if (settings.detectModelServers) {
     picker.busy = true;
+    const { detectModelServers, modelServerCandidates } = modelServers();
     void detectModelServers(modelServerCandidates(process.env.DOCCHAT_MODEL_SERVER_PORTS), { signal: abort.signal }).then((servers) => {
       log.info(`Model servers found: ${servers.map((s) => `${s.name} at ${s.url} (${s.models.length} models)`).join(', ') || 'none'}`);
       const found = servers.flatMap((server) =>
@@ -121,6 +122,7 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
 
 /** Asks for a URL and an optional key, then for one of the server's models. */
 async function askForServer(): Promise<{ server: ProbedServer; name: string; model: string; key?: string } | undefined> {
+  const { modelServerBase, probeModelServer } = modelServers();
   const url = await vscode.window.showInputBox({
     title: vscode.l10n.t('DocChat: Language Model Server URL'),
     prompt: vscode.l10n.t('Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1'),

@@ -3,7 +3,7 @@ import { Commands, ContextKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
 import { configuredChatModel } from '../../services/settingsModel';
-import { LOCAL_CHAT_MODEL } from '../../api/gateway/schemas';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { citedSources } from '../../chatCore/citations';
 import { FileNameCache, findPassages, numberSources } from '../../chatCore/grounding';
 import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';

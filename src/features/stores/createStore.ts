@@ -1,8 +1,14 @@
 import * as vscode from 'vscode';
-import { validateStoreName, type VectorStore } from '../../api/documents/schemas';
+import type * as DocumentsSchemas from '../../api/documents/schemas';
+import type { VectorStore } from '../../api/documents/schemas';
+import { atFirstUse } from '../../common/atFirstUse';
 import type { Services } from '../../services';
 import { editMetadata } from './metadataEditor';
 import { requireDocuments } from '../../services/commands';
+
+/** The name check is zod's: it loads with the first name typed, not when DocChat activates. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const schemas = atFirstUse(() => require('../../api/documents/schemas') as typeof DocumentsSchemas);
 
 /**
  * Asks for a name (validated as it is typed) and optional metadata, then creates the store.
@@ -15,7 +21,7 @@ export async function createStoreInteractive(services: Services, suggestedName =
     placeHolder: vscode.l10n.t('team-handbook'),
     value: suggestedName,
     ignoreFocusOut: true,
-    validateInput: (value) => validateStoreName(value),
+    validateInput: (value) => schemas().validateStoreName(value),
   });
   if (name === undefined) {
     return undefined;

@@ -1,11 +1,17 @@
 /**
  * The key/value pairs being edited in the metadata quick-input editor. Enforces the documented
- * limits (from src/api/documents/schemas.ts) as the user types; a rejected entry changes nothing.
+ * limits (from src/api/documents/limits.ts) as the user types; a rejected entry changes nothing.
  * No `vscode` import.
  */
 import * as l10n from '@vscode/l10n';
-import { LIMITS, validateMetadata } from '../../api/documents/schemas';
+import { LIMITS } from '../../api/documents/limits';
+import type * as DocumentsSchemas from '../../api/documents/schemas';
 import { charCount } from '../../api/http/validate';
+import { atFirstUse } from '../../common/atFirstUse';
+
+/** The final check is zod's: it loads with the first pair entered, not when DocChat activates. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const schemas = atFirstUse(() => require('../../api/documents/schemas') as typeof DocumentsSchemas);
 
 export type Metadata = Record<string, string>;
 
@@ -117,7 +123,7 @@ export class MetadataDraft {
       next.set(parsed.key, parsed.value);
     }
     // The schema's own check is the last word (same rules the client enforces before sending).
-    const finalProblem = validateMetadata(Object.fromEntries(next));
+    const finalProblem = schemas().validateMetadata(Object.fromEntries(next));
     if (finalProblem) {
       return { message: finalProblem, severity: 'error' };
     }

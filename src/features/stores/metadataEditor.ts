@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LIMITS } from '../../api/documents/schemas';
+import { LIMITS } from '../../api/documents/limits';
 import { entryFormatHint, MetadataDraft, formatEntry, type Metadata } from './metadataDraft';
 
 export interface MetadataEditorOptions {

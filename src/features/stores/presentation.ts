@@ -3,7 +3,8 @@
  * and contextValues. No `vscode` import, so every rule here is unit-tested.
  */
 import * as l10n from '@vscode/l10n';
-import { TERMINAL_FILE_STATUSES, type FileObject, type VectorStore, type VectorStoreFile } from '../../api/documents/schemas';
+import { TERMINAL_FILE_STATUSES } from '../../api/documents/limits';
+import type { FileObject, VectorStore, VectorStoreFile } from '../../api/documents/schemas';
 import { timestampMs } from '../../common/timestamps';
 
 export interface IconSpec {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/schemas';
+import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/limits';
 import { AbortedError } from '../../api/http/errors';
 import { Commands, ContextKeys, SETTINGS_SECTION, Settings } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';

@@ -3,7 +3,7 @@
  * so the planner, the benchmarks and the tests share it.
  */
 import { createHash } from 'node:crypto';
-import { LIMITS } from '../../api/documents/schemas';
+import { LIMITS } from '../../api/documents/limits';
 
 export const PATH_KEY = 'docchat_path';
 export const HASH_KEY = 'docchat_sha256';

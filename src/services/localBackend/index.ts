@@ -6,7 +6,7 @@ import { Disposable, type DisposableLike, toDisposable } from '../../common/life
 import type { Logger } from '../../common/log';
 import { CrashPolicy } from './crashPolicy';
 import { BackendFiles, judge } from './discovery';
-import { WindowLease } from './lease';
+import { type LeaseClientFactory, WindowLease } from './lease';
 import { delay, spawnBackend, waitForExit } from './spawner';
 
 /**
@@ -61,6 +61,8 @@ export interface LocalBackendOptions {
    * upstream, must not replace the one a window started with its gateway). Default false.
    */
   anyUpstream?: boolean;
+  /** Makes the client of the backend's lease API (see LeaseClientFactory). */
+  leaseClient: LeaseClientFactory;
 }
 
 const START_TIMEOUT_MS = 120_000;
@@ -100,7 +102,7 @@ export class LocalBackend extends Disposable {
   ) {
     super();
     this.files = new BackendFiles(context.globalStorageUri.fsPath);
-    this.lease = new WindowLease(options.heartbeatMs ?? 30_000);
+    this.lease = new WindowLease(options.heartbeatMs ?? 30_000, options.leaseClient);
     this._register(toDisposable(() => void this.stop().finally(() => this.lease.close())));
   }
 

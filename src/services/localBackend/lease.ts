@@ -4,13 +4,20 @@
  * Plain Node, no `vscode` import.
  */
 import { randomBytes } from 'node:crypto';
-import { LeaseClient } from '../../api/lifetime/client';
+import type { LeaseClient } from '../../api/lifetime/client';
 import type { Lease } from '../../api/lifetime/schemas';
 
 export interface BackendAddress {
   readonly url: string;
   readonly token: string;
 }
+
+/**
+ * Makes the lease client for a backend. The owner of the LocalBackend passes it in: the extension
+ * requires the client (and with it zod) when the window first joins a backend, not at activation,
+ * while the MCP server imports it (a lazy `require` here would put zod in two minds in its bundle).
+ */
+export type LeaseClientFactory = (options: { baseUrl: string; token: string }) => LeaseClient;
 
 export class WindowLease {
   readonly id = `w${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -21,6 +28,7 @@ export class WindowLease {
   constructor(
     /** The window renews its lease this often; the lease lasts three times as long. */
     readonly heartbeatMs: number,
+    private readonly createClient: LeaseClientFactory,
   ) {}
 
   get ttlMs(): number {
@@ -31,7 +39,7 @@ export class WindowLease {
     const current = this.client;
     if (current && current.address.url === address.url && current.address.token === address.token) return current.client;
     void current?.client.close().catch(() => undefined);
-    const client = new LeaseClient({ baseUrl: address.url, token: address.token });
+    const client = this.createClient({ baseUrl: address.url, token: address.token });
     this.client = { address: { url: address.url, token: address.token }, client };
     return client;
   }

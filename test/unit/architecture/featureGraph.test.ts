@@ -23,7 +23,7 @@ function featureGraph(): Map<string, Set<string>> {
   for (const feature of features) {
     const uses = new Set<string>();
     for (const file of filesOf(path.join(FEATURES, feature))) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import\(|require\()\s*'(\.[^']+)'/g)) {
         const target = path.relative(FEATURES, path.resolve(path.dirname(file), match[1]!)).split(path.sep)[0]!;
         if (target !== feature && features.includes(target)) uses.add(target);
       }

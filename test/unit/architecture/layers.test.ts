@@ -14,11 +14,11 @@ interface Layers {
   VSCODE_LAYERS: readonly string[];
 }
 
-/** Every import of a file, as `layer` (another top folder of src), `vscode`, or nothing. */
+/** Every import of a file (a `require` at first use too), as `layer` (another top folder of src), `vscode`, or nothing. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const match of text.matchAll(/(?:from|import\(|import)\s*'([^']+)'/g)) {
+  for (const match of text.matchAll(/(?:from|import\(|import|require\()\s*'([^']+)'/g)) {
     const target = match[1]!;
     if (target === 'vscode') found.push('vscode');
     else if (target.startsWith('.')) {

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DocumentsClient } from '../../../src/api/documents/client';
+import { LeaseClient } from '../../../src/api/lifetime/client';
 import { isProcessAlive, readDiscovery } from '../../../src/common/discoveryFile';
 import type { Logger } from '../../../src/common/log';
 import { LocalBackend, type LocalBackendOptions, type LocalEndpoint, type LocalUpstream } from '../../../src/services/localBackend';
@@ -88,7 +89,13 @@ describe('Local mode: one backend process per profile', function () {
     const window = new LocalBackend(
       { extensionPath: ROOT, globalStorageUri: { fsPath: path.join(root, 'storage') } as never },
       recordingLogger(logLines),
-      { version: '0.1.0', execArgv: CLI_FROM_SOURCE.slice(0, -1), script: CLI_FROM_SOURCE.at(-1), ...options },
+      {
+        version: '0.1.0',
+        execArgv: CLI_FROM_SOURCE.slice(0, -1),
+        script: CLI_FROM_SOURCE.at(-1),
+        leaseClient: (client) => new LeaseClient(client),
+        ...options,
+      },
     );
     windows.push(window);
     return window;

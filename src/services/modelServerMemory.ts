@@ -1,0 +1,36 @@
+/**
+ * The model server Local mode forwards chat to, as kept in globalState. Apart from modelServers.ts
+ * so that DocChat can make it at activation without loading zod: the stored value is checked with
+ * zod when it is first read.
+ */
+import { atFirstUse } from '../common/atFirstUse';
+import type * as ModelServers from './modelServers';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const modelServers = atFirstUse(() => require('./modelServers') as typeof ModelServers);
+
+/** The server Local mode forwards chat to, as kept in globalState (its key is in SecretStorage). */
+export interface ModelServerChoice {
+  /** OpenAI-compatible base URL ending in `/v1`. */
+  url: string;
+  /** The model new chats start with. */
+  model: string;
+  name: string;
+  hasKey: boolean;
+}
+
+const CHOICE_KEY = 'docchat.local.modelServer';
+
+export class ModelServerMemory {
+  constructor(
+    private readonly state: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> | Promise<void> },
+  ) {}
+
+  get choice(): ModelServerChoice | undefined {
+    return modelServers().parseModelServerChoice(this.state.get(CHOICE_KEY));
+  }
+
+  async set(choice: ModelServerChoice | undefined): Promise<void> {
+    await this.state.update(CHOICE_KEY, choice);
+  }
+}
