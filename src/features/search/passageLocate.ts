@@ -22,8 +22,11 @@ function anchorLines(chunk: string): string[] {
 }
 
 /**
- * Where the passage is in `text`, or undefined. Tries the exact chunk, then the span from its
- * first to its last line that both occur in the document (in order).
+ * Where the passage is in `text`, or undefined. Tries the exact chunk, then, of the spans that
+ * run from one of its lines through the lines that follow it in the document (in order, each near
+ * the last), the one that holds the most of its lines. A chunk deep in a long section starts with
+ * that section's heading, thousands of characters before its own text: the span that starts at
+ * the heading holds one line, the one that starts at the text holds the rest.
  */
 export function locatePassage(text: string, chunk: string): TextSpan | undefined {
   const trimmed = chunk.trim();
@@ -35,22 +38,27 @@ export function locatePassage(text: string, chunk: string): TextSpan | undefined
     return { start: exact, end: exact + trimmed.length };
   }
   const lines = anchorLines(trimmed);
+  let best: { span: TextSpan; matched: number } | undefined;
   for (let first = 0; first < lines.length; first++) {
+    // No later start can hold more lines than are left after it.
+    if (best && lines.length - first <= best.matched) break;
     const start = text.indexOf(lines[first]!);
     if (start < 0) {
       continue;
     }
     let end = start + lines[first]!.length;
     let cursor = end;
+    let matched = 1;
     for (let i = first + 1; i < lines.length; i++) {
       const at = text.indexOf(lines[i]!, cursor);
       // A line far beyond the passage is a coincidence, not the passage's end.
       if (at >= 0 && at - cursor <= MAX_GAP) {
         end = at + lines[i]!.length;
         cursor = end;
+        matched++;
       }
     }
-    return { start, end };
+    if (!best || matched > best.matched) best = { span: { start, end }, matched };
   }
-  return undefined;
+  return best?.span;
 }

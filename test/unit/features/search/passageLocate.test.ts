@@ -35,4 +35,35 @@ describe('locating a passage', () => {
     const span = locatePassage(far, 'first line of the passage\nsecond line of the passage')!;
     assert.equal(far.slice(span.start, span.end), 'first line of the passage');
   });
+
+  it('finds the text of a chunk that starts with its section heading far above it, not the heading', () => {
+    // The backend puts the section's heading before every chunk of the section; the converted
+    // chunk differs from the file (a table re-aligned), so only its lines can be matched.
+    const section = [
+      '### How it fits together',
+      '',
+      'Layers. '.repeat(400),
+      '',
+      'Build and run:',
+      '',
+      '| command | what it does |',
+      '|---|---|',
+      '| `npm test` | every test layer |',
+    ];
+    const text = ['# DocChat', '', ...section, '', '## Next'].join('\n');
+    const chunk = [
+      '### How it fits together',
+      '',
+      'Build and run:',
+      '',
+      '| command | what it does |',
+      '| --- | --- |',
+      '| `npm test` | every test layer |',
+    ].join('\n');
+    const span = locatePassage(text, chunk)!;
+    assert.equal(
+      text.slice(span.start, span.end),
+      'Build and run:\n\n| command | what it does |\n|---|---|\n| `npm test` | every test layer |',
+    );
+  });
 });
