@@ -1,5 +1,5 @@
 /**
- * Captures what VS Code 1.100 (code-server 4.100.3) gives a webview in each theme the accessibility
+ * Captures what the tested VS Code (`$DOCCHAT_VSCODE`, the newest by default) gives a webview in each theme the accessibility
  * tests check: the `--vscode-*` colour variables (the workbench computes them from the theme and
  * the colour registry's defaults), `--text-link-decoration`, the body classes and VS Code's default
  * webview styles. The accessibility test renders the chat panel with exactly these, so it checks
@@ -12,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatWebviewFrame, launchVSCode, repoRoot } from '../harness';
+import { vscodeTarget } from '../harness/paths';
 
 export const THEMES = [
   { file: 'light-plus', name: 'Default Light+' },
@@ -51,7 +52,10 @@ async function main(): Promise<void> {
         throw new Error(`no theme variables in the webview for ${theme.name}`);
       }
       const out = path.join(repoRoot, 'test/fixtures/themes', `${theme.file}.json`);
-      writeFileSync(out, `${JSON.stringify({ theme: theme.name, vscode: '1.100 (code-server 4.100.3)', ...captured }, null, 1)}\n`);
+      writeFileSync(
+        out,
+        `${JSON.stringify({ theme: theme.name, vscode: `${vscodeTarget().vscode} (code-server ${vscodeTarget().codeServer})`, ...captured }, null, 1)}\n`,
+      );
       process.stderr.write(`wrote ${out} (${Object.keys(captured.variables).length} variables, body ${captured.bodyClasses.join(' ')})\n`);
     } finally {
       await session.close();
