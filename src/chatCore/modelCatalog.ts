@@ -5,6 +5,7 @@
  */
 import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS, LOCAL_CHAT_MODEL } from '../api/gateway/models';
 import type { ModelCatalogState, ModelOption } from './protocol';
+import { StateKeys } from '../common/constants';
 
 export interface ModelLister {
   listCompletionModels(options?: { signal?: AbortSignal }): Promise<ReadonlyArray<{ id: string }>>;
@@ -23,7 +24,7 @@ interface CachedList {
   ids: string[];
 }
 
-const CACHE_KEY = 'docchat.chat.modelList';
+const CACHE_KEY = StateKeys.chatModelList;
 export const MODEL_LIST_TTL_MS = 60 * 60 * 1000;
 
 const LEGACY = new Set<string>(LEGACY_INFERENCE_MODELS);

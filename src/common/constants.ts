@@ -100,6 +100,38 @@ export const SecretKeys = {
 } as const;
 export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
 
+/**
+ * Every key DocChat keeps in VS Code's extension state, declared once so that no two features
+ * share one by accident. `global`: `globalState` (every workspace of the profile); `workspace`:
+ * `workspaceState`.
+ */
+export const StateKeys = {
+  /** global: the stores used last, most recent first (store pickers list them first). */
+  recentStores: 'docchat.recentStores',
+  /** workspace: the grounding a new chat starts with (a store, or none). */
+  groundingChoice: 'docchat.grounding.lastChoice',
+  /** global: the model server Local mode forwards chat to. */
+  modelServer: 'docchat.local.modelServer',
+  /** global: the chat panel's model list, cached per gateway. */
+  chatModelList: 'docchat.chat.modelList',
+  /** global: models that refused tool calls (reported in their capabilities). */
+  agentsRefusedTools: 'docchat.agents.refusedTools',
+  /** global: the gateway's models as offered in VS Code's model picker. */
+  agentsModelList: 'docchat.agents.modelList',
+  /** global: the store `@docchat` searches. */
+  participantStore: 'docchat.participant.store',
+  /** global: the stores `@docchat` searches when it searches several. */
+  participantStores: 'docchat.participant.stores',
+  /** workspace: the chat panel's conversations. */
+  conversations: 'docchat.chat.conversations',
+  /** workspace: the folders kept in sync with a store. */
+  syncFollows: 'docchat.sync.follows',
+  /** global: the walkthrough was opened once. */
+  walkthroughShown: 'docchat.walkthrough.shown',
+  /** global: the last "skip OCR" choice of Attach Files. */
+  lastSkipOcr: 'docchat.lastSkipOcr',
+} as const;
+
 /** Context keys used in `when` clauses of package.json. */
 export const ContextKeys = {
   signedIn: 'docchat.signedIn',

@@ -3,6 +3,7 @@
  * workspace, else the only store there is. "No grounding" is a choice too, and is remembered.
  * No `vscode` import: the rule is unit-tested from here.
  */
+import { StateKeys } from '../common/constants';
 
 export interface StoreRef {
   id: string;
@@ -42,7 +43,7 @@ export interface GroundingState {
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
 
-const KEY = 'docchat.grounding.lastChoice';
+const KEY = StateKeys.groundingChoice;
 
 /** The grounding choice last made in this workspace, shared by the chat panel and `@docchat`. */
 export class GroundingMemory {

@@ -5,6 +5,7 @@
  */
 import { atFirstUse } from '../common/atFirstUse';
 import type * as ModelServers from './modelServers';
+import { StateKeys } from '../common/constants';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const modelServers = atFirstUse(() => require('./modelServers') as typeof ModelServers);
@@ -19,7 +20,7 @@ export interface ModelServerChoice {
   hasKey: boolean;
 }
 
-const CHOICE_KEY = 'docchat.local.modelServer';
+const CHOICE_KEY = StateKeys.modelServer;
 
 export class ModelServerMemory {
   constructor(

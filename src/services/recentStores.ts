@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
+import { StateKeys } from '../common/constants';
 
-const KEY = 'docchat.recentStores';
+const KEY = StateKeys.recentStores;
 const MAX = 20;
 
 /** Store ids the user picked recently, newest first (pickers list them first). */

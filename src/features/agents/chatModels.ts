@@ -7,11 +7,12 @@ import type { Services } from '../../services';
 import { requireGateway } from '../../services/commands';
 import { isAbort, toChatError } from '../chat';
 import { agentModels, estimateTokens, refusesTools } from './modelInfo';
+import { StateKeys } from '../../common/constants';
 
 /** Must match `contributes.languageModelChatProviders[].vendor` in package.json. */
 export const MODEL_VENDOR = 'docchat';
-const REFUSED_TOOLS_KEY = 'docchat.agents.refusedTools';
-const MODEL_LIST_KEY = 'docchat.agents.modelList';
+const REFUSED_TOOLS_KEY = StateKeys.agentsRefusedTools;
+const MODEL_LIST_KEY = StateKeys.agentsModelList;
 
 interface CachedModels {
   origin: string;

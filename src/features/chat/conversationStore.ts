@@ -9,8 +9,9 @@ import * as z from 'zod';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
 import { type Conversation, type ConversationOptions, conversationSchema } from '../../chatCore/conversation';
 import type { ConversationSummary } from '../../chatCore/protocol';
+import { StateKeys } from '../../common/constants';
 
-const STATE_KEY = 'docchat.chat.conversations';
+const STATE_KEY = StateKeys.conversations;
 /**
  * Saves within this time become one: writing all conversations (serialised whole by the memento)
  * is kept off the path from Enter to the request and to the first answer text.

@@ -3,10 +3,11 @@ import type { Services } from '../../services';
 import { pickStores } from '../stores';
 import { defaultGrounding } from '../../services/defaultGrounding';
 import { resolveStore, type StoreRef } from '../../chatCore/answerText';
+import { StateKeys } from '../../common/constants';
 
-const KEY = 'docchat.participant.store';
+const KEY = StateKeys.participantStore;
 /** Every store chosen with `/store` (the first is also the default-grounding choice). */
-const KEY_MANY = 'docchat.participant.stores';
+const KEY_MANY = StateKeys.participantStores;
 
 /**
  * The vector store `@docchat` and the search tool use, by the default-grounding rule: the store

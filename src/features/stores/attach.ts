@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { VectorStore, VectorStoreFile } from '../../api/documents/schemas';
-import { Commands } from '../../common/constants';
+import { Commands, StateKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
 import { mayUseOcr, summarizeAttach, type AttachOutcome } from './attachModel';
@@ -16,7 +16,7 @@ export interface AttachSource {
   read(): Promise<Uint8Array>;
 }
 
-const LAST_SKIP_OCR = 'docchat.lastSkipOcr';
+const LAST_SKIP_OCR = StateKeys.lastSkipOcr;
 
 /** A file of the workspace (an unsaved editor's text wins over what is on disk). */
 export function sourceFromUri(uri: vscode.Uri): AttachSource {

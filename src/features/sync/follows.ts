@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import { SyncJournal } from './journal';
 import type { HashCacheEntry } from './scanner';
+import { StateKeys } from '../../common/constants';
 
 /** A folder that keeps a store in sync (kept in the workspace state). */
 export interface Follow {
@@ -33,7 +34,7 @@ export interface FileRecord extends HashCacheEntry {
 
 export type SyncActivity = 'idle' | 'planning' | 'syncing' | 'waiting';
 
-const FOLLOWS_KEY = 'docchat.sync.follows';
+const FOLLOWS_KEY = StateKeys.syncFollows;
 
 /**
  * The followed folders (workspace state) and, for each, its file records and write-ahead journal

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { Commands, ContextKeys, ViewIds, WALKTHROUGH_ID } from '../../common/constants';
+import { Commands, ContextKeys, ViewIds, WALKTHROUGH_ID, StateKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import type { ConnectionState } from '../../services/connection';
 import { registerCommand } from '../../services/commands';
 
 /** globalState: the walkthrough was opened once (the first time the view was shown after installing). */
-const SHOWN_KEY = 'docchat.walkthrough.shown';
+const SHOWN_KEY = StateKeys.walkthroughShown;
 /** VS Code's own switch for walkthroughs opening by themselves after an install. */
 const OPEN_ON_INSTALL = 'workbench.welcomePage.walkthroughs.openOnInstall';
 
