@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AbortedError, DocChatError, errorSentence, RateLimitError } from '../api/http/errors';
+import { DocChatError, errorSentence, isAbortError, RateLimitError } from '../api/http/errors';
 import { Commands } from '../common/constants';
 import type { Logger } from '../common/log';
 import type { RateLimitMonitor } from './rateLimits';
@@ -13,12 +13,7 @@ export interface ReportOptions {
 
 /** True for errors that mean "the user or DocChat cancelled", which are never shown. */
 export function isCancellation(error: unknown): boolean {
-  return (
-    error instanceof AbortedError ||
-    (error instanceof DocChatError && error.kind === 'aborted') ||
-    error instanceof vscode.CancellationError ||
-    (error instanceof Error && error.name === 'AbortError')
-  );
+  return isAbortError(error) || error instanceof vscode.CancellationError;
 }
 
 /** One readable sentence for an error, without secrets (the clients never put them in messages). */

@@ -121,6 +121,15 @@ export class ProtocolError extends DocChatError {
   }
 }
 
+/**
+ * True for a request or operation that was cancelled: DocChat's own `aborted` errors and an
+ * `AbortError` from an `AbortSignal` (fetch, undici, timers, streams). The one test of "this was
+ * cancelled" of the clients, the chat, the folder sync and the gateway tools.
+ */
+export function isAbortError(error: unknown): boolean {
+  return (error instanceof DocChatError && error.kind === 'aborted') || (error instanceof Error && error.name === 'AbortError');
+}
+
 export function isDocChatError(value: unknown): value is DocChatError {
   return value instanceof DocChatError;
 }

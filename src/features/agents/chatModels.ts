@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { DocChatError, errorSentence } from '../../api/http/errors';
+import { DocChatError, errorSentence, isAbortError } from '../../api/http/errors';
 import type { ChatMessage, ModelInfo } from '../../api/gateway/schemas';
 import { MODEL_LIST_TTL_MS } from '../../chatCore/modelCatalog';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { Services } from '../../services';
 import { requireGateway } from '../../services/commands';
-import { isAbort, toChatError } from '../chat';
+import { toChatError } from '../chat';
 import { agentModels, estimateTokens, refusesTools } from './modelInfo';
 import { StateKeys } from '../../common/constants';
 
@@ -212,7 +212,7 @@ export class DocChatModelProvider extends Disposable implements vscode.LanguageM
 
   /** The UI's sentence and way forward for a failed answer; a refusal of tools is remembered. */
   private async failure(error: unknown, model: vscode.LanguageModelChatInformation, withTools: boolean): Promise<Error> {
-    if (isAbort(error)) return new vscode.CancellationError();
+    if (isAbortError(error)) return new vscode.CancellationError();
     const info = toChatError(error, 'gateway', model.id);
     const sentences = [info.message, ...info.actions.map(actionSentence).filter((s): s is string => !!s)];
     if (withTools && error instanceof DocChatError && refusesTools(error)) {

@@ -6,11 +6,12 @@
 import * as l10n from '@vscode/l10n';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { type AnswerStream, done, failed } from './answerStream';
-import { emptyAnswerError, isAbort, toChatError } from './chatErrors';
+import { emptyAnswerError, toChatError } from './chatErrors';
 import { type FileNameCache, findPassages, type GroundingDocuments, type GroundingStore, numberSources } from '../../chatCore/grounding';
 import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { ChatErrorInfo, ChatMessage, ContextItem, NextStep, TokenUsage } from '../../chatCore/protocol';
+import { isAbortError } from '../../api/http/errors';
 
 interface StreamPart {
   content: string;
@@ -139,7 +140,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
         ).text;
       passages = await findPassages(deps.documents, { query: searchQuery, stores, maxResults: job.maxResults }, deps.fileNames, signal);
     } catch (error) {
-      if (signal.aborted || isAbort(error)) {
+      if (signal.aborted || isAbortError(error)) {
         return done({ stopped: true });
       }
       return failed(toChatError(error, 'documents'));
@@ -189,7 +190,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
       finishReason = part.finishReason ?? finishReason;
     }
   } catch (error) {
-    if (signal.aborted || isAbort(error)) {
+    if (signal.aborted || isAbortError(error)) {
       return done({ stopped: true, ...(usage ? { usage } : {}) });
     }
     throw error;

@@ -5,8 +5,8 @@
  * whose `finally` hands the sink exactly one end. No `vscode` import.
  */
 import { DeltaCoalescer, type FlushScheduler, FRAME_MS } from './deltaCoalescer';
-import { isAbort } from './chatErrors';
 import type { ChatErrorInfo, ChatSource, NextStep, StreamPhase, TokenUsage, ToolProgress, WebPageSource } from '../../chatCore/protocol';
+import { isAbortError } from '../../api/http/errors';
 
 export type AnswerEvent =
   | { type: 'status'; phase: StreamPhase }
@@ -69,7 +69,7 @@ export async function consumeAnswer(stream: AnswerStream, sink: AnswerSink, opti
   } catch (error) {
     // A sink that threw leaves the stream suspended: let it release what it holds.
     void stream.return(undefined).catch(() => undefined);
-    end = signal.aborted || isAbort(error) ? done({ stopped: true }) : failed(options.describe(error));
+    end = signal.aborted || isAbortError(error) ? done({ stopped: true }) : failed(options.describe(error));
   } finally {
     // What arrived stays: it goes out before the one terminal message, and nothing after it.
     coalescer.dispose();

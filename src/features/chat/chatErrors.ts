@@ -11,9 +11,6 @@ export type FailedService = 'gateway' | 'documents';
 /** Known to come and go (see the gateway document). */
 const FLAKY_MODELS = ['gamma-4-fast-reasoning'];
 
-export function isAbort(error: unknown): boolean {
-  return (error instanceof DocChatError && error.kind === 'aborted') || (error instanceof Error && error.name === 'AbortError');
-}
 
 export function formatWait(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));

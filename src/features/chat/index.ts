@@ -14,7 +14,7 @@ import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
 export { CHAT_VIEW_TYPE } from './chatPanel';
-export { isAbort, toChatError } from './chatErrors';
+export { toChatError } from './chatErrors';
 
 // The argument check is zod's: it loads at the first use, not when DocChat activates.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose

@@ -6,7 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { GatewayClient, ResearchWaitOptions } from '../../api/gateway/client';
 import type { ResearchTask } from '../../api/gateway/schemas';
-import { AbortedError, DocChatError } from '../../api/http/errors';
+import { DocChatError, isAbortError } from '../../api/http/errors';
 import { escapeMarkdown, formatCrawl, formatResearch, formatWebSearch, type ToolAnswer } from './markdown';
 import type { ToolCommand, ToolCommandName } from '../../chatCore/slashCommands';
 
@@ -138,7 +138,7 @@ export async function runToolCommand(gateway: ToolGateway, command: ToolCommand,
       }
     }
   } catch (error) {
-    if (isAbort(error) || options.signal?.aborted) {
+    if (isAbortError(error) || options.signal?.aborted) {
       const message = toolSentence(command.name, 'cancelled');
       return { status: 'cancelled', command: command.name, markdown: message, message, byService: false, researchId };
     }
@@ -193,13 +193,6 @@ export function researchProgress(task: ResearchTask): ResearchProgress {
   return { id: task.id, status: task.status, ...(fraction !== undefined ? { fraction } : {}), ...(message ? { message } : {}), text };
 }
 
-function isAbort(error: unknown): boolean {
-  return (
-    error instanceof AbortedError ||
-    (error instanceof DocChatError && error.kind === 'aborted') ||
-    (error instanceof Error && error.name === 'AbortError')
-  );
-}
 
 /**
  * One sentence for the user. A 501 (a gateway, or the embedded backend without an upstream, that

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/limits';
-import { AbortedError } from '../../api/http/errors';
+import { isAbortError } from '../../api/http/errors';
 import { Commands, ContextKeys, SETTINGS_SECTION, Settings } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
@@ -124,7 +124,7 @@ export class SyncController extends Disposable {
         try {
           await this.syncOnce(latest, next);
         } catch (error) {
-          if (!isAbort(error)) this.services.errors.report(error, vscode.l10n.t('DocChat: could not sync "{0}".', label(latest)));
+          if (!isAbortError(error)) this.services.errors.report(error, vscode.l10n.t('DocChat: could not sync "{0}".', label(latest)));
         }
         next = this.again.get(follow.id);
       }
@@ -272,7 +272,7 @@ export class SyncController extends Disposable {
       await this.finish(follow, records, summary, request.interactive, counts.failed);
     } catch (error) {
       await this.follows.saveRecords(follow).catch(() => undefined);
-      if (isAbort(error)) {
+      if (isAbortError(error)) {
         this.log.info(`Sync of ${label(follow)} stopped; the next sync resumes it.`);
         return;
       }
@@ -431,6 +431,3 @@ export function label(follow: Follow): string {
   return follow.relativeFolder ? `"${name}/${follow.relativeFolder}"` : `"${name}"`;
 }
 
-function isAbort(error: unknown): boolean {
-  return error instanceof AbortedError || (error instanceof Error && error.name === 'AbortError');
-}

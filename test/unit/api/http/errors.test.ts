@@ -4,6 +4,7 @@ import {
   AbortedError,
   AuthError,
   DocChatError,
+  isAbortError,
   NotFoundError,
   ProtocolError,
   RateLimitError,
@@ -281,5 +282,17 @@ describe('errors and the token', () => {
     await rejects(client.retrieveVectorStore('vs_1', { signal: AbortSignal.abort() }), AbortedError);
     assert.equal(server.count('GET', PATH), 2, 'an already aborted signal sends nothing');
     await client.close();
+  });
+
+  it('tells a cancellation from a failure one way: DocChat’s aborted errors and an AbortError, nothing else', async () => {
+    assert.equal(isAbortError(new AbortedError()), true);
+    assert.equal(isAbortError(new DocChatError('aborted', 'Stopped.')), true);
+    const signal = AbortSignal.abort();
+    assert.equal(isAbortError(signal.reason), true, 'the reason of an aborted signal (a DOMException named AbortError)');
+    const fetchAbort = await fetch('http://127.0.0.1:9', { signal }).catch((error: unknown) => error);
+    assert.equal(isAbortError(fetchAbort), true, 'fetch with an aborted signal');
+    for (const failure of [new TimeoutError('Slow.'), new ServerError('Down.'), new Error('aborted'), 'AbortError', undefined]) {
+      assert.equal(isAbortError(failure), false, String(failure));
+    }
   });
 });
