@@ -11,7 +11,6 @@ export type FailedService = 'gateway' | 'documents';
 /** Known to come and go (see the gateway document). */
 const FLAKY_MODELS = ['gamma-4-fast-reasoning'];
 
-
 export function formatWait(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   return seconds < 120 ? l10n.t('{0} s', seconds) : l10n.t('{0} min', Math.ceil(seconds / 60));

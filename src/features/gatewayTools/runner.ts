@@ -193,7 +193,6 @@ export function researchProgress(task: ResearchTask): ResearchProgress {
   return { id: task.id, status: task.status, ...(fraction !== undefined ? { fraction } : {}), ...(message ? { message } : {}), text };
 }
 
-
 /**
  * One sentence for the user. A 501 (a gateway, or the embedded backend without an upstream, that
  * does not offer the tool) says so plainly instead of looking like a crash.

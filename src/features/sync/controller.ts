@@ -430,4 +430,3 @@ export function label(follow: Follow): string {
   const name = workspaceFolder?.name ?? folder.path.split('/').pop() ?? follow.folderUri;
   return follow.relativeFolder ? `"${name}/${follow.relativeFolder}"` : `"${name}"`;
 }
-
