@@ -165,4 +165,6 @@ export const VsCodeSettings = {
   httpProxyStrictSSL: 'http.proxyStrictSSL',
   httpProxyAuthorization: 'http.proxyAuthorization',
   httpSystemCertificates: 'http.systemCertificates',
+  /** Whether extensions' walkthroughs open by themselves after installing (the Welcome page's setting). */
+  walkthroughsOpenOnInstall: 'workbench.welcomePage.walkthroughs.openOnInstall',
 } as const;

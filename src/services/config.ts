@@ -56,6 +56,16 @@ export class ConfigService extends Disposable {
     return this._current;
   }
 
+  /** False when the user turned off walkthroughs that open by themselves after installing. */
+  get walkthroughsOpenOnInstall(): boolean {
+    return vscode.workspace.getConfiguration().get<boolean>(VsCodeSettings.walkthroughsOpenOnInstall) !== false;
+  }
+
+  /** The folder sync's settings for one folder (they may differ per workspace folder). */
+  forFolder(folder: vscode.Uri): FolderSyncSettings {
+    return readFolderSyncSettings(folder);
+  }
+
   /** Writes a user-level value (the only level the URL settings are read from). */
   async update(key: SettingKey, value: unknown): Promise<void> {
     await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
@@ -82,4 +92,32 @@ export function readSettings(): DocChatSettings {
     httpProxyAuthorization: root.get(VsCodeSettings.httpProxyAuthorization),
     httpSystemCertificates: root.get(VsCodeSettings.httpSystemCertificates),
   });
+}
+
+/** What a folder sync does with store files whose workspace file was deleted. */
+export type RemoveDeleted = 'ask' | 'always' | 'never';
+
+/** The settings a folder sync reads for one folder, resource-scoped (VS Code's `files.exclude` included). */
+export interface FolderSyncSettings {
+  /** `files.exclude` globs that are on, then `docchat.sync.exclude`. */
+  exclude: string[];
+  removeDeleted: RemoveDeleted;
+  /** `docchat.sync.watch`: re-sync the folder's saved, created and deleted files. */
+  watch: boolean;
+}
+
+export function readFolderSyncSettings(folder: vscode.Uri): FolderSyncSettings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, folder);
+  const filesExclude = vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ?? {};
+  const removeDeleted = config.get<string>(Settings.syncRemoveDeleted, 'ask');
+  return {
+    exclude: [
+      ...Object.entries(filesExclude)
+        .filter(([, on]) => on === true)
+        .map(([glob]) => glob),
+      ...(config.get<unknown[]>(Settings.syncExclude) ?? []).filter((g): g is string => typeof g === 'string' && g.trim() !== ''),
+    ],
+    removeDeleted: removeDeleted === 'always' || removeDeleted === 'never' ? removeDeleted : 'ask',
+    watch: config.get<boolean>(Settings.syncWatch, false) === true,
+  };
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, Settings } from '../../common/constants';
+import { Settings } from '../../common/constants';
 import type { Services } from '../../services';
 
 interface ModelPick extends vscode.QuickPickItem {
@@ -16,7 +16,7 @@ export async function chooseEmbeddingModel(services: Services): Promise<string |
     void vscode.window.showWarningMessage(vscode.l10n.t('DocChat: choosing an embedding model needs the language-model gateway.'));
     return undefined;
   }
-  const current = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>(Settings.embeddingModel, '').trim();
+  const current = services.config.current.embeddingModel;
   const models = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('DocChat: listing embedding models') },
     () => gateway.listEmbeddingModels(),

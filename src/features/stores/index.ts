@@ -56,7 +56,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   // Showing the view is using DocChat: it connects (in Local mode, starts the local backend).
   if (treeView.visible) {
     void services.connection.use('the Vector Stores view');
-    offerWalkthrough(context);
+    offerWalkthrough(context, services.config);
   }
   const describeConnection = () => {
     const s = services.connection.state;
@@ -68,7 +68,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       tree.setVisible(e.visible);
       if (e.visible) {
         void services.connection.use('the Vector Stores view');
-        offerWalkthrough(context);
+        offerWalkthrough(context, services.config);
       }
     }),
     services.connection.onDidChange(describeConnection),

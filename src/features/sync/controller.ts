@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/limits';
 import { isAbortError } from '../../api/http/errors';
-import { Commands, ContextKeys, SETTINGS_SECTION, Settings } from '../../common/constants';
+import { Commands, ContextKeys } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
 import { requireDocuments } from '../../services/commands';
+import type { RemoveDeleted } from '../../services/config';
 import { connectionModeOf } from '../../services/settingsModel';
 import { completeWalkthroughStep } from '../walkthrough';
 import { formatDuration } from './eta';
@@ -14,7 +15,7 @@ import { countPlan, describePlan, planHasWork, planSync, remoteFrom, type LocalF
 import { listStoreFiles, runSync, type FileOutcome, type RunSummary } from './runner';
 import { hashFiles, scanFolder, type HashedFile } from './scanner';
 
-export type RemoveDeleted = 'ask' | 'always' | 'never';
+export type { RemoveDeleted } from '../../services/config';
 
 export interface SyncRequest {
   /** The user asked for this sync (a command): show the plan unless the folder is confirmed. */
@@ -27,21 +28,6 @@ export interface SyncRequest {
 
 /** How many plan lines the confirmation lists per kind. */
 const PLAN_SAMPLE = 5;
-
-function settingsFor(folder: vscode.Uri) {
-  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, folder);
-  const filesExclude = vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ?? {};
-  const removeDeleted = config.get<string>(Settings.syncRemoveDeleted, 'ask');
-  return {
-    exclude: [
-      ...Object.entries(filesExclude)
-        .filter(([, on]) => on === true)
-        .map(([glob]) => glob),
-      ...(config.get<string[]>(Settings.syncExclude) ?? []).filter((g) => typeof g === 'string' && g.trim()),
-    ],
-    removeDeleted: (['ask', 'always', 'never'].includes(removeDeleted) ? removeDeleted : 'ask') as RemoveDeleted,
-  };
-}
 
 function sample(label: string, paths: string[]): string[] {
   if (!paths.length) return [];
@@ -166,7 +152,7 @@ export class SyncController extends Disposable {
     const client = requireDocuments(this.services.connection);
     const folder = vscode.Uri.parse(follow.folderUri);
     const root = vscode.Uri.parse(follow.rootUri);
-    const settings = settingsFor(folder);
+    const settings = this.services.config.forFolder(folder);
     const abort = new AbortController();
     this.aborts.set(follow.id, abort);
     const signal = abort.signal;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../../common/constants';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
+import { readFolderSyncSettings } from '../../services/config';
 import { label } from './controller';
 import type { SyncController } from './controller';
 import type { Follow, FollowStore } from './follows';
@@ -45,7 +46,7 @@ export class FollowWatcher extends Disposable {
     const wanted = new Map<string, Follow>();
     for (const follow of this.follows.list()) {
       const folder = vscode.Uri.parse(follow.folderUri);
-      if (vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<boolean>(Settings.syncWatch, false)) {
+      if (readFolderSyncSettings(folder).watch) {
         wanted.set(follow.id, follow);
       }
     }

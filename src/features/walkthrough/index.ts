@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import { Commands, ContextKeys, ViewIds, WALKTHROUGH_ID, StateKeys } from '../../common/constants';
 import type { Services } from '../../services';
+import type { ConfigService } from '../../services/config';
 import type { ConnectionState } from '../../services/connection';
 import { registerCommand } from '../../services/commands';
 
 /** globalState: the walkthrough was opened once (the first time the view was shown after installing). */
 const SHOWN_KEY = StateKeys.walkthroughShown;
-/** VS Code's own switch for walkthroughs opening by themselves after an install. */
-const OPEN_ON_INSTALL = 'workbench.welcomePage.walkthroughs.openOnInstall';
 
 /** The walkthrough's steps (package.json `contributes.walkthroughs`), by the context key that marks each done. */
 const STEPS = {
@@ -62,8 +61,8 @@ function chatShown(): boolean {
  * a DocChat chat is on screen: a newcomer who opened the chat first is not covered by it (the
  * view's "Get Started" opens it any time, and it opens by itself once the chat is not shown).
  */
-export function offerWalkthrough(context: vscode.ExtensionContext): void {
-  if (context.globalState.get<boolean>(SHOWN_KEY) || vscode.workspace.getConfiguration().get<boolean>(OPEN_ON_INSTALL) === false) {
+export function offerWalkthrough(context: vscode.ExtensionContext, config: ConfigService): void {
+  if (context.globalState.get<boolean>(SHOWN_KEY) || !config.walkthroughsOpenOnInstall) {
     return;
   }
   if (chatShown()) {
