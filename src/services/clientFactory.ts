@@ -8,6 +8,7 @@ import type * as GatewayModule from '../api/gateway/client';
 import type { GatewayClient } from '../api/gateway/client';
 import { atFirstUse } from '../common/atFirstUse';
 import type { LogLevel } from '../common/log';
+import type { LocalNetwork } from './localBackend';
 import type { DocChatSettings } from './settingsModel';
 
 // The clients, their schemas and zod load when DocChat first connects, not when it activates.
@@ -29,7 +30,11 @@ export interface ClientHooks {
   userAgent?: string;
 }
 
-export function transportOptions(settings: DocChatSettings, userAgent?: string) {
+/**
+ * The network settings (proxy, exemptions, certificates) as the HTTP layer takes them; the one
+ * mapping, used by the extension's clients and handed to the local backend for its own calls.
+ */
+export function networkOptions(settings: DocChatSettings): LocalNetwork {
   const n = settings.network;
   return {
     proxy: n.proxy,
@@ -38,9 +43,11 @@ export function transportOptions(settings: DocChatSettings, userAgent?: string) 
     strictSSL: n.strictSSL,
     systemCertificates: n.systemCertificates,
     caFiles: n.caFiles,
-    allowInsecureHttp: n.allowInsecureHttp,
-    userAgent,
   };
+}
+
+export function transportOptions(settings: DocChatSettings, userAgent?: string) {
+  return { ...networkOptions(settings), allowInsecureHttp: settings.network.allowInsecureHttp, userAgent };
 }
 
 /** What both clients take from the settings, the endpoint and the connection's hooks. */

@@ -4,7 +4,14 @@ import type { GatewayClient } from '../api/gateway/client';
 import { ContextKeys, SecretKeys } from '../common/constants';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { Logger } from '../common/log';
-import { createDocumentsClient, createGatewayClient, planConnection, type ClientHooks, type Endpoint } from './clientFactory';
+import {
+  createDocumentsClient,
+  createGatewayClient,
+  networkOptions,
+  planConnection,
+  type ClientHooks,
+  type Endpoint,
+} from './clientFactory';
 import type { ConfigService } from './config';
 import type { LocalBackend } from './localBackend';
 import { announceLocalBackendChange } from './localBackendNotices';
@@ -159,15 +166,7 @@ export class ConnectionService extends Disposable {
         const modelServer = this.modelServer.choice;
         const modelServerKey = modelServer?.hasKey ? await this.secrets.get(SecretKeys.modelServerKey) : undefined;
         const upstream = localUpstream(plan.gateway, settings, modelServer && { url: modelServer.url, key: modelServerKey });
-        const { proxy, noProxy, proxyAuthorization, strictSSL, caFiles, systemCertificates } = settings.network;
-        const local = await this.localBackend.start(upstream, {
-          proxy,
-          noProxy,
-          proxyAuthorization,
-          strictSSL,
-          caFiles,
-          systemCertificates,
-        });
+        const local = await this.localBackend.start(upstream, networkOptions(settings));
         const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.localBackend.probe() };
         documents = createDocumentsClient(settings, local, localHooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;

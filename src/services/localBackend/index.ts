@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import type { TransportOptions } from '../../api/http/options';
 import { upstreamSignature, isProcessAlive, type DiscoveryInfo } from '../../common/discoveryFile';
 import { Disposable, type DisposableLike, toDisposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
@@ -26,14 +27,10 @@ export interface LocalUpstream {
  * rules and certificates as the extension's clients. Holds http.proxyAuthorization, so it goes to
  * the backend in its environment, never on its command line, and is never logged.
  */
-export interface LocalNetwork {
-  proxy?: string;
-  noProxy?: string[];
-  proxyAuthorization?: string;
-  strictSSL?: boolean;
-  caFiles?: string[];
-  systemCertificates?: boolean;
-}
+export type LocalNetwork = Pick<
+  TransportOptions,
+  'proxy' | 'noProxy' | 'proxyAuthorization' | 'strictSSL' | 'caFiles' | 'systemCertificates'
+>;
 
 /** The gateway's documented default embedding model. */
 export const DEFAULT_GATEWAY_EMBEDDING_MODEL = 'text-embed-3-small';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createProxyPolicy, type ProxyInputs } from '../../../../src/api/http/proxyPolicy';
-import { transportOptions } from '../../../../src/services/clientFactory';
+import { networkOptions, transportOptions } from '../../../../src/services/clientFactory';
 import { normaliseSettings, type RawSettings } from '../../../../src/services/settingsModel';
 
 const OWN = 'http://own.proxy:1';
@@ -210,5 +210,32 @@ describe('proxy policy: settings × environment', () => {
     const defaults = transportOptions(normaliseSettings({ docchat: {} }));
     assert.equal(defaults.proxyAuthorization, undefined);
     assert.equal(defaults.systemCertificates, true);
+  });
+
+  it('hands the local backend exactly the network part of what the clients use, from one mapping', () => {
+    const settings = normaliseSettings({
+      docchat: {
+        'network.proxy': OWN,
+        'network.caFiles': ['/etc/company-ca.pem'],
+        'network.strictSSL': false,
+        'network.allowInsecureHttp': true,
+      },
+      httpNoProxy: ['intranet.example.com'],
+      httpProxyAuthorization: 'Basic Ym9iOnB3',
+      httpSystemCertificates: false,
+    });
+    const network = networkOptions(settings);
+    assert.deepEqual(network, {
+      proxy: OWN,
+      noProxy: ['intranet.example.com'],
+      proxyAuthorization: 'Basic Ym9iOnB3',
+      strictSSL: false,
+      systemCertificates: false,
+      caFiles: ['/etc/company-ca.pem'],
+    });
+    const { allowInsecureHttp, userAgent, ...clientNetwork } = transportOptions(settings, 'DocChat/1');
+    assert.deepEqual(clientNetwork, network, 'the clients and the backend get the same network settings');
+    assert.equal(allowInsecureHttp, true);
+    assert.equal(userAgent, 'DocChat/1');
   });
 });
