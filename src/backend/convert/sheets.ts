@@ -63,7 +63,18 @@ function cellRef(ref: string): { row: number; col: number } | undefined {
   return { row: Number(match[2]) - 1, col: col - 1 };
 }
 
-/** Built-in date formats (ECMA-376 18.8.30) and custom ones with day/month/year parts. */
+/**
+ * True for a number format that shows a date or a time: the built-in ones (ECMA-376 18.8.30 /
+ * MS-XLS 2.5.165: 14–22, 45–47) and custom codes with day, month-and-year or hour parts outside
+ * quoted text, escapes and bracketed colours or conditions (`[Red]0.00` is not a date).
+ */
+export function isDateFormat(id: number, code = ''): boolean {
+  if ((id >= 14 && id <= 22) || (id >= 45 && id <= 47)) return true;
+  const bare = code.replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
+  return /[dyh]/i.test(bare);
+}
+
+/** Built-in date formats and custom ones with date parts, by cell style index. */
 function dateStyles(styles: XmlNode | undefined): Set<number> {
   const dates = new Set<number>();
   if (!styles) return dates;
@@ -72,17 +83,31 @@ function dateStyles(styles: XmlNode | undefined): Set<number> {
   const xfs = findFirst(styles, 'cellXfs');
   childrenNamed(xfs ?? { name: '', attrs: {}, children: [] }, 'xf').forEach((xf, index) => {
     const id = Number(attr(xf, 'numFmtId') ?? 0);
-    const code = (custom.get(id) ?? '').replace(/"[^"]*"|\[[^\]]*\]/g, '');
-    if ((id >= 14 && id <= 22) || (id >= 45 && id <= 47) || /[dy]/i.test(code)) dates.add(index);
+    if (isDateFormat(id, custom.get(id))) dates.add(index);
   });
   return dates;
 }
 
-/** An Excel serial date (1900 system) as ISO text. */
-function excelDate(serial: number): string {
-  const ms = Math.round((serial - 25569) * 86400 * 1000);
+/** Days between the 1900 and the 1904 date systems' day zero. */
+const DAYS_1904 = 1462;
+
+/**
+ * An Excel serial date as ISO text: the date alone when it has no time of day, the time alone
+ * when it has no date (a duration or a time of day), otherwise both. `date1904`: the workbook
+ * counts from 1904 (old Mac workbooks).
+ */
+export function excelDate(serial: number, date1904 = false): string {
+  if (serial >= 0 && serial < 1) return new Date(Math.round(serial * 86400) * 1000).toISOString().slice(11, 19);
+  const ms = Math.round((serial + (date1904 ? DAYS_1904 : 0) - 25569) * 86400 * 1000);
   const iso = new Date(ms).toISOString();
   return serial % 1 === 0 ? iso.slice(0, 10) : iso.slice(0, 19).replace('T', ' ');
+}
+
+/** A cell of type `d` (an ISO 8601 date, ECMA-376 18.18.11) as the serial dates are written. */
+function isoCellDate(value: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}:\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
+  if (!match) return value;
+  return !match[2] || match[2] === '00:00:00' ? match[1]! : `${match[1]} ${match[2]}`;
 }
 
 export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
@@ -103,6 +128,7 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
       )
     : [];
   const dates = dateStyles(await pkg.xml('xl/styles.xml'));
+  const date1904 = /^(1|true)$/.test(attr(findFirst(workbook, 'workbookPr') ?? { name: '', attrs: {}, children: [] }, 'date1904') ?? '');
   const sheets: Sheet[] = [];
   for (const entry of findAll(workbook, 'sheet')) {
     const target = rels.get(attr(entry, 'id') ?? '')?.target;
@@ -125,8 +151,9 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
             .map(textOf)
             .join('');
         } else if (type === 'b') text = value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : value;
+        else if (type === 'd') text = isoCellDate(value);
         else if (type === 'n' && value && dates.has(Number(attr(cell, 's') ?? -1)) && Number.isFinite(Number(value))) {
-          text = excelDate(Number(value));
+          text = excelDate(Number(value), date1904);
         } else text = value;
         put(sheet, ref?.row ?? rowIndex, colIndex, text);
       }
@@ -264,6 +291,9 @@ const FORMULA = 0x0006;
 const STRING = 0x0207;
 const BOOLERR = 0x0205;
 const FILEPASS = 0x002f;
+const FORMAT = 0x041e;
+const XF = 0x00e0;
+const DATEMODE = 0x0022;
 
 function rkValue(rk: number): number {
   let value: number;
@@ -380,6 +410,17 @@ export async function xlsToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
   const sheets: Sheet[] = [];
   let current: Sheet | undefined;
   let pendingFormula: { row: number; col: number } | undefined;
+  // Number formats by id, the format of each cell style (XF, by index) and the date system: a
+  // number whose style shows a date is written as one.
+  const formats = new Map<number, string>();
+  const styleFormats: number[] = [];
+  let date1904 = false;
+  const numberText = (value: number, style: number): string => {
+    const id = styleFormats[style];
+    return id !== undefined && isDateFormat(id, formats.get(id)) && Number.isFinite(value)
+      ? excelDate(value, date1904)
+      : formatNumber(value);
+  };
   try {
     for (const { type, data: rec, parts } of records(stream)) {
       switch (type) {
@@ -394,6 +435,15 @@ export async function xlsToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
           break;
         case SST:
           strings = readSst(parts);
+          break;
+        case FORMAT:
+          if (rec.length >= 5) formats.set(rec.readUInt16LE(0), xlsString(rec, 2, 2));
+          break;
+        case XF:
+          if (rec.length >= 4) styleFormats.push(rec.readUInt16LE(2));
+          break;
+        case DATEMODE:
+          if (rec.length >= 2) date1904 = rec.readUInt16LE(0) === 1;
           break;
         case BOF: {
           const name = [...sheetsAt.entries()].find(([, n]) => !sheets.some((s) => s.name === n))?.[1];
@@ -411,16 +461,16 @@ export async function xlsToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
             const col = rec.readUInt16LE(2);
             if (type === LABELSST) put(current, row, col, strings[rec.readUInt32LE(6)] ?? '');
             else if (type === LABEL) put(current, row, col, xlsString(rec, 6, 2));
-            else if (type === NUMBER) put(current, row, col, formatNumber(rec.readDoubleLE(6)));
-            else if (type === RK) put(current, row, col, formatNumber(rkValue(rec.readInt32LE(6))));
+            else if (type === NUMBER) put(current, row, col, numberText(rec.readDoubleLE(6), rec.readUInt16LE(4)));
+            else if (type === RK) put(current, row, col, numberText(rkValue(rec.readInt32LE(6)), rec.readUInt16LE(4)));
             else if (type === MULRK) {
               const last = rec.readUInt16LE(rec.length - 2);
               for (let c = col, at = 4; c <= last && at + 6 <= rec.length - 2; c++, at += 6) {
-                put(current, row, c, formatNumber(rkValue(rec.readInt32LE(at + 2))));
+                put(current, row, c, numberText(rkValue(rec.readInt32LE(at + 2)), rec.readUInt16LE(at)));
               }
             } else if (type === BOOLERR) put(current, row, col, rec[7] === 0 ? (rec[6] ? 'TRUE' : 'FALSE') : '#ERROR');
             else if (type === FORMULA) {
-              if (rec.readUInt16LE(12) !== 0xffff) put(current, row, col, formatNumber(rec.readDoubleLE(6)));
+              if (rec.readUInt16LE(12) !== 0xffff) put(current, row, col, numberText(rec.readDoubleLE(6), rec.readUInt16LE(4)));
               else if (rec[6] === 0) pendingFormula = { row, col };
               else if (rec[6] === 1) put(current, row, col, rec[8] ? 'TRUE' : 'FALSE');
             }

@@ -144,6 +144,27 @@ export async function sheetJsWorkbook(bookType: 'biff8' | 'ods'): Promise<Buffer
   return XLSX.write(wb, { bookType, type: 'buffer' }) as Buffer;
 }
 
+/**
+ * A workbook with dates and times in cells formatted as such (a built-in date format, a custom
+ * date-and-time, a time of day) beside numbers whose format only looks like one (`[Red]0.00`),
+ * written by SheetJS as XLS (BIFF8) or XLSX.
+ */
+export async function datedWorkbook(bookType: 'biff8' | 'xlsx'): Promise<Buffer> {
+  const XLSX = await import('xlsx');
+  const wb = XLSX.utils.book_new();
+  const sheet = XLSX.utils.aoa_to_sheet(
+    [
+      ['Milestone', 'Due', 'Amount'],
+      ['Kick-off', new Date(Date.UTC(2026, 2, 31)), { t: 'n', v: 7, z: '[Red]0.00' }],
+      ['Review', { t: 'n', v: 46000.5, z: 'yyyy-mm-dd hh:mm' }, 1200],
+      ['Stand-up', { t: 'n', v: 0.375, z: 'h:mm' }, 3],
+    ] as never,
+    { cellDates: true },
+  );
+  XLSX.utils.book_append_sheet(wb, sheet, 'Plan');
+  return XLSX.write(wb, { bookType, type: 'buffer', cellDates: true }) as Buffer;
+}
+
 export async function pptxDeck(imagePng: Buffer): Promise<Buffer> {
   const pptx = new PptxGenJS();
   const first = pptx.addSlide();

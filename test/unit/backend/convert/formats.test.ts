@@ -57,6 +57,20 @@ describe('backend: conversion of office files, mail, data, archives and images',
     }
   });
 
+  it('XLS and XLSX: numbers formatted as dates or times are written as dates and times; a colour format is still a number', async () => {
+    for (const [name, type] of [
+      ['plan.xls', 'biff8'],
+      ['plan.xlsx', 'xlsx'],
+    ] as const) {
+      const { markdown } = await convert(name, await corpus.datedWorkbook(type));
+      holds(
+        markdown,
+        ['| Kick-off | 2026-03-31 | 7 |', '| Review | 2025-12-09 12:00:00 | 1200 |', '| Stand-up | 09:00:00 | 3 |'],
+        ['46112', '46000.5', '0.375'],
+      );
+    }
+  });
+
   it('CSV in Shift-JIS and TSV in UTF-16 are decoded and become tables', async () => {
     const csv = await convert('prices.csv', corpus.shiftJisCsv());
     holds(csv.markdown, ['## Sheet: prices.csv', '| 商品名 | 価格 |', '| りんご | 120 |', 'Read as Shift_JIS'], ['\ufffd', '```']);
