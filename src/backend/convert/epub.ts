@@ -1,8 +1,12 @@
-/** EPUB: the OPF spine's XHTML documents in reading order, each through the HTML converter. */
+/**
+ * EPUB: the OPF spine's XHTML documents in reading order, each through the HTML converter, each
+ * followed by the text OCR reads in its pictures (bounded like pictures in any document).
+ */
 import path from 'node:path';
 import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
+import { readImage } from './ocr';
 import { openPackage } from './zipPackage';
 import { attr, findAll, findFirst, squash, textOf } from './xml';
 
@@ -23,12 +27,44 @@ export async function epubToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
   for (const ref of findAll(opf, 'itemref')) {
     const href = items.get(attr(ref, 'idref') ?? '');
     if (!href) continue;
-    const html = await pkg.text(path.posix.normalize(path.posix.join(dir, decodeURIComponent(href))));
+    const chapter = path.posix.normalize(path.posix.join(dir, decodeURIComponent(href)));
+    const html = await pkg.text(chapter);
     if (!html) continue;
     // The chapter's <title> repeats its heading; the XML prolog is not HTML.
     const body = html.replace(/<\?xml[^>]*>/, '').replace(/<head[\s>][\s\S]*?<\/head>/i, '');
     const markdown = htmlToMarkdown(body, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, titleHeading: false });
     if (markdown.trim()) out.push(markdown);
+    for (const source of pictureSources(body)) {
+      const picture = path.posix.normalize(path.posix.join(path.posix.dirname(chapter), safeDecode(source)));
+      const bytes = await pkg.bytes(picture);
+      if (!bytes) continue;
+      const where = path.posix.basename(chapter);
+      const text = await readImage(
+        ctx,
+        bytes,
+        `${ctx.filename} (${where}, ${path.posix.basename(picture)})`,
+        `a picture in ${where} was not read`,
+      );
+      if (text) out.push(text);
+    }
   }
   return out.join('\n\n');
+}
+
+/** The package-relative pictures of a chapter: `<img src>` and SVG `<image href>`, each once, in order; no linked (`http:`, `data:`) ones. */
+function pictureSources(html: string): string[] {
+  const sources = new Set<string>();
+  for (const match of html.matchAll(/<(?:img|image)\b[^>]*?\s(?:src|href|xlink:href)\s*=\s*(["'])([^"'<>]{1,2000})\1/gi)) {
+    const source = match[2]!.split('#')[0]!.trim();
+    if (source && !/^[a-z][a-z0-9+.-]*:/i.test(source)) sources.add(source);
+  }
+  return [...sources];
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

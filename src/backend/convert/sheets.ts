@@ -2,14 +2,17 @@
  * Spreadsheets: XLSX and ODS (their XML read directly), XLS (BIFF8 records in an OLE compound file
  * read with `cfb`), CSV and TSV (encoding detected with chardet, decoded with iconv-lite). Each
  * sheet becomes `## Sheet: <name>` and one markdown table, so a passage from it names its sheet.
+ * Pictures on an XLSX sheet follow its table (alt text, and the text OCR reads in them).
  * Only cells that exist are kept; a sheet whose table would pass MAX_SHEET_CELLS fails with a
  * sentence naming the limit (a sheet can declare a cell at row 1,048,576 without holding data).
  */
+import path from 'node:path';
 import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable, trimRows } from './markdown';
 import { decodeLegacyText } from './encoding';
-import { odfContent, openPackage, relationships } from './zipPackage';
+import { readImage } from './ocr';
+import { odfContent, openPackage, relationships, type Package } from './zipPackage';
 import { attr, childrenNamed, findAll, findFirst, textOf, type XmlNode } from './xml';
 
 /** Cells of one sheet's table (rows × widest row) beyond this are refused. */
@@ -19,6 +22,8 @@ export interface Sheet {
   name: string;
   /** row -> column -> text */
   cells: Map<number, Map<number, string>>;
+  /** Text of the sheet's pictures (alt text, what OCR reads), after its table. */
+  pictures?: string[];
 }
 
 function tooLarge(ctx: ConvertContext, sheet: string, cells: number): ConversionError {
@@ -48,8 +53,9 @@ export function sheetsToMarkdown(ctx: ConvertContext, sheets: Sheet[]): string {
   const out: string[] = [];
   for (const sheet of sheets) {
     const rows = sheetRows(ctx, sheet);
-    if (!rows.length) continue;
-    out.push(`## Sheet: ${sheet.name}\n\n${markdownTable(rows)}`);
+    const pictures = sheet.pictures?.filter(Boolean) ?? [];
+    if (!rows.length && !pictures.length) continue;
+    out.push([`## Sheet: ${sheet.name}`, ...(rows.length ? [markdownTable(rows)] : []), ...pictures].join('\n\n'));
   }
   return out.join('\n\n');
 }
@@ -158,9 +164,45 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
         put(sheet, ref?.row ?? rowIndex, colIndex, text);
       }
     }
+    sheet.pictures = await sheetPictures(ctx, pkg, target!, sheet.name);
     sheets.push(sheet);
   }
   return sheetsToMarkdown(ctx, sheets);
+}
+
+/**
+ * The pictures placed on a sheet (its drawing part): each one's alt text and the text OCR reads in
+ * it, in the drawing's order, bounded like pictures in any document.
+ */
+async function sheetPictures(ctx: ConvertContext, pkg: Package, sheetPart: string, sheetName: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const rel of (await relationships(pkg, sheetPart)).values()) {
+    if (rel.external || !rel.type.endsWith('/drawing')) continue;
+    const drawing = await pkg.xml(rel.target);
+    if (!drawing) continue;
+    const drawingRels = await relationships(pkg, rel.target);
+    let index = 0;
+    for (const pic of findAll(drawing, 'xdr:pic')) {
+      index++;
+      const props = findFirst(pic, 'xdr:cNvPr');
+      const alt = (attr(props ?? pic, 'descr') ?? '').trim();
+      if (alt) out.push(`[image: ${alt}]`);
+      const embed = attr(findFirst(pic, 'a:blip') ?? pic, 'r:embed');
+      const image = embed ? drawingRels.get(embed) : undefined;
+      if (!image || image.external) continue;
+      const bytes = await pkg.bytes(image.target);
+      if (!bytes) continue;
+      const where = `sheet "${sheetName}"`;
+      const text = await readImage(
+        ctx,
+        bytes,
+        `${ctx.filename} (${where}, ${path.posix.basename(image.target)})`,
+        `picture ${index} on ${where} was not read`,
+      );
+      if (text) out.push(text);
+    }
+  }
+  return out;
 }
 
 /** ODF repeat counts are bounded: only repeats of cells with content are expanded. */

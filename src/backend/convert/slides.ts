@@ -9,7 +9,7 @@ import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
 import { readImage } from './ocr';
 import { odfTableRows, odfText } from './sheets';
-import { odfContent, openPackage, relationships, type Package } from './zipPackage';
+import { openPackage, relationships, type Package } from './zipPackage';
 import { attr, childrenNamed, findAll, findFirst, localName, squash, textOf, type XmlNode } from './xml';
 
 /** Paragraph texts of a DrawingML text body (`a:p` with `a:t` runs and `a:br` breaks). */
@@ -181,15 +181,24 @@ export function odfBlocks(ctx: ConvertContext, node: XmlNode): string[] {
 }
 
 export async function odpToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
-  const content = await odfContent(ctx, data, 'ODP');
+  const pkg = await openPackage(ctx, data, 'ODP');
+  const content = await pkg.xml('content.xml');
+  if (!content) {
+    throw new ConversionError('corrupt_file', `${ctx.filename} is a corrupt ODP file and cannot be read (it has no content.xml).`);
+  }
   const out: string[] = [];
-  findAll(content, 'draw:page').forEach((page, i) => {
+  for (const [i, page] of findAll(content, 'draw:page').entries()) {
     let title = '';
     const body: string[] = [];
     for (const frame of childrenNamed(page, 'frame', 'custom-shape', 'g')) {
       const blocks = odfBlocks(ctx, frame);
       if (!title && attr(frame, 'presentation:class') === 'title') title = squash(blocks.join(' '));
       else body.push(...blocks);
+      // Pictures: OCR their text, like pictures on a PowerPoint slide.
+      for (const image of findAll(frame, 'draw:image')) {
+        const text = await odfPictureText(ctx, pkg, attr(image, 'xlink:href'), `slide ${i + 1}`);
+        if (text) body.push(text);
+      }
     }
     const sections = [`## Slide ${i + 1}${title ? `: ${title}` : ''}`, ...body];
     const notes = findFirst(page, 'presentation:notes');
@@ -198,8 +207,16 @@ export async function odpToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       if (text) sections.push(`### Speaker notes\n\n${text}`);
     }
     out.push(sections.join('\n\n'));
-  });
+  }
   return out.join('\n\n');
+}
+
+/** The text OCR reads in an ODF package's picture (`Pictures/…`); nothing for a linked one. */
+async function odfPictureText(ctx: ConvertContext, pkg: Package, href: string | undefined, where: string): Promise<string> {
+  if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) return '';
+  const bytes = await pkg.bytes(href.replace(/^\.\//, ''));
+  if (!bytes) return '';
+  return readImage(ctx, bytes, `${ctx.filename} (${where}, ${path.posix.basename(href)})`, `a picture on ${where} was not read`);
 }
 
 export async function odtToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {

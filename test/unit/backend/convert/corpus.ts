@@ -126,6 +126,19 @@ export async function xlsxWorkbook(): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
+/** An XLSX whose second sheet holds a picture (a scanned receipt) beside its cells, written by exceljs. */
+export async function xlsxWithPicture(picture: Buffer): Promise<Buffer> {
+  const ExcelJS = (await import('exceljs')).default;
+  const workbook = new ExcelJS.Workbook();
+  workbook.addWorksheet('Summary').addRow(['Claims', 1]);
+  const receipts = workbook.addWorksheet('Receipts');
+  receipts.addRow(['Receipt', 'Amount']);
+  receipts.addRow(['Hotel', 950]);
+  const image = workbook.addImage({ buffer: picture as never, extension: 'png' });
+  receipts.addImage(image, { tl: { col: 3, row: 1 }, ext: { width: 420, height: 120 } });
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
 /** XLS (BIFF8) and ODS written by SheetJS. */
 export async function sheetJsWorkbook(bookType: 'biff8' | 'ods'): Promise<Buffer> {
   const XLSX = await import('xlsx');
@@ -205,9 +218,10 @@ const ODF_NS =
   'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" ' +
   'xmlns:xlink="http://www.w3.org/1999/xlink"';
 
-async function odf(mime: string, body: string): Promise<Buffer> {
+async function odf(mime: string, body: string, files: Record<string, Buffer> = {}): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('mimetype', mime, { compression: 'STORE' });
+  for (const [name, bytes] of Object.entries(files)) zip.file(name, bytes);
   zip.file(
     'content.xml',
     `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS} office:version="1.3"><office:body>${body}</office:body></office:document-content>`,
@@ -229,7 +243,8 @@ export function odtDocument(): Promise<Buffer> {
   );
 }
 
-export function odpPresentation(): Promise<Buffer> {
+/** `picture`: stored as the Pictures/x.png of slide 2 (without it, the slide links a picture the file does not hold). */
+export function odpPresentation(picture?: Buffer): Promise<Buffer> {
   return odf(
     'application/vnd.oasis.opendocument.presentation',
     '<office:presentation><draw:page draw:name="page1"><draw:frame presentation:class="title"><draw:text-box><text:p>Roadmap 2026</text:p></draw:text-box></draw:frame>' +
@@ -237,10 +252,12 @@ export function odpPresentation(): Promise<Buffer> {
       '<presentation:notes><draw:frame><draw:text-box><text:p>Say thanks to the pilot customers.</text:p></draw:text-box></draw:frame></presentation:notes></draw:page>' +
       '<draw:page draw:name="page2"><draw:frame presentation:class="title"><draw:text-box><text:p>Risks</text:p></draw:text-box></draw:frame>' +
       '<draw:frame><draw:image xlink:href="Pictures/x.png"/><svg:desc>Gantt chart of the launch</svg:desc></draw:frame></draw:page></office:presentation>',
+    picture ? { 'Pictures/x.png': picture } : {},
   );
 }
 
-export async function epubBook(): Promise<Buffer> {
+/** `picture`: an illustration in chapter two (OEBPS/images/map.png). */
+export async function epubBook(picture?: Buffer): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('mimetype', 'application/epub+zip', { compression: 'STORE' });
   zip.file(
@@ -255,7 +272,11 @@ export async function epubBook(): Promise<Buffer> {
   const chapter = (title: string, text: string) =>
     `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body><h2>${title}</h2><p>${text}</p></body></html>`;
   zip.file('OEBPS/ch1.xhtml', chapter('Chapter One', 'The lamp was lit at dusk.'));
-  zip.file('OEBPS/ch2.xhtml', chapter('Chapter Two', 'Fog rolled over the harbour.'));
+  zip.file(
+    'OEBPS/ch2.xhtml',
+    chapter('Chapter Two', `Fog rolled over the harbour.${picture ? '</p><p><img src="images/map.png" alt="Harbour map"/>' : ''}`),
+  );
+  if (picture) zip.file('OEBPS/images/map.png', picture);
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 

@@ -307,6 +307,20 @@ describe('backend: conversion of office files, mail, data, archives and images',
       holds(markdown, ['Geometry notes', '[image: Scanned signature block]', 'Invoice 2041', 'Total due 950 EUR']);
     });
 
+    it('reads the text in a picture on a spreadsheet sheet, an ODP slide and in an EPUB chapter, under its sheet, slide or chapter', async () => {
+      const picture = corpus.textImage(OCR_LINES, 'png');
+      const xlsx = await convert('claims.xlsx', await corpus.xlsxWithPicture(picture));
+      holds(xlsx.markdown, ['## Sheet: Receipts', '| Hotel | 950 |']);
+      const receipts = xlsx.markdown.slice(xlsx.markdown.indexOf('## Sheet: Receipts'));
+      holds(receipts, ['Invoice 2041', 'Total due 950 EUR']);
+      const odp = await convert('roadmap.odp', await corpus.odpPresentation(picture));
+      const slide2 = odp.markdown.slice(odp.markdown.indexOf('## Slide 2'));
+      holds(slide2, ['[image: Gantt chart of the launch]', 'Invoice 2041', 'Total due 950 EUR']);
+      const epub = await convert('lighthouse.epub', await corpus.epubBook(picture));
+      const chapter2 = epub.markdown.slice(epub.markdown.indexOf('Chapter Two'));
+      holds(chapter2, ['Fog rolled over the harbour.', 'Invoice 2041', 'Total due 950 EUR']);
+    });
+
     it('skip_ocr: no OCR on the same file, and the result says what was skipped (the benchmark measures the speed)', async () => {
       const pdf = corpus.scannedPdf(['Scanned appendix', 'Serial number 7731'], 24, ['Cover page text']);
       const full = await convert('appendix.pdf', pdf, false);
