@@ -1,11 +1,13 @@
 /**
  * E-mail: Outlook `.msg` (an OLE compound file, read with @kenjiuno/msgreader) and `.eml`
  * (MIME, read with postal-mime). Sender, recipients, subject, date, the body (HTML bodies through
- * the HTML converter) and the names of the attachments.
+ * the HTML converter; a `.msg` whose only body is compressed RTF decompressed with
+ * @kenjiuno/decompressrtf, then through the RTF converter) and the names of the attachments.
  */
 import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
+import { rtfToMarkdown } from './rtf';
 
 interface Mail {
   from?: string;
@@ -64,15 +66,18 @@ export async function msgToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
   type Recipient = { name?: string; email?: string; smtpAddress?: string; recipType?: string };
   const recipients = (fields.recipients as Recipient[] | undefined) ?? [];
   const who = (r: Recipient) => person(r.name, r.smtpAddress ?? r.email);
+  const text = fields.body as string | undefined;
   const html = fields.bodyHtml as string | undefined;
+  // Many messages keep their body only as compressed RTF (PidTagRtfCompressed).
+  const rtf = !text?.trim() && !html?.trim() ? await rtfBody(ctx, fields.compressedRtf) : undefined;
   return mailToMarkdown(ctx, {
     from: person(fields.senderName as string, (fields.senderSmtpAddress as string) ?? (fields.senderEmail as string)),
     to: recipients.filter((r) => (r.recipType ?? 'to') === 'to').map(who),
     cc: recipients.filter((r) => r.recipType === 'cc').map(who),
     subject: fields.subject as string | undefined,
     date: isoDate((fields.clientSubmitTime as string) ?? (fields.messageDeliveryTime as string) ?? (fields.creationTime as string)),
-    text: fields.body as string | undefined,
-    html: html && !(fields.body as string | undefined)?.trim() ? html : undefined,
+    text: rtf ?? text,
+    html: html && !text?.trim() ? html : undefined,
     attachments: ((fields.attachments as { fileName?: string; fileNameShort?: string; name?: string }[] | undefined) ?? [])
       .map((a) => a.fileName ?? a.fileNameShort ?? a.name ?? '')
       .filter(Boolean),
@@ -105,4 +110,20 @@ export async function emlToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     html: email.text?.trim() ? undefined : email.html,
     attachments: email.attachments.map((a) => a.filename ?? '').filter(Boolean),
   });
+}
+
+/** The text of a `.msg` body kept as compressed RTF ([MS-OXRTFCP]), or undefined when there is none. */
+async function rtfBody(ctx: ConvertContext, compressed: unknown): Promise<string | undefined> {
+  if (!(compressed instanceof Uint8Array) || compressed.length < 16) return undefined;
+  const { decompressRTF } = await import('@kenjiuno/decompressrtf');
+  let rtf: Uint8Array;
+  try {
+    rtf = Uint8Array.from(decompressRTF(Array.from(compressed)));
+  } catch (error) {
+    throw new ConversionError(
+      'corrupt_file',
+      `${ctx.filename} is a corrupt Outlook message and cannot be read (its RTF body: ${(error as Error)?.message ?? error}).`,
+    );
+  }
+  return rtfToMarkdown(ctx, rtf).trim() || undefined;
 }

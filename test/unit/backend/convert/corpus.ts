@@ -280,8 +280,25 @@ export async function epubBook(picture?: Buffer): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 
+/** [MS-OXRTFCP] compressed RTF with literal runs only: a control byte 0 before every 8 bytes. */
+function compressedRtf(rtf: string): Buffer {
+  const raw = Buffer.from(rtf, 'latin1');
+  const body: number[] = [];
+  for (let i = 0; i < raw.length; i += 8) body.push(0, ...raw.subarray(i, i + 8));
+  const header = Buffer.alloc(16);
+  header.writeUInt32LE(12 + body.length, 0); // size of everything after this field
+  header.writeUInt32LE(raw.length, 4);
+  header.writeUInt32LE(0x75465a4c, 8); // "LZFu"
+  header.writeUInt32LE(0, 12); // CRC (not checked by readers of literal-only streams)
+  return Buffer.concat([header, Buffer.from(body)]);
+}
+
 /** An Outlook .msg: MAPI property streams in an OLE compound file written with cfb ([MS-OXMSG]). */
-export async function outlookMsg(): Promise<Buffer> {
+/**
+ * `rtfBody`: the message has no plain-text or HTML body, only this RTF as PidTagRtfCompressed
+ * ([MS-OXRTFCP] "LZFu", every byte a literal: a valid stream a real writer would compress better).
+ */
+export async function outlookMsg(rtfBody?: string): Promise<Buffer> {
   const CFB = await import('cfb');
   const container = CFB.utils.cfb_new();
   const utf16 = (s: string) => Buffer.from(`${s}\0`, 'utf16le');
@@ -299,7 +316,8 @@ export async function outlookMsg(): Promise<Buffer> {
   add('/__substg1.0_0037001F', utf16('Budget approval'));
   add('/__substg1.0_0C1A001F', utf16('Grace Hopper'));
   add('/__substg1.0_5D01001F', utf16('grace@example.com'));
-  add('/__substg1.0_1000001F', utf16('The budget for the offsite is approved.'));
+  if (rtfBody === undefined) add('/__substg1.0_1000001F', utf16('The budget for the offsite is approved.'));
+  else add('/__substg1.0_10090102', compressedRtf(rtfBody));
   add('/__properties_version1.0', props(32, []));
   add('/__recip_version1.0_#00000000/__substg1.0_3001001F', utf16('Alan Turing'));
   add('/__recip_version1.0_#00000000/__substg1.0_39FE001F', utf16('alan@example.com'));

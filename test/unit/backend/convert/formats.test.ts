@@ -160,6 +160,22 @@ describe('backend: conversion of office files, mail, data, archives and images',
     ]);
   });
 
+  it('Outlook .msg whose only body is compressed RTF: the body is read from the RTF', async () => {
+    const rtf =
+      '{\\rtf1\\ansi\\ansicpg1252{\\fonttbl{\\f0 Arial;}}\\f0 The offsite budget of 12,000 EUR is approved.\\par Please book the venue by Friday.\\par}';
+    const { markdown } = await convert('approval.msg', await corpus.outlookMsg(rtf));
+    holds(
+      markdown,
+      [
+        '# Budget approval',
+        '- From: Grace Hopper <grace@example.com>',
+        'The offsite budget of 12,000 EUR is approved.',
+        'Please book the venue by Friday.',
+      ],
+      ['\\rtf1', 'Arial'],
+    );
+  });
+
   it('HTML keeps the main content: no navigation, sidebar, footer, scripts or tracking redirects', async () => {
     const { markdown } = await convert('release.html', corpus.WEB_PAGE);
     holds(
