@@ -7,6 +7,7 @@ import {
   chatPanel,
   commandTitle,
   launchVSCode,
+  pollUntil,
   seedDemoStore,
   type VSCodeSession,
 } from '../support/harness';
@@ -75,13 +76,18 @@ describe('First run (e2e, Local mode)', function () {
     await page.locator('.tabs-container .tab', { hasText: 'README.md' }).waitFor({ state: 'visible', timeout: 60_000 });
     // The editor shows the passage: lines of the cited text are on screen (the demo store holds the
     // live README, so which passage answers changes with it; its first lines are what is revealed).
-    const visible = (await page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText())
-      .replace(/\u00a0/g, ' ')
-      .split('\n')
-      .map((line) => line.replace(/\s+/g, ' ').trim())
-      .filter((line) => line.length >= 10);
-    const shown = visible.filter((line) => snippet.replace(/\s+/g, ' ').includes(line));
-    assert.ok(shown.length >= 2, `the cited passage is on screen; source ${cited}: ${snippet}\nscreen: ${visible.join(' / ')}`);
+    const flat = snippet.replace(/\s+/g, ' ');
+    const screen = async () =>
+      (await page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText())
+        .replace(/\u00a0/g, ' ')
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter((line) => line.length >= 10);
+    // The editor opens, then scrolls to the passage: wait for the passage's lines to be on screen.
+    await pollUntil(screen, (visible) => visible.filter((line) => flat.includes(line)).length >= 2, {
+      timeoutMs: 30_000,
+      what: `the cited passage (source ${cited}: ${snippet}) on screen`,
+    });
     await session.screenshot('cited passage opened');
 
     // "No grounding" is one click away; the local model then says so in a sentence, with buttons.
