@@ -1,16 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { StateKeys } from '../../src/common/constants';
-
-const SRC = path.join(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
+import { SRC, typeScriptFiles } from '../support/sourceFiles';
 
 describe('extension state keys', () => {
   it('are all distinct and DocChat’s own', () => {
@@ -24,7 +16,7 @@ describe('extension state keys', () => {
     // used with a Memento) could collide with another feature's without anyone seeing it.
     const declared = new Set<string>(Object.values(StateKeys));
     const offenders: string[] = [];
-    for (const file of sourceFiles(SRC)) {
+    for (const file of typeScriptFiles()) {
       if (file.endsWith(path.join('common', 'constants.ts'))) continue;
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/\.(?:get|update)(?:<[^>]*>)?\(\s*'(docchat\.[^']+)'/g)) {

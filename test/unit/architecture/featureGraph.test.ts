@@ -5,14 +5,9 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { typeScriptFiles } from '../../support/sourceFiles';
 
 const FEATURES = path.resolve(__dirname, '../../../src/features');
-
-function filesOf(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => path.join(e.parentPath, e.name));
-}
 
 /** feature → the features its files import. */
 function featureGraph(): Map<string, Set<string>> {
@@ -22,7 +17,7 @@ function featureGraph(): Map<string, Set<string>> {
     .map((e) => e.name);
   for (const feature of features) {
     const uses = new Set<string>();
-    for (const file of filesOf(path.join(FEATURES, feature))) {
+    for (const file of typeScriptFiles(path.join(FEATURES, feature))) {
       for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import\(|require\()\s*'(\.[^']+)'/g)) {
         const target = path.relative(FEATURES, path.resolve(path.dirname(file), match[1]!)).split(path.sep)[0]!;
         if (target !== feature && features.includes(target)) uses.add(target);
