@@ -4,7 +4,7 @@
  * the HTML converter; a `.msg` whose only body is compressed RTF decompressed with
  * @kenjiuno/decompressrtf, then through the RTF converter) and the names of the attachments.
  */
-import type { ConvertContext } from './context';
+import { note, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
 import { rtfToMarkdown } from './rtf';
@@ -120,10 +120,9 @@ async function rtfBody(ctx: ConvertContext, compressed: unknown): Promise<string
   try {
     rtf = Uint8Array.from(decompressRTF(Array.from(compressed)));
   } catch (error) {
-    throw new ConversionError(
-      'corrupt_file',
-      `${ctx.filename} is a corrupt Outlook message and cannot be read (its RTF body: ${(error as Error)?.message ?? error}).`,
-    );
+    // The sender, recipients, subject and attachments are still worth keeping.
+    note(ctx, `${ctx.filename}: the message body (compressed RTF) is damaged and was left out (${(error as Error)?.message ?? error}).`);
+    return undefined;
   }
   return rtfToMarkdown(ctx, rtf).trim() || undefined;
 }

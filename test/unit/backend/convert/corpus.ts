@@ -295,10 +295,11 @@ function compressedRtf(rtf: string): Buffer {
 
 /** An Outlook .msg: MAPI property streams in an OLE compound file written with cfb ([MS-OXMSG]). */
 /**
- * `rtfBody`: the message has no plain-text or HTML body, only this RTF as PidTagRtfCompressed
+ * `rtfBody`: the message has no plain-text or HTML body, only this RTF as PidTagRtfCompressed (or
+ * these bytes as they are, to give it a damaged one)
  * ([MS-OXRTFCP] "LZFu", every byte a literal: a valid stream a real writer would compress better).
  */
-export async function outlookMsg(rtfBody?: string): Promise<Buffer> {
+export async function outlookMsg(rtfBody?: string | Buffer): Promise<Buffer> {
   const CFB = await import('cfb');
   const container = CFB.utils.cfb_new();
   const utf16 = (s: string) => Buffer.from(`${s}\0`, 'utf16le');
@@ -317,7 +318,7 @@ export async function outlookMsg(rtfBody?: string): Promise<Buffer> {
   add('/__substg1.0_0C1A001F', utf16('Grace Hopper'));
   add('/__substg1.0_5D01001F', utf16('grace@example.com'));
   if (rtfBody === undefined) add('/__substg1.0_1000001F', utf16('The budget for the offsite is approved.'));
-  else add('/__substg1.0_10090102', compressedRtf(rtfBody));
+  else add('/__substg1.0_10090102', typeof rtfBody === 'string' ? compressedRtf(rtfBody) : rtfBody);
   add('/__properties_version1.0', props(32, []));
   add('/__recip_version1.0_#00000000/__substg1.0_3001001F', utf16('Alan Turing'));
   add('/__recip_version1.0_#00000000/__substg1.0_39FE001F', utf16('alan@example.com'));

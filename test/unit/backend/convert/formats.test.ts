@@ -174,6 +174,10 @@ describe('backend: conversion of office files, mail, data, archives and images',
       ],
       ['\\rtf1', 'Arial'],
     );
+    // A damaged body (a wrong compression type) loses only the body: the rest is kept and a note says why.
+    const kept = await convert('damaged.msg', await corpus.outlookMsg(Buffer.alloc(32, 7)));
+    holds(kept.markdown, ['# Budget approval', '- From: Grace Hopper <grace@example.com>', '- Attachments: agenda.pdf']);
+    assert.match(kept.notes.join('\n'), /damaged\.msg: the message body \(compressed RTF\) is damaged and was left out/);
   });
 
   it('HTML keeps the main content: no navigation, sidebar, footer, scripts or tracking redirects', async () => {
