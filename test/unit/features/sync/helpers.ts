@@ -1,8 +1,7 @@
 /** What the folder-sync tests share: a client that counts the requests a sync sends, and a plan. */
 import type { FakeClock } from '../../api/helpers';
-import { planSync, remoteFrom, type RemoteFile } from '../../../../src/features/sync/planner';
-import { listStoreFiles, type SyncClient } from '../../../../src/features/sync/runner';
-import { hashFiles, scanFolder } from '../../../../src/features/sync/scanner';
+import { planFolderSync } from '../../../../src/features/sync/planStep';
+import type { SyncClient } from '../../../../src/features/sync/runner';
 
 export type Counted = SyncClient & {
   /** Requests sent, by operation. */
@@ -36,18 +35,17 @@ export function counting(client: SyncClient, clock?: FakeClock): Counted {
   return Object.assign(wrapped, { calls, at }) as unknown as Counted;
 }
 
-/** Scans and hashes `root`, lists the store, and plans the sync as the controller does. */
+/** Plans the sync of all of `root` as the controller does, for a folder without records or journal. */
 export async function planFor(client: SyncClient, storeId: string, root: string) {
-  const scan = await scanFolder({ root, folder: root });
-  const { hashed } = await hashFiles(scan.files);
-  const storeFiles = await listStoreFiles(client, storeId);
-  const remotes = storeFiles.map((f) => remoteFrom(f)).filter((r): r is RemoteFile => !!r);
-  return {
-    plan: planSync(
-      hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })),
-      remotes,
-    ),
-    attachedIds: new Set(storeFiles.map((f) => f.id)),
-    scan,
-  };
+  const { plan, attachedIds } = await planFolderSync({
+    client,
+    storeId,
+    root,
+    folder: root,
+    relativeFolder: '',
+    exclude: [],
+    records: new Map(),
+    journal: { readFor: () => Promise.resolve(undefined) },
+  });
+  return { plan, attachedIds };
 }
