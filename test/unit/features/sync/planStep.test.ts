@@ -1,66 +1,35 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRecord } from '../../../../src/features/sync/follows';
 import { entryKey, SyncJournal } from '../../../../src/features/sync/journal';
 import { planFolderSync, type PlanStepOptions } from '../../../../src/features/sync/planStep';
 import { syncMetadata } from '../../../../src/features/sync/syncMetadata';
 import { makePdf } from '../../backend/helpers';
-import { attachText, encode, startTestBackend, type TestBackend } from '../backend';
+import { attachText, encode } from '../backend';
+import { planOptions, useSyncSuite } from './helpers';
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 describe('folder sync plan step (embedded backend)', function () {
   this.timeout(60_000);
-  let backend: TestBackend;
-  let root: string;
-  let journalDir: string;
+  const suite = useSyncSuite();
 
-  before(async () => {
-    backend = await startTestBackend();
-  });
-  after(() => backend.stop());
-  beforeEach(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'docchat-plan-'));
-    journalDir = await mkdtemp(path.join(os.tmpdir(), 'docchat-plan-journal-'));
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-    await rm(journalDir, { recursive: true, force: true });
-  });
-
-  async function tree(files: Record<string, string>) {
-    for (const [relative, content] of Object.entries(files)) {
-      const file = path.join(root, ...relative.split('/'));
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, content);
-    }
-  }
-
-  /** Attaches `text` to the store as DocChat's sync of `relative` would have. */
-  async function synced(storeId: string, relative: string, text: string) {
-    const file = await backend.client.uploadFile({ filename: path.posix.basename(relative), data: encode(text) });
-    await backend.client.attachFile(storeId, { file_id: file.id, metadata: syncMetadata(relative, sha256(text)) });
+  /** Attaches `content` to the store as DocChat's sync of `relative` would have. */
+  async function synced(storeId: string, relative: string, content: string | Buffer) {
+    const data = typeof content === 'string' ? encode(content) : content;
+    const file = await suite.backend.client.uploadFile({ filename: path.posix.basename(relative), data });
+    await suite.backend.client.attachFile(storeId, { file_id: file.id, metadata: syncMetadata(relative, sha256(content)) });
     return file.id;
   }
 
-  function options(storeId: string, extra: Partial<PlanStepOptions> = {}): PlanStepOptions {
-    return {
-      client: backend.client,
-      storeId,
-      root,
-      folder: root,
-      relativeFolder: '',
-      exclude: [],
-      records: new Map(),
-      journal: new SyncJournal(path.join(journalDir, 'j.jsonl')),
-      ...extra,
-    };
-  }
+  /** The plan step's options for the test's folder and a journal in its journal folder. */
+  const options = (storeId: string, extra: Partial<PlanStepOptions> = {}) =>
+    planOptions(suite.backend.client, storeId, suite.root, { journal: new SyncJournal(path.join(suite.journalDir, 'j.jsonl')), ...extra });
 
   it('plans a followed subfolder against only the store files synced from it', async () => {
+    const { backend, root, tree } = suite;
     await tree({ 'docs/a.md': '# A', 'docs/new.md': '# New', 'notes/n.md': '# N' });
     const store = await backend.client.createVectorStore({ name: 'subfolder' });
     const a = await synced(store.id, 'docs/a.md', '# A');
@@ -94,21 +63,19 @@ describe('folder sync plan step (embedded backend)', function () {
   });
 
   it('moves the files whose conversion failed into the replacements only when asked to retry them', async () => {
+    const { backend, tree } = suite;
     const scan = makePdf([{ image: true }]);
-    await writeFile(path.join(root, 'scan.pdf'), scan);
-    await tree({ 'ok.md': '# Ok' });
+    await tree({ 'scan.pdf': scan, 'ok.md': '# Ok' });
     const store = await backend.client.createVectorStore({ name: 'retry' });
-    const file = await backend.client.uploadFile({ filename: 'scan.pdf', data: scan });
-    const hash = createHash('sha256').update(scan).digest('hex');
-    await backend.client.attachFile(store.id, { file_id: file.id, metadata: syncMetadata('scan.pdf', hash) });
-    const converted = await backend.client.waitUntilProcessed(store.id, file.id, { initialDelayMs: 10, maxDelayMs: 50 });
+    const failed = await synced(store.id, 'scan.pdf', scan);
+    const converted = await backend.client.waitUntilProcessed(store.id, failed, { initialDelayMs: 10, maxDelayMs: 50 });
     assert.equal(converted.status, 'failed', 'a PDF without a text layer fails to convert');
     await synced(store.id, 'ok.md', '# Ok');
 
     const plain = await planFolderSync(options(store.id));
     assert.deepEqual(
       plain.plan.failed.map((f) => [f.local.path, f.remote.fileId]),
-      [['scan.pdf', file.id]],
+      [['scan.pdf', failed]],
     );
     assert.deepEqual(plain.plan.replace, []);
     assert.equal(plain.counts.failed, 1);
@@ -117,7 +84,7 @@ describe('folder sync plan step (embedded backend)', function () {
     assert.deepEqual(retried.plan.failed, []);
     assert.deepEqual(
       retried.plan.replace.map((r) => [r.local.path, r.current, r.old.map((o) => o.fileId)]),
-      [['scan.pdf', undefined, [file.id]]],
+      [['scan.pdf', undefined, [failed]]],
     );
     assert.deepEqual(
       retried.counts,
@@ -127,6 +94,7 @@ describe('folder sync plan step (embedded backend)', function () {
   });
 
   it('takes an interrupted sync from the journal only when it was begun for this store', async () => {
+    const { backend, journalDir, tree } = suite;
     await tree({ 'a.md': '# A' });
     const store = await backend.client.createVectorStore({ name: 'journal' });
     const journal = new SyncJournal(path.join(journalDir, 'j.jsonl'));
@@ -142,6 +110,7 @@ describe('folder sync plan step (embedded backend)', function () {
   });
 
   it('keeps the recorded hash of a file whose size and modification time are unchanged', async () => {
+    const { backend, root, tree } = suite;
     await tree({ 'a.md': '# A' });
     const store = await backend.client.createVectorStore({ name: 'records' });
     const { size, mtimeMs } = await stat(path.join(root, 'a.md'));
