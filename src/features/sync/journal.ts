@@ -131,6 +131,12 @@ export class SyncJournal {
     await rm(this.file, { force: true });
   }
 
+  /** The unfinished sync into `storeId` (a journal begun for another store is none of its business). */
+  async readFor(storeId: string): Promise<Unfinished | undefined> {
+    const unfinished = await this.read();
+    return unfinished?.storeId === storeId ? unfinished : undefined;
+  }
+
   /** The unfinished sync, or undefined when there is none. A torn last line is ignored. */
   async read(): Promise<Unfinished | undefined> {
     let text: string;

@@ -1,8 +1,11 @@
-/** What the folder-sync tests share: a client that counts the requests a sync sends, and a plan. */
+/** What the folder-sync tests share: an embedded backend and folders, a client that counts the requests a sync sends, and a plan. */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FakeClock } from '../../api/helpers';
-import { planSync, remoteFrom, type RemoteFile } from '../../../../src/features/sync/planner';
-import { listStoreFiles, type SyncClient } from '../../../../src/features/sync/runner';
-import { hashFiles, scanFolder } from '../../../../src/features/sync/scanner';
+import { startTestBackend, type TestBackend } from '../backend';
+import { planFolderSync, type PlanStepOptions } from '../../../../src/features/sync/planStep';
+import type { SyncClient } from '../../../../src/features/sync/runner';
 
 export type Counted = SyncClient & {
   /** Requests sent, by operation. */
@@ -36,18 +39,63 @@ export function counting(client: SyncClient, clock?: FakeClock): Counted {
   return Object.assign(wrapped, { calls, at }) as unknown as Counted;
 }
 
-/** Scans and hashes `root`, lists the store, and plans the sync as the controller does. */
-export async function planFor(client: SyncClient, storeId: string, root: string) {
-  const scan = await scanFolder({ root, folder: root });
-  const { hashed } = await hashFiles(scan.files);
-  const storeFiles = await listStoreFiles(client, storeId);
-  const remotes = storeFiles.map((f) => remoteFrom(f)).filter((r): r is RemoteFile => !!r);
+/** The plan step's options for all of `root`, without records or an interrupted sync, unless `extra` says otherwise. */
+export function planOptions(client: SyncClient, storeId: string, root: string, extra: Partial<PlanStepOptions> = {}): PlanStepOptions {
   return {
-    plan: planSync(
-      hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size })),
-      remotes,
-    ),
-    attachedIds: new Set(storeFiles.map((f) => f.id)),
-    scan,
+    client,
+    storeId,
+    root,
+    folder: root,
+    relativeFolder: '',
+    exclude: [],
+    records: new Map(),
+    journal: { readFor: () => Promise.resolve(undefined) },
+    ...extra,
   };
+}
+
+/** Plans the sync of all of `root` as the controller does, for a folder without records or journal. */
+export async function planFor(client: SyncClient, storeId: string, root: string) {
+  const { plan, attachedIds } = await planFolderSync(planOptions(client, storeId, root));
+  return { plan, attachedIds };
+}
+
+/** A folder-sync suite's embedded backend, and the folders each of its tests gets afresh. */
+export interface SyncSuite {
+  backend: TestBackend;
+  /** The folder to sync (a workspace folder), new for each test. */
+  root: string;
+  /** A folder for the test's journals, new for each test. */
+  journalDir: string;
+  /** Writes files into `root`, by `/`-separated relative path. */
+  tree(files: Record<string, string | Buffer>): Promise<void>;
+}
+
+/** Starts the embedded backend for the suite and makes (then removes) each test's folders. */
+export function useSyncSuite(): SyncSuite {
+  const suite: SyncSuite = {
+    backend: undefined as unknown as TestBackend,
+    root: '',
+    journalDir: '',
+    async tree(files) {
+      for (const [relative, content] of Object.entries(files)) {
+        const file = path.join(suite.root, ...relative.split('/'));
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, content);
+      }
+    },
+  };
+  before(async () => {
+    suite.backend = await startTestBackend();
+  });
+  after(() => suite.backend.stop());
+  beforeEach(async () => {
+    suite.root = await mkdtemp(path.join(os.tmpdir(), 'docchat-sync-'));
+    suite.journalDir = await mkdtemp(path.join(os.tmpdir(), 'docchat-journal-'));
+  });
+  afterEach(async () => {
+    await rm(suite.root, { recursive: true, force: true });
+    await rm(suite.journalDir, { recursive: true, force: true });
+  });
+  return suite;
 }

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, unlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { limitFloorSeconds } from '../../../../src/features/sync/eta';
@@ -10,8 +9,8 @@ import { scanFolder } from '../../../../src/features/sync/scanner';
 import { PATH_KEY } from '../../../../src/features/sync/syncMetadata';
 import { FakeClock } from '../../api/helpers';
 import { makePdf } from '../../backend/helpers';
-import { startTestBackend, TOKEN, type TestBackend } from '../backend';
-import { counting, planFor } from './helpers';
+import { TOKEN } from '../backend';
+import { counting, planFor, useSyncSuite } from './helpers';
 
 async function storePaths(client: SyncClient, storeId: string): Promise<string[]> {
   return (await listStoreFiles(client, storeId)).map((f) => String(f.metadata?.[PATH_KEY])).sort();
@@ -19,32 +18,10 @@ async function storePaths(client: SyncClient, storeId: string): Promise<string[]
 
 describe('folder sync runner (embedded backend)', function () {
   this.timeout(60_000);
-  let backend: TestBackend;
-  let root: string;
-  let journalDir: string;
-
-  before(async () => {
-    backend = await startTestBackend();
-  });
-  after(() => backend.stop());
-  beforeEach(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'docchat-sync-'));
-    journalDir = await mkdtemp(path.join(os.tmpdir(), 'docchat-journal-'));
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-    await rm(journalDir, { recursive: true, force: true });
-  });
-
-  async function tree(files: Record<string, string | Buffer>) {
-    for (const [relative, content] of Object.entries(files)) {
-      const file = path.join(root, ...relative.split('/'));
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, content);
-    }
-  }
+  const suite = useSyncSuite();
 
   it('leaves out ignored, excluded and unconvertible files', async () => {
+    const { root, tree } = suite;
     await tree({
       'a.md': '# A',
       '.gitignore': 'build/\n*.log\n',
@@ -63,6 +40,7 @@ describe('folder sync runner (embedded backend)', function () {
   });
 
   it('syncs a folder, then a re-sync touches exactly the changed, deleted and added files', async () => {
+    const { backend, root, journalDir, tree } = suite;
     const files: Record<string, string | Buffer> = {};
     for (let i = 0; i < 8; i++) files[`docs/n${i}.md`] = `# Note ${i}\n\nBody ${i}.`;
     files['team/README.md'] = '# Team';
@@ -121,6 +99,7 @@ describe('folder sync runner (embedded backend)', function () {
   });
 
   it('reports a file that fails to convert with its last_error', async () => {
+    const { backend, root, journalDir, tree } = suite;
     await tree({ 'scan.pdf': makePdf([{ image: true }]), 'ok.md': '# fine' });
     const store = await backend.client.createVectorStore({ name: 'fail' });
     const clock = new FakeClock();
@@ -160,6 +139,7 @@ describe('folder sync runner (embedded backend)', function () {
   });
 
   it('resumes an interrupted sync without uploading or attaching any file twice', async () => {
+    const { backend, root, journalDir, tree } = suite;
     await tree({ 'a.md': '# A', 'b.md': '# B', 'c.md': '# C', 'd.md': '# D' });
     const store = await backend.client.createVectorStore({ name: 'resume' });
     const clock = new FakeClock();
@@ -209,6 +189,7 @@ describe('folder sync runner (embedded backend)', function () {
   });
 
   it('keeps within the rate limits at full concurrency and estimates no less than their floor (fake clock)', async () => {
+    const { backend, root, journalDir, tree } = suite;
     const files: Record<string, string> = {};
     for (let i = 0; i < 75; i++) files[`f${String(i).padStart(2, '0')}.txt`] = `file ${i}`;
     await tree(files);

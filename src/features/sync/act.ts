@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import type { SyncJournal } from './journal';
+import type { PlannedSync } from './planStep';
+import { runSync, type FileOutcome, type RunSummary, type SyncClient } from './runner';
+import { progressMessage } from './syncMessages';
+
+export interface ActOptions {
+  client: SyncClient;
+  storeId: string;
+  /** Absolute path of the workspace folder the plan's paths are relative to. */
+  root: string;
+  journal: SyncJournal;
+  planned: PlannedSync;
+  removeDeleted: boolean;
+  /** The client's per-minute limits; `false` when off (Local mode). */
+  limits: Readonly<Record<string, number | undefined>> | false;
+  /** The folder as the user knows it (`label(follow)`). */
+  folder: string;
+  /** Aborted by the notification's Cancel, "Stop Following" or the extension's end. */
+  abort: AbortController;
+  onOutcome(outcome: FileOutcome): void;
+  log(line: string): void;
+}
+
+/**
+ * The act step: carries out the plan under the journal, with a cancellable progress notification.
+ * The journal is started before the first request and finished once the run ended.
+ */
+export async function act(o: ActOptions): Promise<RunSummary> {
+  await o.journal.start(o.storeId, Date.now());
+  const summary = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('DocChat: syncing {0}', o.folder), cancellable: true },
+    (progress, token) => {
+      token.onCancellationRequested(() => o.abort.abort());
+      let reported = 0;
+      return runSync(
+        {
+          client: o.client,
+          storeId: o.storeId,
+          root: o.root,
+          journal: o.journal,
+          plan: o.planned.plan,
+          removeDeleted: o.removeDeleted,
+          limits: o.limits,
+          // Without limits the service is the only bound: the raw client does best at about 64 in flight.
+          concurrency: o.limits ? 8 : 64,
+          signal: o.abort.signal,
+          onProgress: (p) => {
+            const percent = p.total ? (p.done / p.total) * 100 : 0;
+            progress.report({ message: progressMessage(p), increment: Math.max(0, percent - reported) });
+            reported = Math.max(reported, percent);
+          },
+          onOutcome: o.onOutcome,
+          log: o.log,
+        },
+        o.planned.unfinished,
+        o.planned.attachedIds,
+      );
+    },
+  );
+  await o.journal.finish();
+  return summary;
+}

@@ -1,0 +1,72 @@
+/**
+ * The sentences a folder sync shows: the plan in its confirmation, the progress, the outcome.
+ * Plain text (no `vscode`), so each is unit-tested; the dialogs that show them are in `confirm.ts`,
+ * `act.ts` and `finish.ts`.
+ */
+import * as l10n from '@vscode/l10n';
+import { formatDuration } from './eta';
+import type { SyncPlan } from './planner';
+import type { RunSummary, SyncProgress } from './runner';
+import type { RemoveDeleted } from '../../services/config';
+
+/** How many plan lines the confirmation lists per kind. */
+export const PLAN_SAMPLE = 5;
+
+function sample(label: string, paths: string[]): string[] {
+  if (!paths.length) return [];
+  const shown = paths.slice(0, PLAN_SAMPLE).map((p) => `  ${p}`);
+  if (paths.length > PLAN_SAMPLE) shown.push(`  ${l10n.t('… and {0} more', paths.length - PLAN_SAMPLE)}`);
+  return [label, ...shown];
+}
+
+/** The plan as the confirmation shows it ('' when the plan lists nothing). */
+export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string {
+  return [
+    ...sample(
+      l10n.t('New:'),
+      plan.upload.map((f) => f.path),
+    ),
+    ...sample(
+      l10n.t('Changed:'),
+      plan.replace.map((r) => r.local.path),
+    ),
+    ...sample(
+      l10n.t('Renamed:'),
+      plan.rename.map((r) => `${r.remote.pathKey} → ${r.local.path}`),
+    ),
+    ...sample(
+      removeDeleted === 'never' ? l10n.t('Deleted (kept in the store):') : l10n.t('Removed:'),
+      plan.remove.map((r) => r.pathKey),
+    ),
+    ...sample(
+      l10n.t('Failed before (not retried):'),
+      plan.failed.map((f) => `${f.local.path}: ${f.remote.lastError ?? f.remote.status}`),
+    ),
+  ].join('\n');
+}
+
+/** The progress notification's line. */
+export function progressMessage(p: SyncProgress): string {
+  const eta = formatDuration(p.etaSeconds);
+  if (p.phase === 'converting') return l10n.t('{0} of {1} · waiting for conversion · about {2} left', p.done, p.total, eta);
+  return p.current
+    ? l10n.t('{0} of {1} · {2} · about {3} left', p.done, p.total, p.current, eta)
+    : l10n.t('{0} of {1} · about {2} left', p.done, p.total, eta);
+}
+
+/** What a sync did, as the parts of one sentence ("3 uploaded", "1 removed", …). */
+export function outcomeParts(summary: RunSummary): string[] {
+  return [
+    l10n.t('{0} uploaded', summary.uploaded),
+    ...(summary.renamed ? [l10n.t('{0} renamed', summary.renamed)] : []),
+    l10n.t('{0} removed', summary.removed),
+    ...(summary.recovered ? [l10n.t('{0} found from the interrupted sync', summary.recovered)] : []),
+  ];
+}
+
+/** The warning after a sync with failed files, naming the first one when known. */
+export function failureMessage(failed: number, folder: string, store: string, first: { path: string; error?: string } | undefined): string {
+  return first
+    ? l10n.t('{0} file(s) of {1} could not be synced to "{2}" ({3}: {4}).', failed, folder, store, first.path, first.error ?? '')
+    : l10n.t('{0} file(s) of {1} could not be synced to "{2}".', failed, folder, store);
+}

@@ -1,0 +1,99 @@
+import * as assert from 'node:assert/strict';
+import { planSync, type LocalFile, type RemoteFile } from '../../../../src/features/sync/planner';
+import type { RunSummary } from '../../../../src/features/sync/runner';
+import { failureMessage, outcomeParts, planDetail, PLAN_SAMPLE, progressMessage } from '../../../../src/features/sync/syncMessages';
+import { encodePath } from '../../../../src/features/sync/syncMetadata';
+
+const local = (path: string, hash: string): LocalFile => ({ path, hash, size: 10 });
+let nextId = 1;
+const remote = (path: string, hash: string, status = 'completed', lastError: string | null = null): RemoteFile => ({
+  fileId: `file-${nextId++}`,
+  status,
+  lastError,
+  pathKey: encodePath(path),
+  hash,
+  createdAt: 1,
+});
+const summary = (extra: Partial<RunSummary> = {}): RunSummary => ({
+  uploaded: 0,
+  attached: 0,
+  renamed: 0,
+  removed: 0,
+  failed: [],
+  recovered: 0,
+  ...extra,
+});
+
+describe('folder sync messages', () => {
+  it('lists each kind of change of the plan, at most a sample of each', () => {
+    const news = Array.from({ length: PLAN_SAMPLE + 2 }, (_, i) => local(`new${i}.md`, `n${i}`));
+    const plan = planSync(
+      [...news, local('changed.md', 'c2'), local('moved/r.md', 'r'), local('bad.pdf', 'b'), local('cancelled.pdf', 'x')],
+      [
+        remote('changed.md', 'c1'),
+        remote('r.md', 'r'),
+        remote('deleted.md', 'd'),
+        remote('bad.pdf', 'b', 'failed', 'no text layer'),
+        remote('cancelled.pdf', 'x', 'cancelled'),
+      ],
+    );
+    assert.equal(
+      planDetail(plan, 'ask'),
+      [
+        'New:',
+        ...news.slice(0, PLAN_SAMPLE).map((f) => `  ${f.path}`),
+        '  … and 2 more',
+        'Changed:',
+        '  changed.md',
+        'Renamed:',
+        '  r.md → moved/r.md',
+        'Removed:',
+        '  deleted.md',
+        'Failed before (not retried):',
+        '  bad.pdf: no text layer',
+        '  cancelled.pdf: cancelled',
+      ].join('\n'),
+    );
+  });
+
+  it('says deleted files stay in the store when the setting keeps them, and nothing for a plan without changes', () => {
+    const plan = planSync([local('kept.md', 'k')], [remote('kept.md', 'k'), remote('deleted.md', 'd')]);
+    assert.equal(planDetail(plan, 'never'), 'Deleted (kept in the store):\n  deleted.md');
+    assert.equal(planDetail(plan, 'always'), 'Removed:\n  deleted.md');
+    assert.equal(planDetail(planSync([local('kept.md', 'k')], [remote('kept.md', 'k')]), 'ask'), '');
+  });
+
+  it('tells the progress of each phase', () => {
+    assert.equal(
+      progressMessage({ done: 3, total: 10, phase: 'sending', current: 'a.md', etaSeconds: 90 }),
+      '3 of 10 · a.md · about 2 min left',
+    );
+    assert.equal(progressMessage({ done: 3, total: 10, phase: 'sending', etaSeconds: 5 }), '3 of 10 · about 5 s left');
+    assert.equal(
+      progressMessage({ done: 9, total: 10, phase: 'converting', current: 'a.md', etaSeconds: 5 }),
+      '9 of 10 · waiting for conversion · about 5 s left',
+    );
+  });
+
+  it('tells what a sync did, naming renames and recovered files only when there were some', () => {
+    assert.deepEqual(outcomeParts(summary({ uploaded: 2, removed: 1 })), ['2 uploaded', '1 removed']);
+    assert.deepEqual(outcomeParts(summary({ uploaded: 1, renamed: 3, removed: 0, recovered: 2 })), [
+      '1 uploaded',
+      '3 renamed',
+      '0 removed',
+      '2 found from the interrupted sync',
+    ]);
+  });
+
+  it('names the first failed file when it is known', () => {
+    assert.equal(
+      failureMessage(2, '"ws/docs"', 'Policies', { path: 'scan.pdf', error: 'no text layer' }),
+      '2 file(s) of "ws/docs" could not be synced to "Policies" (scan.pdf: no text layer).',
+    );
+    assert.equal(
+      failureMessage(1, '"ws"', 'Policies', { path: 'scan.pdf' }),
+      '1 file(s) of "ws" could not be synced to "Policies" (scan.pdf: ).',
+    );
+    assert.equal(failureMessage(1, '"ws"', 'Policies', undefined), '1 file(s) of "ws" could not be synced to "Policies".');
+  });
+});
