@@ -86,6 +86,8 @@ export async function searchPassages(
 export interface GroundingSearch {
   /** The turn's query (see searchQuery.ts). */
   query: string;
+  /** The message as the user wrote it, when the query is made from it (relevance.ts). */
+  question?: string;
   stores: readonly GroundingStore[];
   /** The "search result count" setting: passages for a question about one fact. */
   maxResults: number;
@@ -110,7 +112,7 @@ export async function findPassages(
   const lists = await Promise.all(
     search.stores.map((store) => searchPassages(documents, store, search.query, searchSize(target), fileNames, signal)),
   );
-  return selectPassages(mergeByRank(relevantInStores(search.query, lists)), kind, search.maxResults, search.charBudget);
+  return selectPassages(mergeByRank(relevantInStores(search.query, lists, search.question)), kind, search.maxResults, search.charBudget);
 }
 
 function sameItem(a: ContextItem, b: ContextItem): boolean {

@@ -141,6 +141,26 @@ export function weightedCoverage(weights: ReadonlyMap<string, number>, passage: 
 }
 
 /**
+ * A follow-up searched with the conversation's subject carried after it ("And what about
+ * contracts? long invoices kept"): the message's own words with their weights, and the carried
+ * words. Such a query also counts as covered by a passage holding half of the message's own
+ * weight and one carried word, since the message may replace part of the subject (contracts
+ * instead of invoices). Undefined for any other query.
+ */
+function carriedSubject(
+  query: string,
+  question: string | undefined,
+  weights: ReadonlyMap<string, number>,
+): { own: Map<string, number>; subject: Set<string> } | undefined {
+  const message = question?.trim();
+  if (!message || !query.startsWith(message) || query.length === message.length) return undefined;
+  const ownTerms = matchTerms(message, true);
+  const own = new Map([...weights].filter(([term]) => ownTerms.has(term)));
+  const subject = new Set([...weights.keys()].filter((term) => !ownTerms.has(term)));
+  return own.size > 0 && subject.size > 0 ? { own, subject } : undefined;
+}
+
+/**
  * The relevant passages of one search for `query`: those above the floor, or none at all when
  * none of the best of them holds enough of the query's weight (the documents do not cover it).
  */
@@ -155,29 +175,35 @@ export function relevantPassages<T extends Scored>(query: string, passages: read
  * query is covered when the stores taken hold enough of its weight together. Otherwise every
  * list is empty: the documents do not cover it.
  */
-export function relevantInStores<T extends Scored>(query: string, lists: readonly (readonly T[])[]): T[][] {
+export function relevantInStores<T extends Scored>(query: string, lists: readonly (readonly T[])[], question?: string): T[][] {
   const weights = queryWeights(query, lists.flat());
   const kept = lists.map((list) => aboveFloor(list));
   if (weights.size === 0) return kept;
   const share = (terms: Iterable<string>) => weightShare(weights, terms);
-  // Each store's best passage among its first ones: the query's words it holds.
+  const carried = carriedSubject(query, question, weights);
+  const coversAlone = (terms: ReadonlySet<string>) =>
+    share(terms) >= MIN_COVERAGE ||
+    (carried !== undefined && weightShare(carried.own, terms) >= MIN_COVERAGE && [...carried.subject].some((term) => terms.has(term)));
+  // Each store's best passage among its first ones (one that covers the query alone first): the query's words it holds.
+  const rank = (terms: ReadonlySet<string>) => share(terms) + (coversAlone(terms) ? 1 : 0);
   const held = kept.map((list) => {
     let best = new Set<string>();
     for (const p of list.slice(0, COVERING_PASSAGES)) {
       const terms = heldTerms(weights, p);
-      if (share(terms) > share(best)) best = terms;
+      if (rank(terms) > rank(best)) best = terms;
     }
     return best;
   });
-  const order = held.map((_, i) => i).sort((a, b) => share(held[b]!) - share(held[a]!));
+  const order = held.map((_, i) => i).sort((a, b) => rank(held[b]!) - rank(held[a]!));
   const covered = new Set<string>();
   const taking = new Set<number>();
   for (const i of order) {
     const added = [...held[i]!].filter((t) => !covered.has(t));
-    if (taking.size === 0 ? added.length > 0 : share(held[i]!) >= MIN_COVERAGE || share(added) >= MIN_STORE_GAIN) {
+    if (taking.size === 0 ? added.length > 0 : coversAlone(held[i]!) || share(added) >= MIN_STORE_GAIN) {
       taking.add(i);
       for (const t of added) covered.add(t);
     }
   }
-  return share(covered) >= MIN_COVERAGE ? kept.map((list, i) => (taking.has(i) ? list : [])) : kept.map(() => []);
+  const isCovered = share(covered) >= MIN_COVERAGE || [...taking].some((i) => coversAlone(held[i]!));
+  return isCovered ? kept.map((list, i) => (taking.has(i) ? list : [])) : kept.map(() => []);
 }

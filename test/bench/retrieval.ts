@@ -78,8 +78,13 @@ function rankOf(setup: Setup, query: string, needs: string, max: number): number
   return hits.findIndex((h) => h.text.includes(needs)) + 1;
 }
 
-async function grounded(setup: Setup, query: string) {
-  return findPassages(documentsOf(setup), { query, stores: [{ id: STORE, name: 'demo' }], maxResults: K }, new FileNameCache());
+/** The passages the chat grounds an answer in; `question` is the message a follow-up's query was made from. */
+async function grounded(setup: Setup, query: string, question?: string) {
+  return findPassages(
+    documentsOf(setup),
+    { query, ...(question ? { question } : {}), stores: [{ id: STORE, name: 'demo' }], maxResults: K },
+    new FileNameCache(),
+  );
 }
 
 const pct = (n: number, of: number) => (of > 0 ? `${((100 * n) / of).toFixed(0)}% (${n}/${of})` : 'n/a');
@@ -135,7 +140,7 @@ async function run(): Promise<BenchResult> {
       if (asIsRank > 0) rawAsIs++;
       if (ruleRank > 0) rawRule++;
       if ((await grounded(setup, last)).some((p) => p.content.includes(c.needs))) usedAsIs++;
-      if ((await grounded(setup, query)).some((p) => p.content.includes(c.needs))) usedRule++;
+      if ((await grounded(setup, query, last)).some((p) => p.content.includes(c.needs))) usedRule++;
     }
     const n = conversations.length;
     followUpRows.push(

@@ -152,6 +152,22 @@ describe('relevance: saying no', () => {
   });
 });
 
+describe('relevance of a follow-up searched with its carried subject', () => {
+  const query = 'And what about contracts? long invoices kept';
+  const contracts = [{ score: 1, content: 'Contracts are kept for six years.' }];
+
+  it('counts a passage holding the message’s own words and a word of the subject (the message replaces part of it)', () => {
+    assert.equal(relevantInStores(query, [contracts], 'And what about contracts?')[0]!.length, 1);
+    // Without knowing the message, the query's words weigh alike and the passage lacks most of them.
+    assert.deepEqual(relevantPassages(query, contracts), []);
+  });
+
+  it('still says no when the passage lacks the message’s own words', () => {
+    const invoices = [{ score: 1, content: 'Invoices are kept for ten years.' }];
+    assert.deepEqual(relevantInStores('And on Kubernetes? long invoices kept', [invoices], 'And on Kubernetes?'), [[]]);
+  });
+});
+
 describe('relevance across several stores', () => {
   const kubernetes = [
     { score: 12, content: 'Kubernetes ingress controllers are configured with annotations.' },
