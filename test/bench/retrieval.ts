@@ -11,7 +11,7 @@ import { chunkMarkdown } from '../../src/backend/chunking/chunker';
 import { hashingEmbedding } from '../../src/backend/gateway/localEmbedding';
 import { documentTitle, indexedText, normalize, StoreIndex } from '../../src/backend/search/storeIndex';
 import { FileNameCache, findPassages, type GroundingDocuments } from '../../src/chatCore/grounding';
-import { followUpQuery, type QueryTurn } from '../../src/chatCore/searchQuery';
+import { followUpQuery, type QueryTurn, standsAlone } from '../../src/chatCore/searchQuery';
 import { repoRoot } from './lib/backendProcess';
 import { type BenchResult, main, progress, type Table } from './lib/report';
 import { ratio } from './lib/stats';
@@ -156,6 +156,36 @@ async function run(): Promise<BenchResult> {
     rows: followUpRows,
   };
 
+  // ---- the rewrite request skipped: never for a follow-up; for a standalone question on the subject
+  const followUpsSkipped = conversations.filter((c) => standsAlone(c.turns.slice(0, -1), c.turns[c.turns.length - 1]!.content)).length;
+  const allStandalone = [...lookups, ...collection.heldOut.standalone];
+  let standaloneAfter = 0;
+  let standaloneSkipped = 0;
+  for (const c of conversations) {
+    for (const q of allStandalone) {
+      standaloneAfter++;
+      if (standsAlone(c.turns.slice(0, 2), q.question)) standaloneSkipped++;
+    }
+  }
+  const restated = conversations.filter((c) => standsAlone(c.turns.slice(0, 2), c.turns[0]!.content)).length;
+  const skipTable: Table = {
+    caption: 'Turns searched without the rewrite request (no model round trip), by DocChat’s standalone check',
+    columns: ['turns', 'rewrite skipped', 'should be'],
+    rows: [
+      [
+        `follow-ups (the last messages of the ${conversations.length} conversations)`,
+        pct(followUpsSkipped, conversations.length),
+        '0 (never skipped)',
+      ],
+      ['the first question asked again as the second turn (names the subject, no marker)', pct(restated, conversations.length), 'skipped'],
+      [
+        `the ${allStandalone.length} standalone questions asked after each conversation’s first exchange (mostly a new subject)`,
+        pct(standaloneSkipped, standaloneAfter),
+        'rewritten unless they name the subject (a new subject is not told from an omitted one)',
+      ],
+    ],
+  };
+
   // ---- saying no: the set the relevance check was tuned on, and the held-out set
   const heldOutCovered = collection.heldOut.standalone.filter((q) => corpus.includes(q.needs));
   const droppedHeldOut = collection.heldOut.standalone.length - heldOutCovered.length;
@@ -209,7 +239,7 @@ async function run(): Promise<BenchResult> {
     goal: 'Follow-up questions find the passages they refer to; "not covered" is said when it is true; fused ranking is at least as good as keyword ranking.',
     method:
       'The backend chunker and index over README.md and CHANGELOG.md, searched in process; the embedding side is the backend’s `local-hashing-embed` (word, word-pair and character-trigram features hashed: it measures shared words, not meaning), the only embedding reachable here, so the fused row shows the fusion works, not what a neural embedding model would add. Follow-ups compare the search for the last message with the search for DocChat’s deterministic query (no language model is reachable here, so the rewrite request is not measured).',
-    tables: [retrievalTable, followUpTable, refusalTable],
+    tables: [retrievalTable, followUpTable, skipTable, refusalTable],
     notes: [
       'The questions are written over the demo documents and kept in the repository, judged by a phrase of the answering passage. Retrieval on a public test collection with published BM25 figures (BEIR SciFact, whose files stay outside the repository) is the `beir` benchmark.',
       'The held-out questions (`heldOut` in conversations.json) were written before the relevance check was tuned and were never used to tune it.',
