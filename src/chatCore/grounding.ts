@@ -5,7 +5,7 @@
  */
 import { questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
-import { relevantPassages } from './relevance';
+import { relevantInStores } from './relevance';
 import { mergeByRank } from './storeMerge';
 
 /** The part of DocumentsClient grounding uses. */
@@ -86,6 +86,8 @@ export async function searchPassages(
 export interface GroundingSearch {
   /** The turn's query (see searchQuery.ts). */
   query: string;
+  /** The message as the user wrote it, when the query is made from it (relevance.ts). */
+  question?: string;
   stores: readonly GroundingStore[];
   /** The "search result count" setting: passages for a question about one fact. */
   maxResults: number;
@@ -95,8 +97,8 @@ export interface GroundingSearch {
 
 /**
  * The passages that ground an answer: every store searched for the query (in parallel), each
- * search's passages below its relevance floor dropped (all of them when none supports the
- * query), the rest merged by rank, neighbouring chunks joined, a few per file, as many as the
+ * search's passages below its relevance floor dropped (all of them when the searches do not
+ * cover the query, see relevance.ts), the rest merged by rank, neighbouring chunks joined, a few per file, as many as the
  * question needs within the budget. An empty list means the documents do not cover the query.
  */
 export async function findPassages(
@@ -108,11 +110,9 @@ export async function findPassages(
   const kind = questionKind(search.query);
   const target = passageTarget(kind, search.maxResults);
   const lists = await Promise.all(
-    search.stores.map(async (store) =>
-      relevantPassages(search.query, await searchPassages(documents, store, search.query, searchSize(target), fileNames, signal)),
-    ),
+    search.stores.map((store) => searchPassages(documents, store, search.query, searchSize(target), fileNames, signal)),
   );
-  return selectPassages(mergeByRank(lists), kind, search.maxResults, search.charBudget);
+  return selectPassages(mergeByRank(relevantInStores(search.query, lists, search.question)), kind, search.maxResults, search.charBudget);
 }
 
 function sameItem(a: ContextItem, b: ContextItem): boolean {

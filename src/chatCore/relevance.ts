@@ -2,17 +2,27 @@
  * Which passages of a search are relevant enough to ground an answer. The documents service's
  * scores have no stated scale (0..1, raw BM25, cosine similarity…), so nothing here compares a
  * score with a fixed number: a passage is kept when its score is close enough to the best score
- * of the same search, and the search counts as having found something only when a kept passage
- * shares enough of the query's distinctive words. No `vscode` import.
+ * of the same search, and the search counts as having found something only when one of its best
+ * passages holds at least half of the query's weight — each distinctive word of the query weighted
+ * by how rare it is among the search's passages, so a word no passage contains (the subject the
+ * documents do not cover) weighs most, and a word every passage contains (the product's name)
+ * least. No `vscode` import.
  */
-import { termSet } from './queryTerms';
+import { splitCjk, stem } from '../common/terms';
+import { contentWords, isStopWord } from './queryTerms';
 
 /** Kept: at least this fraction of the way from the search's lowest score to its best. */
 export const RELATIVE_FLOOR = 0.35;
-/** A passage supports a query when it shares at least this fraction of the query's words… */
-export const MIN_TERM_COVERAGE = 0.5;
-/** …or at least this many of them (long queries, carried subjects, a question spanning stores). */
-const MIN_SHARED_TERMS = 2;
+/** The search covers the query when one of its best passages holds at least this share of the query's weight. */
+export const MIN_COVERAGE = 0.5;
+/** How many of the kept passages, best first, are looked at for that. */
+export const COVERING_PASSAGES = 3;
+/**
+ * A question spanning stores ("how long are invoices and deployment logs kept?"): a store whose
+ * best passage does not cover the question alone still takes part when it adds at least this
+ * share of the query's weight that the stores taken before it do not hold.
+ */
+export const MIN_STORE_GAIN = 0.25;
 
 export interface Scored {
   score?: number;
@@ -40,28 +50,160 @@ export function aboveFloor<T extends Scored>(passages: readonly T[], floor = REL
   return passages.filter((p) => typeof p.score !== 'number' || !Number.isFinite(p.score) || (p.score - lowest) / span >= floor);
 }
 
-/** The share of the query's distinctive words found in the passage (its text, file name and heading). */
-export function termCoverage(query: string, passage: Scored): { shared: number; coverage: number } {
-  const wanted = termSet(query);
-  if (wanted.size === 0) return { shared: 0, coverage: 1 };
-  // A file name's parts count as words ("invoice-retention.md").
-  const have = termSet(`${(passage.filename ?? '').replace(/[._-]+/g, ' ')} ${passage.heading ?? ''} ${passage.content}`);
-  let shared = 0;
-  for (const term of wanted) if (have.has(term)) shared++;
-  return { shared, coverage: shared / wanted.size };
+/** How a question asks rather than what it asks about ("how long", "how many"). */
+const ASKING = /(?:^|[^\p{L}\p{N}])how\s+(?:long|many|much|often|far|soon)(?=$|[^\p{L}\p{N}])/giu;
+/** Verbs that frame an English question without naming its subject ("what happens when…", "do I need…"). */
+const FRAMING = new Set('need needs needed happen happens happened want wants mean means say says said possible able'.split(' '));
+
+/**
+ * A word as the relevance check compares it: the index's plural stemmer, then common English
+ * endings (-ing, -ed, a final e) removed, so "cached", "caches" and "caching" are one word.
+ */
+export function matchRoot(word: string): string {
+  let root = stem(word);
+  if (root.length > 5 && root.endsWith('ing')) root = undouble(root.slice(0, -3));
+  else if (root.length > 4 && root.endsWith('ed')) root = undouble(root.slice(0, -2));
+  else if (root.length > 4 && root.endsWith('e')) root = root.slice(0, -1);
+  return root;
 }
 
-/** True when the passage shares enough of the query's words to support an answer to it. */
-export function supports(query: string, passage: Scored): boolean {
-  const { shared, coverage } = termCoverage(query, passage);
-  return coverage >= MIN_TERM_COVERAGE || shared >= MIN_SHARED_TERMS;
+/** "sett" (from "setting") → "set"; "call" stays. */
+function undouble(root: string): string {
+  return /([b-df-hj-km-np-rtv-y])\1$/.test(root) ? root.slice(0, -1) : root;
+}
+
+/**
+ * The distinct comparable words of a query (`query`: phrasing words dropped) or a passage. A
+ * compound ("sign-on", `docchat.sync.watch`, "30-searches-a-minute") counts as its parts.
+ */
+export function matchTerms(text: string, query = false): Set<string> {
+  const terms = new Set<string>();
+  const words = contentWords(query ? text.replace(ASKING, ' ') : text);
+  for (const word of words) {
+    for (const part of word.split(/[-_./]+/)) {
+      splitCjk(
+        part,
+        (rest) => {
+          const lower = rest.toLowerCase();
+          if ((lower.length < 2 && !/\d/.test(lower)) || isStopWord(lower) || (query && FRAMING.has(lower))) return;
+          terms.add(matchRoot(lower));
+        },
+        (term) => terms.add(term),
+      );
+    }
+  }
+  return terms;
+}
+
+/** A passage's words as the check reads them: its file name's parts ("invoice-retention.md"), heading and text. */
+function passageText(passage: Scored): string {
+  return `${(passage.filename ?? '').replace(/[._-]+/g, ' ')} ${passage.heading ?? ''} ${passage.content}`;
+}
+
+function passageTerms(passage: Scored): Set<string> {
+  return matchTerms(passageText(passage));
+}
+
+/**
+ * Each distinctive word of the query with its weight among the search's passages: an inverse
+ * document frequency over the passages of this search, ln(1 + (n + 1) / (df + 0.5)), so the
+ * weights depend on no score and no corpus statistics the service does not give.
+ */
+export function queryWeights(query: string, passages: readonly Scored[]): Map<string, number> {
+  const have = passages.map(passageTerms);
+  const weights = new Map<string, number>();
+  for (const term of matchTerms(query, true)) {
+    const df = have.filter((terms) => terms.has(term)).length;
+    weights.set(term, Math.log(1 + (have.length + 1) / (df + 0.5)));
+  }
+  return weights;
+}
+
+/** The query's words (keys of `weights`) that the passage holds in its text, file name or heading. */
+function heldTerms(weights: ReadonlyMap<string, number>, passage: Scored): Set<string> {
+  const have = passageTerms(passage);
+  return new Set([...weights.keys()].filter((term) => have.has(term)));
+}
+
+/** The share of the query's weight that `terms` hold; 1 for a query of no distinctive words. */
+function weightShare(weights: ReadonlyMap<string, number>, terms: Iterable<string>): number {
+  let total = 0;
+  for (const weight of weights.values()) total += weight;
+  if (total === 0) return 1;
+  let found = 0;
+  for (const term of terms) found += weights.get(term) ?? 0;
+  return found / total;
+}
+
+/** The share of the query's weight that the passage (its text, file name and heading) holds; 1 for a query of no distinctive words. */
+export function weightedCoverage(weights: ReadonlyMap<string, number>, passage: Scored): number {
+  return weightShare(weights, heldTerms(weights, passage));
+}
+
+/**
+ * A follow-up searched with the conversation's subject carried after it ("And what about
+ * contracts? long invoices kept"): the message's own words with their weights, and the carried
+ * words. Such a query also counts as covered by a passage holding half of the message's own
+ * weight and one carried word, since the message may replace part of the subject (contracts
+ * instead of invoices). Undefined for any other query.
+ */
+function carriedSubject(
+  query: string,
+  question: string | undefined,
+  weights: ReadonlyMap<string, number>,
+): { own: Map<string, number>; subject: Set<string> } | undefined {
+  const message = question?.trim();
+  if (!message || !query.startsWith(message) || query.length === message.length) return undefined;
+  const ownTerms = matchTerms(message, true);
+  const own = new Map([...weights].filter(([term]) => ownTerms.has(term)));
+  const subject = new Set([...weights.keys()].filter((term) => !ownTerms.has(term)));
+  return own.size > 0 && subject.size > 0 ? { own, subject } : undefined;
 }
 
 /**
  * The relevant passages of one search for `query`: those above the floor, or none at all when
- * none of them supports the query (the documents do not cover it).
+ * none of the best of them holds enough of the query's weight (the documents do not cover it).
  */
 export function relevantPassages<T extends Scored>(query: string, passages: readonly T[]): T[] {
-  const kept = aboveFloor(passages);
-  return kept.some((p) => supports(query, p)) ? kept : [];
+  return relevantInStores(query, [passages])[0]!;
+}
+
+/**
+ * The relevant passages of each store's search for `query`, the query's words weighed over all
+ * the searches. A store takes part when one of its best passages covers the query alone, or
+ * adds enough of the query's weight to what the stores taken before it hold (best first); the
+ * query is covered when the stores taken hold enough of its weight together. Otherwise every
+ * list is empty: the documents do not cover it.
+ */
+export function relevantInStores<T extends Scored>(query: string, lists: readonly (readonly T[])[], question?: string): T[][] {
+  const weights = queryWeights(query, lists.flat());
+  const kept = lists.map((list) => aboveFloor(list));
+  if (weights.size === 0) return kept;
+  const share = (terms: Iterable<string>) => weightShare(weights, terms);
+  const carried = carriedSubject(query, question, weights);
+  const coversAlone = (terms: ReadonlySet<string>) =>
+    share(terms) >= MIN_COVERAGE ||
+    (carried !== undefined && weightShare(carried.own, terms) >= MIN_COVERAGE && [...carried.subject].some((term) => terms.has(term)));
+  // Each store's best passage among its first ones (one that covers the query alone first): the query's words it holds.
+  const rank = (terms: ReadonlySet<string>) => share(terms) + (coversAlone(terms) ? 1 : 0);
+  const held = kept.map((list) => {
+    let best = new Set<string>();
+    for (const p of list.slice(0, COVERING_PASSAGES)) {
+      const terms = heldTerms(weights, p);
+      if (rank(terms) > rank(best)) best = terms;
+    }
+    return best;
+  });
+  const order = held.map((_, i) => i).sort((a, b) => rank(held[b]!) - rank(held[a]!));
+  const covered = new Set<string>();
+  const taking = new Set<number>();
+  for (const i of order) {
+    const added = [...held[i]!].filter((t) => !covered.has(t));
+    if (taking.size === 0 ? added.length > 0 : coversAlone(held[i]!) || share(added) >= MIN_STORE_GAIN) {
+      taking.add(i);
+      for (const t of added) covered.add(t);
+    }
+  }
+  const isCovered = share(covered) >= MIN_COVERAGE || [...taking].some((i) => coversAlone(held[i]!));
+  return isCovered ? kept.map((list, i) => (taking.has(i) ? list : [])) : kept.map(() => []);
 }

@@ -6,6 +6,7 @@
  * previous turn's query into this one. No `vscode` import.
  */
 import type { PromptMessage } from './promptBuilder';
+import { STOP_WORDS } from '../common/terms';
 import { contentWords, termSet } from './queryTerms';
 
 /** A message of the conversation, as the query rule reads it. */
@@ -40,6 +41,37 @@ const ELLIPTICAL_WORDS = 2;
 /** True when the message leans on the conversation: it refers back, opens with a connective, or is elliptical. */
 export function isFollowUp(question: string): boolean {
   return REFERRING.test(question) || OPENING.test(question) || contentWords(question).length <= ELLIPTICAL_WORDS;
+}
+
+/** A message with at least this many common English words (and this share of its words) reads as English. */
+const ENGLISH_WORDS = 2;
+const ENGLISH_SHARE = 0.25;
+
+/**
+ * True when the message reads as English: only unaccented Latin letters, and enough of its words
+ * are common English ones ("how", "the", "of"…). The follow-up markers are English words, so only
+ * an English message can be told to stand on its own by their absence.
+ */
+export function looksEnglish(text: string): boolean {
+  const words = text.match(/\p{L}+/gu) ?? [];
+  if (words.length === 0 || words.some((w) => /[^A-Za-z]/.test(w))) return false;
+  const common = words.filter((w) => STOP_WORDS.has(w.toLowerCase())).length;
+  return common >= ENGLISH_WORDS && common / words.length >= ENGLISH_SHARE;
+}
+
+/**
+ * True when the message surely stands on its own after `history`, so no rewrite is needed: the
+ * first question, or an English message with no follow-up marker (no pronoun referring back, no
+ * opening connective, not elliptical) that names the conversation's subject itself (shares a
+ * distinctive word with the previous turn's query). A message in another language, or one that
+ * changes the subject without naming it again ("Which ports are probed?"), is not sure.
+ */
+export function standsAlone(history: readonly QueryTurn[], question: string): boolean {
+  const previous = previousQuery(history);
+  if (previous === undefined) return true;
+  if (!looksEnglish(question) || isFollowUp(question)) return false;
+  const subject = termSet(previous);
+  return [...termSet(question)].some((term) => subject.has(term));
 }
 
 /**
@@ -150,7 +182,8 @@ export class QueryRewriter {
   }
 
   /**
-   * The query for `question` after `history`. Without earlier questions, the question itself.
+   * The query for `question` after `history`. Without earlier questions, or when the question
+   * surely stands on its own (`standsAlone`), the question itself, without asking the model.
    * With `model`, its rewrite, bounded by the budget and `signal`; on any failure, timeout or
    * cancellation the deterministic rule's query. Never rejects.
    */
@@ -161,7 +194,7 @@ export class QueryRewriter {
     signal?: AbortSignal,
   ): Promise<SearchQuery> {
     const rule = followUpQuery(history, question);
-    if (!model || !history.some((m) => m.role === 'user') || signal?.aborted) return rule;
+    if (!model || signal?.aborted || standsAlone(history, question)) return rule;
     const key = JSON.stringify([model.id, history.map((m) => [m.role, m.content]), question.trim()]);
     const cached = this.cache.get(key);
     if (cached !== undefined) return { text: cached, by: 'model' };

@@ -138,7 +138,12 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
             signal,
           )
         ).text;
-      passages = await findPassages(deps.documents, { query: searchQuery, stores, maxResults: job.maxResults }, deps.fileNames, signal);
+      passages = await findPassages(
+        deps.documents,
+        { query: searchQuery, question: job.question, stores, maxResults: job.maxResults },
+        deps.fileNames,
+        signal,
+      );
     } catch (error) {
       if (signal.aborted || isAbortError(error)) {
         return done({ stopped: true });

@@ -103,7 +103,7 @@ export class DocChatParticipant {
     stream.progress(vscode.l10n.t('Searching {0}…', storeNames));
     const found = await findPassages(
       documents,
-      { query, stores, maxResults: this.services.config.current.searchMaxResults },
+      { query, question, stores, maxResults: this.services.config.current.searchMaxResults },
       this.fileNames,
       signal,
     );

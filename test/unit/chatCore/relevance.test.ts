@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { aboveFloor, relevantPassages, supports, termCoverage } from '../../../src/chatCore/relevance';
+import {
+  aboveFloor,
+  matchTerms,
+  queryWeights,
+  relevantInStores,
+  relevantPassages,
+  weightedCoverage,
+} from '../../../src/chatCore/relevance';
 
 const passage = (score: number, content = 'rate limiter settings') => ({ score, content });
 
@@ -61,21 +68,134 @@ describe('relevance: saying no', () => {
   });
 
   it('counts words from the file name and heading too, and plural forms as one', () => {
-    assert.deepEqual(termCoverage('invoice retention', { content: 'Kept ten years.', filename: 'invoices.md', heading: 'Retention' }), {
-      shared: 2,
-      coverage: 1,
-    });
+    const row = { score: 1, content: 'Kept ten years.', filename: 'invoices.md', heading: 'Retention' };
+    assert.equal(weightedCoverage(queryWeights('invoice retention', [row]), row), 1);
+    assert.deepEqual(relevantPassages('invoice retention', [row]), [row]);
   });
 
   it('compares Chinese and Japanese questions by pairs of characters, as the search does', () => {
     const row = { score: 3, content: '| 東京タワー模型0 | 1000 | 北海道の職人が作った美しい模型です |' };
-    assert.equal(supports('東京タワーの模型', row), true);
-    assert.equal(supports('大阪城の価格', row), false);
+    assert.deepEqual(relevantPassages('東京タワーの模型', [row]), [row]);
+    assert.deepEqual(relevantPassages('大阪城の価格', [row]), []);
     assert.deepEqual(relevantPassages('北海道の職人', [row]), [row]);
   });
 
-  it('accepts a long query (a carried subject) when two of its words are found', () => {
-    assert.equal(supports('limits rate limiter documents service configure per minute', { content: 'rate limiter' }), true);
-    assert.equal(supports('limits rate limiter documents service configure per minute', { content: 'rate' }), false);
+  // A search that finds only the common words of a question: the old rule (half of the words, or
+  // any two of them) cited these; the subject of the question is in none of them.
+  it('says no when the passages share only the common words of the question, however many of them', () => {
+    const common = [
+      { score: 0.15, content: 'The database of the backend keeps each key in the secret storage.' },
+      { score: 0.06, content: 'Set Gateway API Key asks for the key in a password box.' },
+      { score: 0.06, content: 'The token key is sent as a header.' },
+    ];
+    assert.deepEqual(relevantPassages('How do I rotate the database encryption key?', common), []);
+  });
+
+  it('gives a word every passage contains (the product’s name) little weight', () => {
+    const everywhere = [
+      { score: 0.1, content: 'DocChat keeps the controller of each request.' },
+      { score: 0.09, content: 'DocChat reads the proxy from the settings; the controller cancels it.' },
+      { score: 0.08, content: 'DocChat starts nothing before it is used.' },
+    ];
+    const weights = queryWeights('Does DocChat support Kubernetes ingress controllers?', everywhere);
+    assert.ok(weights.get('docchat')! < weights.get('controller')!);
+    assert.ok(weights.get('controller')! < weights.get('kubernet')!);
+    assert.deepEqual(relevantPassages('Does DocChat support Kubernetes ingress controllers?', everywhere), []);
+  });
+
+  it('finds the question’s rare word among many passages that share its common ones', () => {
+    const found = [
+      { score: 0.62, content: 'The filter button restricts the search to chosen files.' },
+      { score: 0.27, content: 'A search result opens its file.' },
+      { score: 0.23, content: 'Files are searched as you type.' },
+    ];
+    assert.equal(relevantPassages('How do I restrict a search to chosen files?', found).length, 3);
+  });
+
+  it('decides the same whatever the scale of the scores', () => {
+    const contents = ['The database keeps each key.', 'Each key is stored once.', 'A key per store.'];
+    for (const scale of [0.01, 1, 40]) {
+      const passages = contents.map((content, i) => ({ score: (4 - i) * scale, content }));
+      assert.deepEqual(relevantPassages('How do I rotate the database encryption key?', passages), []);
+      assert.equal(relevantPassages('Where does the database keep each key?', passages).length, 3);
+    }
+  });
+
+  it('matches word forms (cached, caching) and the parts of compound words', () => {
+    assert.equal(relevantPassages('How does caching work?', [{ score: 1, content: 'The list is cached for an hour.' }]).length, 1);
+    assert.equal(relevantPassages('searches a minute', [{ score: 1, content: 'the 30-searches-a-minute limit' }]).length, 1);
+    assert.deepEqual([...matchTerms('sign-on settings', true)], ['sign', 'set']);
+  });
+
+  it('does not count how a question asks ("how long", "what happens") as its subject', () => {
+    assert.deepEqual([...matchTerms('How long is the model list cached?', true)], ['model', 'cach']);
+    assert.deepEqual([...matchTerms('What happens when I need a token?', true)], ['token']);
+    // In a passage the same words count.
+    assert.deepEqual([...matchTerms('It needs a long token.')], ['need', 'long', 'token']);
+  });
+
+  it('keeps a follow-up searched with its carried subject when a best passage holds the follow-up and the subject', () => {
+    const query = 'What are its limits? Set Store File Metadata';
+    const passages = [
+      { score: 9, content: 'Set File Metadata enforces the service’s limits: at most 16 pairs.' },
+      { score: 7, content: 'Attach files to a store.' },
+      { score: 6, content: 'The store lists its files.' },
+    ];
+    assert.equal(relevantPassages(query, passages).length, 3);
+    assert.deepEqual(
+      relevantPassages(query, [
+        { score: 7, content: 'Attach files to a store.' },
+        { score: 6, content: 'The store lists its files.' },
+      ]),
+      [],
+    );
+  });
+});
+
+describe('relevance of a follow-up searched with its carried subject', () => {
+  const query = 'And what about contracts? long invoices kept';
+  const contracts = [{ score: 1, content: 'Contracts are kept for six years.' }];
+
+  it('counts a passage holding the message’s own words and a word of the subject (the message replaces part of it)', () => {
+    assert.equal(relevantInStores(query, [contracts], 'And what about contracts?')[0]!.length, 1);
+    // Without knowing the message, the query's words weigh alike and the passage lacks most of them.
+    assert.deepEqual(relevantPassages(query, contracts), []);
+  });
+
+  it('still says no when the passage lacks the message’s own words', () => {
+    const invoices = [{ score: 1, content: 'Invoices are kept for ten years.' }];
+    assert.deepEqual(relevantInStores('And on Kubernetes? long invoices kept', [invoices], 'And on Kubernetes?'), [[]]);
+  });
+});
+
+describe('relevance across several stores', () => {
+  const kubernetes = [
+    { score: 12, content: 'Kubernetes ingress controllers are configured with annotations.' },
+    { score: 9, content: 'Configure the ingress class per namespace.' },
+  ];
+  const noise = [
+    { score: 0.3, content: 'Configure the printer controllers on the third floor.' },
+    { score: 0.2, content: 'The printer controllers are configured by the help desk.' },
+  ];
+
+  it('drops a store whose passages add nothing to the store that covers the question', () => {
+    const [a, b] = relevantInStores('How do I configure Kubernetes ingress controllers?', [kubernetes, noise]);
+    assert.equal(a!.length, 2);
+    assert.deepEqual(b, []);
+  });
+
+  it('keeps both stores of a question that spans them, each holding its part', () => {
+    const policies = [
+      { score: 5, content: 'Invoices are kept for ten years.' },
+      { score: 1, content: 'Exceptions are approved by the CISO.' },
+    ];
+    const runbooks = [{ score: 2, content: 'Deployment logs are kept for ninety days, then deleted.' }];
+    const [a, b] = relevantInStores('How long are invoices and deployment logs kept?', [policies, runbooks]);
+    assert.equal(a!.length, 1);
+    assert.equal(b!.length, 1);
+  });
+
+  it('says no for every store when none of them holds the subject', () => {
+    assert.deepEqual(relevantInStores('How do I rotate the database encryption key?', [noise, noise]), [[], []]);
   });
 });

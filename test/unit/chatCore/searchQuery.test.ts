@@ -5,11 +5,13 @@ import {
   followUpQuery,
   gatewayRewriteModel,
   isFollowUp,
+  looksEnglish,
   QueryRewriter,
   type QueryTurn,
   type RewriteModel,
   rewritePrompt,
   ruleQuery,
+  standsAlone,
 } from '../../../src/chatCore/searchQuery';
 import type { PromptMessage } from '../../../src/chatCore/promptBuilder';
 import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../support/servers/scriptServer';
@@ -101,6 +103,49 @@ describe('search query of a turn: the rewrite request', () => {
     const model = new ScriptedModel(async () => 'never');
     assert.deepEqual(await new QueryRewriter().queryFor([], 'What is DocChat?', model), { text: 'What is DocChat?', by: 'question' });
     assert.equal(model.prompts.length, 0);
+  });
+
+  it('does not ask when an English question names the conversation’s subject itself and refers back to nothing', async () => {
+    const model = new ScriptedModel(async () => 'never');
+    const question = 'How do I reset the rate limiter of the documents service?';
+    assert.deepEqual(await new QueryRewriter().queryFor(FIRST, question, model), { text: question, by: 'question' });
+    assert.equal(model.prompts.length, 0);
+  });
+
+  it('still asks for a message that may lean on the conversation', async () => {
+    const asked: string[] = [];
+    const model = new ScriptedModel(async () => 'documents service rate limiter');
+    for (const question of [
+      'And what are its limits?', // a pronoun, an opening connective
+      'Reset how?', // elliptical
+      'Which ports are probed?', // names no subject of the conversation: a new subject or an omitted one
+      'Welche Grenzen hat der Rate Limiter dort?', // German: the English markers tell nothing
+      'Quelles sont les limites du rate limiter là-bas ?', // French
+      '文档服务的 rate limiter 有什么限制？', // Chinese
+    ]) {
+      const before = model.prompts.length;
+      await new QueryRewriter().queryFor(FIRST, question, model);
+      if (model.prompts.length > before) asked.push(question);
+    }
+    assert.equal(asked.length, 6, `asked for: ${asked.join(' | ')}`);
+  });
+
+  it('tells English from other languages by its common words and letters', () => {
+    assert.equal(looksEnglish('How do I reset the rate limiter of the documents service?'), true);
+    assert.equal(looksEnglish('Which setting lists extra certificate authorities to trust?'), true);
+    assert.equal(looksEnglish('Rate limiter reset?'), false, 'too few common words to tell');
+    assert.equal(looksEnglish('Wie setze ich den Rate Limiter in den Einstellungen zurück?'), false);
+    assert.equal(looksEnglish('Hoe stel ik de rate limiter in de instellingen in?'), false);
+    assert.equal(looksEnglish('Was ist das?'), false);
+    assert.equal(looksEnglish('レート制限はどこで設定しますか'), false);
+    assert.equal(looksEnglish(''), false);
+  });
+
+  it('takes only the first question, or a marker-free English one on the same subject, as standing alone', () => {
+    assert.equal(standsAlone([], 'Und die Grenzen?'), true, 'the first question has nothing to lean on');
+    assert.equal(standsAlone(FIRST, 'Where are the rate limiter settings of the documents service?'), true);
+    assert.equal(standsAlone(FIRST, 'Where are those settings of the documents service?'), false);
+    assert.equal(standsAlone(FIRST, 'Where are the settings for the converter?'), false);
   });
 
   it('asks once per turn: the same turn again comes from the cache', async () => {
