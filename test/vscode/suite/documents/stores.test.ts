@@ -136,7 +136,7 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     const fileNode = tree.upsertStoreFile(store.id, { ...attached, status: 'in_progress' })!;
     assert.equal(iconId(tree.getTreeItem(fileNode)), 'loading~spin');
     assert.equal(tree.getTreeItem(fileNode).label, 'notes.md');
-    assert.equal(tree.poller.isTracking(store.id, file.id), true);
+    assert.equal(tree.isPolling(store.id, file.id), true);
 
     const changed: TreeNode[] = [];
     const listener = tree.onDidChangeTreeData((e) => changed.push(...(Array.isArray(e) ? e : e ? [e] : [])));
@@ -145,7 +145,7 @@ describe('Vector Stores tree (extension host, real backend)', () => {
       await eventually(() => iconId(tree.getTreeItem(fileNode)) === 'check', 'the file to show as completed', 800);
       // The file node is redrawn by itself, or with its store when both changed in one batch.
       await eventually(() => changed.includes(fileNode) || changed.includes(node), 'a refresh of the file node');
-      assert.equal(tree.poller.isTracking(store.id, file.id), false, 'a completed file is no longer polled');
+      assert.equal(tree.isPolling(store.id, file.id), false, 'a completed file is no longer polled');
     } finally {
       listener.dispose();
       tree.setVisible(false);
