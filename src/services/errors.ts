@@ -25,12 +25,12 @@ export const describeError = errorSentence;
  */
 export class ErrorReporter {
   private readonly open = new Set<string>();
-  /** Told when a request could not reach its server, so Local mode can restart its backend. */
-  onUnreachable: (() => void) | undefined;
 
   constructor(
     private readonly log: Logger,
     private readonly rateLimits: RateLimitMonitor,
+    /** Told when a request could not reach its server, so Local mode can check its backend (`ConnectionService.unreachable`). */
+    private readonly unreachable: () => void,
   ) {}
 
   /**
@@ -48,7 +48,7 @@ export class ErrorReporter {
       this.rateLimits.report(failure, error.retryAfterMs ?? 0);
     }
     const unreachable = error instanceof DocChatError && error.kind === 'network';
-    if (unreachable) this.onUnreachable?.();
+    if (unreachable) this.unreachable();
     // Two whole sentences: what failed, then why.
     const message = `${failure} ${describeError(error)}`;
     if (this.open.has(message)) {
