@@ -47,8 +47,7 @@ export class ErrorReporter {
     if (error instanceof RateLimitError) {
       this.rateLimits.report(failure, error.retryAfterMs ?? 0);
     }
-    const unreachable = error instanceof DocChatError && error.kind === 'network';
-    if (unreachable) this.unreachable();
+    if (error instanceof DocChatError && error.kind === 'network') this.unreachable();
     // Two whole sentences: what failed, then why.
     const message = `${failure} ${describeError(error)}`;
     if (this.open.has(message)) {

@@ -152,6 +152,29 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     }
   });
 
+  it('leaves a file an attach flow follows to the flow, and polls it once the flow ends while it still converts', async () => {
+    const store = await backend.client.createVectorStore({ name: 'tree-follow' });
+    await storeNode(store.id);
+    const attachOne = async (filename: string) => {
+      const file = await backend.client.uploadFile({ filename, data: encode(`# ${filename}`) });
+      const attached = await backend.client.attachFile(store.id, { file_id: file.id });
+      tree.followAttach(store.id, attached.id);
+      tree.upsertStoreFile(store.id, { ...attached, status: 'in_progress' });
+      assert.equal(tree.isPolling(store.id, attached.id), false, 'the attach flow follows it, the tree does not poll it');
+      return attached;
+    };
+    try {
+      const running = await attachOne('running.md');
+      tree.endFollow(store.id, running.id, { ...running, status: 'in_progress' });
+      assert.equal(tree.isPolling(store.id, running.id), true, 'a conversion the flow stopped waiting for is polled');
+      const done = await attachOne('done.md');
+      tree.endFollow(store.id, done.id, { ...done, status: 'completed' });
+      assert.equal(tree.isPolling(store.id, done.id), false, 'a finished conversion is not polled');
+    } finally {
+      tree.removeStore(store.id);
+    }
+  });
+
   it('batches refreshes into one event and refreshes only the nodes that changed', async () => {
     const store = await backend.client.createVectorStore({ name: 'tree-batch' });
     const file = await backend.client.uploadFile({ filename: 'batch.md', data: encode('# Batch') });
