@@ -170,6 +170,9 @@ describe('Vector Stores tree (extension host, real backend)', () => {
       const done = await attachOne('done.md');
       tree.endFollow(store.id, done.id, { ...done, status: 'completed' });
       assert.equal(tree.isPolling(store.id, done.id), false, 'a finished conversion is not polled');
+      // No longer left to the flow: the tree follows the file itself when it sees it converting.
+      tree.upsertStoreFile(store.id, { ...done, status: 'in_progress' });
+      assert.equal(tree.isPolling(store.id, done.id), true, 'the tree follows the file again');
     } finally {
       tree.removeStore(store.id);
     }
