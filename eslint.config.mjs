@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import { LAYER_IMPORTS, VSCODE_LAYERS, WEBVIEW_IMPORTS } from './scripts/lib/layers.mjs';
+import { LAYER_IMPORTS, LAYER_MODULES, VSCODE_LAYERS, WEBVIEW_IMPORTS } from './scripts/lib/layers.mjs';
 
 /** Import patterns for the layers `layer` may not use. */
 function forbiddenLayers(layer, allowed) {
@@ -15,6 +15,18 @@ function forbiddenLayers(layer, allowed) {
       group: [`**/${other}`, `**/${other}/**`],
       message: `src/${layer} may import only ${allowed.length ? allowed.map((a) => `src/${a}`).join(', ') : 'itself'} (scripts/lib/layers.mjs).`,
     }));
+}
+
+/** Import patterns for the modules of an allowed layer that `layer` may not use (LAYER_MODULES). */
+function forbiddenModules(layer) {
+  return Object.entries(LAYER_MODULES[layer] ?? {}).map(([other, modules]) => {
+    const names = modules.map((m) => m.slice(other.length + 1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    return {
+      // The layer's folder itself, or any module of it but those listed (a folder's index included).
+      regex: `(^|/)${other}(/(?!(${names})(/index)?$).*)?$`,
+      message: `src/${layer} may import from src/${other} only ${modules.map((m) => `src/${m}`).join(', ')} (scripts/lib/layers.mjs).`,
+    };
+  });
 }
 
 const noVscode = { name: 'vscode', message: 'This layer runs outside VS Code (tests, the CLI, the backend): it must not import vscode.' };
@@ -45,6 +57,7 @@ export default tseslint.config(
           ...(VSCODE_LAYERS.includes(layer) ? {} : { paths: [noVscode] }),
           patterns: [
             ...forbiddenLayers(layer, allowed),
+            ...forbiddenModules(layer),
             ...(layer === 'features'
               ? [
                   {

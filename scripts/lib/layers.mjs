@@ -13,8 +13,18 @@ export const LAYER_IMPORTS = /** @type {const} */ ({
   services: ['api', 'chatCore', 'common'],
   features: ['api', 'chatCore', 'common', 'mcp', 'services', 'workers'],
   // The MCP server is a Node process of its own: it starts the local backend through
-  // services/localBackend/, which imports no vscode either.
+  // services/localBackend/, which imports no vscode either (see LAYER_MODULES).
   mcp: ['api', 'chatCore', 'common', 'services'],
+});
+
+/**
+ * Where a layer may use only some modules of a layer it imports: `layer → imported layer → modules`,
+ * each a path under src/ without its extension (a folder stands for its index.ts). Any other
+ * module of that layer is refused, and every module listed must be in use.
+ */
+export const LAYER_MODULES = /** @type {const} */ ({
+  // Of services/, the MCP server needs the local backend alone (the rest of services/ is VS Code's).
+  mcp: { services: ['services/localBackend'] },
 });
 
 export const VSCODE_LAYERS = ['services', 'features'];

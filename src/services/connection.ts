@@ -48,6 +48,8 @@ export class ConnectionService extends Disposable {
   private firstUse: Promise<void> | undefined;
   private readonly ready: Promise<void>;
   private markReady!: () => void;
+  /** The check of the local backend that `unreachable` started and that is still running. */
+  private probing: Promise<boolean> | undefined;
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<ConnectionState>());
   /** Fires after the clients were rebuilt (new URL, token, proxy …) or the mode changed. */
@@ -134,6 +136,18 @@ export class ConnectionService extends Disposable {
     return this.ready;
   }
 
+  /**
+   * A request could not reach its server. The one route to the local backend's check, taken by
+   * the clients' transport, the error reporter and the chat: in Local mode the backend is asked
+   * whether it still answers and is restarted when it is gone (outside Local mode there is none
+   * and nothing happens). Reports that arrive while a check runs share it. Resolves true once the
+   * backend answers (again).
+   */
+  unreachable(): Promise<boolean> {
+    this.probing ??= this.localBackend.probe().finally(() => (this.probing = undefined));
+    return this.probing;
+  }
+
   /** Serialised: a newer rebuild always wins over one still starting the local backend. */
   rebuild(reason: string): Promise<void> {
     const generation = ++this.generation;
@@ -167,7 +181,7 @@ export class ConnectionService extends Disposable {
         const modelServerKey = modelServer?.hasKey ? await this.secrets.get(SecretKeys.modelServerKey) : undefined;
         const upstream = localUpstream(plan.gateway, settings, modelServer && { url: modelServer.url, key: modelServerKey });
         const local = await this.localBackend.start(upstream, networkOptions(settings));
-        const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.localBackend.probe() };
+        const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.unreachable() };
         documents = createDocumentsClient(settings, local, localHooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
         if (plan.gateway === 'local') gatewayHooks = localHooks;

@@ -25,12 +25,12 @@ export const describeError = errorSentence;
  */
 export class ErrorReporter {
   private readonly open = new Set<string>();
-  /** Told when a request could not reach its server, so Local mode can restart its backend. */
-  onUnreachable: (() => void) | undefined;
 
   constructor(
     private readonly log: Logger,
     private readonly rateLimits: RateLimitMonitor,
+    /** Told when a request could not reach its server, so Local mode can check its backend (`ConnectionService.unreachable`). */
+    private readonly unreachable: () => void,
   ) {}
 
   /**
@@ -47,8 +47,7 @@ export class ErrorReporter {
     if (error instanceof RateLimitError) {
       this.rateLimits.report(failure, error.retryAfterMs ?? 0);
     }
-    const unreachable = error instanceof DocChatError && error.kind === 'network';
-    if (unreachable) this.onUnreachable?.();
+    if (error instanceof DocChatError && error.kind === 'network') this.unreachable();
     // Two whole sentences: what failed, then why.
     const message = `${failure} ${describeError(error)}`;
     if (this.open.has(message)) {

@@ -69,7 +69,7 @@ export class ExtensionServices extends Disposable implements Services {
     this.config = this._register(new ConfigService());
     this.secrets = this._register(new SecretsService(context.secrets));
     this.rateLimits = this._register(new RateLimitMonitor());
-    this.errors = new ErrorReporter(log.child('errors'), this.rateLimits);
+    this.errors = new ErrorReporter(log.child('errors'), this.rateLimits, () => void this.connection.unreachable());
     this.grounding = new GroundingMemory(context.workspaceState);
     this.modelServer = new ModelServerMemory(context.globalState);
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
@@ -85,7 +85,6 @@ export class ExtensionServices extends Disposable implements Services {
         leaseClient: (options) => new (lifetimeClient().LeaseClient)(options),
       }),
     );
-    this.errors.onUnreachable = () => void this.localBackend.probe();
     this.connection = this._register(
       new ConnectionService(
         this.config,

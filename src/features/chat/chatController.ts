@@ -99,7 +99,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       },
       rewriter: new QueryRewriter({ log: (message) => log.warn(message) }),
       warn: (message) => log.warn(message),
-      unreachable: () => services.errors.onUnreachable?.(),
+      unreachable: () => void services.connection.unreachable(),
     });
     this._register(session);
     this._register(session.onMessage((message) => this.panel?.post(message)));

@@ -141,6 +141,7 @@ export class AttachFlow {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     const outcomes: AttachOutcome[] = [];
+    /** Files this flow follows itself (the tree does not poll them meanwhile). */
     const followed: string[] = [];
     const step = 100 / (sources.length * 2);
     try {
@@ -152,7 +153,7 @@ export class AttachFlow {
         }
         progress.report({ message: vscode.l10n.t('uploading "{0}" ({1}/{2})', source.name, index + 1, sources.length) });
         try {
-          const file = await this.uploadAndAttach(source, store, skipOcr, abort.signal, (key) => followed.push(key));
+          const file = await this.uploadAndAttach(source, store, skipOcr, abort.signal, (fileId) => followed.push(fileId));
           outcomes.push({ filename: source.name, file });
         } catch (error) {
           if (isCancellation(error)) {
@@ -189,14 +190,9 @@ export class AttachFlow {
       );
     } finally {
       cancel.dispose();
-      for (const key of followed) {
-        this.tree.followed.delete(key);
-      }
       // Conversions the user stopped waiting for continue on the service: the tree follows them.
-      for (const o of outcomes) {
-        if (o.file && o.file.status === 'in_progress') {
-          this.tree.poller.track(store.id, o.file.id);
-        }
+      for (const fileId of followed) {
+        this.tree.endFollow(store.id, fileId, outcomes.find((o) => o.file?.id === fileId)?.file);
       }
     }
     return outcomes;
@@ -207,7 +203,7 @@ export class AttachFlow {
     store: VectorStore,
     skipOcr: boolean,
     signal: AbortSignal,
-    onFollow: (key: string) => void,
+    onFollow: (fileId: string) => void,
   ): Promise<VectorStoreFile> {
     const data = await source.read();
     const client = this.client();
@@ -216,9 +212,8 @@ export class AttachFlow {
     const attached = await client.attachFile(store.id, { file_id: uploaded.id, ...(skipOcr ? { skipOcr: true } : {}) }, { signal });
     this.services.log.info(`Attached ${uploaded.id} ("${source.name}") to ${store.id}${skipOcr ? ' without OCR' : ''}`);
     // This flow follows the conversion itself; the tree's poller must not poll it as well.
-    const key = `${store.id}/${attached.id}`;
-    this.tree.followed.add(key);
-    onFollow(key);
+    this.tree.followAttach(store.id, attached.id);
+    onFollow(attached.id);
     this.services.documentsEvents.storeFileChanged(store.id, attached);
     return attached;
   }
@@ -226,7 +221,7 @@ export class AttachFlow {
   private announce(store: VectorStore, outcomes: readonly AttachOutcome[]): void {
     const summary = summarizeAttach(store.name || store.id, outcomes);
     const firstDone = outcomes.find((o) => o.file && !o.error);
-    const node = firstDone?.file ? this.tree.storeNode(store.id)?.fileNodes.get(firstDone.file.id) : undefined;
+    const node = firstDone?.file ? this.tree.fileNode(store.id, firstDone.file.id) : undefined;
     if (node) {
       this.reveal(node).then(undefined, (error: unknown) =>
         this.services.log.warn(`Could not reveal ${node.fileId} in the tree: ${describeError(error)}`),

@@ -119,8 +119,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     await tree.stores.ensureLoaded();
     for (const storeNode of tree.loadedStoreNodes()) {
       await storeNode.files.ensureLoaded();
-      await tree.catalog.ensure(storeNode.files.items.map((f) => f.id));
-      const match = storeNode.files.items.find((f) => tree.catalog.get(f.id)?.filename === name);
+      const match = await tree.fileNamed(storeNode, name);
       if (match) {
         return { storeId: storeNode.store.id, fileId: match.id };
       }

@@ -17,6 +17,8 @@ import { completeWalkthroughStep } from '../walkthrough';
 /** Refreshes requested within this window reach VS Code as one event. */
 const REFRESH_BATCH_MS = 30;
 
+const followKey = (storeId: string, fileId: string) => `${storeId}/${fileId}`;
+
 /** Rows another feature adds at the top of a store's children. */
 export interface StoreRowContributor {
   rows(storeId: string): { key: string; item: vscode.TreeItem; data: unknown }[];
@@ -29,11 +31,11 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
 
   readonly stores: PagedList<VectorStore>;
-  readonly catalog: FileCatalog;
-  readonly poller: StatusPoller;
+  private readonly catalog: FileCatalog;
+  private readonly poller: StatusPoller;
   private readonly storeNodes = new Map<string, StoreNode>();
-  /** Files an attach flow is following itself; the poller leaves them alone. */
-  readonly followed = new Set<string>();
+  /** Files an attach flow is following itself (see `followAttach`); the poller leaves them alone. */
+  private readonly followed = new Set<string>();
   private readonly pending = new Set<TreeNode | 'root'>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private flushWaiters: Array<() => void> = [];
@@ -78,6 +80,27 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
 
   setVisible(visible: boolean): void {
     this.poller.setActive(visible);
+  }
+
+  /** True while the tree polls a file whose conversion has not finished. */
+  isPolling(storeId: string, fileId: string): boolean {
+    return this.poller.isTracking(storeId, fileId);
+  }
+
+  /** An attach flow follows this file's conversion itself: the tree does not poll it until `endFollow`. */
+  followAttach(storeId: string, fileId: string): void {
+    this.followed.add(followKey(storeId, fileId));
+  }
+
+  /**
+   * The attach flow stopped following the file. When its last known state (`latest`) is a
+   * conversion still running on the service, the tree polls it from now on.
+   */
+  endFollow(storeId: string, fileId: string, latest?: VectorStoreFile): void {
+    this.followed.delete(followKey(storeId, fileId));
+    if (latest?.status === 'in_progress') {
+      this.poller.track(storeId, fileId);
+    }
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -212,7 +235,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
   }
 
   private followIfNeeded(storeId: string, file: VectorStoreFile): void {
-    if (!isTerminalStatus(file.status) && !this.followed.has(`${storeId}/${file.id}`)) {
+    if (!isTerminalStatus(file.status) && !this.followed.has(followKey(storeId, file.id))) {
       this.poller.track(storeId, file.id);
     }
   }
@@ -338,6 +361,17 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
 
   storeNode(storeId: string): StoreNode | undefined {
     return this.storeNodes.get(storeId);
+  }
+
+  /** The row of a store file, when its store is shown and the file loaded. */
+  fileNode(storeId: string, fileId: string): StoreFileNode | undefined {
+    return this.storeNodes.get(storeId)?.fileNodes.get(fileId);
+  }
+
+  /** The loaded file of a store whose file record is named `filename` (names are looked up as needed). */
+  async fileNamed(storeNode: StoreNode, filename: string): Promise<VectorStoreFile | undefined> {
+    await this.catalog.ensure(storeNode.files.items.map((f) => f.id));
+    return storeNode.files.items.find((f) => this.catalog.get(f.id)?.filename === filename);
   }
 
   /** All stores loaded so far, in tree order. */

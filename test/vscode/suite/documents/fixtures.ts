@@ -112,7 +112,8 @@ export function servicesFor(client: DocumentsClient, channel: vscode.LogOutputCh
     secrets: undefined as never,
     connection,
     rateLimits,
-    errors: new ErrorReporter(log, rateLimits),
+    // This connection has no local backend to check.
+    errors: new ErrorReporter(log, rateLimits, () => undefined),
     localBackend: undefined as never,
     recentStores: new RecentStores(memento),
     documentsEvents,

@@ -136,7 +136,7 @@ describe('Vector Stores tree (extension host, real backend)', () => {
     const fileNode = tree.upsertStoreFile(store.id, { ...attached, status: 'in_progress' })!;
     assert.equal(iconId(tree.getTreeItem(fileNode)), 'loading~spin');
     assert.equal(tree.getTreeItem(fileNode).label, 'notes.md');
-    assert.equal(tree.poller.isTracking(store.id, file.id), true);
+    assert.equal(tree.isPolling(store.id, file.id), true);
 
     const changed: TreeNode[] = [];
     const listener = tree.onDidChangeTreeData((e) => changed.push(...(Array.isArray(e) ? e : e ? [e] : [])));
@@ -145,10 +145,36 @@ describe('Vector Stores tree (extension host, real backend)', () => {
       await eventually(() => iconId(tree.getTreeItem(fileNode)) === 'check', 'the file to show as completed', 800);
       // The file node is redrawn by itself, or with its store when both changed in one batch.
       await eventually(() => changed.includes(fileNode) || changed.includes(node), 'a refresh of the file node');
-      assert.equal(tree.poller.isTracking(store.id, file.id), false, 'a completed file is no longer polled');
+      assert.equal(tree.isPolling(store.id, file.id), false, 'a completed file is no longer polled');
     } finally {
       listener.dispose();
       tree.setVisible(false);
+    }
+  });
+
+  it('leaves a file an attach flow follows to the flow, and polls it once the flow ends while it still converts', async () => {
+    const store = await backend.client.createVectorStore({ name: 'tree-follow' });
+    await storeNode(store.id);
+    const attachOne = async (filename: string) => {
+      const file = await backend.client.uploadFile({ filename, data: encode(`# ${filename}`) });
+      const attached = await backend.client.attachFile(store.id, { file_id: file.id });
+      tree.followAttach(store.id, attached.id);
+      tree.upsertStoreFile(store.id, { ...attached, status: 'in_progress' });
+      assert.equal(tree.isPolling(store.id, attached.id), false, 'the attach flow follows it, the tree does not poll it');
+      return attached;
+    };
+    try {
+      const running = await attachOne('running.md');
+      tree.endFollow(store.id, running.id, { ...running, status: 'in_progress' });
+      assert.equal(tree.isPolling(store.id, running.id), true, 'a conversion the flow stopped waiting for is polled');
+      const done = await attachOne('done.md');
+      tree.endFollow(store.id, done.id, { ...done, status: 'completed' });
+      assert.equal(tree.isPolling(store.id, done.id), false, 'a finished conversion is not polled');
+      // No longer left to the flow: the tree follows the file itself when it sees it converting.
+      tree.upsertStoreFile(store.id, { ...done, status: 'in_progress' });
+      assert.equal(tree.isPolling(store.id, done.id), true, 'the tree follows the file again');
+    } finally {
+      tree.removeStore(store.id);
     }
   });
 

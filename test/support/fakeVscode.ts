@@ -1,0 +1,30 @@
+/**
+ * Loads extension code that imports `vscode` in a plain Node test: until `dispose`, `vscode`
+ * resolves to the given fake (modules loaded later at first use see it too). The modules loaded
+ * meanwhile are forgotten afterwards, so no other test gets a copy bound to this fake.
+ */
+import Module from 'node:module';
+
+export interface FakeVscodeScope {
+  /** Loads a module (by absolute path or one `require.resolve` finds from this folder) with the fake in place. */
+  load<T>(modulePath: string): T;
+  dispose(): void;
+}
+
+export function useFakeVscode(fake: unknown): FakeVscodeScope {
+  const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const original = loader._load;
+  const before = new Set(Object.keys(require.cache));
+  loader._load = function (this: unknown, request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? fake : original.call(this, request, ...rest);
+  };
+  return {
+    load: <T>(modulePath: string) => require(modulePath) as T,
+    dispose: () => {
+      loader._load = original;
+      for (const key of Object.keys(require.cache)) {
+        if (!before.has(key)) delete require.cache[key];
+      }
+    },
+  };
+}
