@@ -28,3 +28,17 @@ export function useFakeVscode(fake: unknown): FakeVscodeScope {
     },
   };
 }
+
+/**
+ * Loads one module afresh (by absolute path) with `vscode` faked, then takes the fake away: code
+ * that reads `vscode` only while loading, or holds the module's own import, sees the fake.
+ */
+export function loadWithFakeVscode<T>(fake: unknown, modulePath: string): T {
+  const scope = useFakeVscode(fake);
+  try {
+    delete require.cache[modulePath];
+    return scope.load<T>(modulePath);
+  } finally {
+    scope.dispose();
+  }
+}

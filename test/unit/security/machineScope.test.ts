@@ -9,7 +9,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import Module from 'node:module';
+import { loadWithFakeVscode } from '../../support/fakeVscode';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -46,18 +46,6 @@ function fakeVscode(levels: Record<string, Levels>) {
   };
 }
 
-function withVscode<T>(fake: unknown, run: () => T): T {
-  const original = (Module as any)._load;
-  (Module as any)._load = function (request: string, ...rest: unknown[]) {
-    return request === 'vscode' ? fake : original.call(this, request, ...rest);
-  };
-  try {
-    return run();
-  } finally {
-    (Module as any)._load = original;
-  }
-}
-
 describe('settings that route a token are machine-scoped and read from user settings only', () => {
   it('package.json declares "scope": "machine" for every such setting', () => {
     const routing = Object.keys(properties).filter((k) => TOKEN_ROUTING.test(k));
@@ -84,11 +72,11 @@ describe('settings that route a token are machine-scoped and read from user sett
       // Not token-routing: a workspace may set it, and the reader must still honour that.
       'docchat.gateway.projectCode': { defaultValue: 'NA', workspaceValue: 'P-42' },
     };
-    const settings = withVscode(fakeVscode(levels), () => {
-      const modulePath = require.resolve('../../../src/services/config');
-      delete require.cache[modulePath];
-      return (require(modulePath) as typeof import('../../../src/services/config')).readSettings();
-    });
+    const { readSettings } = loadWithFakeVscode<typeof import('../../../src/services/config')>(
+      fakeVscode(levels),
+      require.resolve('../../../src/services/config'),
+    );
+    const settings = readSettings();
     assert.equal(settings.documentsUrl, 'https://docs.example.com', 'the user-level URL wins over the workspace');
     assert.equal(settings.gatewayUrl, '', 'a workspace-only URL is ignored (local mode)');
     assert.equal(settings.network.proxy, undefined);

@@ -6,7 +6,7 @@
  * ones. `vscode` is the only module faked (a panel whose webview records what happens).
  */
 import * as assert from 'node:assert/strict';
-import Module from 'node:module';
+import { loadWithFakeVscode } from '../../support/fakeVscode';
 import { isOpenableLink } from '../../../src/chatCore/links';
 
 interface FakeWebview {
@@ -45,23 +45,12 @@ function fakeVscode() {
   return { EventEmitter, Uri, ViewColumn: { Beside: -2 }, window: {}, commands: {}, l10n, env: { language: 'en' } };
 }
 
-function load<T>(fake: unknown, modulePath: string): T {
-  const original = (Module as any)._load;
-  (Module as any)._load = function (request: string, ...rest: unknown[]) {
-    return request === 'vscode' ? fake : original.call(this, request, ...rest);
-  };
-  try {
-    const resolved = require.resolve(modulePath);
-    delete require.cache[resolved];
-    return require(resolved) as T;
-  } finally {
-    (Module as any)._load = original;
-  }
-}
-
 describe('chat host: only the protocol gets through', () => {
   const vscode = fakeVscode();
-  const { ChatPanel } = load<typeof import('../../../src/features/chat/chatPanel')>(vscode, '../../../src/features/chat/chatPanel');
+  const { ChatPanel } = loadWithFakeVscode<typeof import('../../../src/features/chat/chatPanel')>(
+    vscode,
+    require.resolve('../../../src/features/chat/chatPanel'),
+  );
   const handled: unknown[] = [];
   const warnings: string[] = [];
   const webview: FakeWebview = { options: undefined, html: '', cspSource: 'vscode-webview://fake', posted: [] };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import Module from 'node:module';
+import { loadWithFakeVscode } from '../../support/fakeVscode';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -49,18 +49,10 @@ const fakeVscode = {
   },
   commands: { executeCommand: () => Promise.resolve(undefined) },
 };
-const { announceLocalBackendChange } = ((): typeof import('../../../src/services/localBackendNotices') => {
-  const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-  const original = loader._load;
-  loader._load = function (this: unknown, request: string, ...rest: unknown[]) {
-    return request === 'vscode' ? fakeVscode : original.call(this, request, ...rest);
-  };
-  try {
-    return require('../../../src/services/localBackendNotices');
-  } finally {
-    loader._load = original;
-  }
-})();
+const { announceLocalBackendChange } = loadWithFakeVscode<typeof import('../../../src/services/localBackendNotices')>(
+  fakeVscode,
+  require.resolve('../../../src/services/localBackendNotices'),
+);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
