@@ -18,9 +18,10 @@ const QUESTION_WORDS = new Set(
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 
+/** A common English word or a word a question is phrased with, also in its plural ("differences", "compares"). */
 export function isStopWord(word: string): boolean {
   const lower = word.toLowerCase();
-  return STOP_WORDS.has(lower) || QUESTION_WORDS.has(lower);
+  return STOP_WORDS.has(lower) || QUESTION_WORDS.has(lower) || QUESTION_WORDS.has(stem(lower));
 }
 
 /** The words of `text` in order, as written (for building a query a person can read). */

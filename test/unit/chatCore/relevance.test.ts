@@ -134,6 +134,21 @@ describe('relevance: saying no', () => {
     assert.deepEqual([...matchTerms('It needs a long token.')], ['need', 'long', 'token']);
   });
 
+  it('does not count the plural of a phrasing word ("differences", "compares") as the subject of a compare question', () => {
+    assert.deepEqual([...matchTerms('What are the differences between the chat panel and the view?', true)], ['chat', 'panel', 'view']);
+    assert.deepEqual(
+      [...matchTerms('What are the differences between the chat panel and the view?', true)],
+      [...matchTerms('What is the difference between the chat panel and the view?', true)],
+    );
+    assert.deepEqual([...matchTerms('How the chat panel compares with the view', true)], ['chat', 'panel', 'view']);
+    // No passage says "differences": the question is still covered by the passages about what it compares.
+    const passages = [
+      { score: 1, content: 'The chat panel opens beside the editor.' },
+      { score: 0.9, content: 'The Chat view answers with the gateway model.' },
+    ];
+    assert.equal(relevantPassages('What are the differences between the chat panel and the Chat view?', passages).length, 2);
+  });
+
   it('keeps a follow-up searched with its carried subject when a best passage holds the follow-up and the subject', () => {
     const query = 'What are its limits? Set Store File Metadata';
     const passages = [
