@@ -95,17 +95,29 @@ export function joinNeighbours<T extends BudgetPassage>(passages: readonly T[]):
   return out;
 }
 
-/** At most `perFile` passages of each file, unless every passage comes from one file. */
-export function capPerFile<T extends BudgetPassage>(passages: readonly T[], perFile: number): T[] {
+/**
+ * At most `perFile` passages of each file, unless every passage comes from one file. With
+ * `fillTo`, passages the cap held back come back (best first, in rank order) while fewer than
+ * `fillTo` are left: when the other files have nothing more to offer, one file is all there is.
+ */
+export function capPerFile<T extends BudgetPassage>(passages: readonly T[], perFile: number, fillTo = 0): T[] {
   const files = new Set(passages.map((p) => `${p.storeId}\u0000${p.fileId}`));
   if (files.size <= 1) return [...passages];
   const counts = new Map<string, number>();
-  return passages.filter((p) => {
+  const kept = passages.map((p) => {
     const key = `${p.storeId}\u0000${p.fileId}`;
     const count = (counts.get(key) ?? 0) + 1;
     counts.set(key, count);
     return count <= perFile;
   });
+  let room = fillTo - kept.filter(Boolean).length;
+  for (let i = 0; i < kept.length && room > 0; i++) {
+    if (!kept[i]) {
+      kept[i] = true;
+      room--;
+    }
+  }
+  return passages.filter((_, i) => kept[i]);
 }
 
 /** The first passages, in order, up to `count` and `chars` of text (the first one always fits). */
@@ -128,6 +140,9 @@ export function selectPassages<T extends BudgetPassage>(
   setting: number,
   chars = SOURCE_CHAR_BUDGET,
 ): T[] {
-  const perFile = kind === 'fact' ? PER_FILE_FOR_FACT : PER_FILE_FOR_LIST;
-  return withinBudget(capPerFile(joinNeighbours(ranked), perFile), passageTarget(kind, setting), chars);
+  const target = passageTarget(kind, setting);
+  // A list or compare question fills its budget from the files that have more to offer; a fact stays spread out.
+  const capped =
+    kind === 'fact' ? capPerFile(joinNeighbours(ranked), PER_FILE_FOR_FACT) : capPerFile(joinNeighbours(ranked), PER_FILE_FOR_LIST, target);
+  return withinBudget(capped, target, chars);
 }

@@ -485,7 +485,7 @@ async function run(): Promise<BenchResult> {
         ? [`${dropped + droppedHeldOut} judged questions were left out: the documents no longer contain their phrase.`]
         : []),
       'List and compare questions (`lists`) and two-store questions (`acrossStores`, with the split in `stores`) were written with the passages they need before the benchmark measured them. “Distinct sections” counts the heading paths of the sources; the README’s part after its “Activation” heading has no headings of its own, so several of its passages share one.',
-      `Lists: the per-file cap (${PER_FILE_FOR_LIST} passages of a file for a list, unless one file is all there is) holds the demo store’s README to ${PER_FILE_FOR_LIST} sources whatever the budget; the diagnostic row shows what it holds back.`,
+      `Lists: the per-file cap (${PER_FILE_FOR_LIST} passages of a file for a list) holds while other files have passages to offer; the passages it held back fill what is left of the budget, so with two files in the store the diagnostic row (no cap) and DocChat's give the same sources.`,
       ...(listsRefused > 0 ? [`${listsRefused} of the ${lists.length} list questions got no source at all (answered “not covered”).`] : []),
       `Two stores: a store takes part only when its best passages cover the question alone or add a quarter of the query’s weight the other stores lack, so a store whose first results hold the answer in words the other store also holds is left out (${storeResults[0]!.filter((r) => stores.some((s) => !r.passages.some((p) => p.storeId === s.id))).length} of ${across.length} questions cite one store only).`,
       ...(droppedLists + droppedAcross > 0

@@ -48,6 +48,26 @@ describe('passage budget', () => {
     assert.equal(capPerFile(ranked, 3).length, 4);
   });
 
+  it('gives back held-back passages, best first, while fewer than the target are left', () => {
+    const ranked = [p('a', 1), p('a', 5), p('a', 9), p('b', 1), p('a', 12), p('a', 20), p('a', 30)];
+    assert.deepEqual(
+      capPerFile(ranked, 2, 5).map((x) => x.content),
+      ['a#1', 'a#5', 'a#9', 'b#1', 'a#12'],
+    );
+    assert.deepEqual(
+      capPerFile(ranked, 2, 2).map((x) => x.content),
+      ['a#1', 'a#5', 'b#1'],
+      'a target already met gives nothing back',
+    );
+  });
+
+  it('a list question fills its budget from a file the cap held back; a fact stays spread out', () => {
+    // Two files with few distinct passages in one of them: the list question's 15 come mostly from the other.
+    const ranked = [p('b', 0), ...Array.from({ length: 20 }, (_, i) => p('a', i * 2))];
+    assert.equal(selectPassages(ranked, 'list', 5).length, 15);
+    assert.equal(selectPassages(ranked, 'fact', 5).length, 4, 'three of a, one of b');
+  });
+
   it('joins neighbouring chunks of a file into one source, in chunk order, at the better rank', () => {
     const ranked = [p('a', 4, 'four'), p('b', 1), p('a', 3, 'three'), p('a', 5, 'five'), p('a', 9)];
     const joined = joinNeighbours(ranked);
