@@ -10,7 +10,7 @@ import { describeErrorBody } from '../http/responseErrors';
 import { type ChatStreamPart, type ToolCallDelta, usageSchema } from './schemas';
 
 export interface StreamSource {
-  body: AsyncIterable<unknown> & { destroy(error?: Error): unknown; dump?(): Promise<void> };
+  body: AsyncIterable<unknown> & { destroy(error?: Error): unknown; dump?(options?: { limit?: number }): Promise<unknown> };
   contentType: string;
   requestId?: string;
   idleTimeoutMs: number;
@@ -25,6 +25,9 @@ export interface StreamSource {
 }
 
 type Json = Record<string, unknown>;
+
+/** After `[DONE]`, at most this much more is read to keep the connection; a longer rest closes it. */
+const DRAIN_AFTER_DONE_BYTES = 128 * 1024;
 
 function asObject(value: unknown): Json | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
@@ -90,13 +93,19 @@ function isTextOnly(part: ChatStreamPart): boolean {
   return part.role === undefined && !part.finishReason && part.usage === undefined && part.toolCalls === undefined;
 }
 
+/** A chunk that says it is an error: `{error: …}`, or `type`, `object` or `status` "error". */
+function namesError(chunk: Json): boolean {
+  return (
+    (chunk.error !== undefined && chunk.error !== null) || chunk.type === 'error' || chunk.object === 'error' || chunk.status === 'error'
+  );
+}
+
 /**
  * An error in a shape other than OpenAI's `{error: {...}}`: `{type: "error", message}`,
  * `{object: "error", …}` (vLLM), `{detail}` (FastAPI), or a bare `{message}` without any answer.
  */
 function isErrorShape(chunk: Json): boolean {
-  if (chunk.error !== undefined && chunk.error !== null) return true;
-  if (chunk.type === 'error' || chunk.object === 'error' || chunk.status === 'error') return true;
+  if (namesError(chunk)) return true;
   const answers =
     Array.isArray(chunk.choices) || asObject(chunk.message) !== undefined || 'response' in chunk || 'content' in chunk || 'done' in chunk;
   return !answers && (typeof chunk.message === 'string' || chunk.detail !== undefined || typeof chunk.error_description === 'string');
@@ -339,6 +348,7 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
       this.failure ??= errorFromPayload(data, this.source);
       return;
     }
+    if (this.appendText(value)) return;
     const chunk = asObject(value);
     if (!chunk) {
       this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream event DocChat does not understand.`, {
@@ -376,6 +386,33 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
   }
 
   /**
+   * The usual event, a chat chunk that says nothing but a piece of text, joins the text-only part
+   * still waiting at the end of the queue without becoming a part of its own: what `handleJson`
+   * would do through `isErrorShape`, `normalizeChunk` and `appendToLast`, minus the part object and
+   * the checks a plain content delta cannot fail. Anything else goes the general way.
+   */
+  private appendText(value: unknown): boolean {
+    if (this.head >= this.queue.length || typeof value !== 'object' || value === null) return false;
+    const chunk = value as Json;
+    const choices = chunk.choices;
+    if (!Array.isArray(choices) || chunk.message !== undefined || chunk.usage != null || chunk.done === true || namesError(chunk)) {
+      return false;
+    }
+    const choice = asObject(choices[0]);
+    const delta = asObject(choice?.delta);
+    const content = delta?.content;
+    if (typeof content !== 'string' || content === '' || delta!.role !== undefined || delta!.tool_calls != null) return false;
+    if (choice!.message !== undefined || choice!.finish_reason != null) return false;
+    const last = this.queue[this.queue.length - 1]!;
+    const id = typeof chunk.id === 'string' ? chunk.id : undefined;
+    const model = typeof chunk.model === 'string' ? chunk.model : undefined;
+    if (!isTextOnly(last) || last.id !== id || last.model !== model) return false;
+    this.parts++;
+    last.content += content;
+    return true;
+  }
+
+  /**
    * The end marker. A stream that said nothing DocChat understood and then ended is not an empty
    * answer: something else (an error in an unknown shape) was sent, so it ends as an error.
    */
@@ -393,7 +430,9 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
 
   /**
    * Releases the connection once: after `[DONE]` the rest is drained so the keep-alive socket can
-   * be reused; stopping early (or failing) destroys it.
+   * be reused; stopping early (or failing) destroys it. undici's `dump()` limit counts every byte
+   * of the body, including the answer already read, so it is given the bytes read so far plus what
+   * may still come: with its default (128 KiB in all) a long answer would abort its own request.
    */
   private release(): void {
     if (this.closed) return;
@@ -402,7 +441,7 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     this.queue.length = 0;
     this.head = 0;
     const body = this.source.body;
-    if (this.finished && body.dump) void body.dump().catch(() => undefined);
+    if (this.finished && body.dump) void body.dump({ limit: this.size + DRAIN_AFTER_DONE_BYTES }).catch(() => undefined);
     else body.destroy();
   }
 }

@@ -12,12 +12,12 @@ import type { Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { progress } from '../lib/report';
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   children?: number[];
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   samples?: number[];
   timeDeltas?: number[];
@@ -52,6 +52,24 @@ export function origin(functionName: string, url: string): Origin {
   return 'other';
 }
 
+/** Calls `visit` with each sample's node and its time (ms): the delta to the next sample. */
+export function forEachSample(profile: Profile, visit: (node: ProfileNode, ms: number) => void): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const node = byId.get(samples[i]!);
+    if (node) visit(node, (deltas[i + 1] ?? 0) / 1000);
+  }
+}
+
+/** `function file:line` of a frame. */
+export function frameLabel(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const file = url ? url.split('/').pop()!.split('?')[0] : '';
+  return `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
+}
+
 /** Top frames by self time (ms), `(idle)` and `(program)` included so the share of work shows. */
 export function summarize(name: string, profile: Profile, count = 12): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -61,16 +79,9 @@ export function summarize(name: string, profile: Profile, count = 12): ProfileSu
   const self = new Map<string, number>();
   const frameOrigin = new Map<string, Origin>();
   const byOrigin = Object.fromEntries(ORIGINS.map((o) => [o, 0])) as Record<Origin, number>;
-  const samples = profile.samples ?? [];
-  const deltas = profile.timeDeltas ?? [];
-  for (let i = 0; i < samples.length; i++) {
-    const node = byId.get(samples[i]!);
-    if (!node) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = url ? url.split('/').pop()!.split('?')[0] : '';
-    const frame = `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
-    // A sample's time is the delta to the next one.
-    const sampleMs = (deltas[i + 1] ?? 0) / 1000;
+  forEachSample(profile, (node, sampleMs) => {
+    const { functionName, url } = node.callFrame;
+    const frame = frameLabel(node);
     self.set(frame, (self.get(frame) ?? 0) + sampleMs);
     const from = origin(functionName, url);
     frameOrigin.set(frame, from);
@@ -82,7 +93,7 @@ export function summarize(name: string, profile: Profile, count = 12): ProfileSu
         break;
       }
     }
-  }
+  });
   for (const o of ORIGINS) byOrigin[o] = Math.round(byOrigin[o]);
   const ranked = [...self.entries()].sort((a, b) => b[1] - a[1]);
   const top = ranked

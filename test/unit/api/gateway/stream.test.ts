@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { GatewayClient } from '../../../../src/api/gateway/client';
 import type { ChatStreamPart } from '../../../../src/api/gateway/schemas';
+import { Client } from 'undici';
 import { AbortedError, ProtocolError, ServerError, StreamError, TimeoutError } from '../../../../src/api/http/errors';
 import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
 import { collect, gatewayClient, recorder, rejects } from '../helpers';
@@ -91,6 +92,80 @@ describe('streamed chat completions', () => {
       ],
     );
     assert.equal(parts[1]!.id, 'chatcmpl-test');
+  });
+
+  it('joins an event to the text before it only when a part of its own would say nothing else', async () => {
+    // Each variant follows a text event, once in the same network read (where text may join the
+    // part before it) and once in a read of its own (where it cannot). Joining the separate
+    // parts as the rule says (adjacent text-only parts of the same id and model) must give the
+    // same parts, and the same error.
+    const base = chatChunk('a');
+    const choice = base.choices[0]!;
+    const variants: [string, unknown][] = [
+      ['plain text', chatChunk('b')],
+      ['text and a role', chatChunk('b', { role: 'assistant' })],
+      ['text and a role of null', { ...base, choices: [{ ...choice, delta: { content: 'b', role: null } }] }],
+      ['text and a finish reason', chatChunk('b', { finish_reason: 'stop' })],
+      ['text and an empty finish reason', chatChunk('b', { finish_reason: '' })],
+      ['text without finish_reason', { ...base, choices: [{ index: 0, delta: { content: 'b' } }] }],
+      ['text and usage', { ...chatChunk('b'), usage }],
+      ['text and usage that is not usage', { ...chatChunk('b'), usage: 'none' }],
+      ['text and usage null', { ...chatChunk('b'), usage: null }],
+      ['text and tool calls', { ...base, choices: [{ ...choice, delta: { content: 'b', tool_calls: [{ index: 0, id: 't' }] } }] }],
+      ['text and tool calls null', { ...base, choices: [{ ...choice, delta: { content: 'b', tool_calls: null } }] }],
+      ['another id', { ...chatChunk('b'), id: 'chatcmpl-other' }],
+      ['no id', { ...chatChunk('b'), id: undefined }],
+      ['an id that is not a string', { ...chatChunk('b'), id: 7 }],
+      ['another model', { ...chatChunk('b'), model: 'beta' }],
+      ['a message beside the choices', { ...chatChunk('b'), message: { role: 'assistant', content: 'm' } }],
+      ['a message in the choice', { ...base, choices: [{ ...choice, message: { role: 'assistant', content: 'm' } }] }],
+      ['an error beside the choices', { ...chatChunk('b'), error: { message: 'overloaded' } }],
+      ['type error', { ...chatChunk('b'), type: 'error', message: 'overloaded' }],
+      ['object error', { ...chatChunk('b'), object: 'error' }],
+      ['status error', { ...chatChunk('b'), status: 'error' }],
+      ['done', { ...chatChunk('b'), done: true }],
+      ['empty text', chatChunk('')],
+      ['text that is not a string', { ...base, choices: [{ ...choice, delta: { content: 5 } }] }],
+      ['no choices', { ...base, choices: [] }],
+      ['a choice that is not an object', { ...base, choices: ['b'] }],
+      ['a delta that is a list', { ...base, choices: [{ ...choice, delta: ['b'] }] }],
+      ['legacy completion text', { ...base, choices: [{ index: 0, text: 'b', finish_reason: null }] }],
+      ['Ollama-style message', { model: 'alpha-5-mini', message: { content: 'b' }, done: false }],
+      ['a list', [chatChunk('b')]],
+      ['a JSON string', '"server says no"'],
+    ];
+    const joined = (parts: ChatStreamPart[]) => {
+      const out: ChatStreamPart[] = [];
+      const textOnly = (p: ChatStreamPart) => p.role === undefined && !p.finishReason && p.usage === undefined && p.toolCalls === undefined;
+      for (const part of parts) {
+        const last = out.at(-1);
+        if (last && textOnly(last) && textOnly(part) && last.id === part.id && last.model === part.model) {
+          out[out.length - 1] = { ...last, content: last.content + part.content };
+        } else {
+          out.push({ ...part });
+        }
+      }
+      return out;
+    };
+    const outcome = async () => {
+      try {
+        return { parts: joined(await collect(client.streamChatCompletion(request))) };
+      } catch (error) {
+        return { error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
+      }
+    };
+    for (const [name, variant] of variants) {
+      const events = [base, variant, chatChunk('c'), chatChunk(undefined, { finish_reason: 'stop' })];
+      const body = sseBody(events);
+      const cuts: number[] = [];
+      for (let i = 0, at = 0; i < events.length; i++) cuts.push((at += Buffer.byteLength(sseBody([events[i]], { done: false }))));
+      server.reset();
+      server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, body));
+      server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, body, { cuts }));
+      const together = await outcome();
+      const apart = await outcome();
+      assert.deepEqual(together, apart, name);
+    }
   });
 
   it('raises a StreamError with the message of an `event: error`, after the parts before it', async () => {
@@ -187,6 +262,43 @@ describe('streamed chat completions', () => {
     }
     // The client is still usable afterwards.
     assert.equal(text(await collect(client.streamChatCompletion(request))), pieces.join(''));
+  });
+
+  it('keeps the connection after a long answer ends with [DONE] before the response does', async () => {
+    // Over 128 KiB (undici's default drain limit) of answer; the response stays open after
+    // [DONE] until the client has finished with it, so the client must drain, not abort, it.
+    const long = sseBody([
+      ...Array.from({ length: 2_000 }, (_, i) => chatChunk(`piece ${i} `)),
+      chatChunk(undefined, { finish_reason: 'stop' }),
+    ]);
+    assert.ok(Buffer.byteLength(long) > 128 * 1024);
+    const sockets: unknown[] = [];
+    let endFirst!: () => void;
+    const firstMayEnd = new Promise<void>((resolve) => (endFirst = resolve));
+    server.once('POST', '/v1/chat/completions', async (_r, res, raw) => {
+      sockets.push(raw.socket);
+      await sendChunked(res, long, { end: false });
+      await firstMayEnd;
+      res.end();
+    });
+    server.once('POST', '/v1/chat/completions', (_r, res, raw) => {
+      sockets.push(raw.socket);
+      return sendChunked(res, standardStream);
+    });
+    // One connection, so the second request waits for the first one's socket (or a new one).
+    const connection = new Client(server.url);
+    const single = gatewayClient(server.url, { transport: { dispatcher: connection } });
+    try {
+      const parts = await collect(single.streamChatCompletion(request));
+      assert.equal(parts.find((p) => p.finishReason)?.finishReason, 'stop');
+      endFirst();
+      assert.equal(text(await collect(single.streamChatCompletion(request))), pieces.join(''));
+    } finally {
+      await single.close();
+      await connection.close();
+    }
+    assert.equal(sockets.length, 2);
+    assert.ok(sockets[1] === sockets[0], 'the second request went over a new connection: the first was aborted, not drained');
   });
 
   it('reads NDJSON streams, by content type or by sniffing', async () => {
