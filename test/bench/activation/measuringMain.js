@@ -1,16 +1,40 @@
 // Entry point of the extension copy the activation benchmark installs: it loads the real bundle
 // and times its module load and activate() inside the extension host, then appends the numbers
-// to the file named by DOCCHAT_BENCH_ACTIVATION_OUT.
-const { appendFileSync } = require('node:fs');
+// to the file named by DOCCHAT_BENCH_ACTIVATION_OUT. With DOCCHAT_BENCH_ACTIVATION_PROFILE (a
+// folder), the inspector's CPU profiler runs from before the `require` to the end of activate()
+// and the profile is written there as activation-<time>.cpuprofile.
+const { appendFileSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+const profileDir = process.env.DOCCHAT_BENCH_ACTIVATION_PROFILE;
+const profiler = profileDir ? startProfiler() : undefined;
 
 const loadStarted = performance.now();
 const extension = require('./extension.js');
 const loadMs = performance.now() - loadStarted;
 
+/** The in-process inspector session answers synchronously, so the profile starts here. */
+function startProfiler() {
+  const session = new (require('node:inspector').Session)();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 50 });
+  session.post('Profiler.start');
+  return session;
+}
+
+function stopProfiler() {
+  profiler.post('Profiler.stop', (error, result) => {
+    if (!error) writeFileSync(path.join(profileDir, `activation-${Date.now()}.cpuprofile`), JSON.stringify(result.profile));
+    profiler.disconnect();
+  });
+}
+
 exports.activate = function activate(context) {
   const started = performance.now();
   const result = extension.activate(context);
   const activateMs = performance.now() - started;
+  if (profiler) stopProfiler();
   const report = (settledMs) =>
     appendFileSync(process.env.DOCCHAT_BENCH_ACTIVATION_OUT, `${JSON.stringify({ loadMs, activateMs, settledMs })}\n`);
   if (result && typeof result.then === 'function') {
