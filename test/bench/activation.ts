@@ -2,10 +2,11 @@
  * Benchmark 5, activation: module load and activate() time of DocChat inside the real VS Code
  * extension host (the code-server of `$DOCCHAT_VSCODE`, newest by default, driven by the test harness), and the size of the extension
  * bundle, for the design before lazy activation (a baseline commit, activated at startup with
- * everything in one bundle) and the current tree (activated when DocChat is first used, the HTTP
- * library in a bundle of its own loaded at the first request), side by side in one run. Each is
- * built by its own esbuild.mjs with --production, as `npm run package` ships it. The installed
- * copy's `main` is a small wrapper that requires the real bundle and times it.
+ * everything in one bundle; ACTIVATION_BASELINE_REF names another) and the current tree (activated
+ * when DocChat is first used, the API clients with zod and the HTTP library in bundles of their own
+ * loaded at first use), side by side in one run. Each is built by its own esbuild.mjs with
+ * --production, as `npm run package` ships it. The installed copy's `main` is a small wrapper that
+ * requires the real bundle and times it (and, with ACTIVATION_CPU_PROFILE=<folder>, profiles it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
