@@ -1,6 +1,8 @@
 // Builds every bundle of DocChat:
-//   dist/extension.js    the extension (Node, CommonJS, `vscode` external)
-//   dist/undici.js       the HTTP client library, required by the extension at its first request
+//   dist/extension.js    the extension (Node, CommonJS, `vscode` external): what activation loads
+//   dist/first-use.js    the API clients, their schemas and zod, required by the extension at first
+//                        use (scripts/lib/firstUseBundle.mjs)
+//   dist/undici.js       the HTTP client library, required by first-use.js at the first request
 //   dist/backend-cli.js  the embedded backend's server (`docchat-backend`); Local mode runs it as its own process
 //   dist/mcp-server.js   DocChat's MCP server (stdio), started by VS Code or another agent host
 //   dist/convert-worker.js  the backend's conversion worker threads
@@ -18,6 +20,7 @@ import { cp, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstUseEntry, requireFromFirstUse } from './scripts/lib/firstUseBundle.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -46,9 +49,9 @@ const nodeCommon = {
 };
 
 /**
- * Keeps undici out of extension.js: src/api/http/undici.ts requires it at the first request, and
- * in the extension bundle that `require` loads dist/undici.js. Activation then parses a third of
- * the code it used to.
+ * Keeps undici out of extension.js and first-use.js: src/api/http/undici.ts requires it at the first
+ * request, and there that `require` loads dist/undici.js. Activation then parses a third of the
+ * code it used to.
  * @type {import('esbuild').Plugin}
  */
 const undiciAtFirstUse = {
@@ -117,7 +120,14 @@ export const targets = [
     ...nodeCommon,
     entryPoints: { extension: 'src/extension.ts' },
     outdir: 'dist',
-    plugins: [undiciAtFirstUse, vscodeNamespaceOnce],
+    plugins: [requireFromFirstUse(root), undiciAtFirstUse, vscodeNamespaceOnce],
+    define: noNavigator,
+  },
+  {
+    ...nodeCommon,
+    entryPoints: { 'first-use': 'docchat-first-use' },
+    outdir: 'dist',
+    plugins: [firstUseEntry(root), undiciAtFirstUse, vscodeNamespaceOnce],
     define: noNavigator,
   },
   { ...nodeCommon, entryPoints: { undici: createRequire(import.meta.url).resolve('undici') }, outdir: 'dist' },

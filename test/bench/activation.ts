@@ -2,10 +2,11 @@
  * Benchmark 5, activation: module load and activate() time of DocChat inside the real VS Code
  * extension host (the code-server of `$DOCCHAT_VSCODE`, newest by default, driven by the test harness), and the size of the extension
  * bundle, for the design before lazy activation (a baseline commit, activated at startup with
- * everything in one bundle) and the current tree (activated when DocChat is first used, the HTTP
- * library in a bundle of its own loaded at the first request), side by side in one run. Each is
- * built by its own esbuild.mjs with --production, as `npm run package` ships it. The installed
- * copy's `main` is a small wrapper that requires the real bundle and times it.
+ * everything in one bundle; ACTIVATION_BASELINE_REF names another) and the current tree (activated
+ * when DocChat is first used, the API clients with zod and the HTTP library in bundles of their own
+ * loaded at first use), side by side in one run. Each is built by its own esbuild.mjs with
+ * --production, as `npm run package` ships it. The installed copy's `main` is a small wrapper that
+ * requires the real bundle and times it (and, with ACTIVATION_CPU_PROFILE=<folder>, profiles it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -22,11 +23,16 @@ const RUNS = Number(process.env.ACTIVATION_RUNS ?? 5);
 const BASELINE_REF = process.env.ACTIVATION_BASELINE_REF ?? '1cf2b69';
 /** Another baseline (ACTIVATION_BASELINE_REF, e.g. main before a change) is named by its commit only. */
 const STARTUP_BASELINE = process.env.ACTIVATION_BASELINE_REF === undefined;
+/**
+ * A folder for CPU profiles of the current tree's module load + activate() (one per run, written by
+ * the wrapper); the profiler slows what it measures, so such a run's times are not the figures.
+ */
+const CPU_PROFILE_DIR = process.env.ACTIVATION_CPU_PROFILE;
 const GOAL_LOAD_AND_ACTIVATE_MS = 20;
 const GOAL_BUNDLE_KB = 400;
 
 /** What a build needs: its sources, manifest and build script; node_modules is this checkout's. */
-const BUILD_INPUTS = ['src', 'media', 'esbuild.mjs', 'package.json', 'package.nls.json', 'tsconfig.json'];
+const BUILD_INPUTS = ['src', 'media', 'esbuild.mjs', 'scripts/lib', 'package.json', 'package.nls.json', 'tsconfig.json'];
 
 /** Builds a source tree with its own `esbuild.mjs --production`; returns the folder holding dist/. */
 function buildProduction(tree: string): string {
@@ -68,12 +74,17 @@ interface Activation {
   loadMs: number;
   activateMs: number;
   settledMs: number;
+  /** CPU time of the extension host's process during the same steps. */
+  loadCpuMs: number;
+  activateCpuMs: number;
 }
 
-async function measureOnce(extensionDir: string): Promise<Activation> {
+async function measureOnce(extensionDir: string, profileDir: string | undefined): Promise<Activation> {
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'docchat-bench-act-')), 'activation.jsonl');
   process.env.DOCCHAT_EXTENSION_DIR = extensionDir;
-  const session = await launchVSCode({ name: 'bench-activation', env: { DOCCHAT_BENCH_ACTIVATION_OUT: out } });
+  const env: Record<string, string> = { DOCCHAT_BENCH_ACTIVATION_OUT: out };
+  if (profileDir) env.DOCCHAT_BENCH_ACTIVATION_PROFILE = profileDir;
+  const session = await launchVSCode({ name: 'bench-activation', env });
   try {
     // Both designs activate by the time the harness has shown the DocChat view (its first use).
     await pollUntil(
@@ -101,7 +112,11 @@ main(async (): Promise<BenchResult> => {
       label: STARTUP_BASELINE ? `startup activation, one bundle (${BASELINE_REF})` : `the tree at ${BASELINE_REF}`,
       tree: buildProduction(baselineTree()),
     },
-    { id: 'new', label: 'activation on first use, undici at first request (this tree)', tree: buildProduction(currentTree()) },
+    {
+      id: 'new',
+      label: 'activation on first use, the API clients and zod at first use, undici at first request (this tree)',
+      tree: buildProduction(currentTree()),
+    },
   ];
   const variants = trees.map((t) => ({ ...t, dir: prepareExtension(t.tree) }));
   const samples = new Map<string, Activation[]>(variants.map((v) => [v.id, []]));
@@ -110,7 +125,11 @@ main(async (): Promise<BenchResult> => {
     for (let run = 1; run <= RUNS; run++) {
       for (const v of run % 2 ? variants : [...variants].reverse()) {
         progress(`activation run ${run}/${RUNS}: ${v.id}`);
-        samples.get(v.id)!.push(await measureOnce(v.dir));
+        const sample = await measureOnce(v.dir, v.id === 'new' ? CPU_PROFILE_DIR : undefined);
+        samples.get(v.id)!.push(sample);
+        progress(
+          `  ${v.id}: load ${ms(sample.loadMs)} + activate ${ms(sample.activateMs)} ms (CPU ${ms(sample.loadCpuMs)} + ${ms(sample.activateCpuMs)} ms)`,
+        );
       }
     }
   } finally {
@@ -125,6 +144,7 @@ main(async (): Promise<BenchResult> => {
       load: summarize(runs.map((a) => a.loadMs)),
       activate: summarize(runs.map((a) => a.activateMs)),
       total: summarize(runs.map((a) => a.loadMs + a.activateMs)),
+      totalCpu: summarize(runs.map((a) => a.loadCpuMs + a.activateCpuMs)),
     };
   };
   const old = summaryOf('old');
@@ -133,23 +153,26 @@ main(async (): Promise<BenchResult> => {
     ['module load (require of dist/extension.js)', 'load'],
     ['activate()', 'activate'],
     ['module load + activate()', 'total'],
+    ['CPU time of module load + activate()', 'totalCpu'],
   ] as const;
   const activationRows = steps.map(([label, key]) => [
     label,
     ms(old[key].median),
     ms(now[key].median),
     ratio(now[key].median, old[key].median),
+    `${ms(old[key].min)}–${ms(old[key].max)}`,
     `${ms(now[key].min)}–${ms(now[key].max)}`,
     key === 'total' ? ratio(now.total.median, GOAL_LOAD_AND_ACTIVATE_MS) : '—',
     now[key].n,
   ]);
 
-  const bundles = ['extension.js', 'undici.js', 'backend-cli.js', 'webview/chat.js'];
+  const atFirstUse: Record<string, string> = { 'first-use.js': ' (loaded at first use)', 'undici.js': ' (loaded at the first request)' };
+  const bundles = ['extension.js', 'first-use.js', 'undici.js', 'backend-cli.js', 'webview/chat.js'];
   const sizeRows = bundles.map((file) => {
     const before = size(path.join(variants[0]!.tree, 'dist', file));
     const after = size(path.join(variants[1]!.tree, 'dist', file));
     return [
-      `dist/${file}${file === 'undici.js' ? ' (loaded at the first request)' : ''}`,
+      `dist/${file}${atFirstUse[file] ?? ''}`,
       before ? kb(before.bytes) : '—',
       after ? kb(after.bytes) : '—',
       after ? kb(after.gzip) : '—',
@@ -176,11 +199,20 @@ main(async (): Promise<BenchResult> => {
     id: 'activation',
     title: 'Activation and bundle size',
     goal: `module load + activate() ≤ ${GOAL_LOAD_AND_ACTIVATE_MS} ms inside the extension host; extension bundle ≤ ${GOAL_BUNDLE_KB} KB minified.`,
-    method: `code-server ${vscodeTarget().codeServer} (VS Code ${vscodeTarget().vscode}) started by the test harness with a fresh profile per run, opened in headless Chromium; the harness then shows the DocChat view, as a user does first. The installed copy's \`main\` is a wrapper that times \`require('./extension.js')\` and the real \`activate(context)\` with performance.now() inside the extension host. Old design: commit ${BASELINE_REF}; new: this tree; both built with their own \`esbuild.mjs --production\`. ${RUNS} runs per design, interleaved.`,
+    method: `code-server ${vscodeTarget().codeServer} (VS Code ${vscodeTarget().vscode}) started by the test harness with a fresh profile per run, opened in headless Chromium; the harness then shows the DocChat view, as a user does first. The installed copy's \`main\` is a wrapper that times \`require('./extension.js')\` and the real \`activate(context)\` with performance.now() inside the extension host. Old design: commit ${BASELINE_REF}; new: this tree; both built with their own \`esbuild.mjs --production\`. ${RUNS} runs per design, interleaved.${CPU_PROFILE_DIR ? ` CPU profiles of the new design in ${CPU_PROFILE_DIR} (the profiler slows what it measures: these times are not comparable).` : ''}`,
     tables: [
       {
         caption: 'Inside the extension host (ms, medians)',
-        columns: ['step', 'old design', 'new design', 'new ÷ old', 'new min–max', `× goal (${GOAL_LOAD_AND_ACTIVATE_MS} ms)`, 'n'],
+        columns: [
+          'step',
+          'old design',
+          'new design',
+          'new ÷ old',
+          'old min–max',
+          'new min–max',
+          `× goal (${GOAL_LOAD_AND_ACTIVATE_MS} ms)`,
+          'n',
+        ],
         rows: activationRows,
       },
       {

@@ -13,30 +13,9 @@ const ROOT = path.resolve(__dirname, '../..');
 interface Bundle {
   /** Input paths, relative to the repository (`node_modules/zod/…`, `src/api/…`). */
   inputs: string[];
-  /**
-   * The inputs evaluated when the bundle is loaded: those the entry point reaches by `import`
-   * statements. A module reached only by a `require` call runs at that call (esbuild wraps it in a
-   * lazy initializer), and so does what only it imports.
-   */
-  atLoad: string[];
   bytes: number;
   /** The bundle's JavaScript. */
   text: string;
-}
-
-/** The inputs reachable from `entry` by `import` statements (type-only imports are erased). */
-function evaluatedAtLoad(metafile: Metafile, entry: string): string[] {
-  const reached = new Set<string>();
-  const pending = [entry];
-  while (pending.length > 0) {
-    const file = pending.pop()!;
-    if (reached.has(file)) continue;
-    reached.add(file);
-    for (const edge of metafile.inputs[file]?.imports ?? []) {
-      if (!edge.external && edge.kind === 'import-statement') pending.push(edge.path);
-    }
-  }
-  return [...reached];
 }
 
 /** Builds one of esbuild.mjs's targets (found by entry name) with a metafile. */
@@ -57,14 +36,12 @@ async function build(entry: string): Promise<Bundle> {
   const metafile = result.metafile as Metafile;
   const output = Object.entries(metafile.outputs).find(([file, o]) => o.entryPoint !== undefined && file.endsWith('.js'))![1];
   const inputs = Object.keys(output.inputs).filter((f) => output.inputs[f]!.bytesInOutput > 0);
-  const atLoad = evaluatedAtLoad(metafile, output.entryPoint!).filter((f) => inputs.includes(f));
   const [file] = Object.entries(metafile.outputs).find(([, o]) => o === output)!;
   const text = result.outputFiles!.find((f) => f.path === path.resolve(ROOT, file))!.text;
-  return { inputs, atLoad, bytes: output.bytes, text };
+  return { inputs, bytes: output.bytes, text };
 }
 
 const matching = (bundle: Bundle, pattern: RegExp) => bundle.inputs.filter((f) => pattern.test(f));
-const matchingAtLoad = (bundle: Bundle, pattern: RegExp) => bundle.atLoad.filter((f) => pattern.test(f));
 
 /** The API clients and their schemas (zod's users in src/api). */
 const API_CLIENTS = /^src\/api\/(documents|gateway|lifetime)\/(client|schemas|stream)\.ts$/;
@@ -95,12 +72,6 @@ describe('bundles', function () {
     assert.ok(matching(highlight, /node_modules\/highlight\.js\/lib\/core\.js$/).length === 1, 'highlight.js is in highlight.js');
   });
 
-  it('keeps undici out of the extension bundle evaluated at activation', async () => {
-    const extension = await build('extension');
-    assert.ok(matching(extension, /^src\/extension\.ts$/).length === 1, 'the metafile names the extension modules');
-    assert.deepEqual(matching(extension, /node_modules\/undici\//), [], 'undici in extension.js');
-  });
-
   it('requires the vscode API once, so its modules share one namespace object', async () => {
     const extension = await build('extension');
     assert.ok(matching(extension, /^src\/features\//).length > 20, 'the metafile names the feature modules, which import vscode');
@@ -108,28 +79,42 @@ describe('bundles', function () {
     assert.equal(extension.text.match(/require\("vscode"\)/g)?.length, 1, 'require("vscode") calls in extension.js');
   });
 
-  it('evaluates neither zod nor the API clients and their schemas when extension.js loads', async () => {
+  it('leaves zod, the API clients, their schemas and undici out of extension.js, which activation loads', async () => {
     const extension = await build('extension');
-    // They are in the file, reached by `require` at first use: the check sees them there.
-    assert.ok(matching(extension, API_CLIENTS).length >= 6, 'the metafile names the API clients and schemas');
-    assert.ok(matching(extension, /node_modules\/zod\//).length > 0, 'the metafile names zod');
-    assert.ok(matchingAtLoad(extension, /^src\/features\/chat\/chatController\.ts$/).length === 1, 'the feature code is evaluated at load');
-    assert.deepEqual(matchingAtLoad(extension, /node_modules\/zod\//), [], 'zod evaluated when extension.js loads');
-    assert.deepEqual(matchingAtLoad(extension, API_CLIENTS), [], 'API clients or schemas evaluated when extension.js loads');
+    assert.ok(matching(extension, /^src\/features\/chat\/chatController\.ts$/).length === 1, 'the metafile names the feature modules');
+    assert.deepEqual(matching(extension, /node_modules\/zod\//), [], 'zod in extension.js');
+    assert.deepEqual(matching(extension, API_CLIENTS), [], 'API clients or schemas in extension.js');
+    assert.deepEqual(matching(extension, /node_modules\/(undici|eventsource-parser)\//), [], 'HTTP libraries in extension.js');
     assert.deepEqual(
-      matchingAtLoad(
+      matching(
         extension,
         /^src\/(chatCore\/(protocol|conversation)|features\/chat\/(conversationStore|contextArgument)|services\/modelServers)\.ts$/,
       ),
       [],
-      'other zod schemas evaluated when extension.js loads',
+      'other zod schemas in extension.js',
     );
+  });
+
+  it('puts them in first-use.js, which holds no module of extension.js: those it shares exist once', async () => {
+    const [extension, firstUse] = [await build('extension'), await build('first-use')];
+    assert.ok(matching(firstUse, API_CLIENTS).length >= 6, 'the metafile names the API clients and schemas');
+    assert.ok(matching(firstUse, /node_modules\/zod\//).length > 0, 'the metafile names zod');
+    // A second copy of a shared module would be a second ApiError class (`instanceof` fails across
+    // them) or a second @vscode/l10n without the translations activate() handed to the first.
+    assert.deepEqual(
+      firstUse.inputs.filter((f) => extension.inputs.includes(f)),
+      [],
+      'modules in both bundles (add them to SHARED in scripts/lib/firstUseBundle.mjs)',
+    );
+    assert.ok(extension.inputs.includes('src/api/http/errors.ts'), 'extension.js holds the error classes first-use.js receives');
+    assert.ok(extension.inputs.includes('node_modules/@vscode/l10n/dist/main.js'), 'extension.js holds @vscode/l10n');
+    assert.deepEqual(matching(firstUse, /node_modules\/undici\//), [], 'undici in first-use.js (it is undici.js)');
     // `import * as z from 'zod'` lets esbuild leave out what is not used; `import { z }` takes
     // zod's whole namespace object, its forty-odd translations included (about 250 KB).
     assert.deepEqual(
-      matching(extension, /node_modules\/zod\/v4\/locales\/(?!en\.js$|index\.js$)/),
+      matching(firstUse, /node_modules\/zod\/v4\/locales\/(?!en\.js$|index\.js$)/),
       [],
-      "zod's translations in extension.js",
+      "zod's translations in first-use.js",
     );
   });
 });

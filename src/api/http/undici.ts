@@ -1,6 +1,6 @@
 /**
  * undici (about half a megabyte of the extension) is loaded on the first request, not when DocChat
- * activates. The extension bundle resolves this `require` to `dist/undici.js`, a bundle of its own
+ * activates. In the extension's bundles this `require` loads `dist/undici.js`, a bundle of its own
  * (see esbuild.mjs); everywhere else it is the package itself.
  */
 import type * as Undici from 'undici';
