@@ -102,7 +102,8 @@ async function startEngine(maxMemoryBytes: number): Promise<Engine> {
   }
   await new Promise<void>((resolve) => process.nextTick(resolve));
   process.off('worker', onWorker);
-  const thread = spawned[0];
+  // The last thread announced before this tick: the one createWorker started just before it was queued.
+  const thread = spawned.at(-1);
   if (!thread) throw new Error('the OCR engine did not start');
   const memory: OcrMemoryReport = { bytes: 0, refused: false };
   thread.on('message', (message: { ocrMemory?: OcrMemoryReport }) => {
