@@ -134,10 +134,11 @@ export const targets = [
   { ...nodeCommon, entryPoints: { backend: 'src/backend/index.ts' }, outdir: 'dist' },
   // Conversion worker threads of the backend, found next to backend-cli.js (and backend.js).
   { ...nodeCommon, entryPoints: { 'convert-worker': 'src/backend/convert/worker.ts' }, outdir: 'dist' },
-  // tesseract.js's own worker thread, started by the OCR of a conversion worker (src/backend/convert/ocr.ts).
+  // tesseract.js's own worker thread, started by the OCR of a conversion worker (src/backend/convert/ocr.ts),
+  // with its WebAssembly memory capped and measured (src/backend/convert/ocrThread.ts).
   {
     ...nodeCommon,
-    entryPoints: { worker: createRequire(import.meta.url).resolve('tesseract.js/src/worker-script/node/index.js') },
+    entryPoints: { worker: 'src/backend/convert/ocrThread.ts' },
     outdir: 'dist/ocr',
     plugins: [tesseractCoreBesideWorker],
   },

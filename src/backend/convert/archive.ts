@@ -29,11 +29,14 @@ export async function zipToMarkdown(ctx: ConvertContext, data: Uint8Array, conve
     const member: ConvertContext = { ...ctx, filename: `${ctx.filename}/${name}`, archiveDepth: ctx.archiveDepth + 1, notes: ctx.notes };
     try {
       const markdown = (await convertMember(member, bytes)).trim();
-      ctx.ocrImages = member.ocrImages;
       if (markdown) out.push(`## ${name}\n\n${markdown.replace(/^(#{1,5}) /gm, '#$1 ')}`);
     } catch (error) {
       if (!(error instanceof ConversionError) || error.code === 'conversion_bound') throw error;
       failed.push(`${name} (${error.message})`);
+    } finally {
+      // The OCR bounds are the archive's: the images read and a stop carry over to the next member.
+      ctx.ocrImages = member.ocrImages;
+      ctx.ocrStopped = member.ocrStopped;
     }
   }
   if (failed.length) note(ctx, `these files in ${ctx.filename} were not converted: ${failed.join('; ')}`);

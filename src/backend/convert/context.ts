@@ -11,10 +11,14 @@ export interface ConvertContext {
   maxImagePixels: number;
   /** Most images OCR reads in one file. */
   maxOcrImages: number;
+  /** Largest the OCR engine's WebAssembly memory may grow to while it reads this file, in bytes. */
+  maxOcrMemoryBytes: number;
   /** Sentences naming what the conversion left out (appended to the markdown). */
   notes: string[];
   /** Images read so far by OCR in this file. */
   ocrImages: number;
+  /** Set when OCR of this file stopped at the memory cap: the sentence naming it. */
+  ocrStopped?: string;
   /** ZIP archives this file sits in (a member's ZIP members are not opened past the limit). */
   archiveDepth: number;
 }
@@ -24,7 +28,7 @@ export const DEFAULT_MAX_OCR_IMAGES = 200;
 
 export function createContext(
   filename: string,
-  options: { skipOcr: boolean; maxHtmlDepth?: number; maxImagePixels?: number; maxOcrImages?: number },
+  options: { skipOcr: boolean; maxHtmlDepth?: number; maxImagePixels?: number; maxOcrImages?: number; maxOcrMemoryMb?: number },
 ): ConvertContext {
   return {
     filename,
@@ -32,6 +36,7 @@ export function createContext(
     maxDepth: options.maxHtmlDepth ?? DEFAULT_CONVERSION_LIMITS.maxHtmlDepth,
     maxImagePixels: options.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS,
     maxOcrImages: options.maxOcrImages ?? DEFAULT_MAX_OCR_IMAGES,
+    maxOcrMemoryBytes: (options.maxOcrMemoryMb ?? DEFAULT_CONVERSION_LIMITS.maxOcrMemoryMb) * 1024 * 1024,
     notes: [],
     ocrImages: 0,
     archiveDepth: 0,

@@ -41,6 +41,8 @@ export interface ConvertOptions {
   maxImagePixels?: number;
   /** Most images OCR reads in one file (default 200). */
   maxOcrImages?: number;
+  /** Largest the OCR engine's WebAssembly memory may grow to, in MiB (default 1024). */
+  maxOcrMemoryMb?: number;
 }
 
 export async function convertToMarkdown(filename: string, data: Uint8Array, options: ConvertOptions): Promise<string> {
@@ -65,6 +67,10 @@ export async function convertWithNotes(
   try {
     markdown = await convertFile(ctx, data);
   } catch (error) {
+    // Nothing converted because OCR stopped at its memory cap: that limit is the reason.
+    if (error instanceof ConversionError && error.code === 'no_text' && ctx.ocrStopped) {
+      throw new ConversionError('conversion_bound', ctx.ocrStopped);
+    }
     if (error instanceof ConversionError) throw error;
     // A library tripping over a damaged file: say so; its own words only when they read as a reason.
     const reason = (error as Error)?.message ?? '';
@@ -84,6 +90,7 @@ export async function convertWithNotes(
       `conversion stopped: ${filename} turns into more than ${formatBytes(maxOutput)} of text.`,
     );
   }
+  if (!markdown && ctx.ocrStopped) throw new ConversionError('conversion_bound', ctx.ocrStopped);
   if (!markdown) {
     throw new ConversionError(
       ctx.notes.length ? 'ocr_skipped' : 'no_text',

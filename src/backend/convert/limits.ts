@@ -6,6 +6,11 @@ export interface ConversionLimits {
   timeoutMs: number;
   /** Heap of a conversion worker (V8 old generation), in MiB. */
   maxMemoryMb: number;
+  /**
+   * WebAssembly memory of a conversion worker's OCR engine, in MiB: outside the heap above, so
+   * bounded on its own; past it OCR of the file stops with a note naming the limit.
+   */
+  maxOcrMemoryMb: number;
   /** Deepest element nesting accepted in HTML, checked before parsing. */
   maxHtmlDepth: number;
   /** Largest markdown a conversion may produce, in bytes. */
@@ -19,6 +24,8 @@ export interface ConversionLimits {
 export const DEFAULT_CONVERSION_LIMITS: ConversionLimits = {
   timeoutMs: 300_000,
   maxMemoryMb: 1024,
+  // Tesseract's build allows 2 GiB; a 40-megapixel page needs about 1 GiB to be read.
+  maxOcrMemoryMb: 1024,
   maxHtmlDepth: 512,
   maxOutputBytes: 64 * 1024 * 1024,
   // One core stays with the serving thread.

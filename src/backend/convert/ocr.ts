@@ -3,22 +3,27 @@
  * engine's worker script, its WebAssembly and the English language data ship with DocChat
  * (dist/ocr/ in the package; node_modules when running from source), and nothing is fetched or
  * cached on disk. The engine runs in its own thread below the conversion worker, so it ends with
- * it when a conversion passes its time or memory bound. Every image's size is read from its
- * header before anything decodes it: a decompression bomb fails with a sentence naming the limit.
+ * it when a conversion passes its time bound. Its WebAssembly memory is outside the conversion
+ * worker's heap limit, so it has a cap of its own (ocrThread.ts refuses every growth past it):
+ * when an image needs more, OCR of the file stops with a note naming the limit and the text
+ * converted so far is kept. Every image's size is read from its header before anything decodes
+ * it: a decompression bomb fails with a sentence naming the limit.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, type Worker as NodeWorker } from 'node:worker_threads';
 import { imageSize } from 'image-size';
 import type { Worker as TesseractWorker } from 'tesseract.js';
+import { formatBytes } from '../http/body';
 import { note, type ConvertContext } from './context';
 import { ConversionError } from './errors';
+import { OCR_MEMORY_ENV, type OcrMemoryReport } from './ocrMemory';
 
 /** Images narrower or lower than this hold no readable text and are not read. */
 const MIN_TEXT_PIXELS = 8;
 
 /** Image types Tesseract's image library reads. */
-export const OCR_IMAGE_TYPES = new Set(['png', 'jpg', 'bmp', 'webp', 'gif', 'tiff']);
+export const OCR_IMAGE_TYPES = new Set(['png', 'jpg', 'bmp', 'webp', 'gif', 'tiff', 'pnm']);
 
 /** The sentence for a file whose only content is images when OCR was skipped. */
 export function ocrSkippedMessage(filename: string, what: string): string {
@@ -28,26 +33,90 @@ export function ocrSkippedMessage(filename: string, what: string): string {
   );
 }
 
-function enginePaths(): { workerPath: string; langPath: string } {
+function enginePaths(): { workerPath: string | URL; langPath: string } {
   // Bundled: dist/ocr/ next to convert-worker.js / backend.js (see esbuild.mjs).
   const bundled = path.join(__dirname, 'ocr');
   if (existsSync(path.join(bundled, 'worker.js'))) return { workerPath: path.join(bundled, 'worker.js'), langPath: bundled };
-  // From the sources (tests): the packages themselves. Names in variables keep bundlers from resolving them.
-  const worker = 'tesseract.js/src/worker-script/node/index.js';
+  // From the sources (tests): ocrThread.ts through tsx, and the language data package itself.
+  // Names in variables keep bundlers from resolving them.
+  const thread = path.join(__dirname, 'ocrThread.ts');
+  const loader = `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(thread)}); require('tsx/cjs'); require(${JSON.stringify(thread)});`;
   const data = '@tesseract.js-data/eng/package.json';
-  return { workerPath: require.resolve(worker), langPath: path.join(path.dirname(require.resolve(data)), '4.0.0_best_int') };
+  return {
+    workerPath: new URL(`data:text/javascript,${encodeURIComponent(loader)}`),
+    langPath: path.join(path.dirname(require.resolve(data)), '4.0.0_best_int'),
+  };
 }
 
-let engine: Promise<TesseractWorker> | undefined;
+interface Engine {
+  worker: TesseractWorker;
+  /** What its thread last reported of its memory. */
+  memory: OcrMemoryReport;
+  /** Rejects with OcrEngineStopped when its thread ends. */
+  stopped: Promise<never>;
+}
 
-function getEngine(): Promise<TesseractWorker> {
-  engine ??= (async () => {
-    const { createWorker, OEM } = await import('tesseract.js');
-    const { workerPath, langPath } = enginePaths();
-    return createWorker('eng', OEM.LSTM_ONLY, { workerPath, langPath, gzip: true, cacheMethod: 'none', errorHandler: () => undefined });
-  })();
+/** The engine's thread ended (it ends itself when it cannot start, e.g. at its memory cap). */
+class OcrEngineStopped extends Error {
+  constructor(readonly memory: OcrMemoryReport) {
+    super(memory.refused ? 'the OCR engine ran out of its memory' : 'the OCR engine stopped');
+  }
+}
+
+let engine: Promise<Engine> | undefined;
+let engineCap: number | undefined;
+
+async function getEngine(maxMemoryBytes: number): Promise<Engine> {
+  // A thread's cap is fixed when it starts: a file asking for another one gets a new engine.
+  if (engine && engineCap !== maxMemoryBytes) await releaseOcrEngine(true);
+  engineCap = maxMemoryBytes;
+  engine ??= startEngine(maxMemoryBytes);
   engine.catch(() => (engine = undefined));
   return engine;
+}
+
+async function startEngine(maxMemoryBytes: number): Promise<Engine> {
+  const { createWorker, OEM } = await import('tesseract.js');
+  const { workerPath, langPath } = enginePaths();
+  // The thread takes its cap from its environment, copied from this thread's when createWorker
+  // starts it (synchronously, before its first await); this thread's own stays as it was. Node
+  // announces the new thread on the next tick ('worker'): its messages carry the memory reports,
+  // and its exit ends a start that tesseract.js would otherwise wait for forever.
+  const spawned: NodeWorker[] = [];
+  const onWorker = (thread: NodeWorker) => spawned.push(thread);
+  process.on('worker', onWorker);
+  const previous = process.env[OCR_MEMORY_ENV];
+  process.env[OCR_MEMORY_ENV] = String(maxMemoryBytes);
+  let starting: Promise<TesseractWorker>;
+  try {
+    starting = createWorker('eng', OEM.LSTM_ONLY, {
+      workerPath: workerPath as string,
+      langPath,
+      gzip: true,
+      cacheMethod: 'none',
+      errorHandler: () => undefined,
+    });
+  } finally {
+    if (previous === undefined) delete process.env[OCR_MEMORY_ENV];
+    else process.env[OCR_MEMORY_ENV] = previous;
+  }
+  await new Promise<void>((resolve) => process.nextTick(resolve));
+  process.off('worker', onWorker);
+  // The last thread announced before this tick: the one createWorker started just before it was queued.
+  const thread = spawned.at(-1);
+  if (!thread) throw new Error('the OCR engine did not start');
+  const memory: OcrMemoryReport = { bytes: 0, refused: false };
+  thread.on('message', (message: { ocrMemory?: OcrMemoryReport }) => {
+    if (message?.ocrMemory) Object.assign(memory, message.ocrMemory);
+  });
+  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+  const stopped = exited.then(() => Promise.reject(new OcrEngineStopped(memory)));
+  try {
+    return { worker: await Promise.race([starting, stopped]), memory, stopped };
+  } catch (error) {
+    void thread.terminate();
+    throw error;
+  }
 }
 
 /**
@@ -58,7 +127,7 @@ export async function releaseOcrEngine(force = false): Promise<void> {
   if (!engine || (!force && !isMainThread)) return;
   const pending = engine;
   engine = undefined;
-  await (await pending.catch(() => undefined))?.terminate();
+  await (await pending.catch(() => undefined))?.worker.terminate();
 }
 
 /** Width and height from the header, or a ConversionError naming the limit or the damage. */
@@ -115,15 +184,44 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
     );
     return '';
   }
+  if (ctx.ocrStopped) return '';
   ctx.ocrImages++;
-  const worker = await getEngine();
+  let text = '';
+  let failure: unknown;
+  let memory: OcrMemoryReport;
   try {
-    const result = await worker.recognize(Buffer.from(data));
-    return tidyOcrText(result.data.text ?? '');
+    const ocr = await getEngine(ctx.maxOcrMemoryBytes);
+    memory = ocr.memory;
+    try {
+      // A thread that ends (it should not) fails the image instead of leaving the file waiting.
+      const result = await Promise.race([ocr.worker.recognize(Buffer.from(data)), ocr.stopped]);
+      text = tidyOcrText(result.data.text ?? '');
+    } catch (error) {
+      failure = error;
+    }
   } catch (error) {
-    note(ctx, `OCR could not read ${where} (${(error as Error)?.message ?? error}).`);
+    // The engine could not start within its cap: the same stop as past it while reading.
+    if (!(error instanceof OcrEngineStopped && error.memory.refused)) throw error;
+    memory = error.memory;
+  }
+  if (memory.refused) {
+    // Past its cap the engine cannot be trusted with another image: the next file starts a new one.
+    await releaseOcrEngine(true);
+    ctx.ocrStopped = ocrMemoryMessage(ctx, where);
+    note(ctx, ctx.ocrStopped);
     return '';
   }
+  if (failure !== undefined) note(ctx, `OCR could not read ${where} (${(failure as Error)?.message ?? failure}).`);
+  return text;
+}
+
+/** The sentence for a file whose OCR stopped at the memory cap. */
+function ocrMemoryMessage(ctx: ConvertContext, where: string): string {
+  return (
+    `OCR stopped: reading ${where} needed more than the limit of ${formatBytes(ctx.maxOcrMemoryBytes)} of OCR memory, ` +
+    `so its text and the text in any later image of ${ctx.filename} are not indexed. ` +
+    'Scale the images down (or split the file) and attach it again.'
+  );
 }
 
 /** Lines as Tesseract found them, paragraphs kept, stray white space and noise-only lines dropped. */
@@ -138,34 +236,21 @@ export function tidyOcrText(text: string): string {
 }
 
 /**
- * A 24-bit BMP of raw pixels (what PDF.js decodes an image XObject to): `channels` 1 (gray),
- * 3 (RGB) or 4 (RGBA). Tesseract reads BMP directly.
+ * An 8-bit gray PGM of raw pixels (what PDF.js decodes an image XObject to): `channels` 1 (gray),
+ * 3 (RGB) or 4 (RGBA). Tesseract reads PGM directly, one byte a pixel, and OCR reads gray anyway;
+ * tesseract.js would copy a BMP through a JavaScript array of every byte in its thread first.
  */
-export function encodeBmp(width: number, height: number, pixels: Uint8Array | Uint8ClampedArray, channels: number): Buffer {
-  const row = Math.ceil((width * 3) / 4) * 4;
-  const out = Buffer.alloc(54 + row * height);
-  out.write('BM', 0, 'latin1');
-  out.writeUInt32LE(out.length, 2);
-  out.writeUInt32LE(54, 10);
-  out.writeUInt32LE(40, 14);
-  out.writeInt32LE(width, 18);
-  out.writeInt32LE(height, 22);
-  out.writeUInt16LE(1, 26);
-  out.writeUInt16LE(24, 28);
-  out.writeUInt32LE(row * height, 34);
-  for (let y = 0; y < height; y++) {
-    const target = 54 + (height - 1 - y) * row;
-    for (let x = 0; x < width; x++) {
-      const source = (y * width + x) * channels;
-      const r = pixels[source] ?? 255;
-      const g = channels >= 3 ? (pixels[source + 1] ?? 255) : r;
-      const b = channels >= 3 ? (pixels[source + 2] ?? 255) : r;
-      // Transparent pixels over white, as a viewer shows them.
-      const alpha = channels === 4 ? (pixels[source + 3] ?? 255) / 255 : 1;
-      out[target + x * 3] = Math.round(b * alpha + 255 * (1 - alpha));
-      out[target + x * 3 + 1] = Math.round(g * alpha + 255 * (1 - alpha));
-      out[target + x * 3 + 2] = Math.round(r * alpha + 255 * (1 - alpha));
-    }
+export function encodePgm(width: number, height: number, pixels: Uint8Array | Uint8ClampedArray, channels: number): Buffer {
+  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
+  const out = Buffer.alloc(header.length + width * height);
+  header.copy(out);
+  for (let i = 0; i < width * height; i++) {
+    const source = i * channels;
+    const r = pixels[source] ?? 255;
+    const gray = channels >= 3 ? 0.299 * r + 0.587 * (pixels[source + 1] ?? 255) + 0.114 * (pixels[source + 2] ?? 255) : r;
+    // Transparent pixels over white, as a viewer shows them.
+    const alpha = channels === 4 ? (pixels[source + 3] ?? 255) / 255 : 1;
+    out[header.length + i] = Math.round(gray * alpha + 255 * (1 - alpha));
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import { note, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
-import { checkImageSize, encodeBmp, ocrSkippedMessage, readImage } from './ocr';
+import { checkImageSize, encodePgm, ocrSkippedMessage, readImage } from './ocr';
 
 /** Pages beyond this are "too large" for the local backend. */
 export const MAX_PDF_PAGES = 2000;
@@ -132,7 +132,7 @@ interface PdfImage {
 }
 
 /** PDF.js image kinds: 1 = 1 bit gray (packed), 2 = RGB, 3 = RGBA. */
-function imageToBmp(image: PdfImage): Buffer | undefined {
+function imageToPgm(image: PdfImage): Buffer | undefined {
   const { width, height, data, kind } = image;
   if (!data || !width || !height) return undefined;
   if (kind === 1) {
@@ -141,9 +141,9 @@ function imageToBmp(image: PdfImage): Buffer | undefined {
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) gray[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
     }
-    return encodeBmp(width, height, gray, 1);
+    return encodePgm(width, height, gray, 1);
   }
-  return encodeBmp(width, height, data, kind === 3 ? 4 : 3);
+  return encodePgm(width, height, data, kind === 3 ? 4 : 3);
 }
 
 export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
@@ -223,13 +223,13 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
             });
             if (!image || image.width < MIN_OCR_WIDTH || image.height < MIN_OCR_HEIGHT) continue;
             if (image.width * image.height > ctx.maxImagePixels) checkImageSize(ctx, image.width, image.height, `page ${n} of ${filename}`);
-            const bmp = imageToBmp(image);
-            if (!bmp) continue;
-            const found = await readImage(ctx, bmp, `a picture on page ${n} of ${filename}`, `page ${n}`);
+            const pgm = imageToPgm(image);
+            if (!pgm) continue;
+            const found = await readImage(ctx, pgm, `a picture on page ${n} of ${filename}`, `page ${n}`);
             if (found) read.push(found);
           }
           if (read.length) text = [text, ...read].filter(Boolean).join('\n\n');
-          else if (!text) note(ctx, `page ${n} has only an image, and OCR found no text in it.`);
+          else if (!text && !ctx.ocrStopped) note(ctx, `page ${n} has only an image, and OCR found no text in it.`);
         }
       }
       pages.push(text);

@@ -66,7 +66,12 @@ export class ConversionPool {
   }
 
   convert(job: ConversionJob): Promise<ConversionResult> {
-    const options = { ...job.options, maxHtmlDepth: this.limits.maxHtmlDepth, maxOutputBytes: this.limits.maxOutputBytes };
+    const options = {
+      ...job.options,
+      maxHtmlDepth: this.limits.maxHtmlDepth,
+      maxOutputBytes: this.limits.maxOutputBytes,
+      maxOcrMemoryMb: this.limits.maxOcrMemoryMb,
+    };
     if (this.limits.workers <= 0) return runConversion({ ...job, options });
     if (this.closed) return Promise.reject(new Error('The conversion pool is closed.'));
     if (this.queue.length >= this.limits.maxQueue) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConversionTimer } from '../../../src/backend/convert/pool';
+import { textImage } from '../backend/convert/corpus';
 import { makeDocx, makePdf, startTestBackend, type Reply, type TestBackend } from '../backend/helpers';
 
 /**
@@ -109,6 +110,26 @@ describe('security: every conversion is bounded and the server keeps answering',
     assertSearchesAnswered(searches);
     const next = await t.ingest(storeId, 'small.txt', 'a small file after the big one');
     assert.equal(next.json.status, 'completed');
+  });
+
+  it('OCR past its memory bound (outside the worker heap) fails naming it, and the next image is read', async () => {
+    // About 50 MiB of Tesseract's WebAssembly memory for this 2,600 × 4,360 scan, past a 32 MiB bound;
+    // the small image needs about 20 MiB.
+    await start({ maxOcrMemoryMb: 32 });
+    const lines = Array.from({ length: 45 }, (_, i) =>
+      i < 3 ? `Large scan line ${i} of the audit of the northern warehouse in 2025` : ' ',
+    );
+    const { record, searches } = await attachWhileSearching('large-scan.png', textImage(lines, 'png', 64));
+    assert.equal(record.json.status, 'failed');
+    assert.match(
+      record.json.last_error,
+      /^OCR stopped: reading large-scan\.png needed more than the limit of 32(\.0)? MiB of OCR memory, .* Scale the images down \(or split the file\) and attach it again\.$/,
+    );
+    assertSearchesAnswered(searches);
+    const next = await t.ingest(storeId, 'receipt.png', textImage(['Invoice 2041', 'Total due 950 EUR'], 'png'));
+    assert.equal(next.json.status, 'completed', next.text);
+    const found = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'Invoice 2041' });
+    assert.match(JSON.stringify(found.json.data), /Total due 950 EUR/);
   });
 
   it('DOCX, PDF and text past the output bound fail naming it', async () => {

@@ -7,7 +7,6 @@ import { createCanvas } from '@napi-rs/canvas';
 import iconv from 'iconv-lite';
 import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
-import { encodeBmp } from '../../../../src/backend/convert/ocr';
 import { makePdf } from '../helpers';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -33,7 +32,7 @@ export function renderText(lines: string[], fontPx = 32): { width: number; heigh
 
 export function textImage(lines: string[], type: 'png' | 'jpg' | 'webp' | 'bmp' | 'gif' | 'tif', fontPx = 32): Buffer {
   const { width, height, rgba } = renderText(lines, fontPx);
-  if (type === 'bmp') return encodeBmp(width, height, rgba, 4);
+  if (type === 'bmp') return bmp(width, height, rgba);
   if (type === 'gif') {
     const { GifWriter } = require('omggif') as {
       GifWriter: new (
@@ -65,6 +64,29 @@ export function textImage(lines: string[], type: 'png' | 'jpg' | 'webp' | 'bmp' 
 }
 
 /** An uncompressed RGB baseline TIFF (TIFF 6.0, section 6). */
+/** A 24-bit BMP of opaque RGBA pixels. */
+function bmp(width: number, height: number, rgba: Uint8ClampedArray): Buffer {
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const out = Buffer.alloc(54 + row * height);
+  out.write('BM', 0, 'latin1');
+  out.writeUInt32LE(out.length, 2);
+  out.writeUInt32LE(54, 10);
+  out.writeUInt32LE(40, 14);
+  out.writeInt32LE(width, 18);
+  out.writeInt32LE(height, 22);
+  out.writeUInt16LE(1, 26);
+  out.writeUInt16LE(24, 28);
+  out.writeUInt32LE(row * height, 34);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const source = (y * width + x) * 4;
+      const target = 54 + (height - 1 - y) * row + x * 3;
+      [out[target], out[target + 1], out[target + 2]] = [rgba[source + 2]!, rgba[source + 1]!, rgba[source]!];
+    }
+  }
+  return out;
+}
+
 function tiff(width: number, height: number, rgba: Uint8ClampedArray): Buffer {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < width * height; i++) rgba.subarray(i * 4, i * 4 + 3).forEach((v, c) => (pixels[i * 3 + c] = v));

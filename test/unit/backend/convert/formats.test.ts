@@ -5,13 +5,14 @@ import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { makePdf } from '../helpers';
 import * as corpus from './corpus';
 
-async function convert(filename: string, data: string | Uint8Array, skipOcr = false) {
-  return convertWithNotes(filename, typeof data === 'string' ? Buffer.from(data) : data, { skipOcr, maxBytes: 256 * 1024 * 1024 });
+async function convert(filename: string, data: string | Uint8Array, skipOcr = false, maxOcrMemoryMb?: number) {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  return convertWithNotes(filename, bytes, { skipOcr, maxBytes: 256 * 1024 * 1024, maxOcrMemoryMb });
 }
 
-async function conversionError(filename: string, data: string | Uint8Array, skipOcr = false): Promise<string> {
+async function conversionError(filename: string, data: string | Uint8Array, skipOcr = false, maxOcrMemoryMb?: number): Promise<string> {
   try {
-    await convert(filename, data, skipOcr);
+    await convert(filename, data, skipOcr, maxOcrMemoryMb);
   } catch (error) {
     return (error as Error).message;
   }
@@ -339,6 +340,37 @@ describe('backend: conversion of office files, mail, data, archives and images',
       const epub = await convert('lighthouse.epub', await corpus.epubBook(picture));
       const chapter2 = epub.markdown.slice(epub.markdown.indexOf('Chapter Two'));
       holds(chapter2, ['Fog rolled over the harbour.', 'Invoice 2041', 'Total due 950 EUR']);
+    });
+
+    it('stops OCR of a file at the OCR memory limit, naming it, and keeps the text converted before', async () => {
+      // The engine starts in about 18 MiB and reads the small scans in about 20 MiB; the large one
+      // (2,600 × 4,360 pixels, mostly blank) needs about 50 MiB of WebAssembly memory, past a 32 MiB limit.
+      const large = Array.from({ length: 45 }, (_, i) =>
+        i < 3 ? `Large scan line ${i} of the audit of the northern warehouse in 2025` : ' ',
+      );
+      const gray = (lines: string[], fontPx: number) => {
+        const { width, height, rgba } = corpus.renderText(lines, fontPx);
+        return { width, height, gray: Buffer.from(rgba.filter((_, i) => i % 4 === 0)) };
+      };
+      const pdf = makePdf([
+        { lines: ['Audit cover page'] },
+        { scan: gray(OCR_LINES, 32) },
+        { scan: gray(large, 64) },
+        { scan: gray(['Closing remark 55'], 32) },
+      ]);
+      const { markdown, notes } = await convert('audit.pdf', pdf, false, 32);
+      holds(markdown, ['Audit cover page', 'Invoice 2041', 'Total due 950 EUR'], ['Large scan line', 'Closing remark']);
+      assert.deepEqual(notes, [
+        'OCR stopped: reading a picture on page 3 of audit.pdf needed more than the limit of 32 MiB of OCR memory, ' +
+          'so its text and the text in any later image of audit.pdf are not indexed. Scale the images down (or split the file) and attach it again.',
+      ]);
+      // An image alone: nothing converted, so the file fails with the same sentence.
+      assert.match(
+        await conversionError('large.png', corpus.textImage(large, 'png', 64), false, 32),
+        /^OCR stopped: reading large\.png needed more than the limit of 32 MiB of OCR memory/,
+      );
+      // The next file starts a new engine and reads under the same limit.
+      holds((await convert('small.png', corpus.textImage(OCR_LINES, 'png'), false, 32)).markdown, ['Invoice 2041']);
     });
 
     it('skip_ocr: no OCR on the same file, and the result says what was skipped (the benchmark measures the speed)', async () => {
