@@ -97,27 +97,23 @@ export function joinNeighbours<T extends BudgetPassage>(passages: readonly T[]):
 
 /**
  * At most `perFile` passages of each file, unless every passage comes from one file. With
- * `fillTo`, passages the cap held back come back (best first, in rank order) while fewer than
+ * `fillTo`, the passages the cap held back follow the others (best first) while fewer than
  * `fillTo` are left: when the other files have nothing more to offer, one file is all there is.
+ * They come after every other file's passages, so a character budget cuts them first.
  */
 export function capPerFile<T extends BudgetPassage>(passages: readonly T[], perFile: number, fillTo = 0): T[] {
   const files = new Set(passages.map((p) => `${p.storeId}\u0000${p.fileId}`));
   if (files.size <= 1) return [...passages];
   const counts = new Map<string, number>();
-  const kept = passages.map((p) => {
+  const kept: T[] = [];
+  const heldBack: T[] = [];
+  for (const p of passages) {
     const key = `${p.storeId}\u0000${p.fileId}`;
     const count = (counts.get(key) ?? 0) + 1;
     counts.set(key, count);
-    return count <= perFile;
-  });
-  let room = fillTo - kept.filter(Boolean).length;
-  for (let i = 0; i < kept.length && room > 0; i++) {
-    if (!kept[i]) {
-      kept[i] = true;
-      room--;
-    }
+    (count <= perFile ? kept : heldBack).push(p);
   }
-  return passages.filter((_, i) => kept[i]);
+  return [...kept, ...heldBack.slice(0, Math.max(0, fillTo - kept.length))];
 }
 
 /** The first passages, in order, up to `count` and `chars` of text (the first one always fits). */

@@ -49,3 +49,19 @@ export function termSet(text: string): Set<string> {
   }
   return terms;
 }
+
+/** A message with at least this many common English words (and this share of its words) reads as English. */
+const ENGLISH_WORDS = 2;
+const ENGLISH_SHARE = 0.25;
+
+/**
+ * True when the message reads as English: only unaccented Latin letters, and enough of its words
+ * are common English ones ("how", "the", "of"…). The follow-up markers and the phrasing words the
+ * relevance check drops are English, so only an English message is read by their absence.
+ */
+export function looksEnglish(text: string): boolean {
+  const words = text.match(/\p{L}+/gu) ?? [];
+  if (words.length === 0 || words.some((w) => /[^A-Za-z]/.test(w))) return false;
+  const common = words.filter((w) => STOP_WORDS.has(w.toLowerCase())).length;
+  return common >= ENGLISH_WORDS && common / words.length >= ENGLISH_SHARE;
+}

@@ -8,8 +8,8 @@
  * documents do not cover) weighs most, and a word every passage contains (the product's name)
  * least. No `vscode` import.
  */
-import { splitCjk, stem } from '../common/terms';
-import { contentWords, isStopWord } from './queryTerms';
+import { splitCjk, stem, STOP_WORDS } from '../common/terms';
+import { contentWords, isStopWord, termSet } from './queryTerms';
 
 /** Kept: at least this fraction of the way from the search's lowest score to its best. */
 export const RELATIVE_FLOOR = 0.35;
@@ -23,6 +23,14 @@ export const COVERING_PASSAGES = 3;
  * share of the query's weight that the stores taken before it do not hold.
  */
 export const MIN_STORE_GAIN = 0.25;
+/**
+ * A question in another language keeps the words it asks with ("wie lange", "combien de temps",
+ * "どのくらい"), which no passage holds: weighed as the rarest words they would outweigh its
+ * subject. Its check counts shared words instead (see `phrasedInEnglish`): a passage supports it
+ * when it holds this share of the question's distinctive words, or at least MIN_SHARED_WORDS.
+ */
+export const MIN_SHARED_SHARE = 0.5;
+export const MIN_SHARED_WORDS = 2;
 
 export interface Scored {
   score?: number;
@@ -176,8 +184,9 @@ export function relevantPassages<T extends Scored>(query: string, passages: read
  * list is empty: the documents do not cover it.
  */
 export function relevantInStores<T extends Scored>(query: string, lists: readonly (readonly T[])[], question?: string): T[][] {
-  const weights = queryWeights(query, lists.flat());
   const kept = lists.map((list) => aboveFloor(list));
+  if (!phrasedInEnglish(question ?? query)) return bySharedWords(query, kept);
+  const weights = queryWeights(query, lists.flat());
   if (weights.size === 0) return kept;
   const share = (terms: Iterable<string>) => weightShare(weights, terms);
   const carried = carriedSubject(query, question, weights);
@@ -206,4 +215,29 @@ export function relevantInStores<T extends Scored>(query: string, lists: readonl
   }
   const isCovered = share(covered) >= MIN_COVERAGE || [...taking].some((i) => coversAlone(held[i]!));
   return isCovered ? kept.map((list, i) => (taking.has(i) ? list : [])) : kept.map(() => []);
+}
+
+/**
+ * True when the weighted check can read the question: its letters are English's alphabet and it
+ * has at least one common English word ("how", "the", "does"), so the English phrasing words it
+ * drops are the ones the question asks with. Anything else (an accent, another script, no common
+ * English word at all: "Wie lange werden Rechnungen aufbewahrt?") is checked by shared words.
+ */
+export function phrasedInEnglish(text: string): boolean {
+  const words = text.match(/\p{L}+/gu) ?? [];
+  return words.length > 0 && words.every((w) => /^[A-Za-z]+$/.test(w)) && words.some((w) => STOP_WORDS.has(w.toLowerCase()));
+}
+
+/** True when the passage holds half of the query's distinctive words, or two of them. */
+export function sharesWords(query: string, passage: Scored): boolean {
+  const wanted = termSet(query);
+  if (wanted.size === 0) return true;
+  const have = termSet(passageText(passage));
+  const shared = [...wanted].filter((term) => have.has(term)).length;
+  return shared / wanted.size >= MIN_SHARED_SHARE || shared >= MIN_SHARED_WORDS;
+}
+
+/** The check for a question not in English: each store whose kept passages include one that shares enough of its words. */
+function bySharedWords<T extends Scored>(query: string, kept: readonly T[][]): T[][] {
+  return kept.map((list) => (list.some((p) => sharesWords(query, p)) ? list : []));
 }

@@ -6,8 +6,9 @@
  * previous turn's query into this one. No `vscode` import.
  */
 import type { PromptMessage } from './promptBuilder';
-import { STOP_WORDS } from '../common/terms';
-import { contentWords, termSet } from './queryTerms';
+import { contentWords, looksEnglish, termSet } from './queryTerms';
+
+export { looksEnglish } from './queryTerms';
 
 /** A message of the conversation, as the query rule reads it. */
 export interface QueryTurn {
@@ -41,22 +42,6 @@ const ELLIPTICAL_WORDS = 2;
 /** True when the message leans on the conversation: it refers back, opens with a connective, or is elliptical. */
 export function isFollowUp(question: string): boolean {
   return REFERRING.test(question) || OPENING.test(question) || contentWords(question).length <= ELLIPTICAL_WORDS;
-}
-
-/** A message with at least this many common English words (and this share of its words) reads as English. */
-const ENGLISH_WORDS = 2;
-const ENGLISH_SHARE = 0.25;
-
-/**
- * True when the message reads as English: only unaccented Latin letters, and enough of its words
- * are common English ones ("how", "the", "of"…). The follow-up markers are English words, so only
- * an English message can be told to stand on its own by their absence.
- */
-export function looksEnglish(text: string): boolean {
-  const words = text.match(/\p{L}+/gu) ?? [];
-  if (words.length === 0 || words.some((w) => /[^A-Za-z]/.test(w))) return false;
-  const common = words.filter((w) => STOP_WORDS.has(w.toLowerCase())).length;
-  return common >= ENGLISH_WORDS && common / words.length >= ENGLISH_SHARE;
 }
 
 /**

@@ -10,7 +10,10 @@ import { describeErrorBody } from '../http/responseErrors';
 import { type ChatStreamPart, type ToolCallDelta, usageSchema } from './schemas';
 
 export interface StreamSource {
-  body: AsyncIterable<unknown> & { destroy(error?: Error): unknown; dump?(options?: { limit?: number }): Promise<unknown> };
+  body: AsyncIterable<unknown> & {
+    destroy(error?: Error): unknown;
+    dump?(options?: { limit?: number; signal?: AbortSignal }): Promise<unknown>;
+  };
   contentType: string;
   requestId?: string;
   idleTimeoutMs: number;
@@ -433,6 +436,8 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
    * be reused; stopping early (or failing) destroys it. undici's `dump()` limit counts every byte
    * of the body, including the answer already read, so it is given the bytes read so far plus what
    * may still come: with its default (128 KiB in all) a long answer would abort its own request.
+   * The rest must come within the stream's idle timeout, or the connection is closed: a server
+   * that keeps the response open after `[DONE]` does not hold a socket for ever.
    */
   private release(): void {
     if (this.closed) return;
@@ -441,8 +446,10 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     this.queue.length = 0;
     this.head = 0;
     const body = this.source.body;
-    if (this.finished && body.dump) void body.dump({ limit: this.size + DRAIN_AFTER_DONE_BYTES }).catch(() => undefined);
-    else body.destroy();
+    if (this.finished && body.dump) {
+      const signal = AbortSignal.timeout(this.source.idleTimeoutMs);
+      void body.dump({ limit: this.size + DRAIN_AFTER_DONE_BYTES, signal }).catch(() => undefined);
+    } else body.destroy();
   }
 }
 

@@ -48,11 +48,11 @@ describe('passage budget', () => {
     assert.equal(capPerFile(ranked, 3).length, 4);
   });
 
-  it('gives back held-back passages, best first, while fewer than the target are left', () => {
+  it('gives back held-back passages, best first, after every other file’s, while fewer than the target are left', () => {
     const ranked = [p('a', 1), p('a', 5), p('a', 9), p('b', 1), p('a', 12), p('a', 20), p('a', 30)];
     assert.deepEqual(
       capPerFile(ranked, 2, 5).map((x) => x.content),
-      ['a#1', 'a#5', 'a#9', 'b#1', 'a#12'],
+      ['a#1', 'a#5', 'b#1', 'a#9', 'a#12'],
     );
     assert.deepEqual(
       capPerFile(ranked, 2, 2).map((x) => x.content),
@@ -66,6 +66,16 @@ describe('passage budget', () => {
     const ranked = [p('b', 0), ...Array.from({ length: 20 }, (_, i) => p('a', i * 2))];
     assert.equal(selectPassages(ranked, 'list', 5).length, 15);
     assert.equal(selectPassages(ranked, 'fact', 5).length, 4, 'three of a, one of b');
+  });
+
+  it('keeps the other files’ passages when the character budget cuts a refilled list', () => {
+    // 14 long passages of one file ranked first, then one each of three others: the budget holds 13.
+    const long = (fileId: string, i: number) => p(fileId, i * 2, `${fileId}#${i} ${'x'.repeat(3_500)}`);
+    const ranked = [...Array.from({ length: 14 }, (_, i) => long('a', i)), long('b', 0), long('c', 0), long('d', 0)];
+    for (const setting of [5, 8, 10]) {
+      const files = new Set(selectPassages(ranked, 'list', setting).map((x) => x.fileId));
+      assert.deepEqual([...files].sort(), ['a', 'b', 'c', 'd'], `setting ${setting}`);
+    }
   });
 
   it('joins neighbouring chunks of a file into one source, in chunk order, at the better rank', () => {

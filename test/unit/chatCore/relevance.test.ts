@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import {
   aboveFloor,
   matchTerms,
+  phrasedInEnglish,
   queryWeights,
   relevantInStores,
   relevantPassages,
@@ -164,6 +165,65 @@ describe('relevance: saying no', () => {
       ]),
       [],
     );
+  });
+});
+
+describe('relevance of questions in other languages', () => {
+  // Each language: one passage that answers, three about other things; the question asks with
+  // words no passage holds ("wie lange", "combien de temps", "どのくらい", "多久").
+  const cases = [
+    {
+      language: 'German',
+      passages: [
+        'Rechnungen werden zehn Jahre aufbewahrt.',
+        'Verträge liegen im Archiv.',
+        'Das Netzwerk nutzt einen Proxy.',
+        'Die Suche ist schnell.',
+      ],
+      covered: ['Wie lange werden Rechnungen aufbewahrt?', 'Wo werden die Rechnungen aufbewahrt?'],
+      uncovered: 'Wie tausche ich den Datenbankschlüssel aus?',
+    },
+    {
+      language: 'French',
+      passages: [
+        'Les factures sont conservées pendant dix ans.',
+        'Les contrats sont archivés.',
+        'Le réseau passe par un proxy.',
+        'La recherche est rapide.',
+      ],
+      covered: ['Combien de temps les factures sont-elles conservées ?', 'Où les factures sont-elles conservées ?'],
+      uncovered: 'Comment changer la clé de chiffrement de la base ?',
+    },
+    {
+      language: 'Japanese',
+      passages: ['請求書は十年間保存されます。', '契約書は書庫にあります。', 'ネットワークはプロキシを使います。', '検索は速いです。'],
+      covered: ['請求書はどのくらい保存されますか？', '請求書の保存期間は？'],
+      uncovered: 'データベースの暗号鍵の交換手順',
+    },
+    {
+      language: 'Chinese',
+      passages: ['发票保存十年。', '合同存放在档案室。', '网络使用代理服务器。', '搜索很快。'],
+      covered: ['发票保存多久？', '发票要保存多长时间？'],
+      uncovered: '数据库加密密钥怎么更换',
+    },
+  ];
+  for (const { language, passages, covered, uncovered } of cases) {
+    const ranked = passages.map((content, i) => ({ score: 1 - i * 0.1, content }));
+    it(`keeps the passages of a covered ${language} question, and says no to an uncovered one`, () => {
+      for (const question of covered) {
+        assert.equal(phrasedInEnglish(question), false, question);
+        assert.ok(relevantPassages(question, ranked).length > 0, `${question} is covered`);
+      }
+      assert.deepEqual(relevantPassages(uncovered, ranked), [], `${uncovered} is not covered`);
+    });
+  }
+
+  it('reads English questions by the weighted check, keyword queries and other languages by shared words', () => {
+    assert.equal(phrasedInEnglish('Does DocChat support Kubernetes ingress controllers?'), true);
+    assert.equal(phrasedInEnglish('How long are invoices kept?'), true);
+    assert.equal(phrasedInEnglish('Wie lange werden Rechnungen aufbewahrt?'), false);
+    assert.equal(phrasedInEnglish('Kubernetes ingress controllers'), false);
+    assert.equal(phrasedInEnglish('Où sont les factures ?'), false);
   });
 });
 

@@ -301,6 +301,26 @@ describe('streamed chat completions', () => {
     assert.ok(sockets[1] === sockets[0], 'the second request went over a new connection: the first was aborted, not drained');
   });
 
+  it('closes the connection of a response that stays open after [DONE] once the idle timeout passes', async () => {
+    let responseClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (responseClosed = resolve));
+    server.once('POST', '/v1/chat/completions', async (_r, res) => {
+      res.on('close', () => responseClosed());
+      await sendChunked(res, standardStream, { end: false });
+      // Never ends the response.
+    });
+    const connection = new Client(server.url);
+    const client = gatewayClient(server.url, { transport: { dispatcher: connection, streamIdleTimeoutMs: 100 } });
+    try {
+      assert.equal(text(await collect(client.streamChatCompletion(request))), pieces.join(''));
+      // The drain gives up after the idle timeout and closes the socket: the server sees it.
+      await closed;
+    } finally {
+      await client.close();
+      await connection.close();
+    }
+  });
+
   it('reads NDJSON streams, by content type or by sniffing', async () => {
     const lines = [chatChunk('nd'), chatChunk('json', { finish_reason: 'stop' })].map((c) => JSON.stringify(c)).join('\n') + '\n';
     server.once('POST', '/v1/chat/completions', (_r, res) =>
