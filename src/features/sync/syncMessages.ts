@@ -66,7 +66,9 @@ export function outcomeParts(summary: RunSummary): string[] {
 
 /** The warning after a sync with failed files, naming the first one when known. */
 export function failureMessage(failed: number, folder: string, store: string, first: { path: string; error?: string } | undefined): string {
-  return first
-    ? l10n.t('{0} file(s) of {1} could not be synced to "{2}" ({3}: {4}).', failed, folder, store, first.path, first.error ?? '')
-    : l10n.t('{0} file(s) of {1} could not be synced to "{2}".', failed, folder, store);
+  if (first?.error) {
+    return l10n.t('{0} file(s) of {1} could not be synced to "{2}" ({3}: {4}).', failed, folder, store, first.path, first.error);
+  }
+  if (first) return l10n.t('{0} file(s) of {1} could not be synced to "{2}" (first: {3}).', failed, folder, store, first.path);
+  return l10n.t('{0} file(s) of {1} could not be synced to "{2}".', failed, folder, store);
 }

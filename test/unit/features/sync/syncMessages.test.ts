@@ -92,7 +92,7 @@ describe('folder sync messages', () => {
     );
     assert.equal(
       failureMessage(1, '"ws"', 'Policies', { path: 'scan.pdf' }),
-      '1 file(s) of "ws" could not be synced to "Policies" (scan.pdf: ).',
+      '1 file(s) of "ws" could not be synced to "Policies" (first: scan.pdf).',
     );
     assert.equal(failureMessage(1, '"ws"', 'Policies', undefined), '1 file(s) of "ws" could not be synced to "Policies".');
   });
