@@ -22,12 +22,23 @@ async function confirm(message: string, detail: string, action: string): Promise
 }
 
 /** Store-file nodes a command was run on: the multi-selection VS Code passes second, else the clicked one. */
-function storeFileNodes(arg: unknown, args: unknown): StoreFileNode[] {
-  return selectionOfArguments(arg, args).filter((n): n is StoreFileNode => (n as TreeNode | undefined)?.kind === 'storeFile');
+/**
+ * The files a command was run on. VS Code hands a row's command no argument when the row was
+ * refreshed while its context menu was open; the view's selection is then that row (and it is
+ * what the command palette acts on). The confirmation names what it removes.
+ */
+function storeFileNodes(arg: unknown, args: unknown, selected: () => readonly TreeNode[]): StoreFileNode[] {
+  const chosen = arg === undefined && args === undefined ? selected() : selectionOfArguments(arg, args);
+  return chosen.filter((n): n is StoreFileNode => (n as TreeNode | undefined)?.kind === 'storeFile');
 }
 
 /** Remove from store (undoable: the file stays), delete a file, delete a store; each confirmed first. */
-export function registerDeletion(context: vscode.ExtensionContext, services: Services, tree: StoresTreeProvider): void {
+export function registerDeletion(
+  context: vscode.ExtensionContext,
+  services: Services,
+  tree: StoresTreeProvider,
+  selected: () => readonly TreeNode[],
+): void {
   const client = () => requireDocuments(services.connection);
 
   /** Tells the user the outcome of one deletion that did not simply succeed; true when it is gone. */
@@ -43,7 +54,7 @@ export function registerDeletion(context: vscode.ExtensionContext, services: Ser
   };
 
   const removeFromStore = async (arg?: unknown, args?: unknown) => {
-    const nodes = storeFileNodes(arg, args);
+    const nodes = storeFileNodes(arg, args, selected);
     if (!nodes.length) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t('DocChat: pick a file in the Vector Stores view to remove it from its store.'),
@@ -78,7 +89,7 @@ export function registerDeletion(context: vscode.ExtensionContext, services: Ser
   };
 
   const deleteFiles = async (arg?: unknown, args?: unknown) => {
-    const nodes = storeFileNodes(arg, args);
+    const nodes = storeFileNodes(arg, args, selected);
     if (!nodes.length) {
       void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: pick a file in the Vector Stores view to delete it.'));
       return;
@@ -100,10 +111,10 @@ export function registerDeletion(context: vscode.ExtensionContext, services: Ser
   };
 
   const deleteStore = async (arg?: unknown) => {
+    // No argument (a row refreshed while its menu was open, or the palette): the selected store, else a picker.
+    const node = (arg ?? (selected().length === 1 ? selected()[0] : undefined)) as TreeNode | undefined;
     const store =
-      (arg as TreeNode | undefined)?.kind === 'store'
-        ? (arg as StoreNode).store
-        : await pickStore(services, { title: vscode.l10n.t('Delete Vector Store') });
+      node?.kind === 'store' ? (node as StoreNode).store : await pickStore(services, { title: vscode.l10n.t('Delete Vector Store') });
     if (!store) return;
     const name = store.name || store.id;
     const detail = vscode.l10n.t('Its files stay in the documents service; the store and its search index cannot be restored.');

@@ -127,7 +127,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     return undefined;
   }
 
-  registerDeletion(context, services, tree);
+  registerDeletion(context, services, tree, () => treeView.selection);
 
   const storeArg = (arg: unknown): StoreNode | undefined => (isNode(arg) ? (arg.kind === 'store' ? arg : arg.parent) : undefined);
 

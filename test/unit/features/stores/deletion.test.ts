@@ -1,0 +1,91 @@
+/**
+ * The deletion commands when VS Code hands them no row: a row refreshed while its context menu
+ * was open reaches its command with no argument, and the command acts on the view's selection
+ * (which is that row), confirmed by name, instead of asking the user to pick a file.
+ */
+import * as assert from 'node:assert/strict';
+import { loadWithFakeVscode } from '../../../support/fakeVscode';
+
+interface Shown {
+  kind: 'warning' | 'info';
+  message: string;
+}
+
+function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) => unknown>) {
+  const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
+  return {
+    l10n: { t: fill },
+    window: {
+      // Every confirmation is answered "Cancel": nothing is removed, only asked.
+      showWarningMessage: (message: string) => {
+        shown.push({ kind: 'warning', message });
+        return Promise.resolve(undefined);
+      },
+      showInformationMessage: (message: string) => {
+        shown.push({ kind: 'info', message });
+        return Promise.resolve(undefined);
+      },
+      setStatusBarMessage: () => ({ dispose() {} }),
+    },
+    commands: {
+      registerCommand: (id: string, run: (...args: unknown[]) => unknown) => {
+        commands.set(id, run);
+        return { dispose() {} };
+      },
+    },
+  };
+}
+
+describe('deletion commands without a row argument', () => {
+  const shown: Shown[] = [];
+  const commands = new Map<string, (...args: unknown[]) => unknown>();
+  let selection: unknown[] = [];
+  const store = { id: 'vs_1', name: 'Policies' };
+  const storeNode = { kind: 'store', store };
+  const fileNode = { kind: 'storeFile', storeId: 'vs_1', fileId: 'file-1', filename: 'notes.md', parent: storeNode, file: {} };
+
+  before(() => {
+    const { registerDeletion } = loadWithFakeVscode<typeof import('../../../../src/features/stores/deletion')>(
+      fakeVscode(shown, commands),
+      require.resolve('../../../../src/features/stores/deletion'),
+    );
+    const services = { errors: { report: (error: unknown) => assert.fail(`reported ${String(error)}`) }, connection: {} };
+    registerDeletion({ subscriptions: [] } as never, services as never, {} as never, () => selection as never);
+  });
+
+  beforeEach(() => {
+    shown.length = 0;
+  });
+
+  for (const [command, asks] of [
+    ['docchat.removeFromStore', 'Remove "notes.md" from the vector store "Policies"?'],
+    ['docchat.deleteFile', 'Delete the file "notes.md" from the documents service?'],
+  ] as const) {
+    it(`${command} confirms the selected file by name`, async () => {
+      selection = [fileNode];
+      await commands.get(command)!();
+      assert.deepEqual(shown, [{ kind: 'warning', message: asks }]);
+    });
+
+    it(`${command} with nothing selected asks the user to pick a file`, async () => {
+      selection = [];
+      await commands.get(command)!();
+      assert.equal(shown.length, 1);
+      assert.equal(shown[0]!.kind, 'info');
+      assert.match(shown[0]!.message, /pick a file in the Vector Stores view/);
+    });
+  }
+
+  it('docchat.deleteStore confirms the selected store by name', async () => {
+    selection = [storeNode];
+    await commands.get('docchat.deleteStore')!();
+    assert.deepEqual(shown, [{ kind: 'warning', message: 'Delete the vector store "Policies"?' }]);
+  });
+
+  it('acts on the row VS Code passes, not the selection, when there is one', async () => {
+    selection = [fileNode];
+    const other = { ...fileNode, fileId: 'file-2', filename: 'other.md' };
+    await commands.get('docchat.removeFromStore')!(other);
+    assert.deepEqual(shown, [{ kind: 'warning', message: 'Remove "other.md" from the vector store "Policies"?' }]);
+  });
+});
