@@ -95,13 +95,36 @@ export interface GroundingSearch {
   charBudget?: number;
 }
 
+/** What grounds an answer: the passages, and the query that found them (what "Searched for" shows). */
+export interface Grounding {
+  passages: PassageSource[];
+  query: string;
+}
+
 /**
  * The passages that ground an answer: every store searched for the query (in parallel), each
  * search's passages below its relevance floor dropped (all of them when the searches do not
- * cover the query, see relevance.ts), the rest merged by rank, neighbouring chunks joined, a few per file, as many as the
- * question needs within the budget. An empty list means the documents do not cover the query.
+ * cover the query, see relevance.ts), the rest merged by rank, neighbouring chunks joined, a few
+ * per file, as many as the question needs within the budget. When a query made from the
+ * conversation finds nothing that covers it, the message as the user wrote it is searched too:
+ * a short question on a new subject ("Which port does Ollama use?") reads like a follow-up, and
+ * the previous subject carried into its query must not make it "not covered". No passages means
+ * the documents do not cover the question.
  */
 export async function findPassages(
+  documents: GroundingDocuments,
+  search: GroundingSearch,
+  fileNames: FileNameCache,
+  signal?: AbortSignal,
+): Promise<Grounding> {
+  const passages = await searchOnce(documents, search, fileNames, signal);
+  const message = search.question?.trim();
+  if (passages.length > 0 || !message || message === search.query.trim()) return { passages, query: search.query };
+  const own = await searchOnce(documents, { ...search, query: message, question: undefined }, fileNames, signal);
+  return own.length > 0 ? { passages: own, query: message } : { passages, query: search.query };
+}
+
+async function searchOnce(
   documents: GroundingDocuments,
   search: GroundingSearch,
   fileNames: FileNameCache,

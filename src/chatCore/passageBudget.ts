@@ -60,7 +60,8 @@ export function joinText(a: string, b: string): string {
 /**
  * Joins neighbouring chunks of one file (chunk numbers one apart, both found) into the
  * higher-ranked one, in chunk order, so one part of a document is one source rather than two.
- * Order is kept; the joined chunks take the place of the first of them.
+ * Order is kept; the joined chunks take the place of the best-ranked of them, with the first
+ * chunk's fields (its heading).
  */
 export function joinNeighbours<T extends BudgetPassage>(passages: readonly T[]): T[] {
   const byChunk = new Map<string, number>();
@@ -90,7 +91,8 @@ export function joinNeighbours<T extends BudgetPassage>(passages: readonly T[]):
       consumed.add(index);
       text = text ? joinText(text, passages[index]!.content) : passages[index]!.content;
     }
-    out.push({ ...p, content: text, chunkIndex: first });
+    // The joined source starts where its first chunk starts: that chunk's heading names it.
+    out.push({ ...passages[byChunk.get(key(first))!]!, content: text, chunkIndex: first });
   });
   return out;
 }

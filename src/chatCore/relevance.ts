@@ -9,7 +9,7 @@
  * least. No `vscode` import.
  */
 import { splitCjk, stem, STOP_WORDS } from '../common/terms';
-import { contentWords, isStopWord, termSet } from './queryTerms';
+import { contentWords, isStopWord } from './queryTerms';
 
 /** Kept: at least this fraction of the way from the search's lowest score to its best. */
 export const RELATIVE_FLOOR = 0.35;
@@ -218,21 +218,41 @@ export function relevantInStores<T extends Scored>(query: string, lists: readonl
 }
 
 /**
- * True when the weighted check can read the question: its letters are English's alphabet and it
- * has at least one common English word ("how", "the", "does"), so the English phrasing words it
- * drops are the ones the question asks with. Anything else (an accent, another script, no common
- * English word at all: "Wie lange werden Rechnungen aufbewahrt?") is checked by shared words.
+ * Function words of other languages written in English's alphabet (German, French, Spanish,
+ * Portuguese, Italian, Dutch) that are not English words: "Was bedeutet die Einstellung…?" has
+ * one common English word ("was") but is German.
+ */
+const OTHER_LANGUAGE_WORDS = new Set(
+  (
+    'der die das den dem des ein eine einen einem einer und ist sind nicht ich wie wo wer wann warum welche welcher mit auf ' +
+    'oder werden wird kann muss gibt le la les une et est sont que qui quoi quel quelle quels pourquoi avec dans pour sur ' +
+    'el los las una por para como cuando donde cual porque con del uma nao il lo gli di che perche ' +
+    'het een en wat waar hoe wie niet zijn wordt worden kan bij voor met van'
+  ).split(' '),
+);
+
+/**
+ * True when the weighted check can read the question: its letters are English's alphabet, it
+ * has at least one common English word ("how", "the", "does") and no function word of another
+ * language, so the English phrasing words it drops are the ones the question asks with. Anything
+ * else ("Wie lange werden Rechnungen aufbewahrt?", a list of keywords) is checked by shared words.
  */
 export function phrasedInEnglish(text: string): boolean {
-  const words = text.match(/\p{L}+/gu) ?? [];
-  return words.length > 0 && words.every((w) => /^[A-Za-z]+$/.test(w)) && words.some((w) => STOP_WORDS.has(w.toLowerCase()));
+  const words = (text.match(/\p{L}+/gu) ?? []).map((w) => w.toLowerCase());
+  return (
+    words.length > 0 &&
+    words.every((w) => /^[a-z]+$/.test(w)) &&
+    words.some((w) => STOP_WORDS.has(w)) &&
+    !words.some((w) => OTHER_LANGUAGE_WORDS.has(w))
+  );
 }
 
 /** True when the passage holds half of the query's distinctive words, or two of them. */
 export function sharesWords(query: string, passage: Scored): boolean {
-  const wanted = termSet(query);
+  // Compounds count as their parts: "docchat.search.maxResults" shares three words with the setting's row.
+  const wanted = matchTerms(query);
   if (wanted.size === 0) return true;
-  const have = termSet(passageText(passage));
+  const have = passageTerms(passage);
   const shared = [...wanted].filter((term) => have.has(term)).length;
   return shared / wanted.size >= MIN_SHARED_SHARE || shared >= MIN_SHARED_WORDS;
 }

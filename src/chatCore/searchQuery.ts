@@ -36,8 +36,8 @@ const REFERRING =
   /(?:^|[^\p{L}\p{N}])(it|its|it's|they|them|their|theirs|this|that|these|those|he|she|him|her|his|hers|there|one|ones|former|latter|above|previous|earlier|mentioned|same|other|else)(?=$|[^\p{L}\p{N}])/iu;
 const OPENING =
   /^\s*(and|but|or|so|also|then|what about|how about|what else|same|why|why not|how so|more|plus|versus|vs\.?)(?=$|[^\p{L}])/iu;
-/** A message with this few distinctive words is taken as elliptical ("On Windows?"). */
-const ELLIPTICAL_WORDS = 2;
+/** A message with this few distinctive words is taken as elliptical ("On Windows?"); two ("Which port does Ollama use?") can be a question of its own. */
+const ELLIPTICAL_WORDS = 1;
 
 /** True when the message leans on the conversation: it refers back, opens with a connective, or is elliptical. */
 export function isFollowUp(question: string): boolean {

@@ -168,11 +168,12 @@ async function grounded(setup: Setup, query: string, question?: string) {
 
 /** The same, for a conversation grounded in the stores of `setups`. */
 async function groundedIn(setups: Setup[], query: string, question?: string) {
-  return findPassages(
+  const { passages } = await findPassages(
     documentsOf(...setups),
     { query, ...(question ? { question } : {}), stores: setups.map((s) => ({ id: s.id, name: s.name })), maxResults: K },
     new FileNameCache(),
   );
+  return passages;
 }
 
 /**

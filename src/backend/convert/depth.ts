@@ -88,6 +88,9 @@ export function xmlNestingDepth(xml: string, limit = Infinity): number {
 
 export function assertHtmlDepth(html: string, maxDepth: number): void {
   if (htmlNestingDepth(html, maxDepth) > maxDepth) {
-    throw new ConversionError('conversion_bound', `conversion stopped: the HTML is nested deeper than ${maxDepth} elements.`);
+    throw new ConversionError(
+      'conversion_bound',
+      `conversion stopped: the HTML is nested deeper than ${maxDepth} elements. Save it as plain text (or with fewer nested levels) and attach it again.`,
+    );
   }
 }

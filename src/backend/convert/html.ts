@@ -122,6 +122,9 @@ function tableRows(table: HTMLElement): string[][] {
   return rows;
 }
 
+/** An href a reader may follow: http(s), mailto, or one without a scheme (relative, `#anchor`). */
+const OPENABLE_HREF = /^\s*(?:https?:|mailto:|(?![a-z][a-z0-9+.-]*:))/i;
+
 function createService(options: HtmlOptions): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -131,6 +134,10 @@ function createService(options: HtmlOptions): TurndownService {
     hr: '---',
   });
   service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'head', 'object', 'embed', 'canvas']);
+  // Text that was escaped in the page ("&lt;script&gt;") stays text in the markdown: a `<` of a
+  // text node is written as an entity, so no markdown renderer reads it as a tag.
+  const escapeMarkdown = service.escape.bind(service);
+  service.escape = (text: string) => escapeMarkdown(text).replace(/</g, '&lt;');
   service.addRule('images', {
     filter: 'img',
     replacement: (_content, node) => {
@@ -150,7 +157,8 @@ function createService(options: HtmlOptions): TurndownService {
     filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
     replacement: (content, node) => {
       const href = (node as HTMLElement).getAttribute('href') ?? '';
-      if (/^\s*javascript:/i.test(href) || !content.trim()) return content;
+      // Only web, mail and relative links stay links: `javascript:`, `command:`, `vscode:`, `file:`… keep their text.
+      if (!OPENABLE_HREF.test(href) || !content.trim()) return content;
       return `[${content}](${cleanLink(href)})`;
     },
   });

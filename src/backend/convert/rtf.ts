@@ -58,7 +58,10 @@ export function rtfToMarkdown(ctx: ConvertContext, data: Uint8Array): string {
       stack.push(state);
       state = { ...state };
       if (++depth > ctx.maxDepth) {
-        throw new ConversionError('conversion_bound', `conversion stopped: ${ctx.filename} is nested deeper than ${ctx.maxDepth} groups.`);
+        throw new ConversionError(
+          'conversion_bound',
+          `conversion stopped: ${ctx.filename} is nested deeper than ${ctx.maxDepth} groups. Save it as plain text (or with fewer nested levels) and attach it again.`,
+        );
       }
       i++;
       if (source.startsWith('\\*', i)) state.skip = true;

@@ -54,7 +54,10 @@ function build(items: Ordered): XmlNode[] {
 /** Parses `xml`; `what` names the part in the error sentences (e.g. "slides.pptx (ppt/slides/slide1.xml)"). */
 export function parseXml(xml: string, what: string, maxDepth = DEFAULT_CONVERSION_LIMITS.maxHtmlDepth): XmlNode {
   if (xmlNestingDepth(xml, maxDepth) > maxDepth) {
-    throw new ConversionError('conversion_bound', `conversion stopped: ${what} is nested deeper than ${maxDepth} elements.`);
+    throw new ConversionError(
+      'conversion_bound',
+      `conversion stopped: ${what} is nested deeper than ${maxDepth} elements. Save it as plain text (or with fewer nested levels) and attach it again.`,
+    );
   }
   try {
     return { name: '#document', attrs: {}, children: build(parser.parse(xml) as Ordered) };

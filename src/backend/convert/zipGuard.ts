@@ -150,7 +150,7 @@ export async function checkArchive(
     if (looksLikeXml(entry.name, part) && xmlNestingDepth(part.toString('utf8'), maxDepth) > maxDepth) {
       throw new ConversionError(
         'conversion_bound',
-        `conversion stopped: ${filename} is nested deeper than ${maxDepth} elements (in ${entry.name}).`,
+        `conversion stopped: ${filename} is nested deeper than ${maxDepth} elements (in ${entry.name}). Save it as plain text (or with fewer nested levels) and attach it again.`,
       );
     }
   }

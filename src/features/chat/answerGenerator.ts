@@ -8,6 +8,7 @@ import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { type AnswerStream, done, failed } from './answerStream';
 import { emptyAnswerError, toChatError } from './chatErrors';
 import { type FileNameCache, findPassages, type GroundingDocuments, type GroundingStore, numberSources } from '../../chatCore/grounding';
+import type { PassageSource } from '../../chatCore/conversation';
 import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { ChatErrorInfo, ChatMessage, ContextItem, NextStep, TokenUsage } from '../../chatCore/protocol';
@@ -113,7 +114,7 @@ export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>): (error: un
  * returned, as it names the documents service.
  */
 export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, signal: AbortSignal): AnswerStream {
-  let passages: Awaited<ReturnType<typeof findPassages>> = [];
+  let passages: PassageSource[] = [];
   let searchQuery: string | undefined;
   const stores = job.stores ?? [];
   if (stores.length > 0) {
@@ -138,12 +139,14 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
             signal,
           )
         ).text;
-      passages = await findPassages(
+      const found = await findPassages(
         deps.documents,
         { query: searchQuery, question: job.question, stores, maxResults: job.maxResults },
         deps.fileNames,
         signal,
       );
+      passages = found.passages;
+      searchQuery = found.query;
     } catch (error) {
       if (signal.aborted || isAbortError(error)) {
         return done({ stopped: true });

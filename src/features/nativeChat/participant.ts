@@ -94,16 +94,16 @@ export class DocChatParticipant {
     const model = request.command !== 'search' && gateway ? await this.pickModel(signal) : undefined;
     // The same query rule as the chat panel: a follow-up is searched with the conversation's
     // subject, rewritten by the model unless it is the quoting model, which cannot rewrite.
-    const { text: query } = await this.rewriter.queryFor(
+    const { text: rewritten } = await this.rewriter.queryFor(
       queryTurnsOf(context),
       question,
       gateway && model && model !== LOCAL_CHAT_MODEL ? gatewayRewriteModel(gateway, model) : undefined,
       signal,
     );
     stream.progress(vscode.l10n.t('Searching {0}…', storeNames));
-    const found = await findPassages(
+    const { passages: found, query } = await findPassages(
       documents,
-      { query, question, stores, maxResults: this.services.config.current.searchMaxResults },
+      { query: rewritten, question, stores, maxResults: this.services.config.current.searchMaxResults },
       this.fileNames,
       signal,
     );

@@ -99,7 +99,7 @@ export class SearchStoreTool implements vscode.LanguageModelTool<SearchToolInput
       const max = Math.min(50, Math.max(1, Math.trunc(options.input?.maxResults ?? this.services.config.current.searchMaxResults)));
       // The calling model writes the query from its own conversation; the relevance floor, the
       // passage budget and the store merge are the chat panel's.
-      const found = await findPassages(documents, { query, stores, maxResults: max }, this.fileNames, cancel.signal);
+      const { passages: found } = await findPassages(documents, { query, stores, maxResults: max }, this.fileNames, cancel.signal);
       // A count the calling model asked for is kept to; the setting only sets the base of the budget.
       const passages = options.input?.maxResults !== undefined ? found.slice(0, max) : found;
       this.services.log.info(`Search tool: ${passages.length} passages from ${stores.map((s) => s.id).join(', ')}`);

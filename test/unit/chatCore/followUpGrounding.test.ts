@@ -97,6 +97,31 @@ describe('grounding that follows the conversation (embedded backend)', function 
     assert.equal(fileOf(asItStands.sources[0]), 'security.md');
   });
 
+  it('searches a short question on a new subject as it stands (two words of its own are not an ellipsis)', async () => {
+    const first = await ask('What does the retention policy say?', [policies]);
+    const history: ChatMessage[] = [
+      { id: 'u1', role: 'user', content: 'What does the retention policy say?', createdAt: 1 },
+      { id: 'a1', role: 'assistant', content: first.text, createdAt: 2, status: 'done', searchQuery: first.query! },
+    ];
+    const next = await ask('Configure the pager?', [policies], history);
+    assert.equal(next.query, 'Configure the pager?');
+    assert.equal(fileOf(next.sources[0]), 'pager.md', JSON.stringify(next.sources.map(fileOf)));
+  });
+
+  it('answers from the message’s own words when the subject carried into its query finds nothing', async () => {
+    const first = await ask('What is the capital of Australia?', [policies]);
+    assert.deepEqual(first.sources, [], 'not covered');
+    const history: ChatMessage[] = [
+      { id: 'u1', role: 'user', content: 'What is the capital of Australia?', createdAt: 1 },
+      { id: 'a1', role: 'assistant', content: first.text, createdAt: 2, status: 'done', searchQuery: first.query! },
+    ];
+    // One word: an ellipsis, so the rule carries "capital Australia" into the query, which nothing covers.
+    const next = await ask('Pager?', [policies], history);
+    assert.equal(next.query, 'Pager?', 'Searched for shows the query that found the passages');
+    assert.equal(fileOf(next.sources[0]), 'pager.md', JSON.stringify(next.sources.map(fileOf)));
+    assert.doesNotMatch(next.text, /do not cover/);
+  });
+
   it('says the documents do not cover a question the store cannot answer, and cites nothing', async () => {
     const { sources, text, result } = await ask('How do I configure Kubernetes ingress controllers?', [policies]);
     assert.deepEqual(sources, []);

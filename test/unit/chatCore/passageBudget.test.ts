@@ -91,6 +91,16 @@ describe('passage budget', () => {
     );
   });
 
+  it('names a joined source by its first chunk’s heading', () => {
+    const ranked = [
+      { ...p('a', 5, 'network settings'), heading: 'DocChat > Network' },
+      { ...p('a', 4, '## Settings'), heading: 'DocChat > Settings' },
+    ];
+    const [joined] = joinNeighbours(ranked);
+    assert.equal(joined!.heading, 'DocChat > Settings');
+    assert.equal(joined!.content, '## Settings\n\nnetwork settings');
+  });
+
   it('does not join chunks of different stores or without chunk numbers', () => {
     const ranked = [p('a', 1, 'x', 'vs_1'), p('a', 2, 'y', 'vs_2'), p('a', undefined, 'z'), p('a', undefined, 'w')];
     assert.equal(joinNeighbours(ranked).length, 4);

@@ -218,12 +218,23 @@ describe('relevance of questions in other languages', () => {
     });
   }
 
+  it('counts the parts of a setting’s name in a question in another language', () => {
+    const ranked = [
+      { score: 1, content: '| `docchat.search.maxResults` | 10 | passages for a question about one fact |' },
+      { score: 0.6, content: 'The search runs as you type.' },
+    ];
+    assert.equal(relevantPassages('Was bedeutet die Einstellung docchat.search.maxResults?', ranked).length, 2);
+  });
+
   it('reads English questions by the weighted check, keyword queries and other languages by shared words', () => {
     assert.equal(phrasedInEnglish('Does DocChat support Kubernetes ingress controllers?'), true);
     assert.equal(phrasedInEnglish('How long are invoices kept?'), true);
     assert.equal(phrasedInEnglish('Wie lange werden Rechnungen aufbewahrt?'), false);
     assert.equal(phrasedInEnglish('Kubernetes ingress controllers'), false);
     assert.equal(phrasedInEnglish('Où sont les factures ?'), false);
+    assert.equal(phrasedInEnglish('Was bedeutet die Einstellung docchat.search.maxResults?'), false);
+    assert.equal(phrasedInEnglish('Hoe lang worden facturen bewaard?'), false);
+    assert.equal(phrasedInEnglish('Was the index rebuilt after the upgrade?'), true);
   });
 });
 

@@ -65,7 +65,10 @@ describe('security: every conversion is bounded and the server keeps answering',
     await start();
     const { record, searches } = await attachWhileSearching('deep.html', nestedHtml(5000));
     assert.equal(record.json.status, 'failed');
-    assert.equal(record.json.last_error, 'conversion stopped: the HTML is nested deeper than 512 elements.');
+    assert.equal(
+      record.json.last_error,
+      'conversion stopped: the HTML is nested deeper than 512 elements. Save it as plain text (or with fewer nested levels) and attach it again.',
+    );
     assertSearchesAnswered(searches);
   });
 
@@ -82,7 +85,10 @@ describe('security: every conversion is bounded and the server keeps answering',
   it('the depth bound is configurable', async () => {
     await start({ maxHtmlDepth: 8 });
     const deep = await t.ingest(storeId, 'nine.html', nestedHtml(9));
-    assert.equal(deep.json.last_error, 'conversion stopped: the HTML is nested deeper than 8 elements.');
+    assert.equal(
+      deep.json.last_error,
+      'conversion stopped: the HTML is nested deeper than 8 elements. Save it as plain text (or with fewer nested levels) and attach it again.',
+    );
     const shallow = await t.ingest(storeId, 'three.html', nestedHtml(3));
     assert.equal(shallow.json.status, 'completed');
   });
@@ -157,7 +163,10 @@ describe('security: every conversion is bounded and the server keeps answering',
     zip.file('word/document.xml', xml.replace('<w:body>', nest(2000)));
     const deep = await t.ingest(storeId, 'deep.docx', await zip.generateAsync({ type: 'nodebuffer' }));
     assert.equal(deep.json.status, 'failed');
-    assert.equal(deep.json.last_error, 'conversion stopped: deep.docx is nested deeper than 512 elements (in word/document.xml).');
+    assert.equal(
+      deep.json.last_error,
+      'conversion stopped: deep.docx is nested deeper than 512 elements (in word/document.xml). Save it as plain text (or with fewer nested levels) and attach it again.',
+    );
     zip.file('word/document.xml', xml.replace('<w:body>', nest(20)));
     const shallow = await t.ingest(storeId, 'shallow.docx', await zip.generateAsync({ type: 'nodebuffer' }));
     assert.equal(shallow.json.status, 'completed', shallow.text);

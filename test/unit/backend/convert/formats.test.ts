@@ -190,6 +190,30 @@ describe('backend: conversion of office files, mail, data, archives and images',
     );
   });
 
+  it('HTML: escaped text stays text, and only web, mail and relative links stay links', async () => {
+    const page = [
+      '<html><body><main><h1>Notes</h1>',
+      '<p>Type &lt;script&gt;alert(1)&lt;/script&gt; or &#x3C;img src=x onerror=alert(6)&#x3E; to test. 3 &lt; 4.</p>',
+      '<p><a href="command:workbench.action.terminal.new">run</a> <a href="vscode://file/etc/passwd">open</a>',
+      '<a href="https://example.com/a">web</a> <a href="guide/b.html">guide</a> <a href="mailto:help@example.com">mail</a></p>',
+      '</main></body></html>',
+    ].join('');
+    const { markdown } = await convert('notes.html', page);
+    holds(
+      markdown,
+      [
+        '&lt;script>alert(1)&lt;/script>',
+        '&lt;img src=x onerror=alert(6)>',
+        '3 &lt; 4',
+        'run',
+        '[web](https://example.com/a)',
+        '[guide](guide/b.html)',
+        '[mail](mailto:help@example.com)',
+      ],
+      ['<script', '<img', '](command:', '](vscode:'],
+    );
+  });
+
   it('DOCX: equations as LaTeX-style text, comments and footnotes kept', async () => {
     const { markdown } = await convert('geometry.docx', await corpus.richDocx(), true);
     holds(
