@@ -298,6 +298,9 @@ describe('a newcomer in npm start (e2e)', function () {
       await session!.screenshot('removed, with Undo');
       await removed.first().locator('.monaco-button', { hasText: 'Undo' }).click();
       await treeRow(pane, 'attempt-1.md').first().waitFor({ timeout: 30_000 });
+      // Attached again, it converts again: wait until the tree shows it done, or the refresh that
+      // shows it would close the next row's context menu without running its command.
+      await treeRow(pane, 'attempt-1.md').first().locator('.codicon-check').waitFor({ state: 'visible', timeout: 60_000 });
 
       await runContextMenu(page, treeRow(pane, 'attempt-2.md'), commandLabel('docchat.deleteFile'));
       await confirmDialog(page, 'Delete File');
