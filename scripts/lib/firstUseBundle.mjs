@@ -20,6 +20,7 @@ export const FIRST_USE = [
   'src/features/chat/contextArgument.ts',
   'src/features/chat/conversationStore.ts',
   'src/chatCore/protocol.ts',
+  'src/features/chat/panelFeature.ts',
 ];
 
 /** Modules of extension.js that first-use.js imports too: first-use.js receives them from it. */
@@ -33,6 +34,21 @@ export const SHARED = [
   'src/services/modelServerMemory.ts',
   'src/common/constants.ts',
   'src/common/atFirstUse.ts',
+  'src/common/lifecycle.ts',
+  'src/common/terms.ts',
+  'src/services/commands.ts',
+  'src/services/settingsModel.ts',
+  'src/chatCore/grounding.ts',
+  'src/chatCore/links.ts',
+  'src/chatCore/modelCatalog.ts',
+  'src/chatCore/passageBudget.ts',
+  'src/chatCore/promptBuilder.ts',
+  'src/chatCore/queryTerms.ts',
+  'src/chatCore/relevance.ts',
+  'src/chatCore/searchQuery.ts',
+  'src/chatCore/storeMerge.ts',
+  'src/features/chat/chatErrors.ts',
+  'src/features/walkthrough/index.ts',
   'node_modules/@vscode/l10n/dist/main.js',
 ];
 
