@@ -21,6 +21,8 @@ export const FIRST_USE = [
   'src/features/chat/conversationStore.ts',
   'src/chatCore/protocol.ts',
   'src/features/chat/panelFeature.ts',
+  'src/features/search/searchPicker.ts',
+  'src/features/sync/syncOnce.ts',
 ];
 
 /** Modules of extension.js that first-use.js imports too: first-use.js receives them from it. */
@@ -36,7 +38,9 @@ export const SHARED = [
   'src/common/atFirstUse.ts',
   'src/common/lifecycle.ts',
   'src/common/terms.ts',
+  'src/common/timers.ts',
   'src/services/commands.ts',
+  'src/services/errors.ts',
   'src/services/settingsModel.ts',
   'src/chatCore/grounding.ts',
   'src/chatCore/links.ts',
@@ -48,6 +52,10 @@ export const SHARED = [
   'src/chatCore/searchQuery.ts',
   'src/chatCore/storeMerge.ts',
   'src/features/chat/chatErrors.ts',
+  'src/features/stores/index.ts',
+  'src/features/sync/controller.ts',
+  'src/features/sync/journal.ts',
+  'src/features/sync/syncMetadata.ts',
   'src/features/walkthrough/index.ts',
   'node_modules/@vscode/l10n/dist/main.js',
 ];

@@ -67,13 +67,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.window.registerWebviewPanelSerializer(ViewIds.chat, {
       deserializeWebviewPanel: async (panel) => chat().restore(panel),
     }),
-    registerCommand(
-      services.errors,
-      Commands.openChat,
-      vscode.l10n.t('DocChat: could not open the chat.'),
-      () => chat().show(),
-      NO_WAIT,
-    ),
+    registerCommand(services.errors, Commands.openChat, vscode.l10n.t('DocChat: could not open the chat.'), () => chat().show(), NO_WAIT),
     registerCommand(
       services.errors,
       Commands.newChat,
