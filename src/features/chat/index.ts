@@ -54,13 +54,18 @@ export function register(context: vscode.ExtensionContext, services: Services, p
   const chat = (): ChatController => (created ??= panelFeature().createChatController(context, services, opener, log));
   // The controller loads the model and store lists whenever the connection changes; DocChat
   // connecting is a use of it, so the first change makes the controller, which then loads them.
+  // That waits for the next task: the listeners after this one (the status bar's) go first.
+  let deferred: ReturnType<typeof setTimeout> | undefined;
   const firstConnection = services.connection.onDidChange(() => {
     firstConnection.dispose();
-    if (created) return;
-    const controller = chat();
-    void controller.loadModels(false);
-    void controller.loadStores();
+    if (created) return; // it heard this change itself
+    deferred = setTimeout(() => {
+      const controller = chat();
+      void controller.loadModels(false);
+      void controller.loadStores();
+    }, 0);
   });
+  context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
   context.subscriptions.push(
     opener,
     firstConnection,
