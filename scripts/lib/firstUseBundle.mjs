@@ -1,7 +1,8 @@
 // Splits the extension into two bundles: dist/extension.js, which the extension host compiles and
 // runs at activation, and dist/first-use.js, which holds the modules DocChat loads at first use
-// (each behind `atFirstUse(() => require('…'))`: the API clients, their schemas, zod) and what only
-// they import. Activation then no longer parses them.
+// (each behind `atFirstUse(() => require('…'))`: the API clients, their schemas, zod, and the
+// features' code that runs only when used: the chat panel, the search quick pick, a folder sync's
+// steps) and what only they import. Activation then no longer parses them.
 //
 // The modules both sides import exist once: extension.js hands its own instances to first-use.js
 // when it loads it (the error classes that `instanceof` checks, @vscode/l10n holding the
