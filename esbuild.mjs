@@ -1,7 +1,8 @@
 // Builds every bundle of DocChat:
 //   dist/extension.js    the extension (Node, CommonJS, `vscode` external): what activation loads
-//   dist/first-use.js    the API clients, their schemas and zod, required by the extension at first
-//                        use (scripts/lib/firstUseBundle.mjs)
+//   dist/first-use.js    the API clients, their schemas, zod and the features' code that runs on use
+//                        (chat panel, search quick pick, folder sync steps), required by the
+//                        extension at first use (scripts/lib/firstUseBundle.mjs)
 //   dist/undici.js       the HTTP client library, required by first-use.js at the first request
 //   dist/backend-cli.js  the embedded backend's server (`docchat-backend`); Local mode runs it as its own process
 //   dist/mcp-server.js   DocChat's MCP server (stdio), started by VS Code or another agent host

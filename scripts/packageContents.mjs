@@ -27,10 +27,10 @@ export const PACKAGED = [
     file: 'dist/first-use.js',
     loadedBy: 'dist/extension.js',
     via: './first-use.js',
-    why: 'the API clients, their schemas and zod, at first use',
+    why: "the API clients, their schemas, zod and the features' code that runs on use, at first use",
   },
   { file: 'dist/undici.js', loadedBy: 'dist/first-use.js', via: './undici.js', why: 'the HTTP client, at the first request' },
-  { file: 'dist/hash-worker.js', loadedBy: 'dist/extension.js', via: '{name}', why: "folder sync's hashing thread" },
+  { file: 'dist/hash-worker.js', loadedBy: 'dist/first-use.js', via: '{name}', why: "folder sync's hashing thread" },
   { file: 'dist/backend-cli.js', loadedBy: 'dist/extension.js', via: '{name}', why: 'the Local mode backend process' },
   { file: 'dist/convert-worker.js', loadedBy: 'dist/backend-cli.js', via: '{name}', why: "the backend's conversion threads" },
   {
@@ -52,7 +52,7 @@ export const PACKAGED = [
     via: '.traineddata',
     why: "OCR's English language data (the worker asks for '<lang>.traineddata' + '.gz')",
   },
-  { file: 'dist/webview/chat.js', loadedBy: 'dist/extension.js', via: '{name}', why: 'the chat webview' },
+  { file: 'dist/webview/chat.js', loadedBy: 'dist/first-use.js', via: '{name}', why: 'the chat webview' },
   {
     file: 'dist/webview/highlight.js',
     loadedBy: 'dist/webview/chat.js',
@@ -65,8 +65,8 @@ export const PACKAGED = [
     via: '{name}',
     why: "DocChat's MCP server, started by VS Code or another agent host",
   },
-  { file: 'dist/webview/chat.css', loadedBy: 'dist/extension.js', via: '{name}', why: 'the chat webview' },
-  { file: 'dist/webview/codicons/codicon.css', loadedBy: 'dist/extension.js', via: '{name}', why: 'icons in the chat webview' },
+  { file: 'dist/webview/chat.css', loadedBy: 'dist/first-use.js', via: '{name}', why: 'the chat webview' },
+  { file: 'dist/webview/codicons/codicon.css', loadedBy: 'dist/first-use.js', via: '{name}', why: 'icons in the chat webview' },
   { file: 'dist/webview/codicons/codicon.ttf', loadedBy: 'dist/webview/codicons/codicon.css', via: '{name}', why: 'the icon font' },
   {
     file: 'dist/**/*.js.LEGAL.txt',

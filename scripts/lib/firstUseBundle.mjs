@@ -1,7 +1,8 @@
 // Splits the extension into two bundles: dist/extension.js, which the extension host compiles and
 // runs at activation, and dist/first-use.js, which holds the modules DocChat loads at first use
-// (each behind `atFirstUse(() => require('…'))`: the API clients, their schemas, zod) and what only
-// they import. Activation then no longer parses them.
+// (each behind `atFirstUse(() => require('…'))`: the API clients, their schemas, zod, and the
+// features' code that runs only when used: the chat panel, the search quick pick, a folder sync's
+// steps) and what only they import. Activation then no longer parses them.
 //
 // The modules both sides import exist once: extension.js hands its own instances to first-use.js
 // when it loads it (the error classes that `instanceof` checks, @vscode/l10n holding the
@@ -20,6 +21,9 @@ export const FIRST_USE = [
   'src/features/chat/contextArgument.ts',
   'src/features/chat/conversationStore.ts',
   'src/chatCore/protocol.ts',
+  'src/features/chat/panelFeature.ts',
+  'src/features/search/searchPicker.ts',
+  'src/features/sync/syncOnce.ts',
 ];
 
 /** Modules of extension.js that first-use.js imports too: first-use.js receives them from it. */
@@ -33,6 +37,27 @@ export const SHARED = [
   'src/services/modelServerMemory.ts',
   'src/common/constants.ts',
   'src/common/atFirstUse.ts',
+  'src/common/lifecycle.ts',
+  'src/common/terms.ts',
+  'src/common/timers.ts',
+  'src/services/commands.ts',
+  'src/services/errors.ts',
+  'src/services/settingsModel.ts',
+  'src/chatCore/grounding.ts',
+  'src/chatCore/links.ts',
+  'src/chatCore/modelCatalog.ts',
+  'src/chatCore/passageBudget.ts',
+  'src/chatCore/promptBuilder.ts',
+  'src/chatCore/queryTerms.ts',
+  'src/chatCore/relevance.ts',
+  'src/chatCore/searchQuery.ts',
+  'src/chatCore/storeMerge.ts',
+  'src/features/chat/chatErrors.ts',
+  'src/features/stores/index.ts',
+  'src/features/sync/controller.ts',
+  'src/features/sync/journal.ts',
+  'src/features/sync/syncMetadata.ts',
+  'src/features/walkthrough/index.ts',
   'node_modules/@vscode/l10n/dist/main.js',
 ];
 

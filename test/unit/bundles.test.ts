@@ -81,7 +81,7 @@ describe('bundles', function () {
 
   it('leaves zod, the API clients, their schemas and undici out of extension.js, which activation loads', async () => {
     const extension = await build('extension');
-    assert.ok(matching(extension, /^src\/features\/chat\/chatController\.ts$/).length === 1, 'the metafile names the feature modules');
+    assert.ok(matching(extension, /^src\/features\/chat\/index\.ts$/).length === 1, 'the metafile names the feature modules');
     assert.deepEqual(matching(extension, /node_modules\/zod\//), [], 'zod in extension.js');
     assert.deepEqual(matching(extension, API_CLIENTS), [], 'API clients or schemas in extension.js');
     assert.deepEqual(matching(extension, /node_modules\/(undici|eventsource-parser)\//), [], 'HTTP libraries in extension.js');
@@ -101,8 +101,9 @@ describe('bundles', function () {
     assert.ok(matching(firstUse, /node_modules\/zod\//).length > 0, 'the metafile names zod');
     // A second copy of a shared module would be a second ApiError class (`instanceof` fails across
     // them) or a second @vscode/l10n without the translations activate() handed to the first.
+    // The `vscode` module is the extension host's one API object; each bundle makes one namespace of it.
     assert.deepEqual(
-      firstUse.inputs.filter((f) => extension.inputs.includes(f)),
+      firstUse.inputs.filter((f) => extension.inputs.includes(f) && f !== 'vscode-namespace-once:vscode'),
       [],
       'modules in both bundles (add them to SHARED in scripts/lib/firstUseBundle.mjs)',
     );
@@ -116,5 +117,20 @@ describe('bundles', function () {
       [],
       "zod's translations in first-use.js",
     );
+  });
+
+  it("leaves the features' code that runs on use to first-use.js: the commands registered at activation load it", async () => {
+    const [extension, firstUse] = [await build('extension'), await build('first-use')];
+    // The chat panel (controller, session, answers, webview), the search quick pick, a folder sync's steps.
+    const moved =
+      /^src\/features\/(chat\/(panelFeature|chatController|chatSession|chatPanel|chatPage|answerGenerator|answerStream|deltaCoalescer|storeCatalog|accessibleView|webviewHtml)|search\/(searchPicker|searchController)|sync\/(syncOnce|act|confirm|finish|planner|planStep|records|runner|scanner|eta|syncMessages))\.ts$/;
+    assert.ok(
+      ['chat', 'search', 'sync'].every((feature) => extension.inputs.includes(`src/features/${feature}/index.ts`)),
+      'extension.js registers the features',
+    );
+    assert.deepEqual(matching(extension, moved), [], "features' modules in extension.js that run only when used");
+    assert.equal(matching(firstUse, moved).length, 24, "the features' modules in first-use.js");
+    // The sync's .gitignore rules are read by its scan only.
+    assert.deepEqual(matching(extension, /node_modules\/ignore\//), [], 'ignore in extension.js');
   });
 });

@@ -133,10 +133,10 @@ describe('packaging', function () {
       'dist/backend.js.map: packaged, but no line of scripts/packageContents.mjs says what loads it',
       'dist/extension.js.map: packaged, but no line of scripts/packageContents.mjs says what loads it',
     ]);
-    // An extension that no longer starts the hashing worker: its bundle would be dead weight.
-    const withoutWorker = (f: string) => (f === 'dist/extension.js' ? read(f).split('hash-worker.js').join('hash-w0rker.js') : read(f));
+    // A folder sync that no longer starts the hashing worker: its bundle would be dead weight.
+    const withoutWorker = (f: string) => (f === 'dist/first-use.js' ? read(f).split('hash-worker.js').join('hash-w0rker.js') : read(f));
     assert.deepEqual(unloadedFiles(packaged, PACKAGED, withoutWorker), [
-      'dist/hash-worker.js: dist/extension.js does not contain "hash-worker.js"',
+      'dist/hash-worker.js: dist/first-use.js does not contain "hash-worker.js"',
     ]);
     // A licence file whose bundle is not packaged.
     assert.deepEqual(unloadedFiles(['dist/backend.js.LEGAL.txt'], PACKAGED, read), [

@@ -1,24 +1,25 @@
 import * as vscode from 'vscode';
 import { atFirstUse } from '../../common/atFirstUse';
-import { Commands, ContextKeys } from '../../common/constants';
+import { Commands, ViewIds } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand } from '../../services/commands';
-import { ChatController } from './chatController';
-import { CHAT_VIEW_TYPE } from './chatPanel';
+import type { ChatController } from './chatController';
 import type * as ContextArgument from './contextArgument';
+import type * as PanelFeature from './panelFeature';
 import type { SelectionSource } from '../../chatCore/protocol';
 import type { PassageDocuments } from '../search';
 import { pickStores } from '../stores';
-import { completeWalkthroughStep } from '../walkthrough';
 import { ChatSourceOpener } from './sourceOpener';
 
 export type { ChatContextPassage } from './contextArgument';
-export { CHAT_VIEW_TYPE } from './chatPanel';
 export { toChatError } from './chatErrors';
 
 // The argument check is zod's: it loads at the first use, not when DocChat activates.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const contextArgument = atFirstUse(() => require('./contextArgument') as typeof ContextArgument);
+// The panel's controller, session and answer generation: loaded at the chat's first use.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const panelFeature = atFirstUse(() => require('./panelFeature') as typeof PanelFeature);
 
 function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined {
   const selection = editor.selection;
@@ -44,32 +45,40 @@ function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined
 /** The chat panel opens at once and shows the connection as it comes. */
 const NO_WAIT = { waitForConnection: false } as const;
 
-export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): ChatController {
+export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): void {
   const log = services.log.child('chat');
+  // Tracks the editor a source opens beside from activation on, as it did before the chat was used.
   const opener = new ChatSourceOpener(passages);
-  const controller = new ChatController(context, services, opener, log);
+  let created: ChatController | undefined;
+  /** The chat's controller, made (and its module loaded) at the chat's first use. */
+  const chat = (): ChatController => (created ??= panelFeature().createChatController(context, services, opener, log));
+  // The controller loads the model and store lists whenever the connection changes; DocChat
+  // connecting is a use of it, so the first change makes the controller, which then loads them.
+  // That waits for the next task: the listeners after this one (the status bar's) go first.
+  let deferred: ReturnType<typeof setTimeout> | undefined;
+  const firstConnection = services.connection.onDidChange(() => {
+    firstConnection.dispose();
+    if (created) return; // it heard this change itself
+    deferred = setTimeout(() => {
+      const controller = chat();
+      void controller.loadModels(false);
+      void controller.loadStores();
+    }, 0);
+  });
+  context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
   context.subscriptions.push(
     opener,
-    controller,
-    // "Ask a question" in the walkthrough: an answer that came from a model and was not stopped.
-    controller.onDidAnswer(({ end }) => {
-      if (end.type === 'done' && !end.result.stopped && !end.result.nextSteps?.length) completeWalkthroughStep(ContextKeys.answered);
+    firstConnection,
+    vscode.window.registerWebviewPanelSerializer(ViewIds.chat, {
+      deserializeWebviewPanel: async (panel) => chat().restore(panel),
     }),
-    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel) => controller.restore(panel),
-    }),
-    registerCommand(
-      services.errors,
-      Commands.openChat,
-      vscode.l10n.t('DocChat: could not open the chat.'),
-      () => controller.show(),
-      NO_WAIT,
-    ),
+    registerCommand(services.errors, Commands.openChat, vscode.l10n.t('DocChat: could not open the chat.'), () => chat().show(), NO_WAIT),
     registerCommand(
       services.errors,
       Commands.newChat,
       vscode.l10n.t('DocChat: could not start a new chat.'),
       () => {
+        const controller = chat();
         controller.show();
         controller.newChat();
       },
@@ -82,9 +91,10 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       async () => {
         const stores = await pickStores(services, {
           title: vscode.l10n.t('DocChat: Choose the Vector Stores the Chat Answers From'),
-          selected: controller.groundingStoreIds(),
+          selected: chat().groundingStoreIds(),
         });
         if (stores) {
+          const controller = chat();
           controller.show();
           controller.setGrounding(stores.map((store) => ({ id: store.id, name: store.name || store.id })));
         }
@@ -97,6 +107,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
         void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: select some text to ask about.'));
         return;
       }
+      const controller = chat();
       controller.show();
       controller.addContext([source]);
     }),
@@ -105,7 +116,7 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       Commands.chatAccessibleView,
       vscode.l10n.t('DocChat: could not open the Accessible View of the last answer.'),
       async () => {
-        const content = controller.accessibleText();
+        const content = chat().accessibleText();
         if (content === undefined) {
           void vscode.window.showInformationMessage(
             vscode.l10n.t('DocChat: there is no answer to show yet. Ask a question in the chat first.'),
@@ -122,9 +133,9 @@ export function register(context: vscode.ExtensionContext, services: Services, p
         log.warn('docchat.chat.addContext was run without a search result; ignored.');
         return;
       }
+      const controller = chat();
       controller.show();
       controller.addContext(passages);
     }),
   );
-  return controller;
 }

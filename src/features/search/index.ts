@@ -4,12 +4,18 @@ import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { fileOfArgument, pickStore, selectionOfArguments, storeOfArgument } from '../stores';
 import { PassageDocuments } from './passages';
-import { showSearchPicker, type FileChoice } from './searchPicker';
+import type * as SearchPicker from './searchPicker';
+import type { FileChoice } from './searchPicker';
+import { atFirstUse } from '../../common/atFirstUse';
 import { registerCommand } from '../../services/commands';
 import { markWalkthroughStepDone } from '../walkthrough';
 
 export type { ExactFileResolver, Passage, PassageDocuments } from './passages';
 export { passageOf } from './passages';
+
+// The quick pick and its search: loaded at the first search, not when DocChat activates.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const searchPicker = atFirstUse(() => require('./searchPicker') as typeof SearchPicker);
 
 /** Returns the passage opener, shared with the features that open passages too. */
 export function register(context: vscode.ExtensionContext, services: Services): PassageDocuments {
@@ -22,7 +28,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       return;
     }
     await services.recentStores.touch(target.id);
-    await showSearchPicker(services, passages, { store: target, restrictTo });
+    await searchPicker().showSearchPicker(services, passages, { store: target, restrictTo });
   };
 
   context.subscriptions.push(

@@ -1,19 +1,15 @@
 import * as vscode from 'vscode';
-import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/limits';
 import { isAbortError } from '../../api/http/errors';
+import { atFirstUse } from '../../common/atFirstUse';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
-import { requireDocuments } from '../../services/commands';
-import { connectionModeOf } from '../../services/settingsModel';
-import { act } from './act';
-import { chooseRemoval } from './confirm';
-import { finish } from './finish';
 import type { Follow, FollowStore } from './follows';
-import { describePlan, planHasWork } from './planner';
-import { planFolderSync } from './planStep';
-import { recordOutcome, recordPlan } from './records';
-import type { RunSummary } from './runner';
+import type * as SyncSteps from './syncOnce';
+
+// The sync's steps: loaded when the first sync runs, not when DocChat activates.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
+const syncSteps = atFirstUse(() => require('./syncOnce') as typeof SyncSteps);
 
 export interface SyncRequest {
   /** The user asked for this sync (a command): show the plan unless the folder is confirmed. */
@@ -111,92 +107,10 @@ export class SyncController extends Disposable {
     }
   }
 
-  /** One sync: plan → confirm → act, then the records and the outcome. */
-  private async syncOnce(follow: Follow, request: SyncRequest): Promise<void> {
-    const client = requireDocuments(this.services.connection);
-    const folder = vscode.Uri.parse(follow.folderUri);
-    const root = vscode.Uri.parse(follow.rootUri).fsPath;
-    const settings = this.services.config.forFolder(folder);
-    const name = label(follow);
-    const store = follow.storeName || follow.storeId;
-    const journal = this.follows.journal(follow);
-    const abort = new AbortController();
-    this.aborts.set(follow.id, abort);
-    try {
-      this.follows.setActivity(follow, 'planning');
-      const records = await this.follows.loadRecords(follow);
-      const planned = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('DocChat: planning the sync of {0}', name) },
-        () =>
-          planFolderSync({
-            client,
-            storeId: follow.storeId,
-            root,
-            folder: folder.fsPath,
-            relativeFolder: follow.relativeFolder,
-            exclude: settings.exclude,
-            records,
-            journal,
-            retryFailed: request.retryFailed,
-            signal: abort.signal,
-          }),
-      );
-      const { plan, counts } = planned;
-      for (const file of planned.unreadable) this.log.warn(`${file.path} could not be read, so it is left out: ${file.error}`);
-      this.log.info(`${name} → ${store}: ${describePlan(counts)}`);
-
-      const needsConfirm = !follow.confirmed && !request.resume;
-      const removeDeleted = await chooseRemoval({ plan, counts, folder: name, store, setting: settings.removeDeleted, needsConfirm });
-      if (removeDeleted === undefined) return;
-      if (needsConfirm) {
-        follow = { ...follow, confirmed: true };
-        await this.follows.save(follow);
-      }
-
-      recordPlan(records, planned);
-      this.follows.changed(follow);
-      let summary: RunSummary | undefined;
-      if (planHasWork(plan, removeDeleted) || planned.unfinished) {
-        this.follows.setActivity(follow, 'syncing');
-        summary = await act({
-          client,
-          storeId: follow.storeId,
-          root,
-          journal,
-          planned,
-          removeDeleted,
-          limits: connectionModeOf(this.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS,
-          folder: name,
-          abort,
-          onOutcome: (outcome) => {
-            if (recordOutcome(records, outcome, planned.hashed)) this.follows.changed(follow);
-          },
-          log: (line) => this.log.info(line),
-        });
-      }
-      await finish({
-        follows: this.follows,
-        follow,
-        records,
-        counts,
-        summary,
-        interactive: request.interactive,
-        folder: name,
-        store,
-        log: this.log,
-        retryFailed: (saved) => void this.sync(saved, { interactive: true, retryFailed: true }),
-      });
-    } catch (error) {
-      await this.follows.saveRecords(follow).catch(() => undefined);
-      if (isAbortError(error)) {
-        this.log.info(`Sync of ${name} stopped; the next sync resumes it.`);
-        return;
-      }
-      await this.follows.save({ ...follow, lastError: error instanceof Error ? error.message : String(error) });
-      throw error;
-    } finally {
-      this.aborts.delete(follow.id);
-    }
+  /** One sync: its steps load at the first sync (./syncOnce.ts). */
+  private syncOnce(follow: Follow, request: SyncRequest): Promise<void> {
+    const { services, follows, log, aborts } = this;
+    return syncSteps().syncOnce({ services, follows, log, aborts, sync: (next, again) => this.sync(next, again) }, follow, request);
   }
 }
 

@@ -1,0 +1,118 @@
+import * as vscode from 'vscode';
+import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/limits';
+import { isAbortError } from '../../api/http/errors';
+import type { Logger } from '../../common/log';
+import type { Services } from '../../services';
+import { requireDocuments } from '../../services/commands';
+import { connectionModeOf } from '../../services/settingsModel';
+import { act } from './act';
+import { chooseRemoval } from './confirm';
+import { label, type SyncRequest } from './controller';
+import { finish } from './finish';
+import type { Follow, FollowStore } from './follows';
+import { describePlan, planHasWork } from './planner';
+import { planFolderSync } from './planStep';
+import { recordOutcome, recordPlan } from './records';
+import type { RunSummary } from './runner';
+
+// A folder sync's steps (scan, plan, confirm, upload, records): loaded at the first sync that runs
+// (dist/first-use.js), not when DocChat activates. SyncController (./controller.ts) queues the syncs.
+
+/** What a sync uses of the controller that runs it. */
+export interface SyncRun {
+  readonly services: Services;
+  readonly follows: FollowStore;
+  readonly log: Logger;
+  /** The sync's stop signal, by followed folder, for `SyncController.stop`. */
+  readonly aborts: Map<string, AbortController>;
+  /** Queues a sync of the folder (the "retry the failed files" action of the outcome's message). */
+  sync(follow: Follow, request: SyncRequest): Promise<void>;
+}
+
+/** One sync: plan → confirm → act, then the records and the outcome. */
+export async function syncOnce(run: SyncRun, follow: Follow, request: SyncRequest): Promise<void> {
+  const client = requireDocuments(run.services.connection);
+  const folder = vscode.Uri.parse(follow.folderUri);
+  const root = vscode.Uri.parse(follow.rootUri).fsPath;
+  const settings = run.services.config.forFolder(folder);
+  const name = label(follow);
+  const store = follow.storeName || follow.storeId;
+  const journal = run.follows.journal(follow);
+  const abort = new AbortController();
+  run.aborts.set(follow.id, abort);
+  try {
+    run.follows.setActivity(follow, 'planning');
+    const records = await run.follows.loadRecords(follow);
+    const planned = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('DocChat: planning the sync of {0}', name) },
+      () =>
+        planFolderSync({
+          client,
+          storeId: follow.storeId,
+          root,
+          folder: folder.fsPath,
+          relativeFolder: follow.relativeFolder,
+          exclude: settings.exclude,
+          records,
+          journal,
+          retryFailed: request.retryFailed,
+          signal: abort.signal,
+        }),
+    );
+    const { plan, counts } = planned;
+    for (const file of planned.unreadable) run.log.warn(`${file.path} could not be read, so it is left out: ${file.error}`);
+    run.log.info(`${name} → ${store}: ${describePlan(counts)}`);
+
+    const needsConfirm = !follow.confirmed && !request.resume;
+    const removeDeleted = await chooseRemoval({ plan, counts, folder: name, store, setting: settings.removeDeleted, needsConfirm });
+    if (removeDeleted === undefined) return;
+    if (needsConfirm) {
+      follow = { ...follow, confirmed: true };
+      await run.follows.save(follow);
+    }
+
+    recordPlan(records, planned);
+    run.follows.changed(follow);
+    let summary: RunSummary | undefined;
+    if (planHasWork(plan, removeDeleted) || planned.unfinished) {
+      run.follows.setActivity(follow, 'syncing');
+      summary = await act({
+        client,
+        storeId: follow.storeId,
+        root,
+        journal,
+        planned,
+        removeDeleted,
+        limits: connectionModeOf(run.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS,
+        folder: name,
+        abort,
+        onOutcome: (outcome) => {
+          if (recordOutcome(records, outcome, planned.hashed)) run.follows.changed(follow);
+        },
+        log: (line) => run.log.info(line),
+      });
+    }
+    await finish({
+      follows: run.follows,
+      follow,
+      records,
+      counts,
+      summary,
+      interactive: request.interactive,
+      folder: name,
+      store,
+      log: run.log,
+      retryFailed: (saved) => void run.sync(saved, { interactive: true, retryFailed: true }),
+    });
+  } catch (error) {
+    await run.follows.saveRecords(follow).catch(() => undefined);
+    if (isAbortError(error)) {
+      run.log.info(`Sync of ${name} stopped; the next sync resumes it.`);
+      return;
+    }
+    await run.follows.save({ ...follow, lastError: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    run.aborts.delete(follow.id);
+  }
+}
