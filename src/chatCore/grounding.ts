@@ -93,6 +93,8 @@ export interface GroundingSearch {
   maxResults: number;
   /** Characters of passages the prompt may carry. */
   charBudget?: number;
+  /** The user wrote or edited the query ("Searched for"): it is searched as it is, never replaced by the message. */
+  queryFromUser?: boolean;
 }
 
 /** What grounds an answer: the passages, and the query that found them (what "Searched for" shows). */
@@ -119,7 +121,9 @@ export async function findPassages(
 ): Promise<Grounding> {
   const passages = await searchOnce(documents, search, fileNames, signal);
   const message = search.question?.trim();
-  if (passages.length > 0 || !message || message === search.query.trim()) return { passages, query: search.query };
+  if (passages.length > 0 || search.queryFromUser || !message || message === search.query.trim()) {
+    return { passages, query: search.query };
+  }
   const own = await searchOnce(documents, { ...search, query: message, question: undefined }, fileNames, signal);
   return own.length > 0 ? { passages: own, query: message } : { passages, query: search.query };
 }

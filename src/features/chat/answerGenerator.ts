@@ -141,7 +141,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
         ).text;
       const found = await findPassages(
         deps.documents,
-        { query: searchQuery, question: job.question, stores, maxResults: job.maxResults },
+        { query: searchQuery, question: job.question, stores, maxResults: job.maxResults, queryFromUser: job.searchQuery !== undefined },
         deps.fileNames,
         signal,
       );

@@ -120,6 +120,12 @@ describe('grounding that follows the conversation (embedded backend)', function 
     assert.equal(next.query, 'Pager?', 'Searched for shows the query that found the passages');
     assert.equal(fileOf(next.sources[0]), 'pager.md', JSON.stringify(next.sources.map(fileOf)));
     assert.doesNotMatch(next.text, /do not cover/);
+
+    // A query the user edited is searched as it is: finding nothing, it says so.
+    const edited = await ask('Pager?', [policies], history, 'xylophone zeppelin');
+    assert.equal(edited.query, 'xylophone zeppelin');
+    assert.deepEqual(edited.sources, []);
+    assert.match(edited.text, /do not cover/);
   });
 
   it('says the documents do not cover a question the store cannot answer, and cites nothing', async () => {
