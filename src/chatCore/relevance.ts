@@ -183,8 +183,14 @@ export function relevantPassages<T extends Scored>(query: string, passages: read
  * query is covered when the stores taken hold enough of its weight together. Otherwise every
  * list is empty: the documents do not cover it.
  */
-export function relevantInStores<T extends Scored>(query: string, lists: readonly (readonly T[])[], question?: string): T[][] {
-  const kept = lists.map((list) => aboveFloor(list));
+export function relevantInStores<T extends Scored>(
+  query: string,
+  lists: readonly (readonly T[])[],
+  question?: string,
+  /** `floored`: each list is already above its searches' floors (fused rankings), none is applied again. */
+  options: { floored?: boolean } = {},
+): T[][] {
+  const kept = lists.map((list) => (options.floored ? [...list] : aboveFloor(list)));
   if (!phrasedInEnglish(question ?? query)) return bySharedWords(query, kept);
   const weights = queryWeights(query, lists.flat());
   if (weights.size === 0) return kept;
