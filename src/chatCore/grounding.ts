@@ -5,7 +5,7 @@
  */
 import { questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
-import { aboveFloor, relevantInStores } from './relevance';
+import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
 import type { FollowUpSearch, QueryRewriter, QueryTurn, RewriteModel } from './searchQuery';
 import { mergeByRank } from './storeMerge';
 
@@ -184,17 +184,19 @@ async function searchOnce(
     search.stores.map(async (store) => {
       const query = searchPassages(documents, store, search.query, size, fileNames, signal);
       if (!followUp) return query;
-      const message = followUp.message.trim();
-      const cited = (followUp.citedFiles ?? []).filter((f) => f.storeId === store.id).map((f) => f.fileId);
-      const rankings = await Promise.all([
-        query,
-        message && message !== search.query.trim() ? searchPassages(documents, store, message, size, fileNames, signal) : [],
-        cited.length ? searchPassages(documents, store, search.query, size, fileNames, signal, cited) : [],
-      ]);
+      const others = [followUp.message, followUp.withAnswer]
+        .map((text) => text?.trim() ?? '')
+        .filter((text, i, all) => text !== '' && text !== search.query.trim() && all.indexOf(text) === i);
+      const rankings = await Promise.all([query, ...others.map((text) => searchPassages(documents, store, text, size, fileNames, signal))]);
       return fuseRankings(rankings.map((ranking) => aboveFloor(ranking)));
     }),
   );
-  const relevant = relevantInStores(search.query, lists, search.question ?? followUp?.message, followUp ? { floored: true } : {});
+  const relevant = relevantInStores(
+    search.query,
+    lists,
+    search.question ?? followUp?.message,
+    followUp ? { floored: true, ...(followUp.grounded ? { minCoverage: FOLLOW_UP_COVERAGE } : {}) } : {},
+  );
   return selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
 }
 

@@ -29,10 +29,13 @@ export interface SearchQuery {
   followUp?: FollowUpSearch;
 }
 
-/** A follow-up's searches besides its query: the message as written, and the files the previous answer cited. */
+/** A follow-up's searches besides its query: the message as written, and the message with what the previous answer was about. */
 export interface FollowUpSearch {
   message: string;
-  citedFiles?: readonly { storeId: string; fileId: string }[];
+  /** The message followed by the distinctive words of the previous answer (`answerWords`). */
+  withAnswer?: string;
+  /** An earlier answer cited passages of a store: the documents cover the conversation's subject. */
+  grounded?: boolean;
 }
 
 /** The longest query the rewrite may return; anything longer is not a query. */
@@ -41,6 +44,8 @@ export const MAX_REWRITTEN_QUERY = 300;
 export const REWRITE_BUDGET_MS = 2500;
 /** At most this many subject words are carried into a follow-up. */
 const MAX_CARRIED_WORDS = 8;
+/** At most this many words of the previous answer are searched with a follow-up. */
+const MAX_ANSWER_WORDS = 30;
 
 const REFERRING =
   /(?:^|[^\p{L}\p{N}])(it|its|it's|they|them|their|theirs|this|that|these|those|he|she|him|her|his|hers|there|one|ones|former|latter|above|previous|earlier|mentioned|same|other|else)(?=$|[^\p{L}\p{N}])/iu;
@@ -137,7 +142,13 @@ export function previousQuery(history: readonly QueryTurn[]): string | undefined
   return undefined;
 }
 
-/** The passages the previous answer cited, as the files of each store they come from. */
+/** The distinctive words of the previous answer the message does not already have: what the answer was about. */
+export function answerWords(history: readonly QueryTurn[], question: string): string[] {
+  const answer = [...history].reverse().find((turn) => turn.role === 'assistant');
+  return answer ? carriedWords([answer.content], question, MAX_ANSWER_WORDS) : [];
+}
+
+/** The passages of a store the previous answer cited, as the files they come from. */
 export function citedFiles(history: readonly QueryTurn[]): { storeId: string; fileId: string }[] {
   const answer = [...history].reverse().find((turn) => turn.role === 'assistant');
   const cited = new Map<string, { storeId: string; fileId: string }>();
@@ -151,20 +162,25 @@ export function citedFiles(history: readonly QueryTurn[]): { storeId: string; fi
 
 /**
  * DocChat's follow-up method without a model. A message that names a subject of its own, or the
- * first one, is searched as it stands. Any other message is searched as it stands *and* with
- * the subject of the conversation after it (the words of the previous message and of the
- * subject before it, `subjectMessages`): the two rankings are fused, so the carried words count
- * below the message's own, and the files the previous answer cited are searched again, since a
- * follow-up mostly stays with the same documents (see grounding.ts). `text` is the conversation-
- * aware query: what "Searched for" shows.
+ * first one, is searched as it stands: nothing of the conversation is carried into it. Any other
+ * message is searched three ways and the rankings fused (see grounding.ts), so what comes from
+ * the conversation counts below the message's own words: as it stands; with the subject of the
+ * conversation after it (the words of the previous message and of the topic before it,
+ * `subjectMessages`, never the queries made from them); and with the words of the previous
+ * answer, what the conversation was last about. `text`, the second, is what "Searched for" shows.
  */
 export function followUpQuery(history: readonly QueryTurn[], question: string): SearchQuery {
   const trimmed = question.trim();
   if (standsAlone(history, trimmed)) return { text: trimmed, by: 'question' };
   const carried = carriedWords(subjectMessages(history), trimmed, MAX_CARRIED_WORDS);
   const text = carried.length ? `${trimmed} ${carried.join(' ')}` : trimmed;
-  const cited = citedFiles(history);
-  return { text, by: 'rule', followUp: { message: trimmed, ...(cited.length ? { citedFiles: cited } : {}) } };
+  const answer = answerWords(history, trimmed);
+  const followUp: FollowUpSearch = {
+    message: trimmed,
+    ...(answer.length ? { withAnswer: `${trimmed} ${answer.join(' ')}` } : {}),
+    ...(history.some((turn) => turn.role === 'assistant' && citedFiles([turn]).length > 0) ? { grounded: true } : {}),
+  };
+  return { text, by: 'rule', followUp };
 }
 
 // ---------------------------------------------------------------- the rewrite request
