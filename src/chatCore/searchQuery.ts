@@ -161,8 +161,8 @@ export function citedFiles(history: readonly QueryTurn[]): { storeId: string; fi
 }
 
 /**
- * DocChat's follow-up method without a model. A message that names a subject of its own, or the
- * first one, is searched as it stands: nothing of the conversation is carried into it. Any other
+ * DocChat's follow-up method without a model. A message that does not lean on the conversation
+ * (`isFollowUp`), names a subject of its own, or is the first one, is searched as it stands: nothing of the conversation is carried into it. Any other
  * message is searched three ways and the rankings fused (see grounding.ts), so what comes from
  * the conversation counts below the message's own words: as it stands; with the subject of the
  * conversation after it (the words of the previous message and of the topic before it,
@@ -171,7 +171,7 @@ export function citedFiles(history: readonly QueryTurn[]): { storeId: string; fi
  */
 export function followUpQuery(history: readonly QueryTurn[], question: string): SearchQuery {
   const trimmed = question.trim();
-  if (standsAlone(history, trimmed)) return { text: trimmed, by: 'question' };
+  if (!isFollowUp(trimmed) || namesOwnSubject(history, trimmed)) return { text: trimmed, by: 'question' };
   const carried = carriedWords(subjectMessages(history), trimmed, MAX_CARRIED_WORDS);
   const text = carried.length ? `${trimmed} ${carried.join(' ')}` : trimmed;
   const answer = answerWords(history, trimmed);
