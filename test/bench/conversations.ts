@@ -15,7 +15,16 @@ import { DocumentsClient } from '../../src/api/documents/client';
 import { FileNameCache, type GroundingStore, groundTurn } from '../../src/chatCore/grounding';
 import { type QueryTurn, QueryRewriter, type RewriteModel } from '../../src/chatCore/searchQuery';
 import type { PromptMessage } from '../../src/chatCore/promptBuilder';
-import { cacheFolder, type Collection, dataFolder, type DomainStore, indexDomains, progressBar, readCollection, type Task } from './conversations/collection';
+import {
+  cacheFolder,
+  type Collection,
+  dataFolder,
+  type DomainStore,
+  indexDomains,
+  progressBar,
+  readCollection,
+  type Task,
+} from './conversations/collection';
 import { mean, pairedBootstrap, score, type TaskScores } from './conversations/measures';
 import { repoRoot, startBackendProcess } from './lib/backendProcess';
 import { type BenchResult, main, progress, type Table } from './lib/report';
@@ -48,7 +57,10 @@ function httpRewriteModel(baseUrl: string, model: string): RewriteModel {
     async complete(messages: PromptMessage[], signal: AbortSignal) {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(process.env.DOCCHAT_MODEL_KEY ? { authorization: `Bearer ${process.env.DOCCHAT_MODEL_KEY}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(process.env.DOCCHAT_MODEL_KEY ? { authorization: `Bearer ${process.env.DOCCHAT_MODEL_KEY}` } : {}),
+        },
         body: JSON.stringify({ model, messages, temperature: 0, max_tokens: 64 }),
         signal,
       });
@@ -80,12 +92,14 @@ function conversations(collection: Collection): { turns: Task['turns']; domain: 
 async function run(): Promise<BenchResult | undefined> {
   const folder = dataFolder(repoRoot);
   if (!folder) {
-    progress('no conversation set found: pass --data DIR (a folder with corpus.jsonl and tasks.jsonl in MT-RAG\'s layout); skipped.');
+    progress("no conversation set found: pass --data DIR (a folder with corpus.jsonl and tasks.jsonl in MT-RAG's layout); skipped.");
     return undefined;
   }
   const collection = readCollection(folder);
   const cache = cacheFolder(collection);
-  progress(`${folder}: ${collection.passages.length.toLocaleString('en')} passages, ${collection.tasks.length} tasks; index kept in ${cache}`);
+  progress(
+    `${folder}: ${collection.passages.length.toLocaleString('en')} passages, ${collection.tasks.length} tasks; index kept in ${cache}`,
+  );
   const backend = await startBackendProcess(cache, TOKEN);
   const client = new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false });
   try {
@@ -125,7 +139,14 @@ async function play(
     const ground = (question: string, history: readonly QueryTurn[], withModel?: RewriteModel) =>
       groundTurn(
         client,
-        { question, history, stores: [store], maxResults: MAX_RESULTS, rewriter: new QueryRewriter(), ...(withModel ? { model: withModel } : {}) },
+        {
+          question,
+          history,
+          stores: [store],
+          maxResults: MAX_RESULTS,
+          rewriter: new QueryRewriter(),
+          ...(withModel ? { model: withModel } : {}),
+        },
         fileNames,
       );
     // What the chat keeps of each answer: the reference text, the query it searched for, what it cited.
@@ -178,7 +199,8 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
   const groups: { label: string; of: TaskResult[] }[] = [];
   for (const followUp of [true, false]) {
     const kind = followUp ? 'follow-ups' : 'first turns';
-    for (const domain of domains) groups.push({ label: `${domain}, ${kind}`, of: results.filter((r) => r.followUp === followUp && r.task.domain === domain) });
+    for (const domain of domains)
+      groups.push({ label: `${domain}, ${kind}`, of: results.filter((r) => r.followUp === followUp && r.task.domain === domain) });
     groups.push({ label: `all, ${kind}`, of: results.filter((r) => r.followUp === followUp) });
   }
   const methods: { id: Method; label: string }[] = [
@@ -220,7 +242,12 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
     rows: [
       ['DocChat without a model', notCovered, answerable.length, `${((100 * notCovered) / Math.max(1, answerable.length)).toFixed(1)}%`],
       model
-        ? ['DocChat with the model rewrite', modelNotCovered!, answerable.length, `${((100 * modelNotCovered!) / Math.max(1, answerable.length)).toFixed(1)}%`]
+        ? [
+            'DocChat with the model rewrite',
+            modelNotCovered!,
+            answerable.length,
+            `${((100 * modelNotCovered!) / Math.max(1, answerable.length)).toFixed(1)}%`,
+          ]
         : ['DocChat with a model rewrite', 'not measured', answerable.length, 'not measured'],
     ],
   };
@@ -243,7 +270,9 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
       `Follow-ups: DocChat without a model ${f3(docchatFollowUp)} Recall@5 against ${MODEL_REWRITE_RECALL5} for the model rewrite — ${docchatFollowUp >= MODEL_REWRITE_RECALL5 ? 'goal met' : '**NOT** met'}; its query differs from the message on ${changed} of ${followUps.length}.`,
       `First turns: ${f3(firstDocchat)} against ${f3(firstMessage)} for the message alone — ${firstDocchat >= firstMessage - 1e-9 ? 'no worse' : '**worse**'}.`,
       `Not covered: ${notCovered} of ${answerable.length} answerable follow-ups (${((100 * notCovered) / Math.max(1, answerable.length)).toFixed(1)}%) — ${notCovered < 0.05 * answerable.length ? 'under 5%' : '**5% or more**'}.`,
-      model ? `Model rewrite measured with ${model.id}.` : 'Model rewrite path: not measured (run with --model-url URL of an OpenAI-compatible server).',
+      model
+        ? `Model rewrite measured with ${model.id}.`
+        : 'Model rewrite path: not measured (run with --model-url URL of an OpenAI-compatible server).',
     ],
   };
 }

@@ -15,7 +15,9 @@ function scriptedDocuments(rankings: Record<string, { fileId: string; content: s
     async search(_storeId, body) {
       queries.push(body.query);
       const ranking = rankings[body.query] ?? [];
-      return { data: ranking.map((hit, i) => ({ file_id: hit.fileId, content: hit.content, score: 1 - i * 0.05, filename: `${hit.fileId}.md` })) };
+      return {
+        data: ranking.map((hit, i) => ({ file_id: hit.fileId, content: hit.content, score: 1 - i * 0.05, filename: `${hit.fileId}.md` })),
+      };
     },
     async retrieveFile(fileId) {
       return { filename: `${fileId}.md` };
@@ -39,7 +41,9 @@ describe('follow-up searches fused by reciprocal rank', () => {
         { fileId: 'retention', content: 'The retention policy keeps invoices for ten years.' },
         { fileId: 'archive', content: 'Invoices are archived under the retention policy.' },
       ],
-      'And who approves exceptions to it?': [{ fileId: 'exceptions', content: 'Exceptions to the retention policy are approved by the finance director.' }],
+      'And who approves exceptions to it?': [
+        { fileId: 'exceptions', content: 'Exceptions to the retention policy are approved by the finance director.' },
+      ],
     });
     const found = await findPassages(
       documents,

@@ -70,7 +70,10 @@ describe('search query of a turn: the deterministic follow-up rule', () => {
       { role: 'user', content: 'And its defaults?' },
       { role: 'assistant', content: '60 per minute.', searchQuery: 'rate limiter defaults per minute' },
     ];
-    assert.equal(followUpQuery(history, 'Can they be changed?').text, 'Can they be changed? defaults configure rate limiter documents service');
+    assert.equal(
+      followUpQuery(history, 'Can they be changed?').text,
+      'Can they be changed? defaults configure rate limiter documents service',
+    );
   });
 
   it('carries nothing into a question that names its own subject', () => {
@@ -106,10 +109,7 @@ describe('search query of a turn: the deterministic follow-up rule', () => {
   });
 
   it("marks a follow-up of a conversation whose answers cited documents, and searches it with the previous answer's words", () => {
-    const cited: QueryTurn[] = [
-      FIRST[0]!,
-      { ...FIRST[1]!, sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'file-limits' }] },
-    ];
+    const cited: QueryTurn[] = [FIRST[0]!, { ...FIRST[1]!, sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'file-limits' }] }];
     const query = followUpQuery(cited, 'And what are its defaults?');
     assert.equal(query.followUp?.grounded, true);
     assert.equal(query.followUp?.message, 'And what are its defaults?');
