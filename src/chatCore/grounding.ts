@@ -96,8 +96,10 @@ export interface GroundingSearch {
   charBudget?: number;
   /** The user wrote or edited the query ("Searched for"): it is searched as it is, never replaced by the message. */
   queryFromUser?: boolean;
-  /** A follow-up made by DocChat's method: the message and the previous answer's files are searched too, and the rankings fused. */
+  /** A follow-up made by DocChat's method: the message as written and with the previous answer's words are searched too, and the rankings fused. */
   followUp?: FollowUpSearch;
+  /** A later turn of a conversation the documents grounded before: the relevance check asks less of it (FOLLOW_UP_COVERAGE). */
+  grounded?: boolean;
 }
 
 /** What grounds an answer: the passages, and the query that found them (what "Searched for" shows). */
@@ -127,7 +129,7 @@ export async function findPassages(
   if (passages.length > 0 || search.queryFromUser || !message || message === search.query.trim()) {
     return { passages, query: search.query };
   }
-  const own = await searchOnce(documents, { ...search, query: message, question: undefined }, fileNames, signal);
+  const own = await searchOnce(documents, { ...search, query: message, question: undefined, followUp: undefined }, fileNames, signal);
   return own.length > 0 ? { passages: own, query: message } : { passages, query: search.query };
 }
 
@@ -167,7 +169,13 @@ export async function groundTurn(
   }
   const made = await turn.rewriter.queryFor(turn.history, question, turn.model, signal);
   onSearch?.();
-  return findPassages(documents, { ...common, query: made.text, ...(made.followUp ? { followUp: made.followUp } : {}) }, fileNames, signal);
+  const search = {
+    ...common,
+    query: made.text,
+    ...(made.followUp ? { followUp: made.followUp } : {}),
+    ...(made.grounded ? { grounded: true } : {}),
+  };
+  return findPassages(documents, search, fileNames, signal);
 }
 
 async function searchOnce(
@@ -191,12 +199,10 @@ async function searchOnce(
       return fuseRankings(rankings.map((ranking) => aboveFloor(ranking)));
     }),
   );
-  const relevant = relevantInStores(
-    search.query,
-    lists,
-    search.question ?? followUp?.message,
-    followUp ? { floored: true, ...(followUp.grounded ? { minCoverage: FOLLOW_UP_COVERAGE } : {}) } : {},
-  );
+  const relevant = relevantInStores(search.query, lists, search.question ?? followUp?.message, {
+    ...(followUp ? { floored: true } : {}),
+    ...(search.grounded ? { minCoverage: FOLLOW_UP_COVERAGE } : {}),
+  });
   return selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
 }
 

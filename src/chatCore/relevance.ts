@@ -16,11 +16,11 @@ export const RELATIVE_FLOOR = 0.35;
 /** The search covers the query when one of its best passages holds at least this share of the query's weight. */
 export const MIN_COVERAGE = 0.5;
 /**
- * The same share for a follow-up in a conversation whose previous answer the documents grounded:
- * the conversation has shown that they cover its subject, and a follow-up's own words ("and in
- * 2019?") hold less of it.
+ * The same share, halved, for a later question of a conversation an earlier answer of which the
+ * documents grounded: they have shown that they cover its subject, and a later question's own
+ * words ("and in 2019?", "I mean the one before") hold less of it.
  */
-export const FOLLOW_UP_COVERAGE = 0.3;
+export const FOLLOW_UP_COVERAGE = 0.25;
 /** How many of the kept passages, best first, are looked at for that. */
 export const COVERING_PASSAGES = 3;
 /**

@@ -27,6 +27,8 @@ export interface SearchQuery {
   by: 'question' | 'rule' | 'model';
   /** For `rule`: the searches that go with the query (see `followUpQuery`). */
   followUp?: FollowUpSearch;
+  /** A later turn of a conversation an earlier answer of which cited passages: the documents have shown they cover its subject. */
+  grounded?: boolean;
 }
 
 /** A follow-up's searches besides its query: the message as written, and the message with what the previous answer was about. */
@@ -34,8 +36,6 @@ export interface FollowUpSearch {
   message: string;
   /** The message followed by the distinctive words of the previous answer (`answerWords`). */
   withAnswer?: string;
-  /** An earlier answer cited passages of a store: the documents cover the conversation's subject. */
-  grounded?: boolean;
 }
 
 /** The longest query the rewrite may return; anything longer is not a query. */
@@ -171,16 +171,15 @@ export function citedFiles(history: readonly QueryTurn[]): { storeId: string; fi
  */
 export function followUpQuery(history: readonly QueryTurn[], question: string): SearchQuery {
   const trimmed = question.trim();
-  if (!isFollowUp(trimmed) || namesOwnSubject(history, trimmed)) return { text: trimmed, by: 'question' };
+  const grounded = history.some((turn) => turn.role === 'assistant' && citedFiles([turn]).length > 0);
+  if (!isFollowUp(trimmed) || namesOwnSubject(history, trimmed)) {
+    return { text: trimmed, by: 'question', ...(grounded ? { grounded } : {}) };
+  }
   const carried = carriedWords(subjectMessages(history), trimmed, MAX_CARRIED_WORDS);
   const text = carried.length ? `${trimmed} ${carried.join(' ')}` : trimmed;
   const answer = answerWords(history, trimmed);
-  const followUp: FollowUpSearch = {
-    message: trimmed,
-    ...(answer.length ? { withAnswer: `${trimmed} ${answer.join(' ')}` } : {}),
-    ...(history.some((turn) => turn.role === 'assistant' && citedFiles([turn]).length > 0) ? { grounded: true } : {}),
-  };
-  return { text, by: 'rule', followUp };
+  const followUp: FollowUpSearch = { message: trimmed, ...(answer.length ? { withAnswer: `${trimmed} ${answer.join(' ')}` } : {}) };
+  return { text, by: 'rule', followUp, ...(grounded ? { grounded } : {}) };
 }
 
 // ---------------------------------------------------------------- the rewrite request

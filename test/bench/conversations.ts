@@ -199,8 +199,9 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
   const groups: { label: string; of: TaskResult[] }[] = [];
   for (const followUp of [true, false]) {
     const kind = followUp ? 'follow-ups' : 'first turns';
-    for (const domain of domains)
+    for (const domain of domains) {
       groups.push({ label: `${domain}, ${kind}`, of: results.filter((r) => r.followUp === followUp && r.task.domain === domain) });
+    }
     groups.push({ label: `all, ${kind}`, of: results.filter((r) => r.followUp === followUp) });
   }
   const methods: { id: Method; label: string }[] = [

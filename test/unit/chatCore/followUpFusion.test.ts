@@ -52,7 +52,8 @@ describe('follow-up searches fused by reciprocal rank', () => {
         question: 'And who approves exceptions to it?',
         stores: [{ id: 'vs_1', name: 'policies' }],
         maxResults: 5,
-        followUp: { message: 'And who approves exceptions to it?', grounded: true },
+        followUp: { message: 'And who approves exceptions to it?' },
+        grounded: true,
       },
       new FileNameCache(),
     );
