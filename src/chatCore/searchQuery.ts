@@ -2,8 +2,9 @@
  * The search query of a chat turn, standing on its own: a follow-up such as "and what are its
  * limits?" is searched together with the subject of the conversation. With a language model, a
  * short bounded request rewrites the follow-up (cancellable, with its own time budget, cached per
- * turn); without one, or when the request fails, a deterministic rule carries the subject of the
- * previous turn's query into this one. No `vscode` import.
+ * turn); without one, or when the request fails, DocChat's own method (`followUpQuery`) searches
+ * the message with and without the conversation's subject and the previous answer's words, and
+ * the rankings are fused (grounding.ts). No `vscode` import.
  */
 import type { PromptMessage } from './promptBuilder';
 import { contentWords, looksEnglish, termSet } from './queryTerms';
@@ -130,16 +131,6 @@ export function ruleQuery(previousQuery: string | undefined, question: string): 
   if (!previousQuery || !isFollowUp(trimmed)) return trimmed;
   const kept = carriedWords([previousQuery], trimmed, MAX_CARRIED_WORDS);
   return kept.length ? `${trimmed} ${kept.join(' ')}` : trimmed;
-}
-
-/** The query the previous answer searched for (what it recorded), or the previous message. */
-export function previousQuery(history: readonly QueryTurn[]): string | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const turn = history[i]!;
-    if (turn.role === 'assistant' && turn.searchQuery) return turn.searchQuery;
-    if (turn.role === 'user') return turn.content;
-  }
-  return undefined;
 }
 
 /** The distinctive words of the previous answer the message does not already have: what the answer was about. */
