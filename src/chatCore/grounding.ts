@@ -212,7 +212,8 @@ export const RRF_K = 60;
 /**
  * Several rankings of one store's passages fused by reciprocal rank (each passage scores the sum
  * of 1 / (RRF_K + rank) over the rankings that hold it), best first; a passage is known by its
- * file and chunk. The fused score replaces the search's.
+ * file and chunk. Each passage keeps the score of the first search that found it: that is what
+ * the sources list shows, on the documents service's scale.
  */
 export function fuseRankings(rankings: readonly (readonly PassageSource[])[]): PassageSource[] {
   const fused = new Map<string, { passage: PassageSource; score: number; first: number }>();
@@ -225,7 +226,7 @@ export function fuseRankings(rankings: readonly (readonly PassageSource[])[]): P
       fused.set(key, entry);
     });
   }
-  return [...fused.values()].sort((a, b) => b.score - a.score || a.first - b.first).map((e) => ({ ...e.passage, score: e.score }));
+  return [...fused.values()].sort((a, b) => b.score - a.score || a.first - b.first).map((e) => e.passage);
 }
 
 function sameItem(a: ContextItem, b: ContextItem): boolean {
