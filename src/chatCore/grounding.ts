@@ -6,7 +6,7 @@
 import { questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
 import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
-import type { FollowUpSearch, QueryRewriter, QueryTurn, RewriteModel } from './searchQuery';
+import { conversationGrounded, type FollowUpSearch, type QueryRewriter, type QueryTurn, type RewriteModel } from './searchQuery';
 import { mergeByRank } from './storeMerge';
 
 /** The part of DocumentsClient grounding uses. */
@@ -173,7 +173,7 @@ export async function groundTurn(
     ...common,
     query: made.text,
     ...(made.followUp ? { followUp: made.followUp } : {}),
-    ...(made.grounded ? { grounded: true } : {}),
+    ...(conversationGrounded(turn.history) ? { grounded: true } : {}),
   };
   return findPassages(documents, search, fileNames, signal);
 }

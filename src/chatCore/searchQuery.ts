@@ -28,8 +28,6 @@ export interface SearchQuery {
   by: 'question' | 'rule' | 'model';
   /** For `rule`: the searches that go with the query (see `followUpQuery`). */
   followUp?: FollowUpSearch;
-  /** A later turn of a conversation an earlier answer of which cited passages: the documents have shown they cover its subject. */
-  grounded?: boolean;
 }
 
 /** A follow-up's searches besides its query: the message as written, and the message with what the previous answer was about. */
@@ -151,6 +149,11 @@ export function citedFiles(history: readonly QueryTurn[]): { storeId: string; fi
   return [...cited.values()];
 }
 
+/** True when an earlier answer cited passages of a store: the documents have shown that they cover the conversation's subject. */
+export function conversationGrounded(history: readonly QueryTurn[]): boolean {
+  return history.some((turn) => turn.role === 'assistant' && citedFiles([turn]).length > 0);
+}
+
 /**
  * DocChat's follow-up method without a model. A message that does not lean on the conversation
  * (`isFollowUp`), names a subject of its own, or is the first one, is searched as it stands: nothing of the conversation is carried into it. Any other
@@ -170,7 +173,7 @@ export function followUpQuery(history: readonly QueryTurn[], question: string): 
   const text = carried.length ? `${trimmed} ${carried.join(' ')}` : trimmed;
   const answer = answerWords(history, trimmed);
   const followUp: FollowUpSearch = { message: trimmed, ...(answer.length ? { withAnswer: `${trimmed} ${answer.join(' ')}` } : {}) };
-  return { text, by: 'rule', followUp, ...(grounded ? { grounded } : {}) };
+  return { text, by: 'rule', followUp };
 }
 
 // ---------------------------------------------------------------- the rewrite request

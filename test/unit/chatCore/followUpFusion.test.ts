@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { FileNameCache, findPassages, fuseRankings, type GroundingDocuments } from '../../../src/chatCore/grounding';
+import { FileNameCache, findPassages, fuseRankings, type GroundingDocuments, groundTurn } from '../../../src/chatCore/grounding';
+import { QueryRewriter, type QueryTurn } from '../../../src/chatCore/searchQuery';
 import type { PassageSource } from '../../../src/chatCore/protocol';
 
 // A follow-up searched as DocChat's method makes it: the conversation-aware query, the message as
@@ -63,5 +64,29 @@ describe('follow-up searches fused by reciprocal rank', () => {
       JSON.stringify(found.passages.map((p) => p.fileId)),
     );
     assert.equal(found.query, query, '"Searched for" shows the conversation-aware query');
+  });
+
+  it('uses the files the previous answer cited: a later question of a grounded conversation asks less of its own words', async () => {
+    const question = 'When did invoices retention archive scanning start?';
+    const documents = scriptedDocuments({
+      [question]: [
+        { fileId: 'scanning', content: 'Invoices are scanned into the archive.' },
+        { fileId: 'contracts', content: 'Contracts are signed by the director.' },
+        { fileId: 'pager', content: 'The pager app needs setting up.' },
+      ],
+    });
+    const earlier = (sources: QueryTurn['sources']): QueryTurn[] => [
+      { role: 'user', content: 'How long are invoices kept?' },
+      { role: 'assistant', content: 'Ten years.', ...(sources ? { sources } : {}) },
+    ];
+    const ground = (history: QueryTurn[]) =>
+      groundTurn(
+        documents,
+        { question, history, stores: [{ id: 'vs_1', name: 'policies' }], maxResults: 5, rewriter: new QueryRewriter() },
+        new FileNameCache(),
+      );
+    assert.deepEqual((await ground(earlier(undefined))).passages, [], 'nothing cited before: not covered');
+    const grounded = await ground(earlier([{ kind: 'passage', storeId: 'vs_1', fileId: 'retention' }]));
+    assert.equal(grounded.passages[0]?.fileId, 'scanning');
   });
 });

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import {
   cleanRewrite,
+  conversationGrounded,
   followUpQuery,
   gatewayRewriteModel,
   isFollowUp,
@@ -111,10 +112,10 @@ describe('search query of a turn: the deterministic follow-up rule', () => {
   it("marks a follow-up of a conversation whose answers cited documents, and searches it with the previous answer's words", () => {
     const cited: QueryTurn[] = [FIRST[0]!, { ...FIRST[1]!, sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'file-limits' }] }];
     const query = followUpQuery(cited, 'And what are its defaults?');
-    assert.equal(query.grounded, true);
+    assert.equal(conversationGrounded(cited), true);
     assert.equal(query.followUp?.message, 'And what are its defaults?');
     assert.equal(query.followUp?.withAnswer, 'And what are its defaults? Set per-minute limits service settings 1');
-    assert.equal(followUpQuery(FIRST, 'And what are its defaults?').grounded, undefined);
+    assert.equal(conversationGrounded(FIRST), false);
   });
 
   it('recomputes the chain by the rule when answers recorded nothing (older conversations, @docchat)', () => {
