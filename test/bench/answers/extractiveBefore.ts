@@ -1,4 +1,7 @@
 /**
+ * The answer benchmark's "before": `local-extractive` as it answered before sentences were chosen
+ * by how well they answer the question (kept unchanged, so one run measures both).
+ *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *
  * Numbered sources are recognised in system, user and tool messages as blocks starting with a
@@ -8,8 +11,8 @@
  * share the most (and the rarest) words with the question, each followed by its `[n]`.
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
-import { tokenize } from '../search/tokenize';
-import { LOCAL_CHAT_MODEL } from './models';
+import { tokenize } from '../../../src/backend/search/tokenize';
+import { LOCAL_CHAT_MODEL } from '../../../src/backend/gateway/models';
 
 export interface PlainMessage {
   role: string;
