@@ -65,6 +65,8 @@ function typeFactor(type: QuestionType, unit: Unit): number {
 export interface Scored {
   unit: Unit;
   score: number;
+  /** The words of the question (not of earlier ones) the unit holds. */
+  terms: string[];
 }
 
 /** Term frequency saturates quickly: a sentence naming a thing three times is not three times the answer. */
@@ -119,6 +121,7 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
       let held = 0;
       let heldEarly = 0;
       let inUnit = false;
+      const terms: string[] = [];
       for (const [term, weight] of weights) {
         const tf = counts.get(term);
         const w = weight * idf(term);
@@ -127,16 +130,19 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
           continue;
         }
         inUnit = true;
-        if (weight === 1) held += w;
+        if (weight === 1) {
+          held += w;
+          terms.push(term);
+        }
         if (opening.has(term)) heldEarly += w;
         bm25 += (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * unit.tokens.length) / averageLength));
       }
-      if (!inUnit) return { unit, score: 0 };
+      if (!inUnit) return { unit, score: 0, terms };
       const coverage = totalWeight > 0 ? held / totalWeight : 1;
       const early = 1 + (OPENING_BONUS * heldEarly) / Math.max(held, totalWeight, 1e-9);
       const rank = sourceNumbers.indexOf(unit.source) / Math.max(1, sourceNumbers.length - 1);
       const prior = 1 + RANK_PRIOR * (1 - rank);
-      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * prior };
+      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * prior, terms };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);
@@ -146,29 +152,43 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
 export interface Selection {
   maxQuotes: number;
   maxChars: number;
-  /** A unit is quoted when it scores at least this share of the best. */
+  /** A unit is quoted when it scores at least this share of the best… */
   floor: number;
+  /** …or this share, when it holds a word of the question no quote holds yet ("invoices and logs"). */
+  complementFloor: number;
   perSource: number;
 }
 
-export const DEFAULT_SELECTION: Selection = { maxQuotes: 3, maxChars: 1500, floor: 0.6, perSource: 2 };
+/** A question that joins several things ("invoices and logs", "A or B", "X, Y"), not one opening with "and". */
+export function asksForSeveral(question: string): boolean {
+  return /\b(?:and|or|both|versus|vs)\b|,/i.test(question.trim().replace(/^(?:and|or|but|so)\b/i, ''));
+}
+
+export const DEFAULT_SELECTION: Selection = { maxQuotes: 3, maxChars: 1500, floor: 0.6, complementFloor: 0.25, perSource: 2 };
 
 const normalized = (text: string) => text.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** The units to quote, best first; a unit quoted already (chunks overlap) is not quoted twice. */
-export function selectUnits(scored: readonly Scored[], bounds: Selection = DEFAULT_SELECTION): Scored[] {
+/**
+ * The units to quote, best first; a unit quoted already (chunks overlap) is not quoted twice. A
+ * unit well below the best is quoted only for a question that asks for several things, when it
+ * holds a word of the question that no quote holds yet.
+ */
+export function selectUnits(scored: readonly Scored[], several = false, bounds: Selection = DEFAULT_SELECTION): Scored[] {
   const best = scored[0]?.score ?? 0;
   const picked: Scored[] = [];
   const seen = new Set<string>();
   const perSource = new Map<number, number>();
   let chars = 0;
+  const covered = new Set<string>();
   for (const entry of scored) {
-    if (picked.length >= bounds.maxQuotes || entry.score < best * bounds.floor) break;
+    if (picked.length >= bounds.maxQuotes || entry.score < best * (several ? bounds.complementFloor : bounds.floor)) break;
+    if (entry.score < best * bounds.floor && entry.terms.every((t) => covered.has(t))) continue;
     const key = normalized(entry.unit.text);
     if (seen.has(key)) continue;
     if ((perSource.get(entry.unit.source) ?? 0) >= bounds.perSource) continue;
     if (picked.length && chars + entry.unit.text.length > bounds.maxChars) continue;
     seen.add(key);
+    for (const term of entry.terms) covered.add(term);
     picked.push(entry);
     perSource.set(entry.unit.source, (perSource.get(entry.unit.source) ?? 0) + 1);
     chars += entry.unit.text.length;

@@ -10,7 +10,7 @@
  * comes from; rows of a table are quoted as a table. Sources it does not quote are not cited.
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
-import { questionType, scoreUnits, selectUnits } from './answerScoring';
+import { asksForSeveral, questionType, scoreUnits, selectUnits } from './answerScoring';
 import { type Unit, unitsOf } from './answerUnits';
 import { LOCAL_CHAT_MODEL } from './models';
 
@@ -106,7 +106,7 @@ const LABEL_TOKENS = 20;
 /** The question's own words weigh most; earlier questions of the conversation say what "it" is. */
 export function extract(sources: readonly Source[], question: string, earlier: readonly string[] = []): Extract[] {
   const units = sources.flatMap((source) => unitsOf(source));
-  const picked = selectUnits(scoreUnits(units, question, earlier));
+  const picked = selectUnits(scoreUnits(units, question, earlier), asksForSeveral(question));
   const first = picked[0]?.unit;
   // The sentence that matches the question best may only name the topic ("Why the HTTP layer is
   // hand-written"); the answer to a "why", or to such a label, is the sentence after it.
