@@ -19,6 +19,8 @@ import { FileNameCache, type GroundingDocuments } from '../../src/chatCore/groun
 import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
 import { answer as answerBefore } from './answers/extractiveBefore';
+import { citedStatements } from '../../src/chatCore/citations';
+import { locatePassage, locateQuote } from '../../src/features/search/passageLocate';
 import { repoRoot } from './lib/backendProcess';
 import { type BenchResult, main, progress, type Table } from './lib/report';
 
@@ -133,6 +135,24 @@ const quotes = (q: Question, text: string) => q.expect.some((e) => normalize(tex
 /** The answer up to its first citation: its first quote. */
 const firstQuote = (text: string) => text.split(/\[\d{1,3}\]/)[0] ?? '';
 const citations = (text: string) => new Set([...text.matchAll(/\[(\d{1,3})\]/g)].map((m) => m[1])).size;
+/**
+ * What a citation opens: of each quote (the statement before a citation), whether the source
+ * opener finds it in the cited passage of the document, so that it, not the passage, is highlighted.
+ */
+function quotesLocated(a: Answered): { quotes: number; found: number } {
+  let quotes = 0;
+  let found = 0;
+  for (const source of a.sources) {
+    if (source.kind !== 'passage') continue;
+    const document = readFileSync(path.join(FOLDER, 'fixtures', source.filename ?? ''), 'utf8');
+    const passage = locatePassage(document, source.content);
+    for (const statement of citedStatements(a.text, source.number, a.sources.length)) {
+      quotes++;
+      if (passage && locateQuote(document, statement, passage).length) found++;
+    }
+  }
+  return { quotes, found };
+}
 const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
 
 async function run(): Promise<BenchResult> {
@@ -174,6 +194,21 @@ async function run(): Promise<BenchResult> {
       }),
     ),
   };
+  const located = results.get('after')!.map((r) => quotesLocated(r.a));
+  const quoteCount = located.reduce((n, l) => n + l.quotes, 0);
+  const opening: Table = {
+    caption: 'Citations that open at the quoted sentence: quotes of the current answers found in the cited passage of the document',
+    columns: ['quotes (all questions)', 'found in the cited passage, highlighted instead of the passage'],
+    rows: [
+      [
+        quoteCount,
+        pct(
+          located.reduce((n, l) => n + l.found, 0),
+          quoteCount,
+        ),
+      ],
+    ],
+  };
   const mark = (q: Question, a: Answered) => (quotes(q, firstQuote(a.text)) ? 'first' : quotes(q, a.text) ? 'quoted' : '**missed**');
   const detail: Table = {
     caption: 'Each question: the expected sentence quoted first, quoted later, or missed',
@@ -203,7 +238,7 @@ async function run(): Promise<BenchResult> {
     goal: 'The answer quotes the sentence that answers the question for most demo questions, with only the sources it quotes cited.',
     method:
       'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of README.md and CHANGELOG.md, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it was before this change (a kept copy) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
-    tables: [summary, byKind, detail],
+    tables: [summary, byKind, opening, detail],
     notes: [
       'The questions and their expected sentences are in `test/bench/answers/questions.jsonl`, written before the sentence choice was tuned; the demo documents are snapshotted in `test/bench/answers/fixtures/` so the figures do not move when the README changes.',
       'Only the `tune` half was looked at while tuning; the `heldout` half is reported apart.',
