@@ -54,7 +54,9 @@ export class GuardedStdioTransport implements Transport {
 
   async start(): Promise<void> {
     this.input.on('data', this.onData);
-    this.input.on('error', this.onInputError);
+    this.input.on('error', this.onStreamError);
+    // A client that went away (EPIPE) ends the connection rather than the process.
+    this.output.on('error', this.onStreamError);
     this.input.once('end', this.onEnd);
     this.input.once('close', this.onEnd);
   }
@@ -69,7 +71,8 @@ export class GuardedStdioTransport implements Transport {
 
   async close(): Promise<void> {
     this.input.off('data', this.onData);
-    this.input.off('error', this.onInputError);
+    this.input.off('error', this.onStreamError);
+    this.output.off('error', this.onStreamError);
     this.onEnd();
   }
 
@@ -79,7 +82,7 @@ export class GuardedStdioTransport implements Transport {
     this.onclose?.();
   };
 
-  private readonly onInputError = (error: Error) => this.onerror?.(error);
+  private readonly onStreamError = (error: Error) => this.onerror?.(error);
 
   private readonly onData = (chunk: Buffer) => {
     let start = 0;
