@@ -27,10 +27,7 @@ export function searchResultText(store: { id: string; name: string }, query: str
     return `No passage in ${where} is relevant to "${query}": the documents do not cover it. Say so rather than citing anything from them.`;
   }
   const body = hits
-    .map(
-      (hit, i) =>
-        `[${i + 1}] ${hit.file_name} (score ${hit.score.toFixed(2)}) file_id ${hit.file_id} · read: ${readFileArguments(hit)}\n${hit.content.trim()}`,
-    )
+    .map((hit, i) => `[${i + 1}] ${hit.file_name} (score ${hit.score.toFixed(2)}) · read: ${readFileArguments(hit)}\n${hit.content.trim()}`)
     .join('\n\n');
   return (
     `${hits.length} passage${hits.length === 1 ? '' : 's'} from ${where} matching "${query}", best first. ` +
