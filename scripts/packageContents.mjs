@@ -65,6 +65,20 @@ export const PACKAGED = [
     via: '{name}',
     why: "DocChat's MCP server, started by VS Code or another agent host",
   },
+  {
+    file: 'resources/skills/*/SKILL.md',
+    loadedBy: 'package.json',
+    via: '{path}',
+    why: 'the Agent Skills VS Code gives its agents (contributes.chatSkills)',
+  },
+  ...['dist/agent-plugin/docchat/*', 'dist/agent-plugin/docchat/*/plugin.json', 'dist/agent-plugin/docchat/skills/*/SKILL.md'].map(
+    (file) => ({
+      file,
+      loadedBy: 'dist/extension.js',
+      via: 'agent-plugin',
+      why: 'the agent plugin for Claude Code and Copilot CLI (manifests, skill) that "Copy MCP Server Configuration…" completes and offers',
+    }),
+  ),
   { file: 'dist/webview/chat.css', loadedBy: 'dist/first-use.js', via: '{name}', why: 'the chat webview' },
   { file: 'dist/webview/codicons/codicon.css', loadedBy: 'dist/first-use.js', via: '{name}', why: 'icons in the chat webview' },
   { file: 'dist/webview/codicons/codicon.ttf', loadedBy: 'dist/webview/codicons/codicon.css', via: '{name}', why: 'the icon font' },
