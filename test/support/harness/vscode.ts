@@ -65,6 +65,8 @@ export interface LaunchOptions {
   installDocChat?: boolean;
   /** Install DocChat from the build the way `npm start` does, even when there is a current .vsix. */
   installAsNpmStart?: boolean;
+  /** Install the current .vsix with VS Code's command line (`--install-extension`), as a user does. */
+  installWithCommandLine?: boolean;
   /**
    * Use DocChat once the window is up, as a user does first: show its view, which activates it and
    * connects it (in Local mode, starts the local backend). Default true; false leaves DocChat
@@ -182,7 +184,14 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   await options.prepare?.({ userDataDir, workspaceDir });
 
   const extensions: InstalledExtension[] = [];
-  if (options.installDocChat !== false) extensions.push(await installDocChat(extensionsDir, options.installAsNpmStart));
+  if (options.installDocChat !== false) {
+    extensions.push(
+      await installDocChat(extensionsDir, {
+        asNpmStart: options.installAsNpmStart,
+        withCommandLine: options.installWithCommandLine ? { userDataDir } : undefined,
+      }),
+    );
+  }
   for (const folder of options.extraExtensions ?? []) extensions.push(installExtensionFolder(extensionsDir, folder));
 
   let server: CodeServer | undefined;
