@@ -21,6 +21,13 @@ export const PACKAGED = [
   { file: 'LICENSE', loadedBy: 'VS Code', why: 'the licence link of the extension page' },
   { file: 'l10n/bundle.l10n*.json', loadedBy: 'package.json', via: '"l10n": "./l10n"', why: 'vscode.l10n.t strings' },
   { file: 'media/icons/*', loadedBy: 'package.json', via: '{path}', why: 'activity bar and view icons' },
+  {
+    file: 'media/icon.png',
+    loadedBy: 'package.json',
+    via: '"icon": "{path}"',
+    why: 'the icon of the extension page and the Extensions view',
+  },
+  { file: 'media/readme/*.png', loadedBy: 'README.md', via: '({path})', why: 'the pictures of the extension page' },
   { file: 'media/walkthrough/*', loadedBy: 'package.json', via: '{path}', why: 'the Getting Started walkthrough' },
   { file: 'dist/extension.js', loadedBy: 'package.json', via: '"main": "./dist/extension.js"', why: 'the extension' },
   {
