@@ -21,6 +21,7 @@ const BENCHMARKS = [
   { id: 'mcp', entry: 'test/bench/mcp.ts', workers: {} },
   { id: 'localmode', entry: 'test/bench/localmode.ts', workers: { localmodeWorker: 'test/bench/localmode/worker.ts' } },
   { id: 'retrieval', entry: 'test/bench/retrieval.ts', workers: {} },
+  { id: 'answers', entry: 'test/bench/answers.ts', workers: {} },
   // Needs a BEIR dataset outside the repository (DOCCHAT_BEIR=/path/to/scifact); skipped without one.
   { id: 'beir', entry: 'test/bench/beir.ts', workers: {} },
   // Needs a conversation set in MT-RAG's layout (--data DIR, or shared/benchmarks/conversations above the repository).
