@@ -154,7 +154,8 @@ export class GuardedStdioTransport implements Transport {
       }
       return; // notifications before initialization are dropped
     }
-    if (isRequest && message.method === 'initialize' && this.initialize === false) this.initialize = id;
+    // The latest `initialize` counts: a client may try again after one was refused.
+    if (isRequest && message.method === 'initialize' && this.initialize !== true) this.initialize = id;
     this.onmessage?.(message as JSONRPCMessage);
   }
 
