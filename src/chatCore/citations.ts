@@ -67,29 +67,19 @@ const QUOTED = /^["“](.+)["”]$/s;
 /** The end of the sentence before the one a citation closes. */
 const SENTENCE_END = /[.!?]["')\]*_`]*\s+(?=["'(*_`]*[\p{Lu}\p{N}])/gu;
 
-/** The text a citation at `pos` stands behind: its sentence or quote, or the table or code block above it. */
-function statementBefore(text: string, pos: number, sourceCount: number): string {
-  const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
-  let before = text.slice(lineStart, pos);
-  if (!before.trim()) {
-    // `[n]` on a line of its own cites the block above it (a quoted table or code block).
+/**
+ * The text a citation stands behind: its sentence or quote between `from` (the line's start or
+ * the end of an earlier citation) and `cut` (the first of the citations written together with
+ * it, "[1][2]"), or, for citations on a line of their own, the table or code block above them.
+ */
+function statementBefore(text: string, lineStart: number, from: number, cut: number): string {
+  if (from === lineStart && !text.slice(lineStart, cut).trim()) {
     const above = text.slice(0, lineStart).replace(/\s+$/, '');
     const blockStart = above.lastIndexOf('\n\n') + 1;
     return above.slice(blockStart).trim();
   }
-  // Citations right before this one ("[1][2]") share its statement; an earlier one ends the
-  // statement before it: "A [1] and B [2]" cites B with [2].
-  const ends: number[] = [];
-  for (let at = before.indexOf('['); at !== -1; at = before.indexOf('[', at + 1)) {
-    const match = citationAt(before, at, sourceCount);
-    if (match) ends.push(at, at + match.length);
-  }
-  while (ends.length && !before.slice(ends[ends.length - 1]).trim()) {
-    before = before.slice(0, ends[ends.length - 2]);
-    ends.length -= 2;
-  }
-  if (ends.length) before = before.slice(ends[ends.length - 1]);
-  const statement = before
+  const statement = text
+    .slice(from, cut)
     .replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/, '')
     .replace(/^\s*>\s?/, '')
     .trim();
@@ -106,16 +96,37 @@ function statementBefore(text: string, pos: number, sourceCount: number): string
  * source opener highlights these in the source, not the whole passage.
  */
 export function citedStatements(text: string, number: number, sourceCount: number): string[] {
-  const statements: string[] = [];
+  const citations: Array<{ start: number; end: number; numbers: number[] }> = [];
   for (let pos = text.indexOf('['); pos !== -1; pos = text.indexOf('[', pos + 1)) {
     const match = citationAt(text, pos, sourceCount);
     if (!match) {
       continue;
     }
-    if (match.numbers.includes(number)) {
-      statements.push(statementBefore(text, pos, sourceCount));
-    }
+    citations.push({ start: pos, end: pos + match.length, numbers: match.numbers });
     pos += match.length - 1;
   }
+  const statements: string[] = [];
+  // Citations right before one ("[1][2]") share its statement; an earlier one ends the statement
+  // before it: "A [1] and B [2]" cites B with [2]. `group` is the first of those written together.
+  let group = 0;
+  let lineStart = 0;
+  citations.forEach((citation, i) => {
+    const previous = citations[i - 1];
+    // Only the text since the previous citation is searched, so a long line is read once.
+    const gapStart = previous?.end ?? 0;
+    const gap = text.slice(gapStart, citation.start);
+    const newline = gap.lastIndexOf('\n');
+    const sameLine = !!previous && newline === -1;
+    if (newline !== -1 || !previous) lineStart = gapStart + newline + 1;
+    if (!sameLine || gap.trim()) {
+      group = i;
+    }
+    if (!citation.numbers.includes(number)) {
+      return;
+    }
+    const before = citations[group - 1];
+    const from = before && before.start >= lineStart ? before.end : lineStart;
+    statements.push(statementBefore(text, lineStart, from, citations[group]!.start));
+  });
   return statements;
 }
