@@ -74,9 +74,11 @@ const SENTENCE_END = /[.!?]["')\]*_`]*\s+(?=["'(*_`]*[\p{Lu}\p{N}])/gu;
  */
 function statementBefore(text: string, lineStart: number, from: number, cut: number): string {
   if (from === lineStart && !text.slice(lineStart, cut).trim()) {
-    const above = text.slice(0, lineStart).replace(/\s+$/, '');
-    const blockStart = above.lastIndexOf('\n\n') + 1;
-    return above.slice(blockStart).trim();
+    // Walked back rather than matched (`/\s+$/` is quadratic on a long run of spaces).
+    let end = lineStart;
+    while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+    const blockStart = end < 2 ? 0 : text.lastIndexOf('\n\n', end - 2) + 1;
+    return text.slice(blockStart, end).trim();
   }
   const statement = text
     .slice(from, cut)

@@ -86,4 +86,12 @@ describe('chat citations: what an answer says of each source', () => {
     const ms = performance.now() - started;
     assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
   });
+
+  it('finds the block above a citation in linear time after a long run of spaces', () => {
+    const answer = `Kept${' '.repeat(60_000)}ten years.\n[1]`;
+    const started = performance.now();
+    assert.deepEqual(citedStatements(answer, 1, 1), [`Kept${' '.repeat(60_000)}ten years.`]);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  });
 });
