@@ -174,11 +174,21 @@ export class GuardedStdioTransport implements Transport {
 
   private write(message: unknown): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else {
-        this.output.once('drain', resolve);
-        this.output.once('error', reject);
+      if (this.output.write(`${JSON.stringify(message)}\n`)) {
+        resolve();
+        return;
       }
+      // Each listener takes the other away, so a slow reader does not leave them piling up.
+      const drained = () => {
+        this.output.off('error', failed);
+        resolve();
+      };
+      const failed = (error: Error) => {
+        this.output.off('drain', drained);
+        reject(error);
+      };
+      this.output.once('drain', drained);
+      this.output.once('error', failed);
     });
   }
 }

@@ -89,4 +89,17 @@ describe('MCP stdio transport', () => {
     assert.equal(received.length, 3, 'served once the retried initialize was answered');
     await transport.close();
   });
+
+  it('leaves no listener behind on its output after waiting for a slow reader', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 16 });
+    const transport = new GuardedStdioTransport(input, output);
+    await transport.start();
+    const before = output.listenerCount('error') + output.listenerCount('drain');
+    const sent = Array.from({ length: 50 }, (_, id) => transport.send({ jsonrpc: '2.0', id, result: {} } as never));
+    output.resume();
+    await Promise.all(sent);
+    assert.equal(output.listenerCount('error') + output.listenerCount('drain'), before);
+    await transport.close();
+  });
 });
