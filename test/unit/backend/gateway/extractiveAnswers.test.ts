@@ -117,4 +117,11 @@ describe('local-extractive: quotes that answer the question', () => {
     assert.equal(parsed.sources.length, 0);
     assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
   });
+
+  it('reads a source table line ending in a long run of spaces in linear time', () => {
+    const started = performance.now();
+    answer(grounded([`table.md\n| a | b |\n|--${' '.repeat(40_000)}x|\n| one | two |`], 'What is one?'));
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  });
 });
