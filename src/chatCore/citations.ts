@@ -92,6 +92,47 @@ function statementBefore(text: string, lineStart: number, from: number, cut: num
   return statement.slice(sentenceStart).trim();
 }
 
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Where the answer's code is, as sorted `[start, end)` ranges: fenced blocks and inline code
+ * spans, in which the webview's markdown shows `[1]` as code, not as a citation.
+ */
+function codeRanges(text: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  let fence: { marker: string; start: number } | undefined;
+  for (let lineStart = 0; lineStart <= text.length; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd);
+    const opening = FENCE_OPEN.exec(line);
+    if (fence) {
+      const closes =
+        opening && opening[1]![0] === fence.marker[0] && opening[1]!.length >= fence.marker.length && !line.slice(opening[0].length).trim();
+      if (closes) {
+        ranges.push([fence.start, lineEnd]);
+        fence = undefined;
+      }
+    } else if (opening) {
+      fence = { marker: opening[1]!, start: lineStart };
+    } else {
+      // Inline code: a run of backticks up to the next run of the same length on the line.
+      const runs = [...line.matchAll(/`+/g)].map((m) => ({ at: m.index, length: m[0].length }));
+      for (let i = 0; i < runs.length; i++) {
+        let close = i + 1;
+        while (close < runs.length && runs[close]!.length !== runs[i]!.length) close++;
+        if (close === runs.length) continue;
+        ranges.push([lineStart + runs[i]!.at, lineStart + runs[close]!.at + runs[close]!.length]);
+        i = close;
+      }
+    }
+    if (newline === -1) break;
+    lineStart = newline + 1;
+  }
+  if (fence) ranges.push([fence.start, text.length]);
+  return ranges;
+}
+
 /**
  * What the answer says each time it cites source `number`, in order: the quoted sentence (or the
  * statement, when the model did not quote), or the table or code block a citation follows. The
@@ -99,7 +140,13 @@ function statementBefore(text: string, lineStart: number, from: number, cut: num
  */
 export function citedStatements(text: string, number: number, sourceCount: number): string[] {
   const citations: Array<{ start: number; end: number; numbers: number[] }> = [];
+  const code = codeRanges(text);
+  let inCode = 0;
   for (let pos = text.indexOf('['); pos !== -1; pos = text.indexOf('[', pos + 1)) {
+    while (inCode < code.length && code[inCode]![1] <= pos) inCode++;
+    if (inCode < code.length && code[inCode]![0] <= pos) {
+      continue;
+    }
     const match = citationAt(text, pos, sourceCount);
     if (!match) {
       continue;

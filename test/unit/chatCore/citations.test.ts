@@ -94,4 +94,20 @@ describe('chat citations: what an answer says of each source', () => {
     const ms = performance.now() - started;
     assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
   });
+
+  it('leaves out [n] in code, which the answer shows as code, so the clicked citation is found', () => {
+    const answer = [
+      'Use `items[1]` for the second item [2].',
+      '',
+      '```ts',
+      'const first = items[1];',
+      '```',
+      '',
+      '[1]',
+      '',
+      'Arrays start at zero [1].',
+    ].join('\n');
+    assert.deepEqual(citedStatements(answer, 1, 2), ['```ts\nconst first = items[1];\n```', 'Arrays start at zero']);
+    assert.deepEqual(citedStatements(answer, 2, 2), ['Use `items[1]` for the second item']);
+  });
 });
