@@ -101,7 +101,7 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 function codeRanges(text: string): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   let fence: { marker: string; start: number } | undefined;
-  for (let lineStart = 0; lineStart <= text.length; ) {
+  for (let lineStart = 0; lineStart <= text.length;) {
     const newline = text.indexOf('\n', lineStart);
     const lineEnd = newline === -1 ? text.length : newline;
     const line = text.slice(lineStart, lineEnd);
