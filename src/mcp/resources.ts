@@ -62,7 +62,10 @@ function decodeCursor(cursor: string): ListCursor {
 /** A failure of the documents service as the protocol error a client shows: the UI's sentence. */
 function protocolFailure(error: unknown, uri?: string): ProtocolError {
   if (error instanceof ProtocolError) return error;
-  if (uri && (error instanceof ToolInputError || (error instanceof DocChatError && error.kind === 'not_found'))) {
+  if (
+    uri &&
+    (error instanceof ToolInputError || (error instanceof DocChatError && (error.kind === 'not_found' || error.kind === 'validation')))
+  ) {
     return new ResourceNotFoundError(uri, `No DocChat file is at ${uri}: ${failureSentence(error)}`);
   }
   return new ProtocolError(ProtocolErrorCode.InternalError, failureSentence(error));

@@ -154,7 +154,8 @@ export class GuardedStdioTransport implements Transport {
       }
       return; // notifications before initialization are dropped
     }
-    if (isRequest && message.method === 'initialize' && this.initialize === false) this.initialize = id;
+    // The latest `initialize` counts: a client may try again after one was refused.
+    if (isRequest && message.method === 'initialize' && this.initialize !== true) this.initialize = id;
     this.onmessage?.(message as JSONRPCMessage);
   }
 
@@ -173,11 +174,21 @@ export class GuardedStdioTransport implements Transport {
 
   private write(message: unknown): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else {
-        this.output.once('drain', resolve);
-        this.output.once('error', reject);
+      if (this.output.write(`${JSON.stringify(message)}\n`)) {
+        resolve();
+        return;
       }
+      // Each listener takes the other away, so a slow reader does not leave them piling up.
+      const drained = () => {
+        this.output.off('error', failed);
+        resolve();
+      };
+      const failed = (error: Error) => {
+        this.output.off('drain', drained);
+        reject(error);
+      };
+      this.output.once('drain', drained);
+      this.output.once('error', failed);
     });
   }
 }

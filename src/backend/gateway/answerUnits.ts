@@ -34,7 +34,8 @@ export interface Unit {
 const LIST_MARKER = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/;
 const HEADING = /^\s{0,3}#{1,6}\s/;
 const TABLE_LINE = /^\s*\|.*\|\s*$/;
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+/** No two `\s*` side by side (`\s*\|?\s*`): on a long run of spaces that is quadratic. */
+const TABLE_SEPARATOR = /^\s*(?:\|\s*)?:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*(?:\|\s*)?$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 /** After `.`, `!` or `?` (not an abbreviation such as "e.g."), before a capital, digit, quote or markup. */
 const SENTENCE_BOUNDARY = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx)\.)(?<=[.!?]["')\]*_`]?)\s+(?=["'([*_`]*[\p{Lu}\p{N}])/u;

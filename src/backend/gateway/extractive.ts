@@ -26,7 +26,7 @@ export interface Source {
 }
 
 const MARKER =
-  /^\s*(?:#{1,6}\s*|[-*]\s+)?(?:\[(\d{1,3})\]|(?:source|document|doc|context)\s*#?\s*\[?(\d{1,3})\]?(?=\s*[:.)\-\]]|\s*$)|<source\s+(?:id|n|index|number)\s*=\s*["']?(\d{1,3})["']?[^>]*>)\s*[:.)-]?\s*(.*)$/i;
+  /^\s*(?:#{1,6}\s*|[-*]\s+)?(?:\[(\d{1,3})\]|(?:source|document|doc|context)\s*(?:#\s*)?\[?(\d{1,3})\]?(?=\s*[:.)\-\]]|\s*$)|<source\s+(?:id|n|index|number)\s*=\s*["']?(\d{1,3})["']?[^>]*>)\s*[:.)-]?\s*(.*)$/i;
 const QUESTION_LABEL = /^\s*(?:\*\*)?(?:user\s+)?(?:question|q)(?:\*\*)?\s*:\s*(.*)$/i;
 const SOURCE_END = /^\s*<\/source>\s*$/i;
 

@@ -64,7 +64,8 @@ export function locatePassage(text: string, chunk: string): TextSpan | undefined
   return best?.span;
 }
 
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+/** No two `\s*` side by side (`\s*\|?\s*`): on a long run of spaces that is quadratic. */
+const TABLE_SEPARATOR = /^\s*(?:\|\s*)?:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*(?:\|\s*)?$/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Words of a statement compared with a source's sentences (markup and short words left out). */

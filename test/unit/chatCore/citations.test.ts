@@ -69,4 +69,45 @@ describe('chat citations: what an answer says of each source', () => {
     assert.deepEqual(citedStatements(answer, 2, 2), ['Kept ten years']);
     assert.deepEqual(citedStatements(answer, 1, 2), ['Kept ten years']);
   });
+
+  it('gives the block above to every citation of a group on a line of its own', () => {
+    const table = '| setting | default |\n|---|---|\n| `pageSize` | `50` |';
+    const answer = `${table}\n\n[1][2]`;
+    assert.deepEqual(citedStatements(answer, 1, 2), [table]);
+    assert.deepEqual(citedStatements(answer, 2, 2), [table]);
+  });
+
+  it('reads an answer with thousands of citations on one line in linear time', () => {
+    const together = `Kept ten years ${'[1]'.repeat(5_000)}`;
+    const apart = 'Kept ten years [1] '.repeat(5_000);
+    const started = performance.now();
+    assert.equal(citedStatements(together, 1, 1).length, 5_000);
+    assert.equal(citedStatements(apart, 1, 1).length, 5_000);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  });
+
+  it('finds the block above a citation in linear time after a long run of spaces', () => {
+    const answer = `Kept${' '.repeat(60_000)}ten years.\n[1]`;
+    const started = performance.now();
+    assert.deepEqual(citedStatements(answer, 1, 1), [`Kept${' '.repeat(60_000)}ten years.`]);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  });
+
+  it('leaves out [n] in code, which the answer shows as code, so the clicked citation is found', () => {
+    const answer = [
+      'Use `items[1]` for the second item [2].',
+      '',
+      '```ts',
+      'const first = items[1];',
+      '```',
+      '',
+      '[1]',
+      '',
+      'Arrays start at zero [1].',
+    ].join('\n');
+    assert.deepEqual(citedStatements(answer, 1, 2), ['```ts\nconst first = items[1];\n```', 'Arrays start at zero']);
+    assert.deepEqual(citedStatements(answer, 2, 2), ['Use `items[1]` for the second item']);
+  });
 });

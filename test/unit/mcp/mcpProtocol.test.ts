@@ -270,6 +270,8 @@ describe('MCP server: following hits, resources, protocol errors and generations
         `docchat://stores/${handbookId}/files/${auroraId}`,
         'docchat://stores/no-such-store/files/x',
         'https://example.com/x',
+        `docchat://stores/${handbookId}/files/..`,
+        `docchat://stores/${handbookId}/files/%2E`,
       ]) {
         await assert.rejects(client.readResource({ uri }), (error: { code?: number }) => {
           assert.ok(error.code === -32602 || error.code === -32002, `${uri}: ${String(error.code)}`);

@@ -72,4 +72,34 @@ describe('MCP stdio transport', () => {
     assert.equal(received.length, 2, 'served once initialize was answered');
     await transport.close();
   });
+
+  it('serves a client whose first initialize was refused once a retried one is answered', async () => {
+    const { input, transport, received, next } = harness();
+    await transport.start();
+    input.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad params' } } as never);
+    await next();
+    input.write('{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id: 2, result: {} } as never);
+    await next();
+    input.write('{"jsonrpc":"2.0","id":3,"method":"tools/list"}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(received.length, 3, 'served once the retried initialize was answered');
+    await transport.close();
+  });
+
+  it('leaves no listener behind on its output after waiting for a slow reader', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 16 });
+    const transport = new GuardedStdioTransport(input, output);
+    await transport.start();
+    const before = output.listenerCount('error') + output.listenerCount('drain');
+    const sent = Array.from({ length: 50 }, (_, id) => transport.send({ jsonrpc: '2.0', id, result: {} } as never));
+    output.resume();
+    await Promise.all(sent);
+    assert.equal(output.listenerCount('error') + output.listenerCount('drain'), before);
+    await transport.close();
+  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { answer, type PlainMessage } from '../../../../src/backend/gateway/extractive';
+import { answer, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
 import { citedSources } from '../../../../src/chatCore/citations';
 
 /** The system prompt the chat sends: numbered sources, each a title line and its text. */
@@ -107,5 +107,21 @@ describe('local-extractive: quotes that answer the question', () => {
       firstQuote(text),
       /^- "The HTTP layer is hand-written\. Frameworks were measured first, and none gave the security guarantees without the same hooks\." \[1\]$/,
     );
+  });
+
+  it('reads a line of "source" followed by a long run of spaces in linear time', () => {
+    const line = `source${' '.repeat(50_000)}x`;
+    const started = performance.now();
+    const parsed = parseMessage(`${line}\n${line}`);
+    const ms = performance.now() - started;
+    assert.equal(parsed.sources.length, 0);
+    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  });
+
+  it('reads a source table line ending in a long run of spaces in linear time', () => {
+    const started = performance.now();
+    answer(grounded([`table.md\n| a | b |\n|--${' '.repeat(40_000)}x|\n| one | two |`], 'What is one?'));
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
   });
 });

@@ -134,4 +134,12 @@ describe('locating what an answer quoted of a passage', () => {
       focused: whole,
     });
   });
+
+  it('checks a quoted table line ending in a long run of spaces in linear time', () => {
+    const line = `|--${' '.repeat(40_000)}x|`;
+    const started = performance.now();
+    assert.deepEqual(locateQuote('| a |\n| b |', `| a |\n${line}`), []);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  });
 });
