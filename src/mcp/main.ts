@@ -8,6 +8,7 @@ import path from 'node:path';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as l10n from '@vscode/l10n';
 import { DocumentsClient } from '../api/documents/client';
+import { redactUserInfo } from '../api/http/dispatcher';
 import type { LogLevel } from '../api/http/options';
 import { LeaseClient } from '../api/lifetime/client';
 import type { Logger } from '../common/log';
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown());
   process.once('SIGINT', () => void shutdown());
   log.info(
-    `DocChat MCP server ${version} ready (${config.target.kind === 'remote' ? `documents service at ${config.target.url}` : 'Local mode'}${config.allowChanges ? ', changes allowed' : ''})`,
+    `DocChat MCP server ${version} ready (${config.target.kind === 'remote' ? `documents service at ${redactUserInfo(config.target.url)}` : 'Local mode'}${config.allowChanges ? ', changes allowed' : ''})`,
   );
 }
 

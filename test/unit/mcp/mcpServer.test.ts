@@ -230,6 +230,18 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     }
   });
 
+  it('never writes a password given in the documents URL to its log', async () => {
+    const withCredentials = backend.url.replace('//', '//someone:url-secret-8e41@');
+    const s = await connect({ [McpEnv.documentsUrl]: withCredentials, [McpEnv.documentsToken]: TOKEN });
+    try {
+      await tool(s, ToolNames.listStores);
+      assert.match(s.stderr(), /ready \(documents service at http:\/\/\*\*\*@127\.0\.0\.1/);
+      assert.ok(!s.stderr().includes('url-secret-8e41'), 'the password in the URL is not logged');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('says the documents service is unreachable when it is down', async () => {
     const down = await startTestBackend();
     const url = down.url;
