@@ -71,7 +71,7 @@ function resourceLinkUris(result: vscode.LanguageModelToolResult): vscode.Uri[] 
 }
 
 describe("Agents: DocChat's MCP tools through VS Code's own MCP client", function () {
-  this.timeout(180_000);
+  this.timeout(150_000);
   let documents: DocumentsClient | undefined;
   let storeId: string | undefined;
   let fileId: string;
@@ -111,8 +111,11 @@ describe("Agents: DocChat's MCP tools through VS Code's own MCP client", functio
         return vscode.lm.tools.find((t) => isDocChatMcpTool(t, 'docchat_search'));
       },
       `VS Code listing the docchat_search tool of the MCP server ${SERVER_ID}`,
-      4_800,
-    );
+      2_400,
+    ).catch((error: Error) => {
+      const listed = vscode.lm.tools.filter((t) => t.tags.includes('mcp')).map((t) => t.name);
+      throw new Error(`${error.message}; VS Code lists these MCP tools: ${listed.join(', ') || 'none'}`);
+    });
     const names = vscode.lm.tools.filter((t) => t.tags.includes('mcp')).map((t) => t.name);
     for (const tool of ['docchat_list_stores', 'docchat_list_files', 'docchat_read_file']) {
       assert.ok(
