@@ -13,6 +13,7 @@ import { EXTENSION_ID, eventually } from '../documents/fixtures';
 // - an extension's server definition gets the id `<extension id, lower case>/<label>`;
 // - `workbench.mcp.startServer <id>` starts it (resolving the definition through the provider);
 // - its tools join the language model tools tagged `mcp`, named `mcp_<server prefix>_<tool name>`;
+//   VS Code 1.104 first checks each input schema with `json.validate` and leaves out a tool that fails;
 // - a tool result with structuredContent reaches the model as that JSON instead of the text
 //   content, and each resource_link as a link to an `mcp-resource:` URI that VS Code's file system
 //   reads from the server (resources/read).
