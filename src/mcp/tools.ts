@@ -11,6 +11,7 @@ import type { DocumentsClient } from '../api/documents/client';
 import { LIMITS } from '../api/documents/schemas';
 import { searchPassages } from '../chatCore/grounding';
 import { type DocumentsCatalog, MAX_LISTED } from './catalog';
+import { listedSchema } from './listedSchema';
 import { searchResourceLinks, searchResultText } from './searchResult';
 import { type BoundedWaits, toolError, ToolInputError } from './toolCalls';
 
@@ -103,11 +104,13 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'List DocChat vector stores',
       description:
         "Lists the company's DocChat vector stores (collections of documents) with their names and ids. Call it first to learn which store to search or read. Returns at most 1,000 stores.",
-      inputSchema: z.object({}),
-      outputSchema: z.object({
-        stores: z.array(z.object({ store_id: z.string(), store_name: z.string(), created_at: z.number().optional() })),
-        truncated: z.boolean(),
-      }),
+      inputSchema: listedSchema(z.object({})),
+      outputSchema: listedSchema(
+        z.object({
+          stores: z.array(z.object({ store_id: z.string(), store_name: z.string(), created_at: z.number().optional() })),
+          truncated: z.boolean(),
+        }),
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (_args: object, documents, signal) => {
@@ -127,12 +130,14 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'List the files of a DocChat vector store',
       description:
         'Lists the files attached to one vector store: file name, file id and processing status (only "completed" files are searchable; a "failed" one has last_error). Use it to find a file to read or to restrict a search. Returns at most 1,000 files.',
-      inputSchema: z.object({ store: storeInput }),
-      outputSchema: z.object({
-        ...storeOutput,
-        files: z.array(z.object({ file_id: z.string(), file_name: z.string(), status: z.string(), last_error: z.string().optional() })),
-        truncated: z.boolean(),
-      }),
+      inputSchema: listedSchema(z.object({ store: storeInput })),
+      outputSchema: listedSchema(
+        z.object({
+          ...storeOutput,
+          files: z.array(z.object({ file_id: z.string(), file_name: z.string(), status: z.string(), last_error: z.string().optional() })),
+          truncated: z.boolean(),
+        }),
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (args: { store: string }, documents, signal) => {
@@ -162,28 +167,30 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'Search a DocChat vector store',
       description:
         "Searches one of the company's document stores and returns the most relevant passages, each with its file name, file id, store and score, best first. Use it to answer questions about the company's documents and cite the file names. The query is plain text of at most 10,000 characters; max_results is 1 to 50 (default 10); file_ids restricts the search to some files.",
-      inputSchema: z.object({
-        store: storeInput,
-        query: z
-          .string()
-          .trim()
-          .min(LIMITS.query.min, { error: 'The query must not be empty.' })
-          .max(LIMITS.query.max, { error: 'The query must be at most 10,000 characters.' })
-          .describe('What to look for, in plain words (at most 10,000 characters).'),
-        max_results: z
-          .number()
-          .int({ error: 'max_results must be a whole number from 1 to 50.' })
-          .min(LIMITS.maxNumResults.min, { error: 'max_results must be from 1 to 50.' })
-          .max(LIMITS.maxNumResults.max, { error: 'max_results must be from 1 to 50.' })
-          .optional()
-          .describe('How many passages to return, 1 to 50 (default 10).'),
-        file_ids: z
-          .array(fileIdInput)
-          .max(100, { error: 'file_ids may name at most 100 files.' })
-          .optional()
-          .describe('Search only these files (ids from docchat_list_files).'),
-      }),
-      outputSchema: z.object({ ...storeOutput, query: z.string(), results: z.array(passageOutput) }),
+      inputSchema: listedSchema(
+        z.object({
+          store: storeInput,
+          query: z
+            .string()
+            .trim()
+            .min(LIMITS.query.min, { error: 'The query must not be empty.' })
+            .max(LIMITS.query.max, { error: 'The query must be at most 10,000 characters.' })
+            .describe('What to look for, in plain words (at most 10,000 characters).'),
+          max_results: z
+            .number()
+            .int({ error: 'max_results must be a whole number from 1 to 50.' })
+            .min(LIMITS.maxNumResults.min, { error: 'max_results must be from 1 to 50.' })
+            .max(LIMITS.maxNumResults.max, { error: 'max_results must be from 1 to 50.' })
+            .optional()
+            .describe('How many passages to return, 1 to 50 (default 10).'),
+          file_ids: z
+            .array(fileIdInput)
+            .max(100, { error: 'file_ids may name at most 100 files.' })
+            .optional()
+            .describe('Search only these files (ids from docchat_list_files).'),
+        }),
+      ),
+      outputSchema: listedSchema(z.object({ ...storeOutput, query: z.string(), results: z.array(passageOutput) })),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; query: string; max_results?: number; file_ids?: string[] }, documents, signal) => {
@@ -212,25 +219,29 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'Read a file of a DocChat vector store',
       description:
         'Reads the converted text (markdown) of one file of a vector store, one page of 10,000 characters at a time. Use it when a search passage is not enough and the whole document is needed; read page 1 first, then the next pages while has_more is true.',
-      inputSchema: z.object({
-        store: storeInput,
-        file_id: fileIdInput,
-        page: z
-          .number()
-          .int({ error: 'page must be a whole number, 1 or more.' })
-          .min(1, { error: 'page must be 1 or more.' })
-          .optional()
-          .describe('Page to read, from 1 (default 1).'),
-      }),
-      outputSchema: z.object({
-        ...storeOutput,
-        file_id: z.string(),
-        file_name: z.string(),
-        page: z.number(),
-        pages: z.number(),
-        has_more: z.boolean(),
-        text: z.string(),
-      }),
+      inputSchema: listedSchema(
+        z.object({
+          store: storeInput,
+          file_id: fileIdInput,
+          page: z
+            .number()
+            .int({ error: 'page must be a whole number, 1 or more.' })
+            .min(1, { error: 'page must be 1 or more.' })
+            .optional()
+            .describe('Page to read, from 1 (default 1).'),
+        }),
+      ),
+      outputSchema: listedSchema(
+        z.object({
+          ...storeOutput,
+          file_id: z.string(),
+          file_name: z.string(),
+          page: z.number(),
+          pages: z.number(),
+          has_more: z.boolean(),
+          text: z.string(),
+        }),
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; file_id: string; page?: number }, documents, signal) => {
@@ -269,8 +280,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'Attach a file to a DocChat vector store',
       description:
         'Attaches an uploaded file (by file id) to a vector store, which converts it and makes it searchable. Changes the store: use it only when the user asked for it.',
-      inputSchema: z.object({ store: storeInput, file_id: fileIdInput }),
-      outputSchema: z.object({ ...storeOutput, file_id: z.string(), status: z.string() }),
+      inputSchema: listedSchema(z.object({ store: storeInput, file_id: fileIdInput })),
+      outputSchema: listedSchema(z.object({ ...storeOutput, file_id: z.string(), status: z.string() })),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; file_id: string }, documents, signal) => {
@@ -291,12 +302,14 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: "Set a DocChat file's metadata in a vector store",
       description:
         'Replaces the metadata of a file attached to a vector store: at most 16 pairs, keys up to 64 characters, values up to 512 characters. Changes the store: use it only when the user asked for it.',
-      inputSchema: z.object({
-        store: storeInput,
-        file_id: fileIdInput,
-        metadata: z.record(z.string(), z.string()).describe('The new metadata, replacing the old.'),
-      }),
-      outputSchema: z.object({ ...storeOutput, file_id: z.string(), metadata: z.record(z.string(), z.string()) }),
+      inputSchema: listedSchema(
+        z.object({
+          store: storeInput,
+          file_id: fileIdInput,
+          metadata: z.record(z.string(), z.string()).describe('The new metadata, replacing the old.'),
+        }),
+      ),
+      outputSchema: listedSchema(z.object({ ...storeOutput, file_id: z.string(), metadata: z.record(z.string(), z.string()) })),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; file_id: string; metadata: Record<string, string> }, documents, signal) => {

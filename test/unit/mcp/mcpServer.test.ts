@@ -107,6 +107,18 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     }
   });
 
+  it('lists tool schemas that name no JSON Schema dialect, so no host has to fetch a meta-schema', async () => {
+    // VS Code 1.104 checks each tool's input schema with its JSON language service, which fetches the
+    // meta-schema a `$schema` names; offline that fails and VS Code leaves the tool out. Without
+    // `$schema` the MCP specification's default dialect (JSON Schema 2020-12) applies.
+    const { tools } = await session.client.listTools();
+    assert.ok(tools.length >= 4);
+    for (const t of tools) {
+      assert.ok(!('$schema' in t.inputSchema), `${t.name}'s input schema names ${String(t.inputSchema.$schema)}`);
+      assert.ok(!t.outputSchema || !('$schema' in t.outputSchema), `${t.name}'s output schema names ${String(t.outputSchema?.$schema)}`);
+    }
+  });
+
   it('lists the stores', async () => {
     const result = await tool(session, ToolNames.listStores);
     assert.ok(!result.isError, textOf(result));
