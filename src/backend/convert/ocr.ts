@@ -15,7 +15,7 @@ import { isMainThread, type Worker as NodeWorker } from 'node:worker_threads';
 import { imageSize } from 'image-size';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { formatBytes } from '../http/body';
-import { note, type ConvertContext } from './context';
+import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { OCR_MEMORY_ENV, type OcrMemoryReport } from './ocrMemory';
 
@@ -64,6 +64,8 @@ class OcrEngineStopped extends Error {
 }
 
 let engine: Promise<Engine> | undefined;
+/** Reports the progress of the image being read (set while one is). */
+let reading: ((fraction: number) => void) | undefined;
 let engineCap: number | undefined;
 
 async function getEngine(maxMemoryBytes: number): Promise<Engine> {
@@ -95,6 +97,8 @@ async function startEngine(maxMemoryBytes: number): Promise<Engine> {
       gzip: true,
       cacheMethod: 'none',
       errorHandler: () => undefined,
+      // Tesseract's progress through an image keeps a long read from counting as a stalled conversion.
+      logger: (message: { status?: string; progress?: number }) => reading?.(message.progress ?? 0),
     });
   } finally {
     if (previous === undefined) delete process.env[OCR_MEMORY_ENV];
@@ -194,7 +198,15 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
     memory = ocr.memory;
     try {
       // A thread that ends (it should not) fails the image instead of leaving the file waiting.
-      const result = await Promise.race([ocr.worker.recognize(Buffer.from(data)), ocr.stopped]);
+      let reported = -1;
+      reading = (fraction) => {
+        const tenth = Math.floor(fraction * 10);
+        if (tenth === reported) return;
+        reported = tenth;
+        progress(ctx, `reading ${where} by OCR (${tenth * 10}%)`);
+      };
+      progress(ctx, `reading ${where} by OCR`);
+      const result = await Promise.race([ocr.worker.recognize(Buffer.from(data)), ocr.stopped]).finally(() => (reading = undefined));
       text = tidyOcrText(result.data.text ?? '');
     } catch (error) {
       failure = error;

@@ -3,7 +3,7 @@
  * Pictures on a page (a scanned page is one picture) are decoded by PDF.js and read by OCR;
  * with skip_ocr they are not, and the notes name the pages left out.
  */
-import { note, type ConvertContext } from './context';
+import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
 import { checkImageSize, encodePgm, ocrSkippedMessage, readImage } from './ocr';
@@ -146,6 +146,47 @@ function imageToPgm(image: PdfImage): Buffer | undefined {
   return encodePgm(width, height, data, kind === 3 ? 4 : 3);
 }
 
+/** Longest a picture's pixels are waited for once its page's operators are read (they are decoded by then). */
+export const PDF_OBJECT_WAIT_MS = 10_000;
+
+interface PdfObjects {
+  has(name: string): boolean;
+  get(name: string, callback?: (value: unknown) => void): unknown;
+}
+
+/**
+ * A picture's pixels by name. PDF.js keeps pictures shared between pages (names starting `g_`)
+ * in the document's common objects and the page's own in `page.objs`; asking the wrong one
+ * with a callback neither throws nor ever calls back, so the wait is bounded, and a picture
+ * that does not arrive is skipped with a note instead of holding the conversion.
+ */
+export async function pdfObject(
+  page: { objs: PdfObjects; commonObjs: PdfObjects },
+  name: string,
+  waitMs = PDF_OBJECT_WAIT_MS,
+): Promise<unknown> {
+  const stores = name.startsWith('g_') ? [page.commonObjs, page.objs] : [page.objs, page.commonObjs];
+  for (const objs of stores) {
+    try {
+      if (objs.has(name)) return objs.get(name);
+    } catch {
+      // Not resolved yet in this store: waited for below.
+    }
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), waitMs);
+    const done = (value: unknown) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    try {
+      stores[0]!.get(name, done);
+    } catch {
+      done(undefined);
+    }
+  });
+}
+
 export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const filename = ctx.filename;
   polyfillNode20();
@@ -186,6 +227,7 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       );
     }
     for (let n = 1; n <= pdf.numPages; n++) {
+      progress(ctx, `reading page ${n}`);
       const page = await pdf.getPage(n);
       const { items } = await page.getTextContent();
       let text = (!ctx.skipOcr && tablesFromItems(items)) || textFromItems(items);
@@ -209,19 +251,13 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
         } else {
           const read: string[] = [];
           for (const name of new Set(images)) {
-            const image = await new Promise<PdfImage | undefined>((resolve) => {
-              try {
-                page.objs.get(name, (value: unknown) => resolve(value as PdfImage));
-              } catch {
-                // Images of a page's resources that PDF.js keeps in the document's common objects.
-                try {
-                  page.commonObjs.get(name, (value: unknown) => resolve(value as PdfImage));
-                } catch {
-                  resolve(undefined);
-                }
-              }
-            });
-            if (!image || image.width < MIN_OCR_WIDTH || image.height < MIN_OCR_HEIGHT) continue;
+            progress(ctx, `reading the pictures on page ${n}`);
+            const image = (await pdfObject(page as never, name)) as PdfImage | undefined;
+            if (!image) {
+              note(ctx, `a picture on page ${n} could not be decoded, so any text in it is not indexed.`);
+              continue;
+            }
+            if (image.width < MIN_OCR_WIDTH || image.height < MIN_OCR_HEIGHT) continue;
             if (image.width * image.height > ctx.maxImagePixels) checkImageSize(ctx, image.width, image.height, `page ${n} of ${filename}`);
             const pgm = imageToPgm(image);
             if (!pgm) continue;
