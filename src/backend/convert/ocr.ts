@@ -162,6 +162,22 @@ function formatPixels(pixels: number): string {
   return pixels >= 1e6 ? `${Number((pixels / 1e6).toFixed(1))} megapixels` : `${pixels.toLocaleString('en-US')} pixels`;
 }
 
+/** What an image that no image library here decodes is, from its first bytes (for the note naming it). */
+export function pictureFormat(data: Uint8Array): string | undefined {
+  const ascii = (start: number, length: number) => String.fromCharCode(...data.subarray(start, start + length));
+  if (data[0] === 1 && data[1] === 0 && data[2] === 0 && data[3] === 0 && ascii(40, 4) === ' EMF') return 'EMF (Windows enhanced metafile)';
+  if (
+    (data[0] === 0xd7 && data[1] === 0xcd && data[2] === 0xc6 && data[3] === 0x9a) ||
+    (data[1] === 0 && data[2] === 9 && data[3] === 0 && (data[0] === 1 || data[0] === 2))
+  ) {
+    return 'WMF (Windows metafile)';
+  }
+  if (ascii(0, 6) === 'VCLMTF') return 'SVM (StarView metafile)';
+  if (ascii(0, 5) === '%PDF-') return 'PDF';
+  if (ascii(0, 4) === '%!PS' || (data[0] === 0xc5 && data[1] === 0xd0 && data[2] === 0xd3 && data[3] === 0xc6)) return 'EPS (PostScript)';
+  return undefined;
+}
+
 /**
  * The text Tesseract reads in an encoded image ('' when it finds none). With skip_ocr nothing is
  * read: the sentence `skipped` (e.g. "page 3 has only an image") goes into the notes instead.
@@ -174,7 +190,22 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
     );
     return '';
   }
-  const { type, width, height } = checkImage(ctx, data, where);
+  let checked: ReturnType<typeof checkImage>;
+  try {
+    checked = checkImage(ctx, data, where);
+  } catch (error) {
+    // A picture that cannot be decoded is a note, never a failed document: its text is kept.
+    if (!(error instanceof ConversionError) || error.code !== 'corrupt_file') throw error;
+    const format = pictureFormat(data);
+    note(
+      ctx,
+      format
+        ? `${where} is a picture in ${format} format, which DocChat does not read, so any text in it is not indexed.`
+        : `${where} could not be read (the picture is damaged or of an unknown type), so any text in it is not indexed.`,
+    );
+    return '';
+  }
+  const { type, width, height } = checked;
   // Too small to hold a line of text (spacers, bullets, tracking pixels).
   if (width < MIN_TEXT_PIXELS || height < MIN_TEXT_PIXELS) return '';
   if (!OCR_IMAGE_TYPES.has(type)) {
