@@ -98,8 +98,61 @@ function mainContentHtml(html: string): string {
   return `<html><body>${document.body.innerHTML}</body></html>`;
 }
 
+/** Elements that start a line of their own inside a table cell. */
+const CELL_BLOCKS = new Set([
+  'P',
+  'DIV',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'UL',
+  'OL',
+  'LI',
+  'PRE',
+  'BLOCKQUOTE',
+  'TABLE',
+  'TR',
+  'DL',
+  'DT',
+  'DD',
+]);
+
+/** A cell's text with its paragraphs, line breaks and list items on lines of their own (`- item`, `1. item`). */
 function textOfCell(cell: Element): string {
-  return cell.textContent ?? '';
+  let out = '';
+  const walk = (node: Node) => {
+    if (node.nodeType === 3) {
+      out += node.nodeValue ?? '';
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const element = node as Element;
+    const tag = element.nodeName.toUpperCase();
+    if (tag === 'BR') {
+      out += '\n';
+      return;
+    }
+    if (tag === 'SCRIPT' || tag === 'STYLE') return;
+    const block = CELL_BLOCKS.has(tag);
+    if (block) out += '\n';
+    if (tag === 'LI') {
+      const list = element.parentNode as Element | null;
+      const ordered = list?.nodeName.toUpperCase() === 'OL';
+      const index = list
+        ? Array.from(list.childNodes)
+            .filter((c) => c.nodeName.toUpperCase() === 'LI')
+            .indexOf(element)
+        : 0;
+      out += ordered ? `${index + 1}. ` : '- ';
+    }
+    for (const child of Array.from(element.childNodes)) walk(child);
+    if (block) out += '\n';
+  };
+  for (const child of Array.from(cell.childNodes)) walk(child);
+  return out;
 }
 
 /** The nearest ancestor with this tag (turndown's DOM in Node has no `closest`). */
