@@ -1,8 +1,9 @@
 /**
  * Scores conversions against another converter's published expectations: each file's expected
  * strings (test vectors, lines and table cells of expected outputs) are looked for in DocChat's
- * markdown, compared without markdown markup, case or spacing (a heading "## Abstract" matches
- * "# Abstract"; a cell matches wherever its text is).
+ * markdown, compared without markdown markup, case or white space (a heading "## Abstract"
+ * matches "# Abstract"; a cell matches wherever its text is; "ItemQuantity", as one converter
+ * glues two cells, matches "Item Quantity"; a line wrapped differently still matches).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +25,7 @@ export interface FileScore {
 
 export type Convert = (filename: string, data: Uint8Array) => Promise<string>;
 
-/** Text as compared: no markdown markup, quotes or dashes of one kind, lower case, single spaces. */
+/** Text as compared: no markdown markup, quotes or dashes of one kind, lower case, no white space. */
 export function comparable(text: string): string {
   return text
     .normalize('NFKC')
@@ -33,8 +34,7 @@ export function comparable(text: string): string {
     .replace(/[“”]/g, '"')
     .replace(/[–—]/g, '-')
     .replace(/[*_`#|>[\]()"\\]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+    .replace(/\s+/g, '')
     .toLowerCase();
 }
 
