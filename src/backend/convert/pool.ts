@@ -5,8 +5,8 @@
  * `stallMs` is stopped, naming its file and last step), in memory (the worker's resource limits),
  * and by the converters' own bounds (HTML depth, output size, PDF pages, DOCX archive). A file
  * past a bound fails with a ConversionError naming it; the other conversions go on. A long
- * conversion does not hold up the others: once every worker has held its file for `longMs`,
- * up to `extraWorkers` more start for the files waiting. A cancelled conversion (its file was
+ * conversion does not hold up the others: while every worker is busy, `extraWorkers` more are
+ * started, and they take the files waiting once a conversion has run for `longMs`. A cancelled conversion (its file was
  * deleted) leaves the queue, or has its worker terminated, at once.
  */
 import { existsSync } from 'node:fs';
@@ -33,6 +33,8 @@ interface Busy {
   step?: string;
   /** Running for longer than `longMs`. */
   long: boolean;
+  /** Running for longer than a quarter of `longMs`: a worker starts beside it, in case it runs long. */
+  slow: boolean;
   cancelTimers: () => void;
   rearmStall: () => void;
 }
@@ -156,21 +158,31 @@ export class ConversionPool {
     if (slot) this.fail(slot, new ConversionCancelled(pending.job.filename));
   }
 
-  /** Workers wanted now: the regular ones, and one more for each long conversion (up to extraWorkers). */
+  /** Conversions that may run now: the workers, and one more for each long conversion (up to extraWorkers). */
   private capacity(): number {
     const long = this.slots.filter((s) => s.busy?.long).length;
     return this.limits.workers + Math.min(this.limits.extraWorkers, long);
   }
 
   private dispatch(): void {
-    while (!this.closed && this.queue.length) {
-      if (this.slots.length < Math.min(this.capacity(), this.queue.length + this.busyCount())) this.spawn();
+    while (!this.closed && this.queue.length && this.busyCount() < this.capacity()) {
       const slot = this.slots.find((s) => s.ready && !s.busy);
       if (!slot) break;
       this.start(slot, this.queue.shift()!);
     }
-    // Workers started beside long conversions end once nothing waits for them.
-    if (!this.queue.length) {
+    if (this.closed) return;
+    const busy = this.busyCount();
+    // Workers for the files waiting; once every worker is busy and one conversion is slow, the
+    // extra ones start beside them (a worker takes seconds to start on a busy machine), ready
+    // for when a conversion runs long.
+    const slow = this.slots.some((s) => s.busy?.slow);
+    const wanted =
+      busy >= this.limits.workers && slow
+        ? this.limits.workers + this.limits.extraWorkers
+        : Math.min(this.limits.workers, busy + this.queue.length);
+    while (this.slots.length < wanted) this.spawn();
+    // When nothing converts, the extra workers end.
+    if (!busy && !this.queue.length) {
       for (const slot of this.slots.filter((s) => !s.busy)) {
         if (this.slots.length <= this.limits.workers) break;
         this.slots.splice(this.slots.indexOf(slot), 1);
@@ -186,6 +198,7 @@ export class ConversionPool {
     const busy: Busy = {
       pending,
       long: false,
+      slow: false,
       rearmStall: () => {
         cancelStall();
         cancelStall = (this.options.timer ?? wallTimer)(() => this.fail(slot, this.stallError(pending, busy.step)), stallMs);
@@ -193,11 +206,17 @@ export class ConversionPool {
       cancelTimers: () => {
         cancelTimeout();
         cancelStall();
+        cancelSlow();
         cancelLong();
       },
     };
-    const cancelLong = (this.options.timer ?? wallTimer)(() => {
-      busy.long = true;
+    const timer = this.options.timer ?? wallTimer;
+    const cancelSlow = timer(() => {
+      busy.slow = true;
+      this.dispatch();
+    }, longMs / 4);
+    const cancelLong = timer(() => {
+      busy.long = busy.slow = true;
       this.dispatch();
     }, longMs);
     busy.rearmStall();
