@@ -283,6 +283,75 @@ export function tidyOcrText(text: string): string {
  * 3 (RGB) or 4 (RGBA). Tesseract reads PGM directly, one byte a pixel, and OCR reads gray anyway;
  * tesseract.js would copy a BMP through a JavaScript array of every byte in its thread first.
  */
+/**
+ * Scans below this many pixels on their longest side are enlarged twice before OCR: a page
+ * scanned at 72 to 150 dpi has letters too small for Tesseract (it wants about 300 dpi), and
+ * large headings in them (a letterhead) are missed.
+ */
+export const SMALL_SCAN_PIXELS = 1700;
+/** Smaller pictures (logos, icons, stamps) are read as they are. */
+const PAGE_SCAN_MIN_PIXELS = 500;
+
+/** A gray PGM (P5) of a page scanned at a low resolution, enlarged twice (bilinear); others as they are. */
+export function enlargeSmallScan(pgm: Buffer, maxPixels: number): Buffer {
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 32).toString('latin1'));
+  if (!header) return pgm;
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const longest = Math.max(width, height);
+  if (longest >= SMALL_SCAN_PIXELS || longest < PAGE_SCAN_MIN_PIXELS || width * height * 4 > maxPixels) return pgm;
+  const source = pgm.subarray(header[0].length);
+  const w2 = width * 2;
+  const h2 = height * 2;
+  const head = Buffer.from(`P5\n${w2} ${h2}\n255\n`, 'latin1');
+  const out = Buffer.alloc(head.length + w2 * h2);
+  head.copy(out);
+  for (let y = 0; y < h2; y++) {
+    const sy = Math.max(0, (y + 0.5) / 2 - 0.5);
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(height - 1, y0 + 1);
+    const fy = sy - y0;
+    for (let x = 0; x < w2; x++) {
+      const sx = Math.max(0, (x + 0.5) / 2 - 0.5);
+      const x0 = Math.floor(sx);
+      const x1 = Math.min(width - 1, x0 + 1);
+      const fx = sx - x0;
+      const top = source[y0 * width + x0]! * (1 - fx) + source[y0 * width + x1]! * fx;
+      const bottom = source[y1 * width + x0]! * (1 - fx) + source[y1 * width + x1]! * fx;
+      out[head.length + y * w2 + x] = Math.round(top * (1 - fy) + bottom * fy);
+    }
+  }
+  return out;
+}
+
+/** Rows `top` to `bottom` (fractions of the height) of a gray PGM (P5), or undefined when it is not one. */
+export function cropPgm(pgm: Buffer, top: number, bottom: number): Buffer | undefined {
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 32).toString('latin1'));
+  if (!header) return undefined;
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const from = Math.floor(height * top);
+  const to = Math.ceil(height * bottom);
+  if (to - from < 8) return undefined;
+  const head = Buffer.from(`P5\n${width} ${to - from}\n255\n`, 'latin1');
+  return Buffer.concat([head, pgm.subarray(header[0].length + from * width, header[0].length + to * width)]);
+}
+
+/** Lines of `band` whose words the page's text does not already hold (a letterhead the page's reading missed). */
+export function missingLines(band: string, page: string): string[] {
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  const known = new Set(words(page));
+  return band
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => {
+      const own = words(line);
+      // Noise (one or two letters, symbols) is not a line worth adding.
+      if (own.length === 0 || own.join('').length < 4) return false;
+      return own.filter((w) => !known.has(w)).length / own.length > 0.5;
+    });
+}
+
 export function encodePgm(width: number, height: number, pixels: Uint8Array | Uint8ClampedArray, channels: number): Buffer {
   const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
   const out = Buffer.alloc(header.length + width * height);

@@ -6,7 +6,7 @@
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
-import { checkImageSize, encodePgm, ocrSkippedMessage, readImage } from './ocr';
+import { checkImageSize, cropPgm, encodePgm, enlargeSmallScan, missingLines, ocrSkippedMessage, readImage } from './ocr';
 
 /** Pages beyond this are "too large" for the local backend. */
 export const MAX_PDF_PAGES = 2000;
@@ -146,6 +146,22 @@ function imageToPgm(image: PdfImage): Buffer | undefined {
   return encodePgm(width, height, data, kind === 3 ? 4 : 3);
 }
 
+/** Pictures at least this wide and high are read as page scans (their header and footer bands too). */
+const PAGE_SCAN_MIN_WIDTH = 500;
+
+/**
+ * A page scan's text with the lines of its header and footer bands that the page's reading
+ * missed. Tesseract's page segmentation takes a letterhead (large type far above the body) or
+ * a footer line for a picture and skips it; read on its own, the band is a line of text.
+ */
+async function withBands(ctx: ConvertContext, scan: Buffer, text: string, n: number): Promise<string> {
+  const top = cropPgm(scan, 0, 0.15);
+  const bottom = cropPgm(scan, 0.9, 1);
+  const header = top ? missingLines(await readImage(ctx, top, `the top of page ${n} of ${ctx.filename}`, `page ${n}`), text) : [];
+  const footer = bottom ? missingLines(await readImage(ctx, bottom, `the foot of page ${n} of ${ctx.filename}`, `page ${n}`), text) : [];
+  return [header.join('\n'), text, footer.join('\n')].filter(Boolean).join('\n');
+}
+
 /** Longest a picture's pixels are waited for once its page's operators are read (they are decoded by then). */
 export const PDF_OBJECT_WAIT_MS = 10_000;
 
@@ -261,7 +277,12 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
             if (image.width * image.height > ctx.maxImagePixels) checkImageSize(ctx, image.width, image.height, `page ${n} of ${filename}`);
             const pgm = imageToPgm(image);
             if (!pgm) continue;
-            const found = await readImage(ctx, pgm, `a picture on page ${n} of ${filename}`, `page ${n}`);
+            progress(ctx, `reading the pictures on page ${n}`);
+            const scan = enlargeSmallScan(pgm, ctx.maxImagePixels);
+            let found = await readImage(ctx, scan, `a picture on page ${n} of ${filename}`, `page ${n}`);
+            if (found && image.width >= PAGE_SCAN_MIN_WIDTH && image.height >= PAGE_SCAN_MIN_WIDTH) {
+              found = await withBands(ctx, scan, found, n);
+            }
             if (found) read.push(found);
           }
           if (read.length) text = [text, ...read].filter(Boolean).join('\n\n');

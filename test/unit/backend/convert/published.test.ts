@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { cleanLink } from '../../../../src/backend/convert/html';
+import { cropPgm, enlargeSmallScan, missingLines } from '../../../../src/backend/convert/ocr';
 
 const fixtures = path.join(__dirname, '../../../fixtures/markitdown');
 
@@ -68,6 +69,34 @@ describe('backend: MarkItDown public files that lost content', () => {
         'This is the body of the test email message',
       ],
       ['- Cc:'],
+    );
+  });
+});
+
+describe('backend: scans are read at a resolution OCR can use, header and footer bands included', () => {
+  const pgm = (width: number, height: number, value = 200) =>
+    Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1'), Buffer.alloc(width * height, value)]);
+
+  it('a page scanned at a low resolution is enlarged twice; pictures and large scans are not', () => {
+    const page = enlargeSmallScan(pgm(850, 1100), 40_000_000);
+    assert.match(page.subarray(0, 20).toString('latin1'), /^P5\n1700 2200\n255\n/);
+    assert.equal(page.length, Buffer.byteLength('P5\n1700 2200\n255\n') + 1700 * 2200);
+    assert.equal(page[page.length - 1], 200);
+    assert.equal(enlargeSmallScan(pgm(300, 120), 40_000_000).length, pgm(300, 120).length);
+    assert.equal(enlargeSmallScan(pgm(2550, 3300), 40_000_000).length, pgm(2550, 3300).length);
+    // Never past the pixel bound of OCR.
+    assert.equal(enlargeSmallScan(pgm(850, 1100), 1_000_000).length, pgm(850, 1100).length);
+  });
+
+  it("a band's lines that the page's reading missed are kept (a letterhead), those it read are not repeated", () => {
+    const top = cropPgm(pgm(100, 200), 0, 0.15)!;
+    assert.match(top.subarray(0, 16).toString('latin1'), /^P5\n100 30\n255\n/);
+    assert.deepEqual(
+      missingLines(
+        'SEATTLE GENERAL HOSPITAL\nDepartment of Internal Medicine\n~ ,',
+        'Department of Internal Medicine\n1200 Healthcare Avenue',
+      ),
+      ['SEATTLE GENERAL HOSPITAL'],
     );
   });
 });
