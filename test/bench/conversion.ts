@@ -1,9 +1,15 @@
 /**
  * Benchmark: local conversion per format (files/s, MB/s), OCR pages per second (images and
- * scanned PDF pages), and full conversion against skip_ocr on the same files, all in one run and
- * one process. Files come from the test corpus (test/unit/backend/convert/corpus.ts).
+ * scanned PDF pages), full conversion against skip_ocr on the same files, how long a small file
+ * waits behind a long conversion in the pool, and (with DOCCHAT_MARKITDOWN=<folder>) the files
+ * of Microsoft MarkItDown's tests scored against their published expectations. Files come from
+ * the test corpus (test/unit/backend/convert/corpus.ts).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ConversionError, convertWithNotes } from '../../src/backend/convert/index';
+import { ConversionPool } from '../../src/backend/convert/pool';
+import { filesUnder, scoreFiles, type ExpectedSet } from './conversion/expected';
 import * as corpus from '../unit/backend/convert/corpus';
 import { makePdf } from '../unit/backend/helpers';
 import { main, progress, type BenchResult } from './lib/report';
@@ -111,6 +117,79 @@ main(async (): Promise<BenchResult> => {
     skipRows.push([label, ms(full), ms(skip), ratio(full, skip)]);
   }
 
+  progress('a small file behind a long conversion');
+  const queueRows: (string | number)[][] = [];
+  const longPages = 40;
+  const longScan = makePdf(
+    Array.from({ length: longPages }, (_, i) => {
+      const { width, height, rgba } = corpus.renderText([`Scanned page ${i + 1}`, 'Serial number 7731'], 24);
+      const gray = Buffer.alloc(width * height);
+      for (let p = 0; p < gray.length; p++) gray[p] = Math.round((rgba[p * 4]! + rgba[p * 4 + 1]! + rgba[p * 4 + 2]!) / 3);
+      return { scan: { width, height, gray } };
+    }),
+  );
+  const workerScript = path.resolve('dist/convert-worker.js');
+  for (const [label, extraWorkers] of [
+    ['one worker, first come first served (before)', 0],
+    ['one worker, and a second beside a conversion running > 2 s', 1],
+  ] as const) {
+    const times: { small: number; long: number }[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const pool = new ConversionPool({ workers: 1, extraWorkers, longMs: 2_000 }, undefined, { workerScript });
+      // Workers started and warm: only the waiting is measured.
+      await pool.convert({ filename: 'warm.txt', data: Buffer.from('warm'), options: { skipOcr: true, maxBytes: 1 << 30 } });
+      const start = nowMs();
+      const long = pool.convert({ filename: 'scanned.pdf', data: longScan, options: { skipOcr: false, maxBytes: 1 << 30 } });
+      const small = pool.convert({
+        filename: 'notes.txt',
+        data: Buffer.from('gearbox oil every 500 hours'),
+        options: { skipOcr: false, maxBytes: 1 << 30 },
+      });
+      const smallMs = await small.then(() => nowMs() - start);
+      const longMs = await long.then(() => nowMs() - start);
+      times.push({ small: smallMs, long: longMs });
+      await pool.close();
+    }
+    queueRows.push([label, ms(summarize(times.map((t) => t.small)).median), ms(summarize(times.map((t) => t.long)).median)]);
+  }
+
+  const tables = [];
+  const notes: string[] = [];
+  const markitdown = process.env.DOCCHAT_MARKITDOWN;
+  if (markitdown) {
+    progress('MarkItDown test files');
+    const set = JSON.parse(readFileSync(path.resolve('test/bench/conversion/markitdown-expected.json'), 'utf8')) as ExpectedSet;
+    const files = new Map([
+      ...filesUnder(path.join(markitdown, 'markitdown/tests/test_files')),
+      ...filesUnder(path.join(markitdown, 'markitdown-ocr/tests/ocr_test_data')),
+    ]);
+    const scores = await scoreFiles(
+      files,
+      set,
+      async (file, data) => (await convertWithNotes(file, data, { skipOcr: false, maxBytes: 1 << 30 })).markdown,
+      300_000,
+      (file) => progress(file),
+    );
+    const withExpected = scores.filter((s) => s.expected);
+    const missing = withExpected.filter((s) => s.missing.length);
+    tables.push({
+      caption: `MarkItDown's test files (${scores.length} files, ${withExpected.length} with published expectations; ${missing.length} miss expected content)`,
+      columns: ['file', 'KB', 'result', 'expected items missing', 'first missing', 'ms'],
+      rows: scores.map((s) => [
+        s.file,
+        kb(s.bytes),
+        s.status === 'converted' ? 'converted' : `${s.status}: ${s.error ?? ''}`.slice(0, 160),
+        s.expected ? `${s.missing.length} of ${s.expected}` : 'no expectation',
+        s.missing[0]?.slice(0, 80) ?? '',
+        ms(s.ms),
+      ]),
+    });
+  } else {
+    notes.push(
+      "MarkItDown's test files were not scored: set DOCCHAT_MARKITDOWN to the packages/ folder of a MarkItDown checkout (markitdown/tests/test_files and markitdown-ocr/tests/ocr_test_data).",
+    );
+  }
+
   return {
     id: 'conversion',
     title: 'Local conversion: formats, OCR, full against skip',
@@ -130,7 +209,13 @@ main(async (): Promise<BenchResult> => {
         columns: ['file', 'full ms', 'skip_ocr ms', 'full ÷ skip'],
         rows: skipRows,
       },
+      {
+        caption: `A small text file attached right after a ${longPages}-page scanned PDF (pool of one worker, as on a 2-core machine; median of ${RUNS})`,
+        columns: ['pool', 'small file done after', 'scanned PDF done after'],
+        rows: queueRows,
+      },
+      ...tables,
     ],
-    notes: [],
+    notes,
   };
 });

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { ConvertContext } from './context';
-import { note } from './context';
+import { note, progress } from './context';
 import { ConversionError } from './errors';
 import { openPackage } from './zipPackage';
 
@@ -27,6 +27,7 @@ export async function zipToMarkdown(ctx: ConvertContext, data: Uint8Array, conve
     const bytes = await pkg.bytes(name);
     if (!bytes?.length) continue;
     const member: ConvertContext = { ...ctx, filename: `${ctx.filename}/${name}`, archiveDepth: ctx.archiveDepth + 1, notes: ctx.notes };
+    progress(member, `converting ${member.filename}`);
     try {
       const markdown = (await convertMember(member, bytes)).trim();
       if (markdown) out.push(`## ${name}\n\n${markdown.replace(/^(#{1,5}) /gm, '#$1 ')}`);

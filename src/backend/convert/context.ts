@@ -23,6 +23,22 @@ export interface ConvertContext {
   archiveDepth: number;
 }
 
+/**
+ * Where a conversion reports its steps ("reading page 2"): in a conversion worker, to the pool,
+ * which stops a conversion that reports nothing for too long and names its last step.
+ */
+let progressSink: ((step: string) => void) | undefined;
+
+export function onProgress(sink: ((step: string) => void) | undefined): void {
+  progressSink = sink;
+}
+
+/** Reports that the conversion of `ctx`'s file reached `step` (e.g. "reading the pictures on page 2"). */
+export function progress(ctx: Pick<ConvertContext, 'filename' | 'archiveDepth'>, step: string): void {
+  // A member of an archive is named, so "page 2" says of which file.
+  progressSink?.(ctx.archiveDepth > 0 && !step.includes(ctx.filename) ? `${step} of ${ctx.filename}` : step);
+}
+
 export const DEFAULT_MAX_IMAGE_PIXELS = 40_000_000;
 export const DEFAULT_MAX_OCR_IMAGES = 200;
 

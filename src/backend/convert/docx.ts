@@ -8,10 +8,21 @@ import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
 import { ocrSkippedMessage, readImage } from './ocr';
-import { ommlToLatex } from './omml';
+import { MATH_NAMESPACE, ommlToLatex, WORD_NAMESPACE } from './omml';
 import { openPackage } from './zipPackage';
 
-const MATH = /<m:oMathPara\b[\s\S]*?<\/m:oMathPara>|<m:oMath\b[\s\S]*?<\/m:oMath>/g;
+/** The prefixes a part declares for `namespace` (files written by other tools use other prefixes). */
+function prefixesOf(xml: string, namespace: string, fallback: string): string[] {
+  const escaped = namespace.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const found = [...xml.matchAll(new RegExp(`xmlns:([\\w.-]+)=["']${escaped}["']`, 'g'))].map((m) => m[1]!);
+  return found.length ? [...new Set(found)] : [fallback];
+}
+
+/** Every equation of a part: `<m:oMathPara>…` or `<m:oMath>…`, with each prefix the part uses for the math namespace. */
+function mathPattern(prefixes: string[]): RegExp {
+  const m = `(?:${prefixes.map((p) => p.replace(/\./g, '\\.')).join('|')})`;
+  return new RegExp(`<(${m}):oMathPara\\b[\\s\\S]*?<\\/\\1:oMathPara>|<(${m}):oMath\\b[\\s\\S]*?<\\/\\2:oMath>`, 'g');
+}
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -23,11 +34,15 @@ async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promi
   let changed = false;
   for (const part of ['word/document.xml', 'word/footnotes.xml', 'word/endnotes.xml', 'word/comments.xml']) {
     const xml = await pkg.text(part);
-    if (!xml || !MATH.test(xml)) continue;
-    MATH.lastIndex = 0;
-    const replaced = xml.replace(MATH, (math) => {
-      const text = ommlToLatex(math, ctx.maxDepth);
-      return text ? `<w:r><w:t xml:space="preserve">$${escapeXml(text)}$</w:t></w:r>` : '';
+    if (!xml) continue;
+    const prefixes = { m: prefixesOf(xml, MATH_NAMESPACE, 'm'), w: prefixesOf(xml, WORD_NAMESPACE, 'w')[0]! };
+    const math = mathPattern(prefixes.m);
+    if (!math.test(xml)) continue;
+    math.lastIndex = 0;
+    const replaced = xml.replace(math, (equation) => {
+      const text = ommlToLatex(equation, ctx.maxDepth, prefixes);
+      const w = prefixes.w;
+      return text ? `<${w}:r><${w}:t xml:space="preserve">$${escapeXml(text)}$</${w}:t></${w}:r>` : '';
     });
     pkg.zip.file(part, replaced);
     changed = true;

@@ -21,9 +21,20 @@ export async function epubToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
   const dir = path.posix.dirname(opfPath);
   const items = new Map(findAll(opf, 'item').map((item) => [attr(item, 'id') ?? '', attr(item, 'href') ?? '']));
   const title = squash(textOf(findFirst(opf, 'dc:title') ?? { name: '', attrs: {}, children: [] }));
-  const creator = squash(textOf(findFirst(opf, 'dc:creator') ?? { name: '', attrs: {}, children: [] }));
+  const metadata = findFirst(opf, 'opf:metadata', 'metadata') ?? opf;
+  const authors = findAll(metadata, 'dc:creator')
+    .map((node) => squash(textOf(node)))
+    .filter(Boolean);
+  // A description may hold HTML (escaped in the package): read as text.
+  const description = findAll(metadata, 'dc:description')
+    .map((node) => squash(htmlToMarkdown(textOf(node), { tables: false, maxDepth: ctx.maxDepth, titleHeading: false, mainContent: false })))
+    .filter(Boolean);
   const out: string[] = [];
-  if (title) out.push(`# ${title}${creator ? `\n\n${creator}` : ''}`);
+  const about = [
+    authors.length ? `- ${authors.length > 1 ? 'Authors' : 'Author'}: ${authors.join(', ')}` : '',
+    ...description.map((text) => `- Description: ${text}`),
+  ].filter(Boolean);
+  if (title || about.length) out.push([title ? `# ${title}` : '', about.join('\n')].filter(Boolean).join('\n\n'));
   for (const ref of findAll(opf, 'itemref')) {
     const href = items.get(attr(ref, 'idref') ?? '');
     if (!href) continue;

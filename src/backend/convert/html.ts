@@ -44,17 +44,41 @@ const BOILERPLATE_NAME =
 const TRACKING_PARAM = /^(utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|yclid|_hsenc|_hsmi|igshid|ref_src)$/i;
 const REDIRECT_PARAM = ['url', 'q', 'u', 'target', 'dest', 'destination', 'redirect', 'redirect_url', 'redirect_uri', 'to', 'link'];
 
-/** A link's real destination: a redirector's target (`google.com/url?q=…`) and no tracking parameters. */
+/** A click-tracking redirector's encoded target (`/ck/a?…&u=a1<base64url>`): the URL, or undefined. */
+function encodedTarget(url: URL): string | undefined {
+  const value = url.searchParams.get('u');
+  if (!value || !/^a1[A-Za-z0-9_-]+={0,2}$/.test(value)) return undefined;
+  const decoded = Buffer.from(value.slice(2).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+  // Any scheme: a redirector to `javascript:void(0)` is no link at all (the links rule keeps its text).
+  if (/^[a-z][a-z0-9+.-]*:[^\s]+$/i.test(decoded)) return decoded;
+  // A target on the redirector's own site ("/?FORM=…"), resolved when the redirector's site is known.
+  if (/^\/[^\s/]/.test(decoded) && url.hostname !== RELATIVE_BASE.hostname) return new URL(decoded, url).toString();
+  return undefined;
+}
+
+/** Base for reading a relative link's query; never part of a result. */
+const RELATIVE_BASE = new URL('https://relative.invalid/');
+
+/** A link's real destination: a redirector's target (`google.com/url?q=…`, `/ck/a?…&u=a1…`) and no tracking parameters. */
 export function cleanLink(href: string): string {
   let url: URL;
   try {
     url = new URL(href);
   } catch {
-    return href;
+    // A relative link that is a redirector (`/ck/a?…&u=a1…`): its target when that is a full URL.
+    try {
+      const relative = new URL(href, RELATIVE_BASE);
+      const target =
+        encodedTarget(relative) ?? REDIRECT_PARAM.map((p) => relative.searchParams.get(p)).find((v) => v && /^https?:\/\//i.test(v));
+      return target ? (/^https?:/i.test(target) ? cleanLink(target) : target) : href;
+    } catch {
+      return href;
+    }
   }
   for (let hop = 0; hop < 3; hop++) {
-    const inner = REDIRECT_PARAM.map((p) => url.searchParams.get(p)).find((v) => v && /^https?:\/\//i.test(v));
+    const inner = encodedTarget(url) ?? REDIRECT_PARAM.map((p) => url.searchParams.get(p)).find((v) => v && /^https?:\/\//i.test(v));
     if (!inner) break;
+    if (!/^https?:/i.test(inner)) return inner;
     try {
       url = new URL(inner);
     } catch {
@@ -83,9 +107,17 @@ function mainContentHtml(html: string): string {
     (document.querySelectorAll('article').length === 1 ? document.querySelector('article') : null);
   const root = marked ?? document.body;
   if (!root) return html;
-  for (const node of Array.from(root.querySelectorAll(BOILERPLATE_SELECTOR))) node.remove();
+  for (const node of Array.from(root.querySelectorAll(BOILERPLATE_SELECTOR))) {
+    // Inside the page's marked main content a banner or contentinfo role is not the page's
+    // header or footer (a search result's caption is marked so): it stays.
+    const role = node.getAttribute('role');
+    if (marked && (role === 'contentinfo' || role === 'banner') && !/^(HEADER|FOOTER)$/.test(node.tagName)) continue;
+    node.remove();
+  }
   for (const node of Array.from(root.querySelectorAll('[class], [id]'))) {
     const name = `${node.getAttribute('class') ?? ''} ${node.getAttribute('id') ?? ''}`;
+    // Tabs hold content (the sections of a card), whatever their container is called.
+    if (node.querySelector('[role="tab"], [role="tabpanel"]') || /^tab(list|panel)?$/.test(node.getAttribute('role') ?? '')) continue;
     if (BOILERPLATE_NAME.test(name) && node.tagName !== 'BODY' && node.tagName !== 'MAIN' && node.tagName !== 'ARTICLE') node.remove();
   }
   if (marked) return `<html><body>${marked.outerHTML}</body></html>`;
@@ -98,8 +130,61 @@ function mainContentHtml(html: string): string {
   return `<html><body>${document.body.innerHTML}</body></html>`;
 }
 
+/** Elements that start a line of their own inside a table cell. */
+const CELL_BLOCKS = new Set([
+  'P',
+  'DIV',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'UL',
+  'OL',
+  'LI',
+  'PRE',
+  'BLOCKQUOTE',
+  'TABLE',
+  'TR',
+  'DL',
+  'DT',
+  'DD',
+]);
+
+/** A cell's text with its paragraphs, line breaks and list items on lines of their own (`- item`, `1. item`). */
 function textOfCell(cell: Element): string {
-  return cell.textContent ?? '';
+  let out = '';
+  const walk = (node: Node) => {
+    if (node.nodeType === 3) {
+      out += node.nodeValue ?? '';
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const element = node as Element;
+    const tag = element.nodeName.toUpperCase();
+    if (tag === 'BR') {
+      out += '\n';
+      return;
+    }
+    if (tag === 'SCRIPT' || tag === 'STYLE') return;
+    const block = CELL_BLOCKS.has(tag);
+    if (block) out += '\n';
+    if (tag === 'LI') {
+      const list = element.parentNode as Element | null;
+      const ordered = list?.nodeName.toUpperCase() === 'OL';
+      const index = list
+        ? Array.from(list.childNodes)
+            .filter((c) => c.nodeName.toUpperCase() === 'LI')
+            .indexOf(element)
+        : 0;
+      out += ordered ? `${index + 1}. ` : '- ';
+    }
+    for (const child of Array.from(element.childNodes)) walk(child);
+    if (block) out += '\n';
+  };
+  for (const child of Array.from(cell.childNodes)) walk(child);
+  return out;
 }
 
 /** The nearest ancestor with this tag (turndown's DOM in Node has no `closest`). */
@@ -159,7 +244,8 @@ function createService(options: HtmlOptions): TurndownService {
       const href = (node as HTMLElement).getAttribute('href') ?? '';
       // Only web, mail and relative links stay links: `javascript:`, `command:`, `vscode:`, `file:`… keep their text.
       if (!OPENABLE_HREF.test(href) || !content.trim()) return content;
-      return `[${content}](${cleanLink(href)})`;
+      const target = cleanLink(href);
+      return OPENABLE_HREF.test(target) ? `[${content}](${target})` : content;
     },
   });
   service.addRule('tables', {

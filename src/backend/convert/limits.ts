@@ -4,6 +4,18 @@ import os from 'node:os';
 export interface ConversionLimits {
   /** Wall time of one conversion (with chunking); past it the worker is terminated. */
   timeoutMs: number;
+  /**
+   * Longest a conversion may go without reporting a step (a page, a picture, a sheet); past it
+   * the worker is terminated and the sentence names the file and its last step.
+   */
+  stallMs: number;
+  /**
+   * A conversion running longer than this is "long": when every worker holds one and files are
+   * waiting, up to `extraWorkers` more workers start so small files do not wait behind it.
+   */
+  longMs: number;
+  /** Workers started beside long conversions (ended again once idle). */
+  extraWorkers: number;
   /** Heap of a conversion worker (V8 old generation), in MiB. */
   maxMemoryMb: number;
   /**
@@ -23,6 +35,9 @@ export interface ConversionLimits {
 
 export const DEFAULT_CONVERSION_LIMITS: ConversionLimits = {
   timeoutMs: 300_000,
+  stallMs: 60_000,
+  longMs: 2_000,
+  extraWorkers: 1,
   maxMemoryMb: 1024,
   // Tesseract's build allows 2 GiB; a 40-megapixel page needs about 1 GiB to be read.
   maxOcrMemoryMb: 1024,

@@ -27,9 +27,13 @@ function person(name?: string, address?: string): string {
 
 function mailToMarkdown(ctx: ConvertContext, mail: Mail): string {
   const lines = [`# ${mail.subject?.trim() || '(no subject)'}`, ''];
-  if (mail.from) lines.push(`- From: ${mail.from}`);
-  if (mail.to.length) lines.push(`- To: ${mail.to.join(', ')}`);
-  if (mail.cc.length) lines.push(`- Cc: ${mail.cc.join(', ')}`);
+  // The same labelled headers for .eml and .msg; empty ones are left out.
+  const to = mail.to.map((a) => a.trim()).filter(Boolean);
+  const cc = mail.cc.map((a) => a.trim()).filter(Boolean);
+  if (mail.from?.trim()) lines.push(`- From: ${mail.from.trim()}`);
+  if (to.length) lines.push(`- To: ${to.join(', ')}`);
+  if (cc.length) lines.push(`- Cc: ${cc.join(', ')}`);
+  if (mail.subject?.trim()) lines.push(`- Subject: ${mail.subject.trim()}`);
   if (mail.date) lines.push(`- Date: ${mail.date}`);
   if (mail.attachments.length) lines.push(`- Attachments: ${mail.attachments.join(', ')}`);
   const body = mail.html

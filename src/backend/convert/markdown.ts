@@ -1,8 +1,13 @@
 /** Small markdown builders shared by the converters. */
 
-/** A cell's text on one line, pipes escaped. */
+/** A cell's text on one line: its lines (paragraphs, line breaks, list items) kept apart by `<br>`, pipes escaped. */
 export function cellText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
+  return text
+    .split(/\r?\n|\u2028|\u2029|\v/)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('<br>')
+    .replace(/\|/g, '\\|');
 }
 
 /**

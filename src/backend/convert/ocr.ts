@@ -15,7 +15,7 @@ import { isMainThread, type Worker as NodeWorker } from 'node:worker_threads';
 import { imageSize } from 'image-size';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { formatBytes } from '../http/body';
-import { note, type ConvertContext } from './context';
+import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { OCR_MEMORY_ENV, type OcrMemoryReport } from './ocrMemory';
 
@@ -64,6 +64,8 @@ class OcrEngineStopped extends Error {
 }
 
 let engine: Promise<Engine> | undefined;
+/** Reports the progress of the image being read (set while one is). */
+let reading: ((fraction: number) => void) | undefined;
 let engineCap: number | undefined;
 
 async function getEngine(maxMemoryBytes: number): Promise<Engine> {
@@ -95,6 +97,8 @@ async function startEngine(maxMemoryBytes: number): Promise<Engine> {
       gzip: true,
       cacheMethod: 'none',
       errorHandler: () => undefined,
+      // Tesseract's progress through an image keeps a long read from counting as a stalled conversion.
+      logger: (message: { status?: string; progress?: number }) => reading?.(message.progress ?? 0),
     });
   } finally {
     if (previous === undefined) delete process.env[OCR_MEMORY_ENV];
@@ -158,6 +162,22 @@ function formatPixels(pixels: number): string {
   return pixels >= 1e6 ? `${Number((pixels / 1e6).toFixed(1))} megapixels` : `${pixels.toLocaleString('en-US')} pixels`;
 }
 
+/** What an image that no image library here decodes is, from its first bytes (for the note naming it). */
+export function pictureFormat(data: Uint8Array): string | undefined {
+  const ascii = (start: number, length: number) => String.fromCharCode(...data.subarray(start, start + length));
+  if (data[0] === 1 && data[1] === 0 && data[2] === 0 && data[3] === 0 && ascii(40, 4) === ' EMF') return 'EMF (Windows enhanced metafile)';
+  if (
+    (data[0] === 0xd7 && data[1] === 0xcd && data[2] === 0xc6 && data[3] === 0x9a) ||
+    (data[1] === 0 && data[2] === 9 && data[3] === 0 && (data[0] === 1 || data[0] === 2))
+  ) {
+    return 'WMF (Windows metafile)';
+  }
+  if (ascii(0, 6) === 'VCLMTF') return 'SVM (StarView metafile)';
+  if (ascii(0, 5) === '%PDF-') return 'PDF';
+  if (ascii(0, 4) === '%!PS' || (data[0] === 0xc5 && data[1] === 0xd0 && data[2] === 0xd3 && data[3] === 0xc6)) return 'EPS (PostScript)';
+  return undefined;
+}
+
 /**
  * The text Tesseract reads in an encoded image ('' when it finds none). With skip_ocr nothing is
  * read: the sentence `skipped` (e.g. "page 3 has only an image") goes into the notes instead.
@@ -170,7 +190,22 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
     );
     return '';
   }
-  const { type, width, height } = checkImage(ctx, data, where);
+  let checked: ReturnType<typeof checkImage>;
+  try {
+    checked = checkImage(ctx, data, where);
+  } catch (error) {
+    // A picture that cannot be decoded is a note, never a failed document: its text is kept.
+    if (!(error instanceof ConversionError) || error.code !== 'corrupt_file') throw error;
+    const format = pictureFormat(data);
+    note(
+      ctx,
+      format
+        ? `${where} is a picture in ${format} format, which DocChat does not read, so any text in it is not indexed.`
+        : `${where} could not be read (the picture is damaged or of an unknown type), so any text in it is not indexed.`,
+    );
+    return '';
+  }
+  const { type, width, height } = checked;
   // Too small to hold a line of text (spacers, bullets, tracking pixels).
   if (width < MIN_TEXT_PIXELS || height < MIN_TEXT_PIXELS) return '';
   if (!OCR_IMAGE_TYPES.has(type)) {
@@ -194,7 +229,15 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
     memory = ocr.memory;
     try {
       // A thread that ends (it should not) fails the image instead of leaving the file waiting.
-      const result = await Promise.race([ocr.worker.recognize(Buffer.from(data)), ocr.stopped]);
+      let reported = -1;
+      reading = (fraction) => {
+        const tenth = Math.floor(fraction * 10);
+        if (tenth === reported) return;
+        reported = tenth;
+        progress(ctx, `reading ${where} by OCR (${tenth * 10}%)`);
+      };
+      progress(ctx, `reading ${where} by OCR`);
+      const result = await Promise.race([ocr.worker.recognize(Buffer.from(data)), ocr.stopped]).finally(() => (reading = undefined));
       text = tidyOcrText(result.data.text ?? '');
     } catch (error) {
       failure = error;
@@ -240,6 +283,75 @@ export function tidyOcrText(text: string): string {
  * 3 (RGB) or 4 (RGBA). Tesseract reads PGM directly, one byte a pixel, and OCR reads gray anyway;
  * tesseract.js would copy a BMP through a JavaScript array of every byte in its thread first.
  */
+/**
+ * Scans below this many pixels on their longest side are enlarged twice before OCR: a page
+ * scanned at 72 to 150 dpi has letters too small for Tesseract (it wants about 300 dpi), and
+ * large headings in them (a letterhead) are missed.
+ */
+export const SMALL_SCAN_PIXELS = 1700;
+/** Smaller pictures (logos, icons, stamps) are read as they are. */
+const PAGE_SCAN_MIN_PIXELS = 500;
+
+/** A gray PGM (P5) of a page scanned at a low resolution, enlarged twice (bilinear); others as they are. */
+export function enlargeSmallScan(pgm: Buffer, maxPixels: number): Buffer {
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 32).toString('latin1'));
+  if (!header) return pgm;
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const longest = Math.max(width, height);
+  if (longest >= SMALL_SCAN_PIXELS || longest < PAGE_SCAN_MIN_PIXELS || width * height * 4 > maxPixels) return pgm;
+  const source = pgm.subarray(header[0].length);
+  const w2 = width * 2;
+  const h2 = height * 2;
+  const head = Buffer.from(`P5\n${w2} ${h2}\n255\n`, 'latin1');
+  const out = Buffer.alloc(head.length + w2 * h2);
+  head.copy(out);
+  for (let y = 0; y < h2; y++) {
+    const sy = Math.max(0, (y + 0.5) / 2 - 0.5);
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(height - 1, y0 + 1);
+    const fy = sy - y0;
+    for (let x = 0; x < w2; x++) {
+      const sx = Math.max(0, (x + 0.5) / 2 - 0.5);
+      const x0 = Math.floor(sx);
+      const x1 = Math.min(width - 1, x0 + 1);
+      const fx = sx - x0;
+      const top = source[y0 * width + x0]! * (1 - fx) + source[y0 * width + x1]! * fx;
+      const bottom = source[y1 * width + x0]! * (1 - fx) + source[y1 * width + x1]! * fx;
+      out[head.length + y * w2 + x] = Math.round(top * (1 - fy) + bottom * fy);
+    }
+  }
+  return out;
+}
+
+/** Rows `top` to `bottom` (fractions of the height) of a gray PGM (P5), or undefined when it is not one. */
+export function cropPgm(pgm: Buffer, top: number, bottom: number): Buffer | undefined {
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 32).toString('latin1'));
+  if (!header) return undefined;
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const from = Math.floor(height * top);
+  const to = Math.ceil(height * bottom);
+  if (to - from < 8) return undefined;
+  const head = Buffer.from(`P5\n${width} ${to - from}\n255\n`, 'latin1');
+  return Buffer.concat([head, pgm.subarray(header[0].length + from * width, header[0].length + to * width)]);
+}
+
+/** Lines of `band` whose words the page's text does not already hold (a letterhead the page's reading missed). */
+export function missingLines(band: string, page: string): string[] {
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  const known = new Set(words(page));
+  return band
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => {
+      const own = words(line);
+      // Noise (one or two letters, symbols) is not a line worth adding.
+      if (own.length === 0 || own.join('').length < 4) return false;
+      return own.filter((w) => !known.has(w)).length / own.length > 0.5;
+    });
+}
+
 export function encodePgm(width: number, height: number, pixels: Uint8Array | Uint8ClampedArray, channels: number): Buffer {
   const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
   const out = Buffer.alloc(header.length + width * height);

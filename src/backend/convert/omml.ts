@@ -121,10 +121,14 @@ export function latex(node: XmlNode): string {
   }
 }
 
+export const MATH_NAMESPACE = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
+export const WORD_NAMESPACE = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+
 /** LaTeX-style text of one `<m:oMath>` or `<m:oMathPara>` element's XML. */
-export function ommlToLatex(xml: string, maxDepth: number): string {
-  // The namespace prefix must be declared for the parser to accept the fragment.
-  const root = parseXml(`<root xmlns:m="m" xmlns:w="w">${xml}</root>`, 'an equation', maxDepth);
+export function ommlToLatex(xml: string, maxDepth: number, prefixes: { m: string[]; w: string } = { m: ['m'], w: 'w' }): string {
+  // The fragment's prefixes, declared with their namespaces: read as m: and w: whatever they are.
+  const declared = prefixes.m.map((m) => `xmlns:${m}="${MATH_NAMESPACE}"`).join(' ');
+  const root = parseXml(`<root ${declared} xmlns:${prefixes.w}="${WORD_NAMESPACE}">${xml}</root>`, 'an equation', maxDepth);
   const maths = findAll(root, 'm:oMath');
   return maths.map((m) => latex(m).replace(/\s+/g, ' ').trim()).join(' ');
 }

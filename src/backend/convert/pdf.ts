@@ -3,10 +3,10 @@
  * Pictures on a page (a scanned page is one picture) are decoded by PDF.js and read by OCR;
  * with skip_ocr they are not, and the notes name the pages left out.
  */
-import { note, type ConvertContext } from './context';
+import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
-import { checkImageSize, encodePgm, ocrSkippedMessage, readImage } from './ocr';
+import { checkImageSize, cropPgm, encodePgm, enlargeSmallScan, missingLines, ocrSkippedMessage, readImage } from './ocr';
 
 /** Pages beyond this are "too large" for the local backend. */
 export const MAX_PDF_PAGES = 2000;
@@ -146,6 +146,63 @@ function imageToPgm(image: PdfImage): Buffer | undefined {
   return encodePgm(width, height, data, kind === 3 ? 4 : 3);
 }
 
+/** Pictures at least this wide and high are read as page scans (their header and footer bands too). */
+const PAGE_SCAN_MIN_WIDTH = 500;
+
+/**
+ * A page scan's text with the lines of its header and footer bands that the page's reading
+ * missed. Tesseract's page segmentation takes a letterhead (large type far above the body) or
+ * a footer line for a picture and skips it; read on its own, the band is a line of text.
+ */
+async function withBands(ctx: ConvertContext, scan: Buffer, text: string, n: number): Promise<string> {
+  const top = cropPgm(scan, 0, 0.15);
+  const bottom = cropPgm(scan, 0.9, 1);
+  const header = top ? missingLines(await readImage(ctx, top, `the top of page ${n} of ${ctx.filename}`, `page ${n}`), text) : [];
+  const footer = bottom ? missingLines(await readImage(ctx, bottom, `the foot of page ${n} of ${ctx.filename}`, `page ${n}`), text) : [];
+  return [header.join('\n'), text, footer.join('\n')].filter(Boolean).join('\n');
+}
+
+/** Longest a picture's pixels are waited for once its page's operators are read (they are decoded by then). */
+export const PDF_OBJECT_WAIT_MS = 10_000;
+
+interface PdfObjects {
+  has(name: string): boolean;
+  get(name: string, callback?: (value: unknown) => void): unknown;
+}
+
+/**
+ * A picture's pixels by name. PDF.js keeps pictures shared between pages (names starting `g_`)
+ * in the document's common objects and the page's own in `page.objs`; asking the wrong one
+ * with a callback neither throws nor ever calls back, so the wait is bounded, and a picture
+ * that does not arrive is skipped with a note instead of holding the conversion.
+ */
+export async function pdfObject(
+  page: { objs: PdfObjects; commonObjs: PdfObjects },
+  name: string,
+  waitMs = PDF_OBJECT_WAIT_MS,
+): Promise<unknown> {
+  const stores = name.startsWith('g_') ? [page.commonObjs, page.objs] : [page.objs, page.commonObjs];
+  for (const objs of stores) {
+    try {
+      if (objs.has(name)) return objs.get(name);
+    } catch {
+      // Not resolved yet in this store: waited for below.
+    }
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), waitMs);
+    const done = (value: unknown) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    try {
+      stores[0]!.get(name, done);
+    } catch {
+      done(undefined);
+    }
+  });
+}
+
 export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const filename = ctx.filename;
   polyfillNode20();
@@ -186,6 +243,7 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       );
     }
     for (let n = 1; n <= pdf.numPages; n++) {
+      progress(ctx, `reading page ${n}`);
       const page = await pdf.getPage(n);
       const { items } = await page.getTextContent();
       let text = (!ctx.skipOcr && tablesFromItems(items)) || textFromItems(items);
@@ -209,23 +267,22 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
         } else {
           const read: string[] = [];
           for (const name of new Set(images)) {
-            const image = await new Promise<PdfImage | undefined>((resolve) => {
-              try {
-                page.objs.get(name, (value: unknown) => resolve(value as PdfImage));
-              } catch {
-                // Images of a page's resources that PDF.js keeps in the document's common objects.
-                try {
-                  page.commonObjs.get(name, (value: unknown) => resolve(value as PdfImage));
-                } catch {
-                  resolve(undefined);
-                }
-              }
-            });
-            if (!image || image.width < MIN_OCR_WIDTH || image.height < MIN_OCR_HEIGHT) continue;
+            progress(ctx, `reading the pictures on page ${n}`);
+            const image = (await pdfObject(page as never, name)) as PdfImage | undefined;
+            if (!image) {
+              note(ctx, `a picture on page ${n} could not be decoded, so any text in it is not indexed.`);
+              continue;
+            }
+            if (image.width < MIN_OCR_WIDTH || image.height < MIN_OCR_HEIGHT) continue;
             if (image.width * image.height > ctx.maxImagePixels) checkImageSize(ctx, image.width, image.height, `page ${n} of ${filename}`);
             const pgm = imageToPgm(image);
             if (!pgm) continue;
-            const found = await readImage(ctx, pgm, `a picture on page ${n} of ${filename}`, `page ${n}`);
+            progress(ctx, `reading the pictures on page ${n}`);
+            const scan = enlargeSmallScan(pgm, ctx.maxImagePixels);
+            let found = await readImage(ctx, scan, `a picture on page ${n} of ${filename}`, `page ${n}`);
+            if (found && image.width >= PAGE_SCAN_MIN_WIDTH && image.height >= PAGE_SCAN_MIN_WIDTH) {
+              found = await withBands(ctx, scan, found, n);
+            }
             if (found) read.push(found);
           }
           if (read.length) text = [text, ...read].filter(Boolean).join('\n\n');

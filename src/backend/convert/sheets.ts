@@ -13,7 +13,7 @@ import { markdownTable, trimRows } from './markdown';
 import { decodeLegacyText } from './encoding';
 import { readImage } from './ocr';
 import { odfContent, openPackage, relationships, type Package } from './zipPackage';
-import { attr, childrenNamed, findAll, findFirst, textOf, type XmlNode } from './xml';
+import { attr, childrenNamed, findAll, findFirst, localName, textOf, type XmlNode } from './xml';
 
 /** Cells of one sheet's table (rows × widest row) beyond this are refused. */
 export const MAX_SHEET_CELLS = 2_000_000;
@@ -222,6 +222,26 @@ export function odfText(node: XmlNode): string {
   return node.children.map(odfText).join('');
 }
 
+/** An ODF cell's paragraphs on lines of their own, list items as `- item`. */
+function odfCellText(cell: XmlNode): string {
+  const lines: string[] = [];
+  const walk = (node: XmlNode, depth: number) => {
+    for (const child of node.children) {
+      const local = localName(child.name);
+      if (local === 'p' || local === 'h') lines.push(odfText(child));
+      else if (local === 'list') {
+        for (const item of childrenNamed(child, 'list-item', 'list-header')) {
+          const start = lines.length;
+          walk(item, depth + 1);
+          if (lines.length > start) lines[start] = `${'  '.repeat(depth)}- ${lines[start]!.trim()}`;
+        }
+      } else if (local === 'section') walk(child, depth);
+    }
+  };
+  walk(cell, 0);
+  return lines.join('\n').trim();
+}
+
 /** The rows of an ODF `table:table` (spreadsheet or table in a text), repeats expanded within bounds. */
 export function odfTableRows(ctx: ConvertContext, table: XmlNode, name: string): string[][] {
   const sheet: Sheet = { name, cells: new Map() };
@@ -231,7 +251,7 @@ export function odfTableRows(ctx: ConvertContext, table: XmlNode, name: string):
     const cells = childrenNamed(tr, 'table-cell', 'covered-table-cell');
     const rowCells: [number, string][] = [];
     for (const cell of cells) {
-      const text = childrenNamed(cell, 'p', 'h').map(odfText).join('\n').trim();
+      const text = odfCellText(cell);
       const times = repeat(cell, 'table:number-columns-repeated');
       if (text) for (let i = 0; i < Math.min(times, 1024); i++) rowCells.push([col + i, text]);
       col += times;

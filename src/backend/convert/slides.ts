@@ -100,7 +100,7 @@ async function slideBody(ctx: ConvertContext, pkg: Package, part: string, label:
     } else {
       const table = findFirst(shape, 'a:tbl');
       if (table) {
-        const rows = findAll(table, 'a:tr').map((tr) => findAll(tr, 'a:tc').map((tc) => paragraphs(tc).join(' ')));
+        const rows = findAll(table, 'a:tr').map((tr) => findAll(tr, 'a:tc').map((tc) => paragraphs(tc).join('\n')));
         if (rows.length) body.push(markdownTable(rows, !ctx.skipOcr));
       }
       const chartRef = findFirst(shape, 'c:chart');

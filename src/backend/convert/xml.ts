@@ -31,7 +31,80 @@ const parser = new XMLParser({
   cdataPropName: '#cdata',
 });
 
-function build(items: Ordered): XmlNode[] {
+/**
+ * The prefix every reader uses for a namespace, whatever prefix (or default namespace) the file
+ * declares: files written by other tools (openpyxl's unprefixed `<pic>`, `x:` for SpreadsheetML,
+ * Strict OOXML's namespaces) read as Office writes them. Namespaces mapped to '' are unprefixed.
+ */
+const CANONICAL_PREFIX: Record<string, string> = {};
+function canonical(prefix: string, ...uris: string[]): void {
+  for (const uri of uris) CANONICAL_PREFIX[uri] = prefix;
+}
+const OOXML = 'http://schemas.openxmlformats.org/';
+const STRICT = 'http://purl.oclc.org/ooxml/';
+canonical('w', `${OOXML}wordprocessingml/2006/main`, `${STRICT}wordprocessingml/main`);
+canonical('a', `${OOXML}drawingml/2006/main`, `${STRICT}drawingml/main`);
+canonical('p', `${OOXML}presentationml/2006/main`, `${STRICT}presentationml/main`);
+canonical('r', `${OOXML}officeDocument/2006/relationships`, `${STRICT}officeDocument/relationships`);
+canonical('xdr', `${OOXML}drawingml/2006/spreadsheetDrawing`, `${STRICT}drawingml/spreadsheetDrawing`);
+canonical('wp', `${OOXML}drawingml/2006/wordprocessingDrawing`, `${STRICT}drawingml/wordprocessingDrawing`);
+canonical('pic', `${OOXML}drawingml/2006/picture`, `${STRICT}drawingml/picture`);
+canonical('c', `${OOXML}drawingml/2006/chart`, `${STRICT}drawingml/chart`);
+canonical('dgm', `${OOXML}drawingml/2006/diagram`, `${STRICT}drawingml/diagram`);
+canonical('m', `${OOXML}officeDocument/2006/math`, `${STRICT}officeDocument/math`);
+canonical('mc', `${OOXML}markup-compatibility/2006`);
+canonical('cp', `${OOXML}package/2006/metadata/core-properties`);
+canonical(
+  '',
+  `${OOXML}spreadsheetml/2006/main`,
+  `${STRICT}spreadsheetml/main`,
+  `${OOXML}package/2006/relationships`,
+  `${OOXML}package/2006/content-types`,
+  'http://www.w3.org/1999/xhtml',
+  'urn:oasis:names:tc:opendocument:xmlns:container',
+  'http://www.daisy.org/z3986/2005/ncx/',
+);
+const ODF = 'urn:oasis:names:tc:opendocument:xmlns:';
+for (const name of ['office', 'text', 'table', 'style', 'presentation', 'meta', 'number', 'chart', 'form', 'script']) {
+  canonical(name, `${ODF}${name}:1.0`);
+}
+canonical('draw', `${ODF}drawing:1.0`);
+canonical('svg', `${ODF}svg-compatible:1.0`);
+canonical('fo', `${ODF}xsl-fo-compatible:1.0`);
+canonical('xlink', 'http://www.w3.org/1999/xlink');
+canonical('dc', 'http://purl.org/dc/elements/1.1/');
+canonical('dcterms', 'http://purl.org/dc/terms/');
+canonical('opf', 'http://www.idpf.org/2007/opf');
+canonical('epub', 'http://www.idpf.org/2007/ops');
+
+type Scope = ReadonlyMap<string, string>;
+
+/** `name` (`x:pic`, `pic`) with the canonical prefix of its namespace; as written when the namespace is unknown. */
+function resolve(name: string, scope: Scope, isAttribute: boolean): string {
+  const colon = name.indexOf(':');
+  const prefix = colon < 0 ? '' : name.slice(0, colon);
+  if (prefix === 'xmlns' || prefix === 'xml' || (isAttribute && !prefix)) return name;
+  const uri = scope.get(prefix);
+  if (uri === undefined) return name;
+  const wanted = CANONICAL_PREFIX[uri];
+  if (wanted === undefined) return name;
+  const local = colon < 0 ? name : name.slice(colon + 1);
+  return wanted ? `${wanted}:${local}` : local;
+}
+
+/** The namespaces in scope inside an element with these attributes. */
+function extendScope(scope: Scope, attrs: Record<string, string> | undefined): Scope {
+  if (!attrs) return scope;
+  let next: Map<string, string> | undefined;
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key !== 'xmlns' && !key.startsWith('xmlns:')) continue;
+    next ??= new Map(scope);
+    next.set(key === 'xmlns' ? '' : key.slice(6), value);
+  }
+  return next ?? scope;
+}
+
+function build(items: Ordered, scope: Scope = new Map()): XmlNode[] {
   const out: XmlNode[] = [];
   for (const item of items) {
     for (const key of Object.keys(item)) {
@@ -44,7 +117,11 @@ function build(items: Ordered): XmlNode[] {
           .join('');
         out.push({ name: '#text', attrs: {}, children: [], text });
       } else if (!key.startsWith('?') && !key.startsWith('!')) {
-        out.push({ name: key, attrs: (item[':@'] as Record<string, string>) ?? {}, children: build(value as Ordered) });
+        const written = item[':@'] as Record<string, string> | undefined;
+        const inner = extendScope(scope, written);
+        const attrs: Record<string, string> = {};
+        for (const [name, v] of Object.entries(written ?? {})) attrs[resolve(name, inner, true)] = v;
+        out.push({ name: resolve(key, inner, false), attrs, children: build(value as Ordered, inner) });
       }
     }
   }

@@ -1,7 +1,7 @@
 /** ZIP packages (OOXML, ODF, EPUB, .zip): opened with jszip only after the bomb check passed. */
 import path from 'node:path';
 import type JSZip from 'jszip';
-import type { ConvertContext } from './context';
+import { note, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { attr, findAll, parseXml, type XmlNode } from './xml';
 import { checkArchive } from './zipGuard';
@@ -49,7 +49,24 @@ export async function openPackage(ctx: ConvertContext, data: Uint8Array, label: 
         .filter((f) => !f.dir)
         .map((f) => f.name),
   };
+  noteEmbeddedObjects(ctx, pkg);
   return pkg;
+}
+
+/** Objects embedded in an office file (a workbook in a slide, an equation object, an OLE package). */
+const EMBEDDED_OBJECT = /^(?:(?:word|xl|ppt)\/embeddings\/|Object \d+\/content\.xml$|Object \d+$)/;
+
+/** Embedded objects are not converted: the notes name them, so the reader knows what is missing. */
+function noteEmbeddedObjects(ctx: ConvertContext, pkg: Package): void {
+  if (pkg.label === 'ZIP' || pkg.label === 'EPUB') return;
+  const objects = pkg.names().filter((name) => EMBEDDED_OBJECT.test(name));
+  if (!objects.length) return;
+  const named = objects.slice(0, 5).map((name) => (name.startsWith('Object ') ? name.split('/')[0] : path.posix.basename(name)));
+  const more = objects.length > 5 ? ` and ${objects.length - 5} more` : '';
+  note(
+    ctx,
+    `${ctx.filename} holds ${objects.length === 1 ? 'an embedded object' : `${objects.length} embedded objects`} (${named.join(', ')}${more}) that DocChat does not convert, so ${objects.length === 1 ? 'its' : 'their'} content is not indexed.`,
+  );
 }
 
 /** Relationships of an OOXML part (`ppt/slides/slide1.xml` -> its `_rels/slide1.xml.rels`): id -> target part and type. */

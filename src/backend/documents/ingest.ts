@@ -5,6 +5,8 @@
  */
 import type { Chunk } from '../chunking/chunker';
 import { ConversionError } from '../convert';
+import { ConversionCancelled } from '../convert/errors';
+import { formatBytes } from '../http/body';
 import type { ConversionPool } from '../convert/pool';
 import type { Embedder } from '../search/embedder';
 import { documentTitle, indexedText, normalize, StoreIndex } from '../search/storeIndex';
@@ -37,6 +39,8 @@ export class Ingestor {
   private readonly attempts = new Map<string, number>();
   private readonly waiters = new Map<string, (() => void)[]>();
   private readonly active = new Set<Promise<void>>();
+  /** Cancels the running conversion of a store file (its file was deleted or detached). */
+  private readonly running = new Map<string, AbortController>();
   private closed = false;
   private loading: Promise<void> = Promise.resolve();
 
@@ -60,11 +64,13 @@ export class Ingestor {
   }
 
   dropStore(storeId: string): void {
+    for (const [k, controller] of this.running) if (k.startsWith(`${storeId}/`)) controller.abort();
     this.indexes.delete(storeId);
     for (const k of [...this.attempts.keys()]) if (k.startsWith(`${storeId}/`)) this.attempts.delete(k);
   }
 
   dropFile(storeId: string, fileId: string): void {
+    this.running.get(key(storeId, fileId))?.abort();
     this.indexes.get(storeId)?.removeFile(fileId);
     this.attempts.delete(key(storeId, fileId));
     this.notify(storeId, fileId);
@@ -182,13 +188,19 @@ export class Ingestor {
     let chunks: Chunk[];
     let usageBytes: number;
     let vectors: Float32Array[] | undefined;
+    const controller = new AbortController();
+    this.running.set(key(storeId, fileId), controller);
     try {
       const data = await this.repository.blobs.read(fileId);
-      const result = await this.options.pool.convert({
-        filename: file.filename,
-        data,
-        options: { skipOcr: record.skip_ocr, maxBytes: this.options.maxConvertBytes },
-      });
+      if (!this.current(storeId, fileId, attempt)) return;
+      const result = await this.options.pool.convert(
+        {
+          filename: file.filename,
+          data,
+          options: { skipOcr: record.skip_ocr, maxBytes: this.options.maxConvertBytes },
+        },
+        controller.signal,
+      );
       chunks = result.chunks;
       usageBytes = Buffer.byteLength(result.markdown);
       if (chunks.length > this.options.maxChunksPerFile) {
@@ -208,12 +220,22 @@ export class Ingestor {
       if (!this.current(storeId, fileId, attempt)) return;
       await this.repository.chunks.write(storeId, fileId, stored);
     } catch (error) {
+      // Deleted or detached: nothing failed, and the queue has already moved on.
+      if (error instanceof ConversionCancelled) return;
       const message =
         error instanceof ConversionError ? error.message : `Conversion of ${file.filename} failed: ${(error as Error)?.message ?? error}`;
-      if (!(error instanceof ConversionError)) this.options.log('error', `${message}\n${(error as Error)?.stack ?? ''}`);
+      const step = (error as ConversionError)?.step;
+      // Every failed or stopped conversion is in the log: the file, its size, the step, the reason.
+      this.options.log(
+        error instanceof ConversionError ? 'warn' : 'error',
+        `Conversion of ${file.filename} (${formatBytes(file.bytes)}, ${fileId} in ${storeId}) failed${step ? ` while ${step}` : ''}: ${message}` +
+          (error instanceof ConversionError ? '' : `\n${(error as Error)?.stack ?? ''}`),
+      );
       const latest = this.current(storeId, fileId, attempt);
       if (latest) await this.repository.commit({ op: 'storefile.put', record: { ...latest, status: 'failed', last_error: message } });
       return;
+    } finally {
+      if (this.running.get(key(storeId, fileId)) === controller) this.running.delete(key(storeId, fileId));
     }
     const wanted = () => this.current(storeId, fileId, attempt) !== undefined;
     const indexed = wanted() && (await this.index(storeId).addFileGradually(fileId, chunks, vectors, wanted, documentTitle(file.filename)));

@@ -412,3 +412,43 @@ describe('backend: conversion of office files, mail, data, archives and images',
     });
   });
 });
+
+describe('backend: a picture DocChat cannot decode is a note, never a failed document', () => {
+  const emf = Buffer.alloc(88);
+  emf.writeUInt32LE(1, 0);
+  emf.write(' EMF', 40, 'latin1');
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
+  const svm = Buffer.concat([Buffer.from('VCLMTF'), Buffer.alloc(40)]);
+  const damaged = Buffer.from('\x89PNG\r\n\x1a\nbroken', 'latin1');
+
+  it('an EMF picture in a workbook: the cells are kept and the note names the format and sheet', async () => {
+    const { markdown } = await convert('claims.xlsx', await corpus.xlsxWithPicture(emf));
+    holds(markdown, [
+      'Hotel',
+      '950',
+      'claims.xlsx (sheet "Receipts", ',
+      'is a picture in EMF (Windows enhanced metafile) format, which DocChat does not read',
+    ]);
+  });
+
+  it('a PDF as a picture in a presentation, an SVM and a damaged picture in Word and PowerPoint files', async () => {
+    const odp = await convert('roadmap.odp', await corpus.odpPresentation(pdf));
+    holds(odp.markdown, ['Roadmap 2026', 'Ship the offline mode', 'is a picture in PDF format, which DocChat does not read']);
+    const docx = await convert('geometry.docx', await corpus.richDocx(svm));
+    holds(docx.markdown, ['Geometry notes', 'geometry.docx (picture 1) is a picture in SVM (StarView metafile) format']);
+    const pptx = await convert('review.pptx', await corpus.pptxDeck(damaged));
+    holds(pptx.markdown, ['could not be read (the picture is damaged or of an unknown type), so any text in it is not indexed']);
+  });
+});
+
+describe('backend: an embedded object DocChat does not convert is a note', () => {
+  it('a workbook embedded in a Word document is named in the notes and the text is kept', async () => {
+    const zip = await JSZip.loadAsync(await corpus.richDocx());
+    zip.file('word/embeddings/Microsoft_Excel_Worksheet.xlsx', await corpus.xlsxWorkbook());
+    const { markdown } = await convert('geometry.docx', await zip.generateAsync({ type: 'nodebuffer' }));
+    holds(markdown, [
+      'Geometry notes',
+      'geometry.docx holds an embedded object (Microsoft_Excel_Worksheet.xlsx) that DocChat does not convert, so its content is not indexed.',
+    ]);
+  });
+});
