@@ -100,6 +100,7 @@ export class ChatApp {
       post: (m) => host.postMessage(m),
       busy: () => this.activeAnswer() !== undefined,
       now: () => Date.now(),
+      chooseModel: () => this.modelSelect.focus(),
       requestRender: (view) => this.frames.render(view),
       announcer: this.announcer,
     };
@@ -457,7 +458,8 @@ export class ChatApp {
     if (grounded.length > 1) {
       storeOptions.push(option(CURRENT_STORES, l10n.t('{0} stores: {1}', grounded.length, names)));
     } else if (storeId && !this.stores.stores.some((s) => s.id === storeId)) {
-      storeOptions.push(option(storeId, grounded[0]!.name));
+      // Not in a list of every store: it was deleted (a store made since may have its name).
+      storeOptions.push(option(storeId, this.stores.complete ? l10n.t('{0} (deleted)', grounded[0]!.name) : grounded[0]!.name));
     }
     storeOptions.push(...this.stores.stores.map((s) => option(s.id, s.name)));
     storeOptions.push(option(SEVERAL_STORES, l10n.t('Several stores…')));
@@ -468,7 +470,28 @@ export class ChatApp {
       : l10n.t('Answers are not grounded in documents');
 
     const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
-    this.notices.replaceChildren(...notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text }))));
+    const noticeRows = notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text })));
+    const gone = this.stores.complete ? grounded.filter((g) => !this.stores.stores.some((s) => s.id === g.id)) : [];
+    if (gone.length) {
+      noticeRows.push(
+        h(
+          'div',
+          { className: 'notice store-gone', attrs: { role: 'status' } },
+          icon('warning'),
+          h('span', {
+            text:
+              gone.length === 1
+                ? l10n.t('The vector store “{0}” no longer exists: choose a store for this chat.', gone[0]!.name)
+                : l10n.t(
+                    'The vector stores {0} no longer exist: choose the stores for this chat.',
+                    gone.map((g) => `“${g.name}”`).join(', '),
+                  ),
+          }),
+          textButton('database', l10n.t('Choose a Store'), () => this.post({ type: 'runAction', action: 'chooseStore' }), 'choose-store'),
+        ),
+      );
+    }
+    this.notices.replaceChildren(...noticeRows);
   }
 
   // ------------------------------------------------------------ actions

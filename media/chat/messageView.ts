@@ -29,6 +29,8 @@ export interface ViewContext {
   /** True while any answer is streaming (Regenerate waits for it). */
   busy(): boolean;
   now(): number;
+  /** Moves the focus to the model picker (an error that another model avoids). */
+  chooseModel(): void;
   /** The panel's live region (says only what is new). */
   announcer: Pick<Announcer, 'begin' | 'blocks' | 'end'>;
   /** Asks for `view.render()` in the next animation frame (once, however often it is asked). */
@@ -77,6 +79,10 @@ function actionLabel(action: ErrorAction): [string, string] {
       return ['settings-gear', l10n.t('Open Settings')];
     case 'showOutput':
       return ['output', l10n.t('Open Output')];
+    case 'chooseStore':
+      return ['database', l10n.t('Choose a Store')];
+    case 'chooseModel':
+      return ['sparkle', l10n.t('Choose a Model')];
   }
 }
 
@@ -381,6 +387,8 @@ export class AnswerView {
         () => {
           if (action === 'retry') {
             this.ctx.post({ type: 'regenerate', messageId: this.message.id });
+          } else if (action === 'chooseModel') {
+            this.ctx.chooseModel();
           } else {
             this.ctx.post({ type: 'runAction', action });
           }

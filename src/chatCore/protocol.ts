@@ -80,6 +80,8 @@ export interface StoreOption {
 export interface StoreCatalogState {
   stores: StoreOption[];
   loading: boolean;
+  /** Every store is listed: a conversation's store that is not in it was deleted. */
+  complete?: boolean;
   error?: string;
 }
 

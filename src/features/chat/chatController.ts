@@ -66,6 +66,15 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       }),
     );
     this._register(services.config.onDidChange(() => this.panel?.post(this.session.state())));
+    // The store list follows the stores tree: what is created, renamed or deleted there shows here.
+    const events = services.documentsEvents;
+    this._register(events.onDidChangeStore((store) => this.storesChanged(this.stores.upsert(store))));
+    this._register(events.onDidDeleteStore((id) => this.storesChanged(this.stores.remove(id))));
+    this._register(events.onDidListStores((listed) => this.storesChanged(this.stores.follow(listed.stores, listed.complete))));
+  }
+
+  private storesChanged(changed: boolean): void {
+    if (changed) this.panel?.post({ type: 'stores', catalog: this.stores.state });
   }
 
   /**
@@ -94,6 +103,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       }),
       defaultModel: () => this.models.state.defaultModel ?? LOCAL_CHAT_MODEL,
       defaultStore: () => services.grounding.resolve(this.stores.known),
+      storeGone: (id) => this.stores.isGone(id),
       groundingKnown: async () => {
         if (!this.stores.known && services.grounding.choice?.kind !== 'none') await this.loadStores();
       },

@@ -111,6 +111,32 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
   }
 }
 
+/**
+ * A conversation grounded in a store that was deleted: said once, with the one way forward (a
+ * Retry would only fail again).
+ */
+export function storeGoneError(stores: ReadonlyArray<{ id: string; name?: string }>): ChatErrorInfo {
+  const names = stores.map((s) => `“${s.name ?? s.id}”`);
+  return {
+    kind: 'store_gone',
+    message:
+      names.length === 1
+        ? l10n.t('The vector store {0} no longer exists (it was deleted). Choose a store for this chat, then ask again.', names[0]!)
+        : l10n.t(
+            'The vector stores {0} no longer exist (they were deleted). Choose the stores for this chat, then ask again.',
+            names.join(', '),
+          ),
+    actions: ['chooseStore'],
+  };
+}
+
+/** The stores of `stores` a documents-service "not found" names (all of them when it names none). */
+export function goneStoresOf<T extends { id: string }>(error: unknown, stores: readonly T[]): T[] | undefined {
+  if (!(error instanceof DocChatError) || error.kind !== 'not_found') return undefined;
+  const named = stores.filter((s) => error.message.includes(s.id));
+  return named.length ? named : [...stores];
+}
+
 /** Why the chat has no gateway, as the inline error (undefined: it has one). */
 export function notConnectedError(reason: 'noApiKey' | 'noUrl' | 'notReady' | undefined): ChatErrorInfo | undefined {
   switch (reason) {

@@ -51,6 +51,8 @@ export interface ChatEnvironment {
    * and cache, else the deterministic rule). Without one, the rule alone.
    */
   readonly rewriter?: QueryRewriter;
+  /** True for a store known to be deleted (the conversation says so instead of searching it). */
+  storeGone?(id: string): boolean;
   /** Resolves once `defaultStore` can answer (a first question may come before the store list). */
   groundingKnown(): Promise<void>;
   warn(message: string): void;
@@ -405,6 +407,7 @@ export class ChatSession {
       documents: clients.documents,
       fileNames: this.fileNames,
       ...(this.env.rewriter ? { rewriter: this.env.rewriter } : {}),
+      ...(this.env.storeGone ? { isStoreGone: (id: string) => this.env.storeGone!(id) } : {}),
       ...(clients.notConnected ? { notConnected: clients.notConnected } : {}),
     };
     return {

@@ -225,6 +225,83 @@ describe('chat vector store list', () => {
   });
 });
 
+describe('chat vector store list follows the stores tree', () => {
+  const lister = (data: Array<{ id: string; name: string }>, hasMore = false) => ({ listVectorStores: async () => ({ data, hasMore }) });
+
+  it('shows a store created or renamed at once, and drops a deleted one, without listing again', async () => {
+    const catalog = new StoreCatalog();
+    await catalog.load(lister([{ id: 'vs_a', name: 'alpha' }]));
+    assert.equal(catalog.upsert({ id: 'vs_new', name: 'fresh' }), true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.name),
+      ['fresh', 'alpha'],
+      'a new store comes first',
+    );
+    assert.equal(catalog.upsert({ id: 'vs_a', name: 'alpha-2' }), true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.name),
+      ['fresh', 'alpha-2'],
+      'a rename keeps its place',
+    );
+    assert.equal(catalog.upsert({ id: 'vs_a', name: 'alpha-2' }), false, 'nothing new: nothing to post');
+    assert.equal(catalog.remove('vs_new'), true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.id),
+      ['vs_a'],
+    );
+    assert.equal(catalog.isGone('vs_new'), true, 'a deleted store is known to be gone');
+    assert.equal(catalog.isGone('vs_a'), false);
+  });
+
+  it("takes the tree's complete list (new, renamed, gone) and only the names from a partial one", async () => {
+    const catalog = new StoreCatalog();
+    await catalog.load(
+      lister([
+        { id: 'vs_a', name: 'alpha' },
+        { id: 'vs_b', name: 'beta' },
+      ]),
+    );
+    assert.equal(catalog.state.complete, true);
+    const partial = catalog.follow([{ id: 'vs_a', name: 'renamed' }], false);
+    assert.equal(partial, true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.name),
+      ['renamed', 'beta'],
+      'a first page removes nothing',
+    );
+    catalog.follow(
+      [
+        { id: 'vs_c', name: 'demo' },
+        { id: 'vs_a', name: 'renamed' },
+      ],
+      true,
+    );
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.id),
+      ['vs_c', 'vs_a'],
+    );
+    assert.equal(catalog.isGone('vs_b'), true);
+    assert.equal(
+      catalog.follow(
+        [
+          { id: 'vs_c', name: 'demo' },
+          { id: 'vs_a', name: 'renamed' },
+        ],
+        true,
+      ),
+      false,
+      'unchanged',
+    );
+  });
+
+  it('does not call a store gone while only a first page of stores is known', async () => {
+    const catalog = new StoreCatalog();
+    await catalog.load(lister([{ id: 'vs_a', name: 'alpha' }], true));
+    assert.equal(catalog.state.complete, undefined);
+    assert.equal(catalog.isGone('vs_elsewhere'), false);
+  });
+});
+
 describe('chat context from the search quick pick (docchat.chat.addContext)', () => {
   it('accepts a search result as the quick pick passes it, or a list of them', () => {
     const result = {

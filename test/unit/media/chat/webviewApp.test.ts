@@ -460,6 +460,44 @@ describe('chat webview', () => {
     assert.equal(store.value, 'vs_1', 'options of another conversation are not shown');
   });
 
+  it('marks a deleted store once every store is listed (no second "demo"), says so and offers Choose a Store', () => {
+    const t = setup();
+    const grounded = conversation([], { options: { vectorStoreId: 'vs_old', vectorStoreName: 'demo' } });
+    t.send(t.state(grounded), { type: 'stores', catalog: { loading: false, stores: [{ id: 'vs_new', name: 'demo' }] } });
+    const store = t.$<HTMLSelectElement>('.store-select')!;
+    assert.equal(t.$('.store-gone'), null, 'a first page of stores cannot tell that a store is gone');
+    t.send({ type: 'stores', catalog: { loading: false, complete: true, stores: [{ id: 'vs_new', name: 'demo' }] } });
+    assert.deepEqual(
+      Array.from(store.options).map((o) => o.textContent),
+      ['No grounding (no vector store)', 'demo (deleted)', 'demo', 'Several stores…'],
+    );
+    assert.equal(store.value, 'vs_old');
+    assert.match(t.$('.store-gone')!.textContent ?? '', /“demo” no longer exists/);
+    t.click(t.$('.store-gone .choose-store'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    t.send({ type: 'options', conversationId: 'c1', options: { vectorStoreId: 'vs_new', vectorStoreName: 'demo' } });
+    assert.equal(t.$('.store-gone'), null, 'gone once another store is chosen');
+  });
+
+  it('offers Choose a Store on an answer whose store was deleted, and Choose a Model moves the focus to the model picker', () => {
+    const t = setup();
+    const failed = (kind: 'store_gone' | 'model_unavailable', actions: Array<'chooseStore' | 'chooseModel'>): AssistantMessage => ({
+      ...pending(kind),
+      status: 'error',
+      error: { kind, message: 'x', actions },
+    });
+    t.send(t.state(conversation([question, failed('store_gone', ['chooseStore'])])));
+    assert.deepEqual(
+      t.$$('.inline-error button').map((b) => b.textContent),
+      ['Choose a Store'],
+    );
+    t.click(t.$('.inline-error .action-chooseStore'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    t.send(t.state(conversation([question, failed('model_unavailable', ['chooseModel'])])));
+    t.click(t.$('.inline-error .action-chooseModel'));
+    assert.equal(dom.window.document.activeElement, t.$('.model-select'));
+  });
+
   it('shows a conversation grounded in several stores, and opens the multi-select picker for "Several stores…"', () => {
     const t = setup();
     const options = {
