@@ -173,12 +173,22 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     );
   }
 
+  /**
+   * True when Local mode's backend answers the chat (no gateway URL, no documents URL: see
+   * planConnection): it serves only what it lists, and has no web tools.
+   */
+  private localGateway(): boolean {
+    const { gatewayUrl, documentsUrl } = this.services.config.current;
+    return !gatewayUrl && !documentsUrl;
+  }
+
   async loadModels(force: boolean): Promise<void> {
     const loading = this.models.load(
       this.services.connection.gateway,
       this.gatewayOrigin(),
       configuredChatModel(this.services.config.current, this.services.modelServer.choice?.model),
       force,
+      this.localGateway() ? 'local' : 'gateway',
     );
     this.panel?.post({ type: 'models', catalog: this.models.state });
     await loading;

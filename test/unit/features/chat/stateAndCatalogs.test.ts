@@ -175,6 +175,22 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
     assert.equal(state.defaultModel, 'local-extractive');
   });
 
+  it('offers in Local mode only what its backend lists: no legacy model it cannot serve, and local-extractive until it lists', async () => {
+    const catalog = new ModelCatalog(new MemoryState());
+    const listed = await catalog.load(lister(['local-extractive', 'llama3.2']), 'local', '', false, 'local');
+    assert.deepEqual(
+      listed.models.map((m) => m.id),
+      ['local-extractive', 'llama3.2'],
+    );
+    const offline = await new ModelCatalog(new MemoryState()).load(undefined, 'local', '', false, 'local');
+    assert.deepEqual(
+      offline.models.map((m) => m.id),
+      ['local-extractive'],
+      'not the gateway models before the backend answers',
+    );
+    assert.equal(offline.defaultModel, 'local-extractive');
+  });
+
   it('uses the cache within an hour, fetches again after it or on refresh, and per gateway', async () => {
     let now = 1_000_000;
     const storage = new MemoryState();
