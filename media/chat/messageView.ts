@@ -322,11 +322,14 @@ export class AnswerView {
     else this.element.removeAttribute('aria-busy');
     this.phase.replaceChildren();
     if (phase) {
-      const label = tool
-        ? (progress?.text ?? toolLabels(tool).working)
-        : phase === 'searching'
-          ? l10n.t('Searching documents…')
-          : l10n.t('Generating…');
+      const label =
+        phase === 'connecting'
+          ? l10n.t('Connecting…')
+          : tool
+            ? (progress?.text ?? toolLabels(tool).working)
+            : phase === 'searching'
+              ? l10n.t('Searching documents…')
+              : l10n.t('Generating…');
       this.phase.append(icon('loading', 'codicon-modifier-spin'), ` ${label}`);
     }
     const fraction = phase ? progress?.fraction : undefined;

@@ -85,7 +85,8 @@ export interface StoreCatalogState {
   error?: string;
 }
 
-export type StreamPhase = 'searching' | 'generating';
+/** `connecting`: the question waits for the connection DocChat is making, then is asked. */
+export type StreamPhase = 'connecting' | 'searching' | 'generating';
 
 // ---------------------------------------------------------------- host -> webview
 

@@ -8,7 +8,7 @@ import type { Services } from '../../services';
 import { configuredChatModel } from '../../services/settingsModel';
 import { accessibleAnswerText } from './accessibleView';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
-import { notConnectedError } from './chatErrors';
+import { couldNotConnectError, notConnectedError } from './chatErrors';
 import { type AnswerEnded, ChatSession } from './chatSession';
 import type * as ConversationStoreModule from './conversationStore';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
@@ -89,11 +89,15 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const { services, log } = this;
     const session = new ChatSession(new (conversationStore().ConversationStore)(this.context.workspaceState), {
       clients: () => {
-        const notConnected = notConnectedError(services.connection.gatewayUnavailable);
+        const { connection } = services;
+        const connecting = this.connecting();
+        const failed = connection.state.kind === 'error' ? connection.state.message : undefined;
+        const notConnected = failed !== undefined ? couldNotConnectError(failed) : notConnectedError(connection.gatewayUnavailable);
         return {
-          gateway: services.connection.gateway,
-          documents: services.connection.documents,
+          gateway: connection.gateway,
+          documents: connection.documents,
           ...(notConnected ? { notConnected } : {}),
+          ...(connecting ? { connecting } : {}),
         };
       },
       settings: () => ({
@@ -105,6 +109,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       defaultStore: () => services.grounding.resolve(this.stores.known),
       storeGone: (id) => this.stores.isGone(id),
       groundingKnown: async () => {
+        await this.connecting();
         if (!this.stores.known && services.grounding.choice?.kind !== 'none') await this.loadStores();
       },
       rewriter: new QueryRewriter({ log: (message) => log.warn(message) }),
@@ -115,6 +120,24 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     this._register(session.onMessage((message) => this.panel?.post(message)));
     this._register(session.onDidAnswer((ended) => this.answered.fire(ended)));
     return session;
+  }
+
+  /**
+   * While DocChat makes its connection (not used yet in this window, or starting Local mode's
+   * backend): resolves once it is made or failed. Undefined when there is nothing to wait for.
+   */
+  private connecting(): Promise<void> | undefined {
+    const { connection } = this.services;
+    if (connection.gatewayUnavailable !== 'notReady') return undefined;
+    if (connection.state.kind === 'idle') return connection.use('a question in the chat');
+    if (connection.state.kind !== 'starting') return undefined;
+    return new Promise((resolve) => {
+      const listener = connection.onDidChange((state) => {
+        if (state.kind === 'starting') return;
+        listener.dispose();
+        resolve();
+      });
+    });
   }
 
   // ------------------------------------------------------------ panel

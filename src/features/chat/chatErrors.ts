@@ -152,6 +152,15 @@ export function goneStoresOf<T extends { id: string }>(error: unknown, stores: r
   return named.length ? named : [...stores];
 }
 
+/** DocChat's connection failed (Local mode's backend did not start): the reason, and the log. */
+export function couldNotConnectError(reason: string): ChatErrorInfo {
+  return {
+    kind: 'not_connected',
+    message: l10n.t('DocChat could not connect: {0}', reason),
+    actions: ['retry', 'showOutput'],
+  };
+}
+
 /** Why the chat has no gateway, as the inline error (undefined: it has one). */
 export function notConnectedError(reason: 'noApiKey' | 'noUrl' | 'notReady' | undefined): ChatErrorInfo | undefined {
   switch (reason) {

@@ -166,6 +166,15 @@ describe('chat webview', () => {
     assert.equal(t.posted.length, 1);
   });
 
+  it('shows "Connecting…" on a question that waits for the connection, with Stop, then the search', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStatus', requestId: 'r1', phase: 'connecting' });
+    assert.match(t.$('.phase')!.textContent ?? '', /Connecting…/);
+    assert.ok(t.$('.stop:not([hidden])'), 'the wait can be stopped');
+    t.send({ type: 'streamStatus', requestId: 'r1', phase: 'searching' });
+    assert.match(t.$('.phase')!.textContent ?? '', /Searching/);
+  });
+
   it('renders a streaming answer with citations, stops it with Escape, and shows it as stopped with Regenerate', () => {
     const t = setup();
     t.send(t.state(conversation([question, pending()])));
