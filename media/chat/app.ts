@@ -10,6 +10,7 @@ import type {
   UserMessage,
   WebviewMessage,
 } from '../../src/chatCore/protocol';
+import { hasProjectCode, ignoresSampling, LOCAL_CHAT_MODEL } from '../../src/chatCore/modelTraits';
 import { groundingStores } from '../../src/chatCore/conversationStores';
 import { h, icon, iconButton, textButton } from './dom';
 import type { MarkdownPipeline } from './markdown';
@@ -67,6 +68,16 @@ export class ChatApp {
   });
   private readonly projectCode = h('span', { className: 'project-code' });
   private readonly optionsPanel = h('div', { className: 'options-panel', attrs: { hidden: '' } });
+  private readonly temperatureLabel = h('label', {}, h('span', { text: l10n.t('Temperature') }), this.temperatureInput);
+  private readonly maxTokensLabel = h('label', {}, h('span', { text: l10n.t('Max completion tokens') }), this.maxTokensInput);
+  /** Shown instead of the sampling options for a model that has none (it quotes its sources). */
+  private readonly samplingNote = h('p', {
+    className: 'sampling-note',
+    attrs: { hidden: '' },
+    text: l10n.t('{0} quotes its sources word for word: it has no temperature or answer length to set.', LOCAL_CHAT_MODEL),
+  });
+  /** False when the gateway has no web tools (Local mode): `/web`, `/crawl`, `/research` are not offered. */
+  private webTools = true;
   private readonly notices = h('div', { className: 'notices' });
   /** Not a live region: the announcer says what is new, so re-rendering never repeats text. */
   private readonly messageList = h('div', {
@@ -80,7 +91,7 @@ export class ChatApp {
     className: 'composer-input',
     attrs: {
       rows: '3',
-      placeholder: l10n.t('Ask a question, or use /web, /crawl, /research. Enter to send, Shift+Enter for a new line, Escape to stop.'),
+      placeholder: composerPlaceholder(true),
       'aria-label': l10n.t('Question'),
     },
   });
@@ -129,11 +140,7 @@ export class ChatApp {
     for (const input of [this.temperatureInput, this.maxTokensInput]) {
       input.addEventListener('change', () => this.sendOptions());
     }
-    this.optionsPanel.append(
-      h('label', {}, h('span', { text: l10n.t('Temperature') }), this.temperatureInput),
-      h('label', {}, h('span', { text: l10n.t('Max completion tokens') }), this.maxTokensInput),
-      this.projectCode,
-    );
+    this.optionsPanel.append(this.temperatureLabel, this.maxTokensLabel, this.samplingNote, this.projectCode);
     const toggleOptions = iconButton('settings-gear', l10n.t('Conversation options'), () => {
       this.optionsPanel.toggleAttribute('hidden');
       toggleOptions.setAttribute('aria-expanded', String(!this.optionsPanel.hidden));
@@ -239,6 +246,7 @@ export class ChatApp {
   private apply(message: HostMessage): void {
     switch (message.type) {
       case 'state':
+        this.setWebTools(message.webTools !== false);
         return this.renderState(message.conversation, message.conversations, message.projectCode, message.announce);
       case 'turn':
         return this.renderTurn(message);
@@ -302,6 +310,8 @@ export class ChatApp {
     this.conversation = conversation;
     this.renderConversationList(summaries, conversation.id);
     this.renderOptions(conversation);
+    // The project code is the gateway's billing tag; "NA" (none set) is not worth a line.
+    this.projectCode.hidden = !hasProjectCode(projectCode);
     this.projectCode.textContent = l10n.t('Project code: {0} (from the settings)', projectCode);
     this.announcer.mode = announce ?? 'asTheyStream';
     this.pendingChips.replaceChildren(
@@ -315,6 +325,13 @@ export class ChatApp {
       afterPaint(() => mark(Marks.conversationPainted, detail), false, this.requestFrame);
     }
     this.frames.follow();
+  }
+
+  private setWebTools(offered: boolean): void {
+    if (offered === this.webTools) return;
+    this.webTools = offered;
+    this.input.placeholder = composerPlaceholder(offered);
+    this.slashCommands.enabled = offered;
   }
 
   private renderOptions(conversation: Conversation): void {
@@ -449,6 +466,11 @@ export class ChatApp {
     }
     this.modelSelect.replaceChildren(...groups);
     this.modelSelect.value = selectedModel;
+    // The quoting model ignores temperature and length: the gear does not offer what does nothing.
+    const sampling = !ignoresSampling(selectedModel);
+    this.temperatureLabel.hidden = !sampling;
+    this.maxTokensLabel.hidden = !sampling;
+    this.samplingNote.hidden = sampling;
     this.modelSelect.title = this.models.loading ? l10n.t('Loading models…') : l10n.t('Model: {0}', selectedModel);
 
     const grounded = conversation ? groundingStores(conversation.options) : [];
@@ -574,6 +596,12 @@ export class ChatApp {
       this.post({ type: 'openLink', href: link.dataset.href! });
     }
   }
+}
+
+function composerPlaceholder(webTools: boolean): string {
+  return webTools
+    ? l10n.t('Ask a question, or use /web, /crawl, /research. Enter to send, Shift+Enter for a new line, Escape to stop.')
+    : l10n.t('Ask a question about your documents. Enter to send, Shift+Enter for a new line, Escape to stop.');
 }
 
 /** Index of the first message shown at once: the last ones within FIRST_PAINT_TEXT, at least two. */

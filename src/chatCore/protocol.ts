@@ -102,6 +102,8 @@ export type HostMessage =
       projectCode: string;
       /** How the screen-reader live region reads answers (`docchat.chat.announceAnswers`). */
       announce?: AnnounceMode;
+      /** False when the gateway has no web tools (Local mode): `/web` and the others are not offered. */
+      webTools?: boolean;
     }
   /**
    * A new turn of the shown conversation (a question and its answer, or a regenerated answer):

@@ -104,6 +104,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         projectCode: services.config.current.projectCode,
         maxSearchResults: services.config.current.searchMaxResults,
         announce: services.config.current.announceAnswers,
+        webTools: !this.localGateway(),
       }),
       defaultModel: () => this.models.state.defaultModel ?? LOCAL_CHAT_MODEL,
       defaultStore: () => services.grounding.resolve(this.stores.known),

@@ -46,7 +46,8 @@ export interface ChatEnvironment {
      */
     connecting?: Promise<void>;
   };
-  settings(): { projectCode: string; maxSearchResults: number; announce: AnnounceMode };
+  /** `webTools`: false when the gateway has no web tools (Local mode's own backend). */
+  settings(): { projectCode: string; maxSearchResults: number; announce: AnnounceMode; webTools?: boolean };
   /** The model of a conversation that has not picked one. */
   defaultModel(): string;
   /** The store a new conversation is grounded in, when the list of stores is known. */
@@ -138,6 +139,7 @@ export class ChatSession {
       conversations: this.store.summaries(),
       projectCode: settings.projectCode,
       announce: settings.announce,
+      ...(settings.webTools === false ? { webTools: false } : {}),
     };
   }
 

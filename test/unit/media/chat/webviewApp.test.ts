@@ -748,6 +748,37 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1 });
   });
 
+  it('does not offer /web, /crawl or /research where the gateway has no web tools (Local mode)', () => {
+    const t = setup();
+    const input = t.$<HTMLTextAreaElement>('textarea')!;
+    t.send(t.state(conversation()));
+    assert.match(input.placeholder, /\/web/);
+    t.send({ ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), webTools: false });
+    assert.doesNotMatch(input.placeholder, /\/web|\/crawl|\/research/);
+    input.value = '/';
+    input.dispatchEvent(new dom.window.Event('input'));
+    assert.equal(t.$('.slash-commands')!.hidden, true, 'no suggestions of tools that cannot run');
+    t.send(t.state(conversation()));
+    input.dispatchEvent(new dom.window.Event('input'));
+    assert.equal(t.$('.slash-commands')!.hidden, false, 'offered again once a gateway has them');
+  });
+
+  it('hides Temperature and Max tokens for local-extractive, which ignores them, and the project code when none is set', () => {
+    const t = setup();
+    const shown = (selector: string) => !t.$<HTMLInputElement>(selector)!.closest('label')!.hidden;
+    t.send(t.state(conversation([], { options: { model: 'local-extractive' } })));
+    assert.equal(shown('.temperature'), false);
+    assert.equal(shown('.max-tokens'), false);
+    assert.equal(t.$('.sampling-note')!.hidden, false);
+    t.send({ type: 'options', conversationId: 'c1', options: { model: 'alpha-5-mini' } });
+    assert.equal(shown('.temperature'), true);
+    assert.equal(shown('.max-tokens'), true);
+    assert.equal(t.$('.sampling-note')!.hidden, true);
+    assert.equal(t.$('.project-code')!.hidden, false, 'P-7 is shown');
+    t.send({ ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), projectCode: 'NA' });
+    assert.equal(t.$('.project-code')!.hidden, true, '"NA" (no project) is not shown');
+  });
+
   it('suggests the slash commands as the user types "/", completes with Enter, closes with Escape', () => {
     const t = setup();
     t.send(t.state(conversation()));
