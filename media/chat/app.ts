@@ -86,6 +86,7 @@ export class ChatApp {
   });
   private readonly announcer = new Announcer();
   private readonly emptyState = h('div', { className: 'empty-state' });
+  private readonly emptyHint = h('p', { className: 'hint' });
   private readonly pendingChips = h('div', { className: 'chips pending-context' });
   private readonly input = h('textarea', {
     className: 'composer-input',
@@ -334,7 +335,16 @@ export class ChatApp {
     this.slashCommands.enabled = offered;
   }
 
+  /** The empty chat's hint follows the grounding: pick a store, or what is searched. */
+  private renderEmptyHint(conversation: Conversation): void {
+    const grounded = groundingStores(conversation.options);
+    this.emptyHint.textContent = grounded.length
+      ? l10n.t('Answers search {0} and cite their sources as [1], [2], …', grounded.map((s) => `“${s.name}”`).join(', '))
+      : l10n.t('Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …');
+  }
+
   private renderOptions(conversation: Conversation): void {
+    this.renderEmptyHint(conversation);
     this.renderPickers();
     const { temperature, maxCompletionTokens } = conversation.options;
     this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
@@ -415,11 +425,9 @@ export class ChatApp {
       this.emptyState.replaceChildren(
         icon('comment-discussion', 'empty-icon'),
         h('p', { text: l10n.t('Ask a question about your documents or your code.') }),
-        h('p', {
-          className: 'hint',
-          text: l10n.t('Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …'),
-        }),
+        this.emptyHint,
       );
+      this.renderEmptyHint(conversation);
       elements.push(this.emptyState);
     }
     placeChildren(this.messageList, elements);

@@ -272,7 +272,8 @@ async function chooseFiles(
   const selected = new Set(current.map((f) => f.id));
   const items = page.data.map((f) => ({
     label: catalog.get(f.id)?.filename || f.id,
-    description: f.status === 'completed' ? f.id : `${f.id} · ${f.status.replace(/_/g, ' ')}`,
+    ...(f.status === 'completed' ? {} : { description: f.status.replace(/_/g, ' ') }),
+    ...(catalog.get(f.id)?.filename ? { detail: f.id } : {}),
     picked: selected.has(f.id),
     id: f.id,
   }));

@@ -14,6 +14,7 @@ import { offerWalkthrough } from '../walkthrough';
 export { pickStore, pickStores, pickStoreToSearch } from './storePicker';
 export { FileCatalog } from './fileCatalog';
 export { editMetadata } from './metadataEditor';
+export { metadataSavedMessage } from './metadataDraft';
 export { createStoreInteractive } from './createStore';
 export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';

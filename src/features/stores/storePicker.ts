@@ -24,16 +24,11 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
   const now = Date.now() / 1000;
   const recent = new Set(services.recentStores.list());
   const stores = services.recentStores.sort(data, (s) => s.id);
+  // The name is what people know a store by; its id comes last, for those who need it.
   return stores.map((store) => ({
     label: `$(database) ${store.name || store.id}`,
-    description: store.id,
-    detail: [
-      recent.has(store.id) ? vscode.l10n.t('recently used') : '',
-      formatDate(store.created_at),
-      describeExpiry(store.expires_at, now),
-    ]
-      .filter(Boolean)
-      .join(' · '),
+    description: [recent.has(store.id) ? vscode.l10n.t('recently used') : '', formatDate(store.created_at)].filter(Boolean).join(' · '),
+    detail: [describeExpiry(store.expires_at, now), store.name ? store.id : ''].filter(Boolean).join(' · '),
     store,
   }));
 }

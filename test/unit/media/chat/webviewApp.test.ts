@@ -488,6 +488,14 @@ describe('chat webview', () => {
     assert.equal(t.$('.store-gone'), null, 'gone once another store is chosen');
   });
 
+  it('asks to pick a store only while none is picked; then says which store answers search', () => {
+    const t = setup();
+    t.send(t.state(conversation()));
+    assert.match(t.$('.empty-state .hint')!.textContent ?? '', /Pick a vector store above/);
+    t.send({ type: 'options', conversationId: 'c1', options: { vectorStoreId: 'vs_1', vectorStoreName: 'demo' } });
+    assert.equal(t.$('.empty-state .hint')!.textContent, 'Answers search “demo” and cite their sources as [1], [2], …');
+  });
+
   it('offers Choose a Store on an answer whose store was deleted, and Choose a Model moves the focus to the model picker', () => {
     const t = setup();
     const failed = (kind: 'store_gone' | 'model_unavailable', actions: Array<'chooseStore' | 'chooseModel'>): AssistantMessage => ({
