@@ -46,7 +46,8 @@ export async function pickQuickItem(page: Page, text: string | RegExp): Promise<
 export async function openStoreSearch(page: Page, store: string): Promise<Locator> {
   const quick = page.locator(QUICK_INPUT);
   const searchBox = quick.locator('.quick-input-title', { hasText: `Search "${store}"` });
-  const storeRow = quick.locator('.monaco-list-row', { hasText: store }).first();
+  // A store's row (its database icon), never a search result that names the store.
+  const storeRow = quick.locator('.monaco-list-row', { hasText: store, has: page.locator('.codicon-database') }).first();
   await searchBox.or(storeRow).first().waitFor({ state: 'visible', timeout: 30_000 });
   if (!(await searchBox.isVisible())) await storeRow.click();
   await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
