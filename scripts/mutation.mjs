@@ -3,7 +3,7 @@
 // scripts/mutants.mjs, one at a time, to a copy of the tree in a temporary folder, runs only the
 // test files that should catch it (mocha, stopping at the first failure), and reports each break
 // as killed (a test failed) or survived (every test still passed). The working tree is never
-// touched. Not part of `npm test`: a full run takes several minutes (see the README).
+// touched. Not part of `npm test`: a full run takes several minutes (see CONTRIBUTING.md).
 //
 //   npm run mutation [-- --only=name,name] [--area=src/backend,src/api] [--list] [--no-bail]
 // --no-bail runs every test of a break's files and prints how many failed (to see that each test

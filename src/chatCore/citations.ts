@@ -61,3 +61,121 @@ export function citedSources(text: string, sourceCount: number): number[] {
   }
   return cited;
 }
+
+/** A quoted sentence wrapped in straight or curly quotes, as `local-extractive` writes it. */
+const QUOTED = /^["“](.+)["”]$/s;
+/** The end of the sentence before the one a citation closes. */
+const SENTENCE_END = /[.!?]["')\]*_`]*\s+(?=["'(*_`]*[\p{Lu}\p{N}])/gu;
+
+/**
+ * The text a citation stands behind: its sentence or quote between `from` (the line's start or
+ * the end of an earlier citation) and `cut` (the first of the citations written together with
+ * it, "[1][2]"), or, for citations on a line of their own, the table or code block above them.
+ */
+function statementBefore(text: string, lineStart: number, from: number, cut: number): string {
+  if (from === lineStart && !text.slice(lineStart, cut).trim()) {
+    // Walked back rather than matched (`/\s+$/` is quadratic on a long run of spaces).
+    let end = lineStart;
+    while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+    const blockStart = end < 2 ? 0 : text.lastIndexOf('\n\n', end - 2) + 1;
+    return text.slice(blockStart, end).trim();
+  }
+  const statement = text
+    .slice(from, cut)
+    .replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/, '')
+    .replace(/^\s*>\s?/, '')
+    .trim();
+  const quoted = QUOTED.exec(statement);
+  if (quoted) return quoted[1]!.trim();
+  let sentenceStart = 0;
+  for (const match of statement.matchAll(SENTENCE_END)) sentenceStart = match.index + match[0].length;
+  return statement.slice(sentenceStart).trim();
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Where the answer's code is, as sorted `[start, end)` ranges: fenced blocks and inline code
+ * spans, in which the webview's markdown shows `[1]` as code, not as a citation.
+ */
+function codeRanges(text: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  let fence: { marker: string; start: number } | undefined;
+  for (let lineStart = 0; lineStart <= text.length;) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd);
+    const opening = FENCE_OPEN.exec(line);
+    if (fence) {
+      const closes =
+        opening && opening[1]![0] === fence.marker[0] && opening[1]!.length >= fence.marker.length && !line.slice(opening[0].length).trim();
+      if (closes) {
+        ranges.push([fence.start, lineEnd]);
+        fence = undefined;
+      }
+    } else if (opening) {
+      fence = { marker: opening[1]!, start: lineStart };
+    } else {
+      // Inline code: a run of backticks up to the next run of the same length on the line.
+      const runs = [...line.matchAll(/`+/g)].map((m) => ({ at: m.index, length: m[0].length }));
+      for (let i = 0; i < runs.length; i++) {
+        let close = i + 1;
+        while (close < runs.length && runs[close]!.length !== runs[i]!.length) close++;
+        if (close === runs.length) continue;
+        ranges.push([lineStart + runs[i]!.at, lineStart + runs[close]!.at + runs[close]!.length]);
+        i = close;
+      }
+    }
+    if (newline === -1) break;
+    lineStart = newline + 1;
+  }
+  if (fence) ranges.push([fence.start, text.length]);
+  return ranges;
+}
+
+/**
+ * What the answer says each time it cites source `number`, in order: the quoted sentence (or the
+ * statement, when the model did not quote), or the table or code block a citation follows. The
+ * source opener highlights these in the source, not the whole passage.
+ */
+export function citedStatements(text: string, number: number, sourceCount: number): string[] {
+  const citations: Array<{ start: number; end: number; numbers: number[] }> = [];
+  const code = codeRanges(text);
+  let inCode = 0;
+  for (let pos = text.indexOf('['); pos !== -1; pos = text.indexOf('[', pos + 1)) {
+    while (inCode < code.length && code[inCode]![1] <= pos) inCode++;
+    if (inCode < code.length && code[inCode]![0] <= pos) {
+      continue;
+    }
+    const match = citationAt(text, pos, sourceCount);
+    if (!match) {
+      continue;
+    }
+    citations.push({ start: pos, end: pos + match.length, numbers: match.numbers });
+    pos += match.length - 1;
+  }
+  const statements: string[] = [];
+  // Citations right before one ("[1][2]") share its statement; an earlier one ends the statement
+  // before it: "A [1] and B [2]" cites B with [2]. `group` is the first of those written together.
+  let group = 0;
+  let lineStart = 0;
+  citations.forEach((citation, i) => {
+    const previous = citations[i - 1];
+    // Only the text since the previous citation is searched, so a long line is read once.
+    const gapStart = previous?.end ?? 0;
+    const gap = text.slice(gapStart, citation.start);
+    const newline = gap.lastIndexOf('\n');
+    const sameLine = !!previous && newline === -1;
+    if (newline !== -1 || !previous) lineStart = gapStart + newline + 1;
+    if (!sameLine || gap.trim()) {
+      group = i;
+    }
+    if (!citation.numbers.includes(number)) {
+      return;
+    }
+    const before = citations[group - 1];
+    const from = before && before.start >= lineStart ? before.end : lineStart;
+    statements.push(statementBefore(text, lineStart, from, citations[group]!.start));
+  });
+  return statements;
+}

@@ -89,6 +89,10 @@ function segment(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new ValidationError(what, 'a non-empty id', `The ${what.replace(/_/g, ' ')} must not be empty.`);
   }
+  // encodeURIComponent keeps "." and "..", which a URL resolves as dot segments: `files/..` would reach the store itself.
+  if (value === '.' || value === '..') {
+    throw new ValidationError(what, 'not "." or ".."', `The ${what.replace(/_/g, ' ')} "${value}" is not a valid id.`);
+  }
   return encodeURIComponent(value);
 }
 

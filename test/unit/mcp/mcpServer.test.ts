@@ -107,6 +107,18 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     }
   });
 
+  it('lists tool schemas that name no JSON Schema dialect, so no host has to fetch a meta-schema', async () => {
+    // VS Code 1.104 checks each tool's input schema with its JSON language service, which fetches the
+    // meta-schema a `$schema` names; offline that fails and VS Code leaves the tool out. Without
+    // `$schema` the MCP specification's default dialect (JSON Schema 2020-12) applies.
+    const { tools } = await session.client.listTools();
+    assert.ok(tools.length >= 4);
+    for (const t of tools) {
+      assert.ok(!('$schema' in t.inputSchema), `${t.name}'s input schema names ${String(t.inputSchema.$schema)}`);
+      assert.ok(!t.outputSchema || !('$schema' in t.outputSchema), `${t.name}'s output schema names ${String(t.outputSchema?.$schema)}`);
+    }
+  });
+
   it('lists the stores', async () => {
     const result = await tool(session, ToolNames.listStores);
     assert.ok(!result.isError, textOf(result));
@@ -225,6 +237,18 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
       assert.match(textOf(result), /DocChat: Set Documents Token/);
       assert.match(textOf(result), new RegExp(McpEnv.documentsToken));
       assert.ok(!JSON.stringify(result).includes(wrong) && !s.stderr().includes(wrong), 'the wrong token is not echoed');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('never writes a password given in the documents URL to its log', async () => {
+    const withCredentials = backend.url.replace('//', '//someone:url-secret-8e41@');
+    const s = await connect({ [McpEnv.documentsUrl]: withCredentials, [McpEnv.documentsToken]: TOKEN });
+    try {
+      await tool(s, ToolNames.listStores);
+      assert.match(s.stderr(), /ready \(documents service at http:\/\/\*\*\*@127\.0\.0\.1/);
+      assert.ok(!s.stderr().includes('url-secret-8e41'), 'the password in the URL is not logged');
     } finally {
       await s.close();
     }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { DocumentsClient } from '../../../../src/api/documents/client';
-import { AbortedError, NotFoundError, TimeoutError } from '../../../../src/api/http/errors';
+import { AbortedError, NotFoundError, TimeoutError, ValidationError } from '../../../../src/api/http/errors';
 import { ScriptServer, sendJson, sendText } from '../../../support/servers/scriptServer';
 import { documentsClient, FakeClock, recorder, rejects, TOKEN } from '../helpers';
 
@@ -92,6 +92,17 @@ describe('DocumentsClient endpoints', () => {
     await other.retrieveVectorStore('vs a/b');
     await other.close();
     assert.equal(server.requests[0]!.path, '/v1/vector_stores/vs%20a%2Fb');
+  });
+
+  it('refuses "." and ".." as ids, which the URL would resolve to another path', async () => {
+    server.on('DELETE', /^\/v1\//, (_r, res) => sendJson(res, 200, { id: 'x', object: 'vector_store.deleted', deleted: true }));
+    server.on('GET', /^\/v1\//, (_r, res) => sendText(res, 200, 'text'));
+    for (const id of ['..', '.']) {
+      await rejects(client.retrieveVectorStoreFileContent('vs_abc', id), ValidationError);
+      await rejects(client.deleteVectorStoreFile('vs_abc', id), ValidationError);
+      await rejects(client.retrieveVectorStore(id), ValidationError);
+    }
+    assert.deepEqual(server.requests, []);
   });
 
   it('lists, retrieves, updates and deletes files, and reads their content', async () => {
