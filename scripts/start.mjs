@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: builds DocChat and opens it in a real VS Code with a demo workspace.
-//   npm start                      code-server on http://127.0.0.1:8080/ (URL printed; Ctrl+C stops it)
+//   npm start                      code-server on http://127.0.0.1:8080/, opened in the default browser
+//                                  when this machine has one (else the address to open is printed);
+//                                  Ctrl+C stops it
+//   npm start -- --no-open         print the address only
 //   npm start -- --port 9000       another port
 //   npm start -- --desktop         VS Code desktop (`code --extensionDevelopmentPath`), when installed
 // The demo workspace and the VS Code profile persist under the cache folder
@@ -17,6 +20,7 @@ import { codeServerEntry, installCodeServer } from './install-code-server.mjs';
 
 const args = process.argv.slice(2);
 const desktop = args.includes('--desktop');
+const noOpen = args.includes('--no-open');
 const portIndex = args.indexOf('--port');
 const port = portIndex >= 0 ? Number(args[portIndex + 1]) : Number(process.env.PORT ?? 8080);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -143,7 +147,12 @@ async function startCodeServer() {
     const match = /HTTP server listening on (http:\/\/\S+)/.exec(chunk.toString());
     if (match) {
       const url = `${match[1].replace(/\/$/, '')}/?folder=${encodeURIComponent(workspaceDir)}`;
-      console.log(`\n  DocChat in VS Code: ${url}\n  Press Ctrl+C to stop.\n`);
+      const opened = !noOpen && openInBrowser(url);
+      console.log(
+        opened
+          ? `\n  DocChat in VS Code, opened in your browser: ${url}\n  Press Ctrl+C to stop.\n`
+          : `\n  DocChat in VS Code is ready: open ${url} in your browser.\n  Press Ctrl+C to stop.\n`,
+      );
     }
   });
   const stop = () => child.kill('SIGTERM');
@@ -151,6 +160,31 @@ async function startCodeServer() {
   process.on('SIGTERM', stop);
   const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 0)));
   process.exit(code);
+}
+
+/**
+ * Opens `url` in the default browser when this machine has one to open (a desktop session);
+ * false when it cannot (a server without a display, no opener command), so the caller says what
+ * to do instead.
+ */
+function openInBrowser(url) {
+  const opener =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : process.env.DISPLAY || process.env.WAYLAND_DISPLAY
+          ? ['xdg-open', [url]]
+          : undefined;
+  if (!opener || (process.platform !== 'win32' && !commandExists(opener[0]))) return false;
+  try {
+    const child = spawn(opener[0], opener[1], { stdio: 'ignore', detached: true });
+    child.on('error', () => console.log(`  Could not open a browser: open ${url} yourself.`));
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function startDesktop() {

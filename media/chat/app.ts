@@ -10,6 +10,7 @@ import type {
   UserMessage,
   WebviewMessage,
 } from '../../src/chatCore/protocol';
+import { hasProjectCode, ignoresSampling, LOCAL_CHAT_MODEL } from '../../src/chatCore/modelTraits';
 import { groundingStores } from '../../src/chatCore/conversationStores';
 import { h, icon, iconButton, textButton } from './dom';
 import type { MarkdownPipeline } from './markdown';
@@ -67,6 +68,16 @@ export class ChatApp {
   });
   private readonly projectCode = h('span', { className: 'project-code' });
   private readonly optionsPanel = h('div', { className: 'options-panel', attrs: { hidden: '' } });
+  private readonly temperatureLabel = h('label', {}, h('span', { text: l10n.t('Temperature') }), this.temperatureInput);
+  private readonly maxTokensLabel = h('label', {}, h('span', { text: l10n.t('Max completion tokens') }), this.maxTokensInput);
+  /** Shown instead of the sampling options for a model that has none (it quotes its sources). */
+  private readonly samplingNote = h('p', {
+    className: 'sampling-note',
+    attrs: { hidden: '' },
+    text: l10n.t('{0} quotes its sources word for word: it has no temperature or answer length to set.', LOCAL_CHAT_MODEL),
+  });
+  /** False when the gateway has no web tools (Local mode): `/web`, `/crawl`, `/research` are not offered. */
+  private webTools = true;
   private readonly notices = h('div', { className: 'notices' });
   /** Not a live region: the announcer says what is new, so re-rendering never repeats text. */
   private readonly messageList = h('div', {
@@ -75,12 +86,13 @@ export class ChatApp {
   });
   private readonly announcer = new Announcer();
   private readonly emptyState = h('div', { className: 'empty-state' });
+  private readonly emptyHint = h('p', { className: 'hint' });
   private readonly pendingChips = h('div', { className: 'chips pending-context' });
   private readonly input = h('textarea', {
     className: 'composer-input',
     attrs: {
       rows: '3',
-      placeholder: l10n.t('Ask a question, or use /web, /crawl, /research. Enter to send, Shift+Enter for a new line, Escape to stop.'),
+      placeholder: composerPlaceholder(true),
       'aria-label': l10n.t('Question'),
     },
   });
@@ -100,6 +112,7 @@ export class ChatApp {
       post: (m) => host.postMessage(m),
       busy: () => this.activeAnswer() !== undefined,
       now: () => Date.now(),
+      chooseModel: () => this.modelSelect.focus(),
       requestRender: (view) => this.frames.render(view),
       announcer: this.announcer,
     };
@@ -128,11 +141,7 @@ export class ChatApp {
     for (const input of [this.temperatureInput, this.maxTokensInput]) {
       input.addEventListener('change', () => this.sendOptions());
     }
-    this.optionsPanel.append(
-      h('label', {}, h('span', { text: l10n.t('Temperature') }), this.temperatureInput),
-      h('label', {}, h('span', { text: l10n.t('Max completion tokens') }), this.maxTokensInput),
-      this.projectCode,
-    );
+    this.optionsPanel.append(this.temperatureLabel, this.maxTokensLabel, this.samplingNote, this.projectCode);
     const toggleOptions = iconButton('settings-gear', l10n.t('Conversation options'), () => {
       this.optionsPanel.toggleAttribute('hidden');
       toggleOptions.setAttribute('aria-expanded', String(!this.optionsPanel.hidden));
@@ -238,6 +247,7 @@ export class ChatApp {
   private apply(message: HostMessage): void {
     switch (message.type) {
       case 'state':
+        this.setWebTools(message.webTools !== false);
         return this.renderState(message.conversation, message.conversations, message.projectCode, message.announce);
       case 'turn':
         return this.renderTurn(message);
@@ -301,6 +311,8 @@ export class ChatApp {
     this.conversation = conversation;
     this.renderConversationList(summaries, conversation.id);
     this.renderOptions(conversation);
+    // The project code is the gateway's billing tag; "NA" (none set) is not worth a line.
+    this.projectCode.hidden = !hasProjectCode(projectCode);
     this.projectCode.textContent = l10n.t('Project code: {0} (from the settings)', projectCode);
     this.announcer.mode = announce ?? 'asTheyStream';
     this.pendingChips.replaceChildren(
@@ -316,7 +328,23 @@ export class ChatApp {
     this.frames.follow();
   }
 
+  private setWebTools(offered: boolean): void {
+    if (offered === this.webTools) return;
+    this.webTools = offered;
+    this.input.placeholder = composerPlaceholder(offered);
+    this.slashCommands.enabled = offered;
+  }
+
+  /** The empty chat's hint follows the grounding: pick a store, or what is searched. */
+  private renderEmptyHint(conversation: Conversation): void {
+    const grounded = groundingStores(conversation.options);
+    this.emptyHint.textContent = grounded.length
+      ? l10n.t('Answers search {0} and cite their sources as [1], [2], …', grounded.map((s) => `“${s.name}”`).join(', '))
+      : l10n.t('Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …');
+  }
+
   private renderOptions(conversation: Conversation): void {
+    this.renderEmptyHint(conversation);
     this.renderPickers();
     const { temperature, maxCompletionTokens } = conversation.options;
     this.temperatureInput.value = temperature === undefined ? '' : String(temperature);
@@ -397,11 +425,9 @@ export class ChatApp {
       this.emptyState.replaceChildren(
         icon('comment-discussion', 'empty-icon'),
         h('p', { text: l10n.t('Ask a question about your documents or your code.') }),
-        h('p', {
-          className: 'hint',
-          text: l10n.t('Pick a vector store above to ground answers in its documents; answers then cite their sources as [1], [2], …'),
-        }),
+        this.emptyHint,
       );
+      this.renderEmptyHint(conversation);
       elements.push(this.emptyState);
     }
     placeChildren(this.messageList, elements);
@@ -448,6 +474,11 @@ export class ChatApp {
     }
     this.modelSelect.replaceChildren(...groups);
     this.modelSelect.value = selectedModel;
+    // The quoting model ignores temperature and length: the gear does not offer what does nothing.
+    const sampling = !ignoresSampling(selectedModel);
+    this.temperatureLabel.hidden = !sampling;
+    this.maxTokensLabel.hidden = !sampling;
+    this.samplingNote.hidden = sampling;
     this.modelSelect.title = this.models.loading ? l10n.t('Loading models…') : l10n.t('Model: {0}', selectedModel);
 
     const grounded = conversation ? groundingStores(conversation.options) : [];
@@ -457,7 +488,8 @@ export class ChatApp {
     if (grounded.length > 1) {
       storeOptions.push(option(CURRENT_STORES, l10n.t('{0} stores: {1}', grounded.length, names)));
     } else if (storeId && !this.stores.stores.some((s) => s.id === storeId)) {
-      storeOptions.push(option(storeId, grounded[0]!.name));
+      // Not in a list of every store: it was deleted (a store made since may have its name).
+      storeOptions.push(option(storeId, this.stores.complete ? l10n.t('{0} (deleted)', grounded[0]!.name) : grounded[0]!.name));
     }
     storeOptions.push(...this.stores.stores.map((s) => option(s.id, s.name)));
     storeOptions.push(option(SEVERAL_STORES, l10n.t('Several stores…')));
@@ -468,7 +500,28 @@ export class ChatApp {
       : l10n.t('Answers are not grounded in documents');
 
     const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
-    this.notices.replaceChildren(...notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text }))));
+    const noticeRows = notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text })));
+    const gone = this.stores.complete ? grounded.filter((g) => !this.stores.stores.some((s) => s.id === g.id)) : [];
+    if (gone.length) {
+      noticeRows.push(
+        h(
+          'div',
+          { className: 'notice store-gone', attrs: { role: 'status' } },
+          icon('warning'),
+          h('span', {
+            text:
+              gone.length === 1
+                ? l10n.t('The vector store “{0}” no longer exists: choose a store for this chat.', gone[0]!.name)
+                : l10n.t(
+                    'The vector stores {0} no longer exist: choose the stores for this chat.',
+                    gone.map((g) => `“${g.name}”`).join(', '),
+                  ),
+          }),
+          textButton('database', l10n.t('Choose a Store'), () => this.post({ type: 'runAction', action: 'chooseStore' }), 'choose-store'),
+        ),
+      );
+    }
+    this.notices.replaceChildren(...noticeRows);
   }
 
   // ------------------------------------------------------------ actions
@@ -557,6 +610,12 @@ export class ChatApp {
       this.post({ type: 'openLink', href: link.dataset.href! });
     }
   }
+}
+
+function composerPlaceholder(webTools: boolean): string {
+  return webTools
+    ? l10n.t('Ask a question, or use /web, /crawl, /research. Enter to send, Shift+Enter for a new line, Escape to stop.')
+    : l10n.t('Ask a question about your documents. Enter to send, Shift+Enter for a new line, Escape to stop.');
 }
 
 /** Index of the first message shown at once: the last ones within FIRST_PAINT_TEXT, at least two. */

@@ -29,6 +29,8 @@ export interface ViewContext {
   /** True while any answer is streaming (Regenerate waits for it). */
   busy(): boolean;
   now(): number;
+  /** Moves the focus to the model picker (an error that another model avoids). */
+  chooseModel(): void;
   /** The panel's live region (says only what is new). */
   announcer: Pick<Announcer, 'begin' | 'blocks' | 'end'>;
   /** Asks for `view.render()` in the next animation frame (once, however often it is asked). */
@@ -77,6 +79,10 @@ function actionLabel(action: ErrorAction): [string, string] {
       return ['settings-gear', l10n.t('Open Settings')];
     case 'showOutput':
       return ['output', l10n.t('Open Output')];
+    case 'chooseStore':
+      return ['database', l10n.t('Choose a Store')];
+    case 'chooseModel':
+      return ['sparkle', l10n.t('Choose a Model')];
   }
 }
 
@@ -316,11 +322,14 @@ export class AnswerView {
     else this.element.removeAttribute('aria-busy');
     this.phase.replaceChildren();
     if (phase) {
-      const label = tool
-        ? (progress?.text ?? toolLabels(tool).working)
-        : phase === 'searching'
-          ? l10n.t('Searching documents…')
-          : l10n.t('Generating…');
+      const label =
+        phase === 'connecting'
+          ? l10n.t('Connecting…')
+          : tool
+            ? (progress?.text ?? toolLabels(tool).working)
+            : phase === 'searching'
+              ? l10n.t('Searching documents…')
+              : l10n.t('Generating…');
       this.phase.append(icon('loading', 'codicon-modifier-spin'), ` ${label}`);
     }
     const fraction = phase ? progress?.fraction : undefined;
@@ -381,6 +390,8 @@ export class AnswerView {
         () => {
           if (action === 'retry') {
             this.ctx.post({ type: 'regenerate', messageId: this.message.id });
+          } else if (action === 'chooseModel') {
+            this.ctx.chooseModel();
           } else {
             this.ctx.post({ type: 'runAction', action });
           }

@@ -17,6 +17,7 @@ export class SlashCommandList {
   private selected = 0;
   /** Closed with Escape: stays closed until the text changes. */
   private dismissed = false;
+  private offered = true;
 
   constructor(
     private readonly input: HTMLTextAreaElement,
@@ -41,6 +42,12 @@ export class SlashCommandList {
     });
   }
 
+  /** False when the gateway has no web tools (Local mode): nothing is suggested. */
+  set enabled(offered: boolean) {
+    this.offered = offered;
+    this.update();
+  }
+
   get visible(): boolean {
     return !this.element.hidden;
   }
@@ -48,7 +55,7 @@ export class SlashCommandList {
   update(): void {
     const match = PARTIAL_COMMAND.exec(this.input.value);
     const prefix = match?.[1]?.toLowerCase();
-    this.matches = prefix === undefined || this.dismissed ? [] : TOOL_COMMANDS.filter((c) => c.name.startsWith(prefix));
+    this.matches = prefix === undefined || this.dismissed || !this.offered ? [] : TOOL_COMMANDS.filter((c) => c.name.startsWith(prefix));
     this.selected = Math.min(this.selected, Math.max(0, this.matches.length - 1));
     this.element.hidden = this.matches.length === 0;
     this.input.setAttribute('aria-expanded', String(!this.element.hidden));

@@ -73,12 +73,23 @@ export const CHAT_ERROR_KINDS = [
   'not_available',
   /** The stream ended with no text and no finish reason. */
   'empty',
+  /** A vector store the conversation is grounded in was deleted. */
+  'store_gone',
   'unknown',
 ] as const;
 export type ChatErrorKind = (typeof CHAT_ERROR_KINDS)[number];
 
 /** Buttons an inline error offers; the host maps them to commands from a fixed allow-list. */
-export const ERROR_ACTIONS = ['retry', 'setGatewayApiKey', 'setDocumentsToken', 'openGatewaySettings', 'showOutput'] as const;
+export const ERROR_ACTIONS = [
+  'retry',
+  'setGatewayApiKey',
+  'setDocumentsToken',
+  'openGatewaySettings',
+  'showOutput',
+  'chooseStore',
+  /** Moves the focus to the chat's model picker (the webview's own action). */
+  'chooseModel',
+] as const;
 export type ErrorAction = (typeof ERROR_ACTIONS)[number];
 
 /** Ways forward an answer without sources offers as buttons; each runs a DocChat command. */

@@ -1,7 +1,9 @@
 /**
  * The model picker's list: the gateway's completion models (cached for an hour, refreshable)
- * plus the legacy models only the deprecated inference endpoint serves, marked with the
- * endpoint's retirement date. No `vscode` import.
+ * plus, from a gateway that has the deprecated inference endpoint, the legacy models only it
+ * serves, marked with the endpoint's retirement date. Local mode's backend lists what it serves
+ * (local-extractive and the chosen language-model server's models) and nothing else: a model it
+ * cannot serve is never offered. No `vscode` import.
  */
 import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS, LOCAL_CHAT_MODEL } from '../api/gateway/models';
 import type { ModelCatalogState, ModelOption } from './protocol';
@@ -33,12 +35,25 @@ export function isLegacyModel(id: string): boolean {
   return LEGACY.has(id);
 }
 
-export function modelOptions(completionIds: readonly string[]): ModelOption[] {
+/**
+ * Who answers the chat: `gateway`, a company gateway (its models and the legacy ones of its
+ * inference endpoint); `local`, Local mode's backend (only what it lists).
+ */
+export type ModelServer = 'gateway' | 'local';
+
+export function modelOptions(completionIds: readonly string[], server: ModelServer = 'gateway'): ModelOption[] {
   const completion = [...new Set(completionIds)].filter((id) => !LEGACY.has(id));
   return [
     ...completion.map((id): ModelOption => ({ id, kind: 'completion' })),
-    ...LEGACY_INFERENCE_MODELS.map((id): ModelOption => ({ id, kind: 'legacy', retirement: INFERENCE_RETIREMENT })),
+    ...(server === 'gateway'
+      ? LEGACY_INFERENCE_MODELS.map((id): ModelOption => ({ id, kind: 'legacy', retirement: INFERENCE_RETIREMENT }))
+      : []),
   ];
+}
+
+/** The models a server surely has, shown until it lists its own. */
+function documentedModels(server: ModelServer): string[] {
+  return server === 'local' ? [LOCAL_CHAT_MODEL] : [...COMPLETION_MODELS];
 }
 
 /** The setting wins when set; otherwise the local model when offered, else the first one. */
@@ -52,6 +67,7 @@ export function pickDefaultModel(options: readonly ModelOption[], configured: st
 
 export class ModelCatalog {
   private current: ModelCatalogState = { models: modelOptions([]), loading: false };
+  private server: ModelServer = 'gateway';
   private inflight: Promise<ModelCatalogState> | undefined;
 
   constructor(
@@ -67,7 +83,14 @@ export class ModelCatalog {
    * The list for `origin`: from the cache when fresh (and not `force`), else from the gateway.
    * When the gateway cannot list, the last list (or the documented models) stays, with the error.
    */
-  load(lister: ModelLister | undefined, origin: string, configuredDefault: string, force = false): Promise<ModelCatalogState> {
+  load(
+    lister: ModelLister | undefined,
+    origin: string,
+    configuredDefault: string,
+    force = false,
+    server: ModelServer = 'gateway',
+  ): Promise<ModelCatalogState> {
+    this.server = server;
     const cached = this.storage.get<CachedList>(CACHE_KEY);
     const usable = cached && cached.origin === origin && Array.isArray(cached.ids) ? cached : undefined;
     if (!force && usable && this.now() - usable.fetchedAt < MODEL_LIST_TTL_MS) {
@@ -75,7 +98,7 @@ export class ModelCatalog {
     }
     if (!lister) {
       return Promise.resolve(
-        this.set(usable?.ids ?? [...COMPLETION_MODELS], configuredDefault, 'Not connected to a language-model gateway.'),
+        this.set(usable?.ids ?? documentedModels(server), configuredDefault, 'Not connected to a language-model gateway.'),
       );
     }
     if (this.inflight) {
@@ -92,7 +115,7 @@ export class ModelCatalog {
         },
         (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
-          return this.set(usable?.ids ?? [...COMPLETION_MODELS], configuredDefault, `Could not list the models: ${message}`);
+          return this.set(usable?.ids ?? documentedModels(server), configuredDefault, `Could not list the models: ${message}`);
         },
       )
       .finally(() => {
@@ -102,7 +125,7 @@ export class ModelCatalog {
   }
 
   private set(ids: readonly string[], configuredDefault: string, error?: string): ModelCatalogState {
-    const models = modelOptions(ids);
+    const models = modelOptions(ids, this.server);
     const defaultModel = pickDefaultModel(models, configuredDefault);
     this.current = { models, loading: false, ...(error ? { error } : {}), ...(defaultModel ? { defaultModel } : {}) };
     return this.current;

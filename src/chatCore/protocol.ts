@@ -80,10 +80,13 @@ export interface StoreOption {
 export interface StoreCatalogState {
   stores: StoreOption[];
   loading: boolean;
+  /** Every store is listed: a conversation's store that is not in it was deleted. */
+  complete?: boolean;
   error?: string;
 }
 
-export type StreamPhase = 'searching' | 'generating';
+/** `connecting`: the question waits for the connection DocChat is making, then is asked. */
+export type StreamPhase = 'connecting' | 'searching' | 'generating';
 
 // ---------------------------------------------------------------- host -> webview
 
@@ -99,6 +102,8 @@ export type HostMessage =
       projectCode: string;
       /** How the screen-reader live region reads answers (`docchat.chat.announceAnswers`). */
       announce?: AnnounceMode;
+      /** False when the gateway has no web tools (Local mode): `/web` and the others are not offered. */
+      webTools?: boolean;
     }
   /**
    * A new turn of the shown conversation (a question and its answer, or a regenerated answer):

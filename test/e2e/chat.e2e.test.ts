@@ -18,6 +18,7 @@ import {
   waitForWorkbench,
   type BackendProcess,
   type VSCodeSession,
+  openStoreSearch,
 } from '../support/harness';
 import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServer';
 
@@ -437,10 +438,8 @@ describe('Chat panel (e2e, embedded backend)', function () {
 
   it('adds a search result from the search quick pick to the chat as context', async () => {
     await session.runCommand(commandTitle('docchat.search'));
-    const quick = session.page.locator('.quick-input-widget');
-    await quick.locator('.monaco-list-row', { hasText: 'demo' }).first().click({ timeout: 30_000 });
-    // The store picker gives way to the search box: type only once that is the one on screen.
-    await quick.locator('.quick-input-title', { hasText: 'Search "demo"' }).waitFor({ state: 'visible', timeout: 30_000 });
+    // The store picker (if there is more than one store) gives way to the search box: type only then.
+    const quick = await openStoreSearch(session.page, 'demo');
     await quick.locator('input.input').fill('meeting notes deleted');
     const result = quick.locator('.monaco-list-row', { hasText: 'retention.md' }).first();
     await result.waitFor({ state: 'visible', timeout: 30_000 });

@@ -15,6 +15,7 @@ import {
   treeItemLabels,
   type BackendProcess,
   type VSCodeSession,
+  openStoreSearch,
 } from '../support/harness';
 
 // The everyday documents workflow in a real VS Code against the embedded backend: create a store,
@@ -53,10 +54,7 @@ async function validationMessage(page: Page, expected: RegExp): Promise<string> 
 /** Opens the search picker of the test store (through the store picker) and types a query. */
 async function searchStore(session: VSCodeSession, query: string): Promise<void> {
   await session.runCommand(commandTitle('docchat.search'));
-  await pickQuickItem(session.page, STORE);
-  await quickInput(session.page)
-    .locator('.quick-input-title', { hasText: `Search "${STORE}"` })
-    .waitFor({ state: 'visible' });
+  await openStoreSearch(session.page, STORE);
   await quickInput(session.page).locator('input.input').fill(query);
 }
 

@@ -13,6 +13,7 @@ import {
   waitForWorkbench,
   type BackendProcess,
   type VSCodeSession,
+  openStoreSearch,
 } from '../support/harness';
 import { CountingProxy } from '../support/servers/countingProxy';
 import { makeDocx, makePdf } from '../unit/backend/helpers';
@@ -183,10 +184,7 @@ describe('Folder sync (e2e)', function () {
     for (const index of [0, 1]) {
       await session.runCommand('View: Close All Editors');
       await session.runCommand(`DocChat: ${commandLabel('docchat.search')}`);
-      await pickQuickItem(session.page, STORE);
-      await quickInput(session.page)
-        .locator('.quick-input-title', { hasText: `Search "${STORE}"` })
-        .waitFor({ state: 'visible' });
+      await openStoreSearch(session.page, STORE);
       await quickInput(session.page).locator('input.input').fill('lemon tree watered Fridays');
       const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ });
       await result.nth(1).waitFor({ state: 'visible', timeout: 30_000 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { chatWebviewFrame, commandTitle, captureFailures, launchVSCode, type VSCodeSession } from '../support/harness';
+import { chatWebviewFrame, commandTitle, captureFailures, launchVSCode, type VSCodeSession, openStoreSearch } from '../support/harness';
 import { ProxyServer } from '../support/servers/proxyServer';
 import { chatChunk, listPage, ScriptServer, sendJson, sseBody } from '../support/servers/scriptServer';
 import { TEST_HOST, TestCa } from '../support/servers/testCa';
@@ -221,9 +221,7 @@ describe('Network: proxy and company CA (e2e)', function () {
 
     // Search from the quick pick.
     await session.runCommand(commandTitle('docchat.search'));
-    const quick = session.page.locator('.quick-input-widget');
-    await quick.locator('.monaco-list-row', { hasText: 'handbook' }).first().click();
-    await quick.locator('.quick-input-title', { hasText: 'Search "handbook"' }).waitFor({ state: 'visible' });
+    const quick = await openStoreSearch(session.page, 'handbook');
     await quick.locator('input.input').fill('roll back');
     await quick.locator('.monaco-list-row', { hasText: 'runbook.md' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await session.screenshot('search results through the proxy');

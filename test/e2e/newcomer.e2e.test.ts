@@ -19,6 +19,7 @@ import {
   startBackendProcess,
   type BackendProcess,
   type VSCodeSession,
+  openStoreSearch,
 } from '../support/harness';
 
 // What someone who has never seen DocChat meets in the first minutes, from the install `npm start`
@@ -264,10 +265,7 @@ describe('a newcomer in npm start (e2e)', function () {
       const { page } = await start(this.test!.fullTitle());
       const openPassage = async () => {
         await runCommand(page, commandTitle('docchat.search'));
-        await quickInput(page).locator('.monaco-list-row', { hasText: STORE }).first().click();
-        await quickInput(page)
-          .locator('.quick-input-title', { hasText: `Search "${STORE}"` })
-          .waitFor();
+        await openStoreSearch(page, STORE);
         await quickInput(page).locator('input.input').fill('rollback canary dashboards');
         const result = quickInput(page).locator('.monaco-list-row', { hasText: 'deploy-guide.md' });
         await result.first().waitFor({ timeout: 30_000 });

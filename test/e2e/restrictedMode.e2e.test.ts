@@ -15,6 +15,7 @@ import {
   seedDemoStore,
   treeRow,
   type VSCodeSession,
+  openStoreSearch,
 } from '../support/harness';
 import { ScriptServer, sendJson } from '../support/servers/scriptServer';
 
@@ -81,9 +82,7 @@ describe('Restricted Mode: an untrusted folder (e2e, Local mode)', function () {
 
   it('searches the store', async () => {
     await session.runCommand(commandTitle('docchat.search'));
-    await pickQuickItem(session.page, STORE);
-    const quickInput = session.page.locator('.quick-input-widget');
-    await quickInput.locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible' });
+    const quickInput = await openStoreSearch(session.page, STORE);
     await quickInput.locator('input.input').fill('npm test');
     const result = quickInput.locator('.monaco-list-row', { hasText: /score \d\.\d\d/ }).first();
     await result.waitFor({ state: 'visible', timeout: 60_000 });

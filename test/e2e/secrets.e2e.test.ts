@@ -10,6 +10,7 @@ import {
   startBackendProcess,
   type BackendProcess,
   type VSCodeSession,
+  openStoreSearch,
 } from '../support/harness';
 import { ScriptServer, sendJson } from '../support/servers/scriptServer';
 
@@ -102,10 +103,8 @@ describe('Secrets stay secret (e2e)', function () {
 
     // Search.
     await session.runCommand(commandTitle('docchat.search'));
-    const quick = session.page.locator('.quick-input-widget');
-    await quick.locator('.monaco-list-row', { hasText: 'demo' }).first().click({ timeout: 30_000 });
-    // The store pick is replaced by the search box; typing earlier would go to the pick.
-    await quick.locator('.quick-input-title', { hasText: 'Search "demo"' }).waitFor({ state: 'visible', timeout: 15_000 });
+    // The store pick (with several stores) is replaced by the search box; typing earlier would go to the pick.
+    const quick = await openStoreSearch(session.page, 'demo');
     await quick.locator('input.input').fill('invoices kept');
     await quick.locator('.monaco-list-row', { hasText: 'retention.md' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await session.screenshot('search results');

@@ -14,6 +14,7 @@ import {
   seedDemoStore,
   treeRow,
   type VSCodeSession,
+  openStoreSearch,
 } from '../support/harness';
 
 // The everyday path in one window, short enough to run on every VS Code DocChat supports (`npm
@@ -78,9 +79,7 @@ describe('Smoke test: view, attach, search, chat (e2e, Local mode)', function ()
 
   it('finds the passage with a search', async () => {
     await session.runCommand(commandTitle('docchat.search'));
-    await pickQuickItem(session.page, STORE);
-    const quickInput = session.page.locator('.quick-input-widget');
-    await quickInput.locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible' });
+    const quickInput = await openStoreSearch(session.page, STORE);
     await quickInput.locator('input.input').fill('rollback pipeline');
     const result = quickInput.locator('.monaco-list-row', { hasText: /score \d\.\d\d/ }).first();
     await result.waitFor({ state: 'visible', timeout: 30_000 });

@@ -6,7 +6,7 @@ import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { Services } from '../../services';
 import { requireGateway } from '../../services/commands';
 import { toChatError } from '../chat';
-import { agentModels, estimateTokens, refusesTools } from './modelInfo';
+import { agentModels, estimateTokens, listBeforeUse, pickerModels, refusesTools, takesNoTools } from './modelInfo';
 import { StateKeys } from '../../common/constants';
 
 /** Must match `contributes.languageModelChatProviders[].vendor` in package.json. */
@@ -113,7 +113,7 @@ export class DocChatModelProvider extends Disposable implements vscode.LanguageM
   ): Promise<vscode.LanguageModelChatInformation[]> {
     const cached = this.state.get<CachedModels>(MODEL_LIST_KEY);
     // Asked silently before DocChat is used in this window: the last list, and nothing starts.
-    if (!this.services.connection.used && options.silent) return this.describe(cached?.list ?? []);
+    if (!this.services.connection.used && options.silent) return this.describe(listBeforeUse(cached?.list, this.localGateway()));
     await this.services.connection.use('the DocChat language models');
     const gateway = this.services.connection.gateway;
     if (!gateway) return this.describe(cached?.list ?? []);
@@ -134,9 +134,15 @@ export class DocChatModelProvider extends Disposable implements vscode.LanguageM
     }
   }
 
+  /** Local mode's backend answers the chat (no gateway or documents URL: see planConnection). */
+  private localGateway(): boolean {
+    const { gatewayUrl, documentsUrl } = this.services.config.current;
+    return !gatewayUrl && !documentsUrl;
+  }
+
   private describe(list: readonly ModelInfo[]): vscode.LanguageModelChatInformation[] {
-    const local = this.services.connection.state.kind === 'local';
-    return agentModels(list, this.refusedTools).map((m) => ({
+    const local = this.services.connection.state.kind === 'local' || this.localGateway();
+    return pickerModels(agentModels(list, this.refusedTools)).map((m) => ({
       ...m,
       detail: local ? vscode.l10n.t('DocChat (local)') : vscode.l10n.t('DocChat gateway'),
     }));
@@ -151,7 +157,7 @@ export class DocChatModelProvider extends Disposable implements vscode.LanguageM
   ): Promise<void> {
     await this.services.connection.use('a DocChat language model');
     const gateway = requireGateway(this.services.connection);
-    const withTools = model.capabilities.toolCalling !== false && (options.tools?.length ?? 0) > 0;
+    const withTools = model.capabilities.toolCalling !== false && !takesNoTools(model.id) && (options.tools?.length ?? 0) > 0;
     const tools = withTools
       ? options.tools!.map((t) => ({
           type: 'function',

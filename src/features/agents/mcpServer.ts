@@ -31,6 +31,9 @@ export function mcpSettingsEnv(services: Services): Record<string, string> {
  * SecretStorage in Remote mode, the local backend's address and token from its discovery file in
  * Local mode. Nothing is written to `mcp.json`, the settings or any other file.
  */
+/** Not "DocChat": that is the name of the group of the extension's own tool (#docchatSearch). */
+export const MCP_SERVER_LABEL = 'DocChat Documents (MCP)';
+
 export class DocChatMcpServerProvider extends Disposable implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeMcpServerDefinitions = this._onDidChange.event;
@@ -47,7 +50,8 @@ export class DocChatMcpServerProvider extends Disposable implements vscode.McpSe
 
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     const definition = new vscode.McpStdioServerDefinition(
-      'DocChat',
+      // VS Code names the tool group after this label; the #docchatSearch tool's group is "DocChat".
+      MCP_SERVER_LABEL,
       process.execPath,
       [mcpServerScript(this.context)],
       // VS Code's own executable runs the bundle as Node (the editor's Node, as VS Code's API suggests).

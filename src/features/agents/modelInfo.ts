@@ -4,6 +4,8 @@
  * when present, documented defaults otherwise). No `vscode` import.
  */
 import type { ModelInfo } from '../../api/gateway/schemas';
+import * as l10n from '@vscode/l10n';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { isLegacyModel } from '../../chatCore/modelCatalog';
 
 /** When the list says nothing: a context window and an answer length most of the gateway's models exceed. */
@@ -92,4 +94,40 @@ export function estimateTokens(text: string): number {
 /** Whether a refusal names the tools (a model or gateway that does not take them). */
 export function refusesTools(error: { kind?: string; message: string; param?: string; code?: string }): boolean {
   return error.kind === 'validation' && /tool|function/i.test(`${error.message} ${error.param ?? ''} ${error.code ?? ''}`);
+}
+
+/**
+ * What VS Code's model picker is told. VS Code (1.139) runs a Chat view request, `@docchat`
+ * included, only with a model picked in that picker (without GitHub Copilot it has no default
+ * model), and in Agent mode, the only mode it offers without Copilot, the picker lists only
+ * models that take tools. local-extractive takes none: it is offered for Agent mode all the same,
+ * so that Local mode's model can be picked and `@docchat` can answer, and the tools VS Code sends
+ * it are left out of the request (it answers by quoting, never by calling a tool).
+ */
+export function pickerModels(models: readonly AgentModel[]): AgentModel[] {
+  return models.map((m) =>
+    m.id === LOCAL_CHAT_MODEL
+      ? {
+          ...m,
+          capabilities: { ...m.capabilities, toolCalling: true },
+          tooltip: l10n.t(
+            "DocChat's Local-mode model: it answers by quoting the passages of your vector store and calls no tools. Pick it to use @docchat without GitHub Copilot.",
+          ),
+        }
+      : m,
+  );
+}
+
+/** True when the model's requests never carry tools (it cannot call them). */
+export function takesNoTools(modelId: string): boolean {
+  return modelId === LOCAL_CHAT_MODEL;
+}
+
+/**
+ * The list the picker shows before DocChat is used in the window (nothing starts): the last one,
+ * else in Local mode its one model, which needs nothing started to be named.
+ */
+export function listBeforeUse(cached: readonly ModelInfo[] | undefined, localMode: boolean): ModelInfo[] {
+  if (cached?.length) return [...cached];
+  return localMode ? [{ id: LOCAL_CHAT_MODEL, object: 'model', created: 0, owned_by: 'docchat-local' }] : [];
 }

@@ -6,7 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { type AnswerStream, done, failed } from './answerStream';
-import { emptyAnswerError, toChatError } from './chatErrors';
+import { emptyAnswerError, goneStoresOf, storeGoneError, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, groundTurn, numberSources } from '../../chatCore/grounding';
 import type { PassageSource } from '../../chatCore/conversation';
 import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
@@ -66,6 +66,8 @@ export interface AnswerDependencies {
   fileNames: FileNameCache;
   /** Makes each turn's search query; without one, the deterministic rule. */
   rewriter?: QueryRewriter;
+  /** True for a store known to be deleted (not in a list of every store). */
+  isStoreGone?: (id: string) => boolean;
 }
 
 function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
@@ -125,6 +127,10 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
         actions: ['retry', 'showOutput'],
       });
     }
+    const gone = deps.isStoreGone ? stores.filter((s) => deps.isStoreGone!(s.id)) : [];
+    if (gone.length) {
+      return failed(storeGoneError(gone));
+    }
     yield { type: 'status', phase: 'searching' };
     try {
       // The quoting model and legacy models cannot rewrite: DocChat's own follow-up method does.
@@ -149,7 +155,8 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
       if (signal.aborted || isAbortError(error)) {
         return done({ stopped: true });
       }
-      return failed(toChatError(error, 'documents'));
+      const missing = goneStoresOf(error, stores);
+      return failed(missing ? storeGoneError(missing) : toChatError(error, 'documents'));
     }
   }
   if (signal.aborted) {

@@ -8,7 +8,7 @@ import type { Services } from '../../services';
 import { configuredChatModel } from '../../services/settingsModel';
 import { accessibleAnswerText } from './accessibleView';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
-import { notConnectedError } from './chatErrors';
+import { couldNotConnectError, notConnectedError } from './chatErrors';
 import { type AnswerEnded, ChatSession } from './chatSession';
 import type * as ConversationStoreModule from './conversationStore';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
@@ -67,6 +67,15 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       }),
     );
     this._register(services.config.onDidChange(() => this.panel?.post(this.session.state())));
+    // The store list follows the stores tree: what is created, renamed or deleted there shows here.
+    const events = services.documentsEvents;
+    this._register(events.onDidChangeStore((store) => this.storesChanged(this.stores.upsert(store))));
+    this._register(events.onDidDeleteStore((id) => this.storesChanged(this.stores.remove(id))));
+    this._register(events.onDidListStores((listed) => this.storesChanged(this.stores.follow(listed.stores, listed.complete))));
+  }
+
+  private storesChanged(changed: boolean): void {
+    if (changed) this.panel?.post({ type: 'stores', catalog: this.stores.state });
   }
 
   /**
@@ -81,21 +90,28 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const { services, log } = this;
     const session = new ChatSession(new (conversationStore().ConversationStore)(this.context.workspaceState), {
       clients: () => {
-        const notConnected = notConnectedError(services.connection.gatewayUnavailable);
+        const { connection } = services;
+        const connecting = this.connecting();
+        const failed = connection.state.kind === 'error' ? connection.state.message : undefined;
+        const notConnected = failed !== undefined ? couldNotConnectError(failed) : notConnectedError(connection.gatewayUnavailable);
         return {
-          gateway: services.connection.gateway,
-          documents: services.connection.documents,
+          gateway: connection.gateway,
+          documents: connection.documents,
           ...(notConnected ? { notConnected } : {}),
+          ...(connecting ? { connecting } : {}),
         };
       },
       settings: () => ({
         projectCode: services.config.current.projectCode,
         maxSearchResults: services.config.current.searchMaxResults,
         announce: services.config.current.announceAnswers,
+        webTools: !this.localGateway(),
       }),
       defaultModel: () => this.models.state.defaultModel ?? LOCAL_CHAT_MODEL,
       defaultStore: () => services.grounding.resolve(this.stores.known),
+      storeGone: (id) => this.stores.isGone(id),
       groundingKnown: async () => {
+        await this.connecting();
         if (!this.stores.known && services.grounding.choice?.kind !== 'none') await this.loadStores();
       },
       rewriter: new QueryRewriter({ log: (message) => log.warn(message) }),
@@ -106,6 +122,24 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     this._register(session.onMessage((message) => this.panel?.post(message)));
     this._register(session.onDidAnswer((ended) => this.answered.fire(ended)));
     return session;
+  }
+
+  /**
+   * While DocChat makes its connection (not used yet in this window, or starting Local mode's
+   * backend): resolves once it is made or failed. Undefined when there is nothing to wait for.
+   */
+  private connecting(): Promise<void> | undefined {
+    const { connection } = this.services;
+    if (connection.gatewayUnavailable !== 'notReady') return undefined;
+    if (connection.state.kind === 'idle') return connection.use('a question in the chat');
+    if (connection.state.kind !== 'starting') return undefined;
+    return new Promise((resolve) => {
+      const listener = connection.onDidChange((state) => {
+        if (state.kind === 'starting') return;
+        listener.dispose();
+        resolve();
+      });
+    });
   }
 
   // ------------------------------------------------------------ panel
@@ -164,12 +198,22 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     );
   }
 
+  /**
+   * True when Local mode's backend answers the chat (no gateway URL, no documents URL: see
+   * planConnection): it serves only what it lists, and has no web tools.
+   */
+  private localGateway(): boolean {
+    const { gatewayUrl, documentsUrl } = this.services.config.current;
+    return !gatewayUrl && !documentsUrl;
+  }
+
   async loadModels(force: boolean): Promise<void> {
     const loading = this.models.load(
       this.services.connection.gateway,
       this.gatewayOrigin(),
       configuredChatModel(this.services.config.current, this.services.modelServer.choice?.model),
       force,
+      this.localGateway() ? 'local' : 'gateway',
     );
     this.panel?.post({ type: 'models', catalog: this.models.state });
     await loading;

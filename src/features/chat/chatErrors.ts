@@ -16,6 +16,11 @@ export function formatWait(ms: number): string {
   return seconds < 120 ? l10n.t('{0} s', seconds) : l10n.t('{0} min', Math.ceil(seconds / 60));
 }
 
+/** The server has no such model (HTTP 404 `model_not_found`), as opposed to one that is down for now. */
+function isModelNotServed(error: DocChatError): boolean {
+  return error.kind === 'not_found' && (error.code === 'model_not_found' || /\bmodel\b/i.test(error.message));
+}
+
 function looksLikeModelUnavailable(error: DocChatError, model: string | undefined): boolean {
   const text = `${error.message} ${error.code ?? ''} ${error.type ?? ''}`.toLowerCase();
   const mentionsModel = text.includes('model') || (model !== undefined && text.includes(model.toLowerCase()));
@@ -48,13 +53,23 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
   }
   const detail = error.hint ? `${error.message} ${error.hint}` : error.message;
   const gateway = service === 'gateway';
+  if (gateway && isModelNotServed(error)) {
+    // The server does not have the model at all: waiting changes nothing, another model does.
+    return {
+      kind: 'model_unavailable',
+      message: model
+        ? l10n.t('The model {0} is not served here, so it cannot answer. Choose another model. ({1})', model, detail)
+        : l10n.t('The model is not served here, so it cannot answer. Choose another model. ({0})', detail),
+      actions: ['chooseModel'],
+    };
+  }
   if (gateway && looksLikeModelUnavailable(error, model)) {
     return {
       kind: 'model_unavailable',
       message: model
         ? l10n.t('The model {0} is not available right now. Retry in a moment or pick another model. ({1})', model, detail)
         : l10n.t('The model is not available right now. Retry in a moment or pick another model. ({0})', detail),
-      actions: retry,
+      actions: [...retry, 'chooseModel'],
     };
   }
   switch (error.kind) {
@@ -109,6 +124,41 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
         actions: [...retry, 'showOutput'],
       };
   }
+}
+
+/**
+ * A conversation grounded in a store that was deleted: said once, with the one way forward (a
+ * Retry would only fail again).
+ */
+export function storeGoneError(stores: ReadonlyArray<{ id: string; name?: string }>): ChatErrorInfo {
+  const names = stores.map((s) => `“${s.name ?? s.id}”`);
+  return {
+    kind: 'store_gone',
+    message:
+      names.length === 1
+        ? l10n.t('The vector store {0} no longer exists (it was deleted). Choose a store for this chat, then ask again.', names[0]!)
+        : l10n.t(
+            'The vector stores {0} no longer exist (they were deleted). Choose the stores for this chat, then ask again.',
+            names.join(', '),
+          ),
+    actions: ['chooseStore'],
+  };
+}
+
+/** The stores of `stores` a documents-service "not found" names (all of them when it names none). */
+export function goneStoresOf<T extends { id: string }>(error: unknown, stores: readonly T[]): T[] | undefined {
+  if (!(error instanceof DocChatError) || error.kind !== 'not_found') return undefined;
+  const named = stores.filter((s) => error.message.includes(s.id));
+  return named.length ? named : [...stores];
+}
+
+/** DocChat's connection failed (Local mode's backend did not start): the reason, and the log. */
+export function couldNotConnectError(reason: string): ChatErrorInfo {
+  return {
+    kind: 'not_connected',
+    message: l10n.t('DocChat could not connect: {0}', reason),
+    actions: ['retry', 'showOutput'],
+  };
 }
 
 /** Why the chat has no gateway, as the inline error (undefined: it has one). */

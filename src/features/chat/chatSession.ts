@@ -40,8 +40,14 @@ export interface ChatEnvironment {
     gateway: (AnswerGateway & ToolGateway) | undefined;
     documents: GroundingDocuments | undefined;
     notConnected?: ChatErrorInfo;
+    /**
+     * Set while DocChat is making its connection: resolves once it is made (or failed). A
+     * question asked meanwhile shows "Connecting…", waits for it, then is asked.
+     */
+    connecting?: Promise<void>;
   };
-  settings(): { projectCode: string; maxSearchResults: number; announce: AnnounceMode };
+  /** `webTools`: false when the gateway has no web tools (Local mode's own backend). */
+  settings(): { projectCode: string; maxSearchResults: number; announce: AnnounceMode; webTools?: boolean };
   /** The model of a conversation that has not picked one. */
   defaultModel(): string;
   /** The store a new conversation is grounded in, when the list of stores is known. */
@@ -51,6 +57,8 @@ export interface ChatEnvironment {
    * and cache, else the deterministic rule). Without one, the rule alone.
    */
   readonly rewriter?: QueryRewriter;
+  /** True for a store known to be deleted (the conversation says so instead of searching it). */
+  storeGone?(id: string): boolean;
   /** Resolves once `defaultStore` can answer (a first question may come before the store list). */
   groundingKnown(): Promise<void>;
   warn(message: string): void;
@@ -131,6 +139,7 @@ export class ChatSession {
       conversations: this.store.summaries(),
       projectCode: settings.projectCode,
       announce: settings.announce,
+      ...(settings.webTools === false ? { webTools: false } : {}),
     };
   }
 
@@ -142,6 +151,13 @@ export class ChatSession {
       return undefined;
     }
     const first = this.current;
+    const connecting = this.env.clients().connecting;
+    if (connecting) {
+      // Shown at once with "Connecting…"; grounded by the default rule once connected (see `answer`).
+      const conversation = this.store.active({});
+      const groundFirst = conversation.messages.length === 0 && groundingStores(conversation.options).length === 0;
+      return this.answer(conversation, this.questionTurn(conversation, text), undefined, { connecting, groundFirst });
+    }
     if (first.messages.length === 0 && groundingStores(first.options).length === 0) {
       // The first question may come before the store list: ground it by the default rule first.
       const waiting: ActiveAnswer = { requestId: '', conversationId: first.id, abort: new AbortController(), finished: Promise.resolve() };
@@ -156,7 +172,12 @@ export class ChatSession {
       }
     }
     const conversation = this.store.active({});
-    return this.answer(conversation, () => {
+    return this.answer(conversation, this.questionTurn(conversation, text));
+  }
+
+  /** The turn that adds the question `text` (with the pending context) to `conversation`. */
+  private questionTurn(conversation: Conversation, text: string): () => { question: UserMessage; from: number } {
+    return () => {
       const question: UserMessage = { id: randomUUID(), role: 'user', content: text, createdAt: this.now() };
       if (conversation.pendingContext.length > 0) {
         question.context = conversation.pendingContext;
@@ -167,7 +188,7 @@ export class ChatSession {
       }
       conversation.messages.push(question);
       return { question, from: conversation.messages.length - 1 };
-    });
+    };
   }
 
   /**
@@ -323,7 +344,12 @@ export class ChatSession {
    * and the webview gets the turn (messages from `from` on); then the answer's stream is read
    * until it ends (`whenIdle`). `searchQuery`: search for this rather than the turn's own query.
    */
-  private answer(conversation: Conversation, turn: () => { question: UserMessage; from: number }, searchQuery?: string): AssistantMessage {
+  private answer(
+    conversation: Conversation,
+    turn: () => { question: UserMessage; from: number },
+    searchQuery?: string,
+    waiting?: { connecting: Promise<void>; groundFirst: boolean },
+  ): AssistantMessage {
     const requestId = randomUUID();
     const abort = new AbortController();
     let answer!: AssistantMessage;
@@ -331,6 +357,9 @@ export class ChatSession {
     this.change(() => {
       const { question, from } = turn();
       chosen = this.streamFor(conversation, question, abort.signal, searchQuery);
+      if (waiting) {
+        chosen = { ...chosen, stream: this.afterConnecting(conversation, question, abort.signal, waiting) };
+      }
       answer = { id: randomUUID(), role: 'assistant', content: '', createdAt: this.now(), status: 'pending', requestId, ...chosen.fields };
       conversation.messages.push(answer);
       conversation.updatedAt = this.now();
@@ -362,6 +391,35 @@ export class ChatSession {
       },
     );
     return answer;
+  }
+
+  /**
+   * The answer to a question asked while DocChat connects: "Connecting…" until the connection is
+   * made, then (a first question) the default grounding, then the answer with the clients now
+   * there. Stop ends the wait.
+   */
+  private async *afterConnecting(
+    conversation: Conversation,
+    question: UserMessage,
+    signal: AbortSignal,
+    waiting: { connecting: Promise<void>; groundFirst: boolean },
+  ): AnswerStream {
+    yield { type: 'status', phase: 'connecting' };
+    const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([waiting.connecting.catch(() => undefined), stopped]);
+    if (signal.aborted) return { type: 'done', result: { stopped: true } };
+    if (waiting.groundFirst && groundingStores(conversation.options).length === 0) {
+      await Promise.race([this.env.groundingKnown(), stopped]);
+      if (signal.aborted) return { type: 'done', result: { stopped: true } };
+      const store = groundingStores(conversation.options).length === 0 ? this.env.defaultStore() : undefined;
+      if (store) {
+        this.change(() => {
+          setGroundingStores(conversation.options, [store]);
+          return [{ type: 'options', conversationId: conversation.id, options: conversation.options }];
+        });
+      }
+    }
+    return yield* this.streamFor(conversation, question, signal).stream;
   }
 
   /** `/web`, `/crawl` and `/research` go to the gateway's tool, anything else (and a search again) to the model. */
@@ -405,6 +463,7 @@ export class ChatSession {
       documents: clients.documents,
       fileNames: this.fileNames,
       ...(this.env.rewriter ? { rewriter: this.env.rewriter } : {}),
+      ...(this.env.storeGone ? { isStoreGone: (id: string) => this.env.storeGone!(id) } : {}),
       ...(clients.notConnected ? { notConnected: clients.notConnected } : {}),
     };
     return {

@@ -34,7 +34,8 @@ export function toolError(outcome: Extract<ToolOutcome, { status: 'failed' }>): 
   const error = outcome.error;
   if (error instanceof DocChatError) {
     if (error.status === 501 || error.type === 'not_implemented') {
-      return { kind: 'not_available', message: outcome.message, actions: ['showOutput'] };
+      // The message says which gateway has the tool: Open Settings goes to "Gateway: Url".
+      return { kind: 'not_available', message: outcome.message, actions: ['openGatewaySettings'] };
     }
     if (error.kind === 'auth') {
       return { kind: 'auth', message: outcome.message, actions: ['setGatewayApiKey', 'retry'] };

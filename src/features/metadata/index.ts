@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { DocumentsClient } from '../../api/documents/client';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { editMetadata, fileOfArgument, pickStore, type FileArgument } from '../stores';
+import { editMetadata, fileOfArgument, metadataSavedMessage, pickStore, type FileArgument } from '../stores';
 import { registerCommand, requireDocuments } from '../../services/commands';
 
 /** Without a tree node: pick a store, then one of its files. */
@@ -14,7 +14,12 @@ async function pickStoreFile(services: Services, client: DocumentsClient, title:
   const files = await client.listVectorStoreFiles(store.id, { limit: 1000 });
   const names = new Map((await client.listFiles({ limit: 10_000 })).data.map((f) => [f.id, f.filename] as const));
   const picked = await vscode.window.showQuickPick(
-    files.data.map((f) => ({ label: names.get(f.id) || f.id, description: f.id, detail: f.status, fileId: f.id })),
+    files.data.map((f) => ({
+      label: names.get(f.id) || f.id,
+      description: f.status.replace(/_/g, ' '),
+      ...(names.get(f.id) ? { detail: f.id } : {}),
+      fileId: f.id,
+    })),
     { title, placeHolder: vscode.l10n.t('Pick a file of "{0}"', store.name) },
   );
   return picked ? { storeId: store.id, fileId: picked.fileId, filename: picked.label } : undefined;
@@ -34,7 +39,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       title: vscode.l10n.t('Metadata of file "{0}"', name),
       initial: file.metadata,
       saveLabel: vscode.l10n.t('Save'),
-      saved: (metadata) => vscode.l10n.t('DocChat: saved {0} metadata pairs of the file "{1}".', Object.keys(metadata).length, name),
+      saved: (metadata) => metadataSavedMessage(Object.keys(metadata).length, name, false),
       save: async (metadata) => {
         const updated = await client().updateFileMetadata(target.fileId, metadata);
         services.documentsEvents.fileChanged(updated);
@@ -56,7 +61,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       title: vscode.l10n.t('Metadata of "{0}" in this store', name),
       initial: current.metadata,
       saveLabel: vscode.l10n.t('Save'),
-      saved: (metadata) => vscode.l10n.t('DocChat: saved {0} metadata pairs of "{1}" in this store.', Object.keys(metadata).length, name),
+      saved: (metadata) => metadataSavedMessage(Object.keys(metadata).length, name, true),
       save: async (metadata) => {
         const updated = await client().updateVectorStoreFileMetadata(storeId, target.fileId, metadata);
         services.documentsEvents.storeFileChanged(storeId, updated);

@@ -152,8 +152,18 @@ export class DocChatParticipant {
     }
     const cited = citedSources(answer, found.length);
     this.showSources(stream, found, cited.length ? cited : found.map((_, i) => i + 1));
+    // The model picked in VS Code's Chat only lets VS Code run the request: DocChat answers with
+    // its own model (the gateway's, or Local mode's), and says which.
+    stream.markdown(`\n\n*${escape(this.answeredBy(model))}*`);
     completeWalkthroughStep(ContextKeys.participantAnswered);
     return { metadata };
+  }
+
+  private answeredBy(model: string): string {
+    const state = this.services.connection.state;
+    return state.kind === 'local' && !this.services.config.current.gatewayUrl
+      ? vscode.l10n.t("Answered by {0} through DocChat's Local mode.", model)
+      : vscode.l10n.t("Answered by {0} through DocChat's language-model gateway.", model);
   }
 
   private async pickModel(signal: AbortSignal): Promise<string> {

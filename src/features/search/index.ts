@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { VectorStore } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { fileOfArgument, pickStore, selectionOfArguments, storeOfArgument } from '../stores';
+import { fileOfArgument, pickStoreToSearch, selectionOfArguments, storeOfArgument } from '../stores';
 import { PassageDocuments } from './passages';
 import type * as SearchPicker from './searchPicker';
 import type { FileChoice } from './searchPicker';
@@ -24,12 +24,17 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(passages);
 
   const search = async (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
-    const target = store ?? (await pickStore(services, { title: vscode.l10n.t('DocChat: Search a Vector Store') }));
+    // One store: searched at once. Text typed while the stores showed is what is searched for.
+    const target = store ? { store } : await pickStoreToSearch(services, { title: vscode.l10n.t('DocChat: Search a Vector Store') });
     if (!target) {
       return;
     }
-    await services.recentStores.touch(target.id);
-    await searchPicker().showSearchPicker(services, passages, { store: target, restrictTo });
+    await services.recentStores.touch(target.store.id);
+    await searchPicker().showSearchPicker(services, passages, {
+      store: target.store,
+      ...(restrictTo ? { restrictTo } : {}),
+      ...(target.query ? { initialQuery: target.query } : {}),
+    });
   };
 
   context.subscriptions.push(

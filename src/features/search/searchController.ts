@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { realTimers, type Timers } from '../../common/timers';
+import { aboveFloor, RELATIVE_FLOOR } from '../../chatCore/relevance';
 
 export type SearchState<R> =
   | { kind: 'idle' }
@@ -198,4 +199,25 @@ export interface ResultRow {
  */
 export function presentResult(filename: string, score: number, content: string, query: string): ResultRow {
   return { label: '', description: l10n.t('{0} · score {1}', filename, formatScore(score)), detail: makeSnippet(content, query).text };
+}
+
+/**
+ * The results the quick pick lists, best first as the service ranked them: one row per passage
+ * (the same text of the same file, returned twice, is one row), and only those that score at least
+ * RELATIVE_FLOOR of the best score of this search (the rule that grounds the chat, see
+ * relevance.ts): the service's scores have no stated scale, so the floor is relative, never a
+ * fixed number. `hidden` counts the rows left out for their score.
+ */
+export function shownResults<T extends { file_id: string; content: string; score?: number }>(
+  data: readonly T[],
+): { shown: T[]; hidden: number } {
+  const seen = new Set<string>();
+  const distinct = data.filter((item) => {
+    const key = `${item.file_id}\u0000${item.content.replace(/\s+/g, ' ').trim()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const shown = aboveFloor(distinct, RELATIVE_FLOOR);
+  return { shown, hidden: distinct.length - shown.length };
 }

@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
 import { FileCatalog } from '../stores';
 import type { Passage, PassageDocuments } from './passages';
-import { SearchController, presentResult, searchRequest, type SearchState } from './searchController';
+import { SearchController, presentResult, searchRequest, shownResults, type SearchState } from './searchController';
 import { requireDocuments } from '../../services/commands';
 
 export interface FileChoice {
@@ -102,11 +102,26 @@ export async function showSearchPicker(services: Services, passages: PassageDocu
       case 'error':
         picker.items = [statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))];
         break;
-      case 'results':
-        picker.items = state.result.data.length
-          ? state.result.data.map((item) => resultItem(item, state.kind === 'results' ? state.query : ''))
-          : [statusItem(vscode.l10n.t('$(info) No results for "{0}"', state.query))];
+      case 'results': {
+        const { shown, hidden } = shownResults(state.result.data);
+        const query = state.query;
+        picker.items = shown.length
+          ? [
+              ...shown.map((item) => resultItem(item, query)),
+              ...(hidden
+                ? [
+                    statusItem(
+                      hidden === 1
+                        ? vscode.l10n.t('$(eye-closed) 1 weaker match not shown')
+                        : vscode.l10n.t('$(eye-closed) {0} weaker matches not shown', hidden),
+                      vscode.l10n.t('Their scores are far below the best match of this search.'),
+                    ),
+                  ]
+                : []),
+            ]
+          : [statusItem(vscode.l10n.t('$(info) No results for "{0}"', query))];
         break;
+      }
     }
     const counting = picker.busy && waitSeconds > 0;
     if (counting && !ticker) {
@@ -257,7 +272,8 @@ async function chooseFiles(
   const selected = new Set(current.map((f) => f.id));
   const items = page.data.map((f) => ({
     label: catalog.get(f.id)?.filename || f.id,
-    description: f.status === 'completed' ? f.id : `${f.id} · ${f.status.replace(/_/g, ' ')}`,
+    ...(f.status === 'completed' ? {} : { description: f.status.replace(/_/g, ' ') }),
+    ...(catalog.get(f.id)?.filename ? { detail: f.id } : {}),
     picked: selected.has(f.id),
     id: f.id,
   }));

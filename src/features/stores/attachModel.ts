@@ -20,12 +20,10 @@ const OCR_EXTENSIONS = new Set([
   'doc',
   'pptx',
   'ppt',
-  'xlsx',
-  'xls',
-  // OpenDocument, e-books and archives hold pictures and tables too.
+  // OpenDocument, e-books and archives hold pictures and tables too. Spreadsheets do not ask: their
+  // tables are read as they are, and the rare picture on a sheet gets OCR all the same.
   'odt',
   'odp',
-  'ods',
   'epub',
   'zip',
 ]);

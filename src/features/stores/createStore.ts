@@ -41,6 +41,7 @@ export async function createStoreInteractive(services: Services, suggestedName =
     services.log.info(`Created vector store ${created.id} (${created.name})`);
     await services.recentStores.touch(created.id);
     services.documentsEvents.storeChanged(created);
+    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: created the vector store "{0}".', created.name || name));
   }
   return created;
 }

@@ -121,7 +121,7 @@ export function registerDeletion(
     if (!(await confirm(vscode.l10n.t('Delete the vector store "{0}"?', name), detail, vscode.l10n.t('Delete Store')))) return;
     if (!settle(await deleteVectorStore(client(), store.id), name)) return;
     tree.removeStore(store.id);
-    vscode.window.setStatusBarMessage(vscode.l10n.t('DocChat: deleted the vector store "{0}".', name), 5000);
+    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: deleted the vector store "{0}".', name));
   };
 
   context.subscriptions.push(

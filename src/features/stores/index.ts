@@ -11,9 +11,10 @@ import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
 import { offerWalkthrough } from '../walkthrough';
 
-export { pickStore, pickStores } from './storePicker';
+export { pickStore, pickStores, pickStoreToSearch } from './storePicker';
 export { FileCatalog } from './fileCatalog';
 export { editMetadata } from './metadataEditor';
+export { metadataSavedMessage } from './metadataDraft';
 export { createStoreInteractive } from './createStore';
 export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';

@@ -144,3 +144,20 @@ function problem(message: string): ParsedEntry {
 export function formatEntry(key: string, value: string): string {
   return `${key}=${value}`;
 }
+
+/** The notice after saving a file's metadata (`inStore`: the pairs of the file in one store). */
+export function metadataSavedMessage(count: number, name: string, inStore: boolean): string {
+  if (count === 0) {
+    return inStore
+      ? l10n.t('DocChat: cleared the metadata of "{0}" in this store.', name)
+      : l10n.t('DocChat: cleared the metadata of the file "{0}".', name);
+  }
+  if (count === 1) {
+    return inStore
+      ? l10n.t('DocChat: saved 1 metadata pair of "{0}" in this store.', name)
+      : l10n.t('DocChat: saved 1 metadata pair of the file "{0}".', name);
+  }
+  return inStore
+    ? l10n.t('DocChat: saved {0} metadata pairs of "{1}" in this store.', count, name)
+    : l10n.t('DocChat: saved {0} metadata pairs of the file "{1}".', count, name);
+}

@@ -259,3 +259,14 @@ export function presentLoadMore(shown: number): RowPresentation {
     accessibilityLabel: l10n.t('Load more, {0} shown', shown),
   };
 }
+
+/**
+ * What was typed into a store picker when it names no store (no store's name contains it, case
+ * and spaces aside): a query to search for, not a filter. Undefined when it is empty or names one.
+ */
+export function typedQuery(value: string, storeNames: readonly string[]): string | undefined {
+  const typed = value.trim();
+  if (!typed) return undefined;
+  const folded = typed.toLowerCase().replace(/\s+/g, '');
+  return storeNames.some((name) => name.toLowerCase().replace(/\s+/g, '').includes(folded)) ? undefined : typed;
+}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { VectorStore } from '../../api/documents/schemas';
 import type { Services } from '../../services';
-import { describeExpiry, formatDate } from './presentation';
+import { describeExpiry, formatDate, typedQuery } from './presentation';
 import { requireDocuments } from '../../services/commands';
 
 /** How many stores a picker lists (recently used ones first). */
@@ -24,16 +24,11 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
   const now = Date.now() / 1000;
   const recent = new Set(services.recentStores.list());
   const stores = services.recentStores.sort(data, (s) => s.id);
+  // The name is what people know a store by; its id comes last, for those who need it.
   return stores.map((store) => ({
     label: `$(database) ${store.name || store.id}`,
-    description: store.id,
-    detail: [
-      recent.has(store.id) ? vscode.l10n.t('recently used') : '',
-      formatDate(store.created_at),
-      describeExpiry(store.expires_at, now),
-    ]
-      .filter(Boolean)
-      .join(' · '),
+    description: [recent.has(store.id) ? vscode.l10n.t('recently used') : '', formatDate(store.created_at)].filter(Boolean).join(' · '),
+    detail: [describeExpiry(store.expires_at, now), store.name ? store.id : ''].filter(Boolean).join(' · '),
     store,
   }));
 }
@@ -45,7 +40,7 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
 async function showStorePicker(
   services: Services,
   setup: (picker: vscode.QuickPick<StoreItem>) => void,
-  fill: (picker: vscode.QuickPick<StoreItem>, items: StoreItem[]) => void,
+  fill: (picker: vscode.QuickPick<StoreItem>, items: StoreItem[]) => readonly StoreItem[] | void,
 ): Promise<readonly StoreItem[] | undefined> {
   const client = requireDocuments(services.connection);
   const picker = vscode.window.createQuickPick<StoreItem>();
@@ -55,11 +50,14 @@ async function showStorePicker(
   picker.show();
   const abort = new AbortController();
   try {
+    let accept: (items: readonly StoreItem[]) => void = () => undefined;
     const loaded = client.listVectorStores({ limit: PICKER_LIMIT }, { signal: abort.signal }).then((page) => {
-      fill(picker, storeItems(services, page.data));
+      const chosen = fill(picker, storeItems(services, page.data));
       picker.busy = false;
+      if (chosen) accept(chosen);
     });
     const picked = await new Promise<readonly StoreItem[] | undefined>((resolve, reject) => {
+      accept = resolve;
       loaded.catch((error: unknown) => {
         picker.hide();
         reject(error);
@@ -124,4 +122,56 @@ export async function pickStore(services: Services, options: PickStoreOptions): 
     await services.recentStores.touch(picked.store.id);
   }
   return picked?.store;
+}
+
+/**
+ * The store to search, and what the user typed meanwhile. With one store there is nothing to
+ * choose: it is taken at once. Text typed while the list shows that names no store does not
+ * filter the list to nothing: every store stays, each offering to search for the text, which the
+ * search then starts with.
+ */
+export async function pickStoreToSearch(
+  services: Services,
+  options: { title: string },
+): Promise<{ store: VectorStore; query?: string } | undefined> {
+  let stores: StoreItem[] = [];
+  let query: string | undefined;
+  let shown: vscode.QuickPick<StoreItem> | undefined;
+  const show = (value: string) => {
+    if (!shown) return;
+    query = typedQuery(
+      value,
+      stores.map((item) => item.store?.name || item.store?.id || ''),
+    );
+    shown.items = query
+      ? stores.map((item) => ({
+          ...item,
+          alwaysShow: true,
+          detail: vscode.l10n.t('Search “{0}” for “{1}”', item.store?.name || item.store?.id || '', query!),
+        }))
+      : stores;
+  };
+  const [picked] =
+    (await showStorePicker(
+      services,
+      (picker) => {
+        shown = picker;
+        picker.title = options.title;
+        picker.placeholder = vscode.l10n.t('Pick the vector store to search, or type what to search for');
+        picker.onDidChangeValue(show);
+      },
+      (picker, items) => {
+        stores = items;
+        if (items.length === 1) {
+          // Nothing to choose: anything typed meanwhile is what to search for.
+          query = picker.value.trim() || undefined;
+          return items;
+        }
+        show(picker.value);
+        return undefined;
+      },
+    )) ?? [];
+  if (!picked?.store) return undefined;
+  await services.recentStores.touch(picked.store.id);
+  return { store: picked.store, ...(query ? { query } : {}) };
 }

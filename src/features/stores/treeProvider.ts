@@ -163,6 +163,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     }
     const nodes: TreeNode[] = this.stores.items.map((store) => this.storeNodeFor(store));
     this.setEmpty(nodes.length === 0);
+    this.services.documentsEvents.storesListed(this.stores.items, !this.stores.hasMore);
     // A store exists (the demo store, or one made elsewhere): the walkthrough's step is done.
     if (nodes.length > 0) completeWalkthroughStep(ContextKeys.storeCreated);
     if (this.stores.hasMore) {
@@ -395,6 +396,7 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
   }
 
   removeStore(storeId: string): void {
+    this.services.documentsEvents.storeDeleted(storeId);
     this.stores.remove(storeId);
     this.storeNodes.delete(storeId);
     this.poller.untrackStore(storeId);

@@ -48,8 +48,9 @@ export function estimateSeconds(options: {
   return Math.max(floor, pace);
 }
 
+/** "12 s", "3 min", "1 h 5 min"; under a second rounds up to "1 s" (read as "about 1 s left"). */
 export function formatDuration(seconds: number): string {
-  if (seconds < 1) return l10n.t('less than a second');
+  if (seconds < 1) return l10n.t('{0} s', 1);
   if (seconds < 60) return l10n.t('{0} s', Math.ceil(seconds));
   const minutes = Math.ceil(seconds / 60);
   if (minutes < 60) return l10n.t('{0} min', minutes);

@@ -39,6 +39,21 @@ export async function pickQuickItem(page: Page, text: string | RegExp): Promise<
   await row.first().click();
 }
 
+/**
+ * After "Search Vector Store…": picks `store` when the list of stores shows (with one store it
+ * does not: the search box opens at once), then waits for that store's search box.
+ */
+export async function openStoreSearch(page: Page, store: string): Promise<Locator> {
+  const quick = page.locator(QUICK_INPUT);
+  const searchBox = quick.locator('.quick-input-title', { hasText: `Search "${store}"` });
+  // A store's row (its database icon), never a search result that names the store.
+  const storeRow = quick.locator('.monaco-list-row', { hasText: store, has: page.locator('.codicon-database') }).first();
+  await searchBox.or(storeRow).first().waitFor({ state: 'visible', timeout: 30_000 });
+  if (!(await searchBox.isVisible())) await storeRow.click();
+  await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
+  return quick;
+}
+
 /** Opens a workspace file by name with Quick Open; resolves once its tab is the active one. */
 export async function openWorkspaceFile(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Control+P');

@@ -1,7 +1,15 @@
 /** What VS Code's model picker is told about the gateway's models. */
 import * as assert from 'node:assert/strict';
 import { LEGACY_INFERENCE_MODELS } from '../../../src/api/gateway/schemas';
-import { agentModels, DEFAULT_MAX_INPUT_TOKENS, estimateTokens, refusesTools } from '../../../src/features/agents/modelInfo';
+import {
+  agentModels,
+  DEFAULT_MAX_INPUT_TOKENS,
+  estimateTokens,
+  listBeforeUse,
+  pickerModels,
+  refusesTools,
+  takesNoTools,
+} from '../../../src/features/agents/modelInfo';
 
 describe('models offered to agents', () => {
   it('offers the completion models, not the deprecated inference ones', () => {
@@ -42,5 +50,36 @@ describe('models offered to agents', () => {
     assert.equal(refusesTools({ kind: 'validation', message: 'This model does not support tools.' }), true);
     assert.equal(refusesTools({ kind: 'auth', message: 'tools' }), false);
     assert.equal(refusesTools({ kind: 'validation', message: 'messages must not be empty.' }), false);
+  });
+
+  it("offers local-extractive in VS Code's Agent mode (the only mode without Copilot), and never sends it tools", () => {
+    const models = pickerModels(
+      agentModels(
+        [
+          { id: 'local-extractive', capabilities: { tool_calling: false } },
+          { id: 'llama3.2', capabilities: { tool_calling: false } },
+        ],
+        new Set(),
+      ),
+    );
+    const byId = Object.fromEntries(models.map((m) => [m.id, m]));
+    // VS Code 1.139 lists a model in Agent mode only when it declares tool calling.
+    assert.equal(byId['local-extractive']!.capabilities.toolCalling, true);
+    assert.match(byId['local-extractive']!.tooltip ?? '', /calls no tools.*@docchat without GitHub Copilot/);
+    assert.equal(takesNoTools('local-extractive'), true, 'its requests carry no tools');
+    assert.equal(byId['llama3.2']!.capabilities.toolCalling, false, 'another model is described as its list says');
+    assert.equal(takesNoTools('llama3.2'), false);
+  });
+
+  it("names Local mode's model before DocChat is used in the window (nothing starts), else the last list", () => {
+    assert.deepEqual(
+      listBeforeUse(undefined, true).map((m) => m.id),
+      ['local-extractive'],
+    );
+    assert.deepEqual(listBeforeUse(undefined, false), [], "a gateway's models are not known before it is asked");
+    assert.deepEqual(
+      listBeforeUse([{ id: 'alpha-5-mini' }] as never, true).map((m) => m.id),
+      ['alpha-5-mini'],
+    );
   });
 });

@@ -82,3 +82,28 @@ describe('Vector Stores view menus', () => {
     assert.deepEqual(missing, []);
   });
 });
+
+describe('the settings as the Settings editor shows them', () => {
+  const properties: Record<string, Record<string, unknown>> = manifest.contributes.configuration.properties;
+  const nls: Record<string, string> = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.nls.json'), 'utf8'));
+
+  it('names every choice of a choice setting in words, not as its raw value ("asTheyStream")', () => {
+    for (const [key, setting] of Object.entries(properties)) {
+      if (!Array.isArray(setting.enum)) continue;
+      const labels = setting.enumItemLabels as string[] | undefined;
+      assert.equal(labels?.length, setting.enum.length, `${key} has a label for each choice`);
+      for (const label of labels!) {
+        const text = nls[label.slice(1, -1)] ?? label;
+        assert.match(text, /^[A-Z][a-z]+( [a-z]+)*$/, `${key}: "${text}" reads as words`);
+      }
+    }
+  });
+
+  it('marks the request-field names of the documents service as advanced, and sets no project code by default', () => {
+    for (const key of ['docchat.api.skipOcrField', 'docchat.api.fileIdsField']) {
+      assert.deepEqual(properties[key]!.tags, ['advanced'], key);
+      assert.match(nls[String(properties[key]!.markdownDescription).slice(1, -1)]!, /^\*\*Advanced\*\*/, key);
+    }
+    assert.equal(properties['docchat.gateway.projectCode']!.default, '', 'no "NA" shown as if it were a project');
+  });
+});

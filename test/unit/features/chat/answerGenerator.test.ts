@@ -335,7 +335,32 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     assert.equal(server.count('POST', '/v1/chat/completions'), 1, 'no generation after the search failed');
   });
 
-  it('says when a model is unavailable (gamma-4-fast-reasoning comes and goes)', async () => {
+  it('says a deleted store is gone and offers Choose a Store, never a Retry that can only fail again', async () => {
+    server.on('POST', '/v1/vector_stores/vs_gone/search', (_req, res) =>
+      sendJson(res, 404, { error: { message: "No vector store with id 'vs_gone'", type: 'not_found_error' } }),
+    );
+    const found = new Recorder();
+    await runAnswer(job({ stores: [{ id: 'vs_gone', name: 'demo' }] }), deps(), found, new AbortController().signal);
+    const error = (found.assertOneTerminal() as { error: ChatErrorInfo }).error;
+    assert.equal(error.kind, 'store_gone');
+    assert.deepEqual(error.actions, ['chooseStore']);
+    assert.match(error.message, /“demo” no longer exists/);
+    assert.equal(server.count('POST', '/v1/chat/completions'), 0, 'nothing is generated from a search that failed');
+
+    // Known to be gone (not in a list of every store): said before any request.
+    const known = new Recorder();
+    const searches = server.count('POST', '/v1/vector_stores/vs_gone/search');
+    await runAnswer(
+      job({ stores: [{ id: 'vs_gone', name: 'demo' }] }),
+      deps({ isStoreGone: (id) => id === 'vs_gone' }),
+      known,
+      new AbortController().signal,
+    );
+    assert.equal((known.assertOneTerminal() as { error: ChatErrorInfo }).error.kind, 'store_gone');
+    assert.equal(server.count('POST', '/v1/vector_stores/vs_gone/search'), searches, 'no search of a store known to be gone');
+  });
+
+  it('says when a model is unavailable (gamma-4-fast-reasoning comes and goes: Retry), and when it is not served at all (no Retry)', async () => {
     server.on('POST', '/v1/chat/completions', (req, res) =>
       req.json.model === 'gamma-4-fast-reasoning'
         ? sendJson(res, 503, { error: { message: 'The model gamma-4-fast-reasoning is temporarily unavailable.', type: 'server_error' } })
@@ -343,13 +368,18 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
             error: { message: 'The model nope does not exist', type: 'not_found_error', param: 'model', code: 'model_not_found' },
           }),
     );
-    for (const model of ['gamma-4-fast-reasoning', 'nope']) {
+    const expected = {
+      'gamma-4-fast-reasoning': { actions: ['retry', 'chooseModel'], message: /not available right now/ },
+      nope: { actions: ['chooseModel'], message: /not served here, so it cannot answer\. Choose another model/ },
+    };
+    for (const [model, want] of Object.entries(expected)) {
       const recorder = new Recorder();
       await runAnswer(job({ model }), deps(), recorder, new AbortController().signal);
       const { error } = recorder.assertOneTerminal() as { error: ChatErrorInfo };
       assert.equal(error.kind, 'model_unavailable', model);
       assert.ok(error.message.includes(model));
-      assert.deepEqual(error.actions, ['retry']);
+      assert.match(error.message, want.message);
+      assert.deepEqual(error.actions, want.actions);
     }
   });
 

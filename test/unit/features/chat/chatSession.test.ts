@@ -243,6 +243,57 @@ describe('chat session', () => {
     assert.equal(answer.error?.kind, 'not_connected', 'a grounded question needs the documents service');
   });
 
+  it('a question asked while DocChat connects shows "Connecting…", waits, then is asked', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Hello.')])));
+    let connect!: () => void;
+    let connected = false;
+    const connecting = new Promise<void>((resolve) => (connect = resolve)).then(() => void (connected = true));
+    const t = setup({
+      clients: () =>
+        connected
+          ? { gateway: gateway as Gateway, documents: undefined }
+          : {
+              gateway: undefined,
+              documents: undefined,
+              notConnected: { kind: 'not_connected', message: 'DocChat is still connecting.', actions: ['retry'] },
+              connecting,
+            },
+      // Not grounded (the documents client is not in this test): the rule's outcome is "no store".
+      defaultStore: () => undefined,
+      groundingKnown: () => connecting,
+    });
+    const answer = (await t.session.ask('Hi?'))!;
+    assert.ok(answer, 'the question is taken at once, not refused');
+    assert.deepEqual(
+      t.posted.filter((m) => m.type === 'turn').map((m) => (m as { messages: unknown[] }).messages.length),
+      [2],
+      'the question and its pending answer show at once',
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(
+      t.posted.some((m) => m.type === 'streamStatus' && m.phase === 'connecting'),
+      'the answer says it is connecting',
+    );
+    assert.equal(server.count('POST', '/v1/chat/completions'), 0, 'nothing is asked before the connection is made');
+    connect();
+    await t.session.whenIdle();
+    assert.equal(answer.status, 'done', JSON.stringify(answer.error));
+    assert.equal(answer.content, 'Hello.');
+    assert.equal(t.terminals().length, 1);
+  });
+
+  it('Stop ends the wait for the connection without asking', async () => {
+    const t = setup({
+      clients: () => ({ gateway: undefined, documents: undefined, connecting: new Promise<void>(() => undefined) }),
+    });
+    const answer = (await t.session.ask('Hi?'))!;
+    await new Promise((resolve) => setImmediate(resolve));
+    t.session.stop();
+    await t.session.whenIdle();
+    assert.equal(answer.status, 'stopped');
+    assert.equal(server.count('POST', '/v1/chat/completions'), 0);
+  });
+
   it('grounds in several stores, rewrites a follow-up, and Search Again answers from the edited query', async () => {
     const documents = new DocumentsClient({ baseUrl: server.url, token: 'd', rateLimits: false, transport: { maxRetries: 0 } });
     for (const store of ['vs_1', 'vs_2']) {

@@ -175,6 +175,22 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
     assert.equal(state.defaultModel, 'local-extractive');
   });
 
+  it('offers in Local mode only what its backend lists: no legacy model it cannot serve, and local-extractive until it lists', async () => {
+    const catalog = new ModelCatalog(new MemoryState());
+    const listed = await catalog.load(lister(['local-extractive', 'llama3.2']), 'local', '', false, 'local');
+    assert.deepEqual(
+      listed.models.map((m) => m.id),
+      ['local-extractive', 'llama3.2'],
+    );
+    const offline = await new ModelCatalog(new MemoryState()).load(undefined, 'local', '', false, 'local');
+    assert.deepEqual(
+      offline.models.map((m) => m.id),
+      ['local-extractive'],
+      'not the gateway models before the backend answers',
+    );
+    assert.equal(offline.defaultModel, 'local-extractive');
+  });
+
   it('uses the cache within an hour, fetches again after it or on refresh, and per gateway', async () => {
     let now = 1_000_000;
     const storage = new MemoryState();
@@ -222,6 +238,83 @@ describe('chat vector store list', () => {
     const after = await catalog.load(failing);
     assert.equal(after.stores.length, 2);
     assert.match(after.error ?? '', /401/);
+  });
+});
+
+describe('chat vector store list follows the stores tree', () => {
+  const lister = (data: Array<{ id: string; name: string }>, hasMore = false) => ({ listVectorStores: async () => ({ data, hasMore }) });
+
+  it('shows a store created or renamed at once, and drops a deleted one, without listing again', async () => {
+    const catalog = new StoreCatalog();
+    await catalog.load(lister([{ id: 'vs_a', name: 'alpha' }]));
+    assert.equal(catalog.upsert({ id: 'vs_new', name: 'fresh' }), true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.name),
+      ['fresh', 'alpha'],
+      'a new store comes first',
+    );
+    assert.equal(catalog.upsert({ id: 'vs_a', name: 'alpha-2' }), true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.name),
+      ['fresh', 'alpha-2'],
+      'a rename keeps its place',
+    );
+    assert.equal(catalog.upsert({ id: 'vs_a', name: 'alpha-2' }), false, 'nothing new: nothing to post');
+    assert.equal(catalog.remove('vs_new'), true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.id),
+      ['vs_a'],
+    );
+    assert.equal(catalog.isGone('vs_new'), true, 'a deleted store is known to be gone');
+    assert.equal(catalog.isGone('vs_a'), false);
+  });
+
+  it("takes the tree's complete list (new, renamed, gone) and only the names from a partial one", async () => {
+    const catalog = new StoreCatalog();
+    await catalog.load(
+      lister([
+        { id: 'vs_a', name: 'alpha' },
+        { id: 'vs_b', name: 'beta' },
+      ]),
+    );
+    assert.equal(catalog.state.complete, true);
+    const partial = catalog.follow([{ id: 'vs_a', name: 'renamed' }], false);
+    assert.equal(partial, true);
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.name),
+      ['renamed', 'beta'],
+      'a first page removes nothing',
+    );
+    catalog.follow(
+      [
+        { id: 'vs_c', name: 'demo' },
+        { id: 'vs_a', name: 'renamed' },
+      ],
+      true,
+    );
+    assert.deepEqual(
+      catalog.state.stores.map((s) => s.id),
+      ['vs_c', 'vs_a'],
+    );
+    assert.equal(catalog.isGone('vs_b'), true);
+    assert.equal(
+      catalog.follow(
+        [
+          { id: 'vs_c', name: 'demo' },
+          { id: 'vs_a', name: 'renamed' },
+        ],
+        true,
+      ),
+      false,
+      'unchanged',
+    );
+  });
+
+  it('does not call a store gone while only a first page of stores is known', async () => {
+    const catalog = new StoreCatalog();
+    await catalog.load(lister([{ id: 'vs_a', name: 'alpha' }], true));
+    assert.equal(catalog.state.complete, undefined);
+    assert.equal(catalog.isGone('vs_elsewhere'), false);
   });
 });
 

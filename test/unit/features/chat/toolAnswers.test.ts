@@ -184,7 +184,7 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
       assert.equal(answer.status, 'error');
       assert.equal(answer.error?.kind, 'not_available');
       assert.match(answer.error!.message, /^Web (research|search) is not available on this gateway\. .*DocChat: Open Settings/);
-      assert.deepEqual(answer.error?.actions, ['showOutput'], 'no Retry: it would fail the same way');
+      assert.deepEqual(answer.error?.actions, ['openGatewaySettings'], 'no Retry (it would fail the same way): the setting it names');
       assert.deepEqual(
         t.terminals().map((m) => m.type),
         ['streamError'],

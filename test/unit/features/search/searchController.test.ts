@@ -6,6 +6,7 @@ import {
   makeSnippet,
   queryTerms,
   searchRequest,
+  shownResults,
   type SearchState,
 } from '../../../../src/features/search/searchController';
 import { attachText, startTestBackend, type TestBackend } from '../backend';
@@ -177,5 +178,35 @@ describe('result snippets', () => {
     assert.equal(s.text, 'a b c');
     assert.equal(s.match, undefined);
     assert.deepEqual(queryTerms('How to deploy a service?'), ['service', 'deploy', 'how', 'to']);
+  });
+});
+
+describe('search quick pick rows', () => {
+  const row = (file_id: string, content: string, score: number) => ({ file_id, content, score });
+
+  it('shows a passage returned twice once, and leaves out the matches far below the best, saying how many', () => {
+    const { shown, hidden } = shownResults([
+      row('f1', 'Sync a folder with DocChat: Sync Folder.', 0.62),
+      row('f1', 'Sync a folder with  DocChat: Sync Folder.\n', 0.61),
+      row('f2', 'Attach files from the Explorer.', 0.48),
+      row('f3', '| VS Code | 1.104 | 1.139 |', 0.1),
+    ]);
+    assert.deepEqual(
+      shown.map((r) => r.file_id),
+      ['f1', 'f2'],
+    );
+    assert.equal(hidden, 1);
+  });
+
+  it('judges the scores relative to the best of the search, whatever their scale', () => {
+    const scaled = (k: number) => shownResults([row('a', 'x', 0.62 * k), row('b', 'y', 0.48 * k), row('c', 'z', 0.1 * k)]);
+    for (const k of [1, 10, 0.01]) {
+      assert.deepEqual(
+        scaled(k).shown.map((r) => r.file_id),
+        ['a', 'b'],
+        `scores times ${k}`,
+      );
+    }
+    assert.equal(shownResults([row('a', 'x', 0.1), row('b', 'y', 0.09)]).hidden, 0, 'a weak search keeps its close matches');
   });
 });

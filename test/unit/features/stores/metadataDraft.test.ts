@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { LIMITS } from '../../../../src/api/documents/schemas';
-import { MetadataDraft } from '../../../../src/features/stores/metadataDraft';
+import { MetadataDraft, metadataSavedMessage } from '../../../../src/features/stores/metadataDraft';
 
 const { maxPairs, maxKeyLength, maxValueLength } = LIMITS.metadata;
 
@@ -92,5 +92,14 @@ describe('metadata editor draft', () => {
     draft.remove('a');
     assert.deepEqual(draft.toObject(), { b: '2' });
     assert.equal(draft.isDirty, true);
+  });
+});
+
+describe('metadata saved notice', () => {
+  it('says "1 metadata pair", not "1 metadata pairs", and "cleared" for none', () => {
+    assert.equal(metadataSavedMessage(1, 'a.md', false), 'DocChat: saved 1 metadata pair of the file "a.md".');
+    assert.equal(metadataSavedMessage(1, 'a.md', true), 'DocChat: saved 1 metadata pair of "a.md" in this store.');
+    assert.equal(metadataSavedMessage(3, 'a.md', false), 'DocChat: saved 3 metadata pairs of the file "a.md".');
+    assert.equal(metadataSavedMessage(0, 'a.md', true), 'DocChat: cleared the metadata of "a.md" in this store.');
   });
 });

@@ -7,6 +7,7 @@ import {
   isTerminalStatus,
   presentStore,
   presentStoreFile,
+  typedQuery,
 } from '../../../../src/features/stores/presentation';
 import { timestampMs } from '../../../../src/common/timestamps';
 
@@ -102,5 +103,15 @@ describe('tree presentation', () => {
     assert.equal(formatBytes(12), '12 B');
     assert.equal(formatBytes(1536), '1.5 KB');
     assert.equal(formatBytes(50 * 1024 * 1024), '50 MB');
+  });
+});
+
+describe('text typed into the store picker of a search', () => {
+  it('is a query when it names no store, a filter when it does', () => {
+    const stores = ['demo', 'Team Handbook'];
+    assert.equal(typedQuery('how do I attach a folder', stores), 'how do I attach a folder');
+    assert.equal(typedQuery('dem', stores), undefined);
+    assert.equal(typedQuery('team hand', stores), undefined, 'case and spaces aside');
+    assert.equal(typedQuery('   ', stores), undefined);
   });
 });

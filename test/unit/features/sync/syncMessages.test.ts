@@ -70,6 +70,11 @@ describe('folder sync messages', () => {
     );
     assert.equal(progressMessage({ done: 3, total: 10, phase: 'sending', etaSeconds: 5 }), '3 of 10 · about 5 s left');
     assert.equal(
+      progressMessage({ done: 9, total: 10, phase: 'sending', etaSeconds: 0.2 }),
+      '9 of 10 · about 1 s left',
+      'never "about less than a second"',
+    );
+    assert.equal(
       progressMessage({ done: 9, total: 10, phase: 'converting', current: 'a.md', etaSeconds: 5 }),
       '9 of 10 · waiting for conversion · about 5 s left',
     );

@@ -166,6 +166,15 @@ describe('chat webview', () => {
     assert.equal(t.posted.length, 1);
   });
 
+  it('shows "Connecting…" on a question that waits for the connection, with Stop, then the search', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStatus', requestId: 'r1', phase: 'connecting' });
+    assert.match(t.$('.phase')!.textContent ?? '', /Connecting…/);
+    assert.ok(t.$('.stop:not([hidden])'), 'the wait can be stopped');
+    t.send({ type: 'streamStatus', requestId: 'r1', phase: 'searching' });
+    assert.match(t.$('.phase')!.textContent ?? '', /Searching/);
+  });
+
   it('renders a streaming answer with citations, stops it with Escape, and shows it as stopped with Regenerate', () => {
     const t = setup();
     t.send(t.state(conversation([question, pending()])));
@@ -463,6 +472,52 @@ describe('chat webview', () => {
     assert.equal(store.value, 'vs_1', 'options of another conversation are not shown');
   });
 
+  it('marks a deleted store once every store is listed (no second "demo"), says so and offers Choose a Store', () => {
+    const t = setup();
+    const grounded = conversation([], { options: { vectorStoreId: 'vs_old', vectorStoreName: 'demo' } });
+    t.send(t.state(grounded), { type: 'stores', catalog: { loading: false, stores: [{ id: 'vs_new', name: 'demo' }] } });
+    const store = t.$<HTMLSelectElement>('.store-select')!;
+    assert.equal(t.$('.store-gone'), null, 'a first page of stores cannot tell that a store is gone');
+    t.send({ type: 'stores', catalog: { loading: false, complete: true, stores: [{ id: 'vs_new', name: 'demo' }] } });
+    assert.deepEqual(
+      Array.from(store.options).map((o) => o.textContent),
+      ['No grounding (no vector store)', 'demo (deleted)', 'demo', 'Several stores…'],
+    );
+    assert.equal(store.value, 'vs_old');
+    assert.match(t.$('.store-gone')!.textContent ?? '', /“demo” no longer exists/);
+    t.click(t.$('.store-gone .choose-store'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    t.send({ type: 'options', conversationId: 'c1', options: { vectorStoreId: 'vs_new', vectorStoreName: 'demo' } });
+    assert.equal(t.$('.store-gone'), null, 'gone once another store is chosen');
+  });
+
+  it('asks to pick a store only while none is picked; then says which store answers search', () => {
+    const t = setup();
+    t.send(t.state(conversation()));
+    assert.match(t.$('.empty-state .hint')!.textContent ?? '', /Pick a vector store above/);
+    t.send({ type: 'options', conversationId: 'c1', options: { vectorStoreId: 'vs_1', vectorStoreName: 'demo' } });
+    assert.equal(t.$('.empty-state .hint')!.textContent, 'Answers search “demo” and cite their sources as [1], [2], …');
+  });
+
+  it('offers Choose a Store on an answer whose store was deleted, and Choose a Model moves the focus to the model picker', () => {
+    const t = setup();
+    const failed = (kind: 'store_gone' | 'model_unavailable', actions: Array<'chooseStore' | 'chooseModel'>): AssistantMessage => ({
+      ...pending(kind),
+      status: 'error',
+      error: { kind, message: 'x', actions },
+    });
+    t.send(t.state(conversation([question, failed('store_gone', ['chooseStore'])])));
+    assert.deepEqual(
+      t.$$('.inline-error button').map((b) => b.textContent),
+      ['Choose a Store'],
+    );
+    t.click(t.$('.inline-error .action-chooseStore'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
+    t.send(t.state(conversation([question, failed('model_unavailable', ['chooseModel'])])));
+    t.click(t.$('.inline-error .action-chooseModel'));
+    assert.equal(dom.window.document.activeElement, t.$('.model-select'));
+  });
+
   it('shows a conversation grounded in several stores, and opens the multi-select picker for "Several stores…"', () => {
     const t = setup();
     const options = {
@@ -702,6 +757,37 @@ describe('chat webview', () => {
     assert.match(links[1]!.parentElement!.textContent ?? '', /javascript:alert\(1\)/);
     t.click(t.$('a.citation'));
     assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1, citation: 0 });
+  });
+
+  it('does not offer /web, /crawl or /research where the gateway has no web tools (Local mode)', () => {
+    const t = setup();
+    const input = t.$<HTMLTextAreaElement>('textarea')!;
+    t.send(t.state(conversation()));
+    assert.match(input.placeholder, /\/web/);
+    t.send({ ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), webTools: false });
+    assert.doesNotMatch(input.placeholder, /\/web|\/crawl|\/research/);
+    input.value = '/';
+    input.dispatchEvent(new dom.window.Event('input'));
+    assert.equal(t.$('.slash-commands')!.hidden, true, 'no suggestions of tools that cannot run');
+    t.send(t.state(conversation()));
+    input.dispatchEvent(new dom.window.Event('input'));
+    assert.equal(t.$('.slash-commands')!.hidden, false, 'offered again once a gateway has them');
+  });
+
+  it('hides Temperature and Max tokens for local-extractive, which ignores them, and the project code when none is set', () => {
+    const t = setup();
+    const shown = (selector: string) => !t.$<HTMLInputElement>(selector)!.closest('label')!.hidden;
+    t.send(t.state(conversation([], { options: { model: 'local-extractive' } })));
+    assert.equal(shown('.temperature'), false);
+    assert.equal(shown('.max-tokens'), false);
+    assert.equal(t.$('.sampling-note')!.hidden, false);
+    t.send({ type: 'options', conversationId: 'c1', options: { model: 'alpha-5-mini' } });
+    assert.equal(shown('.temperature'), true);
+    assert.equal(shown('.max-tokens'), true);
+    assert.equal(t.$('.sampling-note')!.hidden, true);
+    assert.equal(t.$('.project-code')!.hidden, false, 'P-7 is shown');
+    t.send({ ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), projectCode: 'NA' });
+    assert.equal(t.$('.project-code')!.hidden, true, '"NA" (no project) is not shown');
   });
 
   it('suggests the slash commands as the user types "/", completes with Enter, closes with Escape', () => {

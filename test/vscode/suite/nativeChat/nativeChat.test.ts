@@ -189,6 +189,8 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.match(stream.text, /\[1\]/);
     assert.match(stream.text, /\*\*Sources\*\*\n\n1\. \[deploy-guide\.md\]\(command:docchat\.participant\.openPassage/);
     assert.equal(stream.references.length, 1);
+    // Whatever model VS Code's picker passed, DocChat answers with its own and says which.
+    assert.match(stream.text, /\*Answered by local-extractive through DocChat's (Local mode|language-model gateway)\.\*$/);
   });
 
   it('@docchat grounds in the only store when none was chosen in this workspace (the default-grounding rule)', async () => {

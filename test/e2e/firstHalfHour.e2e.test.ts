@@ -1,0 +1,154 @@
+import * as assert from 'node:assert/strict';
+import type { Frame, Page } from 'playwright-core';
+import {
+  answerDone,
+  askInChat,
+  captureFailures,
+  chatWebviewFrame,
+  commandLabel,
+  commandTitle,
+  launchVSCode,
+  notificationTexts,
+  pickQuickItem,
+  pollUntil,
+  runContextMenu,
+  seedDemoStore,
+  treeRow,
+  type VSCodeSession,
+} from '../support/harness';
+
+// The first half hour of a newcomer in Local mode with the demo store: a question asked while
+// DocChat still connects, the models and tools Local mode really has, the search quick pick, and
+// stores created and deleted in the tree while the chat is open.
+
+const STORE = 'demo';
+const OTHER = 'handbook';
+
+/** Answers a modal confirmation (VS Code's dialog) with its button `label`. */
+async function confirmDialog(page: Page, label: string): Promise<void> {
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+  await dialog.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).click();
+  await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+describe('The first half hour: no dead ends (e2e, Local mode)', function () {
+  let session: VSCodeSession;
+  let chat: Frame;
+
+  before(async function () {
+    session = await launchVSCode({
+      name: 'first half hour',
+      // DocChat is not used before the chat opens: the first question comes while it connects.
+      useDocChat: false,
+      prepare: ({ userDataDir }) => seedDemoStore(userDataDir),
+    });
+  });
+
+  captureFailures(() => session);
+
+  after(async () => {
+    await session?.close();
+  });
+
+  it('a question asked at once waits for the connection ("Connecting…") and is answered', async () => {
+    // Its commands are offered once VS Code has registered the extension (its activity bar icon).
+    await session.page.locator('.part.activitybar .action-label[aria-label^="DocChat"]').first().waitFor({ timeout: 30_000 });
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    chat = await chatWebviewFrame(session.page);
+    const answer = await askInChat(chat, 'How do I attach a whole folder?');
+    await answerDone(chat, answer, 120_000);
+    assert.doesNotMatch(await answer.innerText(), /still connecting/i);
+    await session.screenshot('first question answered');
+  });
+
+  it('offers only the models Local mode serves, and no sampling options for local-extractive', async () => {
+    const options = await chat.locator('.model-select option').allInnerTexts();
+    assert.deepEqual(options, ['local-extractive'], `offered: ${options.join(', ')}`);
+    assert.equal(await chat.locator('.model-select optgroup[label^="Legacy"]').count(), 0);
+    await chat.locator('button[aria-label="Conversation options"]').click();
+    await chat.locator('.sampling-note').waitFor({ state: 'visible' });
+    assert.equal(await chat.locator('input.temperature').isVisible(), false);
+    assert.equal(await chat.locator('input.max-tokens').isVisible(), false);
+    await session.screenshot('gear for local-extractive');
+    await chat.locator('button[aria-label="Conversation options"]').click();
+  });
+
+  it('does not offer /web where Local mode has no web search', async () => {
+    const input = chat.locator('textarea.composer-input');
+    assert.doesNotMatch((await input.getAttribute('placeholder')) ?? '', /\/web/);
+    await input.fill('/');
+    await input.dispatchEvent('input');
+    assert.equal(await chat.locator('.slash-commands').isVisible(), false);
+    await input.fill('');
+  });
+
+  it('searches the only store without asking which one', async () => {
+    await session.runCommand(commandTitle('docchat.search'));
+    const quick = session.page.locator('.quick-input-widget');
+    await quick.locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible', timeout: 30_000 });
+    await quick.locator('.monaco-list-row', { hasText: 'Type to search' }).waitFor({ state: 'visible' });
+    await session.closeQuickInput();
+  });
+
+  it('shows a store created in the tree in the chat at once, with a notice', async () => {
+    await session.runCommand(commandTitle('docchat.createStore'));
+    const input = session.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(OTHER);
+    await input.press('Enter');
+    await pickQuickItem(session.page, `Create "${OTHER}"`);
+    await chat.locator('.store-select option', { hasText: new RegExp(`^${OTHER}$`) }).waitFor({ state: 'attached', timeout: 30_000 });
+    await pollUntil(
+      () => notificationTexts(session.page),
+      (texts) => texts.some((t) => t.includes(`created the vector store "${OTHER}"`)),
+      { what: 'the notice of the new store' },
+    );
+  });
+
+  it('carries text typed while the stores list shows into the search instead of filtering the list to nothing', async () => {
+    await session.runCommand(commandTitle('docchat.search'));
+    const quick = session.page.locator('.quick-input-widget');
+    await quick.locator('.monaco-list-row', { hasText: OTHER }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await quick.locator('input.input').fill('folder sync');
+    const offer = quick.locator('.monaco-list-row', { hasText: `Search “${STORE}” for “folder sync”` });
+    await offer.waitFor({ state: 'visible', timeout: 15_000 });
+    await session.screenshot('typed text carried');
+    await offer.click();
+    const searchBox = session.page.locator('.quick-input-widget');
+    await searchBox.locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await searchBox.locator('input.input').inputValue(), 'folder sync');
+    await searchBox
+      .locator('.monaco-list-row', { hasText: /score \d\.\d\d/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await session.closeQuickInput();
+  });
+
+  it('says a deleted store is gone and offers Choose a Store, and no longer lists it', async () => {
+    await chat.locator('.store-select').selectOption({ label: OTHER });
+    const pane = session.viewPane('Vector Stores');
+    await session.openView();
+    await runContextMenu(session.page, treeRow(pane, OTHER), commandLabel('docchat.deleteStore'));
+    await confirmDialog(session.page, 'Delete Store');
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    const gone = chat.locator('.store-gone');
+    await gone.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await gone.innerText(), new RegExp(`“${OTHER}” no longer exists`));
+    assert.deepEqual(
+      await chat.locator('.store-select option', { hasText: new RegExp(`^${OTHER}$`) }).count(),
+      0,
+      'the deleted store is not offered as one to pick',
+    );
+    const answer = await askInChat(chat, 'How do I attach a whole folder?');
+    const error = answer.locator('.inline-error');
+    await error.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.deepEqual(await error.locator('button').allInnerTexts(), ['Choose a Store']);
+    await pollUntil(
+      () => notificationTexts(session.page),
+      (texts) => texts.some((t) => t.includes(`deleted the vector store "${OTHER}"`)),
+      { what: 'the notice of the deleted store' },
+    );
+    await session.screenshot('deleted store');
+  });
+});

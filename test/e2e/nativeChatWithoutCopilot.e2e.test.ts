@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import type { Locator, Page } from 'playwright-core';
+import { captureFailures, launchVSCode, pollUntil, seedDemoStore, type VSCodeSession } from '../support/harness';
+
+// `@docchat` in VS Code's own Chat view, in a window without GitHub Copilot (Local mode, the
+// demo store). VS Code runs a Chat request only with a model picked in the Chat view's picker
+// (without Copilot there is no default model, and the only mode is Agent, whose picker lists only
+// models that take tools): DocChat's Local-mode model must be there, and once picked, @docchat
+// answers instead of "Language model unavailable".
+
+function chatInputToolbar(page: Page): Locator {
+  return page.locator('.chat-input-toolbars');
+}
+
+/** The rows of the action widget (the model picker's dropdown) that is open. */
+function pickerRows(page: Page): Locator {
+  return page.locator('.action-widget .monaco-list-row');
+}
+
+describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", function () {
+  let session: VSCodeSession;
+
+  before(async function () {
+    session = await launchVSCode({
+      name: 'docchat in the chat view without copilot',
+      // The harness turns VS Code's AI features off elsewhere; here they are what is tested.
+      settings: { 'chat.disableAIFeatures': false },
+      prepare: ({ userDataDir }) => seedDemoStore(userDataDir),
+    });
+  });
+
+  captureFailures(() => session);
+
+  after(async () => {
+    await session?.close();
+  });
+
+  it("lists DocChat's local-extractive in the Chat view's model picker", async () => {
+    const { page } = session;
+    await session.openView();
+    await session.runCommand('View: Toggle Chat');
+    const toolbar = chatInputToolbar(page);
+    await toolbar.waitFor({ state: 'visible', timeout: 60_000 });
+    const picker = toolbar.locator('.model-picker-split .action-label, .model-picker-split').first();
+    // The picker lists what DocChat describes once VS Code has asked it: opened again until it does.
+    const local = pickerRows(page).filter({ hasText: 'local-extractive' });
+    await pollUntil(
+      async () => {
+        await picker.click();
+        await pickerRows(page).first().waitFor({ state: 'visible', timeout: 10_000 });
+        if (await local.count()) return [];
+        const rows = await pickerRows(page).allInnerTexts();
+        await page.keyboard.press('Escape');
+        await pickerRows(page).first().waitFor({ state: 'hidden', timeout: 10_000 });
+        return rows;
+      },
+      (rows) => rows.length === 0,
+      { what: 'local-extractive in the model picker', timeoutMs: 60_000, intervalMs: 1000 },
+    );
+    await session.screenshot('model picker with local-extractive');
+    await local.first().click();
+    await toolbar.filter({ hasText: 'local-extractive' }).waitFor({ state: 'visible', timeout: 15_000 });
+  });
+
+  it('@docchat answers with local-extractive and says so, instead of "Language model unavailable"', async () => {
+    const { page } = session;
+    const input = page.locator('.interactive-input-editor .monaco-editor').first();
+    await input.click();
+    await page.keyboard.type('@docchat How do I attach a whole folder?');
+    await page.keyboard.press('Enter');
+    const response = page.locator('.interactive-response').last();
+    const ended = response.filter({ hasText: /Answered by local-extractive|Language model unavailable|\berror\b/i });
+    await ended.waitFor({ state: 'visible', timeout: 120_000 });
+    const text = await response.innerText();
+    await session.screenshot('docchat answered in the chat view');
+    assert.doesNotMatch(text, /Language model unavailable/);
+    assert.match(text, /Answered by local-extractive through DocChat's Local mode\./);
+    assert.match(text, /\[1\]/, 'the answer cites the demo store');
+  });
+});
