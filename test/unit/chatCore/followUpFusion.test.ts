@@ -123,4 +123,34 @@ describe('follow-up searches fused by reciprocal rank', () => {
     const grounded = await ground(earlier([{ kind: 'passage', storeId: 'vs_1', fileId: 'retention' }]));
     assert.equal(grounded.passages[0]?.fileId, 'scanning');
   });
+
+  it("searches a question naming its own subject as written and with the previous answer's words, its own best hit first", async () => {
+    const question = 'What is WACC?';
+    const answer = 'Market capitalisation plus debt minus cash.';
+    const documents = scriptedDocuments({
+      [question]: [
+        { fileId: 'wacc', content: 'WACC is the weighted average cost of capital.' },
+        { fileId: 'glossary', content: 'WACC, EBITDA and other terms of finance.' },
+      ],
+      [`${question} Market capitalisation plus debt minus cash`]: [
+        {
+          fileId: 'discounting',
+          content: 'Discounting free cash flows at the WACC gives the enterprise value: equity plus debt minus cash.',
+        },
+        { fileId: 'wacc', content: 'WACC is the weighted average cost of capital.' },
+      ],
+    });
+    const history: QueryTurn[] = [
+      { role: 'user', content: 'How is enterprise value calculated?' },
+      { role: 'assistant', content: answer, sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'valuation' }] },
+    ];
+    const found = await groundTurn(
+      documents,
+      { question, history, stores: [{ id: 'vs_1', name: 'finance' }], maxResults: 5, rewriter: new QueryRewriter() },
+      new FileNameCache(),
+    );
+    assert.equal(found.query, question, '"Searched for" shows the message: nothing carried into it');
+    assert.equal(found.passages[0]?.fileId, 'wacc');
+    assert.deepEqual(found.passages.map((p) => p.fileId).sort(), ['discounting', 'glossary', 'wacc']);
+  });
 });
