@@ -196,7 +196,7 @@ async function searchOnce(
         .map((text) => text?.trim() ?? '')
         .filter((text, i, all) => text !== '' && text !== search.query.trim() && all.indexOf(text) === i);
       const rankings = await Promise.all([query, ...others.map((text) => searchPassages(documents, store, text, size, fileNames, signal))]);
-      return fuseRankings(rankings.map((ranking) => aboveFloor(ranking)));
+      return fuseAboveFloor(rankings);
     }),
   );
   const relevant = relevantInStores(search.query, lists, search.question ?? followUp?.message, {
@@ -204,6 +204,23 @@ async function searchOnce(
     ...(search.grounded ? { minCoverage: FOLLOW_UP_COVERAGE } : {}),
   });
   return selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
+}
+
+/**
+ * Several searches of one store fused (`fuseRankings`) over their whole rankings, keeping each
+ * passage that at least one of them ranks above its relevance floor (`aboveFloor`). A passage
+ * is judged by the search that finds it best, and ranked by all of them: dropping it from each
+ * search below that search's floor before fusing would throw away that several searches agree
+ * on it, which is what fusion ranks by.
+ */
+export function fuseAboveFloor(rankings: readonly (readonly PassageSource[])[]): PassageSource[] {
+  const kept = new Set(rankings.flatMap((ranking) => aboveFloor(ranking)).map(passageKey));
+  return fuseRankings(rankings).filter((passage) => kept.has(passageKey(passage)));
+}
+
+/** A passage of a store's search, known by its file and chunk. */
+function passageKey(passage: PassageSource): string {
+  return `${passage.fileId}\u0000${passage.chunkIndex ?? passage.content}`;
 }
 
 /** Reciprocal rank fusion's constant (Cormack et al. 2009): ranks far down a list still count a little. */
@@ -220,7 +237,7 @@ export function fuseRankings(rankings: readonly (readonly PassageSource[])[]): P
   let order = 0;
   for (const ranking of rankings) {
     ranking.forEach((passage, rank) => {
-      const key = `${passage.fileId}\u0000${passage.chunkIndex ?? passage.content}`;
+      const key = passageKey(passage);
       const entry = fused.get(key) ?? { passage, score: 0, first: order++ };
       entry.score += 1 / (RRF_K + rank + 1);
       fused.set(key, entry);

@@ -21,8 +21,14 @@ export const MIN_COVERAGE = 0.5;
  * words ("and in 2019?", "I mean the one before") hold less of it.
  */
 export const FOLLOW_UP_COVERAGE = 0.25;
-/** How many of the kept passages, best first, are looked at for that. */
-export const COVERING_PASSAGES = 3;
+/**
+ * How many of the kept passages, best first, are looked at for that: as many as an answer about
+ * one fact cites by default (the "search result count" setting). A search ranks by shared words
+ * and meaning, so the passage that holds the question's subject ("the Arizona Cardinals played
+ * in Mexico City") often comes after passages that share its common words; it is one the answer
+ * cites all the same, and a question it covers is covered.
+ */
+export const COVERING_PASSAGES = 10;
 /**
  * A question spanning stores ("how long are invoices and deployment logs kept?"): a store whose
  * best passage does not cover the question alone still takes part when it adds at least this

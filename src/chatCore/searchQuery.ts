@@ -156,8 +156,12 @@ export function conversationGrounded(history: readonly QueryTurn[]): boolean {
 
 /**
  * DocChat's follow-up method without a model. A message that does not lean on the conversation
- * (`isFollowUp`), names a subject of its own, or is the first one, is searched as it stands: nothing of the conversation is carried into it. Any other
- * message is searched three ways and the rankings fused (see grounding.ts), so what comes from
+ * (`isFollowUp`), names a subject of its own, or is the first one, is searched as it stands:
+ * nothing of the conversation is carried into it. In a conversation whose answers cited
+ * documents, such a later message is also searched with the previous answer's words and the two
+ * rankings fused: most later questions stay with what the conversation is about even when they
+ * name it or lean on nothing, and fusion keeps the message's own best hits first when they do
+ * not. Any other message is searched three ways and the rankings fused (see grounding.ts), so what comes from
  * the conversation counts below the message's own words: as it stands; with the subject of the
  * conversation after it (the words of the previous message and of the topic before it,
  * `subjectMessages`, never the queries made from them); and with the words of the previous
@@ -167,7 +171,14 @@ export function followUpQuery(history: readonly QueryTurn[], question: string): 
   const trimmed = question.trim();
   const grounded = history.some((turn) => turn.role === 'assistant' && citedFiles([turn]).length > 0);
   if (!isFollowUp(trimmed) || namesOwnSubject(history, trimmed)) {
-    return { text: trimmed, by: 'question', ...(grounded ? { grounded } : {}) };
+    // Nothing is carried into its query; in a conversation the documents answered, the previous
+    // answer's words are searched with it too and fused below the message's own ranking.
+    const answer = grounded ? answerWords(history, trimmed) : [];
+    return {
+      text: trimmed,
+      by: 'question',
+      ...(answer.length ? { followUp: { message: trimmed, withAnswer: `${trimmed} ${answer.join(' ')}` } } : {}),
+    };
   }
   const carried = carriedWords(subjectMessages(history), trimmed, MAX_CARRIED_WORDS);
   const text = carried.length ? `${trimmed} ${carried.join(' ')}` : trimmed;

@@ -12,7 +12,8 @@
  * `npm run bench -- conversations [--data DIR] [--model-url URL] [--model NAME]`.
  */
 import { DocumentsClient } from '../../src/api/documents/client';
-import { FileNameCache, type GroundingStore, groundTurn } from '../../src/chatCore/grounding';
+import { FileNameCache, fuseRankings, type GroundingStore, groundTurn, searchPassages } from '../../src/chatCore/grounding';
+import { passageTarget, questionKind, searchSize } from '../../src/chatCore/passageBudget';
 import { type QueryTurn, QueryRewriter, type RewriteModel } from '../../src/chatCore/searchQuery';
 import type { PromptMessage } from '../../src/chatCore/promptBuilder';
 import {
@@ -37,7 +38,7 @@ const PLAIN_RESULTS = 10;
 /** Below this Recall@5 on the follow-ups, DocChat without a model does not reach a model's rewrite. */
 const MODEL_REWRITE_RECALL5 = 0.214;
 
-type Method = 'docchat' | 'message' | 'rewrite' | 'model' | 'plainMessage' | 'plainRewrite';
+type Method = 'docchat' | 'searches' | 'message' | 'rewrite' | 'model' | 'plainMessage' | 'plainRewrite';
 
 interface TaskResult {
   task: Task;
@@ -159,12 +160,22 @@ async function play(
       turnNumber++;
       const answer = conversation.turns[i + 1];
       const task = conversation.tasks.get(turnNumber);
+      // DocChat's searches for the turn, fused, before the relevance floor, check and budget: what grounding could keep.
+      const searches = async () => {
+        const made = await new QueryRewriter().queryFor(history, message.content, undefined);
+        const size = searchSize(passageTarget(questionKind(made.text), MAX_RESULTS));
+        const texts = [made.text, made.followUp?.message, made.followUp?.withAnswer]
+          .map((text) => text?.trim() ?? '')
+          .filter((text, k, all) => text !== '' && all.indexOf(text) === k);
+        return fuseRankings(await Promise.all(texts.map((text) => searchPassages(client, store, text, size, fileNames))));
+      };
       const found = await ground(message.content, history);
       const withModel = model ? await ground(message.content, modelHistory, model) : undefined;
       if (task) {
         const judged = task.qrels;
         const scores: TaskResult['scores'] = {
           docchat: score(passageIds(found.passages), judged),
+          searches: score(passageIds(await searches()), judged),
           message: score(passageIds((await ground(message.content, [])).passages), judged),
           rewrite: score(passageIds((await ground(task.rewrite || message.content, [])).passages), judged),
           plainMessage: score(await plain(message.content), judged),
@@ -206,6 +217,10 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
   }
   const methods: { id: Method; label: string }[] = [
     { id: 'docchat', label: 'DocChat without a model (its grounding, the conversation carried)' },
+    {
+      id: 'searches',
+      label: "diagnostic: DocChat's searches for the same turn, fused, before the relevance floor, check and passage budget",
+    },
     ...(model ? [{ id: 'model' as const, label: `DocChat with the model rewrite (${model.id})` }] : []),
     { id: 'message', label: 'the message as written, same grounding' },
     { id: 'rewrite', label: "the benchmark's rewrite, same grounding" },
@@ -265,7 +280,8 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
     method:
       `${collection.passages.length.toLocaleString('en')} passages of ${domains.length} domains (${collection.folder}), each domain one vector store of the embedded backend in its own process, one text file per passage. ` +
       `Each conversation is played turn by turn through \`groundTurn\` (src/chatCore/grounding.ts), the grounding the chat panel and @docchat run, with the "search result count" setting at ${MAX_RESULTS}; the history carries the benchmark's reference answers as the assistant's text and, as the chat does, the query each answer searched for and the passages it cited. ` +
-      `"Same grounding": the message or the rewrite as a first question through the same function. Passages are ranked as DocChat cites them; a turn it answers "not covered" scores 0.`,
+      `"Same grounding": the message or the rewrite as a first question through the same function. Passages are ranked as DocChat cites them; a turn it answers "not covered" scores 0. ` +
+      `The diagnostic row fuses the same turn's searches (DocChat's query, and for a later question the message as written and with the previous answer's words) by reciprocal rank and scores them before the relevance floor, the relevance check and the passage budget: its gap to DocChat's row is what grounding drops.`,
     tables: [...quality, intervals, coverage],
     notes: [
       `Follow-ups: DocChat without a model ${f3(docchatFollowUp)} Recall@5 against ${MODEL_REWRITE_RECALL5} for the model rewrite — ${docchatFollowUp >= MODEL_REWRITE_RECALL5 ? 'goal met' : '**NOT** met'}; its query differs from the message on ${changed} of ${followUps.length}.`,

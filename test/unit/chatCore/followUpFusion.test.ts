@@ -9,7 +9,9 @@ import type { PassageSource } from '../../../src/chatCore/protocol';
 const passage = (fileId: string, content: string): PassageSource => ({ kind: 'passage', storeId: 'vs_1', fileId, content, score: 1 });
 
 /** A documents service whose search answers each query with a fixed ranking (scores falling from 1). */
-function scriptedDocuments(rankings: Record<string, { fileId: string; content: string }[]>): GroundingDocuments & { queries: string[] } {
+function scriptedDocuments(
+  rankings: Record<string, { fileId: string; content: string; score?: number }[]>,
+): GroundingDocuments & { queries: string[] } {
   const queries: string[] = [];
   return {
     queries,
@@ -17,7 +19,12 @@ function scriptedDocuments(rankings: Record<string, { fileId: string; content: s
       queries.push(body.query);
       const ranking = rankings[body.query] ?? [];
       return {
-        data: ranking.map((hit, i) => ({ file_id: hit.fileId, content: hit.content, score: 1 - i * 0.05, filename: `${hit.fileId}.md` })),
+        data: ranking.map((hit, i) => ({
+          file_id: hit.fileId,
+          content: hit.content,
+          score: hit.score ?? 1 - i * 0.05,
+          filename: `${hit.fileId}.md`,
+        })),
       };
     },
     async retrieveFile(fileId) {
@@ -33,6 +40,33 @@ describe('follow-up searches fused by reciprocal rank', () => {
     const fused = fuseRankings([conversation, message]).map((p) => p.fileId);
     assert.equal(fused[0], 'b');
     assert.deepEqual(fused.slice(1, 3).sort(), ['a', 'x']);
+  });
+
+  it('ranks a passage by every search that finds it, kept when one search ranks it above its floor', async () => {
+    const message = 'And who approves exceptions to it?';
+    const query = `${message} retention policy`;
+    const documents = scriptedDocuments({
+      [query]: [
+        { fileId: 'retention', content: 'The retention policy keeps invoices for ten years.', score: 1 },
+        { fileId: 'archive', content: 'Invoices are archived under the retention policy.', score: 0.9 },
+        // Below this search's floor, but the message's own search ranks it first.
+        { fileId: 'exceptions', content: 'Exceptions to the retention policy are approved by the finance director.', score: 0.2 },
+      ],
+      [message]: [
+        { fileId: 'exceptions', content: 'Exceptions to the retention policy are approved by the finance director.', score: 1 },
+        // Below the floor of the only search that finds it: not relevant.
+        { fileId: 'security', content: 'Security exceptions are approved by the CISO.', score: 0.2 },
+      ],
+    });
+    const found = await findPassages(
+      documents,
+      { query, question: message, stores: [{ id: 'vs_1', name: 'policies' }], maxResults: 5, followUp: { message }, grounded: true },
+      new FileNameCache(),
+    );
+    assert.deepEqual(
+      found.passages.map((p) => p.fileId),
+      ['exceptions', 'retention', 'archive'],
+    );
   });
 
   it("keeps the message's own best hit among the passages of a follow-up", async () => {
@@ -88,5 +122,35 @@ describe('follow-up searches fused by reciprocal rank', () => {
     assert.deepEqual((await ground(earlier(undefined))).passages, [], 'nothing cited before: not covered');
     const grounded = await ground(earlier([{ kind: 'passage', storeId: 'vs_1', fileId: 'retention' }]));
     assert.equal(grounded.passages[0]?.fileId, 'scanning');
+  });
+
+  it("searches a question naming its own subject as written and with the previous answer's words, its own best hit first", async () => {
+    const question = 'What is WACC?';
+    const answer = 'Market capitalisation plus debt minus cash.';
+    const documents = scriptedDocuments({
+      [question]: [
+        { fileId: 'wacc', content: 'WACC is the weighted average cost of capital.' },
+        { fileId: 'glossary', content: 'WACC, EBITDA and other terms of finance.' },
+      ],
+      [`${question} Market capitalisation plus debt minus cash`]: [
+        {
+          fileId: 'discounting',
+          content: 'Discounting free cash flows at the WACC gives the enterprise value: equity plus debt minus cash.',
+        },
+        { fileId: 'wacc', content: 'WACC is the weighted average cost of capital.' },
+      ],
+    });
+    const history: QueryTurn[] = [
+      { role: 'user', content: 'How is enterprise value calculated?' },
+      { role: 'assistant', content: answer, sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'valuation' }] },
+    ];
+    const found = await groundTurn(
+      documents,
+      { question, history, stores: [{ id: 'vs_1', name: 'finance' }], maxResults: 5, rewriter: new QueryRewriter() },
+      new FileNameCache(),
+    );
+    assert.equal(found.query, question, '"Searched for" shows the message: nothing carried into it');
+    assert.equal(found.passages[0]?.fileId, 'wacc');
+    assert.deepEqual(found.passages.map((p) => p.fileId).sort(), ['discounting', 'glossary', 'wacc']);
   });
 });

@@ -299,3 +299,19 @@ describe('relevance of a follow-up in a conversation the documents already groun
     assert.equal(relevantInStores(query, [passages], undefined, { minCoverage: FOLLOW_UP_COVERAGE })[0]!.length > 0, true);
   });
 });
+
+describe('relevance: the passage that covers the question among the first ones the answer gets', () => {
+  it('is covered when the passage holding the subject comes after passages sharing only a common word', () => {
+    const found = [
+      { score: 1, content: 'The cardinals are a family of songbirds of the Americas.' },
+      { score: 0.97, content: 'Northern cardinals eat seeds and insects.' },
+      { score: 0.95, content: 'Cardinals of the Catholic Church elect the pope.' },
+      { score: 0.9, content: 'Cardinals nest in dense shrubs.' },
+      { score: 0.88, content: 'The Arizona Cardinals played a regular season game in Mexico City, outside the United States.' },
+    ];
+    assert.deepEqual(
+      relevantPassages('Do the Arizona Cardinals play outside the United States?', found).map((p) => p.score),
+      [1, 0.97, 0.95, 0.9, 0.88],
+    );
+  });
+});

@@ -91,6 +91,24 @@ describe('search query of a turn: the deterministic follow-up rule', () => {
     assert.equal(followUpQuery(history, 'And what about its limits?').by, 'rule');
   });
 
+  it("searches a later question that names its own subject with the previous answer's words too, once the documents answered", () => {
+    const grounded: QueryTurn[] = [
+      { role: 'user', content: 'How is enterprise value calculated?' },
+      {
+        role: 'assistant',
+        content: 'Market capitalisation plus debt minus cash.',
+        sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'file-valuation' }],
+      },
+    ];
+    for (const question of ['What is WACC?', 'Do the Arizona Cardinals play abroad?']) {
+      const query = followUpQuery(grounded, question);
+      // Its query, what "Searched for" shows, carries nothing of the conversation.
+      assert.equal(query.text, question);
+      assert.equal(query.by, 'question');
+      assert.deepEqual(query.followUp, { message: question, withAnswer: `${question} Market capitalisation plus debt minus cash` });
+    }
+  });
+
   it('never lets the carried words grow across five follow-ups, as the chat records each query', () => {
     const history: QueryTurn[] = [
       { role: 'user', content: 'How long are invoices retained in the archive?' },
