@@ -1,7 +1,7 @@
 /**
  * Streamed generation: OpenAI-style SSE (`data: {chunk}` … `data: [DONE]`, comments, multi-line
- * data, `event: error`, llama.cpp's `error: {…}` line) parsed with eventsource-parser, and NDJSON (one JSON object a line) for
- * servers that stream that way. Bytes are decoded as a stream, so a UTF-8 character split across
+ * data, `event: error`, llama.cpp's `error: {…}` line) parsed with eventsource-parser, and NDJSON
+ * (one JSON object a line) for servers that stream that way. Bytes are decoded as a stream, so a UTF-8 character split across
  * network chunks survives.
  */
 import { createParser, type EventSourceParser } from 'eventsource-parser';
