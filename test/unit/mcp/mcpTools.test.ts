@@ -1,0 +1,143 @@
+/**
+ * The MCP server's tools in process (the SDK's client and server over its in-memory transport, a
+ * real documents client and the embedded backend on 127.0.0.1): each argument check refuses bad
+ * input before any request, with an error that names the limit, and the tools that change a store
+ * exist only when changes are allowed. The same server over stdio is in mcpServer.test.ts.
+ */
+import * as assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DocumentsClient } from '../../../src/api/documents/client';
+import { createDocChatMcpServer } from '../../../src/mcp/server';
+import { BoundedWaits } from '../../../src/mcp/toolCalls';
+import { ToolNames } from '../../../src/mcp/tools';
+import { startTestBackend, TOKEN, type TestBackend } from '../backend/helpers';
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+describe('MCP tools in process: argument checks and the change gate', function () {
+  this.timeout(60_000);
+  let backend: TestBackend;
+  let documents: DocumentsClient;
+  let fileId: string;
+  /** Tool calls that reached the documents client. */
+  let reached = 0;
+
+  async function connect(allowChanges: boolean) {
+    const server = createDocChatMcpServer({
+      version: '0.0.0-test',
+      documents: async () => {
+        reached++;
+        return documents;
+      },
+      waits: new BoundedWaits(5_000),
+      allowChanges,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'docchat-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    return {
+      client,
+      call: async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+      close: async () => {
+        await client.close();
+        await server.close();
+      },
+    };
+  }
+
+  before(async () => {
+    backend = await startTestBackend();
+    const storeId = await backend.createStore('handbook');
+    fileId = (await backend.ingest(storeId, 'leave.md', '# Leave\n\nEveryone gets thirty days of leave a year.')).json.id;
+    documents = new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
+  });
+  after(async () => {
+    await documents?.close();
+    await backend?.close();
+  });
+
+  it('offers only the read-only tools unless changes are allowed, and refuses a change tool by name', async () => {
+    const s = await connect(false);
+    try {
+      const names = (await s.client.listTools()).tools.map((t) => t.name).sort();
+      assert.deepEqual(names, [ToolNames.listFiles, ToolNames.listStores, ToolNames.readFile, ToolNames.search].sort());
+      for (const tool of [ToolNames.attachFile, ToolNames.setFileMetadata]) {
+        const result = await s.call(tool, { store: 'handbook', file_id: fileId, metadata: {} }).catch((e: Error) => e);
+        assert.ok(result instanceof Error ? /not found|unknown/i.test(result.message) : result.isError === true, `${tool} refused`);
+      }
+    } finally {
+      await s.close();
+    }
+    const allowed = await connect(true);
+    try {
+      const names = (await allowed.client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes(ToolNames.attachFile) && names.includes(ToolNames.setFileMetadata), names.join(', '));
+      const annotations = Object.fromEntries((await allowed.client.listTools()).tools.map((t) => [t.name, t.annotations]));
+      assert.equal(annotations[ToolNames.attachFile]?.readOnlyHint, false);
+      assert.equal(annotations[ToolNames.setFileMetadata]?.destructiveHint, true);
+      assert.equal(annotations[ToolNames.search]?.readOnlyHint, true);
+    } finally {
+      await allowed.close();
+    }
+  });
+
+  const refused: [string, string, Record<string, unknown>, RegExp][] = [
+    ['an empty store', ToolNames.search, { store: '  ', query: 'leave' }, /store must not be empty/],
+    ['a store name of 201 characters', ToolNames.search, { store: 'x'.repeat(201), query: 'leave' }, /at most 200 characters/],
+    ['an empty query', ToolNames.search, { store: 'handbook', query: ' \n ' }, /query must not be empty/],
+    ['a query of 10,001 characters', ToolNames.search, { store: 'handbook', query: 'q'.repeat(10_001) }, /at most 10,000 characters/],
+    ['max_results 0', ToolNames.search, { store: 'handbook', query: 'leave', max_results: 0 }, /max_results must be from 1 to 50/],
+    ['max_results 51', ToolNames.search, { store: 'handbook', query: 'leave', max_results: 51 }, /max_results must be from 1 to 50/],
+    ['max_results 2.5', ToolNames.search, { store: 'handbook', query: 'leave', max_results: 2.5 }, /whole number from 1 to 50/],
+    [
+      '101 file ids',
+      ToolNames.search,
+      { store: 'handbook', query: 'leave', file_ids: Array.from({ length: 101 }, (_, i) => `f${i}`) },
+      /at most 100 files/,
+    ],
+    ['an empty file id', ToolNames.search, { store: 'handbook', query: 'leave', file_ids: [''] }, /file id must not be empty/],
+    ['a file id of 201 characters', ToolNames.readFile, { store: 'handbook', file_id: 'f'.repeat(201) }, /file id must be at most 200/],
+    ['page 0', ToolNames.readFile, { store: 'handbook', file_id: 'file-1', page: 0 }, /page must be 1 or more/],
+    ['page 1.5', ToolNames.readFile, { store: 'handbook', file_id: 'file-1', page: 1.5 }, /page must be a whole number/],
+    ['a store of the wrong type', ToolNames.listFiles, { store: 42 }, /store|string/i],
+  ];
+  for (const [what, tool, args, message] of refused) {
+    it(`refuses ${what} before asking the documents service`, async () => {
+      const s = await connect(false);
+      try {
+        reached = 0;
+        const result = await s.call(tool, args);
+        assert.equal(result.isError, true, textOf(result));
+        assert.match(textOf(result), message);
+        assert.equal(reached, 0, 'the documents client was not used');
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
+  it('accepts the limits themselves', async () => {
+    const s = await connect(false);
+    try {
+      for (const args of [
+        { store: 'handbook', query: 'leave', max_results: 1 },
+        { store: 'handbook', query: 'leave', max_results: 50 },
+        { store: 'handbook', query: 'q'.repeat(10_000) },
+        { store: 'handbook', query: 'leave', file_ids: Array.from({ length: 100 }, (_, i) => `f${i}`) },
+      ]) {
+        const result = await s.call(ToolNames.search, args);
+        assert.ok(!result.isError, `${JSON.stringify(args).slice(0, 80)}: ${textOf(result)}`);
+      }
+      const read = await s.call(ToolNames.readFile, { store: 'handbook', file_id: fileId, page: 1 });
+      assert.ok(!read.isError, textOf(read));
+      assert.match(textOf(read), /thirty days of leave/);
+    } finally {
+      await s.close();
+    }
+  });
+});
