@@ -102,6 +102,6 @@ export default {
   concurrency: Number(process.env.DOCCHAT_MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 20_000,
   ignorePatterns: ['dist', 'out', 'test-results', '.vscode-test', 'reports', '*.vsix'],
-  tempDirName: '.stryker-tmp',
+  tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: true,
 };
