@@ -18,14 +18,6 @@ export const MUTANTS = [
     tests: ['test/unit/security/chatHostActions.test.ts'],
   },
   {
-    name: 'write-without-fsync',
-    description: 'an atomic write renames its temporary file into place without syncing it',
-    file: 'src/backend/persistence/atomicFile.ts',
-    find: '    await handle.writeFile(data);\n    await handle.sync();',
-    replace: '    await handle.writeFile(data);',
-    tests: ['test/unit/reliability/fsyncOrder.test.ts'],
-  },
-  {
     name: 'write-without-folder-fsync',
     description: "an atomic write is acknowledged before its folder's entry is synced",
     file: 'src/backend/persistence/atomicFile.ts',
@@ -256,7 +248,7 @@ export const MUTANTS = [
     find: `    await handle.writeFile(data);
     await handle.sync();`,
     replace: `    await handle.writeFile(data);`,
-    tests: ['test/unit/reliability/ackAfterSync.test.ts'],
+    tests: ['test/unit/reliability/fsyncOrder.test.ts'],
   },
   {
     name: 'bearer-token-not-compared',
