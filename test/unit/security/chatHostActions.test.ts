@@ -214,6 +214,13 @@ describe('chat host: what a webview message can make VS Code do (real panel, con
     });
   }
 
+  it('logs a refused link by its first 80 characters only', async () => {
+    const href = `command:workbench.action.terminal.sendSequence?${'a'.repeat(200)}`;
+    send({ type: 'openLink', href });
+    await settled();
+    assert.deepEqual(warnings, [`Did not open a link with a scheme other than http(s): ${href.slice(0, 80)}`]);
+  });
+
   it("a web source's link is opened only when it is http(s)", async () => {
     await opener.open({ kind: 'web', number: 1, title: 'x', url: 'command:workbench.action.terminal.new' } as never);
     await opener.open({ kind: 'web', number: 2, title: 'x', url: 'file:///etc/passwd' } as never);
@@ -256,5 +263,6 @@ describe('chat host: what a webview message can make VS Code do (real panel, con
     await settled();
     assert.deepEqual(reached.executed, []);
     assert.equal(warnings.length, 7, warnings.join(' | '));
+    for (const w of warnings) assert.match(w, /^Ignored a message from the chat webview that is not part of the protocol/);
   });
 });
