@@ -22,6 +22,7 @@ const disposable = { dispose: () => undefined };
 interface Reached {
   opened: string[];
   executed: unknown[][];
+  copied: string[];
 }
 
 function fakeVscode(reached: Reached) {
@@ -71,7 +72,11 @@ function fakeVscode(reached: Reached) {
         reached.opened.push(uri.toString());
         return true;
       },
-      clipboard: { writeText: async () => undefined },
+      clipboard: {
+        writeText: async (text: string) => {
+          reached.copied.push(text);
+        },
+      },
     },
     commands: {
       executeCommand: async (...args: unknown[]) => {
@@ -137,7 +142,7 @@ describe('chat host: what a webview message can make VS Code do (real panel, con
   let send: (message: unknown) => void;
 
   beforeEach(() => {
-    reached = { opened: [], executed: [] };
+    reached = { opened: [], executed: [], copied: [] };
     warnings.length = 0;
     scope = useFakeVscode(fakeVscode(reached));
     const { ChatController } = scope.load<typeof ChatControllerModule>(path.join(SRC, 'features/chat/chatController'));
@@ -227,6 +232,14 @@ describe('chat host: what a webview message can make VS Code do (real panel, con
     await opener.open({ kind: 'web', number: 3, title: 'x', url: 'https://example.com/page' } as never);
     assert.deepEqual(reached.opened, ['https://example.com/page']);
     assert.deepEqual(reached.executed, []);
+  });
+
+  it('copies a code block to the clipboard and nothing else', async () => {
+    send({ type: 'copyCode', code: 'rm -rf /tmp/x' });
+    await settled();
+    assert.deepEqual(reached.copied, ['rm -rf /tmp/x']);
+    assert.deepEqual(reached.executed, []);
+    assert.deepEqual(reached.opened, []);
   });
 
   it('runs exactly the allow-listed command, with its fixed arguments, for each panel button', async () => {

@@ -70,7 +70,7 @@ describe('chat panel lockdown, whole', () => {
       let failPosts = false;
       const panel = {
         webview: {
-          options: undefined,
+          options: undefined as Record<string, unknown> | undefined,
           html: '',
           cspSource: 'https://cdn.example',
           asWebviewUri: (uri: { path: string }) => ({ toString: () => `https://cdn.example${uri.path}` }),
@@ -113,6 +113,19 @@ describe('chat panel lockdown, whole', () => {
       await settled();
       assert.equal(t.posted.length, 3, 'after ready, a post goes out at once');
       assert.deepEqual(t.handled, [], 'ready is the panel’s, not the controller’s');
+    });
+
+    it('sets the locked-down options and a page that loads only the bundle’s script and styles', () => {
+      const t = open();
+      assert.equal(t.panel.webview.options!['enableCommandUris' as never], false);
+      const html = t.panel.webview.html;
+      const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+      const styles = [...html.matchAll(/<link[^>]*href="([^"]+)"/g)].map((m) => m[1]);
+      assert.deepEqual(scripts, ['https://cdn.example/ext/dist/webview/chat.js']);
+      assert.deepEqual(styles, [
+        'https://cdn.example/ext/dist/webview/codicons/codicon.css',
+        'https://cdn.example/ext/dist/webview/chat.css',
+      ]);
     });
 
     it('logs a failed post with its type', async () => {
