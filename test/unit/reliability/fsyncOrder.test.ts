@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp, mkdtempSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../../../src/backend/persistence/atomicFile';
+import { isTempFile, removeTempFiles, writeFileAtomic } from '../../../src/backend/persistence/atomicFile';
 import { BlobStore, ChunkStore } from '../../../src/backend/documents/disk';
 
 type Step =
@@ -87,6 +87,8 @@ function assertDurable(steps: Step[], target: string): void {
   assert.ok(write >= 0, 'the data was written to the temporary file');
   assert.ok(dataSync > write, `the temporary file was fsynced after its data was written: ${JSON.stringify(steps)}`);
   assert.ok(dataSync < rename, 'and before it was renamed into place');
+  const closed = indexOf(steps, (s) => s.op === 'close' && s.path === temp);
+  assert.ok(closed > dataSync && closed < rename, `the temporary file was closed before the rename: ${JSON.stringify(steps)}`);
   const dirSync = steps.findIndex((s, i) => i > rename && s.op === 'sync' && s.path === dir);
   assert.ok(dirSync > rename, `the folder was fsynced after the rename: ${JSON.stringify(steps)}`);
 }
@@ -162,5 +164,26 @@ describe('durability: a write is acknowledged only after its data and its direct
       'no file was written',
     );
     assert.ok(!readdirSync(os.tmpdir()).includes('escape'));
+  });
+
+  it('a write that cannot be renamed into place fails and leaves no temporary file', async () => {
+    const target = path.join(dir, 'taken');
+    await fsp.mkdir(path.join(target, 'inside'), { recursive: true });
+    await assert.rejects(writeFileAtomic(target, 'data'));
+    assert.deepEqual(readdirSync(dir), ['taken']);
+  });
+
+  it('on start, the stores remove the temporary files of interrupted writes and nothing else', async () => {
+    const files = path.join(dir, 'nested', 'files');
+    const blobs = new BlobStore(files);
+    await blobs.init();
+    for (const name of ['.file-1.a1b2c3.tmp', 'file-1', 'file-2.tmp', '.hidden', 'file-3']) {
+      await fsp.writeFile(path.join(files, name), 'x');
+    }
+    await new BlobStore(files).init();
+    assert.deepEqual(readdirSync(files).sort(), ['.hidden', 'file-1', 'file-2.tmp', 'file-3']);
+    assert.equal(isTempFile('.snapshot.json.0a1b2c3d4e5f.tmp'), true);
+    for (const name of ['snapshot.json', 'x.tmp', '.x', '.tmpx', 'tmp.']) assert.equal(isTempFile(name), false, name);
+    await removeTempFiles(path.join(dir, 'missing')); // a folder not made yet: nothing to do
   });
 });
