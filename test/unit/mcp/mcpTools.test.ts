@@ -1,18 +1,18 @@
 /**
  * The MCP server's tools in process (the SDK's client and server over its in-memory transport, a
- * real documents client and the embedded backend on 127.0.0.1): each argument check refuses bad
- * input before any request, with an error that names the limit, and the tools that change a store
- * exist only when changes are allowed. The same server over stdio is in mcpServer.test.ts.
+ * documents client that records what it is asked): each argument check refuses bad input before
+ * any request, with an error that names the limit, input at the limits reaches the service as
+ * given, and the tools that change a store exist only when changes are allowed. The same server
+ * over stdio against the embedded backend is in mcpServer.test.ts.
  */
 import * as assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DocumentsClient } from '../../../src/api/documents/client';
+import type { DocumentsClient } from '../../../src/api/documents/client';
 import { createDocChatMcpServer } from '../../../src/mcp/server';
 import { BoundedWaits } from '../../../src/mcp/toolCalls';
 import { ToolNames } from '../../../src/mcp/tools';
-import { startTestBackend, TOKEN, type TestBackend } from '../backend/helpers';
 
 function textOf(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
@@ -20,9 +20,24 @@ function textOf(result: CallToolResult): string {
 
 describe('MCP tools in process: argument checks and the change gate', function () {
   this.timeout(60_000);
-  let backend: TestBackend;
-  let documents: DocumentsClient;
-  let fileId: string;
+  const fileId = 'file-1';
+  /** What the documents client was asked: the method and its arguments. */
+  const asked: [string, ...unknown[]][] = [];
+  const documents = {
+    listVectorStores: async () => {
+      asked.push(['listVectorStores']);
+      return { data: [{ id: 'vs_1', name: 'handbook', created_at: 1 }], hasMore: false };
+    },
+    search: async (storeId: string, body: unknown) => {
+      asked.push(['search', storeId, body]);
+      return { data: [{ file_id: fileId, filename: 'leave.md', content: 'Everyone gets thirty days of leave a year.', score: 0.9 }] };
+    },
+    retrieveVectorStoreFileContent: async (storeId: string, id: string) => {
+      asked.push(['retrieveVectorStoreFileContent', storeId, id]);
+      return '# Leave\n\nEveryone gets thirty days of leave a year.';
+    },
+    retrieveFile: async (id: string) => ({ id, filename: 'leave.md' }),
+  } as unknown as DocumentsClient;
   /** Tool calls that reached the documents client. */
   let reached = 0;
 
@@ -49,17 +64,6 @@ describe('MCP tools in process: argument checks and the change gate', function (
       },
     };
   }
-
-  before(async () => {
-    backend = await startTestBackend();
-    const storeId = await backend.createStore('handbook');
-    fileId = (await backend.ingest(storeId, 'leave.md', '# Leave\n\nEveryone gets thirty days of leave a year.')).json.id;
-    documents = new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
-  });
-  after(async () => {
-    await documents?.close();
-    await backend?.close();
-  });
 
   it('offers only the read-only tools unless changes are allowed, and refuses a change tool by name', async () => {
     const s = await connect(false);
@@ -121,21 +125,34 @@ describe('MCP tools in process: argument checks and the change gate', function (
     });
   }
 
-  it('accepts the limits themselves', async () => {
+  it('accepts the limits themselves, and asks the service exactly that', async () => {
     const s = await connect(false);
     try {
+      const ids = Array.from({ length: 100 }, (_, i) => `f${i}`);
       for (const args of [
         { store: 'handbook', query: 'leave', max_results: 1 },
-        { store: 'handbook', query: 'leave', max_results: 50 },
-        { store: 'handbook', query: 'q'.repeat(10_000) },
-        { store: 'handbook', query: 'leave', file_ids: Array.from({ length: 100 }, (_, i) => `f${i}`) },
+        { store: ' handbook ', query: ' leave ', max_results: 50 },
+        { store: 'vs_1', query: 'q'.repeat(10_000) },
+        { store: 'handbook', query: 'leave', file_ids: ids },
       ]) {
         const result = await s.call(ToolNames.search, args);
         assert.ok(!result.isError, `${JSON.stringify(args).slice(0, 80)}: ${textOf(result)}`);
       }
-      const read = await s.call(ToolNames.readFile, { store: 'handbook', file_id: fileId, page: 1 });
-      assert.ok(!read.isError, textOf(read));
-      assert.match(textOf(read), /thirty days of leave/);
+      assert.deepEqual(
+        asked.filter(([method]) => method === 'search'),
+        [
+          ['search', 'vs_1', { query: 'leave', max_num_results: 1 }],
+          ['search', 'vs_1', { query: 'leave', max_num_results: 50 }],
+          ['search', 'vs_1', { query: 'q'.repeat(10_000), max_num_results: 10 }],
+          ['search', 'vs_1', { query: 'leave', max_num_results: 10, file_ids: ids }],
+        ],
+      );
+      for (const page of [undefined, 1]) {
+        const read = await s.call(ToolNames.readFile, { store: 'handbook', file_id: ` ${fileId} `, ...(page ? { page } : {}) });
+        assert.ok(!read.isError, textOf(read));
+        assert.match(textOf(read), /thirty days of leave/);
+      }
+      assert.deepEqual(asked.at(-1), ['retrieveVectorStoreFileContent', 'vs_1', fileId]);
     } finally {
       await s.close();
     }
