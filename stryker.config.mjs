@@ -105,7 +105,7 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   concurrency: Number(process.env.DOCCHAT_MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 20_000,
-  ignorePatterns: ['dist', 'out', 'test-results', '.vscode-test', 'reports', '*.vsix'],
+  ignorePatterns: ['dist', 'out', 'test-results', '.vscode-test', 'reports', '*.vsix', '.stryker-tmp'],
   tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: true,
 };
