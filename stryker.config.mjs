@@ -35,6 +35,7 @@ export const GROUPS = {
     ],
     spec: [
       'test/unit/security/chatHostActions.test.ts',
+      'test/unit/security/chatHostLockdown.test.ts',
       'test/unit/security/webviewHost.test.ts',
       'test/unit/features/chat/chatPage.test.ts',
     ],
