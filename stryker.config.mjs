@@ -54,7 +54,12 @@ export const GROUPS = {
       lines('src/mcp/tools.ts', /^ {8}page: z$/, /^ {10}\.describe\('Page to read/),
       lines('src/mcp/tools.ts', /^ {2}if \(!deps\.allowChanges\) return;/),
     ],
-    spec: ['test/unit/reliability/namedBreaks.test.ts', 'test/unit/mcp/mcpTools.test.ts', 'test/unit/mcp/hostConfig.test.ts'],
+    spec: [
+      'test/unit/reliability/namedBreaks.test.ts',
+      'test/unit/mcp/mcpConfig.test.ts',
+      'test/unit/mcp/mcpTools.test.ts',
+      'test/unit/mcp/hostConfig.test.ts',
+    ],
   },
   // Files the backend writes: ids that must not leave their folder, writes that must be durable.
   backendFiles: {

@@ -90,6 +90,22 @@ describe('MCP tools in process: argument checks and the change gate', function (
     }
   });
 
+  it('describes each argument for the model, and says which store a result comes from', async () => {
+    const s = await connect(false);
+    try {
+      const tools = Object.fromEntries((await s.client.listTools()).tools.map((t) => [t.name, t]));
+      const props = (name: string) => tools[name]!.inputSchema.properties as Record<string, { description?: string }>;
+      assert.match(props(ToolNames.search).store!.description!, /docchat_list_stores/);
+      assert.match(props(ToolNames.readFile).file_id!.description!, /docchat_list_files/);
+      for (const name of [ToolNames.listFiles, ToolNames.search, ToolNames.readFile]) {
+        const output = tools[name]!.outputSchema?.properties as Record<string, unknown>;
+        assert.ok(output.store_id && output.store_name, `${name} names its store`);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   const refused: [string, string, Record<string, unknown>, RegExp][] = [
     ['an empty store', ToolNames.search, { store: '  ', query: 'leave' }, /store must not be empty/],
     ['a store name of 201 characters', ToolNames.search, { store: 'x'.repeat(201), query: 'leave' }, /at most 200 characters/],
