@@ -9,6 +9,8 @@
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
 //   dist/ocr/*           the OCR engine (tesseract.js worker, Tesseract's WebAssembly, English data)
+//   dist/agent-plugin/docchat/  the agent plugin (Agent Skill + MCP server definition) without its
+//                        .mcp.json, which "Copy MCP Server Configuration…" adds for the user's setup
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles; highlight.js is loaded
 //                        by chat.js at the first code block
 //   dist/backend.js      the embedded backend as a library (startBackend), for benchmarks and the
@@ -17,7 +19,7 @@
 // Flags: --production (minify, no inline sources, source maps without a link: they are not
 // packaged), --watch.
 import * as esbuild from 'esbuild';
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -187,9 +189,42 @@ async function copyStaticAssets() {
   await cp(path.join(codicons, 'codicon.ttf'), path.join(out, 'codicon.ttf'));
 }
 
+/**
+ * The agent plugin, in the layouts Claude Code (`.claude-plugin/plugin.json`), GitHub Copilot CLI
+ * (`plugin.json`, which names its skills and MCP servers) and Open Plugins (`.plugin/plugin.json`)
+ * read: DocChat's Agent Skill (the one `contributes.chatSkills` gives VS Code) under skills/. The
+ * MCP server definition (`.mcp.json`) depends on the user's mode and install, so
+ * src/mcp/agentPlugin.ts writes it when the user asks for the plugin.
+ */
+async function writeAgentPlugin() {
+  const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+  const out = path.join(root, 'dist/agent-plugin/docchat');
+  await rm(out, { recursive: true, force: true });
+  const manifest = {
+    name: 'docchat',
+    version,
+    description: "Answer from the company's documents in DocChat vector stores: search them, read them and cite them.",
+    author: { name: 'DocChat' },
+    license: 'MIT',
+    keywords: ['documents', 'search', 'retrieval', 'mcp'],
+  };
+  const files = {
+    '.claude-plugin/plugin.json': manifest,
+    '.plugin/plugin.json': manifest,
+    'plugin.json': { ...manifest, skills: 'skills/', mcpServers: '.mcp.json' },
+  };
+  for (const [file, json] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(out, file)), { recursive: true });
+    await writeFile(path.join(out, file), `${JSON.stringify(json, null, 2)}\n`);
+  }
+  await mkdir(path.join(out, 'skills/docchat'), { recursive: true });
+  await cp(path.join(root, 'resources/skills/docchat/SKILL.md'), path.join(out, 'skills/docchat/SKILL.md'));
+}
+
 async function buildAll() {
   await copyStaticAssets();
   await copyOcrAssets();
+  await writeAgentPlugin();
   if (watch) {
     const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
     await Promise.all(contexts.map((c) => c.watch()));

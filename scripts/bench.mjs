@@ -21,8 +21,11 @@ const BENCHMARKS = [
   { id: 'mcp', entry: 'test/bench/mcp.ts', workers: {} },
   { id: 'localmode', entry: 'test/bench/localmode.ts', workers: { localmodeWorker: 'test/bench/localmode/worker.ts' } },
   { id: 'retrieval', entry: 'test/bench/retrieval.ts', workers: {} },
+  { id: 'answers', entry: 'test/bench/answers.ts', workers: {} },
   // Needs a BEIR dataset outside the repository (DOCCHAT_BEIR=/path/to/scifact); skipped without one.
   { id: 'beir', entry: 'test/bench/beir.ts', workers: {} },
+  // Needs a conversation set in MT-RAG's layout (--data DIR, or shared/benchmarks/conversations above the repository).
+  { id: 'conversations', entry: 'test/bench/conversations.ts', workers: {} },
   { id: 'conversion', entry: 'test/bench/conversion.ts', workers: {} },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.
   { id: 'rendering', entry: 'test/bench/rendering.ts', workers: {}, exclusive: true },
@@ -154,7 +157,23 @@ function machineFacts() {
 // `--beir=<folder>`: the BEIR dataset the `beir` benchmark measures (same as DOCCHAT_BEIR=<folder>).
 const beirArg = process.argv.find((a) => a.startsWith('--beir='));
 if (beirArg) process.env.DOCCHAT_BEIR = path.resolve(beirArg.slice('--beir='.length));
-const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+// `--data DIR`, `--model-url URL`, `--model NAME` (also as `--data=DIR`…): the `conversations`
+// benchmark's data set and the OpenAI-compatible server whose model rewrites follow-ups.
+const VALUE_FLAGS = { '--data': 'DOCCHAT_CONVERSATIONS', '--model-url': 'DOCCHAT_MODEL_URL', '--model': 'DOCCHAT_MODEL' };
+const argv = process.argv.slice(2);
+const positional = [];
+for (let i = 0; i < argv.length; i++) {
+  const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+  if (flag in VALUE_FLAGS) {
+    const value = inline ?? argv[++i];
+    if (value === undefined) {
+      log(`${flag} needs a value`);
+      process.exit(2);
+    }
+    process.env[VALUE_FLAGS[flag]] = flag === '--data' ? path.resolve(value) : value;
+  } else if (!argv[i].startsWith('-')) positional.push(argv[i]);
+}
+const requested = positional;
 const unknown = requested.filter((id) => !BENCHMARKS.some((b) => b.id === id));
 if (unknown.length) {
   log(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);

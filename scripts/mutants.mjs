@@ -339,6 +339,22 @@ export const MUTANTS = [
     tests: ['test/unit/chatCore/citations.test.ts'],
   },
   {
+    name: 'citation-opens-whole-passage',
+    description: 'a citation highlights the whole passage, not the sentence the answer quoted',
+    file: 'src/features/search/passageLocate.ts',
+    find: 'if (!spans.length) return { spans: [passage], focused: passage };',
+    replace: 'return { spans: [passage], focused: passage };',
+    tests: ['test/unit/features/search/passageLocate.test.ts'],
+  },
+  {
+    name: 'extractive-table-flattened',
+    description: 'local-extractive quotes table rows as flattened sentences instead of a table',
+    file: 'src/backend/gateway/answerUnits.ts',
+    find: 'if (TABLE_LINE.test(line)) {',
+    replace: 'if (TABLE_LINE.test(line) && false) {',
+    tests: ['test/unit/backend/gateway/extractiveAnswers.test.ts'],
+  },
+  {
     name: 'history-keeps-failed-answers',
     description: 'answers that ended in an error are sent back to the model as history',
     file: 'src/chatCore/promptBuilder.ts',

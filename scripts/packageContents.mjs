@@ -21,6 +21,13 @@ export const PACKAGED = [
   { file: 'LICENSE', loadedBy: 'VS Code', why: 'the licence link of the extension page' },
   { file: 'l10n/bundle.l10n*.json', loadedBy: 'package.json', via: '"l10n": "./l10n"', why: 'vscode.l10n.t strings' },
   { file: 'media/icons/*', loadedBy: 'package.json', via: '{path}', why: 'activity bar and view icons' },
+  {
+    file: 'media/icon.png',
+    loadedBy: 'package.json',
+    via: '"icon": "{path}"',
+    why: 'the icon of the extension page and the Extensions view',
+  },
+  { file: 'media/readme/*.png', loadedBy: 'README.md', via: '({path})', why: 'the pictures of the extension page' },
   { file: 'media/walkthrough/*', loadedBy: 'package.json', via: '{path}', why: 'the Getting Started walkthrough' },
   { file: 'dist/extension.js', loadedBy: 'package.json', via: '"main": "./dist/extension.js"', why: 'the extension' },
   {
@@ -65,6 +72,20 @@ export const PACKAGED = [
     via: '{name}',
     why: "DocChat's MCP server, started by VS Code or another agent host",
   },
+  {
+    file: 'resources/skills/*/SKILL.md',
+    loadedBy: 'package.json',
+    via: '{path}',
+    why: 'the Agent Skills VS Code gives its agents (contributes.chatSkills)',
+  },
+  ...['dist/agent-plugin/docchat/*', 'dist/agent-plugin/docchat/*/plugin.json', 'dist/agent-plugin/docchat/skills/*/SKILL.md'].map(
+    (file) => ({
+      file,
+      loadedBy: 'dist/extension.js',
+      via: 'agent-plugin',
+      why: 'the agent plugin for Claude Code and Copilot CLI (manifests, skill) that "Copy MCP Server Configuration…" completes and offers',
+    }),
+  ),
   { file: 'dist/webview/chat.css', loadedBy: 'dist/first-use.js', via: '{name}', why: 'the chat webview' },
   { file: 'dist/webview/codicons/codicon.css', loadedBy: 'dist/first-use.js', via: '{name}', why: 'icons in the chat webview' },
   { file: 'dist/webview/codicons/codicon.ttf', loadedBy: 'dist/webview/codicons/codicon.css', via: '{name}', why: 'the icon font' },

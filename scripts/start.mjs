@@ -30,7 +30,7 @@ const userDataDir = path.join(demoRoot, 'user-data');
 const extensionsDir = path.join(demoRoot, 'extensions');
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const extensionId = `${manifest.publisher}.${manifest.name}`;
-const DEMO_DOCUMENTS = ['README.md', 'CHANGELOG.md', 'docs'];
+const DEMO_DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs'];
 
 function readJson(file) {
   try {

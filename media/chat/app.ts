@@ -542,7 +542,13 @@ export class ChatApp {
     if (citation && messageId) {
       event.preventDefault();
       const number = Number(citation.dataset.citation ?? citation.dataset.source);
-      this.post({ type: 'openSource', messageId, number });
+      if (citation.dataset.citation === undefined) {
+        this.post({ type: 'openSource', messageId, number });
+        return;
+      }
+      // Which of the answer's citations of this source: the host scrolls to what that one quotes.
+      const same = [...article!.querySelectorAll<HTMLElement>(`.markdown-body [data-citation="${number}"]`)];
+      this.post({ type: 'openSource', messageId, number, citation: Math.max(0, same.indexOf(citation)) });
       return;
     }
     const link = target.closest<HTMLElement>('[data-href]');

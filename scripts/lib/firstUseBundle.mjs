@@ -43,6 +43,7 @@ export const SHARED = [
   'src/services/commands.ts',
   'src/services/errors.ts',
   'src/services/settingsModel.ts',
+  'src/chatCore/citations.ts',
   'src/chatCore/grounding.ts',
   'src/chatCore/links.ts',
   'src/chatCore/modelCatalog.ts',

@@ -5,7 +5,8 @@
  */
 import { questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
-import { relevantInStores } from './relevance';
+import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
+import { conversationGrounded, type FollowUpSearch, type QueryRewriter, type QueryTurn, type RewriteModel } from './searchQuery';
 import { mergeByRank } from './storeMerge';
 
 /** The part of DocumentsClient grounding uses. */
@@ -95,6 +96,10 @@ export interface GroundingSearch {
   charBudget?: number;
   /** The user wrote or edited the query ("Searched for"): it is searched as it is, never replaced by the message. */
   queryFromUser?: boolean;
+  /** A follow-up made by DocChat's method: the message as written and with the previous answer's words are searched too, and the rankings fused. */
+  followUp?: FollowUpSearch;
+  /** A later turn of a conversation the documents grounded before: the relevance check asks less of it (FOLLOW_UP_COVERAGE). */
+  grounded?: boolean;
 }
 
 /** What grounds an answer: the passages, and the query that found them (what "Searched for" shows). */
@@ -124,8 +129,53 @@ export async function findPassages(
   if (passages.length > 0 || search.queryFromUser || !message || message === search.query.trim()) {
     return { passages, query: search.query };
   }
-  const own = await searchOnce(documents, { ...search, query: message, question: undefined }, fileNames, signal);
+  const own = await searchOnce(documents, { ...search, query: message, question: undefined, followUp: undefined }, fileNames, signal);
   return own.length > 0 ? { passages: own, query: message } : { passages, query: search.query };
+}
+
+/** One chat turn to ground: the message, the conversation before it, and how its query is made. */
+export interface TurnToGround {
+  question: string;
+  /** The messages before the question, with what each answer searched for and cited. */
+  history: readonly QueryTurn[];
+  stores: readonly GroundingStore[];
+  maxResults: number;
+  charBudget?: number;
+  /** The user's edit of "Searched for": searched as it is. */
+  searchQuery?: string;
+  rewriter: QueryRewriter;
+  /** The model that rewrites a follow-up; without one, DocChat's own method. */
+  model?: RewriteModel;
+}
+
+/**
+ * The grounding of one chat turn, as the chat panel and `@docchat` do it: the turn's query (the
+ * user's edit, the model's rewrite, or DocChat's follow-up method), then every search it makes
+ * and the relevance check.
+ */
+export async function groundTurn(
+  documents: GroundingDocuments,
+  turn: TurnToGround,
+  fileNames: FileNameCache,
+  signal?: AbortSignal,
+  /** Called when the query is made and the searches start (a progress message). */
+  onSearch?: () => void,
+): Promise<Grounding> {
+  const { question, stores, maxResults, charBudget } = turn;
+  const common = { question, stores, maxResults, ...(charBudget !== undefined ? { charBudget } : {}) };
+  if (turn.searchQuery !== undefined) {
+    onSearch?.();
+    return findPassages(documents, { ...common, query: turn.searchQuery, queryFromUser: true }, fileNames, signal);
+  }
+  const made = await turn.rewriter.queryFor(turn.history, question, turn.model, signal);
+  onSearch?.();
+  const search = {
+    ...common,
+    query: made.text,
+    ...(made.followUp ? { followUp: made.followUp } : {}),
+    ...(conversationGrounded(turn.history) ? { grounded: true } : {}),
+  };
+  return findPassages(documents, search, fileNames, signal);
 }
 
 async function searchOnce(
@@ -136,10 +186,47 @@ async function searchOnce(
 ): Promise<PassageSource[]> {
   const kind = questionKind(search.query);
   const target = passageTarget(kind, search.maxResults);
+  const size = searchSize(target);
+  const followUp = search.followUp;
   const lists = await Promise.all(
-    search.stores.map((store) => searchPassages(documents, store, search.query, searchSize(target), fileNames, signal)),
+    search.stores.map(async (store) => {
+      const query = searchPassages(documents, store, search.query, size, fileNames, signal);
+      if (!followUp) return query;
+      const others = [followUp.message, followUp.withAnswer]
+        .map((text) => text?.trim() ?? '')
+        .filter((text, i, all) => text !== '' && text !== search.query.trim() && all.indexOf(text) === i);
+      const rankings = await Promise.all([query, ...others.map((text) => searchPassages(documents, store, text, size, fileNames, signal))]);
+      return fuseRankings(rankings.map((ranking) => aboveFloor(ranking)));
+    }),
   );
-  return selectPassages(mergeByRank(relevantInStores(search.query, lists, search.question)), kind, search.maxResults, search.charBudget);
+  const relevant = relevantInStores(search.query, lists, search.question ?? followUp?.message, {
+    ...(followUp ? { floored: true } : {}),
+    ...(search.grounded ? { minCoverage: FOLLOW_UP_COVERAGE } : {}),
+  });
+  return selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
+}
+
+/** Reciprocal rank fusion's constant (Cormack et al. 2009): ranks far down a list still count a little. */
+export const RRF_K = 60;
+
+/**
+ * Several rankings of one store's passages fused by reciprocal rank (each passage scores the sum
+ * of 1 / (RRF_K + rank) over the rankings that hold it), best first; a passage is known by its
+ * file and chunk. Each passage keeps the score of the first search that found it: that is what
+ * the sources list shows, on the documents service's scale.
+ */
+export function fuseRankings(rankings: readonly (readonly PassageSource[])[]): PassageSource[] {
+  const fused = new Map<string, { passage: PassageSource; score: number; first: number }>();
+  let order = 0;
+  for (const ranking of rankings) {
+    ranking.forEach((passage, rank) => {
+      const key = `${passage.fileId}\u0000${passage.chunkIndex ?? passage.content}`;
+      const entry = fused.get(key) ?? { passage, score: 0, first: order++ };
+      entry.score += 1 / (RRF_K + rank + 1);
+      fused.set(key, entry);
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || a.first - b.first).map((e) => e.passage);
 }
 
 function sameItem(a: ContextItem, b: ContextItem): boolean {

@@ -161,7 +161,13 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('refreshStores') }),
   z.strictObject({ type: z.literal('removeContext'), index: z.number().int().min(0).max(1000) }),
   z.strictObject({ type: z.literal('openLink'), href: z.string().min(1).max(8192) }),
-  z.strictObject({ type: z.literal('openSource'), messageId: id, number: z.number().int().min(1).max(1000) }),
+  /** `citation`: which of the answer's citations of the source was clicked (0 = its first); none from the sources list. */
+  z.strictObject({
+    type: z.literal('openSource'),
+    messageId: id,
+    number: z.number().int().min(1).max(1000),
+    citation: z.number().int().min(0).max(10_000).optional(),
+  }),
   z.strictObject({ type: z.literal('copyCode'), code: z.string().max(MAX_CODE_LENGTH) }),
   z.strictObject({ type: z.literal('insertCode'), code: z.string().max(MAX_CODE_LENGTH) }),
   z.strictObject({

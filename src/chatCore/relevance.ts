@@ -15,6 +15,12 @@ import { contentWords, isStopWord } from './queryTerms';
 export const RELATIVE_FLOOR = 0.35;
 /** The search covers the query when one of its best passages holds at least this share of the query's weight. */
 export const MIN_COVERAGE = 0.5;
+/**
+ * The same share, halved, for a later question of a conversation an earlier answer of which the
+ * documents grounded: they have shown that they cover its subject, and a later question's own
+ * words ("and in 2019?", "I mean the one before") hold less of it.
+ */
+export const FOLLOW_UP_COVERAGE = 0.25;
 /** How many of the kept passages, best first, are looked at for that. */
 export const COVERING_PASSAGES = 3;
 /**
@@ -183,16 +189,26 @@ export function relevantPassages<T extends Scored>(query: string, passages: read
  * query is covered when the stores taken hold enough of its weight together. Otherwise every
  * list is empty: the documents do not cover it.
  */
-export function relevantInStores<T extends Scored>(query: string, lists: readonly (readonly T[])[], question?: string): T[][] {
-  const kept = lists.map((list) => aboveFloor(list));
+export function relevantInStores<T extends Scored>(
+  query: string,
+  lists: readonly (readonly T[])[],
+  question?: string,
+  /**
+   * `floored`: each list is already above its searches' floors (fused rankings), none is applied
+   * again; `minCoverage`: the share of the query's weight that covers it (MIN_COVERAGE).
+   */
+  options: { floored?: boolean; minCoverage?: number } = {},
+): T[][] {
+  const minCoverage = options.minCoverage ?? MIN_COVERAGE;
+  const kept = lists.map((list) => (options.floored ? [...list] : aboveFloor(list)));
   if (!phrasedInEnglish(question ?? query)) return bySharedWords(query, kept);
   const weights = queryWeights(query, lists.flat());
   if (weights.size === 0) return kept;
   const share = (terms: Iterable<string>) => weightShare(weights, terms);
   const carried = carriedSubject(query, question, weights);
   const coversAlone = (terms: ReadonlySet<string>) =>
-    share(terms) >= MIN_COVERAGE ||
-    (carried !== undefined && weightShare(carried.own, terms) >= MIN_COVERAGE && [...carried.subject].some((term) => terms.has(term)));
+    share(terms) >= minCoverage ||
+    (carried !== undefined && weightShare(carried.own, terms) >= minCoverage && [...carried.subject].some((term) => terms.has(term)));
   // Each store's best passage among its first ones (one that covers the query alone first): the query's words it holds.
   const rank = (terms: ReadonlySet<string>) => share(terms) + (coversAlone(terms) ? 1 : 0);
   const held = kept.map((list) => {
@@ -213,7 +229,7 @@ export function relevantInStores<T extends Scored>(query: string, lists: readonl
       for (const t of added) covered.add(t);
     }
   }
-  const isCovered = share(covered) >= MIN_COVERAGE || [...taking].some((i) => coversAlone(held[i]!));
+  const isCovered = share(covered) >= minCoverage || [...taking].some((i) => coversAlone(held[i]!));
   return isCovered ? kept.map((list, i) => (taking.has(i) ? list : [])) : kept.map(() => []);
 }
 

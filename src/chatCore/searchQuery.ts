@@ -2,8 +2,9 @@
  * The search query of a chat turn, standing on its own: a follow-up such as "and what are its
  * limits?" is searched together with the subject of the conversation. With a language model, a
  * short bounded request rewrites the follow-up (cancellable, with its own time budget, cached per
- * turn); without one, or when the request fails, a deterministic rule carries the subject of the
- * previous turn's query into this one. No `vscode` import.
+ * turn); without one, or when the request fails, DocChat's own method (`followUpQuery`) searches
+ * the message with and without the conversation's subject and the previous answer's words, and
+ * the rankings are fused (grounding.ts). No `vscode` import.
  */
 import type { PromptMessage } from './promptBuilder';
 import { contentWords, looksEnglish, termSet } from './queryTerms';
@@ -16,6 +17,8 @@ export interface QueryTurn {
   content: string;
   /** On an answer: what its grounding searched for. */
   searchQuery?: string;
+  /** On an answer: what it cited (the passages of a store name their file). */
+  sources?: readonly { kind: string; storeId?: string; fileId?: string }[];
 }
 
 /** What a turn searched for and how that query was made. */
@@ -23,6 +26,15 @@ export interface SearchQuery {
   text: string;
   /** `question`: the message as it stands; `rule`: the deterministic rule; `model`: the rewrite request. */
   by: 'question' | 'rule' | 'model';
+  /** For `rule`: the searches that go with the query (see `followUpQuery`). */
+  followUp?: FollowUpSearch;
+}
+
+/** A follow-up's searches besides its query: the message as written, and the message with what the previous answer was about. */
+export interface FollowUpSearch {
+  message: string;
+  /** The message followed by the distinctive words of the previous answer (`answerWords`). */
+  withAnswer?: string;
 }
 
 /** The longest query the rewrite may return; anything longer is not a query. */
@@ -31,6 +43,8 @@ export const MAX_REWRITTEN_QUERY = 300;
 export const REWRITE_BUDGET_MS = 2500;
 /** At most this many subject words are carried into a follow-up. */
 const MAX_CARRIED_WORDS = 8;
+/** At most this many words of the previous answer are searched with a follow-up. */
+const MAX_ANSWER_WORDS = 30;
 
 const REFERRING =
   /(?:^|[^\p{L}\p{N}])(it|its|it's|they|them|their|theirs|this|that|these|those|he|she|him|her|his|hers|there|one|ones|former|latter|above|previous|earlier|mentioned|same|other|else)(?=$|[^\p{L}\p{N}])/iu;
@@ -44,60 +58,122 @@ export function isFollowUp(question: string): boolean {
   return REFERRING.test(question) || OPENING.test(question) || contentWords(question).length <= ELLIPTICAL_WORDS;
 }
 
-/**
- * True when the message surely stands on its own after `history`, so no rewrite is needed: the
- * first question, or an English message with no follow-up marker (no pronoun referring back, no
- * opening connective, not elliptical) that names the conversation's subject itself (shares a
- * distinctive word with the previous turn's query). A message in another language, or one that
- * changes the subject without naming it again ("Which ports are probed?"), is not sure.
- */
-export function standsAlone(history: readonly QueryTurn[], question: string): boolean {
-  const previous = previousQuery(history);
-  if (previous === undefined) return true;
-  if (!looksEnglish(question) || isFollowUp(question)) return false;
-  const subject = termSet(previous);
-  return [...termSet(question)].some((term) => subject.has(term));
+/** A name in the message: an acronym ("WACC"), a number, a capitalised word after the first ("the Arizona Cardinals"). */
+const NAME = /(?:^|[^\p{L}\p{N}])(?:\p{Lu}{2,}|\p{N}{2,})(?=$|[^\p{L}\p{N}])|[^.?!\s]\s+\p{Lu}\p{Ll}+/u;
+
+/** Whether `question` names a subject of its own, given the messages that hold the conversation's subject so far. */
+function ownSubject(subject: readonly string[], question: string): boolean {
+  if (subject.length === 0) return true;
+  if (!looksEnglish(question) || REFERRING.test(question) || OPENING.test(question)) return false;
+  if (NAME.test(question.trim())) return true;
+  if (contentWords(question).length <= ELLIPTICAL_WORDS) return false;
+  const own = termSet(question);
+  return subject.some((message) => [...termSet(message)].some((term) => own.has(term)));
 }
 
 /**
- * The deterministic rule: a follow-up is searched with the distinctive words of the previous
- * turn's query that it does not already contain; any other message as it stands.
+ * Where the conversation's subject is read after `history`: the previous message, and, unless
+ * that one named a subject of its own, the latest earlier message that did (the topic a run of
+ * follow-ups leans on). Two messages at most, taken as the user wrote them (never the queries
+ * made from them), so the words carried into a query never pile up from turn to turn.
+ */
+export function subjectMessages(history: readonly QueryTurn[]): string[] {
+  let subject: string[] = [];
+  let topic: string | undefined;
+  for (const turn of history) {
+    if (turn.role !== 'user') continue;
+    if (ownSubject(subject, turn.content)) topic = turn.content;
+    subject = topic === undefined || topic === turn.content ? [turn.content] : [turn.content, topic];
+  }
+  return subject;
+}
+
+/**
+ * True when the message names a subject of its own, so nothing of the conversation is carried
+ * into its query: the first message, or an English message with no follow-up marker (no pronoun
+ * referring back, no opening connective) that names something ("What is WACC?", "Do the Arizona
+ * Cardinals play abroad?") or names the conversation's subject again (shares a distinctive word
+ * with `subjectMessages`). A message in another language, or one that changes the subject
+ * without naming it ("Which ports are probed?"), does not.
+ */
+export function namesOwnSubject(history: readonly QueryTurn[], question: string): boolean {
+  return ownSubject(subjectMessages(history), question);
+}
+
+/** True when the message surely stands on its own after `history`, so no rewrite is needed (`namesOwnSubject`). */
+export function standsAlone(history: readonly QueryTurn[], question: string): boolean {
+  return namesOwnSubject(history, question);
+}
+
+/** The words of `sources` the message does not already have, in order, each term once, at most `max`. */
+function carriedWords(sources: readonly string[], question: string, max: number): string[] {
+  const present = termSet(question);
+  const carried: string[] = [];
+  for (const source of sources) {
+    for (const word of contentWords(source)) {
+      const [term] = termSet(word);
+      if (term === undefined || present.has(term)) continue;
+      present.add(term);
+      carried.push(word);
+    }
+  }
+  return carried.slice(0, max);
+}
+
+/**
+ * The deterministic rule on one earlier query: a follow-up is searched with the distinctive words
+ * of `previousQuery` that it does not already contain; any other message as it stands.
  */
 export function ruleQuery(previousQuery: string | undefined, question: string): string {
   const trimmed = question.trim();
   if (!previousQuery || !isFollowUp(trimmed)) return trimmed;
-  const present = termSet(trimmed);
-  const carried: string[] = [];
-  const seen = new Set<string>();
-  for (const word of contentWords(previousQuery)) {
-    const [term] = termSet(word);
-    if (term === undefined || present.has(term) || seen.has(term)) continue;
-    seen.add(term);
-    carried.push(word);
-  }
-  const kept = carried.slice(-MAX_CARRIED_WORDS);
+  const kept = carriedWords([previousQuery], trimmed, MAX_CARRIED_WORDS);
   return kept.length ? `${trimmed} ${kept.join(' ')}` : trimmed;
 }
 
-/**
- * The query each earlier question stood for, oldest first: the answer's recorded query when
- * there is one, else the rule applied along the conversation.
- */
-export function previousQuery(history: readonly QueryTurn[]): string | undefined {
-  let query: string | undefined;
-  for (let i = 0; i < history.length; i++) {
-    const turn = history[i]!;
-    if (turn.role !== 'user') continue;
-    const answer = history[i + 1];
-    query = answer?.role === 'assistant' && answer.searchQuery ? answer.searchQuery : ruleQuery(query, turn.content);
-  }
-  return query;
+/** The distinctive words of the previous answer the message does not already have: what the answer was about. */
+export function answerWords(history: readonly QueryTurn[], question: string): string[] {
+  const answer = [...history].reverse().find((turn) => turn.role === 'assistant');
+  return answer ? carriedWords([answer.content], question, MAX_ANSWER_WORDS) : [];
 }
 
-/** The rule's query for the turn, and whether it differs from the message. */
+/** The passages of a store the previous answer cited, as the files they come from. */
+export function citedFiles(history: readonly QueryTurn[]): { storeId: string; fileId: string }[] {
+  const answer = [...history].reverse().find((turn) => turn.role === 'assistant');
+  const cited = new Map<string, { storeId: string; fileId: string }>();
+  for (const source of answer?.sources ?? []) {
+    if (source.kind === 'passage' && source.storeId && source.fileId) {
+      cited.set(`${source.storeId}\u0000${source.fileId}`, { storeId: source.storeId, fileId: source.fileId });
+    }
+  }
+  return [...cited.values()];
+}
+
+/** True when an earlier answer cited passages of a store: the documents have shown that they cover the conversation's subject. */
+export function conversationGrounded(history: readonly QueryTurn[]): boolean {
+  return history.some((turn) => turn.role === 'assistant' && citedFiles([turn]).length > 0);
+}
+
+/**
+ * DocChat's follow-up method without a model. A message that does not lean on the conversation
+ * (`isFollowUp`), names a subject of its own, or is the first one, is searched as it stands: nothing of the conversation is carried into it. Any other
+ * message is searched three ways and the rankings fused (see grounding.ts), so what comes from
+ * the conversation counts below the message's own words: as it stands; with the subject of the
+ * conversation after it (the words of the previous message and of the topic before it,
+ * `subjectMessages`, never the queries made from them); and with the words of the previous
+ * answer, what the conversation was last about. `text`, the second, is what "Searched for" shows.
+ */
 export function followUpQuery(history: readonly QueryTurn[], question: string): SearchQuery {
-  const text = ruleQuery(previousQuery(history), question);
-  return { text, by: text === question.trim() ? 'question' : 'rule' };
+  const trimmed = question.trim();
+  const grounded = history.some((turn) => turn.role === 'assistant' && citedFiles([turn]).length > 0);
+  if (!isFollowUp(trimmed) || namesOwnSubject(history, trimmed)) {
+    return { text: trimmed, by: 'question', ...(grounded ? { grounded } : {}) };
+  }
+  const carried = carriedWords(subjectMessages(history), trimmed, MAX_CARRIED_WORDS);
+  const text = carried.length ? `${trimmed} ${carried.join(' ')}` : trimmed;
+  const answer = answerWords(history, trimmed);
+  const followUp: FollowUpSearch = { message: trimmed, ...(answer.length ? { withAnswer: `${trimmed} ${answer.join(' ')}` } : {}) };
+  return { text, by: 'rule', followUp };
 }
 
 // ---------------------------------------------------------------- the rewrite request

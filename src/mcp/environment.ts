@@ -1,7 +1,7 @@
 /**
  * How DocChat's MCP server is configured: environment variables only, so a token never appears
  * on a command line (where `ps` shows it) or in an agent's configuration file. VS Code's MCP
- * definition provider sets them when VS Code starts the server; the README names them for other
+ * definition provider sets them when VS Code starts the server; docs/user-guide.md names them for other
  * hosts. No `vscode` import.
  */
 import path from 'node:path';

@@ -19,7 +19,7 @@ export interface HostConfigInput {
   fileIdsField?: string;
 }
 
-/** Where each host reads the JSON from (shown with the command's result and in the README). */
+/** Where each host reads the JSON from (shown with the command's result and in docs/user-guide.md). */
 export const HOST_CONFIG_FILES: Record<AgentHost, string> = {
   claudeCode: '.mcp.json',
   cursor: '~/.cursor/mcp.json',

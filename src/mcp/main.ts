@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as l10n from '@vscode/l10n';
 import { DocumentsClient } from '../api/documents/client';
 import type { LogLevel } from '../api/http/options';
@@ -14,6 +14,7 @@ import type { Logger } from '../common/log';
 import { LocalBackend } from '../services/localBackend';
 import { type McpServerConfig, readMcpConfig } from './environment';
 import { createDocChatMcpServer } from './server';
+import { GuardedStdioTransport } from './stdioTransport';
 import { BoundedWaits } from './toolCalls';
 
 const LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error'];
@@ -58,13 +59,17 @@ async function main(): Promise<void> {
   const version = extensionVersion();
   const waits = new BoundedWaits(config.maxWaitMs);
   const { documents, stop } = connect(config, version, waits, log);
-  const server = createDocChatMcpServer({ version, documents, waits, allowChanges: config.allowChanges });
-  const transport = new StdioServerTransport();
+  // One stdio connection, served in the protocol generation its first request opens: the 2025
+  // revisions (initialize) or 2026-07-28 (stateless requests, server/discover).
+  const handle = serveStdio(() => createDocChatMcpServer({ version, documents, waits, allowChanges: config.allowChanges }), {
+    transport: new GuardedStdioTransport(),
+    onerror: (error) => log.debug(`protocol: ${error.message}`),
+  });
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    await server.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
     await stop();
     process.exit(0);
   };
@@ -72,7 +77,6 @@ async function main(): Promise<void> {
   process.stdin.once('close', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
   process.once('SIGINT', () => void shutdown());
-  await server.connect(transport);
   log.info(
     `DocChat MCP server ${version} ready (${config.target.kind === 'remote' ? `documents service at ${config.target.url}` : 'Local mode'}${config.allowChanges ? ', changes allowed' : ''})`,
   );

@@ -4,7 +4,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as l10n from '@vscode/l10n';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { AbortedError, DocChatError, errorSentence } from '../api/http/errors';
 import { tooManyRequests } from '../api/http/responseErrors';
 import { McpEnv } from './environment';
@@ -49,6 +49,11 @@ export class BoundedWaits {
 
 /** A tool error the model reads: the UI's sentence, and for a rejected token what to do about it. */
 export function toolError(error: unknown): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: failureSentence(error) }] };
+}
+
+/** The sentence for a failed call: the UI's wording, and for a rejected token what to do about it. */
+export function failureSentence(error: unknown): string {
   let text = errorSentence(error);
   if (error instanceof DocChatError && error.kind === 'auth') {
     text = `${text} ${l10n.t(
@@ -57,7 +62,7 @@ export function toolError(error: unknown): CallToolResult {
     )}`;
   }
   if (error instanceof AbortedError) text = l10n.t('The tool call was cancelled.');
-  return { isError: true, content: [{ type: 'text', text }] };
+  return text;
 }
 
 /** A failure that is the caller's to fix (a store or file that is not there, a page past the end). */

@@ -4,22 +4,18 @@
  * only when the user allowed changes. Each is described for the model that reads it: when to use
  * it, what it returns, its limits. No `vscode` import.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
 import type { DocumentsClient } from '../api/documents/client';
 import { LIMITS } from '../api/documents/schemas';
-import { FileNameCache, searchPassages } from '../chatCore/grounding';
-import { resolveStore, toolResultText, type StoreRef } from '../chatCore/answerText';
+import { searchPassages } from '../chatCore/grounding';
+import { type DocumentsCatalog, MAX_LISTED } from './catalog';
+import { searchResourceLinks, searchResultText } from './searchResult';
 import { type BoundedWaits, toolError, ToolInputError } from './toolCalls';
 
 /** Characters of converted text per page of `docchat_read_file`. */
 export const READ_PAGE_CHARS = 10_000;
-/** How long a store list names stores for other tools (a store not in it is looked up again). */
-const STORE_LIST_TTL_MS = 30_000;
-/** Most stores and files a listing returns (the rest is reported as left out). */
-const MAX_LISTED = 1_000;
 
 export const ToolNames = {
   listStores: 'docchat_list_stores',
@@ -35,6 +31,7 @@ export interface ToolDeps {
   documents(): Promise<DocumentsClient>;
   waits: BoundedWaits;
   allowChanges: boolean;
+  catalog: DocumentsCatalog;
 }
 
 const storeInput = z
@@ -60,44 +57,45 @@ const passageOutput = z.object({
   content: z.string(),
 });
 
+/**
+ * A result for the model: readable text, and the structured content its output schema declares,
+ * also serialized as text (as the specification asks of tools with structured content, for the
+ * hosts that pass the model the text alone).
+ */
 function ok(text: string, structuredContent: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent };
+  return {
+    content: [
+      { type: 'text', text },
+      { type: 'text', text: JSON.stringify(structuredContent) },
+    ],
+    structuredContent,
+  };
+}
+
+/**
+ * A result whose text already carries every field of the structured content, document text
+ * included (search passages, a page of a file): serializing it again would double what the model
+ * reads for nothing.
+ */
+function complete(text: string, structuredContent: Record<string, unknown>, extra: CallToolResult['content'] = []): CallToolResult {
+  return { content: [{ type: 'text', text }, ...extra], structuredContent };
 }
 
 export function registerTools(server: McpServer, deps: ToolDeps): void {
-  const fileNames = new FileNameCache();
   /** Runs a tool body with bounded waits; every failure becomes a tool error. */
   const run =
     <A>(body: (args: A, documents: DocumentsClient, signal: AbortSignal) => Promise<CallToolResult>) =>
-    async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+    async (args: A, ctx: ServerContext): Promise<CallToolResult> => {
       try {
-        return await deps.waits.run(extra.signal, async (signal) => body(args, await deps.documents(), signal));
+        return await deps.waits.run(ctx.mcpReq.signal, async (signal) => body(args, await deps.documents(), signal));
       } catch (error) {
         return toolError(error);
       }
     };
 
-  /** The last store list, so a search or a read names its store without listing them all again. */
-  let known: { at: number; stores: StoreRef[] } | undefined;
-  const allStores = async (documents: DocumentsClient, signal: AbortSignal) => {
-    const page = await documents.listVectorStores({ limit: MAX_LISTED }, { signal });
-    known = { at: Date.now(), stores: page.data.map((s) => ({ id: s.id, name: s.name || s.id })) };
-    return { stores: page.data, truncated: page.hasMore };
-  };
-
-  const findStore = async (documents: DocumentsClient, wanted: string, signal: AbortSignal): Promise<StoreRef> => {
-    const fresh = known && Date.now() - known.at < STORE_LIST_TTL_MS ? resolveStore(known.stores, wanted) : undefined;
-    if (fresh) return fresh;
-    // Not in a recent list (or none): ask again, so a store created or renamed since is found.
-    await allStores(documents, signal);
-    const store = resolveStore(known?.stores ?? [], wanted);
-    if (!store) {
-      throw new ToolInputError(
-        l10n.t('No DocChat vector store is named "{0}" (or several are: use its id). Call docchat_list_stores to see them.', wanted),
-      );
-    }
-    return store;
-  };
+  const allStores = (documents: DocumentsClient, signal: AbortSignal) => deps.catalog.allStores(documents, signal);
+  const findStore = (documents: DocumentsClient, wanted: string, signal: AbortSignal) => deps.catalog.findStore(documents, wanted, signal);
+  const fileNames = deps.catalog.fileNames;
 
   server.registerTool(
     ToolNames.listStores,
@@ -105,11 +103,11 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'List DocChat vector stores',
       description:
         "Lists the company's DocChat vector stores (collections of documents) with their names and ids. Call it first to learn which store to search or read. Returns at most 1,000 stores.",
-      inputSchema: {},
-      outputSchema: {
+      inputSchema: z.object({}),
+      outputSchema: z.object({
         stores: z.array(z.object({ store_id: z.string(), store_name: z.string(), created_at: z.number().optional() })),
         truncated: z.boolean(),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (_args: object, documents, signal) => {
@@ -129,12 +127,12 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'List the files of a DocChat vector store',
       description:
         'Lists the files attached to one vector store: file name, file id and processing status (only "completed" files are searchable; a "failed" one has last_error). Use it to find a file to read or to restrict a search. Returns at most 1,000 files.',
-      inputSchema: { store: storeInput },
-      outputSchema: {
+      inputSchema: z.object({ store: storeInput }),
+      outputSchema: z.object({
         ...storeOutput,
         files: z.array(z.object({ file_id: z.string(), file_name: z.string(), status: z.string(), last_error: z.string().optional() })),
         truncated: z.boolean(),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (args: { store: string }, documents, signal) => {
@@ -164,7 +162,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'Search a DocChat vector store',
       description:
         "Searches one of the company's document stores and returns the most relevant passages, each with its file name, file id, store and score, best first. Use it to answer questions about the company's documents and cite the file names. The query is plain text of at most 10,000 characters; max_results is 1 to 50 (default 10); file_ids restricts the search to some files.",
-      inputSchema: {
+      inputSchema: z.object({
         store: storeInput,
         query: z
           .string()
@@ -184,8 +182,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
           .max(100, { error: 'file_ids may name at most 100 files.' })
           .optional()
           .describe('Search only these files (ids from docchat_list_files).'),
-      },
-      outputSchema: { ...storeOutput, query: z.string(), results: z.array(passageOutput) },
+      }),
+      outputSchema: z.object({ ...storeOutput, query: z.string(), results: z.array(passageOutput) }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; query: string; max_results?: number; file_ids?: string[] }, documents, signal) => {
@@ -200,7 +198,11 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         score: p.score ?? 0,
         content: p.content,
       }));
-      return ok(toolResultText([store], args.query, passages), { store_id: store.id, store_name: store.name, query: args.query, results });
+      return complete(
+        searchResultText(store, args.query, results),
+        { store_id: store.id, store_name: store.name, query: args.query, results },
+        searchResourceLinks(results),
+      );
     }),
   );
 
@@ -210,7 +212,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'Read a file of a DocChat vector store',
       description:
         'Reads the converted text (markdown) of one file of a vector store, one page of 10,000 characters at a time. Use it when a search passage is not enough and the whole document is needed; read page 1 first, then the next pages while has_more is true.',
-      inputSchema: {
+      inputSchema: z.object({
         store: storeInput,
         file_id: fileIdInput,
         page: z
@@ -219,8 +221,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
           .min(1, { error: 'page must be 1 or more.' })
           .optional()
           .describe('Page to read, from 1 (default 1).'),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         ...storeOutput,
         file_id: z.string(),
         file_name: z.string(),
@@ -228,7 +230,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         pages: z.number(),
         has_more: z.boolean(),
         text: z.string(),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; file_id: string; page?: number }, documents, signal) => {
@@ -245,8 +247,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       }
       const text = characters.slice((page - 1) * READ_PAGE_CHARS, page * READ_PAGE_CHARS).join('');
       const fileName = name ?? args.file_id;
-      const header = `${fileName} (file ${args.file_id} in the vector store "${store.name}"), page ${page} of ${pages}${page < pages ? `; read page ${page + 1} next` : ''}:`;
-      return ok(`${header}\n\n${text}`, {
+      const header = `${fileName} (file ${args.file_id} in the vector store "${store.name}", store id ${store.id}), page ${page} of ${pages}${page < pages ? `; read page ${page + 1} next` : ''}:`;
+      return complete(`${header}\n\n${text}`, {
         store_id: store.id,
         store_name: store.name,
         file_id: args.file_id,
@@ -267,8 +269,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: 'Attach a file to a DocChat vector store',
       description:
         'Attaches an uploaded file (by file id) to a vector store, which converts it and makes it searchable. Changes the store: use it only when the user asked for it.',
-      inputSchema: { store: storeInput, file_id: fileIdInput },
-      outputSchema: { ...storeOutput, file_id: z.string(), status: z.string() },
+      inputSchema: z.object({ store: storeInput, file_id: fileIdInput }),
+      outputSchema: z.object({ ...storeOutput, file_id: z.string(), status: z.string() }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; file_id: string }, documents, signal) => {
@@ -289,12 +291,12 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: "Set a DocChat file's metadata in a vector store",
       description:
         'Replaces the metadata of a file attached to a vector store: at most 16 pairs, keys up to 64 characters, values up to 512 characters. Changes the store: use it only when the user asked for it.',
-      inputSchema: {
+      inputSchema: z.object({
         store: storeInput,
         file_id: fileIdInput,
         metadata: z.record(z.string(), z.string()).describe('The new metadata, replacing the old.'),
-      },
-      outputSchema: { ...storeOutput, file_id: z.string(), metadata: z.record(z.string(), z.string()) },
+      }),
+      outputSchema: z.object({ ...storeOutput, file_id: z.string(), metadata: z.record(z.string(), z.string()) }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     run(async (args: { store: string; file_id: string; metadata: Record<string, string> }, documents, signal) => {

@@ -1,5 +1,5 @@
 /**
- * Retrieval quality of the chat's grounding, on the demo documents (README.md, CHANGELOG.md):
+ * Retrieval quality of the chat's grounding, on the demo documents (README.md, CONTRIBUTING.md, docs/, CHANGELOG.md):
  * keyword-only against fused (reciprocal rank fusion of keyword and embedding ranks) search;
  * follow-up questions searched as they stand against DocChat's query; and whether the relevance
  * floor says "not covered" when the documents do not cover a question; whether list and compare
@@ -426,7 +426,7 @@ async function run(): Promise<BenchResult> {
     return holder !== undefined && p.storeId === holder.id && p.storeName === holder.name;
   };
   const storeTable: Table = {
-    caption: `Questions that need a passage of each of ${stores.length} stores (${across.length} questions; the README up to its Settings section in one store, the rest of it and the CHANGELOG in the other; keyword ranking): grounding in both stores against grounding in one`,
+    caption: `Questions that need a passage of each of ${stores.length} stores (${across.length} questions; the user guide (docs/user-guide.md, docs/accessibility.md) in one store, the reference (README.md with the settings, CONTRIBUTING.md, the rest of docs/, the CHANGELOG) in the other; keyword ranking): grounding in both stores against grounding in one`,
     columns: [
       'grounded in',
       'both needed passages in the sources',
@@ -477,7 +477,7 @@ async function run(): Promise<BenchResult> {
     title: 'Grounding retrieval quality',
     goal: 'Follow-up questions find the passages they refer to; "not covered" is said when it is true; fused ranking is at least as good as keyword ranking; list questions get enough sources; a conversation can span several stores.',
     method:
-      'The backend chunker and index over README.md and CHANGELOG.md, searched in process; the embedding side is the backend’s `local-hashing-embed` (word, word-pair and character-trigram features hashed: it measures shared words, not meaning), the only embedding reachable here, so the fused row shows the fusion works, not what a neural embedding model would add. Follow-ups compare the search for the last message with the search for DocChat’s deterministic query (no language model is reachable here, so the rewrite request is not measured). List questions and two-store questions go through the chat’s `findPassages` with a “search result count” of 5, beside the passages a lookup of one fact gets and the first 5 results as grounding cited them before.',
+      'The backend chunker and index over README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md, searched in process; the embedding side is the backend’s `local-hashing-embed` (word, word-pair and character-trigram features hashed: it measures shared words, not meaning), the only embedding reachable here, so the fused row shows the fusion works, not what a neural embedding model would add. Follow-ups compare the search for the last message with the search for DocChat’s deterministic query (no language model is reachable here, so the rewrite request is not measured). List questions and two-store questions go through the chat’s `findPassages` with a “search result count” of 5, beside the passages a lookup of one fact gets and the first 5 results as grounding cited them before.',
     tables: [retrievalTable, followUpTable, skipTable, refusalTable, listTable, listDetail, storeTable, acrossDetail],
     notes: [
       'The questions are written over the demo documents and kept in the repository, judged by a phrase of the answering passage. Retrieval on a public test collection with published BM25 figures (BEIR SciFact, whose files stay outside the repository) is the `beir` benchmark.',
@@ -485,7 +485,7 @@ async function run(): Promise<BenchResult> {
       ...(dropped + droppedHeldOut > 0
         ? [`${dropped + droppedHeldOut} judged questions were left out: the documents no longer contain their phrase.`]
         : []),
-      'List and compare questions (`lists`) and two-store questions (`acrossStores`, with the split in `stores`) were written with the passages they need before the benchmark measured them. “Distinct sections” counts the heading paths of the sources; the README’s part after its “Activation” heading has no headings of its own, so several of its passages share one.',
+      'List and compare questions (`lists`) and two-store questions (`acrossStores`, with the split in `stores`) were written with the passages they need before the benchmark measured them. “Distinct sections” counts the heading paths of the sources; a part of a document with no headings of its own (docs/backend.md after its “Activation” heading) gives several passages one.',
       `Lists: the per-file cap (${PER_FILE_FOR_LIST} passages of a file for a list) holds while other files have passages to offer; the passages it held back fill what is left of the budget, so with two files in the store the diagnostic row (no cap) and DocChat's give the same sources.`,
       ...(listsRefused > 0 ? [`${listsRefused} of the ${lists.length} list questions got no source at all (answered “not covered”).`] : []),
       `Two stores: a store takes part only when its best passages cover the question alone or add a quarter of the query’s weight the other stores lack, so a store whose first results hold the answer in words the other store also holds is left out (${storeResults[0]!.filter((r) => stores.some((s) => !r.passages.some((p) => p.storeId === s.id))).length} of ${across.length} questions cite one store only).`,

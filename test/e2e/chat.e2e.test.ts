@@ -27,8 +27,12 @@ import { chatChunk, ScriptServer, sendJson } from '../support/servers/scriptServ
 // window reload. The backend's upstream is a small scripted server that streams slowly, so there
 // is something to stop.
 
+/** Lines of the section before the sentence the first question quotes: more than a screen's worth. */
+const SHELVES = Array.from({ length: 40 }, (_, i) => `Shelf ${i + 1} holds the archive boxes of department ${i + 1}.`);
 const RETENTION = [
   '# Retention policy',
+  '',
+  ...SHELVES,
   '',
   'Invoices are kept for ten years after the end of the fiscal year.',
   '',
@@ -107,6 +111,22 @@ async function startUpstream(): Promise<ScriptServer & { streamClosedEarly: bool
   return server;
 }
 
+/** The lines of the active editor on screen, top to bottom, each with whether a highlight is on it. */
+async function screenLines(page: VSCodeSession['page']): Promise<{ text: string; highlighted: boolean }[]> {
+  return page
+    .locator('.editor-group-container.active .monaco-editor')
+    .first()
+    .evaluate((editor) => {
+      // A whole-line decoration is drawn in the overlay row at the same height as its text line.
+      const lit = new Set(
+        [...editor.querySelectorAll('.view-overlays [class*="ced-"]')].map((d) => (d.parentElement as HTMLElement).style.top),
+      );
+      return [...editor.querySelectorAll<HTMLElement>('.view-lines .view-line')]
+        .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+        .map((line) => ({ text: (line.textContent ?? '').replace(/\u00a0/g, ' '), highlighted: lit.has(line.style.top) }));
+    });
+}
+
 describe('Chat panel (e2e, embedded backend)', function () {
   let session: VSCodeSession;
   let backend: BackendProcess;
@@ -135,6 +155,8 @@ describe('Chat panel (e2e, embedded backend)', function () {
         'docchat.gateway.projectCode': 'P-4711',
       },
       workspaceFiles: { 'src/retention.ts': CODE },
+      // A cited passage stays highlighted until the test has looked at it.
+      env: { DOCCHAT_PASSAGE_HIGHLIGHT_MS: '600000' },
     });
     await session.openView(); // DocChat's contributions are loaded once its container shows
     await session.enterSecret('docchat.setDocumentsToken', backend.token);
@@ -219,10 +241,19 @@ describe('Chat panel (e2e, embedded backend)', function () {
 
     await citations.first().click();
     await session.page.locator('.tabs-container .tab', { hasText: 'retention.md' }).waitFor({ state: 'visible', timeout: 30_000 });
-    const editorText = await session.page.locator('.editor-group-container .monaco-editor .view-lines').first().innerText();
-    // The view lines are what is on screen: VS Code 1.139 wraps the passage's long line in the narrow editor.
-    assert.match(editorText.replace(/\u00a0/g, ' ').replace(/\s+/g, ' '), /Invoices are kept for ten years/);
-    await session.screenshot('cited passage opened');
+    // The passage is the whole section, 40 lines of shelves above the quoted sentence: the quote is
+    // highlighted and scrolled into view, not the passage's top.
+    const lines = await pollUntil(
+      () => screenLines(session.page),
+      (shown) => shown.some((line) => line.highlighted && /Invoices are kept/.test(line.text)),
+      { timeoutMs: 30_000, what: 'the quoted sentence on screen and highlighted' },
+    );
+    const highlighted = lines.filter((line) => line.highlighted).map((line) => line.text);
+    assert.ok(
+      highlighted.every((text) => !/Shelf|Retention policy/.test(text)),
+      `only the quoted sentence is highlighted, not the rest of the passage: ${JSON.stringify(highlighted)}`,
+    );
+    await session.screenshot('cited passage opened at the quoted sentence');
   });
 
   it('answers a follow-up from what it refers to, shows "Searched for", and searches again with an edited query', async () => {

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   answerDone,
   askInChat,
@@ -6,6 +8,7 @@ import {
   chatPanel,
   commandTitle,
   launchVSCode,
+  manifest,
   openWorkspaceFile,
   pickQuickItem,
   seedDemoStore,
@@ -14,8 +17,9 @@ import {
 } from '../support/harness';
 
 // The everyday path in one window, short enough to run on every VS Code DocChat supports (`npm
-// test` runs it on the oldest supported version as well): the view shows the Local-mode demo
-// store, the open file is attached to it, a search finds its passage, and the chat answers from it.
+// test` runs it on the oldest supported version as well): DocChat installed from the .vsix with
+// VS Code's command line as a user installs it, the view shows the Local-mode demo store, the open
+// file is attached to it, a search finds its passage, and the chat answers from it.
 
 const GUIDE =
   '# Deploy guide\n\n## Rollback\n\nTo roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.\n';
@@ -27,6 +31,7 @@ describe('Smoke test: view, attach, search, chat (e2e, Local mode)', function ()
   before(async function () {
     session = await launchVSCode({
       name: 'smoke test',
+      installWithCommandLine: true,
       workspaceFiles: { 'docs/deploy-guide.md': GUIDE },
       prepare: ({ userDataDir }) => seedDemoStore(userDataDir),
     });
@@ -36,6 +41,21 @@ describe('Smoke test: view, attach, search, chat (e2e, Local mode)', function ()
 
   after(async () => {
     await session?.close();
+  });
+
+  it('is installed from the .vsix by the VS Code command line', () => {
+    const [docChat] = session.extensions;
+    assert.match(docChat!.source, /docchat\.vsix \(--install-extension\)$/);
+    // VS Code's installer records what it installed; an unpacked copy would not be listed.
+    const installed = JSON.parse(readFileSync(path.join(session.extensionsDir, 'extensions.json'), 'utf8')) as Array<{
+      identifier: { id: string };
+      version: string;
+      relativeLocation: string;
+    }>;
+    const entry = installed.find((e) => e.identifier.id === docChat!.id);
+    assert.ok(entry, `extensions.json lists ${docChat!.id}: ${JSON.stringify(installed)}`);
+    assert.equal(entry.version, manifest.version);
+    assert.equal(path.join(session.extensionsDir, entry.relativeLocation), docChat!.dir);
   });
 
   it('shows the demo store in the DocChat view', async () => {

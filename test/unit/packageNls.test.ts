@@ -60,6 +60,8 @@ function shownStrings(): Array<[string, string]> {
     }
   };
   walk(manifest.contributes, 'contributes');
+  // What Restricted Mode and virtual workspaces hold back, as the Extensions view shows it.
+  walk(manifest.capabilities, 'capabilities');
   return out;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Wire shapes of the language-model gateway: types, tolerant response parsing, strict request
- * checks. Shapes the document does not show follow OpenAI (see the README's "API assumptions").
+ * checks. Shapes the document does not show follow OpenAI (see docs/api-assumptions.md).
  */
 import * as z from 'zod';
 import { normalizeLastError } from '../documents/schemas';

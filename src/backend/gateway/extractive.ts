@@ -4,11 +4,14 @@
  * Numbered sources are recognised in system, user and tool messages as blocks starting with a
  * line like `[1] title`, `Source 1: title`, `### [2] file.md` or `<source id="3">`; a block runs
  * to the next marker, `</source>`, a `Question:` line or the end of the message. The question is
- * the last user message without its sources. The answer quotes the sentences of the sources that
- * share the most (and the rarest) words with the question, each followed by its `[n]`.
+ * the last user message without its sources; earlier user messages say what a follow-up refers to.
+ * The answer quotes the sentences, table rows and code blocks of the sources that answer the
+ * question best (answerScoring.ts), best source first, each followed by the `[n]` of the source it
+ * comes from; rows of a table are quoted as a table. Sources it does not quote are not cited.
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
-import { tokenize } from '../search/tokenize';
+import { asksForSeveral, questionType, scoreUnits, selectUnits } from './answerScoring';
+import { type Unit, unitsOf } from './answerUnits';
 import { LOCAL_CHAT_MODEL } from './models';
 
 export interface PlainMessage {
@@ -74,94 +77,72 @@ export function parseMessage(content: string): Parsed {
   return { sources, rest: rest.join('\n').trim(), labelledQuestion: labelled?.join('\n').trim() };
 }
 
-export function collectSources(messages: readonly PlainMessage[]): { sources: Source[]; question: string } {
+export function collectSources(messages: readonly PlainMessage[]): { sources: Source[]; question: string; earlier: string[] } {
   const byNumber = new Map<number, Source>();
   let question = '';
+  const earlier: string[] = [];
   messages.forEach((message, i) => {
     if (message.role === 'assistant') return;
     const parsed = parseMessage(message.content);
     for (const source of parsed.sources) if (source.text) byNumber.set(source.n, source);
-    if (message.role === 'user' && messages.slice(i + 1).every((m) => m.role !== 'user')) {
-      question = parsed.labelledQuestion || parsed.rest || (parsed.sources.length ? '' : message.content.trim());
-    }
+    if (message.role !== 'user') return;
+    const asked = parsed.labelledQuestion || parsed.rest || (parsed.sources.length ? '' : message.content.trim());
+    if (messages.slice(i + 1).every((m) => m.role !== 'user')) question = asked;
+    else if (asked) earlier.push(asked);
   });
-  return { sources: [...byNumber.values()].sort((a, b) => a.n - b.n), question };
-}
-
-interface Unit {
-  source: number;
-  position: number;
-  text: string;
-  tokens: string[];
-}
-
-const SENTENCE_BOUNDARY = /(?<=[.!?])\s+(?=["'([]?[\p{Lu}\p{N}])/u;
-
-/** Sentences, list items and short code blocks of a source. */
-function units(source: Source): Unit[] {
-  const out: Unit[] = [];
-  const push = (text: string) => {
-    const clean = text.replace(/\s+/g, ' ').trim();
-    if (clean.length < 3 || /^#{1,6}\s/.test(clean)) return;
-    out.push({ source: source.n, position: out.length, text: clean, tokens: tokenize(clean) });
-  };
-  const blocks = source.text.split(/(```[\s\S]*?```)/);
-  for (const block of blocks) {
-    if (block.startsWith('```')) {
-      if (block.length <= 600) out.push({ source: source.n, position: out.length, text: block.trim(), tokens: tokenize(block) });
-      continue;
-    }
-    for (const paragraph of block.split(/\n\s*\n/)) {
-      const lines = paragraph.split('\n');
-      const isList = lines.every((l) => !l.trim() || /^\s*(?:[-*+]|\d+[.)])\s+/.test(l));
-      for (const part of isList ? lines : [paragraph]) {
-        for (const sentence of part.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').split(SENTENCE_BOUNDARY)) push(sentence);
-      }
-    }
-  }
-  return out;
+  return { sources: [...byNumber.values()].sort((a, b) => a.n - b.n), question, earlier };
 }
 
 export interface Extract {
+  /** A sentence, a code block, or rows of one table with the table's header (markdown). */
   text: string;
   source: number;
+  kind: Unit['kind'];
 }
 
-/** The most relevant sentences, best first. */
-export function extract(sources: readonly Source[], question: string, maxQuotes = 4, maxChars = 1500): Extract[] {
-  const queryTerms = [...new Set(tokenize(question))];
-  const all = sources.flatMap(units);
-  if (!queryTerms.length || !all.length) return [];
-  const df = new Map<string, number>();
-  for (const unit of all) for (const term of new Set(unit.tokens)) df.set(term, (df.get(term) ?? 0) + 1);
-  const scored = all
-    .map((unit) => {
-      const present = new Set(unit.tokens);
-      let sum = 0;
-      let matched = 0;
-      for (const term of queryTerms) {
-        if (!present.has(term)) continue;
-        matched++;
-        sum += Math.log(1 + all.length / df.get(term)!);
-      }
-      const coverage = matched / queryTerms.length;
-      const lengthPenalty = 1 + Math.max(0, unit.tokens.length - 40) / 80;
-      return { unit, score: (sum * (0.5 + 0.5 * coverage)) / lengthPenalty };
-    })
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);
-  const best = scored[0]?.score ?? 0;
-  const picked: Extract[] = [];
-  const perSource = new Map<number, number>();
-  let chars = 0;
-  for (const { unit, score } of scored) {
-    if (picked.length >= maxQuotes || score < best * 0.35) break;
-    if ((perSource.get(unit.source) ?? 0) >= 2 || (picked.length && chars + unit.text.length > maxChars)) continue;
-    picked.push({ text: unit.text, source: unit.source });
-    perSource.set(unit.source, (perSource.get(unit.source) ?? 0) + 1);
-    chars += unit.text.length;
+/** A labelled sentence shorter than this is a topic line: the sentence after it is quoted with it. */
+const LABEL_TOKENS = 20;
+
+/** The question's own words weigh most; earlier questions of the conversation say what "it" is. */
+export function extract(sources: readonly Source[], question: string, earlier: readonly string[] = []): Extract[] {
+  const units = sources.flatMap((source) => unitsOf(source));
+  const picked = selectUnits(scoreUnits(units, question, earlier), asksForSeveral(question));
+  const first = picked[0]?.unit;
+  // The sentence that matches the question best may only name the topic ("Why the HTTP layer is
+  // hand-written"); the answer to a "why", or to such a label, is the sentence after it.
+  if (first?.kind === 'sentence' && (questionType(question) === 'reason' || (first.labelled && first.tokens.length < LABEL_TOKENS))) {
+    const next = units.find((u) => u.source === first.source && u.block === first.block && u.position === first.position + 1);
+    if (next?.kind === 'sentence' && !picked.some((p) => p.unit === next)) {
+      picked[0] = { ...picked[0]!, unit: { ...first, text: `${first.text} ${next.text}` } };
+    }
   }
-  return picked;
+  // Best source first, and its quotes together; rows of one table become one table.
+  const sourceRank = new Map<number, number>();
+  picked.forEach((p, i) => sourceRank.has(p.unit.source) || sourceRank.set(p.unit.source, i));
+  const ordered = [...picked].sort((a, b) => sourceRank.get(a.unit.source)! - sourceRank.get(b.unit.source)! || b.score - a.score);
+  const out: Extract[] = [];
+  const tables = new Map<string, Unit[]>();
+  for (const { unit } of ordered) {
+    if (unit.kind !== 'row' || !unit.table) {
+      out.push({ text: unit.text, source: unit.source, kind: unit.kind });
+      continue;
+    }
+    const key = `${unit.source}:${unit.block}`;
+    const rows = tables.get(key);
+    if (rows) {
+      rows.push(unit);
+      continue;
+    }
+    tables.set(key, [unit]);
+    out.push({ text: key, source: unit.source, kind: 'row' });
+  }
+  for (const quote of out) {
+    const rows = quote.kind === 'row' ? tables.get(quote.text) : undefined;
+    if (!rows) continue;
+    rows.sort((a, b) => a.position - b.position);
+    quote.text = [rows[0]!.table!.header, rows[0]!.table!.separator, ...rows.map((r) => r.text)].join('\n');
+  }
+  return out;
 }
 
 const FOOTER = `_${LOCAL_CHAT_MODEL}: quoted from the sources, not generated._`;
@@ -179,18 +160,40 @@ export function describeSelf(): string {
 
 /** The whole answer of the local model for a conversation. */
 export function answer(messages: readonly PlainMessage[]): string {
-  const { sources, question } = collectSources(messages);
+  const { sources, question, earlier } = collectSources(messages);
   if (!sources.length) return describeSelf();
   if (!question.trim()) {
     return `I received ${sources.length} source(s) but no question. Ask a question and I will quote the sentences of the sources that answer it.`;
   }
-  const quotes = extract(sources, question);
+  const quotes = extract(sources, question, earlier.slice(-2));
   if (!quotes.length) {
     const count = sources.length === 1 ? 'The supplied source does' : `None of the ${sources.length} supplied sources`;
     return `${count}${sources.length === 1 ? ' not contain' : ' contains'} a sentence that shares words with the question, so I have nothing to quote. Try other words, or a different store.\n\n${FOOTER}`;
   }
-  const lines = quotes.map((q) => (q.text.startsWith('```') ? `${q.text}\n[${q.source}]` : `- "${q.text}" [${q.source}]`));
-  return `From the supplied sources:\n\n${lines.join('\n')}\n\n${FOOTER}`;
+  return `From the supplied sources:\n\n${render(quotes)}\n\n${FOOTER}`;
+}
+
+/**
+ * Sentences as a list of quotes, each followed by its citation; a table or code block as itself,
+ * its citation on the line after (a line right below a table would be read as one of its rows).
+ */
+function render(quotes: readonly Extract[]): string {
+  const parts: string[] = [];
+  let list: string[] = [];
+  const flush = () => {
+    if (list.length) parts.push(list.join('\n'));
+    list = [];
+  };
+  for (const quote of quotes) {
+    if (quote.kind === 'sentence') {
+      list.push(`- "${quote.text}" [${quote.source}]`);
+      continue;
+    }
+    flush();
+    parts.push(`${quote.text}\n\n[${quote.source}]`);
+  }
+  flush();
+  return parts.join('\n\n');
 }
 
 /** ~4 characters per token, the same estimate as the chunker. */

@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { type AnswerStream, done, failed } from './answerStream';
 import { emptyAnswerError, toChatError } from './chatErrors';
-import { type FileNameCache, findPassages, type GroundingDocuments, type GroundingStore, numberSources } from '../../chatCore/grounding';
+import { type FileNameCache, type GroundingDocuments, type GroundingStore, groundTurn, numberSources } from '../../chatCore/grounding';
 import type { PassageSource } from '../../chatCore/conversation';
 import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
@@ -127,21 +127,19 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
     }
     yield { type: 'status', phase: 'searching' };
     try {
-      // The quoting model and legacy models cannot rewrite: the deterministic rule does.
+      // The quoting model and legacy models cannot rewrite: DocChat's own follow-up method does.
       const canRewrite = deps.gateway && job.model !== LOCAL_CHAT_MODEL && !job.legacy;
-      searchQuery =
-        job.searchQuery ??
-        (
-          await (deps.rewriter ?? RULE_ONLY).queryFor(
-            job.history,
-            job.question,
-            canRewrite ? gatewayRewriteModel(deps.gateway!, job.model) : undefined,
-            signal,
-          )
-        ).text;
-      const found = await findPassages(
+      const found = await groundTurn(
         deps.documents,
-        { query: searchQuery, question: job.question, stores, maxResults: job.maxResults, queryFromUser: job.searchQuery !== undefined },
+        {
+          question: job.question,
+          history: job.history,
+          stores,
+          maxResults: job.maxResults,
+          ...(job.searchQuery !== undefined ? { searchQuery: job.searchQuery } : {}),
+          rewriter: deps.rewriter ?? RULE_ONLY,
+          ...(canRewrite ? { model: gatewayRewriteModel(deps.gateway!, job.model) } : {}),
+        },
         deps.fileNames,
         signal,
       );

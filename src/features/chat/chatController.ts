@@ -15,6 +15,7 @@ import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { groundingStores } from '../../chatCore/conversationStores';
 import { ModelCatalog } from '../../chatCore/modelCatalog';
 import { QueryRewriter } from '../../chatCore/searchQuery';
+import { citedStatements } from '../../chatCore/citations';
 import { isOpenableLink } from '../../chatCore/links';
 import type { ContextItem, HostMessage, StoreOption, WebviewMessage } from '../../chatCore/protocol';
 import type { SourceOpener } from './sourceOpener';
@@ -250,7 +251,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'openLink':
         return this.openLink(message.href);
       case 'openSource':
-        return this.openSource(message.messageId, message.number);
+        return this.openSource(message.messageId, message.number, message.citation);
       case 'copyCode':
         void vscode.env.clipboard
           .writeText(message.code)
@@ -275,12 +276,14 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     void this.sources.openExternal(vscode.Uri.parse(href, true));
   }
 
-  private openSource(messageId: string, number: number): void {
+  /** Opens a cited source at what the answer says of it: the statements (quotes) that cite it. */
+  private openSource(messageId: string, number: number, citation?: number): void {
     const message = this.session.current.messages.find((m) => m.id === messageId);
     const source = message?.role === 'assistant' ? message.sources?.find((s) => s.number === number) : undefined;
-    if (source) {
+    if (source && message?.role === 'assistant') {
+      const quotes = citedStatements(message.content, number, message.sources?.length ?? 0);
       void this.sources
-        .open(source, this.panel?.panel.viewColumn)
+        .open(source, this.panel?.panel.viewColumn, { quotes, ...(citation !== undefined ? { index: citation } : {}) })
         .catch((error: unknown) => this.services.errors.report(error, vscode.l10n.t('DocChat: could not open the source.')));
     }
   }

@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
-import { passageOf, type PassageDocuments } from '../search';
+import { passageOf, type PassageDocuments, type QuoteFocus } from '../search';
 import { isOpenableLink } from '../../chatCore/links';
 import type { ChatSource, PassageSource, SelectionSource } from '../../chatCore/protocol';
 
 /** Opens an answer's sources (passages, selections, web pages) and inserts code where the user was editing. */
 export interface SourceOpener {
-  /** `chatColumn`: where the chat panel is, so the source opens in another group. */
-  open(source: ChatSource, chatColumn?: vscode.ViewColumn): Promise<void>;
+  /**
+   * `chatColumn`: where the chat panel is, so the source opens in another group. `focus`: what the
+   * answer quoted of a passage, highlighted and scrolled to instead of the whole passage.
+   */
+  open(source: ChatSource, chatColumn?: vscode.ViewColumn, focus?: QuoteFocus): Promise<void>;
   insertAtCursor(code: string): Promise<void>;
   /** Opens a web page in the browser; the caller has checked that it is an http(s) link. */
   openExternal(uri: vscode.Uri): Promise<void>;
@@ -20,7 +23,8 @@ function editable(editor: vscode.TextEditor | undefined): vscode.TextEditor | un
 
 /**
  * Passages open the way the search quick pick opens them (the workspace file when the passage is
- * found there, else the store file's converted markdown, with the passage highlighted);
+ * found there, else the store file's converted markdown), with what the answer quoted of them
+ * highlighted and scrolled into view (the whole passage when the quote is not found);
  * selections reveal their editor range.
  */
 export class ChatSourceOpener extends Disposable implements SourceOpener {
@@ -36,7 +40,7 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
     );
   }
 
-  async open(source: ChatSource, chatColumn?: vscode.ViewColumn): Promise<void> {
+  async open(source: ChatSource, chatColumn?: vscode.ViewColumn, focus?: QuoteFocus): Promise<void> {
     if (source.kind === 'web') {
       // Web pages open in the browser, and only http(s) ones (a source's URL comes from the web).
       if (isOpenableLink(source.url)) {
@@ -48,7 +52,7 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
     if (source.kind === 'selection') {
       return this.openSelection(source);
     }
-    await this.openPassage(source);
+    await this.openPassage(source, focus);
   }
 
   async openExternal(uri: vscode.Uri): Promise<void> {
@@ -65,8 +69,8 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
     }
   }
 
-  private async openPassage(source: PassageSource): Promise<void> {
-    await this.passages.open(passageOf(source));
+  private async openPassage(source: PassageSource, focus?: QuoteFocus): Promise<void> {
+    await this.passages.open(passageOf(source), focus);
   }
 
   private async openSelection(source: SelectionSource): Promise<void> {

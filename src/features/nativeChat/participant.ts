@@ -5,7 +5,7 @@ import { describeError, isCancellation } from '../../services/errors';
 import { configuredChatModel } from '../../services/settingsModel';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { citedSources } from '../../chatCore/citations';
-import { FileNameCache, findPassages, numberSources } from '../../chatCore/grounding';
+import { FileNameCache, groundTurn, numberSources } from '../../chatCore/grounding';
 import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
 import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuilder';
@@ -22,7 +22,14 @@ const HISTORY_TURNS = 10;
 
 interface DocChatResult extends vscode.ChatResult {
   /** `searchQuery`: what the turn searched for, read back from the history by the next turn. */
-  metadata?: { command?: string; storeId?: string; sources?: number; searchQuery?: string };
+  metadata?: {
+    command?: string;
+    storeId?: string;
+    sources?: number;
+    searchQuery?: string;
+    /** The files the answer's passages come from: the next turn's follow-up searches them again. */
+    files?: { storeId: string; fileId: string }[];
+  };
 }
 
 /** `@docchat`: answers from the chosen store with the gateway's models; `/search`, `/store`. */
@@ -94,20 +101,22 @@ export class DocChatParticipant {
     const model = request.command !== 'search' && gateway ? await this.pickModel(signal) : undefined;
     // The same query rule as the chat panel: a follow-up is searched with the conversation's
     // subject, rewritten by the model unless it is the quoting model, which cannot rewrite.
-    const { text: rewritten } = await this.rewriter.queryFor(
-      queryTurnsOf(context),
-      question,
-      gateway && model && model !== LOCAL_CHAT_MODEL ? gatewayRewriteModel(gateway, model) : undefined,
-      signal,
-    );
-    stream.progress(vscode.l10n.t('Searching {0}…', storeNames));
-    const { passages: found, query } = await findPassages(
+    const { passages: found, query } = await groundTurn(
       documents,
-      { query: rewritten, question, stores, maxResults: this.services.config.current.searchMaxResults },
+      {
+        question,
+        history: queryTurnsOf(context),
+        stores,
+        maxResults: this.services.config.current.searchMaxResults,
+        rewriter: this.rewriter,
+        ...(gateway && model && model !== LOCAL_CHAT_MODEL ? { model: gatewayRewriteModel(gateway, model) } : {}),
+      },
       this.fileNames,
       signal,
+      () => stream.progress(vscode.l10n.t('Searching {0}…', storeNames)),
     );
-    const metadata = { storeId: store.id, sources: found.length, searchQuery: query };
+    const files = found.map((p) => ({ storeId: p.storeId, fileId: p.fileId }));
+    const metadata = { storeId: store.id, sources: found.length, searchQuery: query, files };
     if (request.command === 'search') {
       this.showPassages(stream, storeNames, query, found);
       return { metadata: { command: 'search', ...metadata } };
@@ -225,9 +234,15 @@ function queryTurnsOf(context: vscode.ChatContext): QueryTurn[] {
     if (turn instanceof vscode.ChatRequestTurn) {
       turns.push({ role: 'user', content: turn.prompt });
     } else if (turn instanceof vscode.ChatResponseTurn) {
-      const searched = (turn.result.metadata as DocChatResult['metadata'])?.searchQuery;
-      const text = responseText(turn);
-      turns.push({ role: 'assistant', content: text, ...(typeof searched === 'string' && searched ? { searchQuery: searched } : {}) });
+      const metadata = turn.result.metadata as DocChatResult['metadata'];
+      const searched = metadata?.searchQuery;
+      const files = Array.isArray(metadata?.files) ? metadata.files : [];
+      turns.push({
+        role: 'assistant',
+        content: responseText(turn),
+        ...(typeof searched === 'string' && searched ? { searchQuery: searched } : {}),
+        ...(files.length ? { sources: files.map((file) => ({ kind: 'passage', storeId: file.storeId, fileId: file.fileId })) } : {}),
+      });
     }
   }
   return turns;

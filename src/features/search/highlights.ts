@@ -9,9 +9,16 @@ import { realTimers, type Timers } from '../../common/timers';
 /** How long a highlight stays when nothing else clears it. */
 export const HIGHLIGHT_MS = 5000;
 
+/** What an answer quoted of a passage: highlighted instead of the whole passage when found in it. */
+export interface QuoteFocus {
+  quotes: string[];
+  /** The quote to scroll to (the citation clicked); the first one without. */
+  index?: number;
+}
+
 export class PassageHighlights {
-  /** Passage text by document uri, with the timer that clears it. */
-  private readonly shown = new Map<string, { passage: string; timer: unknown }>();
+  /** Passage text (and the quotes of it to show) by document uri, with the timer that clears it. */
+  private readonly shown = new Map<string, { passage: string; focus?: QuoteFocus; timer: unknown }>();
 
   constructor(
     /** Told when a document's highlight is gone (to clear the decoration and the context key). */
@@ -20,16 +27,26 @@ export class PassageHighlights {
     private readonly lifetimeMs = HIGHLIGHT_MS,
   ) {}
 
-  /** Highlights `passage` in the document `uri` (again: the timer starts over). */
-  show(uri: string, passage: string): void {
+  /** Highlights `passage`, or the quotes of it in `focus`, in the document `uri` (again: the timer starts over). */
+  show(uri: string, passage: string, focus?: QuoteFocus): void {
     const previous = this.shown.get(uri);
     if (previous) this.timers.clearTimeout(previous.timer);
-    this.shown.set(uri, { passage, timer: this.timers.setTimeout(() => this.clear(uri), this.lifetimeMs) });
+    const quotes = focus?.quotes.filter((q) => q.trim());
+    this.shown.set(uri, {
+      passage,
+      ...(quotes?.length ? { focus: { quotes, ...(focus?.index !== undefined ? { index: focus.index } : {}) } } : {}),
+      timer: this.timers.setTimeout(() => this.clear(uri), this.lifetimeMs),
+    });
   }
 
   /** The passage highlighted in `uri`, if any. */
   passage(uri: string): string | undefined {
     return this.shown.get(uri)?.passage;
+  }
+
+  /** The quotes of the passage highlighted in `uri`, when it was opened from an answer that quoted it. */
+  focus(uri: string): QuoteFocus | undefined {
+    return this.shown.get(uri)?.focus;
   }
 
   get any(): boolean {

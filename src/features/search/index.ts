@@ -11,6 +11,7 @@ import { registerCommand } from '../../services/commands';
 import { markWalkthroughStepDone } from '../walkthrough';
 
 export type { ExactFileResolver, Passage, PassageDocuments } from './passages';
+export type { QuoteFocus } from './highlights';
 export { passageOf } from './passages';
 
 // The quick pick and its search: loaded at the first search, not when DocChat activates.

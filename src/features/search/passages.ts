@@ -6,8 +6,8 @@ import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
 import { ContextKeys } from '../../common/constants';
 import { realTimers } from '../../common/timers';
-import { HIGHLIGHT_MS, PassageHighlights } from './highlights';
-import { locatePassage } from './passageLocate';
+import { HIGHLIGHT_MS, PassageHighlights, type QuoteFocus } from './highlights';
+import { highlightedSpans, locatePassage, type TextSpan } from './passageLocate';
 
 export const PASSAGE_SCHEME = 'docchat';
 
@@ -134,12 +134,12 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     return { dispose: () => void this.exactResolvers.splice(this.exactResolvers.indexOf(resolver), 1) };
   }
 
-  private async openExactFile(p: Passage): Promise<vscode.TextEditor | undefined> {
+  private async openExactFile(p: Passage, focus?: QuoteFocus): Promise<vscode.TextEditor | undefined> {
     for (const resolve of this.exactResolvers) {
       const uri = await resolve(p.storeId, p.fileId).catch(() => undefined);
       if (!uri) continue;
       try {
-        return await this.showHighlighted(await vscode.workspace.openTextDocument(uri), p.content);
+        return await this.showHighlighted(await vscode.workspace.openTextDocument(uri), p.content, focus);
       } catch (error) {
         // A PDF or DOCX has no text editor: its converted markdown shows the passage instead.
         this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
@@ -148,9 +148,12 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     return undefined;
   }
 
-  /** Opens the passage; resolves with the editor showing it. */
-  async open(p: Passage): Promise<vscode.TextEditor> {
-    const local = (await this.openExactFile(p)) ?? (await this.findWorkspaceFile(p));
+  /**
+   * Opens the passage; resolves with the editor showing it. With `focus` (what an answer quoted of
+   * it), the quotes are highlighted and scrolled to rather than the whole passage.
+   */
+  async open(p: Passage, focus?: QuoteFocus): Promise<vscode.TextEditor> {
+    const local = (await this.openExactFile(p, focus)) ?? (await this.findWorkspaceFile(p, focus));
     if (local) {
       return local;
     }
@@ -160,20 +163,20 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     if (document.languageId !== 'markdown') {
       document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');
     }
-    return this.showHighlighted(document, p.content);
+    return this.showHighlighted(document, p.content, focus);
   }
 
-  /** Shows a document with the passage highlighted and scrolled into view. */
-  private async showHighlighted(document: vscode.TextDocument, passage: string): Promise<vscode.TextEditor> {
+  /** Shows a document with the passage (or its quotes) highlighted and scrolled into view. */
+  private async showHighlighted(document: vscode.TextDocument, passage: string, focus?: QuoteFocus): Promise<vscode.TextEditor> {
     const editor = await vscode.window.showTextDocument(document, { preview: true });
     // Shown after the editor opened: opening it moves no highlight away.
-    this.highlights.show(document.uri.toString(), passage);
+    this.highlights.show(document.uri.toString(), passage, focus);
     this.decorate(editor, true);
     void vscode.commands.executeCommand('setContext', ContextKeys.passageHighlighted, true);
     return editor;
   }
 
-  private async findWorkspaceFile(p: Passage): Promise<vscode.TextEditor | undefined> {
+  private async findWorkspaceFile(p: Passage, focus?: QuoteFocus): Promise<vscode.TextEditor | undefined> {
     const base = path.posix.basename(p.filename);
     if (!base || GLOB_SPECIAL.test(base) || !vscode.workspace.workspaceFolders?.length) {
       return undefined;
@@ -185,7 +188,7 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
         if (!locatePassage(document.getText(), p.content)) {
           continue;
         }
-        return await this.showHighlighted(document, p.content);
+        return await this.showHighlighted(document, p.content, focus);
       } catch (error) {
         this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
       }
@@ -194,18 +197,22 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
   }
 
   private decorate(editor: vscode.TextEditor, reveal = false): void {
-    const chunk = this.highlights.passage(editor.document.uri.toString());
+    const uri = editor.document.uri.toString();
+    const chunk = this.highlights.passage(uri);
     if (!chunk) {
       return;
     }
-    const span = locatePassage(editor.document.getText(), chunk);
+    const text = editor.document.getText();
+    const span = locatePassage(text, chunk);
     if (!span) {
       editor.setDecorations(this.decoration, []);
       return;
     }
-    const range = new vscode.Range(editor.document.positionAt(span.start), editor.document.positionAt(span.end));
-    editor.setDecorations(this.decoration, [range]);
+    const { spans, focused } = highlightedSpans(text, span, this.highlights.focus(uri));
+    const toRange = (s: TextSpan) => new vscode.Range(editor.document.positionAt(s.start), editor.document.positionAt(s.end));
+    editor.setDecorations(this.decoration, spans.map(toRange));
     if (reveal) {
+      const range = toRange(focused);
       editor.selection = new vscode.Selection(range.start, range.start);
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }

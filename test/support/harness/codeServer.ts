@@ -17,6 +17,8 @@ export interface CodeServerOptions {
   onOutput?: (line: string) => void;
   /** Inherit stdio (interactive use) instead of capturing it. */
   inheritOutput?: boolean;
+  /** Leave Workspace Trust on (code-server turns it off with `--disable-workspace-trust` otherwise). */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
@@ -52,7 +54,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     `127.0.0.1:${options.port ?? 0}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--extensions-dir',
     options.extensionsDir,
     '--user-data-dir',

@@ -49,6 +49,13 @@ const BASE_SETTINGS: Record<string, unknown> = {
   'network.meteredConnection': 'on',
 };
 
+/** Workspace Trust on; a folder not trusted before opens in Restricted Mode, without asking. */
+const UNTRUSTED_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'always',
+};
+
 export interface LaunchOptions {
   /** Test name: screenshots go to test-results/<name>/. */
   name?: string;
@@ -65,6 +72,13 @@ export interface LaunchOptions {
   installDocChat?: boolean;
   /** Install DocChat from the build the way `npm start` does, even when there is a current .vsix. */
   installAsNpmStart?: boolean;
+  /** Install the current .vsix with VS Code's command line (`--install-extension`), as a user does. */
+  installWithCommandLine?: boolean;
+  /**
+   * `untrusted`: Workspace Trust on, and the folder opens in Restricted Mode without the trust
+   * prompt, as a folder the user has not trusted does. Default: Workspace Trust off.
+   */
+  workspaceTrust?: 'untrusted';
   /**
    * Use DocChat once the window is up, as a user does first: show its view, which activates it and
    * connects it (in Local mode, starts the local backend). Default true; false leaves DocChat
@@ -166,7 +180,8 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   clearedResultDirs.add(resultsDir);
   mkdirSync(resultsDir, { recursive: true });
 
-  const settings = { ...BASE_SETTINGS, ...options.settings };
+  const trust = options.workspaceTrust === 'untrusted' ? UNTRUSTED_SETTINGS : {};
+  const settings = { ...BASE_SETTINGS, ...trust, ...options.settings };
   writeJson(path.join(userDataDir, 'User/settings.json'), settings);
   // Machine-scoped settings of VS Code itself are read from the machine settings in code-server.
   const machineBase = {
@@ -182,7 +197,14 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   await options.prepare?.({ userDataDir, workspaceDir });
 
   const extensions: InstalledExtension[] = [];
-  if (options.installDocChat !== false) extensions.push(await installDocChat(extensionsDir, options.installAsNpmStart));
+  if (options.installDocChat !== false) {
+    extensions.push(
+      await installDocChat(extensionsDir, {
+        asNpmStart: options.installAsNpmStart,
+        withCommandLine: options.installWithCommandLine ? { userDataDir } : undefined,
+      }),
+    );
+  }
   for (const folder of options.extraExtensions ?? []) extensions.push(installExtensionFolder(extensionsDir, folder));
 
   let server: CodeServer | undefined;
@@ -200,7 +222,13 @@ export async function launchVSCode(options: LaunchOptions = {}): Promise<VSCodeS
   };
 
   try {
-    server = await startCodeServer({ extensionsDir, userDataDir, folder: workspaceDir, env: options.env });
+    server = await startCodeServer({
+      extensionsDir,
+      userDataDir,
+      folder: workspaceDir,
+      env: options.env,
+      workspaceTrust: options.workspaceTrust !== undefined,
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
     // code-server's command line does not take `--inspect-extensions`, but the workbench passes the
     // same setting from its URL's `payload` to the server, which starts the extension host with it.

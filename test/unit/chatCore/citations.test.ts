@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { citationAt, citedSources } from '../../../src/chatCore/citations';
+import { citationAt, citedSources, citedStatements } from '../../../src/chatCore/citations';
 
 describe('chat citations: mapping [n] to numbered sources', () => {
   it('finds single and grouped citations in order of first mention, without duplicates', () => {
@@ -31,5 +31,42 @@ describe('chat citations: mapping [n] to numbered sources', () => {
   it('maps the citations the local extractive model writes', () => {
     const answer = 'From the supplied sources:\n\n- "Invoices are kept for ten years." [1]\n- "Contracts for six." [2]\n';
     assert.deepEqual(citedSources(answer, 2), [1, 2]);
+  });
+});
+
+describe('chat citations: what an answer says of each source', () => {
+  it("gives the quoted sentences local-extractive wrote before each of a source's citations, in order", () => {
+    const answer = [
+      'From the supplied sources:',
+      '',
+      '- "Invoices are kept for ten years. They are archived in the vault." [2]',
+      '- "Contracts are kept for six years." [1]',
+      '- “Meeting notes are deleted after two years.” [2]',
+      '',
+      '_local-extractive: quoted from the sources, not generated._',
+    ].join('\n');
+    assert.deepEqual(citedStatements(answer, 2, 2), [
+      'Invoices are kept for ten years. They are archived in the vault.',
+      'Meeting notes are deleted after two years.',
+    ]);
+    assert.deepEqual(citedStatements(answer, 1, 2), ['Contracts are kept for six years.']);
+  });
+
+  it('gives the table or code block above a citation on a line of its own', () => {
+    const table = '| setting | default |\n|---|---|\n| `pageSize` | `50` |';
+    const answer = `From the supplied sources:\n\n- "A sentence." [1]\n\n${table}\n\n[2]\n\n_footer_`;
+    assert.deepEqual(citedStatements(answer, 2, 2), [table]);
+  });
+
+  it("gives a model's own statement: its sentence up to the citation, after any earlier citation", () => {
+    const answer = 'Backups run nightly. They are kept for thirty days [1] and restores need a ticket [2]. Both apply [1][2].';
+    assert.deepEqual(citedStatements(answer, 1, 2), ['They are kept for thirty days', 'Both apply']);
+    assert.deepEqual(citedStatements(answer, 2, 2), ['and restores need a ticket', 'Both apply']);
+  });
+
+  it('counts grouped citations and ignores links and numbers that name no source', () => {
+    const answer = 'Kept ten years [1, 2]. See [1](https://example.com). Not [3].';
+    assert.deepEqual(citedStatements(answer, 2, 2), ['Kept ten years']);
+    assert.deepEqual(citedStatements(answer, 1, 2), ['Kept ten years']);
   });
 });

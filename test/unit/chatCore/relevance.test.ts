@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import {
   aboveFloor,
+  FOLLOW_UP_COVERAGE,
   matchTerms,
   phrasedInEnglish,
   queryWeights,
@@ -283,5 +284,18 @@ describe('relevance across several stores', () => {
 
   it('says no for every store when none of them holds the subject', () => {
     assert.deepEqual(relevantInStores('How do I rotate the database encryption key?', [noise, noise]), [[], []]);
+  });
+});
+
+describe('relevance of a follow-up in a conversation the documents already grounded', () => {
+  it('covers a follow-up whose passage holds a third of its weight, which would not cover a first question', () => {
+    const query = 'When did invoices retention archive scanning start?';
+    const passages = [
+      { score: 1, content: 'Invoices are scanned into the archive.' },
+      { score: 0.9, content: 'Contracts are signed by the director.' },
+      { score: 0.8, content: 'The pager app needs setting up.' },
+    ];
+    assert.deepEqual(relevantInStores(query, [passages])[0], []);
+    assert.equal(relevantInStores(query, [passages], undefined, { minCoverage: FOLLOW_UP_COVERAGE })[0]!.length > 0, true);
   });
 });

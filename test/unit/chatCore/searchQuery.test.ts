@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import {
   cleanRewrite,
+  conversationGrounded,
   followUpQuery,
   gatewayRewriteModel,
   isFollowUp,
@@ -64,13 +65,57 @@ describe('search query of a turn: the deterministic follow-up rule', () => {
     );
   });
 
-  it('follows a chain of follow-ups through the queries the answers recorded', () => {
+  it('follows a chain of follow-ups through the previous message and the topic, never the queries the answers recorded', () => {
     const history: QueryTurn[] = [
       ...FIRST,
       { role: 'user', content: 'And its defaults?' },
       { role: 'assistant', content: '60 per minute.', searchQuery: 'rate limiter defaults per minute' },
     ];
-    assert.equal(followUpQuery(history, 'Can they be changed?').text, 'Can they be changed? rate limiter defaults per minute');
+    assert.equal(
+      followUpQuery(history, 'Can they be changed?').text,
+      'Can they be changed? defaults configure rate limiter documents service',
+    );
+  });
+
+  it('carries nothing into a question that names its own subject', () => {
+    const history: QueryTurn[] = [
+      { role: 'user', content: 'How is enterprise value calculated?' },
+      { role: 'assistant', content: 'Market capitalisation plus debt minus cash.' },
+    ];
+    assert.deepEqual(followUpQuery(history, 'What is WACC?'), { text: 'What is WACC?', by: 'question' });
+    assert.deepEqual(followUpQuery(history, 'Do the Arizona Cardinals play abroad?'), {
+      text: 'Do the Arizona Cardinals play abroad?',
+      by: 'question',
+    });
+    // A follow-up without a name of its own still gets the subject.
+    assert.equal(followUpQuery(history, 'And what about its limits?').by, 'rule');
+  });
+
+  it('never lets the carried words grow across five follow-ups, as the chat records each query', () => {
+    const history: QueryTurn[] = [
+      { role: 'user', content: 'How long are invoices retained in the archive?' },
+      { role: 'assistant', content: 'Ten years.', searchQuery: 'How long are invoices retained in the archive?' },
+    ];
+    const carried: string[][] = [];
+    for (const subject of ['contracts', 'payslips', 'receipts', 'emails', 'backups']) {
+      const message = `And ${subject}?`;
+      const query = followUpQuery(history, message);
+      carried.push(query.text.slice(message.length).trim().split(' '));
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: 'Six years.', searchQuery: query.text });
+    }
+    assert.deepEqual(carried[0], ['long', 'invoices', 'retained', 'archive']);
+    // Each later turn: the previous message's subject and the topic, never the ones before.
+    for (const words of carried.slice(1)) assert.equal(words.length, 5, words.join(' '));
+    assert.deepEqual(carried[4], ['emails', 'long', 'invoices', 'retained', 'archive']);
+  });
+
+  it("marks a follow-up of a conversation whose answers cited documents, and searches it with the previous answer's words", () => {
+    const cited: QueryTurn[] = [FIRST[0]!, { ...FIRST[1]!, sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'file-limits' }] }];
+    const query = followUpQuery(cited, 'And what are its defaults?');
+    assert.equal(conversationGrounded(cited), true);
+    assert.equal(query.followUp?.message, 'And what are its defaults?');
+    assert.equal(query.followUp?.withAnswer, 'And what are its defaults? Set per-minute limits service settings 1');
+    assert.equal(conversationGrounded(FIRST), false);
   });
 
   it('recomputes the chain by the rule when answers recorded nothing (older conversations, @docchat)', () => {

@@ -54,4 +54,19 @@ describe('passage highlights', () => {
     highlights.edited('file:///a.md');
     assert.equal(cleared.length, 2, 'a cleared highlight is not cleared twice');
   });
+
+  it('keeps what an answer quoted of the passage with it, until the highlight is cleared or shown again', () => {
+    const { highlights } = setup();
+    highlights.show('file:///a.md', 'Rollback with the pipeline. Then page the owner.', {
+      quotes: ['Then page the owner.', '  '],
+      index: 0,
+    });
+    assert.deepEqual(highlights.focus('file:///a.md'), { quotes: ['Then page the owner.'], index: 0 });
+    assert.equal(highlights.focus('file:///b.md'), undefined, 'a passage opened from a search result has no quotes');
+    highlights.show('file:///a.md', 'Rollback with the pipeline. Then page the owner.');
+    assert.equal(highlights.focus('file:///a.md'), undefined, 'shown again without quotes: the whole passage');
+    highlights.show('file:///a.md', 'Rollback with the pipeline.', { quotes: ['Rollback with the pipeline.'] });
+    highlights.edited('file:///a.md');
+    assert.equal(highlights.focus('file:///a.md'), undefined);
+  });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { locatePassage } from '../../../../src/features/search/passageLocate';
+import { highlightedSpans, locatePassage, locateQuote, type TextSpan } from '../../../../src/features/search/passageLocate';
 
 const source = [
   'export function add(a: number, b: number): number {',
@@ -65,5 +65,73 @@ describe('locating a passage', () => {
       text.slice(span.start, span.end),
       'Build and run:\n\n| command | what it does |\n|---|---|\n| `npm test` | every test layer |',
     );
+  });
+});
+
+const README = [
+  '# Folder sync',
+  '',
+  ...Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the section says something else entirely.`),
+  '',
+  "- **Sync Folder to Vector Store…** (a folder's Explorer context menu, or the command palette) picks",
+  '  or creates the store, then compares the folder with it. The files are those DocChat can convert.',
+  '- Deleted files are removed as `docchat.sync.removeDeleted` says.',
+  '',
+  '| setting | default | what it does |',
+  '|---|---|---|',
+  '| `docchat.stores.pageSize` | `50` | stores loaded per page |',
+  '| `docchat.sync.watch` | `false` | re-sync a followed folder |',
+  '',
+].join('\n');
+const whole: TextSpan = { start: 0, end: README.length };
+const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
+
+describe('locating what an answer quoted of a passage', () => {
+  it('finds a quoted sentence whose line break, indent and list marker the quote left out', () => {
+    const quote =
+      "**Sync Folder to Vector Store…** (a folder's Explorer context menu, or the command palette) picks or creates the store, then compares the folder with it.";
+    const [span, ...more] = locateQuote(README, quote, whole);
+    assert.equal(more.length, 0);
+    assert.equal(README.slice(span!.start, span!.end).replace(/\s+/g, ' '), quote);
+    assert.equal(lineOf(README, span!.start), 34, 'the quote is found where it is, far below the top of the section');
+  });
+
+  it("finds a quoted table's rows, not its header", () => {
+    const quote = '| setting | default | what it does |\n|---|---|---|\n| `docchat.sync.watch` | `false` | re-sync a followed folder |';
+    const spans = locateQuote(README, quote, whole);
+    assert.deepEqual(
+      spans.map((s) => README.slice(s.start, s.end)),
+      ['| `docchat.sync.watch` | `false` | re-sync a followed folder |'],
+    );
+  });
+
+  it("places a statement in the answer's own words at the sentence holding most of its words", () => {
+    const [span] = locateQuote(README, 'Files deleted from the folder are removed as docchat.sync.removeDeleted says', whole);
+    assert.equal(README.slice(span!.start, span!.end), 'Deleted files are removed as `docchat.sync.removeDeleted` says.');
+  });
+
+  it('finds nothing for a statement the passage does not hold, or outside the passage', () => {
+    assert.deepEqual(locateQuote(README, 'Invoices are kept for ten years', whole), []);
+    const top: TextSpan = { start: 0, end: README.indexOf('- **Sync') };
+    assert.deepEqual(locateQuote(README, 'Deleted files are removed as `docchat.sync.removeDeleted` says.', top), []);
+  });
+
+  it("highlights the quotes instead of the passage, and scrolls to the clicked citation's", () => {
+    const quotes = ['Deleted files are removed as `docchat.sync.removeDeleted` says.', 'The files are those DocChat can convert.'];
+    const { spans, focused } = highlightedSpans(README, whole, { quotes, index: 1 });
+    assert.deepEqual(
+      spans.map((s) => README.slice(s.start, s.end)),
+      quotes,
+    );
+    assert.equal(README.slice(focused.start, focused.end), quotes[1]);
+    assert.deepEqual(highlightedSpans(README, whole, { quotes }).focused, spans[0], 'without a clicked citation, the first quote');
+  });
+
+  it('highlights the whole passage when the answer quoted nothing found in it', () => {
+    assert.deepEqual(highlightedSpans(README, whole), { spans: [whole], focused: whole });
+    assert.deepEqual(highlightedSpans(README, whole, { quotes: ['Nothing like this is in the file at all'] }), {
+      spans: [whole],
+      focused: whole,
+    });
   });
 });

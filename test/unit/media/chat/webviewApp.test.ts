@@ -299,7 +299,7 @@ describe('chat webview', () => {
       role: 'assistant',
       createdAt: 2,
       status: 'done',
-      content: 'See [2] and [the wiki](https://wiki.example/a).\n\n```js\nconst x = 1;\n```\n',
+      content: 'See [2] and [the wiki](https://wiki.example/a). Also [2].\n\n```js\nconst x = 1;\n```\n',
       sources: [
         { kind: 'passage', storeId: 'vs', fileId: 'f1', content: 'one', number: 1 },
         { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'two.md', content: 'two', number: 2 },
@@ -308,7 +308,10 @@ describe('chat webview', () => {
     };
     t.send(t.state(conversation([question, answer])));
     t.click(t.$('a.citation'));
-    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 2 });
+    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 2, citation: 0 });
+    // The second citation of [2]: the host scrolls to what that one quotes.
+    t.click(t.$$('a.citation[data-citation="2"]')[1]!);
+    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 2, citation: 1 });
     t.click(t.$$('.source-link')[0]!);
     assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1 });
     assert.deepEqual(
@@ -698,7 +701,7 @@ describe('chat webview', () => {
     assert.equal(links[1]!.getAttribute('data-source'), null, 'a javascript: source is not clickable');
     assert.match(links[1]!.parentElement!.textContent ?? '', /javascript:alert\(1\)/);
     t.click(t.$('a.citation'));
-    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1 });
+    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1, citation: 0 });
   });
 
   it('suggests the slash commands as the user types "/", completes with Enter, closes with Escape', () => {

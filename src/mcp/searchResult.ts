@@ -1,0 +1,58 @@
+/**
+ * The result of `docchat_search` as a model reads it. Many hosts hand the model the text content
+ * alone, so each passage's line carries everything the next call needs: the file name to cite,
+ * the score, and the arguments of `docchat_read_file` as JSON to copy. One `resource_link` per
+ * file lets a host (VS Code since 1.105) offer the document and read it by URI. No `vscode` import.
+ */
+import type { ContentBlock } from '@modelcontextprotocol/server';
+import { fileResourceUri } from './resourceUris';
+
+export interface SearchHit {
+  readonly file_id: string;
+  readonly file_name: string;
+  readonly store_id: string;
+  readonly store_name: string;
+  readonly score: number;
+  readonly content: string;
+}
+
+/** What a model copies to read a hit's whole file: the arguments of `docchat_read_file`. */
+export function readFileArguments(hit: Pick<SearchHit, 'store_id' | 'file_id'>): string {
+  return JSON.stringify({ store: hit.store_id, file_id: hit.file_id });
+}
+
+export function searchResultText(store: { id: string; name: string }, query: string, hits: readonly SearchHit[]): string {
+  const where = `the vector store "${store.name}" (store id ${store.id})`;
+  if (!hits.length) {
+    return `No passage in ${where} is relevant to "${query}": the documents do not cover it. Say so rather than citing anything from them.`;
+  }
+  const body = hits
+    .map((hit, i) => `[${i + 1}] ${hit.file_name} (score ${hit.score.toFixed(2)}) · read: ${readFileArguments(hit)}\n${hit.content.trim()}`)
+    .join('\n\n');
+  return (
+    `${hits.length} passage${hits.length === 1 ? '' : 's'} from ${where} matching "${query}", best first. ` +
+    'Cite the file names. To read a whole file, call docchat_read_file with the arguments after "read:", ' +
+    'or read the resource linked to the file.\n\n' +
+    body
+  );
+}
+
+/** One `resource_link` per file, in the order the files first appear among the hits. */
+export function searchResourceLinks(hits: readonly SearchHit[]): ContentBlock[] {
+  const seen = new Set<string>();
+  const links: ContentBlock[] = [];
+  for (const hit of hits) {
+    const uri = fileResourceUri(hit.store_id, hit.file_id);
+    if (seen.has(uri)) continue;
+    seen.add(uri);
+    links.push({
+      type: 'resource_link',
+      uri,
+      name: hit.file_name,
+      title: hit.file_name,
+      description: `The converted text of ${hit.file_name} in the DocChat vector store "${hit.store_name}".`,
+      mimeType: 'text/markdown',
+    });
+  }
+  return links;
+}

@@ -1,0 +1,249 @@
+/**
+ * Whether Local mode's `local-extractive` quotes the sentence that answers the question: questions
+ * over a snapshot of the demo documents (README.md and CHANGELOG.md as they were when the
+ * questions were written, in test/bench/answers/fixtures), each with the sentence a person would
+ * quote, written before the sentence choice was tuned. Every question goes through the chat's own
+ * answer path in process — the backend's chunker and keyword index, the chat's follow-up rule,
+ * grounding and prompt — and is answered by the model as it was before (a kept copy) and as it is
+ * now, side by side. The `heldout` half was never looked at while tuning.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chunkMarkdown } from '../../src/backend/chunking/chunker';
+import { answer as answerNow, collectSources, type PlainMessage } from '../../src/backend/gateway/extractive';
+import { scoreUnits } from '../../src/backend/gateway/answerScoring';
+import { unitsOf } from '../../src/backend/gateway/answerUnits';
+import { LOCAL_CHAT_MODEL } from '../../src/api/gateway/models';
+import { documentTitle, StoreIndex } from '../../src/backend/search/storeIndex';
+import { FileNameCache, type GroundingDocuments } from '../../src/chatCore/grounding';
+import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
+import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
+import { answer as answerBefore } from './answers/extractiveBefore';
+import { citedStatements } from '../../src/chatCore/citations';
+import { locatePassage, locateQuote } from '../../src/features/search/passageLocate';
+import { repoRoot } from './lib/backendProcess';
+import { type BenchResult, main, progress, type Table } from './lib/report';
+
+interface Question {
+  id: string;
+  set: 'tune' | 'heldout';
+  kind: string;
+  /** The user's messages; the last is the question, the earlier ones are answered first. */
+  turns: string[];
+  /** Sentences (or the part of one) a person would quote; quoting any of them answers it. */
+  expect: string[];
+}
+
+const FOLDER = path.join(repoRoot, 'test/bench/answers');
+const DOCUMENTS = ['README.md', 'CHANGELOG.md'];
+const STORE = { id: 'vs_demo', name: 'demo' };
+const SHOW = (process.env.DOCCHAT_BENCH_SHOW ?? '').split(',');
+/** `docchat.search.maxResults`' default. */
+const MAX_RESULTS = 10;
+
+const GENERATORS = [
+  { id: 'before', label: 'before: words shared with the question', answer: answerBefore },
+  { id: 'after', label: 'now: sentences that answer it', answer: answerNow },
+] as const;
+
+function loadQuestions(): Question[] {
+  return readFileSync(path.join(FOLDER, 'questions.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Question);
+}
+
+function demoStore(): GroundingDocuments {
+  const index = new StoreIndex();
+  const names = new Map<string, string>();
+  DOCUMENTS.forEach((name, i) => {
+    const fileId = `file-${i}`;
+    index.addFile(fileId, chunkMarkdown(readFileSync(path.join(FOLDER, 'fixtures', name), 'utf8')), undefined, documentTitle(name));
+    names.set(fileId, name);
+  });
+  return {
+    search: async (_storeId, body) => ({
+      data: index.search(body.query, { maxResults: body.max_num_results ?? MAX_RESULTS }).map((hit) => ({
+        score: hit.score,
+        content: hit.text,
+        file_id: hit.fileId,
+        filename: names.get(hit.fileId),
+        chunk_index: hit.chunkIndex,
+        heading: hit.heading,
+      })),
+    }),
+    retrieveFile: async (fileId) => ({ filename: names.get(fileId) ?? fileId }),
+  };
+}
+
+/** A gateway whose only model is the extractive `answer` under test. */
+function gatewayOf(answer: (messages: readonly PlainMessage[]) => string, explain = false): AnswerGateway {
+  return {
+    async *streamChatCompletion(request) {
+      if (explain) {
+        const { sources, question, earlier } = collectSources(request.messages);
+        const top = scoreUnits(sources.flatMap(unitsOf), question, earlier.slice(-2)).slice(0, 6);
+        process.stderr.write(`${top.map((s) => `  ${s.score.toFixed(2)} [${s.unit.source}] ${s.unit.text.slice(0, 140)}`).join('\n')}\n`);
+      }
+      yield { content: answer(request.messages), finishReason: 'stop' };
+    },
+    // eslint-disable-next-line require-yield
+    async *streamInference() {
+      throw new Error('not used');
+    },
+  };
+}
+
+interface Answered {
+  text: string;
+  sources: ChatSource[];
+}
+
+/** The conversation of `q` answered turn by turn through the chat's answer path. */
+async function converse(q: Question, gateway: AnswerGateway, documents: GroundingDocuments): Promise<Answered> {
+  const history: ChatMessage[] = [];
+  let last: Answered = { text: '', sources: [] };
+  for (const [i, turn] of q.turns.entries()) {
+    const stream = generateAnswer(
+      {
+        question: turn,
+        history,
+        context: [],
+        model: LOCAL_CHAT_MODEL,
+        legacy: false,
+        projectCode: 'NA',
+        stores: [STORE],
+        maxResults: MAX_RESULTS,
+      },
+      { gateway, documents, fileNames: new FileNameCache() },
+      new AbortController().signal,
+    );
+    last = { text: '', sources: [] };
+    for (let next = await stream.next(); !next.done; next = await stream.next()) {
+      if (next.value.type === 'start') last.sources = next.value.sources;
+      if (next.value.type === 'delta') last.text += next.value.text;
+    }
+    history.push({ id: `u${i}`, role: 'user', content: turn, createdAt: i });
+    history.push({ id: `a${i}`, role: 'assistant', content: last.text, createdAt: i, status: 'done', sources: last.sources });
+  }
+  return last;
+}
+
+/** Markup and line breaks do not decide whether a sentence was quoted. */
+const normalize = (text: string) => text.replace(/[`*]/g, '').replace(/\\\|/g, '|').replace(/\s+/g, ' ').trim();
+const quotes = (q: Question, text: string) => q.expect.some((e) => normalize(text).includes(normalize(e)));
+/** The answer up to its first citation: its first quote. */
+const firstQuote = (text: string) => text.split(/\[\d{1,3}\]/)[0] ?? '';
+const citations = (text: string) => new Set([...text.matchAll(/\[(\d{1,3})\]/g)].map((m) => m[1])).size;
+/**
+ * What a citation opens: of each quote (the statement before a citation), whether the source
+ * opener finds it in the cited passage of the document, so that it, not the passage, is highlighted.
+ */
+function quotesLocated(a: Answered): { quotes: number; found: number } {
+  let quotes = 0;
+  let found = 0;
+  for (const source of a.sources) {
+    if (source.kind !== 'passage') continue;
+    const document = readFileSync(path.join(FOLDER, 'fixtures', source.filename ?? ''), 'utf8');
+    const passage = locatePassage(document, source.content);
+    for (const statement of citedStatements(a.text, source.number, a.sources.length)) {
+      quotes++;
+      if (passage && locateQuote(document, statement, passage).length) found++;
+    }
+  }
+  return { quotes, found };
+}
+const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
+
+async function run(): Promise<BenchResult> {
+  const questions = loadQuestions();
+  const documents = demoStore();
+  const results = new Map<string, { q: Question; a: Answered }[]>();
+  for (const generator of GENERATORS) {
+    progress(`answers: ${generator.id}`);
+    const rows: { q: Question; a: Answered }[] = [];
+    for (const q of questions) {
+      const explain = generator.id === 'after' && SHOW.includes(q.id);
+      if (explain) process.stderr.write(`\n=== ${q.id}: the best-scoring units of each turn\n`);
+      rows.push({ q, a: await converse(q, gatewayOf(generator.answer, explain), documents) });
+    }
+    // `DOCCHAT_BENCH_SHOW=t01,t03` prints those answers and their sources (to see why one misses).
+    for (const { q, a } of rows.filter((r) => SHOW.includes(r.q.id))) {
+      const sources = a.sources.map((s) => `[${s.number}] ${'heading' in s ? (s.heading ?? '') : ''}`).join('; ');
+      process.stderr.write(`\n--- ${generator.id} ${q.id} ${q.turns.join(' → ')}\n${sources}\n${a.text}\n`);
+    }
+    results.set(generator.id, rows);
+  }
+  const sets = [
+    { id: 'tune', label: 'tuning set' },
+    { id: 'heldout', label: 'held out (never looked at while tuning)' },
+  ] as const;
+  const summary: Table = {
+    caption: 'How often the answer quotes the sentence a person would quote (any quote, and the first one)',
+    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)'],
+    rows: sets.flatMap((set) =>
+      GENERATORS.map((g) => {
+        const rows = results.get(g.id)!.filter((r) => r.q.set === set.id);
+        return [
+          `${set.label}, ${rows.length}`,
+          g.label,
+          pct(rows.filter((r) => quotes(r.q, r.a.text)).length, rows.length),
+          pct(rows.filter((r) => quotes(r.q, firstQuote(r.a.text))).length, rows.length),
+          (rows.reduce((n, r) => n + citations(r.a.text), 0) / Math.max(1, rows.length)).toFixed(1),
+        ];
+      }),
+    ),
+  };
+  const located = results.get('after')!.map((r) => quotesLocated(r.a));
+  const quoteCount = located.reduce((n, l) => n + l.quotes, 0);
+  const opening: Table = {
+    caption: 'Citations that open at the quoted sentence: quotes of the current answers found in the cited passage of the document',
+    columns: ['quotes (all questions)', 'found in the cited passage, highlighted instead of the passage'],
+    rows: [
+      [
+        quoteCount,
+        pct(
+          located.reduce((n, l) => n + l.found, 0),
+          quoteCount,
+        ),
+      ],
+    ],
+  };
+  const mark = (q: Question, a: Answered) => (quotes(q, firstQuote(a.text)) ? 'first' : quotes(q, a.text) ? 'quoted' : '**missed**');
+  const detail: Table = {
+    caption: 'Each question: the expected sentence quoted first, quoted later, or missed',
+    columns: ['id', 'kind', 'question', ...GENERATORS.map((g) => g.id)],
+    rows: questions.map((q) => [
+      q.id,
+      q.kind,
+      q.turns.join(' → '),
+      ...GENERATORS.map((g) => mark(q, results.get(g.id)!.find((r) => r.q === q)!.a)),
+    ]),
+  };
+  const byKind: Table = {
+    caption: 'By kind of question (both sets): quotes the expected sentence',
+    columns: ['kind', 'questions', ...GENERATORS.map((g) => g.id)],
+    rows: [...new Set(questions.map((q) => q.kind))].map((kind) => {
+      const of = questions.filter((q) => q.kind === kind);
+      return [
+        kind,
+        of.length,
+        ...GENERATORS.map((g) => `${results.get(g.id)!.filter((r) => r.q.kind === kind && quotes(r.q, r.a.text)).length} of ${of.length}`),
+      ];
+    }),
+  };
+  return {
+    id: 'answers',
+    title: 'Local mode answers: quoting the sentence that answers',
+    goal: 'The answer quotes the sentence that answers the question for most demo questions, with only the sources it quotes cited.',
+    method:
+      'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of README.md and CHANGELOG.md, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it was before this change (a kept copy) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
+    tables: [summary, byKind, opening, detail],
+    notes: [
+      'The questions and their expected sentences are in `test/bench/answers/questions.jsonl`, written before the sentence choice was tuned; the demo documents are snapshotted in `test/bench/answers/fixtures/` so the figures do not move when the README changes.',
+      'Only the `tune` half was looked at while tuning; the `heldout` half is reported apart.',
+    ],
+  };
+}
+
+main(run);

@@ -1,0 +1,281 @@
+/**
+ * Follow-up questions judged on public conversations (MT-RAG's layout, see
+ * conversations/collection.ts): each domain is indexed as its own vector store by the backend in
+ * its own process (kept in a cache folder between runs), then each conversation is played turn by
+ * turn through DocChat's real grounding of a chat turn (`groundTurn`, what the chat panel and
+ * `@docchat` call: the query, every search, the relevance check), carrying what the chat carries —
+ * the query each answer searched for and the passages it cited — with the benchmark's reference
+ * answers as the assistant's text. The passages DocChat would cite are scored against the
+ * passages people marked relevant, beside the message as written and the benchmark's rewrite
+ * grounded the same way, and beside plain searches of both.
+ *
+ * `npm run bench -- conversations [--data DIR] [--model-url URL] [--model NAME]`.
+ */
+import { DocumentsClient } from '../../src/api/documents/client';
+import { FileNameCache, type GroundingStore, groundTurn } from '../../src/chatCore/grounding';
+import { type QueryTurn, QueryRewriter, type RewriteModel } from '../../src/chatCore/searchQuery';
+import type { PromptMessage } from '../../src/chatCore/promptBuilder';
+import {
+  cacheFolder,
+  type Collection,
+  dataFolder,
+  type DomainStore,
+  indexDomains,
+  progressBar,
+  readCollection,
+  type Task,
+} from './conversations/collection';
+import { mean, pairedBootstrap, score, type TaskScores } from './conversations/measures';
+import { repoRoot, startBackendProcess } from './lib/backendProcess';
+import { type BenchResult, main, progress, type Table } from './lib/report';
+
+const TOKEN = 'bench-conversations';
+/** The "search result count" setting's default: passages a question about one fact gets. */
+const MAX_RESULTS = 10;
+/** The README's plain-search figures, to see that this run reproduces them. */
+const PLAIN_RESULTS = 10;
+/** Below this Recall@5 on the follow-ups, DocChat without a model does not reach a model's rewrite. */
+const MODEL_REWRITE_RECALL5 = 0.214;
+
+type Method = 'docchat' | 'message' | 'rewrite' | 'model' | 'plainMessage' | 'plainRewrite';
+
+interface TaskResult {
+  task: Task;
+  followUp: boolean;
+  scores: Partial<Record<Method, TaskScores>>;
+  /** DocChat's grounding cited nothing: it would answer "not covered". */
+  notCovered: boolean;
+  modelNotCovered?: boolean;
+  query: string;
+}
+
+/** An OpenAI-compatible chat completions endpoint as the rewrite model (temperature 0). */
+function httpRewriteModel(baseUrl: string, model: string): RewriteModel {
+  const url = `${baseUrl.replace(/\/$/, '')}/chat/completions`;
+  return {
+    id: model,
+    async complete(messages: PromptMessage[], signal: AbortSignal) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(process.env.DOCCHAT_MODEL_KEY ? { authorization: `Bearer ${process.env.DOCCHAT_MODEL_KEY}` } : {}),
+        },
+        body: JSON.stringify({ model, messages, temperature: 0, max_tokens: 64 }),
+        signal,
+      });
+      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+      const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
+      return body.choices?.[0]?.message?.content ?? '';
+    },
+  };
+}
+
+async function firstModel(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl.replace(/\/$/, '')}/models`);
+  const body = (await response.json()) as { data?: { id: string }[] };
+  const id = body.data?.[0]?.id;
+  if (!id) throw new Error(`${baseUrl}/models lists no model; name one with --model`);
+  return id;
+}
+
+/** The conversations, each as its longest task's turns, with the tasks of each of its turns. */
+function conversations(collection: Collection): { turns: Task['turns']; domain: string; tasks: Map<number, Task> }[] {
+  const byId = new Map<string, Task[]>();
+  for (const task of collection.tasks) byId.set(task.conversationId, [...(byId.get(task.conversationId) ?? []), task]);
+  return [...byId.values()].map((tasks) => {
+    const longest = tasks.reduce((a, b) => (b.turns.length > a.turns.length ? b : a));
+    return { turns: longest.turns, domain: longest.domain, tasks: new Map(tasks.map((t) => [t.turn, t])) };
+  });
+}
+
+async function run(): Promise<BenchResult | undefined> {
+  const folder = dataFolder(repoRoot);
+  if (!folder) {
+    progress("no conversation set found: pass --data DIR (a folder with corpus.jsonl and tasks.jsonl in MT-RAG's layout); skipped.");
+    return undefined;
+  }
+  const collection = readCollection(folder);
+  const cache = cacheFolder(collection);
+  progress(
+    `${folder}: ${collection.passages.length.toLocaleString('en')} passages, ${collection.tasks.length} tasks; index kept in ${cache}`,
+  );
+  const backend = await startBackendProcess(cache, TOKEN);
+  const client = new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false });
+  try {
+    const stores = await indexDomains(client, collection, cache);
+    const modelUrl = process.env.DOCCHAT_MODEL_URL;
+    const model = modelUrl ? httpRewriteModel(modelUrl, process.env.DOCCHAT_MODEL || (await firstModel(modelUrl))) : undefined;
+    const results = await play(client, collection, stores, model);
+    return report(collection, results, model);
+  } finally {
+    await client.close();
+    await backend.stop();
+  }
+}
+
+async function play(
+  client: DocumentsClient,
+  collection: Collection,
+  stores: Map<string, DomainStore>,
+  model: RewriteModel | undefined,
+): Promise<TaskResult[]> {
+  const fileNames = new FileNameCache();
+  const results: TaskResult[] = [];
+  const all = conversations(collection);
+  const played = progressBar('conversations played', all.length);
+  let count = 0;
+  for (const conversation of all) {
+    const domain = stores.get(conversation.domain);
+    if (!domain) throw new Error(`no passages of the domain ${conversation.domain}`);
+    const store: GroundingStore = { id: domain.storeId, name: domain.domain };
+    const passageIds = (passages: readonly { fileId: string }[]) => passages.map((p) => domain.passageOf.get(p.fileId) ?? p.fileId);
+    const plain = async (query: string) =>
+      passageIds(
+        (await client.search(store.id, { query: query.slice(0, 10_000), max_num_results: PLAIN_RESULTS })).data.map((hit) => ({
+          fileId: hit.file_id,
+        })),
+      );
+    const ground = (question: string, history: readonly QueryTurn[], withModel?: RewriteModel) =>
+      groundTurn(
+        client,
+        {
+          question,
+          history,
+          stores: [store],
+          maxResults: MAX_RESULTS,
+          rewriter: new QueryRewriter(),
+          ...(withModel ? { model: withModel } : {}),
+        },
+        fileNames,
+      );
+    // What the chat keeps of each answer: the reference text, the query it searched for, what it cited.
+    const history: QueryTurn[] = [];
+    const modelHistory: QueryTurn[] = [];
+    let turnNumber = 0;
+    for (let i = 0; i < conversation.turns.length; i++) {
+      const message = conversation.turns[i]!;
+      if (message.role !== 'user') continue;
+      turnNumber++;
+      const answer = conversation.turns[i + 1];
+      const task = conversation.tasks.get(turnNumber);
+      const found = await ground(message.content, history);
+      const withModel = model ? await ground(message.content, modelHistory, model) : undefined;
+      if (task) {
+        const judged = task.qrels;
+        const scores: TaskResult['scores'] = {
+          docchat: score(passageIds(found.passages), judged),
+          message: score(passageIds((await ground(message.content, [])).passages), judged),
+          rewrite: score(passageIds((await ground(task.rewrite || message.content, [])).passages), judged),
+          plainMessage: score(await plain(message.content), judged),
+          plainRewrite: score(await plain(task.rewrite || message.content), judged),
+          ...(withModel ? { model: score(passageIds(withModel.passages), judged) } : {}),
+        };
+        results.push({
+          task,
+          followUp: task.turn > 1,
+          scores,
+          notCovered: found.passages.length === 0,
+          ...(withModel ? { modelNotCovered: withModel.passages.length === 0 } : {}),
+          query: found.query,
+        });
+      }
+      history.push({ role: 'user', content: message.content });
+      modelHistory.push({ role: 'user', content: message.content });
+      const content = answer?.role === 'assistant' ? answer.content : '';
+      history.push({ role: 'assistant', content, searchQuery: found.query, sources: found.passages });
+      if (withModel) modelHistory.push({ role: 'assistant', content, searchQuery: withModel.query, sources: withModel.passages });
+    }
+    played(++count);
+  }
+  return results;
+}
+
+const f3 = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
+const signed = (n: number) => (n >= 0 ? `+${n.toFixed(3)}` : n.toFixed(3));
+
+function report(collection: Collection, results: TaskResult[], model: RewriteModel | undefined): BenchResult {
+  const domains = [...new Set(results.map((r) => r.task.domain))].sort();
+  const groups: { label: string; of: TaskResult[] }[] = [];
+  for (const followUp of [true, false]) {
+    const kind = followUp ? 'follow-ups' : 'first turns';
+    for (const domain of domains) {
+      groups.push({ label: `${domain}, ${kind}`, of: results.filter((r) => r.followUp === followUp && r.task.domain === domain) });
+    }
+    groups.push({ label: `all, ${kind}`, of: results.filter((r) => r.followUp === followUp) });
+  }
+  const methods: { id: Method; label: string }[] = [
+    { id: 'docchat', label: 'DocChat without a model (its grounding, the conversation carried)' },
+    ...(model ? [{ id: 'model' as const, label: `DocChat with the model rewrite (${model.id})` }] : []),
+    { id: 'message', label: 'the message as written, same grounding' },
+    { id: 'rewrite', label: "the benchmark's rewrite, same grounding" },
+    { id: 'plainMessage', label: `the message as written, plain search (${PLAIN_RESULTS} results)` },
+    { id: 'plainRewrite', label: `the benchmark's rewrite, plain search (${PLAIN_RESULTS} results)` },
+  ];
+  const measure = (of: TaskResult[], id: Method, key: keyof TaskScores) => mean(of.map((r) => r.scores[id]![key]));
+  const quality: Table[] = (['recall5', 'recall10', 'ndcg10'] as const).map((key) => ({
+    caption: `${{ recall5: 'Recall@5', recall10: 'Recall@10', ndcg10: 'nDCG@10' }[key]} of the passages cited (distinct passages, MT-RAG's measure)`,
+    columns: ['query', ...groups.map((g) => `${g.label} (${g.of.length})`)],
+    rows: [
+      ...methods.map((m) => [m.label, ...groups.map((g) => f3(measure(g.of, m.id, key)))]),
+      ...(model ? [] : [['DocChat with a model rewrite', ...groups.map(() => 'not measured')]]),
+    ],
+  }));
+  const intervals: Table = {
+    caption: 'DocChat without a model minus the message as written, same grounding: mean difference [95% paired-bootstrap interval]',
+    columns: ['tasks', 'Recall@5', 'Recall@10', 'nDCG@10'],
+    rows: groups.map((g) => [
+      `${g.label} (${g.of.length})`,
+      ...(['recall5', 'recall10', 'ndcg10'] as const).map((key) => {
+        const a = g.of.map((r) => r.scores.docchat![key]);
+        const b = g.of.map((r) => r.scores.message![key]);
+        const [low, high] = pairedBootstrap(a, b);
+        return `${signed(mean(a) - mean(b))} [${signed(low)}, ${signed(high)}]`;
+      }),
+    ]),
+  };
+  const answerable = results.filter((r) => r.followUp && r.task.answerable);
+  const notCovered = answerable.filter((r) => r.notCovered).length;
+  const modelNotCovered = model ? answerable.filter((r) => r.modelNotCovered).length : undefined;
+  const coverage: Table = {
+    caption: 'Answerable follow-ups DocChat would answer "not covered" (its grounding cites nothing)',
+    columns: ['query', 'not covered', 'of answerable follow-ups', 'share'],
+    rows: [
+      ['DocChat without a model', notCovered, answerable.length, `${((100 * notCovered) / Math.max(1, answerable.length)).toFixed(1)}%`],
+      model
+        ? [
+            'DocChat with the model rewrite',
+            modelNotCovered!,
+            answerable.length,
+            `${((100 * modelNotCovered!) / Math.max(1, answerable.length)).toFixed(1)}%`,
+          ]
+        : ['DocChat with a model rewrite', 'not measured', answerable.length, 'not measured'],
+    ],
+  };
+  const followUps = results.filter((r) => r.followUp);
+  const firsts = results.filter((r) => !r.followUp);
+  const docchatFollowUp = measure(followUps, 'docchat', 'recall5');
+  const changed = followUps.filter((r) => r.query.trim() !== r.task.turns[r.task.turns.length - 1]!.content.trim()).length;
+  const firstDocchat = measure(firsts, 'docchat', 'recall5');
+  const firstMessage = measure(firsts, 'message', 'recall5');
+  return {
+    id: 'conversations',
+    title: 'Follow-up questions on public conversations',
+    goal: `On the follow-ups, DocChat's grounding without a model has Recall@5 at or above the model rewrite's ${MODEL_REWRITE_RECALL5} (the benchmark's rewrite, plain search), first turns no worse than the message alone, and fewer than 5% of answerable follow-ups "not covered".`,
+    method:
+      `${collection.passages.length.toLocaleString('en')} passages of ${domains.length} domains (${collection.folder}), each domain one vector store of the embedded backend in its own process, one text file per passage. ` +
+      `Each conversation is played turn by turn through \`groundTurn\` (src/chatCore/grounding.ts), the grounding the chat panel and @docchat run, with the "search result count" setting at ${MAX_RESULTS}; the history carries the benchmark's reference answers as the assistant's text and, as the chat does, the query each answer searched for and the passages it cited. ` +
+      `"Same grounding": the message or the rewrite as a first question through the same function. Passages are ranked as DocChat cites them; a turn it answers "not covered" scores 0.`,
+    tables: [...quality, intervals, coverage],
+    notes: [
+      `Follow-ups: DocChat without a model ${f3(docchatFollowUp)} Recall@5 against ${MODEL_REWRITE_RECALL5} for the model rewrite — ${docchatFollowUp >= MODEL_REWRITE_RECALL5 ? 'goal met' : '**NOT** met'}; its query differs from the message on ${changed} of ${followUps.length}.`,
+      `First turns: ${f3(firstDocchat)} against ${f3(firstMessage)} for the message alone — ${firstDocchat >= firstMessage - 1e-9 ? 'no worse' : '**worse**'}.`,
+      `Not covered: ${notCovered} of ${answerable.length} answerable follow-ups (${((100 * notCovered) / Math.max(1, answerable.length)).toFixed(1)}%) — ${notCovered < 0.05 * answerable.length ? 'under 5%' : '**5% or more**'}.`,
+      model
+        ? `Model rewrite measured with ${model.id}.`
+        : 'Model rewrite path: not measured (run with --model-url URL of an OpenAI-compatible server).',
+    ],
+  };
+}
+
+main(run);

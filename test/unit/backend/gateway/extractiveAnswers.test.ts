@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { answer, type PlainMessage } from '../../../../src/backend/gateway/extractive';
+import { citedSources } from '../../../../src/chatCore/citations';
+
+/** The system prompt the chat sends: numbered sources, each a title line and its text. */
+function grounded(sources: string[], ...turns: string[]): PlainMessage[] {
+  const system = `Answer from the sources and cite them.\n\nSources:\n\n${sources.map((s, i) => `[${i + 1}] ${s}`).join('\n\n')}`;
+  const messages: PlainMessage[] = [{ role: 'system', content: system }];
+  turns.forEach((turn, i) => messages.push({ role: i % 2 ? 'assistant' : 'user', content: turn }));
+  return messages;
+}
+
+/** The first line of the answer's quotes (after "From the supplied sources:"). */
+function firstQuote(text: string): string {
+  return (text.split('\n\n')[1] ?? '').split('\n')[0]!;
+}
+
+const TESTED_VERSIONS = `testing.md
+| target | VS Code | what runs there |
+|---|---|---|
+| newest | 1.139.1 | the whole suite: attach a file, search, one chat answer |
+| oldest | 1.104.0 | the whole smoke test: attach a file and search it |`;
+
+const FOLDER_SYNC = `folders.md
+## Folder sync
+- **Sync Folder to Vector Store…** (a folder's Explorer context menu, or the command palette) picks
+  or creates the store, then compares the folder with it.
+- Each synced store file carries two metadata pairs: the path and the content hash of the file.`;
+
+const SETTINGS = `settings.md
+## Settings
+| setting | default | what it does |
+|---|---|---|
+| \`docchat.stores.pageSize\` | \`50\` | stores / files loaded per page in the tree |
+| \`docchat.search.maxResults\` | \`10\` | results of a search (1–50) |
+| \`docchat.sync.watch\` | \`false\` | re-sync a followed folder when its files change |`;
+
+describe('local-extractive: quotes that answer the question', () => {
+  it('a how-to question quotes the step, not a table that shares its words', () => {
+    const text = answer(grounded([TESTED_VERSIONS, FOLDER_SYNC], 'How do I attach a whole folder?'));
+    assert.match(
+      firstQuote(text),
+      /^- "\*\*Sync Folder to Vector Store…\*\* \(a folder's Explorer context menu, or the command palette\) picks or creates the store, then compares the folder with it\." \[2\]$/,
+    );
+    assert.ok(!text.includes('1.104.0'), `the table of tested versions is not quoted:\n${text}`);
+    assert.deepEqual(citedSources(text, 2), [2], 'only the quoted source is cited');
+  });
+
+  it('quotes a table row as a table, with its header, and cites it below the table', () => {
+    const text = answer(grounded([FOLDER_SYNC, SETTINGS], 'What is the default page size of the tree?'));
+    const table = [
+      '| setting | default | what it does |',
+      '|---|---|---|',
+      '| `docchat.stores.pageSize` | `50` | stores / files loaded per page in the tree |',
+    ];
+    assert.ok(text.includes(`${table.join('\n')}\n\n[2]`), `the row is quoted as a markdown table:\n${text}`);
+    assert.ok(!/"\|/.test(text), 'no table row is quoted as flattened pipe text');
+  });
+
+  it('cites only the sources it quotes, and leaves out sentences that share one common word', () => {
+    const text = answer(
+      grounded(
+        [
+          'models.md\nIn Local mode the built-in local-extractive model answers by quoting the sources. It never generates text.',
+          'picker.md\nThe picker lists each model of the gateway, and the answers stream as they are generated.',
+          'accessibility.md\nIn high contrast mode every answer keeps its borders.',
+          'status.md\nThe status bar shows Local while the backend starts.',
+        ],
+        'Which model answers in Local mode?',
+      ),
+    );
+    assert.match(firstQuote(text), /local-extractive model answers by quoting the sources\." \[1\]/);
+    assert.deepEqual(citedSources(text, 4), [1], `only the source that answers is quoted and cited:\n${text}`);
+  });
+
+  it('a follow-up uses the earlier question to know what "it" is', () => {
+    const text = answer(
+      grounded(
+        [
+          'theme.md\nTo change the colours, change the theme in the settings.',
+          'models.md\nRun **Use a Language Model…** to change the model that answers in Local mode.',
+        ],
+        'Which model answers in Local mode?',
+        'From the supplied sources: …',
+        'and how do I change it?',
+      ),
+    );
+    assert.match(firstQuote(text), /Use a Language Model…\*\* to change the model that answers in Local mode\." \[2\]$/);
+  });
+
+  it('a sentence held by two overlapping sources is quoted once', () => {
+    const shared = 'Backups are kept for thirty days in the vault.';
+    const text = answer(grounded([`a.md\n${shared} Restores need a ticket.`, `b.md\n${shared}`], 'How long are backups kept?'));
+    assert.equal(text.split(shared).length - 1, 1, text);
+  });
+
+  it('a "why" question quotes the reason after the sentence that names the topic', () => {
+    const text = answer(
+      grounded(
+        [
+          'backend.md\nThe HTTP layer is hand-written. Frameworks were measured first, and none gave the security guarantees without the same hooks.\n\nThe router is 450 lines.',
+        ],
+        'Why is the HTTP layer hand-written?',
+      ),
+    );
+    assert.match(
+      firstQuote(text),
+      /^- "The HTTP layer is hand-written\. Frameworks were measured first, and none gave the security guarantees without the same hooks\." \[1\]$/,
+    );
+  });
+});
