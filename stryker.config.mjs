@@ -50,7 +50,7 @@ export const GROUPS = {
     mutate: [
       'src/mcp/environment.ts',
       lines('src/mcp/tools.ts', /^const storeInput/, /^const storeOutput/),
-      lines('src/mcp/tools.ts', /^ {8}query: z$/, /^ {6}outputSchema: \{ \.\.\.storeOutput, query/),
+      lines('src/mcp/tools.ts', /^ {8}query: z$/, /^ {6}outputSchema: /),
       lines('src/mcp/tools.ts', /^ {8}page: z$/, /^ {10}\.describe\('Page to read/),
       lines('src/mcp/tools.ts', /^ {2}if \(!deps\.allowChanges\) return;/),
     ],
