@@ -23,6 +23,7 @@ interface Reached {
   opened: string[];
   executed: unknown[][];
   copied: string[];
+  status: string[];
 }
 
 function fakeVscode(reached: Reached) {
@@ -88,7 +89,10 @@ function fakeVscode(reached: Reached) {
       activeTextEditor: undefined,
       visibleTextEditors: [],
       onDidChangeActiveTextEditor: () => disposable,
-      setStatusBarMessage: () => disposable,
+      setStatusBarMessage: (text: string) => {
+        reached.status.push(text);
+        return disposable;
+      },
       showInformationMessage: async () => undefined,
     },
     workspace: { fs: { isWritableFileSystem: () => true } },
@@ -142,7 +146,7 @@ describe('chat host: what a webview message can make VS Code do (real panel, con
   let send: (message: unknown) => void;
 
   beforeEach(() => {
-    reached = { opened: [], executed: [], copied: [] };
+    reached = { opened: [], executed: [], copied: [], status: [] };
     warnings.length = 0;
     scope = useFakeVscode(fakeVscode(reached));
     const { ChatController } = scope.load<typeof ChatControllerModule>(path.join(SRC, 'features/chat/chatController'));
@@ -238,6 +242,7 @@ describe('chat host: what a webview message can make VS Code do (real panel, con
     send({ type: 'copyCode', code: 'rm -rf /tmp/x' });
     await settled();
     assert.deepEqual(reached.copied, ['rm -rf /tmp/x']);
+    assert.deepEqual(reached.status, ['DocChat: code copied']);
     assert.deepEqual(reached.executed, []);
     assert.deepEqual(reached.opened, []);
   });

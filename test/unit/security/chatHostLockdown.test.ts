@@ -5,7 +5,7 @@
  * outside the protocol. `vscode` is the only module faked.
  */
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy } from '../../../src/features/chat/chatPage';
+import { contentSecurityPolicy, renderChatPage } from '../../../src/features/chat/chatPage';
 import type * as ChatPanelModule from '../../../src/features/chat/chatPanel';
 import type * as WebviewHtmlModule from '../../../src/features/chat/webviewHtml';
 import { loadWithFakeVscode } from '../../support/fakeVscode';
@@ -40,6 +40,19 @@ describe('chat panel lockdown, whole', () => {
       contentSecurityPolicy('https://cdn.example', 'N0NCE'),
       "default-src 'none'; style-src https://cdn.example; font-src https://cdn.example; img-src https://cdn.example data:; script-src 'nonce-N0NCE'; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'",
     );
+  });
+
+  it('escapes what the page puts in its attributes', () => {
+    const html = renderChatPage({
+      cspSource: 'https://cdn.example',
+      scriptUri: 'https://cdn.example/chat.js?a=1&b="2"<x>',
+      styleUris: [],
+      nonce: 'N0NCE',
+      language: 'en"><script>alert(1)</script>',
+    });
+    assert.ok(html.includes('src="https://cdn.example/chat.js?a=1&amp;b=&quot;2&quot;&lt;x>"'), html);
+    assert.ok(html.includes('lang="en&quot;>&lt;script>alert(1)&lt;/script>"'), html);
+    assert.equal((html.match(/<script/g) ?? []).length, 1, 'no script but the bundle');
   });
 
   it('the webview options are exactly these', () => {
