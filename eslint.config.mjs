@@ -32,7 +32,7 @@ function forbiddenModules(layer) {
 const noVscode = { name: 'vscode', message: 'This layer runs outside VS Code (tests, the CLI, the backend): it must not import vscode.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**', '**/*.d.ts', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

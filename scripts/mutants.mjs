@@ -1,4 +1,4 @@
-// The named breaks `npm run mutation` applies (scripts/mutation.mjs), one at a time. Each replaces
+// The named breaks `npm run mutation -- --named` applies (scripts/namedBreaks.mjs), one at a time. Each replaces
 // one piece of code (`find`, which must appear exactly once in `file`) by a plausible mistake
 // (`replace`) and names the unit test files that should fail because of it (`tests`; `grep`
 // narrows them to the tests whose title claims that behaviour). A break whose code moved stops
@@ -8,6 +8,89 @@
 
 /** @type {Mutant[]} */
 export const MUTANTS = [
+  // ------------------------------------------------------------------ security and durability
+  {
+    name: 'host-opens-any-link',
+    description: 'the chat host opens a link from the webview without checking its scheme',
+    file: 'src/features/chat/chatController.ts',
+    find: '    if (!isOpenableLink(href)) {',
+    replace: '    if (href === undefined) {',
+    tests: ['test/unit/security/chatHostActions.test.ts'],
+  },
+  {
+    name: 'write-without-folder-fsync',
+    description: "an atomic write is acknowledged before its folder's entry is synced",
+    file: 'src/backend/persistence/atomicFile.ts',
+    find: '  await fsyncDir(dir);\n}',
+    replace: '}',
+    tests: ['test/unit/reliability/fsyncOrder.test.ts'],
+  },
+  {
+    name: 'mcp-changes-on-for-any-value',
+    description: 'DOCCHAT_MCP_ALLOW_CHANGES=0 or false turns the change tools on',
+    file: 'src/mcp/environment.ts',
+    find: "allowChanges: env[McpEnv.allowChanges] === '1' || env[McpEnv.allowChanges]?.toLowerCase() === 'true',",
+    replace: 'allowChanges: !!env[McpEnv.allowChanges],',
+    tests: ['test/unit/reliability/namedBreaks.test.ts'],
+  },
+  {
+    name: 'mcp-search-drops-file-ids-field',
+    description: "the MCP server's documents client ignores DOCCHAT_FILE_IDS_FIELD",
+    file: 'src/mcp/main.ts',
+    find: '    fileIdsField: config.fileIdsField,\n',
+    replace: '',
+    tests: ['test/unit/mcp/mcpServer.test.ts'],
+    grep: 'DOCCHAT_FILE_IDS_FIELD',
+  },
+  {
+    name: 'tool-call-id-erased',
+    description: "a later streamed delta without an id erases a tool call's id",
+    file: 'src/features/agents/chatModels.ts',
+    find: 'call.id ??= delta.id;',
+    replace: 'call.id = delta.id;',
+    tests: ['test/unit/features/agentModelStream.test.ts'],
+  },
+  {
+    name: 'rewrite-cache-ignores-conversation',
+    description: "one conversation's query rewrite is reused in another",
+    file: 'src/chatCore/searchQuery.ts',
+    find: 'const key = JSON.stringify([model.id, history.map((m) => [m.role, m.content]), question.trim()]);',
+    replace: 'const key = JSON.stringify([model.id, question.trim()]);',
+    tests: ['test/unit/reliability/namedBreaks.test.ts'],
+  },
+  {
+    name: 'xls-continuation-flag-as-text',
+    description: "XLS shared strings read a CONTINUE record's flag byte as text",
+    file: 'src/backend/convert/sheets.ts',
+    find: '        flags = buf[0]!;\n        at = 1;',
+    replace: '        flags = buf[0]!;\n        at = 0;',
+    tests: ['test/unit/reliability/namedBreaks.test.ts'],
+  },
+  {
+    name: 'encoding-from-64-bytes',
+    description: 'the encoding of a legacy text is detected from its first 64 bytes only',
+    file: 'src/backend/convert/encoding.ts',
+    find: 'detectEncoding(bytes.subarray(0, 64 * 1024))',
+    replace: 'detectEncoding(bytes.subarray(0, 64))',
+    tests: ['test/unit/reliability/namedBreaks.test.ts'],
+  },
+  {
+    name: 'new-chat-inherits-stores',
+    description: "a new chat starts with the previous chat's stores",
+    file: 'src/features/chat/chatSession.ts',
+    find: 'const { vectorStoreId: _id, vectorStoreName: _name, vectorStores: _stores, ...previous } = this.current.options;',
+    replace: 'const previous = this.current.options;',
+    tests: ['test/unit/reliability/namedBreaks.test.ts'],
+  },
+  {
+    name: 'llama-cpp-error-line-ignored',
+    description: "llama.cpp's error: line in a 200 stream is ignored (an empty answer)",
+    file: 'src/api/gateway/stream.ts',
+    find: "error.type !== 'unknown-field' || error.field !== 'error') return;\n        this.failure",
+    replace: 'true) return;\n        this.failure',
+    tests: ['test/unit/api/gateway/llamaCppError.test.ts'],
+    grep: 'read directly',
+  },
   // ------------------------------------------------------------------ src/backend
   {
     name: 'raw-content-disposition',
@@ -165,7 +248,7 @@ export const MUTANTS = [
     find: `    await handle.writeFile(data);
     await handle.sync();`,
     replace: `    await handle.writeFile(data);`,
-    tests: ['test/unit/reliability/ackAfterSync.test.ts'],
+    tests: ['test/unit/reliability/fsyncOrder.test.ts'],
   },
   {
     name: 'bearer-token-not-compared',

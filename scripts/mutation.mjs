@@ -1,146 +1,103 @@
 #!/usr/bin/env node
-// `npm run mutation`: how much the unit tests can see. Applies each named break of
-// scripts/mutants.mjs, one at a time, to a copy of the tree in a temporary folder, runs only the
-// test files that should catch it (mocha, stopping at the first failure), and reports each break
-// as killed (a test failed) or survived (every test still passed). The working tree is never
-// touched. Not part of `npm test`: a full run takes several minutes (see CONTRIBUTING.md).
+// `npm run mutation`: how much the unit tests can see, measured by StrykerJS (stryker.config.mjs)
+// over the modules where an unnoticed break is dangerous or loses data, one module group at a
+// time, each against the mocha specs meant to see it. Incremental: a rerun tests only the mutants
+// whose code or tests changed (reports/mutation/<group>.incremental.json), so it is short. Prints
+// the score of each group and every surviving mutant. Not part of `npm test`.
 //
-//   npm run mutation [-- --only=name,name] [--area=src/backend,src/api] [--list] [--no-bail]
-// --no-bail runs every test of a break's files and prints how many failed (to see that each test
-// a break is meant for fails, not only the first).
-// Exits non-zero when a break survives or cannot be applied (its code moved: update the list).
-// Node built-ins only.
+//   npm run mutation [-- --group=chatHost,protocol] [--full] [--concurrency=N]
+//   npm run mutation -- --named [...]   the breaks written by hand (scripts/namedBreaks.mjs)
+// --full forgets the incremental results and tests every mutant again.
+// Exits non-zero when a mutant survives in a group, or Stryker fails.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration, log, repoRoot } from './lib/common.mjs';
-import { MUTANTS } from './mutants.mjs';
 
 const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const only = option('only')?.split(',');
-const areas = option('area')?.split(',');
-/** A break mocha has not finished with in this long is counted as killed by a hang, and said so. */
-const MUTANT_TIMEOUT_MS = 3 * 60_000;
-
-const unknown = only?.filter((name) => !MUTANTS.some((m) => m.name === name)) ?? [];
-if (unknown.length) {
-  console.error(`[docchat] unknown break: ${unknown.join(', ')}; see scripts/mutants.mjs or --list`);
-  process.exit(2);
-}
-const selected = MUTANTS.filter((m) => (!only || only.includes(m.name)) && (!areas || areas.some((a) => m.file.startsWith(a))));
-if (args.includes('--list')) {
-  for (const m of selected) console.log(`${m.name.padEnd(34)} ${m.file}\n${''.padEnd(35)}${m.description}`);
-  process.exit(0);
+if (args.includes('--named')) {
+  await import('./namedBreaks.mjs');
+} else {
+  await runStryker();
 }
 
-/** A copy of what the unit tests read; node_modules is linked, not copied. */
-function copyTree() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'docchat-mutation-'));
-  for (const entry of ['src', 'test', 'media', 'package.json', 'tsconfig.json', '.mocharc.json']) {
-    cpSync(path.join(repoRoot, entry), path.join(dir, entry), { recursive: true });
+async function runStryker() {
+  const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const { GROUPS } = await import('../stryker.config.mjs');
+  /** Security decisions first: the link and command handling, the message validator, the MCP gate. */
+  const groups = option('group')?.split(',') ?? Object.keys(GROUPS);
+  const unknown = groups.filter((g) => !GROUPS[g]);
+  if (unknown.length) {
+    console.error(`[docchat] unknown mutation group: ${unknown.join(', ')}; one of ${Object.keys(GROUPS).join(', ')}`);
+    process.exit(2);
   }
-  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  return dir;
+  const started = Date.now();
+  const rows = [];
+  let failed = false;
+  for (const group of groups) {
+    const report = path.join(repoRoot, 'reports/mutation', `${group}.json`);
+    if (args.includes('--full')) rmSync(path.join(repoRoot, 'reports/mutation', `${group}.incremental.json`), { force: true });
+    const at = Date.now();
+    log(`mutation group ${group}: ${GROUPS[group].mutate.join(', ')}`);
+    const code = await stryker(group, option('concurrency'));
+    if (code !== 0 || !existsSync(report)) {
+      failed = true;
+      log(`mutation group ${group}: Stryker exited with ${code}`);
+      continue;
+    }
+    const row = summarize(group, JSON.parse(readFileSync(report, 'utf8')));
+    rows.push({ ...row, ms: Date.now() - at });
+    if (row.survivors.length || row.noCoverage) failed = true;
+  }
+  console.log('\n| group | mutants | killed | timed out | survived | no coverage | score |\n|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.group} | ${r.total} | ${r.killed} | ${r.timedOut} | ${r.survivors.length} | ${r.noCoverage} | ${r.score}% |`);
+  }
+  for (const r of rows) for (const s of r.survivors) log(`survived in ${r.group}: ${s}`);
+  log(`mutation run done in ${formatDuration(Date.now() - started)}`);
+  process.exit(failed ? 1 : 0);
 }
 
-/** The source with the break applied; throws when the text to replace is not there exactly once. */
-function mutate(source, mutant) {
-  const count = source.split(mutant.find).length - 1;
-  if (count !== 1) throw new Error(`${mutant.name}: the code it breaks appears ${count} times in ${mutant.file}, not once`);
-  return source.replace(mutant.find, () => mutant.replace);
-}
-
-const bail = !args.includes('--no-bail');
-
-function runTests(dir, mutant) {
-  const mochaArgs = [
-    ...(bail ? ['--bail'] : []),
-    '--exit',
-    '--reporter',
-    'dot',
-    ...(mutant.grep ? ['--grep', mutant.grep] : []),
-    ...mutant.tests,
-  ];
+function stryker(group, concurrency) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(dir, 'node_modules/mocha/bin/mocha.js'), ...mochaArgs], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_ENV: 'test' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), MUTANT_TIMEOUT_MS);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, signal, output });
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', 'stryker.config.mjs'],
+      {
+        cwd: repoRoot,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          DOCCHAT_MUTATION_GROUP: group,
+          ...(concurrency ? { DOCCHAT_MUTATION_CONCURRENCY: concurrency } : {}),
+        },
+      },
+    );
+    child.on('exit', (code) => resolve(code ?? 1));
   });
 }
 
-/** The first failing test's title and error, from mocha's report ("1) suite\n  title:\n  Error…"). */
-function firstFailure(output) {
-  const at = output.indexOf('\n  1) ');
-  if (at < 0) return output.trim().split('\n').slice(-3).join(' ');
-  const lines = output
-    .slice(at + 6)
-    .split('\n')
-    .map((line) => line.trim());
-  const titleEnd = lines.findIndex((line) => line.endsWith(':'));
-  const title = lines
-    .slice(0, titleEnd + 1)
-    .join(' › ')
-    .replace(/:$/, '');
-  return `${title}: ${lines.slice(titleEnd + 1).find(Boolean) ?? ''}`;
+/** Counts of a mutation-testing-report-schema report, and each survivor as `file:line mutator (replacement)`. */
+function summarize(group, report) {
+  const mutants = Object.entries(report.files).flatMap(([file, f]) => f.mutants.map((m) => ({ file, ...m })));
+  const count = (status) => mutants.filter((m) => m.status === status).length;
+  const killed = count('Killed');
+  const timedOut = count('Timeout');
+  const noCoverage = count('NoCoverage');
+  const valid = mutants.filter((m) => !['CompileError', 'RuntimeError', 'Ignored'].includes(m.status)).length;
+  const survivors = mutants
+    .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+    .map(
+      (m) =>
+        `${m.file}:${m.location.start.line} ${m.mutatorName} ${m.status === 'NoCoverage' ? '(no test runs it) ' : ''}→ ${JSON.stringify(m.replacement ?? '').slice(0, 80)}`,
+    );
+  return {
+    group,
+    total: valid,
+    killed,
+    timedOut,
+    noCoverage,
+    survivors,
+    score: valid ? Math.floor((1000 * (killed + timedOut)) / valid) / 10 : 0,
+  };
 }
-
-function failingCount(output) {
-  return /(\d+ failing)/.exec(output)?.[1] ?? 'failed';
-}
-
-const dir = copyTree();
-const started = Date.now();
-const results = [];
-try {
-  log(`${selected.length} breaks, tree copied to ${dir}`);
-  for (const mutant of selected) {
-    const file = path.join(dir, mutant.file);
-    const original = readFileSync(file, 'utf8');
-    const at = Date.now();
-    let result;
-    try {
-      writeFileSync(file, mutate(original, mutant));
-      const run = await runTests(dir, mutant);
-      result = run.signal
-        ? { status: 'killed', note: `no end within ${formatDuration(MUTANT_TIMEOUT_MS)} (a hang)` }
-        : run.code === 0
-          ? { status: 'survived', note: `${mutant.tests.join(', ')} all pass` }
-          : { status: 'killed', note: `${failingCount(run.output)}, first: ${firstFailure(run.output)}` };
-    } catch (error) {
-      result = { status: 'error', note: error.message };
-    } finally {
-      writeFileSync(file, original);
-    }
-    results.push({ mutant, ...result, ms: Date.now() - at });
-    log(`${result.status.toUpperCase().padEnd(8)} ${mutant.name} (${formatDuration(Date.now() - at)}): ${result.note}`);
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-const killed = results.filter((r) => r.status === 'killed').length;
-const survived = results.filter((r) => r.status === 'survived');
-const errors = results.filter((r) => r.status === 'error');
-console.log('\n| area | breaks | killed | survived |\n|---|---:|---:|---:|');
-for (const area of [...new Set(results.map((r) => r.mutant.file.split('/').slice(0, 2).join('/')))]) {
-  const inArea = results.filter((r) => r.mutant.file.startsWith(`${area}/`));
-  const k = inArea.filter((r) => r.status === 'killed').length;
-  console.log(`| ${area} | ${inArea.length} | ${k} | ${inArea.filter((r) => r.status === 'survived').length} |`);
-}
-const score = results.length ? Math.round((100 * killed) / (results.length - errors.length || 1)) : 0;
-log(`mutation score ${score}% (${killed} of ${results.length - errors.length} breaks killed) in ${formatDuration(Date.now() - started)}`);
-for (const r of survived) log(`survived: ${r.mutant.name} — ${r.mutant.description}`);
-for (const r of errors) log(`could not apply: ${r.note}`);
-process.exit(survived.length || errors.length ? 1 : 0);

@@ -1,7 +1,7 @@
 /**
  * Streamed generation: OpenAI-style SSE (`data: {chunk}` … `data: [DONE]`, comments, multi-line
- * data, `event: error`) parsed with eventsource-parser, and NDJSON (one JSON object a line) for
- * servers that stream that way. Bytes are decoded as a stream, so a UTF-8 character split across
+ * data, `event: error`, llama.cpp's `error: {…}` line) parsed with eventsource-parser, and NDJSON
+ * (one JSON object a line) for servers that stream that way. Bytes are decoded as a stream, so a UTF-8 character split across
  * network chunks survives.
  */
 import { createParser, type EventSourceParser } from 'eventsource-parser';
@@ -181,6 +181,12 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
           return;
         }
         if (data !== '') this.handleJson(data);
+      },
+      // llama.cpp's server reports a failure inside a 200 stream as an `error: {…}` line (a field
+      // SSE does not define), then `data: [DONE]`: the answer failed, with that message.
+      onError: (error) => {
+        if (this.finished || this.failure || error.type !== 'unknown-field' || error.field !== 'error') return;
+        this.failure = errorFromPayload(error.value ?? '', source);
       },
     });
   }

@@ -208,6 +208,21 @@ export async function respondUpstream(
       }
       sendEvent(res, event.data);
     },
+    // llama.cpp reports a failure inside a 200 stream as an `error: {…}` line (a field SSE does
+    // not define) followed by `data: [DONE]`: forwarded as the error it is, not an empty answer.
+    onError(error) {
+      if (done || closed(res) || error.type !== 'unknown-field' || error.field !== 'error') return;
+      done = true;
+      sendErrorEvent(
+        res,
+        new ApiError({
+          type: 'server_error',
+          message: `Upstream server: ${errorText(error.value ?? '')}`,
+          code: 'upstream_error',
+          status: 502,
+        }),
+      );
+    },
   });
   try {
     const decoder = new TextDecoder();

@@ -13,6 +13,8 @@ export interface FakeUpstream {
   failWith?: number;
   /** Omit the usage chunk from streams (like servers that ignore stream_options). */
   omitUsage?: boolean;
+  /** When set, a streamed chat completion answers 200 with exactly this SSE body. */
+  streamBody?: string;
   /** Answer /v1/tools/web/search and /v1/tools/web/research (a gateway that has them). */
   webTools?: boolean;
   close(): Promise<void>;
@@ -69,6 +71,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
           });
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (fake.streamBody !== undefined) return void res.end(fake.streamBody);
         const chunk = (delta: object, finish: string | null) => ({
           id: 'chatcmpl-up',
           object: 'chat.completion.chunk',

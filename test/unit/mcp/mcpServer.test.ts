@@ -4,6 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,6 +163,57 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
       results.every((r) => r.file_id === longFileId),
       JSON.stringify(results.map((r) => r.file_id)),
     );
+  });
+
+  it('sends the file restriction under the field DOCCHAT_FILE_IDS_FIELD names', async () => {
+    // A proxy in front of the backend records each search body and renames the configured field
+    // to the backend's own `file_ids`.
+    const searches: Record<string, unknown>[] = [];
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        let body = Buffer.concat(chunks);
+        if (req.method === 'POST' && /\/search$/.test(req.url ?? '')) {
+          const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+          searches.push({ ...json });
+          if ('restrict_to' in json) {
+            json.file_ids = json.restrict_to;
+            delete json.restrict_to;
+          }
+          body = Buffer.from(JSON.stringify(json));
+        }
+        const target = new URL(req.url ?? '/', backend.url);
+        const upstream = http.request(
+          target,
+          { method: req.method, headers: { ...req.headers, host: target.host, 'content-length': String(body.length) } },
+          (reply) => {
+            res.writeHead(reply.statusCode ?? 502, reply.headers);
+            reply.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        upstream.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = await connect({
+      [McpEnv.documentsUrl]: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      [McpEnv.documentsToken]: TOKEN,
+      [McpEnv.fileIdsField]: 'restrict_to',
+    });
+    try {
+      const result = await tool(proxied, ToolNames.search, { store: 'design-docs', query: 'cache entries shard', file_ids: [longFileId] });
+      assert.ok(!result.isError, textOf(result));
+      assert.equal(searches.length, 1, JSON.stringify(searches));
+      assert.deepEqual(searches[0]!.restrict_to, [longFileId]);
+      assert.equal('file_ids' in searches[0]!, false, JSON.stringify(searches[0]));
+      const results = (result.structuredContent as { results: Array<{ file_id: string }> }).results;
+      assert.ok(results.every((r) => r.file_id === longFileId));
+    } finally {
+      await proxied.close();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('says which store is not found, as a tool error', async () => {
