@@ -1,6 +1,6 @@
 /**
  * DOCX via mammoth (to HTML) and turndown (to markdown): headings, lists, tables, links,
- * footnotes and endnotes, comments (as a "Comments" list), equations (OMML as LaTeX-style text,
+ * automatic heading and list numbering ("2.3.2 Software constraints"), footnotes and endnotes, comments (as a "Comments" list), equations (OMML as LaTeX-style text,
  * put in place before mammoth reads the document), pictures (their alt text, and the text OCR
  * reads in them unless OCR is skipped).
  */
@@ -8,6 +8,7 @@ import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
 import { ocrSkippedMessage, readImage } from './ocr';
+import { readNumbering, withNumbersAsText } from './numbering';
 import { MATH_NAMESPACE, ommlToLatex, WORD_NAMESPACE } from './omml';
 import { openPackage } from './zipPackage';
 
@@ -28,18 +29,30 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The package with every equation replaced by a run of its LaTeX-style text (`$…$`); the input when there are none. */
+/**
+ * The package with every equation replaced by a run of its LaTeX-style text (`$…$`) and every
+ * automatic heading or list number written as text; the input when there are none.
+ */
 async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promise<Uint8Array> {
   const pkg = await openPackage(ctx, data, 'DOCX');
   let changed = false;
+  const numberingPart = await pkg.xml('word/numbering.xml');
+  const numbering = numberingPart ? readNumbering(numberingPart, await pkg.xml('word/styles.xml')) : undefined;
   for (const part of ['word/document.xml', 'word/footnotes.xml', 'word/endnotes.xml', 'word/comments.xml']) {
     const xml = await pkg.text(part);
     if (!xml) continue;
     const prefixes = { m: prefixesOf(xml, MATH_NAMESPACE, 'm'), w: prefixesOf(xml, WORD_NAMESPACE, 'w')[0]! };
+    const numbered = part === 'word/document.xml' && numbering ? withNumbersAsText(xml, numbering, prefixes.w) : xml;
     const math = mathPattern(prefixes.m);
-    if (!math.test(xml)) continue;
+    if (!math.test(numbered)) {
+      if (numbered !== xml) {
+        pkg.zip.file(part, numbered);
+        changed = true;
+      }
+      continue;
+    }
     math.lastIndex = 0;
-    const replaced = xml.replace(math, (equation) => {
+    const replaced = numbered.replace(math, (equation) => {
       const text = ommlToLatex(equation, ctx.maxDepth, prefixes);
       const w = prefixes.w;
       return text ? `<${w}:r><${w}:t xml:space="preserve">$${escapeXml(text)}$</${w}:t></${w}:r>` : '';
