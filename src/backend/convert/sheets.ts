@@ -11,6 +11,7 @@ import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable, trimRows } from './markdown';
 import { decodeLegacyText } from './encoding';
+import { sheetComments } from './comments';
 import { readImage } from './ocr';
 import { odfContent, openPackage, relationships, type Package } from './zipPackage';
 import { attr, childrenNamed, findAll, findFirst, localName, textOf, type XmlNode } from './xml';
@@ -22,7 +23,7 @@ export interface Sheet {
   name: string;
   /** row -> column -> text */
   cells: Map<number, Map<number, string>>;
-  /** Text of the sheet's pictures (alt text, what OCR reads), after its table. */
+  /** Text placed on the sheet besides its cells (comments, pictures' alt text and what OCR reads), after its table. */
   pictures?: string[];
 }
 
@@ -164,7 +165,7 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
         put(sheet, ref?.row ?? rowIndex, colIndex, text);
       }
     }
-    sheet.pictures = await sheetPictures(ctx, pkg, target!, sheet.name);
+    sheet.pictures = [...(await sheetComments(pkg, target!)), ...(await sheetPictures(ctx, pkg, target!, sheet.name))];
     sheets.push(sheet);
   }
   return sheetsToMarkdown(ctx, sheets);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
+import { slideComments } from './comments';
 import { readImage } from './ocr';
 import { odfTableRows, odfText } from './sheets';
 import { openPackage, relationships, type Package } from './zipPackage';
@@ -133,6 +134,8 @@ export async function pptxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
     const label = `slide ${number}`;
     const { title, body } = await slideBody(ctx, pkg, part, label);
     const sections = [`## Slide ${number}${title ? `: ${title}` : ''}`, ...body];
+    const comments = await slideComments(pkg, part);
+    if (comments) sections.push(comments);
     const notesPart = [...(await relationships(pkg, part)).values()].find((r) => r.type.endsWith('/notesSlide'))?.target;
     if (notesPart) {
       const notes = await slideBody({ ...ctx, skipOcr: true, notes: [] }, pkg, notesPart, label);

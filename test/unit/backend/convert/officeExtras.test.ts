@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import JSZip from 'jszip';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { formatNumber } from '../../../../src/backend/convert/numbering';
 import * as corpus from './corpus';
@@ -107,6 +108,80 @@ describe('backend: automatic numbering, comments and charts in office files', fu
         [formatNumber(4, 'upperRoman'), formatNumber(14, 'lowerRoman'), formatNumber(28, 'lowerLetter'), formatNumber(3, 'decimalZero')],
         ['IV', 'xiv', 'bb', '03'],
       );
+    });
+  });
+
+  describe('comments', () => {
+    /** `data` with `files` added and `rels` appended to the relationships part `relsPart`. */
+    async function withParts(data: Uint8Array, relsPart: string, rels: string, files: Record<string, string>): Promise<Buffer> {
+      const zip = await JSZip.loadAsync(data);
+      const existing =
+        (await zip.file(relsPart)?.async('string')) ??
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+      zip.file(relsPart, existing.replace('</Relationships>', `${rels}</Relationships>`));
+      for (const [name, text] of Object.entries(files)) zip.file(name, text);
+      return zip.generateAsync({ type: 'nodebuffer' });
+    }
+
+    it('workbook notes (as exceljs writes them) and threaded comments with replies are kept with their cell', async () => {
+      const ExcelJS = (await import('exceljs')).default;
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Budget');
+      sheet.addRow(['Item', 'Cost']);
+      sheet.addRow(['Laptops', 12500]);
+      sheet.getCell('B2').note = 'Quote from March, ask for a discount';
+      const written = Buffer.from(await workbook.xlsx.writeBuffer());
+      const SS = 'http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments';
+      const data = await withParts(
+        written,
+        'xl/worksheets/_rels/sheet1.xml.rels',
+        '<Relationship Id="rTc" Type="http://schemas.microsoft.com/office/2017/10/relationships/threadedComment" Target="../threadedComments/threadedComment1.xml"/>',
+        {
+          'xl/threadedComments/threadedComment1.xml':
+            `<?xml version="1.0"?><ThreadedComments xmlns="${SS}"><threadedComment ref="A2" personId="{P1}" id="{C1}"><text>Which model?</text></threadedComment>` +
+            `<threadedComment ref="A2" personId="{P2}" id="{C2}" parentId="{C1}"><text>The 14-inch one</text></threadedComment></ThreadedComments>`,
+          'xl/persons/person.xml': `<?xml version="1.0"?><personList xmlns="${SS}"><person displayName="Ana Ruiz" id="{P1}"/><person displayName="Li Wei" id="{P2}"/></personList>`,
+        },
+      );
+      const markdown = await convert('budget.xlsx', data);
+      holds(markdown, [
+        /B2( \([^)]*\))?: Quote from March, ask for a discount/,
+        'A2 (Ana Ruiz): Which model?',
+        'A2 (reply, Li Wei): The 14-inch one',
+      ]);
+      assert.ok(markdown.indexOf('Laptops') < markdown.indexOf('Which model?'), 'comments come after the sheet’s table');
+    });
+
+    it('slide comments, classic and modern (with replies), are kept under their slide', async () => {
+      const deck = await corpus.pptxDeck(corpus.textImage(['Invoice 2041'], 'png'));
+      const P = 'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
+      const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+      const MODERN = 'http://schemas.microsoft.com/office/powerpoint/2018/8/main';
+      let data = await withParts(
+        deck,
+        'ppt/slides/_rels/slide1.xml.rels',
+        '<Relationship Id="rCm" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="../comments/comment1.xml"/>',
+        {
+          'ppt/comments/comment1.xml': `<?xml version="1.0"?><p:cmLst ${P}><p:cm authorId="0" idx="1"><p:pos x="10" y="10"/><p:text>Add the Q3 numbers</p:text></p:cm></p:cmLst>`,
+          'ppt/commentAuthors.xml': `<?xml version="1.0"?><p:cmAuthorLst ${P}><p:cmAuthor id="0" name="Sam Lee" initials="SL" lastIdx="1" clrIdx="0"/></p:cmAuthorLst>`,
+        },
+      );
+      data = await withParts(
+        data,
+        'ppt/slides/_rels/slide2.xml.rels',
+        '<Relationship Id="rMc" Type="http://schemas.microsoft.com/office/2018/10/relationships/comments" Target="../comments/modernComment_101_1.xml"/>',
+        {
+          'ppt/comments/modernComment_101_1.xml':
+            `<?xml version="1.0"?><p188:cmLst xmlns:p188="${MODERN}" ${A}><p188:cm id="{M1}" authorId="{A1}">` +
+            `<p188:replyLst><p188:reply id="{R1}" authorId="{A2}"><p188:txBody><a:bodyPr/><a:p><a:r><a:t>Fixed, thanks</a:t></a:r></a:p></p188:txBody></p188:reply></p188:replyLst>` +
+            `<p188:txBody><a:bodyPr/><a:p><a:r><a:t>Nordics figure looks low</a:t></a:r></a:p></p188:txBody></p188:cm></p188:cmLst>`,
+          'ppt/authors.xml': `<?xml version="1.0"?><p188:authorLst xmlns:p188="${MODERN}"><p188:author id="{A1}" name="Kim Park" initials="KP" userId="kim"/><p188:author id="{A2}" name="Sam Lee" initials="SL" userId="sam"/></p188:authorLst>`,
+        },
+      );
+      const markdown = await convert('review.pptx', data);
+      const slides = markdown.split(/^## Slide /m);
+      holds(slides[1] ?? '', ['(Sam Lee): Add the Q3 numbers']);
+      holds(slides[2] ?? '', ['(Kim Park): Nordics figure looks low', '(reply, Sam Lee): Fixed, thanks']);
     });
   });
 });
