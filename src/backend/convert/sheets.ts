@@ -11,6 +11,7 @@ import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable, trimRows } from './markdown';
 import { decodeLegacyText } from './encoding';
+import { chartToMarkdown } from './charts';
 import { sheetComments } from './comments';
 import { readImage } from './ocr';
 import { odfContent, openPackage, relationships, type Package } from './zipPackage';
@@ -173,7 +174,7 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
 
 /**
  * The pictures placed on a sheet (its drawing part): each one's alt text and the text OCR reads in
- * it, in the drawing's order, bounded like pictures in any document.
+ * it, in the drawing's order, bounded like pictures in any document; then its charts as text.
  */
 async function sheetPictures(ctx: ConvertContext, pkg: Package, sheetPart: string, sheetName: string): Promise<string[]> {
   const out: string[] = [];
@@ -201,6 +202,11 @@ async function sheetPictures(ctx: ConvertContext, pkg: Package, sheetPart: strin
         `picture ${index} on ${where} was not read`,
       );
       if (text) out.push(text);
+    }
+    for (const chartRef of findAll(drawing, 'c:chart')) {
+      const chart = drawingRels.get(attr(chartRef, 'r:id') ?? '');
+      const xml = chart && !chart.external ? await pkg.xml(chart.target) : undefined;
+      if (xml) out.push(chartToMarkdown(xml));
     }
   }
   return out;

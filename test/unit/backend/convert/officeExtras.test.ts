@@ -26,7 +26,7 @@ function docx(body: string, parts: Record<string, string>, prefix = 'w', ns = W)
     .join('');
   const rels = Object.keys(parts)
     .map((p, i) => {
-      const type = p.replace(/^word\/|\.xml$/g, '');
+      const type = p.replace(/^.*\/|\d*\.xml$/g, '');
       return `<Relationship Id="rX${i}" Type="${REL}/${type}" Target="${p.replace(/^word\//, '')}"/>`;
     })
     .join('');
@@ -182,6 +182,64 @@ describe('backend: automatic numbering, comments and charts in office files', fu
       const slides = markdown.split(/^## Slide /m);
       holds(slides[1] ?? '', ['(Sam Lee): Add the Q3 numbers']);
       holds(slides[2] ?? '', ['(Kim Park): Nordics figure looks low', '(reply, Sam Lee): Fixed, thanks']);
+    });
+  });
+
+  describe('charts', () => {
+    const C =
+      'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+    const points = (tag: string, values: string[]) =>
+      `<c:${tag}><c:strRef><c:strCache><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join('')}</c:strCache></c:strRef></c:${tag}>`;
+    const chart =
+      `<?xml version="1.0"?><c:chartSpace ${C}><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Units per quarter</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart>` +
+      `<c:ser><c:idx val="0"/><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>Nordics</c:v></c:pt></c:strCache></c:strRef></c:tx>${points('cat', ['Q1', 'Q2'])}${points('val', ['420', '515'])}</c:ser>` +
+      `<c:ser><c:idx val="1"/><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>Iberia</c:v></c:pt></c:strCache></c:strRef></c:tx>${points('cat', ['Q1', 'Q2'])}${points('val', ['310', '298'])}</c:ser>` +
+      '</c:barChart></c:plotArea></c:chart></c:chartSpace>';
+    const expected = [
+      /Chart: Units per quarter/,
+      /\|\s*\|\s*Nordics\s*\|\s*Iberia\s*\|/,
+      /\|\s*Q1\s*\|\s*420\s*\|\s*310\s*\|/,
+      /\|\s*Q2\s*\|\s*515\s*\|\s*298\s*\|/,
+    ];
+
+    it('a chart in a Word document: its title and series as a table, where the chart is', async () => {
+      const D =
+        'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+      const body =
+        '<w:p><w:r><w:t>Sales went up.</w:t></w:r></w:p>' +
+        `<w:p><w:r><w:drawing><wp:inline ${D}><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">` +
+        '<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rX0"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>' +
+        '<w:p><w:r><w:t>Costs stayed flat.</w:t></w:r></w:p>';
+      const markdown = await convert('sales.docx', await docx(body, { 'word/charts/chart1.xml': chart }));
+      holds(markdown, expected);
+      assert.ok(markdown.indexOf('Sales went up') < markdown.indexOf('Units per quarter'));
+      assert.ok(markdown.indexOf('Units per quarter') < markdown.indexOf('Costs stayed flat'));
+    });
+
+    it('a chart on a sheet: its title and series as a table after the sheet', async () => {
+      const ExcelJS = (await import('exceljs')).default;
+      const workbook = new ExcelJS.Workbook();
+      workbook.addWorksheet('Sales').addRow(['Region', 'Q1']);
+      const zip = await JSZip.loadAsync(Buffer.from(await workbook.xlsx.writeBuffer()));
+      const sheetXml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+      zip.file('xl/worksheets/sheet1.xml', sheetXml.replace(/<\/worksheet>$/, '<drawing r:id="rDr"/></worksheet>'));
+      zip.file(
+        'xl/worksheets/_rels/sheet1.xml.rels',
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rDr" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+      );
+      zip.file(
+        'xl/drawings/drawing1.xml',
+        '<?xml version="1.0"?><xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+          '<xdr:twoCellAnchor><xdr:from><xdr:col>3</xdr:col><xdr:row>1</xdr:row></xdr:from><xdr:to><xdr:col>9</xdr:col><xdr:row>15</xdr:row></xdr:to><xdr:graphicFrame><xdr:nvGraphicFramePr><xdr:cNvPr id="2" name="Chart 1"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr>' +
+          '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rCh"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor></xdr:wsDr>',
+      );
+      zip.file(
+        'xl/drawings/_rels/drawing1.xml.rels',
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rCh" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+      );
+      zip.file('xl/charts/chart1.xml', chart);
+      const markdown = await convert('sales.xlsx', await zip.generateAsync({ type: 'nodebuffer' }));
+      holds(markdown, ['## Sheet: Sales', ...expected]);
     });
   });
 });
