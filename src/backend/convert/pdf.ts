@@ -37,9 +37,39 @@ interface TextItemLike {
   height?: number;
 }
 
-/** Lines from the order and positions of PDF.js text items; a large vertical gap is a paragraph break. */
+/** Text lines shorter than this (characters) can be headings; a longer line is body text set large. */
+const MAX_HEADING_CHARS = 150;
+
+/**
+ * The markdown heading level of a line set in `size` on a page whose body text is `body`: a line
+ * clearly larger than the body is a heading, the larger the higher; 0 for body text.
+ */
+export function headingLevel(size: number, body: number): number {
+  if (!(body > 0)) return 0;
+  const ratio = size / body;
+  return ratio >= 1.9 ? 1 : ratio >= 1.45 ? 2 : ratio >= 1.18 ? 3 : 0;
+}
+
+/**
+ * Lines from the order and positions of PDF.js text items; a large vertical gap is a paragraph
+ * break, and a short line set clearly larger than the page's body text (the size most of its
+ * characters have) is a markdown heading, its level by how much larger.
+ */
 export function textFromItems(items: readonly unknown[]): string {
-  let out = '';
+  interface Line {
+    text: string;
+    /** The smallest font height of the line's non-blank items. */
+    min: number;
+    blankBefore: boolean;
+  }
+  const lines: Line[] = [];
+  let current: Line | undefined;
+  let blankNext = false;
+  const end = (blank = false) => {
+    if (current) lines.push(current);
+    current = undefined;
+    blankNext ||= blank;
+  };
   let lastY: number | undefined;
   let lastHeight = 0;
   for (const raw of items) {
@@ -49,22 +79,49 @@ export function textFromItems(items: readonly unknown[]): string {
     const height = Math.abs(item.transform?.[3] ?? 0) || item.height || 10;
     if (lastY !== undefined && item.str) {
       const gap = lastY - y;
-      if (gap > Math.max(height, lastHeight) * 1.8) {
-        out = out.replace(/\n?$/, '\n\n');
-      } else if (Math.abs(gap) > height * 0.5 && !out.endsWith('\n')) {
-        out += '\n';
-      }
+      if (gap > Math.max(height, lastHeight) * 1.8) end(true);
+      else if (Math.abs(gap) > height * 0.5) end();
     }
-    out += item.str;
-    if (item.hasEOL && !out.endsWith('\n')) out += '\n';
+    if (item.str) {
+      current ??= { text: '', min: Infinity, blankBefore: blankNext };
+      blankNext = false;
+      current.text += item.str;
+      if (item.str.trim()) current.min = Math.min(current.min, height);
+    }
+    if (item.hasEOL) end();
     if (item.str) {
       lastY = y;
       lastHeight = height;
     }
   }
+  end();
+  // The body size: the font height most characters on the page are set in.
+  const weight = new Map<number, number>();
+  for (const line of lines) {
+    if (!Number.isFinite(line.min)) continue;
+    const size = Math.round(line.min * 2) / 2;
+    weight.set(size, (weight.get(size) ?? 0) + line.text.trim().length);
+  }
+  const body = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  const out: string[] = [];
+  for (const line of lines) {
+    const text = line.text.replace(/\s+$/, '');
+    const plain = text.trim();
+    const level =
+      plain.length >= 2 && plain.length <= MAX_HEADING_CHARS && /\p{L}/u.test(plain) && Number.isFinite(line.min)
+        ? headingLevel(line.min, body)
+        : 0;
+    const previous = out.length >= 2 ? out[out.length - 2]! : '';
+    if (level && !line.blankBefore && previous.startsWith(`${'#'.repeat(level)} `) && out[out.length - 1] === '') {
+      // A heading wrapped over two lines.
+      out[out.length - 2] = `${previous} ${plain.replace(/\s+/g, ' ')}`;
+    } else if (level) out.push('', `${'#'.repeat(level)} ${plain.replace(/\s+/g, ' ')}`, '');
+    else {
+      if (line.blankBefore) out.push('');
+      out.push(text);
+    }
+  }
   return out
-    .split('\n')
-    .map((line) => line.replace(/\s+$/, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
