@@ -103,19 +103,29 @@ export function textFromItems(items: readonly unknown[]): string {
     weight.set(size, (weight.get(size) ?? 0) + line.text.trim().length);
   }
   const body = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  const levels = lines.map((line) => {
+    const plain = line.text.trim();
+    return plain.length >= 2 && plain.length <= MAX_HEADING_CHARS && /\p{L}/u.test(plain) && Number.isFinite(line.min)
+      ? headingLevel(line.min, body)
+      : 0;
+  });
+  // A heading wraps over two lines at most: a longer run of large lines is text set large (a form, a banner).
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (levels[i] && j < lines.length && levels[j] === levels[i] && !lines[j]!.blankBefore) j++;
+    const joined = lines.slice(i, j).reduce((n, l) => n + l.text.trim().length + 1, 0);
+    if (j - i > 2 || joined > MAX_HEADING_CHARS) for (let k = i; k < j; k++) levels[k] = 0;
+    i = j;
+  }
   const out: string[] = [];
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     const text = line.text.replace(/\s+$/, '');
-    const plain = text.trim();
-    const level =
-      plain.length >= 2 && plain.length <= MAX_HEADING_CHARS && /\p{L}/u.test(plain) && Number.isFinite(line.min)
-        ? headingLevel(line.min, body)
-        : 0;
-    const previous = out.length >= 2 ? out[out.length - 2]! : '';
-    if (level && !line.blankBefore && previous.startsWith(`${'#'.repeat(level)} `) && out[out.length - 1] === '') {
-      // A heading wrapped over two lines.
-      out[out.length - 2] = `${previous} ${plain.replace(/\s+/g, ' ')}`;
-    } else if (level) out.push('', `${'#'.repeat(level)} ${plain.replace(/\s+/g, ' ')}`, '');
+    const plain = text.trim().replace(/\s+/g, ' ');
+    const level = levels[i]!;
+    if (level && i > 0 && levels[i - 1] === level && !line.blankBefore) {
+      // The second line of a wrapped heading.
+      out[out.length - 2] += ` ${plain}`;
+    } else if (level) out.push('', `${'#'.repeat(level)} ${plain}`, '');
     else {
       if (line.blankBefore) out.push('');
       out.push(text);
