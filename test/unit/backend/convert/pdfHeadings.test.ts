@@ -32,6 +32,22 @@ describe('backend: PDF headings from font size', function () {
     });
   }
 
+  it('a page with a table keeps its headings as well as its table', async () => {
+    const table = [
+      ['Region', 'Units'],
+      ['Nordics', '420'],
+      ['Iberia', '310'],
+    ];
+    const { markdown } = await convertWithNotes('report.pdf', makePdf([{ sized: page.slice(0, 6), table }]), {
+      skipOcr: false,
+      maxBytes: 1 << 26,
+    });
+    for (const line of ['# Annual Report 2025', '## 1 Results by region']) {
+      assert.ok(markdown.split('\n').includes(line), `missing heading ${JSON.stringify(line)} in:\n${markdown}`);
+    }
+    assert.match(markdown, /\|\s*Nordics\s*\|\s*420\s*\|/);
+  });
+
   it('a page all in one size has no headings', async () => {
     const { markdown } = await convertWithNotes(
       'plain.pdf',
