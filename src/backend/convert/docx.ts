@@ -1,15 +1,17 @@
 /**
  * DOCX via mammoth (to HTML) and turndown (to markdown): headings, lists, tables, links,
- * footnotes and endnotes, comments (as a "Comments" list), equations (OMML as LaTeX-style text,
+ * automatic heading and list numbering ("2.3.2 Software constraints"), footnotes and endnotes, charts (title and series as a table), comments (as a "Comments" list), equations (OMML as LaTeX-style text,
  * put in place before mammoth reads the document), pictures (their alt text, and the text OCR
  * reads in them unless OCR is skipped).
  */
 import type { ConvertContext } from './context';
+import { chartToMarkdown } from './charts';
 import { ConversionError } from './errors';
 import { htmlToMarkdown } from './html';
 import { ocrSkippedMessage, readImage } from './ocr';
+import { readNumbering, withNumbersAsText } from './numbering';
 import { MATH_NAMESPACE, ommlToLatex, WORD_NAMESPACE } from './omml';
-import { openPackage } from './zipPackage';
+import { openPackage, relationships, type Package } from './zipPackage';
 
 /** The prefixes a part declares for `namespace` (files written by other tools use other prefixes). */
 function prefixesOf(xml: string, namespace: string, fallback: string): string[] {
@@ -28,18 +30,32 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The package with every equation replaced by a run of its LaTeX-style text (`$…$`); the input when there are none. */
-async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promise<Uint8Array> {
+/**
+ * The package with every equation replaced by a run of its LaTeX-style text (`$…$`) and every
+ * automatic heading or list number written as text; the input when there are none.
+ */
+async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promise<{ source: Uint8Array; charts: Map<string, string> }> {
   const pkg = await openPackage(ctx, data, 'DOCX');
   let changed = false;
+  const charts = new Map<string, string>();
+  const numberingPart = await pkg.xml('word/numbering.xml');
+  const numbering = numberingPart ? readNumbering(numberingPart, await pkg.xml('word/styles.xml')) : undefined;
   for (const part of ['word/document.xml', 'word/footnotes.xml', 'word/endnotes.xml', 'word/comments.xml']) {
     const xml = await pkg.text(part);
     if (!xml) continue;
     const prefixes = { m: prefixesOf(xml, MATH_NAMESPACE, 'm'), w: prefixesOf(xml, WORD_NAMESPACE, 'w')[0]! };
+    let numbered = part === 'word/document.xml' && numbering ? withNumbersAsText(xml, numbering, prefixes.w) : xml;
+    if (part === 'word/document.xml') numbered = await withChartsMarked(pkg, numbered, prefixes.w, charts);
     const math = mathPattern(prefixes.m);
-    if (!math.test(xml)) continue;
+    if (!math.test(numbered)) {
+      if (numbered !== xml) {
+        pkg.zip.file(part, numbered);
+        changed = true;
+      }
+      continue;
+    }
     math.lastIndex = 0;
-    const replaced = xml.replace(math, (equation) => {
+    const replaced = numbered.replace(math, (equation) => {
       const text = ommlToLatex(equation, ctx.maxDepth, prefixes);
       const w = prefixes.w;
       return text ? `<${w}:r><${w}:t xml:space="preserve">$${escapeXml(text)}$</${w}:t></${w}:r>` : '';
@@ -47,11 +63,33 @@ async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promi
     pkg.zip.file(part, replaced);
     changed = true;
   }
-  return changed ? pkg.zip.generateAsync({ type: 'uint8array' }) : data;
+  return { source: changed ? await pkg.zip.generateAsync({ type: 'uint8array' }) : data, charts };
+}
+
+/**
+ * Charts, which mammoth drops: each drawing that shows a chart is replaced by a marker word, and
+ * `charts` maps the marker to the chart's text (title, series table) put in its place after conversion.
+ */
+async function withChartsMarked(pkg: Package, xml: string, w: string, charts: Map<string, string>): Promise<string> {
+  const drawing = new RegExp(`<${w}:drawing\\b[\\s\\S]*?</${w}:drawing>`, 'g');
+  const found = [...xml.matchAll(drawing)].filter((m) => /<[\w.-]+:chart\b/.test(m[0]));
+  if (!found.length) return xml;
+  const rels = await relationships(pkg, 'word/document.xml');
+  const texts = new Map<string, string>();
+  for (const match of found) {
+    const id = /<[\w.-]+:chart\b[^>]*?\s[\w.-]+:id=["']([^"']+)["']/.exec(match[0])?.[1];
+    const rel = id ? rels.get(id) : undefined;
+    const chart = rel && !rel.external ? await pkg.xml(rel.target) : undefined;
+    if (!chart) continue;
+    const marker = `DocChatChart${charts.size + 1}x${Math.random().toString(36).slice(2, 10)}`;
+    charts.set(marker, chartToMarkdown(chart));
+    texts.set(match[0], marker);
+  }
+  return xml.replace(drawing, (whole) => (texts.has(whole) ? `<${w}:t xml:space="preserve">${texts.get(whole)}</${w}:t>` : whole));
 }
 
 export async function docxToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
-  const source = await withEquationsAsText(ctx, data);
+  const { source, charts } = await withEquationsAsText(ctx, data);
   const mammoth = (await import('mammoth')).default;
   let images = 0;
   let html: string;
@@ -80,7 +118,8 @@ export async function docxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
       `${ctx.filename} is a corrupt DOCX file and cannot be read (${(error as Error)?.message ?? error}).`,
     );
   }
-  const markdown = htmlToMarkdown(html, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, mainContent: false });
+  let markdown = htmlToMarkdown(html, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, mainContent: false });
+  for (const [marker, chart] of charts) markdown = markdown.replace(marker, () => `\n\n${chart}\n\n`).replace(/\n{3,}/g, '\n\n');
   if (!markdown.trim()) {
     if (images > 0 && ctx.skipOcr) {
       throw new ConversionError('ocr_skipped', ocrSkippedMessage(ctx.filename, 'the document contains only images'));

@@ -366,3 +366,48 @@ export function encodePgm(width: number, height: number, pixels: Uint8Array | Ui
   }
   return out;
 }
+
+/** Frames of a multi-page TIFF read at most (each is one OCR image, within the per-file image limit too). */
+export const MAX_TIFF_FRAMES = 500;
+
+/**
+ * The offsets of a TIFF's image directories (one per frame, in order), following the chain from
+ * the header; [] when `data` is not a classic TIFF. A loop or an offset outside the file ends the chain.
+ */
+export function tiffFrameOffsets(data: Uint8Array): number[] {
+  if (data.length < 8) return [];
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const little = data[0] === 0x49 && data[1] === 0x49;
+  if (!little && !(data[0] === 0x4d && data[1] === 0x4d)) return [];
+  if (view.getUint16(2, little) !== 42) return [];
+  const offsets: number[] = [];
+  const seen = new Set<number>();
+  let at = view.getUint32(4, little);
+  while (at >= 8 && at + 2 <= data.length && !seen.has(at) && offsets.length < MAX_TIFF_FRAMES + 1) {
+    seen.add(at);
+    const entries = view.getUint16(at, little);
+    const next = at + 2 + entries * 12;
+    if (next + 4 > data.length) break;
+    offsets.push(at);
+    at = view.getUint32(next, little);
+  }
+  return offsets;
+}
+
+/**
+ * One frame of a multi-page TIFF as a TIFF of its own: the same bytes (every offset in a TIFF is
+ * from the file's start) with the header pointing at that frame's directory, whose chain ends there.
+ */
+export function tiffFrame(data: Uint8Array, offset: number): Buffer {
+  const out = Buffer.from(data);
+  const little = out[0] === 0x49;
+  const entries = little ? out.readUInt16LE(offset) : out.readUInt16BE(offset);
+  if (little) {
+    out.writeUInt32LE(offset, 4);
+    out.writeUInt32LE(0, offset + 2 + entries * 12);
+  } else {
+    out.writeUInt32BE(offset, 4);
+    out.writeUInt32BE(0, offset + 2 + entries * 12);
+  }
+  return out;
+}

@@ -37,9 +37,72 @@ interface TextItemLike {
   height?: number;
 }
 
-/** Lines from the order and positions of PDF.js text items; a large vertical gap is a paragraph break. */
+const squashSpaces = (text: string) => text.trim().replace(/\s+/g, ' ');
+
+/** Text lines shorter than this (characters) can be headings; a longer line is body text set large. */
+const MAX_HEADING_CHARS = 150;
+
+/**
+ * The markdown heading level of a line set in `size` on a page whose body text is `body`: a line
+ * clearly larger than the body is a heading, the larger the higher; 0 for body text.
+ */
+export function headingLevel(size: number, body: number): number {
+  if (!(body > 0)) return 0;
+  const ratio = size / body;
+  return ratio >= 1.9 ? 1 : ratio >= 1.45 ? 2 : ratio >= 1.18 ? 3 : 0;
+}
+
+/**
+ * The heading level of each line of a page (0: body text). The body size is the font height most
+ * of the page's characters are set in; a heading wraps over two lines at most, so a longer run of
+ * large lines is text set large (a form, a banner).
+ */
+function headingLevels(lines: { text: string; size: number; blankBefore: boolean }[]): number[] {
+  // The body size: the font height most characters on the page are set in.
+  const weight = new Map<number, number>();
+  for (const line of lines) {
+    if (!Number.isFinite(line.size)) continue;
+    const size = Math.round(line.size * 2) / 2;
+    weight.set(size, (weight.get(size) ?? 0) + line.text.trim().length);
+  }
+  const body = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  const levels = lines.map((line) => {
+    const plain = line.text.trim();
+    return plain.length >= 2 && plain.length <= MAX_HEADING_CHARS && /\p{L}/u.test(plain) && Number.isFinite(line.size)
+      ? headingLevel(line.size, body)
+      : 0;
+  });
+  // A heading wraps over two lines at most: a longer run of large lines is text set large (a form, a banner).
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (levels[i] && j < lines.length && levels[j] === levels[i] && !lines[j]!.blankBefore) j++;
+    const joined = lines.slice(i, j).reduce((n, l) => n + l.text.trim().length + 1, 0);
+    if (j - i > 2 || joined > MAX_HEADING_CHARS) for (let k = i; k < j; k++) levels[k] = 0;
+    i = j;
+  }
+  return levels;
+}
+
+/**
+ * Lines from the order and positions of PDF.js text items; a large vertical gap is a paragraph
+ * break, and a short line set clearly larger than the page's body text (the size most of its
+ * characters have) is a markdown heading, its level by how much larger.
+ */
 export function textFromItems(items: readonly unknown[]): string {
-  let out = '';
+  interface Line {
+    text: string;
+    /** The smallest font height of the line's non-blank items. */
+    min: number;
+    blankBefore: boolean;
+  }
+  const lines: Line[] = [];
+  let current: Line | undefined;
+  let blankNext = false;
+  const end = (blank = false) => {
+    if (current) lines.push(current);
+    current = undefined;
+    blankNext ||= blank;
+  };
   let lastY: number | undefined;
   let lastHeight = 0;
   for (const raw of items) {
@@ -49,22 +112,38 @@ export function textFromItems(items: readonly unknown[]): string {
     const height = Math.abs(item.transform?.[3] ?? 0) || item.height || 10;
     if (lastY !== undefined && item.str) {
       const gap = lastY - y;
-      if (gap > Math.max(height, lastHeight) * 1.8) {
-        out = out.replace(/\n?$/, '\n\n');
-      } else if (Math.abs(gap) > height * 0.5 && !out.endsWith('\n')) {
-        out += '\n';
-      }
+      if (gap > Math.max(height, lastHeight) * 1.8) end(true);
+      else if (Math.abs(gap) > height * 0.5) end();
     }
-    out += item.str;
-    if (item.hasEOL && !out.endsWith('\n')) out += '\n';
+    if (item.str) {
+      current ??= { text: '', min: Infinity, blankBefore: blankNext };
+      blankNext = false;
+      current.text += item.str;
+      if (item.str.trim()) current.min = Math.min(current.min, height);
+    }
+    if (item.hasEOL) end();
     if (item.str) {
       lastY = y;
       lastHeight = height;
     }
   }
+  end();
+  const levels = headingLevels(lines.map((l) => ({ text: l.text, size: l.min, blankBefore: l.blankBefore })));
+  const out: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    const text = line.text.replace(/\s+$/, '');
+    const plain = text.trim().replace(/\s+/g, ' ');
+    const level = levels[i]!;
+    if (level && i > 0 && levels[i - 1] === level && !line.blankBefore) {
+      // The second line of a wrapped heading.
+      out[out.length - 2] += ` ${plain}`;
+    } else if (level) out.push('', `${'#'.repeat(level)} ${plain}`, '');
+    else {
+      if (line.blankBefore) out.push('');
+      out.push(text);
+    }
+  }
   return out
-    .split('\n')
-    .map((line) => line.replace(/\s+$/, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -103,13 +182,20 @@ export function tablesFromItems(items: readonly unknown[]): string | undefined {
     a.length === b.length && a.length >= 2 && a.every((cell, i) => Math.abs(cell.x - b[i]!.x) <= tolerance);
   const out: string[] = [];
   let found = false;
+  const levels = headingLevels(lines.map((l) => ({ text: l.cells.map((c) => c.text).join(' '), size: l.height, blankBefore: false })));
   for (let i = 0; i < lines.length;) {
     let j = i + 1;
     while (j < lines.length && aligned(lines[i]!.cells, lines[j]!.cells, lines[i]!.height * 2)) j++;
     if (j - i >= 2) {
       found = true;
       out.push('', markdownTable(lines.slice(i, j).map((l) => l.cells.map((c) => c.text))), '');
-    } else out.push(lines[i]!.cells.map((c) => c.text).join(' '));
+    } else {
+      const text = lines[i]!.cells.map((c) => c.text).join(' ');
+      const level = levels[i]!;
+      if (level && i > 0 && levels[i - 1] === level && out[out.length - 1] === '') out[out.length - 2] += ` ${squashSpaces(text)}`;
+      else if (level) out.push('', `${'#'.repeat(level)} ${squashSpaces(text)}`, '');
+      else out.push(text);
+    }
     i = j;
   }
   return found

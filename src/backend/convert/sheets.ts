@@ -11,6 +11,8 @@ import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable, trimRows } from './markdown';
 import { decodeLegacyText } from './encoding';
+import { chartToMarkdown } from './charts';
+import { sheetComments } from './comments';
 import { readImage } from './ocr';
 import { odfContent, openPackage, relationships, type Package } from './zipPackage';
 import { attr, childrenNamed, findAll, findFirst, localName, textOf, type XmlNode } from './xml';
@@ -22,7 +24,7 @@ export interface Sheet {
   name: string;
   /** row -> column -> text */
   cells: Map<number, Map<number, string>>;
-  /** Text of the sheet's pictures (alt text, what OCR reads), after its table. */
+  /** Text placed on the sheet besides its cells (comments, pictures' alt text and what OCR reads), after its table. */
   pictures?: string[];
 }
 
@@ -164,7 +166,7 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
         put(sheet, ref?.row ?? rowIndex, colIndex, text);
       }
     }
-    sheet.pictures = await sheetPictures(ctx, pkg, target!, sheet.name);
+    sheet.pictures = [...(await sheetComments(pkg, target!)), ...(await sheetPictures(ctx, pkg, target!, sheet.name))];
     sheets.push(sheet);
   }
   return sheetsToMarkdown(ctx, sheets);
@@ -172,7 +174,7 @@ export async function xlsxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
 
 /**
  * The pictures placed on a sheet (its drawing part): each one's alt text and the text OCR reads in
- * it, in the drawing's order, bounded like pictures in any document.
+ * it, in the drawing's order, bounded like pictures in any document; then its charts as text.
  */
 async function sheetPictures(ctx: ConvertContext, pkg: Package, sheetPart: string, sheetName: string): Promise<string[]> {
   const out: string[] = [];
@@ -200,6 +202,11 @@ async function sheetPictures(ctx: ConvertContext, pkg: Package, sheetPart: strin
         `picture ${index} on ${where} was not read`,
       );
       if (text) out.push(text);
+    }
+    for (const chartRef of findAll(drawing, 'c:chart')) {
+      const chart = drawingRels.get(attr(chartRef, 'r:id') ?? '');
+      const xml = chart && !chart.external ? await pkg.xml(chart.target) : undefined;
+      if (xml) out.push(chartToMarkdown(xml));
     }
   }
   return out;

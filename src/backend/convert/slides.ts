@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
+import { slideComments } from './comments';
+import { chartToMarkdown } from './charts';
 import { readImage } from './ocr';
 import { odfTableRows, odfText } from './sheets';
 import { openPackage, relationships, type Package } from './zipPackage';
@@ -26,39 +28,6 @@ function paragraphs(body: XmlNode): string[] {
       return out.trim();
     })
     .filter(Boolean);
-}
-
-/** A chart part: its title, then its series as a table (categories × series). */
-export function chartToMarkdown(chart: XmlNode): string {
-  const title = findFirst(chart, 'c:title');
-  const titleText = title ? squash(findAll(title, 'a:t').map(textOf).join(' ')) : '';
-  const series = findAll(chart, 'c:ser').map((ser) => {
-    const name = squash(
-      findAll(findFirst(ser, 'c:tx') ?? { name: '', attrs: {}, children: [] }, 'c:v', 'a:t')
-        .map(textOf)
-        .join(' '),
-    );
-    const points = (tag: string) => {
-      const holder = findFirst(ser, tag);
-      const values = new Map<number, string>();
-      if (holder) {
-        for (const pt of findAll(holder, 'c:pt')) values.set(Number(attr(pt, 'idx') ?? 0), textOf(findFirst(pt, 'c:v') ?? pt).trim());
-      }
-      return values;
-    };
-    return { name, categories: points('c:cat'), values: points('c:val') };
-  });
-  const lines: string[] = [titleText ? `Chart: ${titleText}` : 'Chart'];
-  if (series.length) {
-    const count = Math.max(...series.map((s) => Math.max(s.categories.size, s.values.size)));
-    const header = ['', ...series.map((s, i) => s.name || `Series ${i + 1}`)];
-    const rows = Array.from({ length: count }, (_, i) => [
-      series[0]!.categories.get(i) ?? String(i + 1),
-      ...series.map((s) => s.values.get(i) ?? ''),
-    ]);
-    lines.push('', markdownTable([header, ...rows]));
-  }
-  return lines.join('\n');
 }
 
 async function pictureText(ctx: ConvertContext, pkg: Package, target: string | undefined, where: string): Promise<string> {
@@ -133,6 +102,8 @@ export async function pptxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
     const label = `slide ${number}`;
     const { title, body } = await slideBody(ctx, pkg, part, label);
     const sections = [`## Slide ${number}${title ? `: ${title}` : ''}`, ...body];
+    const comments = await slideComments(pkg, part);
+    if (comments) sections.push(comments);
     const notesPart = [...(await relationships(pkg, part)).values()].find((r) => r.type.endsWith('/notesSlide'))?.target;
     if (notesPart) {
       const notes = await slideBody({ ...ctx, skipOcr: true, notes: [] }, pkg, notesPart, label);

@@ -182,7 +182,14 @@ export function parseSse(text: string): { event?: string; data: string }[] {
 
 /** A minimal valid PDF: pages with text lines (Helvetica) and/or an image and no text. */
 export function makePdf(
-  pages: { lines?: string[]; image?: boolean; scan?: { width: number; height: number; gray: Buffer }; table?: string[][] }[],
+  pages: {
+    lines?: string[];
+    image?: boolean;
+    scan?: { width: number; height: number; gray: Buffer };
+    table?: string[][];
+    /** Lines each set in its own font size (points), top to bottom. */
+    sized?: { text: string; size: number }[];
+  }[],
 ): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
@@ -195,6 +202,13 @@ export function makePdf(
     let resources = '/Font << /F1 3 0 R >>';
     if (page.lines?.length) {
       content += `BT /F1 12 Tf 72 720 Td 16 TL\n${page.lines.map((l) => `(${l.replace(/[()\\]/g, '\\$&')}) Tj T*`).join('\n')}\nET\n`;
+    }
+    if (page.sized?.length) {
+      let y = 740;
+      for (const { text, size } of page.sized) {
+        y -= size * 1.4;
+        content += `BT /F1 ${size} Tf 72 ${y} Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
+      }
     }
     if (page.image) {
       add(
