@@ -248,7 +248,7 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
     // ------------------------------------------------------------------ chat: first token
     progress(`${version}: chat Enter → first token painted, DocChat and the floor's echo`);
     await session.runCommand('DocChat: Open Chat');
-    let frame = await docchatFrame();
+    const frame = await docchatFrame();
     for (let attempt = 1; ; attempt++) {
       try {
         await frame.locator(`.model-select option[value="${MODELS.instant}"]`).waitFor({ state: 'attached', timeout: 30_000 });
@@ -324,13 +324,7 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
           sources.get(v.id)!.length,
         ]),
     });
-    await session.runCommand('View: Close All Editors');
-    await page
-      .locator(`iframe.webview[src*="extensionId=${FLOOR_EXTENSION_ID}"]`)
-      .waitFor({ state: 'detached', timeout: 30_000 })
-      .catch(() => undefined);
-    await session.runCommand('DocChat: Open Chat');
-    frame = await docchatFrame();
+    // The floor's panel stays open beside DocChat's, idle, until the panel is measured.
 
     // ------------------------------------------------------------------ chat: 100 KB answer
     progress(`${version}: chat, 100 KB answer, last token → complete on screen`);
@@ -427,7 +421,10 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
         const painted = await waitForMark(opened, who === 'docchat' ? 'docchat:conversation-painted' : 'floor:conversation-painted');
         open[who].push((await frameOrigin(opened)) + painted.startTime - clickedAt);
         openInWebview[who].push(painted.startTime);
-        if (who === 'floor') floorShown = Number(painted.detail?.messages ?? 0);
+        if (who === 'floor') {
+          floorShown = Number(painted.detail?.messages ?? 0);
+          if (i === 0) await session.screenshot('floor panel on the same messages');
+        }
         if (who === 'docchat' && painted.detail?.conversationId !== conversationA) {
           run.notes.push(
             `${version}: run ${i + 1} of opening the panel showed another conversation (${painted.detail?.messages} messages).`,
@@ -436,7 +433,7 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
       }
     }
     profiled(await stopPanelProfile(), 'panel switch and open');
-    await session.screenshot('floor panel on the same messages');
+    await session.screenshot('chat panel reopened');
     if (floorShown !== sizeA) run.notes.push(`${version}: the floor's panel painted ${floorShown} messages, DocChat's ${sizeA}.`);
     run.felt.push({
       id: 'panel-open',
@@ -709,11 +706,13 @@ main(async (): Promise<BenchResult> => {
     notes.push(...r.notes);
   }
   notes.push(...missed.map((m) => `Missed: ${m}`));
+  // A profiled run is slowed by its profilers: its figures get a section of their own.
+  const profiledRun = Boolean(process.env.LATENCY_CPU_PROFILE);
   return {
     id: 'latency',
-    title: 'Latency the user feels (VS Code + Chromium)',
+    title: profiledRun ? 'Latency the user feels: where the time goes (CPU profiles)' : 'Latency the user feels (VS Code + Chromium)',
     goal: `DocChat's own overhead over the floor — the same UI operation done by a bare extension in the same VS Code, plus the server's raw round trip DocChat waits for — at most one frame (${FRAME_MS} ms p50) for Enter → first answer text, search results, tree expand and Load more; the chat panel opened on 200 messages within ${PANEL_GOAL_RATIO}× its floor.`,
-    method: `${runs.map((r) => `code-server ${r.target.codeServer} (VS Code ${r.target.vscode})`).join(' and ')}, one after the other in one run, each in headless Debian Chromium (the test harness) with DocChat from dist/ and the floor extension (test/bench/floor, never shipped) installed beside it, against the embedded backend (its CLI, rate limits off) whose gateway forwards to a scripted OpenAI-compatible upstream on 127.0.0.1 (\`instant\` answers at once, \`delayed\` after ${FIRST_TOKEN_DELAY_MS} ms; a ${SHORT_ANSWER.length}-character answer with a citation and code). The floor does each operation with nothing behind it: a tree provider answering ${PAGE_SIZE} ready rows and a Load more row, a quick pick given ready rows after the same ${DEFAULT_DEBOUNCE_MS} ms debounce, a webview panel that paints DocChat's own ${'<article>'}s of the same conversation from a static file, and a chat panel that echoes a ready token. Chat times are the webviews' own performance marks (the Enter key event's timeStamp → the task after the first paint that shows answer text); search and tree times are taken in the workbench page (input event timeStamp → the task after the paint that shows the rows); the panel's is the palette click → the task after the paint of the conversation (wall clock). DocChat and the floor alternate run by run (search: ${SEARCH_RUNS} runs each, one after the other); the server round trip is the same request by DocChat's API clients from the benchmark process, interleaved. Overhead = DocChat − floor at p50 and at p95; "× floor" is their ratio. The load column is the 1-minute load average when the version's measuring started and ended (the machine has ${os.cpus().length} cores). ${ROUNDS} rounds per chat case, ${BULK_RUNS} 100 KB answers, ${TREE_RUNS} expand/Load more runs, ${PANEL_RUNS} opens and switch cycles.`,
+    method: `${runs.map((r) => `code-server ${r.target.codeServer} (VS Code ${r.target.vscode})`).join(' and ')}, one after the other in one run, each in headless Debian Chromium (the test harness) with DocChat from dist/ and the floor extension (test/bench/floor, never shipped) installed beside it, against the embedded backend (its CLI, rate limits off) whose gateway forwards to a scripted OpenAI-compatible upstream on 127.0.0.1 (\`instant\` answers at once, \`delayed\` after ${FIRST_TOKEN_DELAY_MS} ms; a ${SHORT_ANSWER.length}-character answer with a citation and code). The floor does each operation with nothing behind it: a tree provider answering ${PAGE_SIZE} ready rows and a Load more row, a quick pick given ready rows after the same ${DEFAULT_DEBOUNCE_MS} ms debounce, a webview panel that paints DocChat's own ${'<article>'}s of the same conversation from a static file, and a chat panel that echoes a ready token. Chat times are the webviews' own performance marks (the Enter key event's timeStamp → the task after the first paint that shows answer text); search and tree times are taken in the workbench page (input event timeStamp → the task after the paint that shows the rows); the panel's is the palette click → the task after the paint of the conversation (wall clock). DocChat and the floor alternate run by run (search: ${SEARCH_RUNS} runs each, one after the other); the server round trip is the same request by DocChat's API clients from the benchmark process, interleaved. Overhead = DocChat − floor at p50 and at p95; "× floor" is their ratio. The load column is the 1-minute load average when the version's measuring started and ended (the machine has ${os.cpus().length} cores). ${ROUNDS} rounds per chat case, ${BULK_RUNS} 100 KB answers, ${TREE_RUNS} expand/Load more runs, ${PANEL_RUNS} opens and switch cycles.${profiledRun ? " This run had the CPU profilers of the workbench page (with the webviews) and of the extension host on (LATENCY_CPU_PROFILE), sampling every 200 µs: they slow what they measure, so its times are for finding where the time goes, not figures; each profile spans its whole case, DocChat's and the floor's runs." : ''}`,
     tables,
     notes,
   };
