@@ -103,6 +103,7 @@ function chatHtml(messagesHtml) {
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
+<script nonce="${nonce}">performance.mark('floor:head');</script>
 <style nonce="${nonce}">
   html, body { height: 100%; margin: 0; }
   body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); }
