@@ -18,7 +18,7 @@ import { GatewayClient } from '../../src/api/gateway/client';
 import { startBackend } from '../../src/backend';
 import { DEFAULT_DEBOUNCE_MS } from '../../src/features/search/searchController';
 import { launchVSCode, manifest, startBackendProcess, vscodeTarget, type VSCodeSession, type VSCodeTarget } from '../support/harness';
-import { startProfile, type ProfileSummaries, type ProfileSummary } from './latency/cpuProfile';
+import { openExtensionHostInspector, startProfile, type ProfileSummaries, type ProfileSummary } from './latency/cpuProfile';
 import {
   describeGoal,
   FELT_COLUMNS,
@@ -205,7 +205,6 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
     progress(`${version}: starting VS Code with DocChat and the floor extension`);
     session = await launchVSCode({
       name: `bench latency ${targetName}`,
-      inspectExtensionHost: Boolean(process.env.LATENCY_CPU_PROFILE),
       extraExtensions: [FLOOR_DIR],
       env: { FLOOR_DEBOUNCE_MS: String(DEFAULT_DEBOUNCE_MS), FLOOR_MESSAGES_FILE: floorMessagesFile },
       settings: {
@@ -216,7 +215,7 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
       },
     });
     const page = session.page;
-    const hostPort = session.extensionHostInspectPort;
+    const hostPort = process.env.LATENCY_CPU_PROFILE ? await openExtensionHostInspector(session.server.process.pid!) : undefined;
     const profiled = (summaries: ProfileSummaries, label: string) => {
       if (summaries.extensionHost) run.hostProfiles.push({ label, summary: summaries.extensionHost });
       if (summaries.page) run.pageProfiles.push({ label, summary: summaries.page });
