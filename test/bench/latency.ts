@@ -451,6 +451,15 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
       samples: { docchat: open.docchat, floor: open.floor },
     });
     run.felt.push({
+      id: 'panel-open-before-webview',
+      label: '  of which: command clicked → webview navigation start',
+      target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
+      samples: {
+        docchat: open.docchat.map((t, k) => t - openInWebview.docchat[k]!),
+        floor: open.floor.map((t, k) => t - openInWebview.floor[k]!),
+      },
+    });
+    run.felt.push({
       id: 'panel-open-webview',
       label: `  of which: webview navigation start → ${sizeA} messages painted`,
       target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
