@@ -443,6 +443,9 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
     }
     profiled(await stopPanelProfile(), 'panel switch and open');
     await session.screenshot('chat panel reopened');
+    run.notes.push(
+      `${version}: painting the ${floorShown} messages (parse, layout and paint, from the floor page's head script to the paint) takes the floor ${ms(p50(floorPaint))} ms p50 of its ${ms(p50(open.floor))} ms open; DocChat's open is ${ms(p50(open.docchat) - p50(open.floor))} ms over the floor's, ${ms(p50(open.docchat.map((t, k) => t - openInWebview.docchat[k]!)) - p50(open.floor.map((t, k) => t - openInWebview.floor[k]!)))} ms of it before its webview starts to navigate.`,
+    );
     if (floorShown !== sizeA) run.notes.push(`${version}: the floor's panel painted ${floorShown} messages, DocChat's ${sizeA}.`);
     run.felt.push({
       id: 'panel-open',
