@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { feltFigures, feltRow, FELT_COLUMNS, FLOOR_DIR, FLOOR_EXTENSION_ID } from '../../bench/latency/floor';
+import { ms } from '../../bench/lib/stats';
 
 describe('latency benchmark: DocChat against its floor', () => {
   it('adds the server round trip to the floor run by run, and reports DocChat − floor at p50 and p95', () => {
@@ -63,5 +64,15 @@ describe('latency benchmark: DocChat against its floor', () => {
     const root = path.resolve(FLOOR_DIR, '../../..');
     const docchat = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
     assert.notEqual(`${docchat.publisher}.${docchat.name}`, FLOOR_EXTENSION_ID);
+  });
+});
+
+describe('benchmark number formatting', () => {
+  it('gives an overhead below zero the precision of its size', () => {
+    assert.equal(ms(-25), '-25.0');
+    assert.equal(ms(-344.4), '-344');
+    assert.equal(ms(-1.234), '-1.23');
+    assert.equal(ms(-0.5), '-0.500');
+    assert.equal(ms(25), '25.0');
   });
 });
