@@ -407,6 +407,8 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
     const openInWebview = { docchat: [] as number[], floor: [] as number[] };
     let floorShown = 0;
     const floorPaint: number[] = [];
+    const scriptReceived: number[] = [];
+    const documentParsed: number[] = [];
     for (let i = 0; i < PANEL_RUNS; i++) {
       for (const who of i % 2 ? (['floor', 'docchat'] as const) : (['docchat', 'floor'] as const)) {
         await session.runCommand('View: Close All Editors');
@@ -433,6 +435,17 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
           // The head's mark comes before the messages' HTML: from it on is parsing, layout and paint.
           floorPaint.push(painted.startTime - (await waitForMark(opened, 'floor:head')).startTime);
           if (i === 0) await session.screenshot('floor panel on the same messages');
+        }
+        if (who === 'docchat') {
+          // Where the webview's part goes: its script received, its document parsed (n/a where the timeline lacks them).
+          const steps = await opened.evaluate(() => {
+            const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+            const script = resources.find((e) => /\/chat\.js(\?|$)/.test(e.name));
+            const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+            return { script: script ? script.responseEnd : Number.NaN, parsed: nav ? nav.domContentLoadedEventEnd : Number.NaN };
+          });
+          scriptReceived.push(steps.script);
+          documentParsed.push(steps.parsed);
         }
         if (who === 'docchat' && painted.detail?.conversationId !== conversationA) {
           run.notes.push(
@@ -483,6 +496,12 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
             const v = switchTo.get(id)!;
             return [`switch to a conversation with ${messages(id)}`, ms(p50(v)), ms(p95(v)), ms(Math.max(...v)), v.length];
           }),
+          ...(
+            [
+              ['DocChat panel open: webview navigation start → chat.js received', scriptReceived],
+              ['DocChat panel open: webview navigation start → its document parsed (DOMContentLoaded end)', documentParsed],
+            ] as const
+          ).map(([label, v]) => [label, ms(p50(v)), ms(p95(v)), ms(Math.max(...v)), v.filter(Number.isFinite).length]),
           [
             `floor panel open: its head's script → ${floorShown} messages parsed, laid out and painted`,
             ms(p50(floorPaint)),
