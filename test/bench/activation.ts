@@ -110,8 +110,15 @@ async function measureOnce(
   const env: Record<string, string> = { DOCCHAT_BENCH_ACTIVATION_OUT: out };
   if (profileDir) env.DOCCHAT_BENCH_ACTIVATION_PROFILE = profileDir;
   const session = await launchVSCode({ name: 'bench-activation', env, extraExtensions: floorDir ? [floorDir] : [] });
-  const records = () =>
-    (existsSync(out) ? readFileSync(out, 'utf8').trim().split('\n').filter(Boolean) : []).map((l) => JSON.parse(l) as Activation);
+  // The wrappers append their lines while this reads: a line still being written is skipped.
+  const parse = (line: string): Activation[] => {
+    try {
+      return [JSON.parse(line) as Activation];
+    } catch {
+      return [];
+    }
+  };
+  const records = () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : []).flatMap(parse);
   const of = (list: Activation[], id: string) => list.find((a) => a.extension === id);
   try {
     // Both designs activate by the time the harness has shown the DocChat view (its first use).
