@@ -1,8 +1,10 @@
 // Entry point of the extension copy the activation benchmark installs: it loads the real bundle
 // and times its module load and activate() inside the extension host, then appends the numbers
-// to the file named by DOCCHAT_BENCH_ACTIVATION_OUT. With DOCCHAT_BENCH_ACTIVATION_PROFILE (a
-// folder), the inspector's CPU profiler runs from before the `require` to the end of activate()
-// and the profile is written there as activation-<time>.cpuprofile.
+// and the extension's id to the file named by DOCCHAT_BENCH_ACTIVATION_OUT (the floor extension
+// installed beside DocChat is timed by a copy of this file too). With
+// DOCCHAT_BENCH_ACTIVATION_PROFILE (a folder), the inspector's CPU profiler runs from before the
+// `require` to the end of activate() and the profile is written there as
+// activation-<time>.cpuprofile.
 const { appendFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -48,7 +50,7 @@ exports.activate = function activate(context) {
   const report = (settledMs) =>
     appendFileSync(
       process.env.DOCCHAT_BENCH_ACTIVATION_OUT,
-      `${JSON.stringify({ loadMs, activateMs, settledMs, loadCpuMs, activateCpuMs })}\n`,
+      `${JSON.stringify({ extension: context.extension?.id, loadMs, activateMs, settledMs, loadCpuMs, activateCpuMs })}\n`,
     );
   if (result && typeof result.then === 'function') {
     result.then(

@@ -6,6 +6,7 @@
  * `<case>.exthost.cpuprofile` to the folder (not to the repository) and prints its top frames by
  * self time.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -171,6 +172,44 @@ class InspectorSession {
   close(): void {
     this.socket.close();
   }
+}
+
+/** Node's inspector port when a process opens it on SIGUSR1. */
+const SIGUSR1_INSPECTOR_PORT = 9229;
+
+/**
+ * Opens the inspector of the extension host under code-server `serverPid` and resolves to its port.
+ * code-server's extension host no longer takes `inspect-extensions` from the workbench URL, so
+ * this sends the process SIGUSR1, on which Node opens its inspector on 127.0.0.1:9229.
+ */
+export async function openExtensionHostInspector(serverPid: number): Promise<number> {
+  const processes = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
+  const under = new Set([serverPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of processes) {
+      if (under.has(p.ppid) && !under.has(p.pid)) {
+        under.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  const host = processes.find((p) => under.has(p.pid) && p.args.includes('--type=extensionHost'));
+  if (!host) throw new Error(`no extension host process under code-server (pid ${serverPid})`);
+  process.kill(host.pid, 'SIGUSR1');
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await fetch(`http://127.0.0.1:${SIGUSR1_INSPECTOR_PORT}/json/list`);
+      return SIGUSR1_INSPECTOR_PORT;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`the extension host (pid ${host.pid}) opened no inspector on 127.0.0.1:${SIGUSR1_INSPECTOR_PORT}`);
 }
 
 export interface ProfileSummaries {

@@ -34,9 +34,11 @@ export function summarize(values: readonly number[]): Summary {
 /** Milliseconds with a precision that suits their size. */
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
-  if (value >= 100) return value.toFixed(0);
-  if (value >= 10) return value.toFixed(1);
-  if (value >= 1) return value.toFixed(2);
+  // By size, so a difference below zero reads like one above it.
+  const size = Math.abs(value);
+  if (size >= 100) return value.toFixed(0);
+  if (size >= 10) return value.toFixed(1);
+  if (size >= 1) return value.toFixed(2);
   return value.toFixed(3);
 }
 
