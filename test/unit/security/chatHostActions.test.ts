@@ -132,6 +132,7 @@ function fakeServices() {
       current: { gatewayUrl: '', documentsUrl: '', defaultModel: '', projectCode: '', searchMaxResults: 8, announceAnswers: false },
     },
     modelServer: { choice: undefined },
+    documentsEvents: { onDidChangeStore: none.event, onDidDeleteStore: none.event, onDidListStores: none.event },
     recentStores: { sort: (ids: string[]) => ids, touch: async () => undefined },
     grounding: { resolve: () => undefined, choice: { kind: 'none' }, remember: async () => undefined },
     errors: { report: () => undefined },
