@@ -3,6 +3,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { readDiscovery } from '../../../../src/common/discoveryFile';
+import { MCP_SERVER_LABEL } from '../../../../src/features/agents/mcpServer';
 import { EXTENSION_ID, eventually } from '../documents/fixtures';
 
 // DocChat's MCP server as VS Code's agents reach it: VS Code starts the server from DocChat's
@@ -18,7 +19,8 @@ import { EXTENSION_ID, eventually } from '../documents/fixtures';
 //   content, and each resource_link as a link to an `mcp-resource:` URI that VS Code's file system
 //   reads from the server (resources/read).
 
-const SERVER_ID = `${EXTENSION_ID}/DocChat`;
+// VS Code names an extension's server `<extension id>/<label>`.
+const SERVER_ID = `${EXTENSION_ID}/${MCP_SERVER_LABEL}`;
 const MARKER = 'Quarterly cold-storage audits rotate the vault keys every ninety days.';
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (data: Uint8Array) => new TextDecoder().decode(data);
