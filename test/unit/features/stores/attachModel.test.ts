@@ -13,8 +13,9 @@ describe('attach flow rules', () => {
     assert.equal(mayUseOcr('slides.odp'), true);
     assert.equal(mayUseOcr('scans.zip'), true);
     assert.equal(mayUseOcr('notes.md'), false);
-    for (const sheet of ['budget.xlsx', 'old.xls', 'plan.ods', 'data.csv'])
-      {assert.equal(mayUseOcr(sheet), false, `no OCR question for ${sheet}`);}
+    for (const sheet of ['budget.xlsx', 'old.xls', 'plan.ods', 'data.csv']) {
+      assert.equal(mayUseOcr(sheet), false, `no OCR question for ${sheet}`);
+    }
     assert.equal(mayUseOcr('Makefile'), false);
   });
 
