@@ -75,6 +75,8 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     await session.screenshot('docchat answered in the chat view');
     assert.doesNotMatch(text, /Language model unavailable/);
     assert.match(text, /Answered by local-extractive through DocChat's Local mode\./);
-    assert.match(text, /\[1\]/, 'the answer cites the demo store');
+    // Which sources are cited follows the demo documents; that it cites one of the demo store is the point.
+    assert.match(text, /\[\d+\]/, 'the answer cites its sources');
+    assert.match(text, /\.md · demo/, 'a source of the demo store is listed');
   });
 });

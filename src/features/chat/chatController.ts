@@ -235,6 +235,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
    * remembers the first as the default for new chats.
    */
   setGrounding(stores: readonly StoreOption[]): void {
+    // A store picked from a fresh list (made elsewhere since the chat listed) joins the chat's list.
+    for (const store of stores) if (!this.stores.nameOf(store.id)) this.storesChanged(this.stores.upsert(store));
     void this.services.grounding.remember(stores[0]);
     for (const store of stores) {
       void this.services.recentStores.touch(store.id);

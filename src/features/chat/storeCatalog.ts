@@ -18,6 +18,11 @@ export class StoreCatalog {
   private current: StoreCatalogState = { stores: [], loading: false };
   private inflight: Promise<StoreCatalogState> | undefined;
   private listed: StoreCatalogState['stores'] | undefined;
+  /**
+   * Stores seen to go: deleted in the tree, or listed once and missing from a later complete list.
+   * A store this window never listed (created elsewhere since) is not gone: the service decides.
+   */
+  private readonly gone = new Set<string>();
 
   get state(): StoreCatalogState {
     return this.current;
@@ -38,6 +43,7 @@ export class StoreCatalog {
    */
   upsert(store: { id: string; name: string }): boolean {
     const entry = { id: store.id, name: store.name || store.id };
+    this.gone.delete(store.id);
     const index = this.current.stores.findIndex((s) => s.id === store.id);
     const stores = index >= 0 ? this.current.stores.map((s, i) => (i === index ? entry : s)) : [entry, ...this.current.stores];
     if (index >= 0 && this.current.stores[index]!.name === entry.name) return false;
@@ -47,6 +53,7 @@ export class StoreCatalog {
 
   /** A store was deleted: it leaves the list (and the known stores) at once. */
   remove(id: string): boolean {
+    this.gone.add(id);
     if (!this.current.stores.some((s) => s.id === id)) return false;
     this.replaceStores(this.current.stores.filter((s) => s.id !== id));
     return true;
@@ -60,6 +67,7 @@ export class StoreCatalog {
     const listed = new Map(stores.map((s) => [s.id, s.name || s.id]));
     let next = this.current.stores.map((s) => (listed.has(s.id) ? { id: s.id, name: listed.get(s.id)! } : s));
     if (complete) {
+      this.noteGone(next, listed);
       const known = new Set(next.map((s) => s.id));
       next = [
         ...stores.filter((s) => !known.has(s.id)).map((s) => ({ id: s.id, name: s.name || s.id })),
@@ -74,9 +82,15 @@ export class StoreCatalog {
     return true;
   }
 
-  /** True when the store is known to be gone: not in a list of every store. */
+  /** True when the store is known to be gone: deleted, or dropped from a list of every store. */
   isGone(id: string): boolean {
-    return this.listed !== undefined && !this.listed.some((s) => s.id === id);
+    return this.gone.has(id);
+  }
+
+  /** A complete list `now` holds every store: those listed before and missing now are gone. */
+  private noteGone(before: StoreCatalogState['stores'], now: ReadonlyMap<string, string>): void {
+    for (const id of now.keys()) this.gone.delete(id);
+    for (const store of before) if (!now.has(store.id)) this.gone.add(store.id);
   }
 
   private replaceStores(stores: StoreCatalogState['stores'], complete = this.current.complete): void {
@@ -101,6 +115,7 @@ export class StoreCatalog {
         (page) => {
           const byId = new Map(page.data.map((s) => [s.id, { id: s.id, name: s.name || s.id }]));
           const stores = order([...byId.keys()]).map((id) => byId.get(id)!);
+          if (!page.hasMore) this.noteGone(this.current.stores, new Map(stores.map((s) => [s.id, s.name])));
           // A partial list cannot tell that a remembered store is gone (see defaultGrounding).
           this.current = { stores, loading: false, ...(page.hasMore ? {} : { complete: true }) };
           this.listed = page.hasMore ? undefined : stores;

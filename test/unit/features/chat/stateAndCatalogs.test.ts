@@ -310,6 +310,31 @@ describe('chat vector store list follows the stores tree', () => {
     );
   });
 
+  it('does not call a store gone that was created elsewhere after the last list, and does once a complete list drops it', async () => {
+    const catalog = new StoreCatalog();
+    await catalog.load(lister([{ id: 'vs_a', name: 'alpha' }]));
+    // Another user made "travel"; the chat learnt of it from a picker that lists afresh.
+    assert.equal(catalog.isGone('vs_travel'), false, 'never listed here is not gone: the service decides');
+    catalog.follow([{ id: 'vs_a', name: 'alpha' }], true);
+    assert.equal(catalog.isGone('vs_travel'), false, "a tree's list made before it was created does not make it gone");
+    catalog.follow(
+      [
+        { id: 'vs_travel', name: 'travel' },
+        { id: 'vs_a', name: 'alpha' },
+      ],
+      true,
+    );
+    catalog.follow([{ id: 'vs_a', name: 'alpha' }], true);
+    assert.equal(catalog.isGone('vs_travel'), true, 'listed, then missing from a complete list');
+    await catalog.load(
+      lister([
+        { id: 'vs_travel', name: 'travel' },
+        { id: 'vs_a', name: 'alpha' },
+      ]),
+    );
+    assert.equal(catalog.isGone('vs_travel'), false, 'listed again: not gone');
+  });
+
   it('does not call a store gone while only a first page of stores is known', async () => {
     const catalog = new StoreCatalog();
     await catalog.load(lister([{ id: 'vs_a', name: 'alpha' }], true));
