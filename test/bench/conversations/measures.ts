@@ -3,6 +3,7 @@
  * and a paired bootstrap of the difference of two methods' means over the same tasks.
  */
 import { ndcgAt, recallAt, type Judgements } from '../beir/metrics';
+import { seededRandom } from '../../support/faults/seededRandom';
 
 export interface TaskScores {
   recall5: number;
@@ -24,25 +25,13 @@ export function mean(values: readonly number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN;
 }
 
-/** A small seeded generator (mulberry32), so every run draws the same resamples. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The 95% interval of mean(a − b) over tasks resampled with replacement (paired: the same tasks for both). */
 export function pairedBootstrap(a: readonly number[], b: readonly number[], resamples = 2000, seed = 35): [number, number] {
   if (a.length !== b.length) throw new Error('paired samples differ in length');
   const n = a.length;
   if (n === 0) return [Number.NaN, Number.NaN];
   const diffs = a.map((x, i) => x - b[i]!);
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const means: number[] = [];
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
