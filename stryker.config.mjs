@@ -50,8 +50,8 @@ export const GROUPS = {
     mutate: [
       'src/mcp/environment.ts',
       lines('src/mcp/tools.ts', /^const storeInput/, /^const storeOutput/),
-      lines('src/mcp/tools.ts', /^ {8}query: z$/, /^ {6}outputSchema: /),
-      lines('src/mcp/tools.ts', /^ {8}page: z$/, /^ {10}\.describe\('Page to read/),
+      lines('src/mcp/tools.ts', /^ +query: z$/, /^ +outputSchema: /),
+      lines('src/mcp/tools.ts', /^ +page: z$/, /^ +\.describe\('Page to read/),
       lines('src/mcp/tools.ts', /^ {2}if \(!deps\.allowChanges\) return;/),
     ],
     spec: [
