@@ -42,3 +42,18 @@ export function loadWithFakeVscode<T>(fake: unknown, modulePath: string): T {
     scope.dispose();
   }
 }
+
+/** `vscode.EventEmitter` as the fakes need it: listeners called in order, disposable. */
+export class FakeEventEmitter<T> {
+  private readonly listeners = new Set<(e: T) => void>();
+  readonly event = (listener: (e: T) => void) => {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  };
+  fire(e: T) {
+    for (const listener of [...this.listeners]) listener(e);
+  }
+  dispose() {
+    this.listeners.clear();
+  }
+}

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import type { DocumentsClient } from '../../../src/api/documents/client';
+import { pollUntil } from '../../support/harness/poll';
 
 export interface Passage {
   id: string;
@@ -183,16 +184,18 @@ async function indexDomain(
     attached(Math.min(i + PARALLEL_UPLOADS, passages.length));
   }
   const indexed = progressBar(`${domain}: passages indexed`, passages.length);
-  for (;;) {
-    const counts = (await client.retrieveVectorStore(store.id)).file_counts;
-    const finished = (counts?.completed ?? 0) + (counts?.failed ?? 0) + (counts?.cancelled ?? 0);
-    indexed(finished);
-    if (finished >= passages.length) {
-      if (counts?.failed) throw new Error(`${domain}: ${counts.failed} passages failed to index`);
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  const done = (counts: { completed?: number; failed?: number; cancelled?: number } | undefined) =>
+    (counts?.completed ?? 0) + (counts?.failed ?? 0) + (counts?.cancelled ?? 0);
+  const counts = await pollUntil(
+    async () => {
+      const now = (await client.retrieveVectorStore(store.id)).file_counts;
+      indexed(done(now));
+      return now;
+    },
+    (now) => done(now) >= passages.length,
+    { what: `${domain}: every passage indexed`, timeoutMs: 3 * 60 * 60_000, intervalMs: 1000 },
+  );
+  if (counts?.failed) throw new Error(`${domain}: ${counts.failed} passages failed to index`);
   writeFileSync(listFile, JSON.stringify({ storeId: store.id, files: Object.fromEntries(passageOf) }));
   return { domain, storeId: store.id, passageOf };
 }

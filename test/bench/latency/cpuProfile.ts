@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import WebSocket from 'ws';
+import { pollUntil } from '../../support/harness/poll';
 import { progress } from '../lib/report';
 
 export interface ProfileNode {
@@ -201,15 +202,20 @@ export async function openExtensionHostInspector(serverPid: number): Promise<num
   const host = processes.find((p) => under.has(p.pid) && p.args.includes('--type=extensionHost'));
   if (!host) throw new Error(`no extension host process under code-server (pid ${serverPid})`);
   process.kill(host.pid, 'SIGUSR1');
-  for (let attempt = 0; attempt < 50; attempt++) {
-    try {
-      await fetch(`http://127.0.0.1:${SIGUSR1_INSPECTOR_PORT}/json/list`);
-      return SIGUSR1_INSPECTOR_PORT;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error(`the extension host (pid ${host.pid}) opened no inspector on 127.0.0.1:${SIGUSR1_INSPECTOR_PORT}`);
+  await pollUntil(
+    () =>
+      fetch(`http://127.0.0.1:${SIGUSR1_INSPECTOR_PORT}/json/list`).then(
+        () => true,
+        () => false,
+      ),
+    (open) => open,
+    {
+      what: `the extension host (pid ${host.pid}) opening its inspector on 127.0.0.1:${SIGUSR1_INSPECTOR_PORT}`,
+      timeoutMs: 10_000,
+      intervalMs: 200,
+    },
+  );
+  return SIGUSR1_INSPECTOR_PORT;
 }
 
 export interface ProfileSummaries {

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { GatewayClient } from '../../../src/api/gateway/client';
 import type * as ChatModelsModule from '../../../src/features/agents/chatModels';
-import { useFakeVscode, type FakeVscodeScope } from '../../support/fakeVscode';
+import { useFakeVscode, type FakeVscodeScope, FakeEventEmitter } from '../../support/fakeVscode';
 import { ScriptServer, sendChunked, sseBody } from '../../support/servers/scriptServer';
 import { MemoryState } from './chat/fixtures';
 
@@ -28,19 +28,7 @@ class ToolCallPart {
 }
 
 function fakeVscode() {
-  class EventEmitter<T> {
-    private readonly listeners = new Set<(e: T) => void>();
-    readonly event = (listener: (e: T) => void) => {
-      this.listeners.add(listener);
-      return { dispose: () => void this.listeners.delete(listener) };
-    };
-    fire(e: T) {
-      for (const listener of [...this.listeners]) listener(e);
-    }
-    dispose() {
-      this.listeners.clear();
-    }
-  }
+  const EventEmitter = FakeEventEmitter;
   return {
     EventEmitter,
     CancellationError: class CancellationError extends Error {},

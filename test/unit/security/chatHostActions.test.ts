@@ -12,7 +12,7 @@ import { Commands, Settings } from '../../../src/common/constants';
 import type { Logger } from '../../../src/common/log';
 import type * as ChatControllerModule from '../../../src/features/chat/chatController';
 import type * as SourceOpenerModule from '../../../src/features/chat/sourceOpener';
-import { useFakeVscode, type FakeVscodeScope } from '../../support/fakeVscode';
+import { useFakeVscode, type FakeVscodeScope, FakeEventEmitter } from '../../support/fakeVscode';
 import { MemoryState } from '../features/chat/fixtures';
 
 const SRC = path.resolve(__dirname, '../../../src');
@@ -27,19 +27,7 @@ interface Reached {
 }
 
 function fakeVscode(reached: Reached) {
-  class EventEmitter<T> {
-    private readonly listeners = new Set<(e: T) => void>();
-    readonly event = (listener: (e: T) => void) => {
-      this.listeners.add(listener);
-      return { dispose: () => void this.listeners.delete(listener) };
-    };
-    fire(e: T) {
-      for (const listener of [...this.listeners]) listener(e);
-    }
-    dispose() {
-      this.listeners.clear();
-    }
-  }
+  const EventEmitter = FakeEventEmitter;
   /** Like VS Code's: `parse(value, true)` throws on a value without a scheme. */
   const parse = (value: string, strict = false) => {
     const scheme = /^([a-zA-Z][\w+.-]*):/.exec(value)?.[1];

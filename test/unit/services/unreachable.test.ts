@@ -18,7 +18,7 @@ import type { Logger } from '../../../src/common/log';
 import type * as ChatControllerModule from '../../../src/features/chat/chatController';
 import type { SourceOpener } from '../../../src/features/chat/sourceOpener';
 import type * as ServicesModule from '../../../src/services';
-import { useFakeVscode, type FakeVscodeScope } from '../../support/fakeVscode';
+import { useFakeVscode, type FakeVscodeScope, FakeEventEmitter } from '../../support/fakeVscode';
 import { pollUntil } from '../../support/harness/poll';
 import { MemoryState } from '../features/chat/fixtures';
 
@@ -28,19 +28,7 @@ const disposable = { dispose: () => undefined };
 
 /** What the services and the chat controller use of `vscode` outside a window. */
 function fakeVscode(settings: Record<string, unknown>) {
-  class EventEmitter<T> {
-    private readonly listeners = new Set<(e: T) => void>();
-    readonly event = (listener: (e: T) => void) => {
-      this.listeners.add(listener);
-      return { dispose: () => void this.listeners.delete(listener) };
-    };
-    fire(e: T) {
-      for (const listener of [...this.listeners]) listener(e);
-    }
-    dispose() {
-      this.listeners.clear();
-    }
-  }
+  const EventEmitter = FakeEventEmitter;
   const section = (prefix: string) => ({
     get: (key: string, fallback?: unknown) => settings[prefix + key] ?? fallback,
     inspect: (key: string) => ({ globalValue: settings[prefix + key] }),

@@ -9,9 +9,14 @@ import { makePdf, tempDir } from '../helpers';
 /** Timers the test expires itself: the progress bound and the "long conversion" mark. */
 function manualTimer() {
   const live = new Set<{ ms: number; expire: () => void }>();
+  const waiting: Array<{ ms: number; resolve: () => void }> = [];
   const timer: ConversionTimer = (expire, ms) => {
     const entry = { ms, expire };
     live.add(entry);
+    for (const waiter of waiting.filter((w) => w.ms === ms)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     return () => live.delete(entry);
   };
   const fire = (ms: number) => {
@@ -21,12 +26,10 @@ function manualTimer() {
       entry.expire();
     }
   };
-  return { timer, fire, armed: (ms: number) => [...live].some((e) => e.ms === ms) };
-}
-
-/** Waits for a state of the backend (bounded by mocha's timeout, never by a clock). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+  /** Resolves when a timer of `ms` is armed (at once when one already is). */
+  const armed = (ms: number) =>
+    [...live].some((e) => e.ms === ms) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ ms, resolve }));
+  return { timer, fire, armed };
 }
 
 const STALL_MS = 60_000;
@@ -65,7 +68,7 @@ describe('backend: the conversion queue', function () {
     const stalled = await attach(store.id, 'stalled-invoice.pdf', makePdf([{ lines: ['Invoice 1008'] }]));
     const small = await attach(store.id, 'notes.txt', Buffer.from('gearbox oil is changed every 500 hours'));
     // The stalled file has held the only worker long enough to count as long: a second one starts.
-    await until(() => clock.armed(LONG_MS));
+    await clock.armed(LONG_MS);
     clock.fire(LONG_MS);
     const done = await service.whenProcessed(store.id, small);
     assert.equal(done?.status, 'completed', done?.last_error ?? '');
@@ -93,7 +96,7 @@ describe('backend: the conversion queue', function () {
     const stalled = await attach(store.id, 'stalled-scan.pdf', makePdf([{ lines: ['Scan'] }]));
     const small = await attach(store.id, 'notes.txt', Buffer.from('the turbine is inspected every spring'));
     // The stalled file holds the only worker (its progress bound is armed); the small one waits.
-    await until(() => clock.armed(STALL_MS));
+    await clock.armed(STALL_MS);
     assert.equal(service.getStoreFile(store.id, small).status, 'in_progress');
     await service.deleteFile(stalled);
     const done = await service.whenProcessed(store.id, small);
