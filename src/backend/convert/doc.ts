@@ -5,7 +5,7 @@
  * ever sees a well-formed container. Word 6/95 files and password-protected ones are refused with
  * a sentence.
  */
-import { progress, type ConvertContext } from './context';
+import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
 import { markdownTable } from './markdown';
 
@@ -41,6 +41,16 @@ export async function docToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
   }
   if (wordStream.readUInt16LE(0x0a) & F_ENCRYPTED) {
     throw new ConversionError('unsupported_file', `${filename} is password-protected; remove the password, save it and attach it again.`);
+  }
+  // Objects embedded in the document (a workbook, an equation, a package) are storages under ObjectPool.
+  const objects = new Set(
+    container.FullPaths.map((full) => /^[^/]*\/ObjectPool\/([^/]+)\//.exec(full)?.[1]).filter((name): name is string => !!name),
+  ).size;
+  if (objects) {
+    note(
+      ctx,
+      `${filename} holds ${objects === 1 ? 'an embedded object' : `${objects} embedded objects`} that DocChat does not convert, so ${objects === 1 ? 'its' : 'their'} content is not indexed.`,
+    );
   }
   const clean = Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
   const { default: WordExtractor } = await import('word-extractor');

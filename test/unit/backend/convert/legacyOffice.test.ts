@@ -35,11 +35,18 @@ async function conversionError(filename: string, data: Uint8Array): Promise<Conv
 
 /** test13.doc with its Word stream's FIB changed by `edit` (the container written again by cfb). */
 function withFib(edit: (word: Buffer) => void): Buffer {
+  return rewritten((container) => {
+    const entry = CFB.find(container, 'WordDocument')!;
+    const word = Buffer.from(entry.content as Uint8Array);
+    edit(word);
+    entry.content = word;
+  });
+}
+
+/** test13.doc with its compound file changed by `edit`. */
+function rewritten(edit: (container: CFB.CFB$Container) => void): Buffer {
   const container = CFB.read(fixture('test13.doc'), { type: 'buffer' });
-  const entry = CFB.find(container, 'WordDocument')!;
-  const word = Buffer.from(entry.content as Uint8Array);
-  edit(word);
-  entry.content = word;
+  edit(container);
   return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
 }
 
@@ -80,6 +87,17 @@ describe('backend: Word 97–2003 documents (.doc)', () => {
       'Section 3 – even page footer',
     ]);
     assert.equal(markdown.split('Section 2 – odd page header').length, 2, markdown);
+  });
+
+  it('objects embedded in the document are named in a note; its text is kept', async () => {
+    const data = rewritten((container) => {
+      for (const id of ['_1012299795', '_1012299796']) {
+        CFB.utils.cfb_add(container, `/ObjectPool/${id}/\u0001Ole10Native`, Buffer.from('a packaged file'));
+      }
+    });
+    const { markdown, notes } = await convertWithNotes('report.doc', data, { skipOcr: false, maxBytes: 1 << 26 });
+    holds(markdown, ['Paragraph 2', '## Footnotes']);
+    assert.deepEqual(notes, ['report.doc holds 2 embedded objects that DocChat does not convert, so their content is not indexed.']);
   });
 
   it("a cell's paragraphs stay in their cell; a table with another number of columns is another table", () => {
