@@ -3,7 +3,8 @@
  * endnotes, comments, headers and footers, read with word-extractor. The compound file is first
  * read and written again with `cfb` (which stops at a looping sector chain), so the extractor only
  * ever sees a well-formed container. Word 6/95 files and password-protected ones are refused with
- * a sentence.
+ * a sentence; embedded objects are named in a note. Pictures are not read (word-extractor gives
+ * text only).
  */
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
