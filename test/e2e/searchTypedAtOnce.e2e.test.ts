@@ -12,7 +12,8 @@ import {
 } from '../support/harness';
 
 // "Search Vector Store…" typed at once, as people do: whatever they type once DocChat's search
-// shows goes into it, never into the editor they came from, however many stores there are.
+// shows goes into it, never into the editor they came from, however many stores there are, and
+// also when the search is the first use of DocChat in the window (it connects while it shows).
 
 const STORE = 'demo';
 const OTHER = 'handbook';
@@ -27,6 +28,8 @@ describe('Search typed at once (e2e, Local mode)', function () {
     session = await launchVSCode({
       name: 'search typed at once',
       workspaceFiles: { [NOTE]: `${NOTE_TEXT}\n` },
+      // The search is the first use of DocChat: Local mode's backend starts while it shows.
+      useDocChat: false,
       prepare: ({ userDataDir }) => seedDemoStore(userDataDir),
     });
   });
@@ -70,7 +73,9 @@ describe('Search typed at once (e2e, Local mode)', function () {
     assert.equal(await session.page.locator('.tabs-container .tab.dirty').count(), 0, 'the note is not modified');
   }
 
-  it('with one store: what is typed at once is searched in it, nothing asks which store, the editor gets no key', async () => {
+  it('with one store, as the first use of DocChat: what is typed at once is searched in it, nothing asks which store, the editor gets no key', async () => {
+    // Its commands are offered once VS Code has registered the extension (its activity bar icon).
+    await session.page.locator('.part.activitybar .action-label[aria-label^="DocChat"]').first().waitFor({ timeout: 30_000 });
     const quick = await searchTypedAtOnce(QUERY);
     await quick.locator('.quick-input-title', { hasText: `Search "${STORE}"` }).waitFor({ state: 'visible', timeout: 30_000 });
     await quick
@@ -80,6 +85,7 @@ describe('Search typed at once (e2e, Local mode)', function () {
     assert.equal(await quick.locator('input.input').inputValue(), QUERY);
     assert.equal(await quick.locator('.codicon-database').count(), 0, 'no store to choose');
     await session.screenshot('one store typed at once');
+    await session.waitForOutput(/DocChat is used in this window \(the command docchat\.search\): connecting/);
     await closeQuickInput(session.page);
     await assertNoteUnchanged();
   });
