@@ -64,7 +64,7 @@ const BACK = { iconPath: 'back' };
 
 function fakeVscode(pickers: FakeQuickPick[]) {
   const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
-  const stub = new Proxy(function () {} as unknown as object, { get: () => stub, construct: () => stub, apply: () => stub });
+  const stub: object = new Proxy(function () {} as unknown as object, { get: () => stub, construct: () => stub, apply: () => stub });
   const api: Record<string, unknown> = {
     l10n: { t: fill },
     ThemeIcon: class {
