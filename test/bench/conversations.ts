@@ -12,7 +12,14 @@
  * `npm run bench -- conversations [--data DIR] [--model-url URL] [--model NAME]`.
  */
 import { DocumentsClient } from '../../src/api/documents/client';
-import { FileNameCache, fuseRankings, type GroundingStore, groundTurn, searchPassages } from '../../src/chatCore/grounding';
+import {
+  FileNameCache,
+  followUpSearches,
+  fuseRankings,
+  type GroundingStore,
+  groundTurn,
+  searchPassages,
+} from '../../src/chatCore/grounding';
 import { passageTarget, questionKind, searchSize } from '../../src/chatCore/passageBudget';
 import { type QueryTurn, QueryRewriter, type RewriteModel } from '../../src/chatCore/searchQuery';
 import type { PromptMessage } from '../../src/chatCore/promptBuilder';
@@ -164,10 +171,11 @@ async function play(
       const searches = async () => {
         const made = await new QueryRewriter().queryFor(history, message.content, undefined);
         const size = searchSize(passageTarget(questionKind(made.text), MAX_RESULTS));
-        const texts = [made.text, made.followUp?.message, made.followUp?.withAnswer]
-          .map((text) => text?.trim() ?? '')
-          .filter((text, k, all) => text !== '' && all.indexOf(text) === k);
-        return fuseRankings(await Promise.all(texts.map((text) => searchPassages(client, store, text, size, fileNames))));
+        const texts = made.followUp ? followUpSearches(made.text, made.followUp) : [{ text: made.text, weight: 1 }];
+        return fuseRankings(
+          await Promise.all(texts.map(({ text }) => searchPassages(client, store, text, size, fileNames))),
+          texts.map(({ weight }) => weight),
+        );
       };
       const found = await ground(message.content, history);
       const withModel = model ? await ground(message.content, modelHistory, model) : undefined;
