@@ -3,7 +3,7 @@
  * passages as many as the question needs, and number them (after any context the user attached)
  * as the sources an answer cites. No `vscode` import.
  */
-import { questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
+import { MAX_SEARCH_RESULTS, questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
 import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
 import { conversationGrounded, type FollowUpSearch, type QueryRewriter, type QueryTurn, type RewriteModel } from './searchQuery';
@@ -192,7 +192,8 @@ async function searchOnce(
   const lists = await Promise.all(
     search.stores.map(async (store) => {
       if (!followUp) return searchPassages(documents, store, search.query, size, fileNames, signal);
-      const rankings = await Promise.all(searches.map(({ text }) => searchPassages(documents, store, text, size, fileNames, signal)));
+      const depth = searches.length > 1 ? FUSION_DEPTH : size;
+      const rankings = await Promise.all(searches.map(({ text }) => searchPassages(documents, store, text, depth, fileNames, signal)));
       return fuseAboveFloor(
         rankings,
         searches.map(({ weight }) => weight),
@@ -205,6 +206,15 @@ async function searchOnce(
   });
   return selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
 }
+
+/**
+ * How many results each of several fused searches asks for: as many as the documents service
+ * gives. Reciprocal rank fusion ranks by how many searches find a passage and how high, and a
+ * passage one search ranks first and another 30th is one they agree on; cut each ranking at the
+ * passages a single search needs and that agreement is lost. The relevance floor and the passage
+ * budget still decide what is cited.
+ */
+export const FUSION_DEPTH = MAX_SEARCH_RESULTS;
 
 /** One search of a turn and how much its ranking counts in the fusion. */
 export interface WeightedSearch {

@@ -15,6 +15,7 @@ import { DocumentsClient } from '../../src/api/documents/client';
 import {
   FileNameCache,
   followUpSearches,
+  FUSION_DEPTH,
   fuseRankings,
   type GroundingStore,
   groundTurn,
@@ -172,8 +173,9 @@ async function play(
         const made = await new QueryRewriter().queryFor(history, message.content, undefined);
         const size = searchSize(passageTarget(questionKind(made.text), MAX_RESULTS));
         const texts = made.followUp ? followUpSearches(made.text, made.followUp) : [{ text: made.text, weight: 1 }];
+        const depth = texts.length > 1 ? FUSION_DEPTH : size;
         return fuseRankings(
-          await Promise.all(texts.map(({ text }) => searchPassages(client, store, text, size, fileNames))),
+          await Promise.all(texts.map(({ text }) => searchPassages(client, store, text, depth, fileNames))),
           texts.map(({ weight }) => weight),
         );
       };

@@ -3,11 +3,13 @@ import {
   FileNameCache,
   findPassages,
   followUpSearches,
+  FUSION_DEPTH,
   fuseRankings,
   type GroundingDocuments,
   groundTurn,
 } from '../../../src/chatCore/grounding';
 import { QueryRewriter, type QueryTurn } from '../../../src/chatCore/searchQuery';
+import { MAX_SEARCH_RESULTS } from '../../../src/chatCore/passageBudget';
 import type { PassageSource } from '../../../src/chatCore/protocol';
 
 // A follow-up searched as DocChat's method makes it: the conversation-aware query, the message as
@@ -215,5 +217,51 @@ describe('follow-up searches fused by reciprocal rank', () => {
       found.passages.map((p) => p.fileId),
       ['own-1', 'own-2', 'own-3'],
     );
+  });
+});
+
+describe('follow-up searches fused over their whole depth', () => {
+  it('asks each fused search for as many results as the service gives, so agreement further down counts', async () => {
+    const message = 'And who approves exceptions to it?';
+    const query = `${message} retention policy`;
+    const withAnswer = `${message} finance director`;
+    const hit = (id: string) => ({
+      fileId: id,
+      content: `Exceptions to the retention policy (${id}) are approved by the finance director.`,
+    });
+    const others = (prefix: string) => Array.from({ length: 24 }, (_, i) => hit(`${prefix}-${i + 1}`));
+    // All three searches find `agreed`: the answer's words first, the other two only at rank 25.
+    const rankings: Record<string, ReturnType<typeof hit>[]> = {
+      [query]: [...others('query'), hit('agreed')],
+      [message]: [...others('message'), hit('agreed')],
+      [withAnswer]: [hit('agreed'), ...others('answer')],
+    };
+    const asked: number[] = [];
+    const documents: GroundingDocuments = {
+      async search(_storeId, body) {
+        asked.push(body.max_num_results ?? 0);
+        // As the service does: at most max_num_results, best first.
+        const ranking = (rankings[body.query] ?? []).slice(0, body.max_num_results);
+        return { data: ranking.map((h) => ({ file_id: h.fileId, content: h.content, score: 1, filename: `${h.fileId}.md` })) };
+      },
+      async retrieveFile(fileId) {
+        return { filename: `${fileId}.md` };
+      },
+    };
+    const found = await findPassages(
+      documents,
+      {
+        query,
+        question: message,
+        stores: [{ id: 'vs_1', name: 'policies' }],
+        maxResults: 5,
+        followUp: { message, withAnswer },
+        grounded: true,
+      },
+      new FileNameCache(),
+    );
+    assert.deepEqual(asked, [FUSION_DEPTH, FUSION_DEPTH, FUSION_DEPTH]);
+    assert.equal(FUSION_DEPTH, MAX_SEARCH_RESULTS);
+    assert.equal(found.passages[0]?.fileId, 'agreed');
   });
 });
