@@ -3,7 +3,7 @@
  * passages as many as the question needs, and number them (after any context the user attached)
  * as the sources an answer cites. No `vscode` import.
  */
-import { questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
+import { MAX_SEARCH_RESULTS, questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
 import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
 import { conversationGrounded, type FollowUpSearch, type QueryRewriter, type QueryTurn, type RewriteModel } from './searchQuery';
@@ -188,15 +188,16 @@ async function searchOnce(
   const target = passageTarget(kind, search.maxResults);
   const size = searchSize(target);
   const followUp = search.followUp;
+  const searches = followUp ? followUpSearches(search.query, followUp) : [];
   const lists = await Promise.all(
     search.stores.map(async (store) => {
-      const query = searchPassages(documents, store, search.query, size, fileNames, signal);
-      if (!followUp) return query;
-      const others = [followUp.message, followUp.withAnswer]
-        .map((text) => text?.trim() ?? '')
-        .filter((text, i, all) => text !== '' && text !== search.query.trim() && all.indexOf(text) === i);
-      const rankings = await Promise.all([query, ...others.map((text) => searchPassages(documents, store, text, size, fileNames, signal))]);
-      return fuseAboveFloor(rankings);
+      if (!followUp) return searchPassages(documents, store, search.query, size, fileNames, signal);
+      const depth = searches.length > 1 ? FUSION_DEPTH : size;
+      const rankings = await Promise.all(searches.map(({ text }) => searchPassages(documents, store, text, depth, fileNames, signal)));
+      return fuseAboveFloor(
+        rankings,
+        searches.map(({ weight }) => weight),
+      );
     }),
   );
   const relevant = relevantInStores(search.query, lists, search.question ?? followUp?.message, {
@@ -207,15 +208,50 @@ async function searchOnce(
 }
 
 /**
+ * How many results each of several fused searches asks for: as many as the documents service
+ * gives. Reciprocal rank fusion ranks by how many searches find a passage and how high, and a
+ * passage one search ranks first and another 30th is one they agree on; cut each ranking at the
+ * passages a single search needs and that agreement is lost. The relevance floor and the passage
+ * budget still decide what is cited.
+ */
+export const FUSION_DEPTH = MAX_SEARCH_RESULTS;
+
+/** One search of a turn and how much its ranking counts in the fusion. */
+export interface WeightedSearch {
+  text: string;
+  weight: number;
+}
+
+/**
+ * The searches of a turn made by DocChat's follow-up method, each text once: the turn's query,
+ * the message as written, and the message with the previous answer's words. Each of the three
+ * counts once in the fusion, so a text that is two of them is searched once and its ranking
+ * counts twice: a message that names its own subject is its own query, and its words then
+ * weigh twice the previous answer's (2 : 1), while a message that leans on the conversation
+ * counts once beside its two conversation-aware searches (1 : 2). How much of the conversation
+ * a turn's ranking takes follows whether the message needs it.
+ */
+export function followUpSearches(query: string, followUp: FollowUpSearch): WeightedSearch[] {
+  const searches: WeightedSearch[] = [];
+  for (const text of [query, followUp.message, followUp.withAnswer].map((t) => t?.trim() ?? '')) {
+    if (text === '') continue;
+    const same = searches.find((search) => search.text === text);
+    if (same) same.weight++;
+    else searches.push({ text, weight: 1 });
+  }
+  return searches;
+}
+
+/**
  * Several searches of one store fused (`fuseRankings`) over their whole rankings, keeping each
  * passage that at least one of them ranks above its relevance floor (`aboveFloor`). A passage
  * is judged by the search that finds it best, and ranked by all of them: dropping it from each
  * search below that search's floor before fusing would throw away that several searches agree
  * on it, which is what fusion ranks by.
  */
-export function fuseAboveFloor(rankings: readonly (readonly PassageSource[])[]): PassageSource[] {
+export function fuseAboveFloor(rankings: readonly (readonly PassageSource[])[], weights?: readonly number[]): PassageSource[] {
   const kept = new Set(rankings.flatMap((ranking) => aboveFloor(ranking)).map(passageKey));
-  return fuseRankings(rankings).filter((passage) => kept.has(passageKey(passage)));
+  return fuseRankings(rankings, weights).filter((passage) => kept.has(passageKey(passage)));
 }
 
 /** A passage of a store's search, known by its file and chunk. */
@@ -228,18 +264,20 @@ export const RRF_K = 60;
 
 /**
  * Several rankings of one store's passages fused by reciprocal rank (each passage scores the sum
- * of 1 / (RRF_K + rank) over the rankings that hold it), best first; a passage is known by its
- * file and chunk. Each passage keeps the score of the first search that found it: that is what
- * the sources list shows, on the documents service's scale.
+ * of weight / (RRF_K + rank) over the rankings that hold it, each ranking's weight 1 unless
+ * `weights` gives it), best first; a passage is known by its file and chunk. Each passage keeps
+ * the score of the first search that found it: that is what the sources list shows, on the
+ * documents service's scale.
  */
-export function fuseRankings(rankings: readonly (readonly PassageSource[])[]): PassageSource[] {
+export function fuseRankings(rankings: readonly (readonly PassageSource[])[], weights?: readonly number[]): PassageSource[] {
   const fused = new Map<string, { passage: PassageSource; score: number; first: number }>();
   let order = 0;
-  for (const ranking of rankings) {
+  for (const [i, ranking] of rankings.entries()) {
+    const weight = weights?.[i] ?? 1;
     ranking.forEach((passage, rank) => {
       const key = passageKey(passage);
       const entry = fused.get(key) ?? { passage, score: 0, first: order++ };
-      entry.score += 1 / (RRF_K + rank + 1);
+      entry.score += weight / (RRF_K + rank + 1);
       fused.set(key, entry);
     });
   }

@@ -161,11 +161,13 @@ export function conversationGrounded(history: readonly QueryTurn[]): boolean {
  * documents, such a later message is also searched with the previous answer's words and the two
  * rankings fused: most later questions stay with what the conversation is about even when they
  * name it or lean on nothing, and fusion keeps the message's own best hits first when they do
- * not. Any other message is searched three ways and the rankings fused (see grounding.ts), so what comes from
- * the conversation counts below the message's own words: as it stands; with the subject of the
- * conversation after it (the words of the previous message and of the topic before it,
- * `subjectMessages`, never the queries made from them); and with the words of the previous
- * answer, what the conversation was last about. `text`, the second, is what "Searched for" shows.
+ * not (the message's ranking counts twice, the answer's once: `followUpSearches` in grounding.ts).
+ * Any other message is searched three ways and the rankings fused, each once (see grounding.ts):
+ * as it stands; with the subject of the conversation after it (the words of the previous message
+ * and of the topic before it, `subjectMessages`, never the queries made from them); and with the
+ * words of the previous answer, what the conversation was last about. Carried words are never
+ * mixed into the message's own search, so the message's best hit stays among the fused ones.
+ * `text`, the second, is what "Searched for" shows.
  */
 export function followUpQuery(history: readonly QueryTurn[], question: string): SearchQuery {
   const trimmed = question.trim();

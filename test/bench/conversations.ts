@@ -12,7 +12,15 @@
  * `npm run bench -- conversations [--data DIR] [--model-url URL] [--model NAME]`.
  */
 import { DocumentsClient } from '../../src/api/documents/client';
-import { FileNameCache, fuseRankings, type GroundingStore, groundTurn, searchPassages } from '../../src/chatCore/grounding';
+import {
+  FileNameCache,
+  followUpSearches,
+  FUSION_DEPTH,
+  fuseRankings,
+  type GroundingStore,
+  groundTurn,
+  searchPassages,
+} from '../../src/chatCore/grounding';
 import { passageTarget, questionKind, searchSize } from '../../src/chatCore/passageBudget';
 import { type QueryTurn, QueryRewriter, type RewriteModel } from '../../src/chatCore/searchQuery';
 import type { PromptMessage } from '../../src/chatCore/promptBuilder';
@@ -164,10 +172,12 @@ async function play(
       const searches = async () => {
         const made = await new QueryRewriter().queryFor(history, message.content, undefined);
         const size = searchSize(passageTarget(questionKind(made.text), MAX_RESULTS));
-        const texts = [made.text, made.followUp?.message, made.followUp?.withAnswer]
-          .map((text) => text?.trim() ?? '')
-          .filter((text, k, all) => text !== '' && all.indexOf(text) === k);
-        return fuseRankings(await Promise.all(texts.map((text) => searchPassages(client, store, text, size, fileNames))));
+        const texts = made.followUp ? followUpSearches(made.text, made.followUp) : [{ text: made.text, weight: 1 }];
+        const depth = texts.length > 1 ? FUSION_DEPTH : size;
+        return fuseRankings(
+          await Promise.all(texts.map(({ text }) => searchPassages(client, store, text, depth, fileNames))),
+          texts.map(({ weight }) => weight),
+        );
       };
       const found = await ground(message.content, history);
       const withModel = model ? await ground(message.content, modelHistory, model) : undefined;
@@ -281,7 +291,7 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
       `${collection.passages.length.toLocaleString('en')} passages of ${domains.length} domains (${collection.folder}), each domain one vector store of the embedded backend in its own process, one text file per passage. ` +
       `Each conversation is played turn by turn through \`groundTurn\` (src/chatCore/grounding.ts), the grounding the chat panel and @docchat run, with the "search result count" setting at ${MAX_RESULTS}; the history carries the benchmark's reference answers as the assistant's text and, as the chat does, the query each answer searched for and the passages it cited. ` +
       `"Same grounding": the message or the rewrite as a first question through the same function. Passages are ranked as DocChat cites them; a turn it answers "not covered" scores 0. ` +
-      `The diagnostic row fuses the same turn's searches (DocChat's query, and for a later question the message as written and with the previous answer's words) by reciprocal rank and scores them before the relevance floor, the relevance check and the passage budget: its gap to DocChat's row is what grounding drops.`,
+      `The diagnostic row fuses the same turn's searches (DocChat's query, and for a later question the message as written and with the previous answer's words) by reciprocal rank as grounding does (\`followUpSearches\`: weighted by how many of the three searches each text is, each asked for ${FUSION_DEPTH} results) and scores them before the relevance floor, the relevance check and the passage budget: its gap to DocChat's row is what grounding drops.`,
     tables: [...quality, intervals, coverage],
     notes: [
       `Follow-ups: DocChat without a model ${f3(docchatFollowUp)} Recall@5 against ${MODEL_REWRITE_RECALL5} for the model rewrite — ${docchatFollowUp >= MODEL_REWRITE_RECALL5 ? 'goal met' : '**NOT** met'}; its query differs from the message on ${changed} of ${followUps.length}.`,

@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { FileNameCache, findPassages, fuseRankings, type GroundingDocuments, groundTurn } from '../../../src/chatCore/grounding';
+import {
+  FileNameCache,
+  findPassages,
+  followUpSearches,
+  FUSION_DEPTH,
+  fuseRankings,
+  type GroundingDocuments,
+  groundTurn,
+} from '../../../src/chatCore/grounding';
 import { QueryRewriter, type QueryTurn } from '../../../src/chatCore/searchQuery';
+import { MAX_SEARCH_RESULTS } from '../../../src/chatCore/passageBudget';
 import type { PassageSource } from '../../../src/chatCore/protocol';
 
 // A follow-up searched as DocChat's method makes it: the conversation-aware query, the message as
@@ -152,5 +161,107 @@ describe('follow-up searches fused by reciprocal rank', () => {
     assert.equal(found.query, question, '"Searched for" shows the message: nothing carried into it');
     assert.equal(found.passages[0]?.fileId, 'wacc');
     assert.deepEqual(found.passages.map((p) => p.fileId).sort(), ['discounting', 'glossary', 'wacc']);
+  });
+  it('weighs each ranking by its weight: a ranking counted twice outranks one counted once', () => {
+    const own = [passage('x', 'X'), passage('p', 'P'), passage('q', 'Q')];
+    const answer = [passage('a', 'A'), passage('b', 'B')];
+    assert.deepEqual(
+      fuseRankings([own, answer]).map((p) => p.fileId),
+      ['x', 'a', 'p', 'b', 'q'],
+    );
+    assert.deepEqual(
+      fuseRankings([own, answer], [2, 1]).map((p) => p.fileId),
+      ['x', 'p', 'q', 'a', 'b'],
+    );
+  });
+
+  it('counts each of the three searches once: a message that is its own query weighs twice the previous answer', () => {
+    const message = 'What is WACC?';
+    assert.deepEqual(followUpSearches(message, { message, withAnswer: `${message} enterprise value` }), [
+      { text: message, weight: 2 },
+      { text: `${message} enterprise value`, weight: 1 },
+    ]);
+    const query = 'And who approves exceptions to it? retention policy';
+    const leaning = 'And who approves exceptions to it?';
+    assert.deepEqual(followUpSearches(query, { message: leaning, withAnswer: `${leaning} finance director` }), [
+      { text: query, weight: 1 },
+      { text: leaning, weight: 1 },
+      { text: `${leaning} finance director`, weight: 1 },
+    ]);
+  });
+
+  it("ranks a question naming its own subject by its own words before the previous answer's", async () => {
+    const question = 'What is the WACC of a company?';
+    const withAnswer = `${question} Enterprise value equity plus debt`;
+    const wacc = (id: string) => ({ fileId: id, content: `The WACC of a company (${id}) weighs its cost of debt and equity.` });
+    const documents = scriptedDocuments({
+      [question]: [wacc('own-1'), wacc('own-2'), wacc('own-3')],
+      [withAnswer]: [wacc('answer-1'), wacc('answer-2')],
+    });
+    const history: QueryTurn[] = [
+      { role: 'user', content: 'How is enterprise value calculated?' },
+      {
+        role: 'assistant',
+        content: 'Enterprise value is equity plus debt.',
+        sources: [{ kind: 'passage', storeId: 'vs_1', fileId: 'ev' }],
+      },
+    ];
+    const found = await groundTurn(
+      documents,
+      { question, history, stores: [{ id: 'vs_1', name: 'finance' }], maxResults: 3, rewriter: new QueryRewriter() },
+      new FileNameCache(),
+    );
+    assert.ok(documents.queries.includes(withAnswer), JSON.stringify(documents.queries));
+    assert.equal(found.query, question);
+    assert.deepEqual(
+      found.passages.map((p) => p.fileId),
+      ['own-1', 'own-2', 'own-3'],
+    );
+  });
+});
+
+describe('follow-up searches fused over their whole depth', () => {
+  it('asks each fused search for as many results as the service gives, so agreement further down counts', async () => {
+    const message = 'And who approves exceptions to it?';
+    const query = `${message} retention policy`;
+    const withAnswer = `${message} finance director`;
+    const hit = (id: string) => ({
+      fileId: id,
+      content: `Exceptions to the retention policy (${id}) are approved by the finance director.`,
+    });
+    const others = (prefix: string) => Array.from({ length: 24 }, (_, i) => hit(`${prefix}-${i + 1}`));
+    // All three searches find `agreed`: the answer's words first, the other two only at rank 25.
+    const rankings: Record<string, ReturnType<typeof hit>[]> = {
+      [query]: [...others('query'), hit('agreed')],
+      [message]: [...others('message'), hit('agreed')],
+      [withAnswer]: [hit('agreed'), ...others('answer')],
+    };
+    const asked: number[] = [];
+    const documents: GroundingDocuments = {
+      async search(_storeId, body) {
+        asked.push(body.max_num_results ?? 0);
+        // As the service does: at most max_num_results, best first.
+        const ranking = (rankings[body.query] ?? []).slice(0, body.max_num_results);
+        return { data: ranking.map((h) => ({ file_id: h.fileId, content: h.content, score: 1, filename: `${h.fileId}.md` })) };
+      },
+      async retrieveFile(fileId) {
+        return { filename: `${fileId}.md` };
+      },
+    };
+    const found = await findPassages(
+      documents,
+      {
+        query,
+        question: message,
+        stores: [{ id: 'vs_1', name: 'policies' }],
+        maxResults: 5,
+        followUp: { message, withAnswer },
+        grounded: true,
+      },
+      new FileNameCache(),
+    );
+    assert.deepEqual(asked, [FUSION_DEPTH, FUSION_DEPTH, FUSION_DEPTH]);
+    assert.equal(FUSION_DEPTH, MAX_SEARCH_RESULTS);
+    assert.equal(found.passages[0]?.fileId, 'agreed');
   });
 });
