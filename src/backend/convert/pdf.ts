@@ -189,8 +189,9 @@ const LIST_MARKER = /^([•◦▪▫●○■□►▶‣⁃∙·*–-]|\(?\d{1,
  * apart are one run. Undefined when items have no positions or much of the text is rotated (the
  * page is then read in drawing order).
  */
-function runsFromItems(items: readonly unknown[]): Run[] | undefined {
+function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string[] } | undefined {
   const runs: Run[] = [];
+  const turned: string[] = [];
   let current: Run | undefined;
   let space = false;
   let chars = 0;
@@ -208,6 +209,9 @@ function runsFromItems(items: readonly unknown[]): Run[] | undefined {
     chars += item.str.length;
     if (Math.abs(b) > 0.1 * Math.abs(a) || a <= 0) {
       rotated += item.str.length;
+      // Text set sideways (a margin label): kept, after the page's text.
+      if (item.hasEOL || !turned.length) turned.push(item.str);
+      else turned[turned.length - 1] += item.str;
       continue;
     }
     const size = Math.abs(d) || item.height || 10;
@@ -224,7 +228,7 @@ function runsFromItems(items: readonly unknown[]): Run[] | undefined {
     } else runs.push((current = { x, end: x + width, y, size, text: item.str }));
     space = !!item.hasEOL;
   }
-  return rotated > chars * 0.2 ? undefined : runs;
+  return rotated > chars * 0.2 ? undefined : { runs, turned };
 }
 
 /** Runs grouped by baseline, top to bottom; runs of a row less than an em apart are joined, a run drawn twice (bold by overprinting) once. */
@@ -447,10 +451,10 @@ function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | u
  * (skip_ocr skips table recognition) a table's rows are lines, their cells apart by a space.
  */
 export function layoutFromItems(items: readonly unknown[], { tables = true } = {}): string | undefined {
-  const runs = runsFromItems(items);
-  if (!runs) return undefined;
+  const read = runsFromItems(items);
+  if (!read) return undefined;
   const blocks: Block[] = [];
-  for (const region of regions(rowsFromRuns(runs))) {
+  for (const region of regions(rowsFromRuns(read.runs))) {
     let previous: Row | undefined;
     for (let i = 0; i < region.length;) {
       const table = tables ? tableAt(region, i) : undefined;
@@ -472,6 +476,7 @@ export function layoutFromItems(items: readonly unknown[], { tables = true } = {
       i++;
     }
   }
+  for (const text of read.turned) if (text.trim()) blocks.push({ kind: 'line', text: squashSpaces(text), size: NaN, blankBefore: true });
   return renderBlocks(blocks);
 }
 
