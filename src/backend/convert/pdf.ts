@@ -177,7 +177,12 @@ interface Row {
   y: number;
   size: number;
   runs: Run[];
+  /** Most of its letters are of a right-to-left script: its runs are read right to left. */
+  rtl?: boolean;
 }
+
+const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
+const isRightToLeft = (text: string) => (text.match(RTL_LETTER)?.length ?? 0) * 2 > (text.match(/\p{L}/gu)?.length ?? 0);
 
 /** Items further apart than this many font heights on one baseline are apart (table cells, columns). */
 const RUN_GAP = 1;
@@ -244,17 +249,23 @@ function rowsFromRuns(runs: Run[]): Row[] {
     } else rows.push({ y: run.y, size: run.size, runs: [{ ...run }] });
   }
   for (const row of rows) {
-    row.runs.sort((p, q) => p.x - q.x);
+    // A right-to-left line is joined from its right end.
+    const rtl = isRightToLeft(row.runs.map((run) => run.text).join(''));
+    row.rtl = rtl;
+    row.runs.sort((p, q) => (rtl ? q.end - p.end : p.x - q.x));
     const merged: Run[] = [];
     for (const run of row.runs) {
       const last = merged[merged.length - 1];
-      if (last && run.x < last.end && run.text === last.text) continue;
-      if (last && run.x - last.end <= RUN_GAP * Math.max(run.size, last.size)) {
-        last.text += (run.x - last.end > 0.15 * run.size ? ' ' : '') + run.text;
+      const gap = last ? (rtl ? last.x - run.end : run.x - last.end) : Infinity;
+      if (last && gap < 0 && run.text === last.text) continue;
+      if (last && gap <= RUN_GAP * Math.max(run.size, last.size)) {
+        last.text += (gap > 0.15 * run.size ? ' ' : '') + run.text;
+        last.x = Math.min(last.x, run.x);
         last.end = Math.max(last.end, run.end);
         last.size = Math.min(last.size, run.size);
       } else merged.push(run);
     }
+    merged.sort((p, q) => p.x - q.x);
     // A list marker set apart from its text (a bullet, "1.", "a)") belongs to the text, not to a column of its own.
     for (let i = 0; i + 1 < merged.length; i++) {
       if (LIST_MARKER.test(merged[i]!.text.trim()) && merged[i + 1]!.x - merged[i]!.end <= 4 * merged[i]!.size) {
@@ -468,7 +479,7 @@ export function layoutFromItems(items: readonly unknown[], { tables = true } = {
       const gap = previous ? previous.y - row.y : Infinity;
       blocks.push({
         kind: 'line',
-        text: row.runs.map((run) => run.text.trim()).join(' '),
+        text: (row.rtl ? [...row.runs].reverse() : row.runs).map((run) => run.text.trim()).join(' '),
         size: row.size,
         blankBefore: gap > Math.max(row.size, previous?.size ?? 0) * 1.8,
       });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
+import { layoutFromItems } from '../../../../src/backend/convert/pdf';
 import { makePdf } from '../helpers';
 
 type Placed = { text: string; x: number; y: number; size?: number };
@@ -109,6 +110,19 @@ describe('backend: PDF layout from text positions', function () {
     }
     for (const item of ['1. check the oil level of every gearbox', '2. replace the worn brake pads', '3. photograph the blade tips']) {
       assert.ok(markdown.split('\n').includes(item), `missing list item ${JSON.stringify(item)} in:\n${markdown}`);
+    }
+  });
+
+  it('a right-to-left line is read from its right end, whatever order its words are drawn in', () => {
+    // Hebrew "shalom olam" ("hello world"): the first word is the rightmost on the page.
+    const first = { str: 'שלום', transform: [10, 0, 0, 10, 140, 700], width: 24 };
+    const second = { str: 'עולם', transform: [10, 0, 0, 10, 110, 700], width: 24 };
+    const below = { str: 'טוב', transform: [10, 0, 0, 10, 150, 686], width: 18 };
+    for (const items of [
+      [first, second, below],
+      [second, first, below],
+    ]) {
+      assert.equal(layoutFromItems(items), 'שלום עולם\nטוב');
     }
   });
 });
