@@ -181,8 +181,9 @@ interface Row {
   rtl?: boolean;
 }
 
-const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
-const isRightToLeft = (text: string) => (text.match(RTL_LETTER)?.length ?? 0) * 2 > (text.match(/\p{L}/gu)?.length ?? 0);
+const RTL_LETTERS = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
+const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+const isRightToLeft = (text: string) => (text.match(RTL_LETTERS)?.length ?? 0) * 2 > (text.match(/\p{L}/gu)?.length ?? 0);
 
 /** Items further apart than this many font heights on one baseline are apart (table cells, columns). */
 const RUN_GAP = 1;
@@ -221,8 +222,10 @@ function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string
     }
     const size = Math.abs(d) || item.height || 10;
     const width = item.width && item.width > 0 ? item.width : item.str.length * size * 0.5;
+    // Right-to-left text is joined by rowsFromRuns, from its right end.
     const near =
       current &&
+      !RTL_LETTER.test(item.str + current.text) &&
       Math.abs(y - current.y) <= 0.3 * Math.max(size, current.size) &&
       x >= current.end - 0.5 * size &&
       x - current.end <= RUN_GAP * Math.max(size, current.size);
