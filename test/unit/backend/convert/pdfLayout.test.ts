@@ -93,7 +93,7 @@ describe('backend: PDF layout from text positions', function () {
     assert.doesNotMatch(markdown, /^\|/m, 'prose read as a table');
   });
 
-  it('prose is not a table: two columns drawn column by column, and a list with its numbers set apart', async () => {
+  it('prose is not a table: two columns drawn column by column, a list with its numbers set apart, a letterhead', async () => {
     const placed: Placed[] = [
       ...LEFT.map((text, i) => ({ text, x: 72, y: 700 - i * 14, size: 10 })),
       ...RIGHT.map((text, i) => ({ text, x: 320, y: 700 - i * 14, size: 10 })),
@@ -103,7 +103,17 @@ describe('backend: PDF layout from text positions', function () {
       list.push({ text: `${i + 1}.`, x: 76, y: 684 - i * 14, size: 10 }, { text, x: 108, y: 684 - i * 14, size: 10 }),
     );
     list.push({ text: 'Each step is signed off in the site book.', x: 72, y: 630, size: 10 });
-    const markdown = await markdownOf([{ placed }, { placed: list }]);
+    // A letterhead: the sender's address on the left, the reference on the right, three lines each.
+    const letterhead: Placed[] = [
+      ['North Wind Services', 'Reference NW-2041'],
+      ['12 Harbour Road', 'Page 1 of 3'],
+      ['Aberdeen', '2 March 2025'],
+    ].flatMap(([left, right], i) => [
+      { text: left!, x: 72, y: 740 - i * 14, size: 10 },
+      { text: right!, x: 440, y: 740 - i * 14, size: 10 },
+    ]);
+    letterhead.push({ text: 'Dear customer, your turbines were serviced last week.', x: 72, y: 680, size: 10 });
+    const markdown = await markdownOf([{ placed }, { placed: list }, { placed: letterhead }]);
     assert.doesNotMatch(markdown, /^\|/m, `prose read as a table:\n${markdown}`);
     for (const text of [...LEFT, ...RIGHT]) {
       assert.ok(markdown.split('\n').includes(text), `missing ${JSON.stringify(text)} in:\n${markdown}`);
@@ -111,6 +121,7 @@ describe('backend: PDF layout from text positions', function () {
     for (const item of ['1. check the oil level of every gearbox', '2. replace the worn brake pads', '3. photograph the blade tips']) {
       assert.ok(markdown.split('\n').includes(item), `missing list item ${JSON.stringify(item)} in:\n${markdown}`);
     }
+    assert.ok(markdown.split('\n').includes('North Wind Services Reference NW-2041'), markdown);
   });
 
   it('a right-to-left line is read from its right end, whatever order its words are drawn in', () => {
