@@ -297,16 +297,26 @@ const median = (values: number[]) => {
  */
 function findGutter(rows: Row[]): { start: number; end: number } | undefined {
   if (rows.length < 10) return undefined;
-  const minX = Math.min(...rows.flatMap((r) => r.runs.map((run) => run.x)));
-  const maxX = Math.max(...rows.flatMap((r) => r.runs.map((run) => run.end)));
-  const width = Math.ceil(maxX - minX);
-  if (!(width > 0) || width > 20_000) return undefined;
-  const cover = new Int32Array(width + 1);
+  let minX = Infinity;
+  let maxX = -Infinity;
   for (const row of rows) {
     for (const run of row.runs) {
-      for (let b = Math.max(0, Math.floor(run.x - minX)); b <= Math.min(width, Math.ceil(run.end - minX)); b++) cover[b]!++;
+      minX = Math.min(minX, run.x);
+      maxX = Math.max(maxX, run.end);
     }
   }
+  const width = Math.ceil(maxX - minX);
+  if (!(width > 0) || width > 20_000) return undefined;
+  // How many runs cover each point across the text (runs of a row do not overlap), by differences.
+  const cover = new Int32Array(width + 2);
+  for (const row of rows) {
+    for (const run of row.runs) {
+      cover[Math.max(0, Math.floor(run.x - minX))]!++;
+      cover[Math.min(width, Math.ceil(run.end - minX)) + 1]!--;
+    }
+  }
+  for (let b = 1; b <= width; b++) cover[b]! += cover[b - 1]!;
+  cover[width + 1] = 0;
   let best = Infinity;
   for (let b = Math.floor(width * 0.25); b <= Math.ceil(width * 0.75); b++) best = Math.min(best, cover[b]!);
   if (best > rows.length * 0.5) return undefined;
