@@ -432,8 +432,14 @@ function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | u
     table.push({ row, at });
   }
   const lined = table.filter((t) => t.row.runs.length >= 2);
-  // Two blocks of short lines side by side (a letterhead: address left, reference right) need a fourth row to be a table.
-  if (lined.length < MIN_TABLE_ROWS + (columns.length === 2 ? 1 : 0) || columns.length < 2) return undefined;
+  if (lined.length < MIN_TABLE_ROWS || columns.length < 2) return undefined;
+  // Two blocks of three short lines side by side (a letterhead: address left, reference right) are
+  // not a table; a fourth row, or a column of figures under its header, makes one.
+  const figures = (c: number) =>
+    lined
+      .slice(1)
+      .every((t) => t.row.runs.some((run, k) => t.at[k] === c && /^[-+−–(]?[$€£¥]?\s?[\d.,\s]*\d[\d.,\s]*%?\)?$/u.test(run.text.trim())));
+  if (columns.length === 2 && lined.length === MIN_TABLE_ROWS && !figures(0) && !figures(1)) return undefined;
   const cellTexts = lined.flatMap((t) => t.row.runs.map((run) => run.text.trim().length));
   if (cellTexts.reduce((a, b) => a + b, 0) / cellTexts.length > MAX_MEAN_CELL_CHARS) return undefined;
   // Columns of prose (most lines one run filling its column, as justified text does) are not a table.
