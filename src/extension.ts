@@ -45,8 +45,8 @@ export function activate(context: vscode.ExtensionContext): DocChatApi {
   const storesTree = stores.register(context, services);
   metadata.register(context, services);
   const passages = search.register(context, services);
-  chat.register(context, services, passages);
-  nativeChat.register(context, services, passages);
+  const chatStores = chat.register(context, services, passages);
+  nativeChat.register(context, services, passages, chatStores);
   skills.register(context, services);
   sync.register(context, services, storesTree, passages);
   models.register(context, services);

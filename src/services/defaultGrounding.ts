@@ -71,3 +71,26 @@ export class GroundingMemory {
     return defaultGrounding(this.choice, stores);
   }
 }
+
+/**
+ * The stores `@docchat` and the search tool answer from: those the DocChat chat's current
+ * conversation is grounded in (`chat`: the selection the user sees in the chat), unless a known
+ * store list no longer has them; else the default-grounding rule's store (`rule`), with the other
+ * stores chosen with it (`chosenWithRule`, whose first entry must be that store).
+ * `stores` is undefined while the list is not known.
+ */
+export function participantStores(
+  chat: readonly StoreRef[] | undefined,
+  rule: StoreRef | undefined,
+  chosenWithRule: readonly StoreRef[],
+  stores: readonly StoreRef[] | undefined,
+): StoreRef[] {
+  const listed = (chat ?? []).flatMap((store) => {
+    if (!stores) return [store];
+    const found = stores.find((s) => s.id === store.id);
+    return found ? [{ id: found.id, name: found.name || found.id }] : [];
+  });
+  if (listed.length) return listed;
+  if (!rule) return [];
+  return chosenWithRule[0]?.id === rule.id ? [...chosenWithRule] : [rule];
+}

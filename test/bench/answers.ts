@@ -1,11 +1,13 @@
 /**
- * Whether Local mode's `local-extractive` quotes the sentence that answers the question: questions
- * over a snapshot of the demo documents (README.md and CHANGELOG.md as they were when the
- * questions were written, in test/bench/answers/fixtures), each with the sentence a person would
- * quote, written before the sentence choice was tuned. Every question goes through the chat's own
- * answer path in process — the backend's chunker and keyword index, the chat's follow-up rule,
- * grounding and prompt — and is answered by the model as it was before (a kept copy) and as it is
- * now, side by side. The `heldout` half was never looked at while tuning.
+ * Whether Local mode's `local-extractive` quotes the sentence that answers the question, on two
+ * question sets, each with the sentence a person would quote, written before the sentence choice
+ * was tuned: one over README.md and CHANGELOG.md as they were when it was written
+ * (test/bench/answers/fixtures), one over the documents `npm start` seeds the demo store with —
+ * README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md — as they were when it was written
+ * (test/bench/answers/demo). Every question goes through the chat's own answer path in process —
+ * the backend's chunker and keyword index, the chat's follow-up rule, grounding and prompt — and
+ * is answered by the model as it first was, as it was before its last change (kept copies) and
+ * as it is now, side by side. The `heldout` half of each set was never looked at while tuning.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +20,8 @@ import { documentTitle, StoreIndex } from '../../src/backend/search/storeIndex';
 import { FileNameCache, type GroundingDocuments } from '../../src/chatCore/grounding';
 import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
-import { answer as answerBefore } from './answers/extractiveBefore';
+import { answer as answerFirst } from './answers/extractiveBefore';
+import { answer as answerPrevious } from './answers/previous/extractive';
 import { citedStatements } from '../../src/chatCore/citations';
 import { locatePassage, locateQuote } from '../../src/features/search/passageLocate';
 import { repoRoot } from './lib/backendProcess';
@@ -35,30 +38,60 @@ interface Question {
 }
 
 const FOLDER = path.join(repoRoot, 'test/bench/answers');
-const DOCUMENTS = ['README.md', 'CHANGELOG.md'];
+
+/** A question set and the snapshot of the documents it was written over. */
+interface Collection {
+  id: string;
+  label: string;
+  questions: string;
+  /** Folder of the snapshot, under FOLDER. */
+  root: string;
+  /** Paths under `root`; the store names each file by its base name, as the demo seeding does. */
+  documents: string[];
+}
+
+const COLLECTIONS: Collection[] = [
+  { id: 'readme', label: 'README + CHANGELOG', questions: 'questions.jsonl', root: 'fixtures', documents: ['README.md', 'CHANGELOG.md'] },
+  {
+    id: 'demo',
+    label: 'demo store',
+    questions: 'demo-questions.jsonl',
+    root: 'demo',
+    documents: [
+      'README.md',
+      'CONTRIBUTING.md',
+      'CHANGELOG.md',
+      ...['accessibility', 'api-assumptions', 'backend', 'benchmarks', 'dependencies', 'network', 'security', 'user-guide'].map(
+        (d) => `docs/${d}.md`,
+      ),
+    ],
+  },
+];
 const STORE = { id: 'vs_demo', name: 'demo' };
 const SHOW = (process.env.DOCCHAT_BENCH_SHOW ?? '').split(',');
 /** `docchat.search.maxResults`' default. */
 const MAX_RESULTS = 10;
 
 const GENERATORS = [
-  { id: 'before', label: 'before: words shared with the question', answer: answerBefore },
-  { id: 'after', label: 'now: sentences that answer it', answer: answerNow },
+  { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
+  { id: 'previous', label: 'previous: BM25 over sentences, question type', answer: answerPrevious },
+  { id: 'now', label: 'now: and the kind of text', answer: answerNow },
 ] as const;
 
-function loadQuestions(): Question[] {
-  return readFileSync(path.join(FOLDER, 'questions.jsonl'), 'utf8')
+function loadQuestions(collection: Collection): Question[] {
+  return readFileSync(path.join(FOLDER, collection.questions), 'utf8')
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as Question);
 }
 
-function demoStore(): GroundingDocuments {
+function demoStore(collection: Collection): GroundingDocuments {
   const index = new StoreIndex();
   const names = new Map<string, string>();
-  DOCUMENTS.forEach((name, i) => {
+  collection.documents.forEach((file, i) => {
     const fileId = `file-${i}`;
-    index.addFile(fileId, chunkMarkdown(readFileSync(path.join(FOLDER, 'fixtures', name), 'utf8')), undefined, documentTitle(name));
+    const name = path.basename(file);
+    index.addFile(fileId, chunkMarkdown(readFileSync(path.join(FOLDER, collection.root, file), 'utf8')), undefined, documentTitle(name));
     names.set(fileId, name);
   });
   return {
@@ -139,12 +172,13 @@ const citations = (text: string) => new Set([...text.matchAll(/\[(\d{1,3})\]/g)]
  * What a citation opens: of each quote (the statement before a citation), whether the source
  * opener finds it in the cited passage of the document, so that it, not the passage, is highlighted.
  */
-function quotesLocated(a: Answered): { quotes: number; found: number } {
+function quotesLocated(collection: Collection, a: Answered): { quotes: number; found: number } {
   let quotes = 0;
   let found = 0;
   for (const source of a.sources) {
     if (source.kind !== 'passage') continue;
-    const document = readFileSync(path.join(FOLDER, 'fixtures', source.filename ?? ''), 'utf8');
+    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
+    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
     const passage = locatePassage(document, source.content);
     for (const statement of citedStatements(a.text, source.number, a.sources.length)) {
       quotes++;
@@ -155,46 +189,61 @@ function quotesLocated(a: Answered): { quotes: number; found: number } {
 }
 const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
 
+interface Row {
+  collection: Collection;
+  q: Question;
+  /** The answer of each generator. */
+  answers: Map<string, Answered>;
+}
+
 async function run(): Promise<BenchResult> {
-  const questions = loadQuestions();
-  const documents = demoStore();
-  const results = new Map<string, { q: Question; a: Answered }[]>();
-  for (const generator of GENERATORS) {
-    progress(`answers: ${generator.id}`);
-    const rows: { q: Question; a: Answered }[] = [];
-    for (const q of questions) {
-      const explain = generator.id === 'after' && SHOW.includes(q.id);
-      if (explain) process.stderr.write(`\n=== ${q.id}: the best-scoring units of each turn\n`);
-      rows.push({ q, a: await converse(q, gatewayOf(generator.answer, explain), documents) });
+  const rows: Row[] = [];
+  for (const collection of COLLECTIONS) {
+    const questions = loadQuestions(collection);
+    const documents = demoStore(collection);
+    const answered = questions.map((q) => ({ collection, q, answers: new Map<string, Answered>() }));
+    for (const generator of GENERATORS) {
+      progress(`answers: ${collection.id}, ${generator.id}`);
+      for (const row of answered) {
+        const explain = generator.id === 'now' && SHOW.includes(row.q.id);
+        if (explain) process.stderr.write(`\n=== ${row.q.id}: the best-scoring units of each turn\n`);
+        row.answers.set(generator.id, await converse(row.q, gatewayOf(generator.answer, explain), documents));
+      }
+      // `DOCCHAT_BENCH_SHOW=t01,d03` prints those answers and their sources (to see why one misses).
+      for (const { q, answers } of answered.filter((r) => SHOW.includes(r.q.id))) {
+        const a = answers.get(generator.id)!;
+        const sources = a.sources
+          .map((s) => `[${s.number}] ${s.kind === 'passage' ? `${s.filename ?? ''} ` : ''}${'heading' in s ? (s.heading ?? '') : ''}`)
+          .join('; ');
+        process.stderr.write(`\n--- ${generator.id} ${q.id} ${q.turns.join(' → ')}\n${sources}\n${a.text}\n`);
+      }
     }
-    // `DOCCHAT_BENCH_SHOW=t01,t03` prints those answers and their sources (to see why one misses).
-    for (const { q, a } of rows.filter((r) => SHOW.includes(r.q.id))) {
-      const sources = a.sources.map((s) => `[${s.number}] ${'heading' in s ? (s.heading ?? '') : ''}`).join('; ');
-      process.stderr.write(`\n--- ${generator.id} ${q.id} ${q.turns.join(' → ')}\n${sources}\n${a.text}\n`);
-    }
-    results.set(generator.id, rows);
+    rows.push(...answered);
   }
   const sets = [
-    { id: 'tune', label: 'tuning set' },
+    { id: 'tune', label: 'tuning half' },
     { id: 'heldout', label: 'held out (never looked at while tuning)' },
   ] as const;
   const summary: Table = {
     caption: 'How often the answer quotes the sentence a person would quote (any quote, and the first one)',
     columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)'],
-    rows: sets.flatMap((set) =>
-      GENERATORS.map((g) => {
-        const rows = results.get(g.id)!.filter((r) => r.q.set === set.id);
-        return [
-          `${set.label}, ${rows.length}`,
-          g.label,
-          pct(rows.filter((r) => quotes(r.q, r.a.text)).length, rows.length),
-          pct(rows.filter((r) => quotes(r.q, firstQuote(r.a.text))).length, rows.length),
-          (rows.reduce((n, r) => n + citations(r.a.text), 0) / Math.max(1, rows.length)).toFixed(1),
-        ];
-      }),
+    rows: COLLECTIONS.flatMap((collection) =>
+      [...sets, { id: 'all', label: 'all' } as const].flatMap((set) =>
+        GENERATORS.map((g) => {
+          const of = rows.filter((r) => r.collection === collection && (set.id === 'all' || r.q.set === set.id));
+          const answers = of.map((r) => ({ q: r.q, a: r.answers.get(g.id)! }));
+          return [
+            `${collection.label}: ${set.label}, ${of.length}`,
+            g.label,
+            pct(answers.filter(({ q, a }) => quotes(q, a.text)).length, answers.length),
+            pct(answers.filter(({ q, a }) => quotes(q, firstQuote(a.text))).length, answers.length),
+            (answers.reduce((n, { a }) => n + citations(a.text), 0) / Math.max(1, answers.length)).toFixed(1),
+          ];
+        }),
+      ),
     ),
   };
-  const located = results.get('after')!.map((r) => quotesLocated(r.a));
+  const located = rows.map((r) => quotesLocated(r.collection, r.answers.get('now')!));
   const quoteCount = located.reduce((n, l) => n + l.quotes, 0);
   const opening: Table = {
     caption: 'Citations that open at the quoted sentence: quotes of the current answers found in the cited passage of the document',
@@ -213,23 +262,22 @@ async function run(): Promise<BenchResult> {
   const detail: Table = {
     caption: 'Each question: the expected sentence quoted first, quoted later, or missed',
     columns: ['id', 'kind', 'question', ...GENERATORS.map((g) => g.id)],
-    rows: questions.map((q) => [
-      q.id,
-      q.kind,
-      q.turns.join(' → '),
-      ...GENERATORS.map((g) => mark(q, results.get(g.id)!.find((r) => r.q === q)!.a)),
-    ]),
+    rows: rows.map(({ q, answers }) => [q.id, q.kind, q.turns.join(' → '), ...GENERATORS.map((g) => mark(q, answers.get(g.id)!))]),
   };
   const byKind: Table = {
-    caption: 'By kind of question (both sets): quotes the expected sentence',
-    columns: ['kind', 'questions', ...GENERATORS.map((g) => g.id)],
-    rows: [...new Set(questions.map((q) => q.kind))].map((kind) => {
-      const of = questions.filter((q) => q.kind === kind);
-      return [
-        kind,
-        of.length,
-        ...GENERATORS.map((g) => `${results.get(g.id)!.filter((r) => r.q.kind === kind && quotes(r.q, r.a.text)).length} of ${of.length}`),
-      ];
+    caption: 'By kind of question (both halves): quotes the expected sentence',
+    columns: ['questions', 'kind', 'count', ...GENERATORS.map((g) => g.id)],
+    rows: COLLECTIONS.flatMap((collection) => {
+      const of = rows.filter((r) => r.collection === collection);
+      return [...new Set(of.map((r) => r.q.kind))].map((kind) => {
+        const kindRows = of.filter((r) => r.q.kind === kind);
+        return [
+          collection.label,
+          kind,
+          kindRows.length,
+          ...GENERATORS.map((g) => `${kindRows.filter((r) => quotes(r.q, r.answers.get(g.id)!.text)).length} of ${kindRows.length}`),
+        ];
+      });
     }),
   };
   return {
@@ -237,11 +285,11 @@ async function run(): Promise<BenchResult> {
     title: 'Local mode answers: quoting the sentence that answers',
     goal: 'The answer quotes the sentence that answers the question for most demo questions, with only the sources it quotes cited.',
     method:
-      'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of README.md and CHANGELOG.md, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it was before this change (a kept copy) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
+      'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of the documents, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it first was and as it was before its last change (kept copies) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
     tables: [summary, byKind, opening, detail],
     notes: [
-      'The questions and their expected sentences are in `test/bench/answers/questions.jsonl`, written before the sentence choice was tuned; the demo documents are snapshotted in `test/bench/answers/fixtures/` so the figures do not move when the README changes.',
-      'Only the `tune` half was looked at while tuning; the `heldout` half is reported apart.',
+      'Two question sets, each with the sentence a person would quote, written before the sentence choice was tuned on it: `test/bench/answers/questions.jsonl` over README.md and CHANGELOG.md (snapshot in `test/bench/answers/fixtures/`), and `test/bench/answers/demo-questions.jsonl` over the documents `npm start` seeds the demo store with — README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md (snapshot in `test/bench/answers/demo/`) — so the figures do not move when the documents change.',
+      'Only the `tune` half of each set was looked at while tuning; the `heldout` half is reported apart.',
     ],
   };
 }

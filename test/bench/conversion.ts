@@ -125,6 +125,8 @@ main(async (): Promise<BenchResult> => {
     ['news.rss', Buffer.from(corpus.RSS)],
     ['release.html', Buffer.from(corpus.WEB_PAGE)],
     ['geometry.docx', await corpus.richDocx()],
+    // A Word 97–2003 paragraph and table (word-extractor's public test file, test/fixtures/word-extractor).
+    ['licences.doc', readFileSync(path.resolve('test/fixtures/word-extractor/test03.doc'))],
     ['bundle.zip', await corpus.zipOf({ 'a.txt': 'member text', 'b.csv': bigCsv.slice(0, 20_000), 'c.docx': await corpus.richDocx() })],
     ['report.pdf (20 pages)', textPdf],
   ];

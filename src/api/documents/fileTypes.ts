@@ -6,10 +6,12 @@ import path from 'node:path';
 
 /** The document kinds recognised by extension alone (see BY_EXTENSION). */
 export type DocumentKind =
-  'xlsx' | 'xls' | 'ods' | 'pptx' | 'odp' | 'odt' | 'rtf' | 'epub' | 'msg' | 'eml' | 'ipynb' | 'json' | 'xml' | 'zip' | 'image';
+  'doc' | 'xlsx' | 'xls' | 'ods' | 'pptx' | 'odp' | 'odt' | 'rtf' | 'epub' | 'msg' | 'eml' | 'ipynb' | 'json' | 'xml' | 'zip' | 'image';
 
 /** Formats recognised by extension (the converter checks ZIP packages and OLE files by their first bytes). */
 export const BY_EXTENSION: Record<string, DocumentKind> = {
+  '.doc': 'doc',
+  '.dot': 'doc',
   '.xlsx': 'xlsx',
   '.xlsm': 'xlsx',
   '.xls': 'xls',

@@ -102,15 +102,11 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
       if (piece.kind === 'heading') break;
       if (total + piece.text.length > overlapChars) {
         if (!tail.length && piece.kind === 'text') {
-          // Part of a long paragraph: its last sentences.
-          const sentences = piece.text.split(SENTENCE_END);
-          const kept: string[] = [];
-          let length = 0;
-          for (let j = sentences.length - 1; j > 0 && length + sentences[j]!.length <= overlapChars; j--) {
-            kept.unshift(sentences[j]!);
-            length += sentences[j]!.length + 1;
-          }
-          if (kept.length) tail.unshift({ kind: 'text', text: kept.join(' ') });
+          // Part of a long paragraph or list: its last sentences, with the line breaks between
+          // them (a list's items stay items).
+          const starts = [...piece.text.matchAll(new RegExp(SENTENCE_END.source, 'g'))].map((m) => m.index + m[0].length);
+          const from = starts.find((start) => piece.text.length - start <= overlapChars);
+          if (from !== undefined) tail.unshift({ kind: 'text', text: piece.text.slice(from) });
         }
         break;
       }

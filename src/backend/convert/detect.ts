@@ -23,6 +23,7 @@ const FORMAT_LABEL: Partial<Record<Format['kind'], string>> = {
   epub: 'EPUB',
   zip: 'ZIP',
   xls: 'XLS',
+  doc: 'Word 97–2003',
   msg: 'Outlook message',
 };
 
@@ -32,7 +33,6 @@ const AUDIO_VIDEO =
 const UNSUPPORTED: Record<string, string> = {
   '.heic': 'an HEIC photo, which OCR cannot read; export it as PNG or JPEG',
   '.heif': 'an HEIF photo, which OCR cannot read; export it as PNG or JPEG',
-  '.doc': 'a legacy Word document; save it as .docx',
   '.ppt': 'a legacy PowerPoint presentation; save it as .pptx',
   '.gz': 'a gzip archive; attach its files, or a .zip of them',
   '.tgz': 'a compressed tar archive; attach its files, or a .zip of them',
@@ -73,7 +73,7 @@ const UNSUPPORTED: Record<string, string> = {
 };
 
 export const SUPPORTED_DESCRIPTION =
-  'supported: text, markdown, source code, HTML, PDF, Word (.docx, .odt, .rtf), spreadsheets (.xlsx, .xls, .ods, .csv, .tsv), presentations (.pptx, .odp), .epub, e-mail (.msg, .eml), notebooks, JSON, XML, .zip and images (.png, .jpg, .tif, .webp, .bmp, .gif)';
+  'supported: text, markdown, source code, HTML, PDF, Word (.docx, .doc, .odt, .rtf), spreadsheets (.xlsx, .xls, .ods, .csv, .tsv), presentations (.pptx, .odp), .epub, e-mail (.msg, .eml), notebooks, JSON, XML, .zip and images (.png, .jpg, .tif, .webp, .bmp, .gif)';
 
 /** The image type from the first bytes, for files without a known extension. */
 function imageMagic(data: Uint8Array): boolean {
@@ -99,6 +99,8 @@ export function looksLikeText(data: Uint8Array): boolean {
   return true;
 }
 
+const HTML_START = /^\s*<(!doctype html|html[\s>])/i;
+
 export function detectFormat(filename: string, data: Uint8Array): Format {
   const base = path.basename(filename).toLowerCase();
   const ext = path.extname(base);
@@ -116,11 +118,17 @@ export function detectFormat(filename: string, data: Uint8Array): Format {
   let kind = BY_EXTENSION[ext];
   // An .xls that is really XLSX (a common mislabel) is read as what it is.
   if (kind === 'xls' && isZip) kind = 'xlsx';
+  // So is a .doc that is really DOCX, RTF or a web page (Word and other editors write all three under that name).
+  if (kind === 'doc' && !isOle) {
+    if (isZip) return { kind: 'docx' };
+    if (startsWith(data, '{\\rtf')) return { kind: 'rtf' };
+    if (looksLikeText(data) && HTML_START.test(Buffer.from(data.subarray(0, 512)).toString('utf8'))) return { kind: 'html' };
+  }
   if (kind) {
     if (ZIP_KINDS.has(kind) && !isZip) {
       throw new ConversionError('corrupt_file', `${filename} is not a valid ${FORMAT_LABEL[kind]} file: it is not a ZIP package.`);
     }
-    if ((kind === 'xls' || kind === 'msg') && !isOle) {
+    if ((kind === 'xls' || kind === 'msg' || kind === 'doc') && !isOle) {
       throw new ConversionError('corrupt_file', `${filename} is not a valid ${FORMAT_LABEL[kind]} file: it is not an OLE compound file.`);
     }
     return { kind } as Format;
@@ -139,7 +147,7 @@ export function detectFormat(filename: string, data: Uint8Array): Format {
   if (HTML.has(ext)) return { kind: 'html' };
   const language = CODE_LANGUAGES[ext] ?? CODE_LANGUAGES[base.replace(/\.[^.]*$/, '')] ?? CODE_LANGUAGES[base];
   if (language) return { kind: 'code', language };
-  if (!TEXT.has(ext) && /^\s*<(!doctype html|html[\s>])/i.test(Buffer.from(data.subarray(0, 512)).toString('utf8'))) {
+  if (!TEXT.has(ext) && HTML_START.test(Buffer.from(data.subarray(0, 512)).toString('utf8'))) {
     return { kind: 'html' };
   }
   return { kind: 'text' };

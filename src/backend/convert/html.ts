@@ -210,6 +210,12 @@ function tableRows(table: HTMLElement): string[][] {
 /** An href a reader may follow: http(s), mailto, or one without a scheme (relative, `#anchor`). */
 const OPENABLE_HREF = /^\s*(?:https?:|mailto:|(?![a-z][a-z0-9+.-]*:))/i;
 
+/** A link's or picture's title attribute as markdown writes it: ` "title"` after the target, or nothing. */
+function linkTitle(node: TurndownService.Node): string {
+  const title = ((node as HTMLElement).getAttribute('title') ?? '').replace(/\s+/g, ' ').trim();
+  return title ? ` "${title.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : '';
+}
+
 function createService(options: HtmlOptions): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -235,7 +241,7 @@ function createService(options: HtmlOptions): TurndownService {
         const parts = [alt ? `[image: ${alt}]` : '', ocr].filter(Boolean);
         return parts.length ? `\n\n${parts.join('\n\n')}\n\n` : '';
       }
-      return `![${alt}](${src})`;
+      return `![${alt}](${src}${linkTitle(node)})`;
     },
   });
   service.addRule('links', {
@@ -245,7 +251,7 @@ function createService(options: HtmlOptions): TurndownService {
       // Only web, mail and relative links stay links: `javascript:`, `command:`, `vscode:`, `file:`… keep their text.
       if (!OPENABLE_HREF.test(href) || !content.trim()) return content;
       const target = cleanLink(href);
-      return OPENABLE_HREF.test(target) ? `[${content}](${target})` : content;
+      return OPENABLE_HREF.test(target) ? `[${content}](${target}${linkTitle(node)})` : content;
     },
   });
   service.addRule('tables', {

@@ -1,6 +1,7 @@
 /**
  * Turns an uploaded file into markdown: text and markdown as they are, source code fenced with
- * its language, HTML (main content) with turndown, PDF with unpdf, DOCX with mammoth,
+ * its language, HTML (main content) with turndown, PDF with unpdf, DOCX with mammoth, DOC with
+ * word-extractor,
  * spreadsheets, presentations, ODF, RTF, EPUB, e-mail, notebooks, JSON, XML and feeds, ZIP
  * members, and images through OCR. Failures are ConversionErrors whose message says why
  * (unsupported type, corrupt file, too large, no text, past a bound).
@@ -10,6 +11,7 @@ import { zipToMarkdown } from './archive';
 import { createContext, type ConvertContext } from './context';
 import { jsonToMarkdown, notebookToMarkdown, xmlToMarkdown } from './data';
 import { detectFormat } from './detect';
+import { docToMarkdown } from './doc';
 import { docxToMarkdown } from './docx';
 import { epubToMarkdown } from './epub';
 import { ConversionError } from './errors';
@@ -121,6 +123,8 @@ async function convertFile(ctx: ConvertContext, data: Uint8Array): Promise<strin
       return pdfToMarkdown(ctx, data);
     case 'docx':
       return docxToMarkdown(ctx, data);
+    case 'doc':
+      return docToMarkdown(ctx, data);
     case 'csv':
       return delimitedToMarkdown(ctx, data, format.tsv);
     case 'xlsx':

@@ -29,6 +29,16 @@ export interface Unit {
   listItem: boolean;
   /** Words of the heading the unit is under. */
   heading: string[];
+  /** A list item under a heading that names a section of a list of changes ("Added", "[1.2.0]"). */
+  changeEntry: boolean;
+}
+
+/** Section names of a list of changes (Keep a Changelog's, and release notes'). */
+const CHANGE_SECTION =
+  /^(?:added|changed|fixed|removed|deprecated|security|features?|bug ?fixes|improvements?|breaking changes?|unreleased|\[?v?\d+\.\d+(?:\.\d+)?\]?.*)$/i;
+/** Whether a heading names a section of a list of changes ("Added", "[1.2.0] - 2026-01-05"). */
+export function isChangeSection(heading: string): boolean {
+  return CHANGE_SECTION.test(heading.replace(/[*_`#]/g, '').trim());
 }
 
 const LIST_MARKER = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/;
@@ -125,9 +135,10 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
   const out: Unit[] = [];
   blocks(source.text).forEach((block, index) => {
     const heading = tokenize(block.heading);
-    const push = (unit: Omit<Unit, 'source' | 'position' | 'tokens' | 'heading'>) => {
+    const changeEntry = block.listItem && isChangeSection(block.heading);
+    const push = (unit: Omit<Unit, 'source' | 'position' | 'tokens' | 'heading' | 'changeEntry'>) => {
       const tokens = tokenize(unit.text);
-      if (tokens.length) out.push({ ...unit, source: source.n, position: out.length, tokens, heading });
+      if (tokens.length) out.push({ ...unit, source: source.n, position: out.length, tokens, heading, changeEntry });
     };
     if (block.kind === 'code') {
       const text = block.lines.join('\n').trim();

@@ -245,8 +245,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   }
 
   /** The stores the current conversation is grounded in. */
+  groundingStores(): StoreOption[] {
+    return groundingStores(this.session.current.options);
+  }
+
+  /** The ids of the stores the current conversation is grounded in. */
   groundingStoreIds(): string[] {
-    return groundingStores(this.session.current.options).map((s) => s.id);
+    return this.groundingStores().map((s) => s.id);
   }
 
   newChat(): void {

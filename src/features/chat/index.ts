@@ -6,7 +6,7 @@ import { registerCommand } from '../../services/commands';
 import type { ChatController } from './chatController';
 import type * as ContextArgument from './contextArgument';
 import type * as PanelFeature from './panelFeature';
-import type { SelectionSource } from '../../chatCore/protocol';
+import type { SelectionSource, StoreOption } from '../../chatCore/protocol';
 import type { PassageDocuments } from '../search';
 import { pickStores } from '../stores';
 import { ChatSourceOpener } from './sourceOpener';
@@ -45,7 +45,15 @@ function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined
 /** The chat panel opens at once and shows the connection as it comes. */
 const NO_WAIT = { waitForConnection: false } as const;
 
-export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): void {
+/** The stores the DocChat chat's current conversation answers from: the selection `@docchat` shares. */
+export interface ChatStoreSelection {
+  /** Undefined while the chat is not used in this window (nothing is loaded for it). */
+  current(): StoreOption[] | undefined;
+  /** Grounds the chat's current conversation in `stores` (and remembers the first for new chats). */
+  choose(stores: readonly StoreOption[]): void;
+}
+
+export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): ChatStoreSelection {
   const log = services.log.child('chat');
   // Tracks the editor a source opens beside from activation on, as it did before the chat was used.
   const opener = new ChatSourceOpener(passages);
@@ -138,4 +146,8 @@ export function register(context: vscode.ExtensionContext, services: Services, p
       controller.addContext(passages);
     }),
   );
+  return {
+    current: () => created?.groundingStores(),
+    choose: (stores) => chat().setGrounding(stores),
+  };
 }

@@ -1,26 +1,36 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { pickStores } from '../stores';
-import { defaultGrounding } from '../../services/defaultGrounding';
+import { defaultGrounding, participantStores } from '../../services/defaultGrounding';
 import { resolveStore, type StoreRef } from '../../chatCore/answerText';
 import { StateKeys } from '../../common/constants';
+import type { ChatStoreSelection } from '../chat';
 
 const KEY = StateKeys.participantStore;
 /** Every store chosen with `/store` (the first is also the default-grounding choice). */
 const KEY_MANY = StateKeys.participantStores;
 
 /**
- * The vector store `@docchat` and the search tool use, by the default-grounding rule: the store
- * chosen last in this workspace (with `/store` or in the chat panel), else the only store.
+ * The vector stores `@docchat` and the search tool use: the one selection the DocChat chat shows
+ * (its current conversation's stores), else the default-grounding rule: the store chosen last in
+ * this workspace (with `/store` or in the chat panel), else the only store. `/store` changes that
+ * one selection, so the chat follows it too.
  */
 export class ChosenStore {
   constructor(
     private readonly services: Services,
     private readonly state: vscode.Memento,
+    private readonly chat?: ChatStoreSelection,
   ) {}
 
-  /** The store chosen last: in this workspace (chat panel or `/store`), else with an older `/store`. */
+  /** The chat's current store, else the store chosen last: in this workspace (chat panel or `/store`), else with an older `/store`. */
   get chosen(): StoreRef | undefined {
+    const current = this.chat?.current()?.[0];
+    if (current) return current;
+    return this.remembered();
+  }
+
+  private remembered(): StoreRef | undefined {
     const remembered = this.services.grounding.choice;
     if (remembered) {
       return remembered.kind === 'store' ? remembered.store : undefined;
@@ -40,13 +50,15 @@ export class ChosenStore {
     for (const store of stores) {
       await this.services.recentStores.touch(store.id);
     }
+    if (stores.length) this.chat?.choose(stores);
   }
 
   /** Shows the multi-select store picker; undefined when cancelled. */
   async choose(): Promise<StoreRef[] | undefined> {
+    const current = this.chat?.current();
     const stores = await pickStores(this.services, {
       title: vscode.l10n.t('DocChat: Choose the Vector Stores @docchat Answers From'),
-      selected: this.chosenMany().map((s) => s.id),
+      selected: (current?.length ? current : this.chosenMany()).map((s) => s.id),
     });
     if (!stores) {
       return undefined;
@@ -67,8 +79,8 @@ export class ChosenStore {
 
   /**
    * The stores to search: those `wanted` names (names or ids, from a tool call; unknown ones
-   * are left out), else the stores chosen with `/store` when the default-grounding rule still
-   * starts with them, else the rule's one store.
+   * are left out), else the DocChat chat's current stores, else the stores chosen with `/store`
+   * when the default-grounding rule still starts with them, else the rule's one store.
    */
   async resolveAll(wanted?: readonly string[], signal?: AbortSignal): Promise<StoreRef[]> {
     const names = (wanted ?? []).map((w) => w.trim()).filter(Boolean);
@@ -82,18 +94,15 @@ export class ChosenStore {
       const found = names.map((name) => resolveStore(stores, name)).filter((s): s is StoreRef => s !== undefined);
       return found.filter((s, i) => found.findIndex((t) => t.id === s.id) === i);
     }
-    const first = await this.ruleStore(signal);
-    if (!first) {
-      return [];
-    }
-    const many = this.chosenMany();
-    return many[0]?.id === first.id ? many : [first];
+    const { rule, stores } = await this.ruleStore(signal);
+    return participantStores(this.chat?.current(), rule, this.chosenMany(), stores);
   }
 
-  /** The default-grounding rule's store. */
-  private async ruleStore(signal?: AbortSignal): Promise<StoreRef | undefined> {
+  /** The default-grounding rule's store, and the store list it was applied to (undefined when not known). */
+  private async ruleStore(signal?: AbortSignal): Promise<{ rule: StoreRef | undefined; stores: StoreRef[] | undefined }> {
     const client = this.services.connection.documents;
-    const remembered = this.services.grounding.choice ?? (this.chosen ? { kind: 'store' as const, store: this.chosen } : undefined);
+    const older = this.remembered();
+    const remembered = this.services.grounding.choice ?? (older ? { kind: 'store' as const, store: older } : undefined);
     let stores: StoreRef[] | undefined;
     if (client) {
       try {
@@ -104,6 +113,6 @@ export class ChosenStore {
         // Unknown list: the rule keeps the remembered store.
       }
     }
-    return defaultGrounding(remembered, stores);
+    return { rule: defaultGrounding(remembered, stores), stores };
   }
 }

@@ -3,6 +3,7 @@ import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
 import type { PassageDocuments, Passage } from '../search';
+import type { ChatStoreSelection } from '../chat';
 import { ChosenStore } from './chosenStore';
 import { DocChatParticipant, PARTICIPANT_ID } from './participant';
 import { SEARCH_TOOL_NAME, SearchStoreTool } from './searchTool';
@@ -29,9 +30,14 @@ export function chatApiSupport(api: { chat?: Partial<typeof vscode.chat>; lm?: P
  * `@docchat` in VS Code's Chat view and the search tool for agent mode. Where the host has no
  * chat API, or refuses a registration, DocChat logs it once and goes on without them.
  */
-export function register(context: vscode.ExtensionContext, services: Services, passages: PassageDocuments): void {
+export function register(
+  context: vscode.ExtensionContext,
+  services: Services,
+  passages: PassageDocuments,
+  chatStores?: ChatStoreSelection,
+): void {
   const log = services.log.child('native-chat');
-  const store = new ChosenStore(services, context.globalState);
+  const store = new ChosenStore(services, context.globalState, chatStores);
 
   context.subscriptions.push(
     registerCommand(

@@ -11,7 +11,7 @@ export const SEARCH_TOOL_NAME = 'docchat_searchVectorStore';
 
 export interface SearchToolInput {
   query: string;
-  /** Name or id of the store (several separated by commas); the stores chosen with `@docchat /store` when omitted. */
+  /** Name or id of the store (several separated by commas); when omitted, the stores the DocChat chat answers from (chosen there or with `@docchat /store`). */
   store?: string;
   /** Names or ids of several stores to search together. */
   stores?: string[];

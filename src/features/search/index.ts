@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { VectorStore } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { fileOfArgument, pickStoreToSearch, selectionOfArguments, storeOfArgument } from '../stores';
+import { fileOfArgument, selectionOfArguments, storeOfArgument } from '../stores';
 import { PassageDocuments } from './passages';
 import type * as SearchPicker from './searchPicker';
 import type { FileChoice } from './searchPicker';
@@ -18,30 +18,32 @@ export { passageOf } from './passages';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const searchPicker = atFirstUse(() => require('./searchPicker') as typeof SearchPicker);
 
+/** The search commands show their quick pick at once; it waits for the connection itself. */
+const SHOWS_AT_ONCE = { waitForConnection: false } as const;
+
 /** Returns the passage opener, shared with the features that open passages too. */
 export function register(context: vscode.ExtensionContext, services: Services): PassageDocuments {
   const passages = new PassageDocuments(services);
   context.subscriptions.push(passages);
 
-  const search = async (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
-    // One store: searched at once. Text typed while the stores showed is what is searched for.
-    const target = store ? { store } : await pickStoreToSearch(services, { title: vscode.l10n.t('DocChat: Search a Vector Store') });
-    if (!target) {
-      return;
-    }
-    await services.recentStores.touch(target.store.id);
-    await searchPicker().showSearchPicker(services, passages, {
-      store: target.store,
-      ...(restrictTo ? { restrictTo } : {}),
-      ...(target.query ? { initialQuery: target.query } : {}),
-    });
-  };
+  // The quick pick shows before anything is awaited (the connection, the store list): keys typed
+  // right after the command go into it, not into the editor. So the command does not wait for the
+  // connection first; the picker does, busy.
+  const search = (store: VectorStore | undefined, restrictTo?: FileChoice[]) =>
+    searchPicker().showSearchPicker(services, passages, { ...(store ? { store } : {}), ...(restrictTo ? { restrictTo } : {}) });
 
   context.subscriptions.push(
-    registerCommand(services.errors, Commands.search, vscode.l10n.t('DocChat: could not search.'), (arg?: unknown) => {
-      markWalkthroughStepDone('search');
-      return search(storeOfArgument(arg));
-    }),
+    registerCommand(
+      services.errors,
+      Commands.search,
+      vscode.l10n.t('DocChat: could not search.'),
+      (arg?: unknown) => {
+        const searched = search(storeOfArgument(arg));
+        markWalkthroughStepDone('search');
+        return searched;
+      },
+      SHOWS_AT_ONCE,
+    ),
     registerCommand(
       services.errors,
       Commands.searchInFiles,
@@ -56,6 +58,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
           .map((f) => ({ id: f.fileId, name: f.filename ?? f.fileId }));
         await search(store, files);
       },
+      SHOWS_AT_ONCE,
     ),
     registerCommand(
       services.errors,

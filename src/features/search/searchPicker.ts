@@ -1,28 +1,18 @@
 import * as vscode from 'vscode';
-import type { SearchResult, VectorStore } from '../../api/documents/schemas';
-import { RateLimitError } from '../../api/http/errors';
+import type { VectorStore } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
-import { FileCatalog } from '../stores';
-import type { Passage, PassageDocuments } from './passages';
-import { SearchController, presentResult, searchRequest, shownResults, type SearchState } from './searchController';
+import { type FileCatalog, listStoreItems, storesOfferingQuery, type StoreItem } from '../stores';
+import type { PassageDocuments } from './passages';
 import { requireDocuments } from '../../services/commands';
+import { ADD_TO_CHAT, REVEAL, StoreSearch, statusItem, type PickItem } from './storeSearch';
 
 export interface FileChoice {
   id: string;
   name: string;
 }
 
-interface ResultItem extends vscode.QuickPickItem {
-  passage?: Passage;
-}
-
-const ADD_TO_CHAT: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('comment-discussion'),
-  tooltip: vscode.l10n.t('Add to Chat'),
-};
-const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: vscode.l10n.t('Reveal in Vector Stores') };
 const RESTRICT: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('filter'),
   tooltip: vscode.l10n.t('Search only in chosen files…'),
@@ -35,225 +25,273 @@ async function chatAvailable(): Promise<boolean> {
 }
 
 export interface SearchPickerOptions {
-  store: VectorStore;
+  /** The store to search; without one the picker lists the stores first (one store: taken at once). */
+  store?: VectorStore;
   restrictTo?: FileChoice[];
-  initialQuery?: string;
 }
 
-export async function showSearchPicker(services: Services, passages: PassageDocuments, options: SearchPickerOptions): Promise<void> {
-  const client = requireDocuments(services.connection);
-  const { store } = options;
-  const catalog = new FileCatalog(() => services.connection.documents);
-  let restriction = options.restrictTo ?? [];
-  const withChat = await chatAvailable();
-  const picker = vscode.window.createQuickPick<ResultItem>();
+/** Where the picker is: opening (connecting, listing the stores), choosing a store, or searching one. */
+type Phase = { kind: 'opening' } | { kind: 'stores'; stores: StoreItem[] } | { kind: 'search'; store: VectorStore; storeStep: boolean };
+
+const STORE_STEP = 1;
+
+/**
+ * One quick pick for the whole search, shown at once (before anything is awaited): whatever the
+ * user types right after the command goes into it, never into the editor they came from. It
+ * connects and lists the stores while it shows (busy); with one store (or one given) it is the
+ * search box of that store, with several it first lists them (step 1 of 2) and Back returns there.
+ * Text typed before the store is known is what is searched for.
+ */
+export function showSearchPicker(services: Services, passages: PassageDocuments, options: SearchPickerOptions): Promise<void> {
+  const picker = vscode.window.createQuickPick<PickItem>();
+  picker.ignoreFocusOut = false;
   picker.matchOnDescription = false;
   picker.matchOnDetail = false;
-  picker.ignoreFocusOut = false;
-  picker.placeholder = vscode.l10n.t('Search "{0}" (results as you type)', store.name);
-  let state: SearchState<SearchResult> = { kind: 'idle' };
-  let choosingFiles = false;
-  let ticker: ReturnType<typeof setInterval> | undefined;
+  picker.busy = true;
+  if (options.store) {
+    picker.title = searchTitle(options.store, options.restrictTo ?? []);
+    picker.placeholder = searchPlaceholder(options.store);
+  } else {
+    picker.title = vscode.l10n.t('DocChat: Search a Vector Store');
+    picker.placeholder = vscode.l10n.t('Type what to search for');
+  }
+  picker.items = [statusItem(vscode.l10n.t('$(loading~spin) Listing the vector stores…'))];
+  picker.show();
+  return new SearchPicker(services, passages, picker, options).done;
+}
 
-  const updateChrome = () => {
-    picker.title = restriction.length
-      ? restriction.length === 1
-        ? vscode.l10n.t('Search "{0}" in "{1}"', store.name, restriction[0]!.name)
-        : vscode.l10n.t('Search "{0}" in {1} files', store.name, restriction.length)
-      : vscode.l10n.t('Search "{0}"', store.name);
-    picker.buttons = restriction.length ? [RESTRICT, UNRESTRICT] : [RESTRICT];
-  };
+function storeName(store: VectorStore): string {
+  return store.name || store.id;
+}
 
-  const statusItem = (label: string, detail?: string): ResultItem => ({ label, detail, alwaysShow: true });
+function searchTitle(store: VectorStore, restriction: readonly FileChoice[]): string {
+  return restriction.length
+    ? restriction.length === 1
+      ? vscode.l10n.t('Search "{0}" in "{1}"', storeName(store), restriction[0]!.name)
+      : vscode.l10n.t('Search "{0}" in {1} files', storeName(store), restriction.length)
+    : vscode.l10n.t('Search "{0}"', storeName(store));
+}
 
-  const render = () => {
-    const waitSeconds = services.rateLimits.secondsLeft('search');
-    picker.busy = state.kind === 'pending' || state.kind === 'loading' || state.kind === 'waiting';
-    switch (state.kind) {
-      case 'idle':
-        picker.items = [
+function searchPlaceholder(store: VectorStore): string {
+  return vscode.l10n.t('Search "{0}" (results as you type)', storeName(store));
+}
+
+class SearchPicker {
+  readonly done: Promise<void>;
+  private phase: Phase = { kind: 'opening' };
+  private restriction: FileChoice[];
+  private withChat = false;
+  private choosingFiles = false;
+  private ended = false;
+  private readonly abort = new AbortController();
+  private readonly listeners: vscode.Disposable[] = [];
+  /** The search of the store chosen, while the picker searches one. */
+  private search: StoreSearch | undefined;
+  private resolve: () => void = () => undefined;
+  private reject: (error: unknown) => void = () => undefined;
+
+  constructor(
+    private readonly services: Services,
+    private readonly passages: PassageDocuments,
+    private readonly picker: vscode.QuickPick<PickItem>,
+    private readonly options: SearchPickerOptions,
+  ) {
+    this.restriction = options.restrictTo ?? [];
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    this.listeners.push(
+      picker.onDidChangeValue((value) => this.valueChanged(value)),
+      picker.onDidAccept(() => this.accepted()),
+      picker.onDidTriggerButton((button) => void this.buttonTriggered(button)),
+      picker.onDidTriggerItemButton((e) => this.itemButtonTriggered(e)),
+      picker.onDidHide(() => this.hidden()),
+    );
+    void chatAvailable().then((available) => {
+      this.withChat = available;
+      this.search?.render();
+    });
+    this.open().then(undefined, (error: unknown) => this.fail(error));
+  }
+
+  /** Connects, then searches the store given or the only one, or lists the stores to choose from. */
+  private async open(): Promise<void> {
+    await this.services.connection.use(`the command ${Commands.search}`);
+    if (this.ended) return;
+    requireDocuments(this.services.connection);
+    if (this.options.store) {
+      this.searchStore(this.options.store, false);
+      return;
+    }
+    const stores = await listStoreItems(this.services, this.abort.signal);
+    if (this.ended) return;
+    if (stores.length === 1 && stores[0]!.store) {
+      this.searchStore(stores[0]!.store, false);
+      return;
+    }
+    this.chooseStore(stores);
+  }
+
+  private chooseStore(stores: StoreItem[]): void {
+    this.search?.dispose();
+    this.search = undefined;
+    this.phase = { kind: 'stores', stores };
+    const { picker } = this;
+    picker.busy = false;
+    picker.title = vscode.l10n.t('DocChat: Search a Vector Store');
+    picker.placeholder = stores.length
+      ? vscode.l10n.t('Pick the vector store to search, or type what to search for')
+      : vscode.l10n.t('There is no vector store to search yet');
+    picker.step = STORE_STEP;
+    picker.totalSteps = 2;
+    picker.buttons = [];
+    picker.matchOnDescription = true;
+    this.showStores(picker.value);
+  }
+
+  private showStores(value: string): void {
+    if (this.phase.kind !== 'stores') return;
+    const { stores } = this.phase;
+    this.picker.items = stores.length
+      ? storesOfferingQuery(stores, value).items
+      : [
           statusItem(
-            vscode.l10n.t('$(search) Type to search'),
-            vscode.l10n.t('Results show the file, the score (0–1) and the matching passage.'),
+            vscode.l10n.t('$(info) No vector store yet'),
+            vscode.l10n.t('Create one in the Vector Stores view, then attach documents to it.'),
           ),
         ];
-        break;
-      case 'pending':
-        picker.items = [statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query))];
-        break;
-      case 'loading':
-        picker.items = [
-          waitSeconds > 0
-            ? statusItem(
-                vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', waitSeconds),
-                vscode.l10n.t('The documents service allows 30 searches a minute.'),
-              )
-            : statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query)),
-        ];
-        break;
-      case 'waiting':
-        picker.items = [
-          statusItem(
-            vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))),
-            vscode.l10n.t('The service asked DocChat to slow down; the search runs again by itself.'),
-          ),
-        ];
-        break;
-      case 'error':
-        picker.items = [statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))];
-        break;
-      case 'results': {
-        const { shown, hidden } = shownResults(state.result.data);
-        const query = state.query;
-        picker.items = shown.length
-          ? [
-              ...shown.map((item) => resultItem(item, query)),
-              ...(hidden
-                ? [
-                    statusItem(
-                      hidden === 1
-                        ? vscode.l10n.t('$(eye-closed) 1 weaker match not shown')
-                        : vscode.l10n.t('$(eye-closed) {0} weaker matches not shown', hidden),
-                      vscode.l10n.t('Their scores are far below the best match of this search.'),
-                    ),
-                  ]
-                : []),
-            ]
-          : [statusItem(vscode.l10n.t('$(info) No results for "{0}"', query))];
-        break;
-      }
-    }
-    const counting = picker.busy && waitSeconds > 0;
-    if (counting && !ticker) {
-      ticker = setInterval(render, 1000);
-    } else if (!counting && ticker) {
-      clearInterval(ticker);
-      ticker = undefined;
-    }
-  };
+  }
 
-  const resultItem = (item: SearchResult['data'][number], query: string): ResultItem => {
-    const filename = catalog.get(item.file_id)?.filename || item.file_id;
-    const passage: Passage = {
-      storeId: store.id,
-      storeName: store.name,
-      fileId: item.file_id,
-      filename,
-      content: item.content,
-      score: item.score,
-    };
-    return {
-      ...presentResult(filename, item.score, item.content, query),
-      iconPath: new vscode.ThemeIcon('file'),
-      alwaysShow: true,
-      buttons: withChat ? [ADD_TO_CHAT, REVEAL] : [REVEAL],
-      passage,
-    };
-  };
+  private searchStore(store: VectorStore, storeStep: boolean): void {
+    const { picker, services } = this;
+    this.phase = { kind: 'search', store, storeStep };
+    services.recentStores
+      .touch(store.id)
+      .then(undefined, (error: unknown) => services.log.warn(`Recent stores not saved: ${describeError(error)}`));
+    picker.matchOnDescription = false;
+    picker.step = storeStep ? STORE_STEP + 1 : undefined;
+    picker.totalSteps = storeStep ? 2 : undefined;
+    picker.placeholder = searchPlaceholder(store);
+    this.search = new StoreSearch(
+      services,
+      picker,
+      store,
+      () => this.restriction,
+      () => this.withChat,
+    );
+    this.updateChrome();
+    this.search.setQuery(picker.value);
+  }
 
-  const controller = new SearchController<SearchResult>({
-    search: async (query, signal) => {
-      const result = await client.search(store.id, searchRequest(query, services.config.current.searchMaxResults, restriction), {
-        signal,
+  private updateChrome(): void {
+    if (this.phase.kind !== 'search') return;
+    const { store, storeStep } = this.phase;
+    this.picker.title = searchTitle(store, this.restriction);
+    this.picker.buttons = [
+      ...(storeStep ? [vscode.QuickInputButtons.Back] : []),
+      RESTRICT,
+      ...(this.restriction.length ? [UNRESTRICT] : []),
+    ];
+  }
+
+  private valueChanged(value: string): void {
+    if (this.phase.kind === 'stores') this.showStores(value);
+    else if (this.phase.kind === 'search') this.search?.setQuery(value);
+  }
+
+  private accepted(): void {
+    const { picker } = this;
+    const item = picker.selectedItems[0] ?? picker.activeItems[0];
+    if (this.phase.kind === 'stores') {
+      if (!item?.store) return;
+      // Text that only filtered the store names is not what to search for.
+      const { query } = storesOfferingQuery(this.phase.stores, picker.value);
+      if (!query) picker.value = '';
+      this.searchStore(item.store, true);
+      return;
+    }
+    const passage = item?.passage;
+    if (this.phase.kind !== 'search' || !passage) return;
+    picker.hide();
+    this.passages
+      .open(passage)
+      .then(undefined, (error: unknown) =>
+        this.services.errors.report(error, vscode.l10n.t('DocChat: could not open the passage of "{0}".', passage.filename)),
+      );
+  }
+
+  private itemButtonTriggered(e: vscode.QuickPickItemButtonEvent<PickItem>): void {
+    const passage = e.item.passage;
+    if (!passage) return;
+    if (e.button === ADD_TO_CHAT) {
+      void vscode.commands.executeCommand(Commands.addChatContext, { kind: 'passage', ...passage });
+      vscode.window.setStatusBarMessage(
+        vscode.l10n.t('DocChat: passage of "{0}" added to the chat', passage.filename ?? passage.fileId),
+        3000,
+      );
+    } else if (e.button === REVEAL) {
+      this.picker.hide();
+      void vscode.commands.executeCommand(Commands.revealInTree, { storeId: passage.storeId, fileId: passage.fileId });
+    }
+  }
+
+  private async buttonTriggered(button: vscode.QuickInputButton): Promise<void> {
+    if (this.phase.kind !== 'search') return;
+    const { store } = this.phase;
+    if (button === vscode.QuickInputButtons.Back) {
+      this.restriction = this.options.restrictTo ?? [];
+      this.picker.value = '';
+      this.picker.busy = true;
+      const stores = await listStoreItems(this.services, this.abort.signal).catch((error: unknown) => {
+        this.services.errors.report(error, vscode.l10n.t('DocChat: could not list the vector stores.'));
+        return undefined;
       });
-      try {
-        await catalog.ensure(result.data.map((d) => d.file_id));
-      } catch (error) {
-        services.log.warn(`File names for search results unavailable: ${describeError(error)}`);
-      }
-      return result;
-    },
-    retryAfterMs: (error) => (error instanceof RateLimitError ? (error.retryAfterMs ?? 1000) : undefined),
-    onState: (next) => {
-      state = next;
-      if (next.kind === 'error') {
-        services.log.error(`Search in ${store.id} failed: ${describeError(next.error)}`);
-      }
-      if (next.kind === 'waiting') {
-        services.rateLimits.report('search', next.waitMs);
-      }
-      render();
-    },
-  });
-
-  const rateListener = services.rateLimits.onDidChange((wait) => {
-    if (wait.operation === 'search') {
-      render();
+      if (stores && !this.ended) this.chooseStore(stores);
+      return;
     }
-  });
-
-  return new Promise<void>((resolve) => {
-    picker.onDidChangeValue((value) => controller.setQuery(value));
-    picker.onDidAccept(() => {
-      const passage = picker.selectedItems[0]?.passage;
-      if (!passage) {
-        return;
-      }
-      picker.hide();
-      passages
-        .open(passage)
-        .then(undefined, (error: unknown) =>
-          services.errors.report(error, vscode.l10n.t('DocChat: could not open the passage of "{0}".', passage.filename)),
-        );
-    });
-    picker.onDidTriggerItemButton((e) => {
-      const passage = e.item.passage;
-      if (!passage) {
-        return;
-      }
-      if (e.button === ADD_TO_CHAT) {
-        void vscode.commands.executeCommand(Commands.addChatContext, { kind: 'passage', ...passage });
-        vscode.window.setStatusBarMessage(
-          vscode.l10n.t('DocChat: passage of "{0}" added to the chat', passage.filename ?? passage.fileId),
-          3000,
-        );
-      } else if (e.button === REVEAL) {
-        picker.hide();
-        void vscode.commands.executeCommand(Commands.revealInTree, { storeId: passage.storeId, fileId: passage.fileId });
-      }
-    });
-    picker.onDidTriggerButton(async (button) => {
-      if (button === UNRESTRICT) {
-        restriction = [];
-        updateChrome();
-        controller.rerun();
-        return;
-      }
-      if (button === RESTRICT) {
-        choosingFiles = true;
-        const chosen = await chooseFiles(services, store, catalog, restriction).catch((error: unknown) => {
-          services.errors.report(error, vscode.l10n.t('DocChat: could not list the files of "{0}".', store.name));
-          return undefined;
-        });
-        choosingFiles = false;
-        if (chosen) {
-          restriction = chosen;
-        }
-        updateChrome();
-        picker.show();
-        controller.rerun();
-      }
-    });
-    picker.onDidHide(() => {
-      if (choosingFiles) {
-        return;
-      }
-      controller.dispose();
-      rateListener.dispose();
-      if (ticker) {
-        clearInterval(ticker);
-      }
-      picker.dispose();
-      resolve();
-    });
-    updateChrome();
-    render();
-    picker.show();
-    if (options.initialQuery) {
-      picker.value = options.initialQuery;
-      controller.setQuery(options.initialQuery);
+    if (button === UNRESTRICT) {
+      this.restriction = [];
+      this.updateChrome();
+      this.search?.rerun();
+      return;
     }
-  });
+    if (button === RESTRICT && this.search) {
+      this.choosingFiles = true;
+      const chosen = await chooseFiles(this.services, store, this.search.catalog, this.restriction).catch((error: unknown) => {
+        this.services.errors.report(error, vscode.l10n.t('DocChat: could not list the files of "{0}".', storeName(store)));
+        return undefined;
+      });
+      this.choosingFiles = false;
+      if (chosen) this.restriction = chosen;
+      this.updateChrome();
+      this.picker.show();
+      this.search?.rerun();
+    }
+  }
+
+  private hidden(): void {
+    if (this.choosingFiles) return;
+    this.end();
+    this.resolve();
+  }
+
+  /** Opening failed (no connection, the stores could not be listed): the command reports it. */
+  private fail(error: unknown): void {
+    if (this.ended) return;
+    this.end();
+    this.reject(error);
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.abort.abort();
+    this.search?.dispose();
+    for (const listener of this.listeners) listener.dispose();
+    this.picker.hide();
+    this.picker.dispose();
+  }
 }
 
 /** A multi-select list of the store's files; resolves undefined when cancelled. */

@@ -40,6 +40,8 @@ export function registerDeletion(
   selected: () => readonly TreeNode[],
 ): void {
   const client = () => requireDocuments(services.connection);
+  /** Local mode: the stores and files are the local backend's, on this computer, not a service's. */
+  const local = () => services.connection.state.kind === 'local';
 
   /** Tells the user the outcome of one deletion that did not simply succeed; true when it is gone. */
   const settle = (outcome: DeletionOutcome, name: string): boolean => {
@@ -66,7 +68,9 @@ export function registerDeletion(
       nodes.length === 1
         ? vscode.l10n.t('Remove "{0}" from the vector store "{1}"?', first.filename, first.parent.store.name || first.storeId)
         : vscode.l10n.t('Remove {0} files from their vector stores?', nodes.length);
-    const detail = vscode.l10n.t('The files stay in the documents service and in other stores; Undo attaches them again.');
+    const detail = local()
+      ? vscode.l10n.t("The files stay in DocChat's local backend, on this computer, and in other stores; Undo attaches them again.")
+      : vscode.l10n.t('The files stay in the documents service and in other stores; Undo attaches them again.');
     if (!(await confirm(message, detail, vscode.l10n.t('Remove')))) return;
     const removed: StoreFileNode[] = [];
     for (const node of nodes) {
@@ -95,8 +99,11 @@ export function registerDeletion(
       return;
     }
     const files = new Map(nodes.map((n) => [n.fileId, n.filename] as const));
-    const message =
-      files.size === 1
+    const message = local()
+      ? files.size === 1
+        ? vscode.l10n.t('Delete the file "{0}" from DocChat\'s local backend?', nodes[0]!.filename)
+        : vscode.l10n.t("Delete {0} files from DocChat's local backend?", files.size)
+      : files.size === 1
         ? vscode.l10n.t('Delete the file "{0}" from the documents service?', nodes[0]!.filename)
         : vscode.l10n.t('Delete {0} files from the documents service?', files.size);
     const detail = vscode.l10n.t('They are removed from every vector store. This cannot be undone.');
@@ -117,7 +124,11 @@ export function registerDeletion(
       node?.kind === 'store' ? (node as StoreNode).store : await pickStore(services, { title: vscode.l10n.t('Delete Vector Store') });
     if (!store) return;
     const name = store.name || store.id;
-    const detail = vscode.l10n.t('Its files stay in the documents service; the store and its search index cannot be restored.');
+    const detail = local()
+      ? vscode.l10n.t(
+          "This store is in DocChat's local backend, on this computer. Its files stay there; the store and its search index cannot be restored.",
+        )
+      : vscode.l10n.t('Its files stay in the documents service; the store and its search index cannot be restored.');
     if (!(await confirm(vscode.l10n.t('Delete the vector store "{0}"?', name), detail, vscode.l10n.t('Delete Store')))) return;
     if (!settle(await deleteVectorStore(client(), store.id), name)) return;
     tree.removeStore(store.id);

@@ -7,7 +7,7 @@ import { requireDocuments } from '../../services/commands';
 /** How many stores a picker lists (recently used ones first). */
 const PICKER_LIMIT = 1000;
 
-interface StoreItem extends vscode.QuickPickItem {
+export interface StoreItem extends vscode.QuickPickItem {
   store?: VectorStore;
   create?: true;
 }
@@ -124,54 +124,29 @@ export async function pickStore(services: Services, options: PickStoreOptions): 
   return picked?.store;
 }
 
+/** The stores a picker offers (recently used first), listed now. */
+export async function listStoreItems(services: Services, signal?: AbortSignal): Promise<StoreItem[]> {
+  const page = await requireDocuments(services.connection).listVectorStores({ limit: PICKER_LIMIT }, { signal });
+  return storeItems(services, page.data);
+}
+
 /**
- * The store to search, and what the user typed meanwhile. With one store there is nothing to
- * choose: it is taken at once. Text typed while the list shows that names no store does not
- * filter the list to nothing: every store stays, each offering to search for the text, which the
- * search then starts with.
+ * The store list while the user types in a picker that searches the store chosen. Text that names
+ * no store does not filter the list to nothing: every store stays, each offering to search for the
+ * text (`query`), which the search then starts with. Text that names a store filters as usual.
  */
-export async function pickStoreToSearch(
-  services: Services,
-  options: { title: string },
-): Promise<{ store: VectorStore; query?: string } | undefined> {
-  let stores: StoreItem[] = [];
-  let query: string | undefined;
-  let shown: vscode.QuickPick<StoreItem> | undefined;
-  const show = (value: string) => {
-    if (!shown) return;
-    query = typedQuery(
-      value,
-      stores.map((item) => item.store?.name || item.store?.id || ''),
-    );
-    shown.items = query
-      ? stores.map((item) => ({
-          ...item,
-          alwaysShow: true,
-          detail: vscode.l10n.t('Search “{0}” for “{1}”', item.store?.name || item.store?.id || '', query!),
-        }))
-      : stores;
+export function storesOfferingQuery(stores: readonly StoreItem[], value: string): { items: StoreItem[]; query?: string } {
+  const query = typedQuery(
+    value,
+    stores.map((item) => item.store?.name || item.store?.id || ''),
+  );
+  if (!query) return { items: [...stores] };
+  return {
+    items: stores.map((item) => ({
+      ...item,
+      alwaysShow: true,
+      detail: vscode.l10n.t('Search “{0}” for “{1}”', item.store?.name || item.store?.id || '', query),
+    })),
+    query,
   };
-  const [picked] =
-    (await showStorePicker(
-      services,
-      (picker) => {
-        shown = picker;
-        picker.title = options.title;
-        picker.placeholder = vscode.l10n.t('Pick the vector store to search, or type what to search for');
-        picker.onDidChangeValue(show);
-      },
-      (picker, items) => {
-        stores = items;
-        if (items.length === 1) {
-          // Nothing to choose: anything typed meanwhile is what to search for.
-          query = picker.value.trim() || undefined;
-          return items;
-        }
-        show(picker.value);
-        return undefined;
-      },
-    )) ?? [];
-  if (!picked?.store) return undefined;
-  await services.recentStores.touch(picked.store.id);
-  return { store: picked.store, ...(query ? { query } : {}) };
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { defaultGrounding, GroundingMemory, type GroundingChoice } from '../../../src/services/defaultGrounding';
+import { defaultGrounding, GroundingMemory, participantStores, type GroundingChoice } from '../../../src/services/defaultGrounding';
 import { localUpstream } from '../../../src/services/localUpstream';
 
 // The one rule the chat panel and @docchat follow for a new chat's grounding.
@@ -88,5 +88,32 @@ describe('local backend upstream', () => {
       embeddingModel: 'text-embed-3-small',
       embedPath: '/embed',
     });
+  });
+});
+
+describe('the stores @docchat answers from', () => {
+  const runbooks = { id: 'vs_3', name: 'runbooks' };
+
+  it("answers from the DocChat chat's current stores, even with several stores and nothing remembered", () => {
+    assert.deepEqual(participantStores([specs], undefined, [], [handbook, specs]), [specs]);
+    assert.deepEqual(participantStores([specs, handbook], handbook, [handbook], [handbook, specs]), [specs, handbook]);
+  });
+
+  it("takes the chat's names from a fresh list, and leaves out the chat's stores a known list no longer has", () => {
+    assert.deepEqual(participantStores([{ id: 'vs_2', name: 'old name' }], undefined, [], [specs]), [specs]);
+    assert.deepEqual(participantStores([runbooks, specs], undefined, [], [handbook, specs]), [specs]);
+    assert.deepEqual(participantStores([runbooks], undefined, [], undefined), [runbooks], 'an unknown list keeps them');
+  });
+
+  it('falls back to the default-grounding rule when the chat has no store (not used, no grounding, or its stores are gone)', () => {
+    assert.deepEqual(participantStores(undefined, handbook, [], [handbook, specs]), [handbook]);
+    assert.deepEqual(participantStores([], handbook, [], [handbook, specs]), [handbook]);
+    assert.deepEqual(participantStores([runbooks], handbook, [], [handbook, specs]), [handbook]);
+    assert.deepEqual(participantStores(undefined, undefined, [], [handbook, specs]), []);
+  });
+
+  it('keeps the stores chosen with /store while the rule still starts with them', () => {
+    assert.deepEqual(participantStores(undefined, handbook, [handbook, specs], [handbook, specs]), [handbook, specs]);
+    assert.deepEqual(participantStores(undefined, specs, [handbook, specs], [handbook, specs]), [specs]);
   });
 });

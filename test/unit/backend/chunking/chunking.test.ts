@@ -32,6 +32,16 @@ describe('backend: markdown chunking', () => {
     }
   });
 
+  it('keeps the line breaks of a long list in the overlap, so its items stay items', () => {
+    const items = Array.from({ length: 60 }, (_, i) => `- Item ${i} does ${words(3, `thing${i}x`)}.`).join('\n');
+    const chunks = chunkMarkdown(`# Changes\n\n${items}`, { maxTokens: 200, overlapTokens: 40 });
+    assert.ok(chunks.length > 2);
+    for (const chunk of chunks) {
+      assert.doesNotMatch(chunk.text, /\. - Item/, 'no list item is joined to the one before it');
+      for (const line of chunk.text.split('\n').filter((l) => l.startsWith('- '))) assert.match(line, /^- Item \d+ does [^-]+\.$/);
+    }
+  });
+
   it('starts a new chunk at a heading once the current chunk is substantial', () => {
     const md = `# One\n\n${words(150)}\n\n# Two\n\n${words(20)}`;
     const chunks = chunkMarkdown(md, { maxTokens: 400 });

@@ -49,6 +49,20 @@ describe('backend: MarkItDown public files that lost content', () => {
     );
   });
 
+  it('links and pictures keep their title, as markdown writes it (test_wikipedia.html)', async () => {
+    const page =
+      '<html><body><main><p>Microsoft was founded by <a href="/wiki/Bill_Gates" title="Bill Gates">Bill Gates</a> and ' +
+      '<a href="/wiki/Paul_Allen" title="Paul  Allen\n(co-founder)">Paul Allen</a>, see <a href="/wiki/Quote" title=\'The "Q" page\'>quote</a> ' +
+      'or <a href="/wiki/Untitled">this</a>.</p><p><img src="/logo.png" alt="Logo" title="Microsoft logo"></p></main></body></html>';
+    holds(await convert('test_wikipedia.html', page), [
+      '[Bill Gates](/wiki/Bill_Gates "Bill Gates")',
+      '[Paul Allen](/wiki/Paul_Allen "Paul Allen (co-founder)")',
+      '[quote](/wiki/Quote "The \\"Q\\" page")',
+      '[this](/wiki/Untitled)',
+      '![Logo](/logo.png "Microsoft logo")',
+    ]);
+  });
+
   it('EPUB: the book description and the labelled author (test.epub)', async () => {
     holds(await convert('test.epub', readFileSync(path.join(fixtures, 'test.epub'))), [
       '# Test EPUB Document',

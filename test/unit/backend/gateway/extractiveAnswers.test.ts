@@ -109,6 +109,78 @@ describe('local-extractive: quotes that answer the question', () => {
     );
   });
 
+  it("a line of a source's code block that looks like a marker is the source's text, not a new source", () => {
+    const transcript =
+      'agents.md\nAn agent searches, then reads the file it found:\n\n```text\n[1] holidays.md (score 0.83) · read: {"store":"handbook"}\nEveryone has 30 days of leave a year.\n```';
+    const { sources } = parseMessage(grounded([FOLDER_SYNC, transcript])[0]!.content);
+    assert.deepEqual(
+      sources.map((s) => [s.n, s.title]),
+      [
+        [1, 'folders.md'],
+        [2, 'agents.md'],
+      ],
+    );
+    assert.ok(sources[1]!.text.includes('[1] holidays.md (score 0.83)'), 'the transcript stays in the source that holds it');
+    const text = answer(grounded([FOLDER_SYNC, transcript], 'How do I attach a whole folder?'));
+    assert.match(firstQuote(text), /Sync Folder to Vector Store…\*\* \(a folder's Explorer context menu/);
+  });
+
+  it('a number given twice in one message does not replace the source that has it', () => {
+    const { sources } = parseMessage('Sources:\n\n[1] guide.md\nRun the sync.\n\n[2] notes.md\nSee the list:\n[1] a footnote\n');
+    assert.deepEqual(
+      sources.map((s) => [s.n, s.title, s.text]),
+      [
+        [1, 'guide.md', 'Run the sync.'],
+        [2, 'notes.md', 'See the list:\n[1] a footnote'],
+      ],
+    );
+  });
+
+  it('a passage of measurements weighs less than prose with the same words, for a question not about a number', () => {
+    const measurements = 'benchmarks.md\nAttaching a folder to a store: 33.4 min, p95 2.9 s.';
+    const prose = 'guide.md\nAttaching a folder to a store uploads each of its files once and keeps their paths as metadata.';
+    const text = answer(grounded([measurements, prose], 'What happens when I attach a folder to a store?'));
+    assert.match(firstQuote(text), /uploads each of its files once and keeps their paths as metadata\." \[2\]$/, text);
+  });
+
+  it('a passage of measurements still answers a question for a number', () => {
+    const measurements = 'benchmarks.md\nAttaching a folder of 1,000 files took 33.4 min on 2 cores.';
+    const prose = 'guide.md\nTo attach a folder, run **Sync Folder to Vector Store…** from its context menu.';
+    const text = answer(grounded([prose, measurements], 'How long does attaching a folder of 1,000 files take?'));
+    assert.match(firstQuote(text), /33\.4 min on 2 cores\." \[2\]$/, text);
+  });
+
+  it('a how-to question quotes the instructions, not a changelog entry that names the same command', () => {
+    const changelog =
+      "CHANGELOG.md\n### Added\n\n- Attach Files… from the Explorer context menu and a store's menu, several files at once, with a recent-first store picker.\n- Search quick pick with results as you type.";
+    const guide = 'guide.md\n## Files\n\nRight-click the files in the Explorer and choose **Attach Files…**, then pick the store.';
+    const text = answer(grounded([changelog, guide], 'How do I attach files from the Explorer to a store?'));
+    assert.match(firstQuote(text), /choose \*\*Attach Files…\*\*, then pick the store\." \[2\]$/, text);
+    const changes = answer(grounded([changelog, guide], 'What was added to attaching files?'));
+    assert.match(
+      firstQuote(changes),
+      /several files at once, with a recent-first store picker\." \[1\]$/,
+      'a question about changes still quotes the list of changes',
+    );
+  });
+
+  it('a follow-up with one word of its own takes its subject from the question before', () => {
+    const text = answer(
+      grounded(
+        [
+          'mcp.md\nTools that change anything are offered only when you turn on the allowChanges setting.',
+          'CHANGELOG.md\nAll notable changes are documented here.',
+          'models.md\nRun **Use a Language Model…** to pick another model for Local mode.',
+        ],
+        'Which model answers in Local mode?',
+        'From the supplied sources: …',
+        'and how do I change it?',
+      ),
+    );
+    assert.match(firstQuote(text), /Use a Language Model…\*\* to pick another model for Local mode\." \[3\]$/, text);
+    assert.deepEqual(citedSources(text, 3), [3], `sentences holding only "change" are not quoted:\n${text}`);
+  });
+
   it('reads a line of "source" followed by a long run of spaces in linear time', () => {
     const line = `source${' '.repeat(50_000)}x`;
     const started = performance.now();

@@ -11,14 +11,15 @@ interface Shown {
   message: string;
 }
 
-function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) => unknown>) {
+function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) => unknown>, details: string[] = []) {
   const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
   return {
     l10n: { t: fill },
     window: {
       // Every confirmation is answered "Cancel": nothing is removed, only asked.
-      showWarningMessage: (message: string) => {
+      showWarningMessage: (message: string, options?: { detail?: string }) => {
         shown.push({ kind: 'warning', message });
+        if (options?.detail) details.push(options.detail);
         return Promise.resolve(undefined);
       },
       showInformationMessage: (message: string) => {
@@ -38,23 +39,27 @@ function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) =
 
 describe('deletion commands without a row argument', () => {
   const shown: Shown[] = [];
+  const details: string[] = [];
   const commands = new Map<string, (...args: unknown[]) => unknown>();
   let selection: unknown[] = [];
+  const connection: { state: { kind: string } } = { state: { kind: 'remote' } };
   const store = { id: 'vs_1', name: 'Policies' };
   const storeNode = { kind: 'store', store };
   const fileNode = { kind: 'storeFile', storeId: 'vs_1', fileId: 'file-1', filename: 'notes.md', parent: storeNode, file: {} };
 
   before(() => {
     const { registerDeletion } = loadWithFakeVscode<typeof import('../../../../src/features/stores/deletion')>(
-      fakeVscode(shown, commands),
+      fakeVscode(shown, commands, details),
       require.resolve('../../../../src/features/stores/deletion'),
     );
-    const services = { errors: { report: (error: unknown) => assert.fail(`reported ${String(error)}`) }, connection: {} };
+    const services = { errors: { report: (error: unknown) => assert.fail(`reported ${String(error)}`) }, connection };
     registerDeletion({ subscriptions: [] } as never, services as never, {} as never, () => selection as never);
   });
 
   beforeEach(() => {
     shown.length = 0;
+    details.length = 0;
+    connection.state = { kind: 'remote' };
   });
 
   for (const [command, asks] of [
@@ -87,5 +92,44 @@ describe('deletion commands without a row argument', () => {
     const other = { ...fileNode, fileId: 'file-2', filename: 'other.md' };
     await commands.get('docchat.removeFromStore')!(other);
     assert.deepEqual(shown, [{ kind: 'warning', message: 'Remove "other.md" from the vector store "Policies"?' }]);
+  });
+
+  describe("the confirmations name where things are kept: the documents service, or Local mode's backend", () => {
+    const cases = [
+      {
+        command: 'docchat.deleteStore',
+        node: storeNode,
+        remote: ['Delete the vector store "Policies"?', /stay in the documents service/],
+        local: ['Delete the vector store "Policies"?', /in DocChat's local backend, on this computer/],
+      },
+      {
+        command: 'docchat.deleteFile',
+        node: fileNode,
+        remote: ['Delete the file "notes.md" from the documents service?', /removed from every vector store/],
+        local: ['Delete the file "notes.md" from DocChat\'s local backend?', /removed from every vector store/],
+      },
+      {
+        command: 'docchat.removeFromStore',
+        node: fileNode,
+        remote: ['Remove "notes.md" from the vector store "Policies"?', /stay in the documents service/],
+        local: ['Remove "notes.md" from the vector store "Policies"?', /stay in DocChat's local backend, on this computer/],
+      },
+    ] as const;
+    for (const { command, node, remote, local } of cases) {
+      for (const [kind, [message, detail]] of [
+        ['remote', remote],
+        ['local', local],
+      ] as const) {
+        it(`${command} in ${kind === 'local' ? 'Local mode' : 'a documents service'}`, async () => {
+          connection.state = { kind };
+          selection = [node];
+          await commands.get(command)!();
+          assert.deepEqual(shown, [{ kind: 'warning', message }]);
+          assert.equal(details.length, 1);
+          assert.match(details[0]!, detail);
+          if (kind === 'local') assert.doesNotMatch(`${message} ${details[0]!}`, /documents service/);
+        });
+      }
+    }
   });
 });

@@ -222,4 +222,37 @@ describe('Native chat: @docchat participant and search tool', function () {
       fresh.dispose();
     }
   });
+
+  it('@docchat answers from the store the DocChat chat has chosen, with several stores and nothing remembered; /store chooses for the chat too', async () => {
+    const stores = (await documents.listVectorStores({ limit: 100 })).data;
+    assert.ok(stores.length > 1, 'several stores');
+    const other = stores.find((s) => s.id !== storeId)!;
+    const fresh = servicesFor(documents, channel);
+    const chosenForChat: { id: string; name: string }[][] = [];
+    let chatStores = [{ id: storeId, name: 'Runbooks' }];
+    const chat = {
+      current: () => chatStores,
+      choose: (chosen: readonly { id: string; name: string }[]) => void chosenForChat.push([...chosen]),
+    };
+    try {
+      const chosen = new ChosenStore(fresh, fresh.memento, chat);
+      const participant = participantFor(fresh, chosen);
+      const { stream, result } = await ask(participant, request('rollback pipeline', 'search'));
+      assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+      assert.doesNotMatch(stream.text, /Choose the vector store/);
+      assert.deepEqual(stream.progress, ['Searching Runbooks…']);
+      assert.equal((result?.metadata as { storeId?: string } | undefined)?.storeId, storeId);
+
+      // What /store chooses is the chat's choice too, and @docchat then follows the chat.
+      await chosen.set([{ id: other.id, name: other.name || other.id }]);
+      assert.deepEqual(chosenForChat, [[{ id: other.id, name: other.name || other.id }]]);
+      chatStores = [{ id: other.id, name: other.name || other.id }];
+      assert.deepEqual(
+        (await chosen.resolveAll()).map((s) => s.id),
+        [other.id],
+      );
+    } finally {
+      fresh.dispose();
+    }
+  });
 });

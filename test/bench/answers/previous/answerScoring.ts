@@ -1,0 +1,197 @@
+/**
+ * Which units of the sources answer a question: BM25 over the units (each a document, the rarity
+ * of a word taken from all the sources sent), times how much of the question's weight the unit
+ * holds, times what the question asks for — steps for "how do I…", the sentence naming the
+ * thing for "which…"/"what…", a number for "how many…", a reason for "why…". Earlier questions
+ * of the conversation count for less than the last one, so "and how do I change it?" still knows
+ * what "it" is. The sources are numbered best first, which counts a little.
+ */
+import { tokenize } from '../../../../src/backend/search/tokenize';
+import type { Unit } from './answerUnits';
+
+export type QuestionType = 'howTo' | 'quantity' | 'reason' | 'place' | 'choice' | 'other';
+
+const HOW_TO = /\b(?:how\s+(?:do|can|could|should|would|to|does\s+one)|steps?\s+to|way\s+to|is\s+there\s+a\s+way)\b/i;
+const QUANTITY =
+  /\b(?:how\s+(?:many|much|long|often|big|large|fast|old)|what\s+(?:is|are)\s+the\s+(?:default|limit|maximum|minimum|size|number)|default|limit|maximum|minimum)\b/i;
+const REASON = /\b(?:why|what\s+for|reason)\b/i;
+const PLACE = /\b(?:where)\b/i;
+const CHOICE = /\b(?:which|what|who|name)\b/i;
+
+export function questionType(question: string): QuestionType {
+  if (QUANTITY.test(question)) return 'quantity';
+  if (HOW_TO.test(question)) return 'howTo';
+  if (REASON.test(question)) return 'reason';
+  if (PLACE.test(question)) return 'place';
+  if (CHOICE.test(question)) return 'choice';
+  return 'other';
+}
+
+/** Words that start an instruction, and the things a step names (a key, a menu, a command). */
+const IMPERATIVE =
+  /^(?:\*\*|`|")?(?:add|attach|choose|click|create|drag|enter|install|open|pick|press|put|remove|right-click|run|select|set|start|stop|turn|type|use|paste|copy|go|edit|sync|search|ask|save|delete|export|import|enable|disable|change|configure)\b/i;
+const STEP_WORDS =
+  /\b(?:command palette|context menu|menu|button|press(?:ing)?|click|run|pick|choose|Enter|Escape|Ctrl\+|Cmd\+|Alt\+|Shift\+|F\d)\b|…\*\*/;
+const NUMBER =
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|once|twice|seconds?|minutes?|hours?|days?|weeks?|months?)\b/i;
+const REASON_WORDS =
+  /\b(?:because|since|so that|so\s+(?:a|the|it|that|search|nothing)|in order to|why|reason|measured|otherwise|instead)\b/i;
+const PLACE_WORDS = /(?:\/[\w.-]+|\\[\w.-]+|\b(?:folder|directory|storage|path|stored|kept|lives?)\b)/i;
+const NAMED = /`[^`]+`|\*\*[^*]+\*\*/;
+
+/** How well a unit looks like what the question asks for, as a factor around 1. */
+function typeFactor(type: QuestionType, unit: Unit): number {
+  switch (type) {
+    case 'howTo': {
+      let f = 1;
+      if (IMPERATIVE.test(unit.text) || (unit.labelled && unit.listItem)) f += 0.3;
+      if (STEP_WORDS.test(unit.text)) f += 0.4;
+      // A table of facts rarely says how to do something.
+      return unit.kind === 'row' ? f * 0.5 : f;
+    }
+    case 'quantity':
+      return NUMBER.test(unit.text) ? 1.4 : 0.8;
+    case 'reason':
+      return REASON_WORDS.test(unit.text) ? 1.3 : 1;
+    case 'place':
+      return PLACE_WORDS.test(unit.text) ? 1.2 : 1;
+    case 'choice':
+      return NAMED.test(unit.text) ? 1.2 : 1;
+    default:
+      return 1;
+  }
+}
+
+export interface Scored {
+  unit: Unit;
+  score: number;
+  /** The words of the question (not of earlier ones) the unit holds. */
+  terms: string[];
+}
+
+/** Term frequency saturates quickly: a sentence naming a thing three times is not three times the answer. */
+const K1 = 0.8;
+/** Length normalisation: sentences vary from five words to sixty, and a long one may be the answer. */
+const B = 0.5;
+/** Weight of the words of earlier questions of the conversation, against the last one's. */
+const EARLIER_WEIGHT = 0.3;
+/** A question word found only in the heading the unit is under counts this much of one in the unit. */
+const HEADING_WEIGHT = 0.4;
+/** The words a sentence opens with name what it is about ("The MCP server has four tools"). */
+const OPENING_TOKENS = 8;
+const OPENING_BONUS = 0.25;
+/** How much being the search's first source counts, against its last. */
+const RANK_PRIOR = 0.15;
+
+/** Words that ask rather than name what is asked about ("how long", "is there a way to"). */
+const ASKING = /\b(?:how\s+(?:many|much|long|often|far|big|large|old|fast)|what\s+kind\s+of|is\s+there\s+a\s+way\s+to|way\s+to)\b/gi;
+
+/** Query terms with their weights: the question's, then earlier questions' words it lacks. */
+export function queryWeights(question: string, earlier: readonly string[] = []): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const term of tokenize(question.replace(ASKING, ' '))) weights.set(term, 1);
+  for (const text of earlier) {
+    for (const term of tokenize(text.replace(ASKING, ' '))) if (!weights.has(term)) weights.set(term, EARLIER_WEIGHT);
+  }
+  return weights;
+}
+
+/** Every unit that shares a word with the question, best first. */
+export function scoreUnits(units: readonly Unit[], question: string, earlier: readonly string[] = []): Scored[] {
+  const weights = queryWeights(question, earlier);
+  if (!weights.size || !units.length) return [];
+  const type = questionType(question);
+  const df = new Map<string, number>();
+  for (const unit of units) for (const term of new Set(unit.tokens)) df.set(term, (df.get(term) ?? 0) + 1);
+  const idf = (term: string) => {
+    const n = df.get(term) ?? 0;
+    return Math.log(1 + (units.length - n + 0.5) / (n + 0.5));
+  };
+  const averageLength = units.reduce((sum, u) => sum + u.tokens.length, 0) / units.length;
+  // Coverage is of the question's own words; earlier questions' words only add to the score.
+  let totalWeight = 0;
+  for (const [term, weight] of weights) if (weight === 1) totalWeight += idf(term);
+  const sourceNumbers = [...new Set(units.map((u) => u.source))].sort((a, b) => a - b);
+  return units
+    .map((unit) => {
+      const counts = new Map<string, number>();
+      for (const token of unit.tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+      const opening = new Set(unit.tokens.slice(0, OPENING_TOKENS));
+      let bm25 = 0;
+      let held = 0;
+      let heldEarly = 0;
+      let inUnit = false;
+      const terms: string[] = [];
+      for (const [term, weight] of weights) {
+        const tf = counts.get(term);
+        const w = weight * idf(term);
+        if (!tf) {
+          if (unit.heading.includes(term)) bm25 += HEADING_WEIGHT * w;
+          continue;
+        }
+        inUnit = true;
+        if (weight === 1) {
+          held += w;
+          terms.push(term);
+        }
+        if (opening.has(term)) heldEarly += w;
+        bm25 += (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * unit.tokens.length) / averageLength));
+      }
+      if (!inUnit) return { unit, score: 0, terms };
+      const coverage = totalWeight > 0 ? held / totalWeight : 1;
+      const early = 1 + (OPENING_BONUS * heldEarly) / Math.max(held, totalWeight, 1e-9);
+      const rank = sourceNumbers.indexOf(unit.source) / Math.max(1, sourceNumbers.length - 1);
+      const prior = 1 + RANK_PRIOR * (1 - rank);
+      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * prior, terms };
+    })
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);
+}
+
+/** Quotes within these bounds: the best unit, then those close to it. */
+export interface Selection {
+  maxQuotes: number;
+  maxChars: number;
+  /** A unit is quoted when it scores at least this share of the best… */
+  floor: number;
+  /** …or this share, when it holds a word of the question no quote holds yet ("invoices and logs"). */
+  complementFloor: number;
+  perSource: number;
+}
+
+/** A question that joins several things ("invoices and logs", "A or B", "X, Y"), not one opening with "and". */
+export function asksForSeveral(question: string): boolean {
+  return /\b(?:and|or|both|versus|vs)\b|,/i.test(question.trim().replace(/^(?:and|or|but|so)\b/i, ''));
+}
+
+export const DEFAULT_SELECTION: Selection = { maxQuotes: 3, maxChars: 1500, floor: 0.6, complementFloor: 0.25, perSource: 2 };
+
+const normalized = (text: string) => text.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * The units to quote, best first; a unit quoted already (chunks overlap) is not quoted twice. A
+ * unit well below the best is quoted only for a question that asks for several things, when it
+ * holds a word of the question that no quote holds yet.
+ */
+export function selectUnits(scored: readonly Scored[], several = false, bounds: Selection = DEFAULT_SELECTION): Scored[] {
+  const best = scored[0]?.score ?? 0;
+  const picked: Scored[] = [];
+  const seen = new Set<string>();
+  const perSource = new Map<number, number>();
+  let chars = 0;
+  const covered = new Set<string>();
+  for (const entry of scored) {
+    if (picked.length >= bounds.maxQuotes || entry.score < best * (several ? bounds.complementFloor : bounds.floor)) break;
+    if (entry.score < best * bounds.floor && entry.terms.every((t) => covered.has(t))) continue;
+    const key = normalized(entry.unit.text);
+    if (seen.has(key)) continue;
+    if ((perSource.get(entry.unit.source) ?? 0) >= bounds.perSource) continue;
+    if (picked.length && chars + entry.unit.text.length > bounds.maxChars) continue;
+    seen.add(key);
+    for (const term of entry.terms) covered.add(term);
+    picked.push(entry);
+    perSource.set(entry.unit.source, (perSource.get(entry.unit.source) ?? 0) + 1);
+    chars += entry.unit.text.length;
+  }
+  return picked;
+}

@@ -1,0 +1,206 @@
+/**
+ * The answer benchmark's "previous": `local-extractive` as it answered before the sentence choice
+ * took the passage's kind of text into account (kept unchanged with answerScoring.ts and
+ * answerUnits.ts beside it, so one run measures both).
+ *
+ * `local-extractive`: answers from the messages it is given, by extraction only.
+ *
+ * Numbered sources are recognised in system, user and tool messages as blocks starting with a
+ * line like `[1] title`, `Source 1: title`, `### [2] file.md` or `<source id="3">`; a block runs
+ * to the next marker, `</source>`, a `Question:` line or the end of the message. The question is
+ * the last user message without its sources; earlier user messages say what a follow-up refers to.
+ * The answer quotes the sentences, table rows and code blocks of the sources that answer the
+ * question best (answerScoring.ts), best source first, each followed by the `[n]` of the source it
+ * comes from; rows of a table are quoted as a table. Sources it does not quote are not cited.
+ * Without sources it says what it is and what it can do; it never claims to be another model.
+ */
+import { asksForSeveral, questionType, scoreUnits, selectUnits } from './answerScoring';
+import { type Unit, unitsOf } from './answerUnits';
+import { LOCAL_CHAT_MODEL } from '../../../../src/backend/gateway/models';
+
+export interface PlainMessage {
+  role: string;
+  content: string;
+}
+
+export interface Source {
+  n: number;
+  title: string;
+  text: string;
+}
+
+const MARKER =
+  /^\s*(?:#{1,6}\s*|[-*]\s+)?(?:\[(\d{1,3})\]|(?:source|document|doc|context)\s*(?:#\s*)?\[?(\d{1,3})\]?(?=\s*[:.)\-\]]|\s*$)|<source\s+(?:id|n|index|number)\s*=\s*["']?(\d{1,3})["']?[^>]*>)\s*[:.)-]?\s*(.*)$/i;
+const QUESTION_LABEL = /^\s*(?:\*\*)?(?:user\s+)?(?:question|q)(?:\*\*)?\s*:\s*(.*)$/i;
+const SOURCE_END = /^\s*<\/source>\s*$/i;
+
+interface Parsed {
+  sources: Source[];
+  /** Text of the message outside source blocks. */
+  rest: string;
+  /** Text after a `Question:` label, when there is one. */
+  labelledQuestion?: string;
+}
+
+export function parseMessage(content: string): Parsed {
+  const sources: Source[] = [];
+  const rest: string[] = [];
+  let labelled: string[] | undefined;
+  let current: { n: number; lines: string[] } | undefined;
+  const close = () => {
+    if (!current) return;
+    const [first = '', ...others] = current.lines;
+    // A short first line followed by more text is a title ("[1] guide.md").
+    const titled = others.some((l) => l.trim()) && first.length <= 160;
+    const text = (titled ? others : current.lines).join('\n').trim();
+    sources.push({ n: current.n, title: titled ? first.trim() : '', text });
+    current = undefined;
+  };
+  for (const line of content.replace(/\r\n?/g, '\n').split('\n')) {
+    const marker = MARKER.exec(line);
+    if (marker) {
+      close();
+      current = { n: Number(marker[1] ?? marker[2] ?? marker[3]), lines: [marker[4] ?? ''] };
+      continue;
+    }
+    if (current && SOURCE_END.test(line)) {
+      close();
+      continue;
+    }
+    const question = QUESTION_LABEL.exec(line);
+    if (question) {
+      close();
+      labelled = [question[1] ?? ''];
+      continue;
+    }
+    if (labelled) labelled.push(line);
+    else if (current) current.lines.push(line);
+    else rest.push(line);
+  }
+  close();
+  return { sources, rest: rest.join('\n').trim(), labelledQuestion: labelled?.join('\n').trim() };
+}
+
+export function collectSources(messages: readonly PlainMessage[]): { sources: Source[]; question: string; earlier: string[] } {
+  const byNumber = new Map<number, Source>();
+  let question = '';
+  const earlier: string[] = [];
+  messages.forEach((message, i) => {
+    if (message.role === 'assistant') return;
+    const parsed = parseMessage(message.content);
+    for (const source of parsed.sources) if (source.text) byNumber.set(source.n, source);
+    if (message.role !== 'user') return;
+    const asked = parsed.labelledQuestion || parsed.rest || (parsed.sources.length ? '' : message.content.trim());
+    if (messages.slice(i + 1).every((m) => m.role !== 'user')) question = asked;
+    else if (asked) earlier.push(asked);
+  });
+  return { sources: [...byNumber.values()].sort((a, b) => a.n - b.n), question, earlier };
+}
+
+export interface Extract {
+  /** A sentence, a code block, or rows of one table with the table's header (markdown). */
+  text: string;
+  source: number;
+  kind: Unit['kind'];
+}
+
+/** A labelled sentence shorter than this is a topic line: the sentence after it is quoted with it. */
+const LABEL_TOKENS = 20;
+
+/** The question's own words weigh most; earlier questions of the conversation say what "it" is. */
+export function extract(sources: readonly Source[], question: string, earlier: readonly string[] = []): Extract[] {
+  const units = sources.flatMap((source) => unitsOf(source));
+  const picked = selectUnits(scoreUnits(units, question, earlier), asksForSeveral(question));
+  const first = picked[0]?.unit;
+  // The sentence that matches the question best may only name the topic ("Why the HTTP layer is
+  // hand-written"); the answer to a "why", or to such a label, is the sentence after it.
+  if (first?.kind === 'sentence' && (questionType(question) === 'reason' || (first.labelled && first.tokens.length < LABEL_TOKENS))) {
+    const next = units.find((u) => u.source === first.source && u.block === first.block && u.position === first.position + 1);
+    if (next?.kind === 'sentence' && !picked.some((p) => p.unit === next)) {
+      picked[0] = { ...picked[0]!, unit: { ...first, text: `${first.text} ${next.text}` } };
+    }
+  }
+  // Best source first, and its quotes together; rows of one table become one table.
+  const sourceRank = new Map<number, number>();
+  picked.forEach((p, i) => sourceRank.has(p.unit.source) || sourceRank.set(p.unit.source, i));
+  const ordered = [...picked].sort((a, b) => sourceRank.get(a.unit.source)! - sourceRank.get(b.unit.source)! || b.score - a.score);
+  const out: Extract[] = [];
+  const tables = new Map<string, Unit[]>();
+  for (const { unit } of ordered) {
+    if (unit.kind !== 'row' || !unit.table) {
+      out.push({ text: unit.text, source: unit.source, kind: unit.kind });
+      continue;
+    }
+    const key = `${unit.source}:${unit.block}`;
+    const rows = tables.get(key);
+    if (rows) {
+      rows.push(unit);
+      continue;
+    }
+    tables.set(key, [unit]);
+    out.push({ text: key, source: unit.source, kind: 'row' });
+  }
+  for (const quote of out) {
+    const rows = quote.kind === 'row' ? tables.get(quote.text) : undefined;
+    if (!rows) continue;
+    rows.sort((a, b) => a.position - b.position);
+    quote.text = [rows[0]!.table!.header, rows[0]!.table!.separator, ...rows.map((r) => r.text)].join('\n');
+  }
+  return out;
+}
+
+const FOOTER = `_${LOCAL_CHAT_MODEL}: quoted from the sources, not generated._`;
+
+export function describeSelf(): string {
+  return (
+    `I am ${LOCAL_CHAT_MODEL}, the built-in model of the local DocChat backend. I do not generate text: ` +
+    'I answer a question by quoting the most relevant sentences of the numbered sources sent with it ' +
+    '(for example the search results DocChat attaches to a question about a vector store), each followed by ' +
+    'its citation such as [1]. No numbered sources came with this message, so there is nothing to quote. ' +
+    'Ask about a vector store to get quoted answers, or run "DocChat: Use a Language Model…" to chat with a ' +
+    'language model.'
+  );
+}
+
+/** The whole answer of the local model for a conversation. */
+export function answer(messages: readonly PlainMessage[]): string {
+  const { sources, question, earlier } = collectSources(messages);
+  if (!sources.length) return describeSelf();
+  if (!question.trim()) {
+    return `I received ${sources.length} source(s) but no question. Ask a question and I will quote the sentences of the sources that answer it.`;
+  }
+  const quotes = extract(sources, question, earlier.slice(-2));
+  if (!quotes.length) {
+    const count = sources.length === 1 ? 'The supplied source does' : `None of the ${sources.length} supplied sources`;
+    return `${count}${sources.length === 1 ? ' not contain' : ' contains'} a sentence that shares words with the question, so I have nothing to quote. Try other words, or a different store.\n\n${FOOTER}`;
+  }
+  return `From the supplied sources:\n\n${render(quotes)}\n\n${FOOTER}`;
+}
+
+/**
+ * Sentences as a list of quotes, each followed by its citation; a table or code block as itself,
+ * its citation on the line after (a line right below a table would be read as one of its rows).
+ */
+function render(quotes: readonly Extract[]): string {
+  const parts: string[] = [];
+  let list: string[] = [];
+  const flush = () => {
+    if (list.length) parts.push(list.join('\n'));
+    list = [];
+  };
+  for (const quote of quotes) {
+    if (quote.kind === 'sentence') {
+      list.push(`- "${quote.text}" [${quote.source}]`);
+      continue;
+    }
+    flush();
+    parts.push(`${quote.text}\n\n[${quote.source}]`);
+  }
+  flush();
+  return parts.join('\n\n');
+}
+
+/** ~4 characters per token, the same estimate as the chunker. */
+export function countTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

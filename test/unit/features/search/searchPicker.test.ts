@@ -1,0 +1,176 @@
+/**
+ * The search quick pick shows at once, before DocChat connects or lists the stores, so what the
+ * user types right after the command goes into it; the store is chosen inside the same quick pick.
+ * Here with a fake `vscode` and a fake documents client whose answers the test releases.
+ */
+import * as assert from 'node:assert/strict';
+import { FakeEventEmitter, useFakeVscode } from '../../../support/fakeVscode';
+
+type Item = { label: string; detail?: string; store?: { id: string; name: string } };
+
+class FakeQuickPick {
+  title: string | undefined;
+  placeholder: string | undefined;
+  step: number | undefined;
+  totalSteps: number | undefined;
+  busy = false;
+  items: Item[] = [];
+  buttons: unknown[] = [];
+  selectedItems: Item[] = [];
+  activeItems: Item[] = [];
+  matchOnDescription = false;
+  matchOnDetail = false;
+  ignoreFocusOut = false;
+  shown = false;
+  private _value = '';
+  readonly valueChanged = new FakeEventEmitter<string>();
+  readonly accept = new FakeEventEmitter<void>();
+  readonly hide_ = new FakeEventEmitter<void>();
+  readonly onDidChangeValue = this.valueChanged.event;
+  readonly onDidAccept = this.accept.event;
+  readonly onDidHide = this.hide_.event;
+  readonly onDidTriggerButton = new FakeEventEmitter<unknown>().event;
+  readonly onDidTriggerItemButton = new FakeEventEmitter<unknown>().event;
+  get value() {
+    return this._value;
+  }
+  set value(value: string) {
+    this._value = value;
+  }
+  /** What the user types: the value changes and the picker hears it. */
+  type(text: string) {
+    this._value += text;
+    this.valueChanged.fire(this._value);
+  }
+  show() {
+    this.shown = true;
+  }
+  hide() {
+    if (!this.shown) return;
+    this.shown = false;
+    this.hide_.fire();
+  }
+  dispose() {}
+}
+
+/** A promise and the function that settles it. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const BACK = { iconPath: 'back' };
+
+function fakeVscode(pickers: FakeQuickPick[]) {
+  const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
+  const stub: object = new Proxy(function () {} as unknown as object, { get: () => stub, construct: () => stub, apply: () => stub });
+  const api: Record<string, unknown> = {
+    l10n: { t: fill },
+    ThemeIcon: class {
+      constructor(readonly id: string) {}
+    },
+    QuickInputButtons: { Back: BACK },
+    window: {
+      createQuickPick: () => {
+        const picker = new FakeQuickPick();
+        pickers.push(picker);
+        return picker;
+      },
+      setStatusBarMessage: () => ({ dispose() {} }),
+    },
+    commands: { getCommands: async () => [], executeCommand: async () => undefined },
+    EventEmitter: FakeEventEmitter,
+  };
+  return new Proxy(api, { get: (target, key: string) => (key in target ? target[key] : stub) });
+}
+
+const demo = { id: 'vs_demo', name: 'demo', created_at: 0, status: 'completed' };
+const handbook = { id: 'vs_hb', name: 'handbook', created_at: 0, status: 'completed' };
+
+describe('search quick pick', () => {
+  const pickers: FakeQuickPick[] = [];
+  let scope: ReturnType<typeof useFakeVscode>;
+  let showSearchPicker: typeof import('../../../../src/features/search/searchPicker').showSearchPicker;
+
+  before(() => {
+    scope = useFakeVscode(fakeVscode(pickers));
+    ({ showSearchPicker } = scope.load<typeof import('../../../../src/features/search/searchPicker')>(
+      require.resolve('../../../../src/features/search/searchPicker'),
+    ));
+  });
+  after(() => scope.dispose());
+  beforeEach(() => (pickers.length = 0));
+
+  /** Services whose connection and store list wait until the test releases them. */
+  function services(stores: (typeof demo)[]) {
+    const connected = deferred<void>();
+    const listed = deferred<void>();
+    const searched = deferred<string>();
+    const documents = {
+      listVectorStores: async () => {
+        await listed.promise;
+        return { data: stores, hasMore: false };
+      },
+      search: async (_id: string, request: { query: string }) => {
+        searched.resolve(request.query);
+        return { data: [] };
+      },
+      listFiles: async () => ({ data: [], hasMore: false }),
+    };
+    const value = {
+      connection: { documents, use: () => connected.promise },
+      config: { current: { searchMaxResults: 10 } },
+      recentStores: { list: () => [], sort: <T>(items: T[]) => items, touch: async () => undefined },
+      rateLimits: { secondsLeft: () => 0, report: () => undefined, onDidChange: () => ({ dispose() {} }) },
+      log: { warn: () => undefined, error: () => undefined },
+      errors: { report: () => undefined },
+    };
+    return { value: value as never, connected, listed, searched };
+  }
+
+  it('shows at once, before connecting or listing, and searches the only store for what was typed meanwhile', async () => {
+    const s = services([demo]);
+    const done = showSearchPicker(s.value, {} as never, {});
+    const picker = pickers[0]!;
+    assert.equal(picker.shown, true, 'shown before anything is awaited');
+    assert.equal(picker.busy, true);
+    assert.equal(picker.title, 'DocChat: Search a Vector Store');
+    picker.type('folder sync');
+    s.connected.resolve();
+    s.listed.resolve();
+    assert.equal(await s.searched.promise, 'folder sync');
+    assert.equal(picker.title, 'Search "demo"');
+    assert.equal(picker.step, undefined, 'no store to choose: no steps');
+    assert.equal(pickers.length, 1, 'one quick pick throughout');
+    picker.hide();
+    await done;
+  });
+
+  it('with several stores, lists them in the same quick pick (step 1 of 2), and searches the one chosen for the typed text', async () => {
+    const s = services([handbook, demo]);
+    const done = showSearchPicker(s.value, {} as never, {});
+    const picker = pickers[0]!;
+    picker.type('folder sync');
+    s.connected.resolve();
+    s.listed.resolve();
+    await new Promise<void>((resolve) => {
+      const check = () => (picker.step === 1 ? resolve() : setImmediate(check));
+      check();
+    });
+    assert.equal(picker.totalSteps, 2);
+    assert.deepEqual(
+      picker.items.map((i) => i.detail),
+      ['Search “handbook” for “folder sync”', 'Search “demo” for “folder sync”'],
+    );
+    picker.selectedItems = [picker.items[1]!];
+    picker.accept.fire();
+    assert.equal(await s.searched.promise, 'folder sync');
+    assert.equal(picker.title, 'Search "demo"');
+    assert.equal(picker.step, 2);
+    assert.ok(picker.buttons.includes(BACK), 'Back returns to the stores');
+    assert.equal(pickers.length, 1, 'one quick pick throughout');
+    picker.hide();
+    await done;
+  });
+});
