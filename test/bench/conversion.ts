@@ -4,12 +4,20 @@
  * waits behind a long conversion in the pool, and (with DOCCHAT_MARKITDOWN=<folder>) the files
  * of Microsoft MarkItDown's tests scored against their published expectations. Files come from
  * the test corpus (test/unit/backend/convert/corpus.ts).
+ *
+ * Two more sets score structure (text recall, reading order, table cells in their rows,
+ * headings) per format against another converter's expected output, from checkouts outside the
+ * repository: DOCCHAT_DOCLING=<Docling checkout> (its PDFs in tests/data/pdf/sources with the
+ * markdown Docling expects in tests/data/pdf/groundtruth) and DOCCHAT_UNSTRUCTURED=<Unstructured
+ * checkout> (example-docs/ with the elements its ingest tests expect in
+ * test_unstructured_ingest/expected-structured-output/).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConversionError, convertWithNotes } from '../../src/backend/convert/index';
 import { ConversionPool } from '../../src/backend/convert/pool';
 import { filesUnder, scoreFiles, type ExpectedSet } from './conversion/expected';
+import { byFormat, doclingCases, scoreStructure, unstructuredCases, type StructureCase, type StructureScore } from './conversion/structure';
 import * as corpus from '../unit/backend/convert/corpus';
 import { makePdf } from '../unit/backend/helpers';
 import { main, progress, type BenchResult } from './lib/report';
@@ -32,6 +40,64 @@ async function medianMs(filename: string, data: Uint8Array, skipOcr: boolean, ru
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await time(filename, data, skipOcr));
   return summarize(times).median;
+}
+
+const share = (found: number, total: number) =>
+  total ? `${found.toLocaleString('en')} of ${total.toLocaleString('en')} (${((100 * found) / total).toFixed(1)} %)` : '–';
+
+/** The columns of a structure score, in a table row. */
+const scoreCells = (s: StructureScore) => [
+  share(s.words.found, s.words.total),
+  share(s.order.inOrder, s.order.pairs),
+  share(s.cells.inRow, s.cells.total),
+  share(s.headings.found, s.headings.expected),
+  share(s.headings.right, s.headings.marked),
+];
+const SCORE_COLUMNS = [
+  'text recall (words)',
+  'reading order (consecutive paragraphs in order)',
+  'table cells in their rows',
+  'expected headings marked',
+  'marked headings expected',
+];
+
+/** Converts each document of a set (bounded like the MarkItDown set) and scores its structure; a failed file scores nothing found. */
+async function scoreStructureSet(
+  name: string,
+  cases: StructureCase[],
+): Promise<{ caption: string; columns: string[]; rows: (string | number)[][] }[]> {
+  const scores: { file: string; score: StructureScore; result: string }[] = [];
+  for (const c of cases) {
+    progress(`${name}: ${c.file}`);
+    let markdown = '';
+    let result = 'converted';
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      markdown = await Promise.race([
+        convertWithNotes(c.file, readFileSync(c.path), { skipOcr: false, maxBytes: 1 << 30 }).then((r) => r.markdown),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no result after 300 s')), 300_000);
+        }),
+      ]);
+    } catch (error) {
+      result = `failed: ${(error as Error)?.message ?? error}`.slice(0, 120);
+    } finally {
+      clearTimeout(timer);
+    }
+    scores.push({ file: c.file, score: scoreStructure(markdown, c.expected), result });
+  }
+  return [
+    {
+      caption: `${name}: structure per format (${cases.length} files)`,
+      columns: ['format', 'files', ...SCORE_COLUMNS],
+      rows: [...byFormat(scores)].map(([format, { files, score }]) => [format, files, ...scoreCells(score)]),
+    },
+    {
+      caption: `${name}: structure per file`,
+      columns: ['file', 'result', ...SCORE_COLUMNS],
+      rows: scores.map((s) => [s.file, s.result, ...scoreCells(s.score)]),
+    },
+  ];
 }
 
 main(async (): Promise<BenchResult> => {
@@ -192,13 +258,37 @@ main(async (): Promise<BenchResult> => {
     );
   }
 
+  const docling = process.env.DOCCHAT_DOCLING;
+  const doclingSet = docling ? doclingCases(docling) : [];
+  if (doclingSet.length) tables.push(...(await scoreStructureSet("Docling's PDFs against Docling's expected markdown", doclingSet)));
+  else {
+    notes.push(
+      "Docling's PDFs were not scored: set DOCCHAT_DOCLING to a checkout of github.com/docling-project/docling (tests/data/pdf/sources with the expected markdown in tests/data/pdf/groundtruth; MIT licence).",
+    );
+  }
+  const unstructured = process.env.DOCCHAT_UNSTRUCTURED;
+  const unstructuredSet = unstructured ? unstructuredCases(unstructured) : [];
+  if (unstructuredSet.length) {
+    tables.push(
+      ...(await scoreStructureSet("Unstructured's example documents against the elements its ingest tests expect", unstructuredSet)),
+    );
+  } else {
+    notes.push(
+      "Unstructured's example documents were not scored: set DOCCHAT_UNSTRUCTURED to a checkout of github.com/Unstructured-IO/unstructured (example-docs/ with the expected elements in test_unstructured_ingest/expected-structured-output/; Apache-2.0 licence).",
+    );
+  }
+
   return {
     id: 'conversion',
     title: 'Local conversion: formats, OCR, full against skip',
     goal: 'Every attached format converts locally; OCR reads scans and images offline; skip_ocr is measurably faster on the same file.',
     method:
       `Each file converted in this process with convertWithNotes (what a conversion worker runs), median of 5 runs after a warm-up per format, ${RUNS} runs for OCR. ` +
-      'A conversion on the serving thread starts and ends its OCR engine per file, so OCR times include the engine start (about 1 s); a conversion worker keeps its engine between files.',
+      'A conversion on the serving thread starts and ends its OCR engine per file, so OCR times include the engine start (about 1 s); a conversion worker keeps its engine between files. ' +
+      "Structure against another converter's expected output: text recall counts the expected words (letters and digits, with repeats) found in DocChat's markdown; " +
+      'reading order takes each pair of consecutive expected paragraphs both found (by their first 40 characters, compared without markup, case or spaces) and counts the pairs found in the same order; ' +
+      "a table cell is in its row when one markdown table row holds it with the most of its expected row's cells; " +
+      "headings: the expected headings (Docling's markdown headings, Unstructured's Title elements) marked as markdown headings, and of the lines DocChat marks as headings (not its own `## Page N`) the share that are expected.",
     tables: [
       {
         caption: 'Throughput per format (skip_ocr: true, so no OCR)',

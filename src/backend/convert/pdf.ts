@@ -128,20 +128,34 @@ export function textFromItems(items: readonly unknown[]): string {
     }
   }
   end();
-  const levels = headingLevels(lines.map((l) => ({ text: l.text, size: l.min, blankBefore: l.blankBefore })));
+  return renderBlocks(lines.map((l) => ({ kind: 'line', text: l.text, size: l.min, blankBefore: l.blankBefore })));
+}
+
+/** Lines and tables as markdown: a short line set clearly larger than the body text is a heading (two lines of one heading are joined). */
+function renderBlocks(blocks: readonly Block[]): string {
+  const lines = blocks.filter((b) => b.kind === 'line');
+  const levels = headingLevels(lines.map((l) => ({ text: l.text, size: l.size, blankBefore: l.blankBefore })));
   const out: string[] = [];
-  for (const [i, line] of lines.entries()) {
-    const text = line.text.replace(/\s+$/, '');
-    const plain = text.trim().replace(/\s+/g, ' ');
-    const level = levels[i]!;
-    if (level && i > 0 && levels[i - 1] === level && !line.blankBefore) {
+  let k = 0;
+  let lastLevel = 0;
+  for (const block of blocks) {
+    if (block.kind === 'table') {
+      out.push('', block.markdown, '');
+      lastLevel = 0;
+      continue;
+    }
+    const text = block.text.replace(/\s+$/, '');
+    const plain = squashSpaces(text);
+    const level = levels[k++]!;
+    if (level && lastLevel === level && !block.blankBefore) {
       // The second line of a wrapped heading.
       out[out.length - 2] += ` ${plain}`;
     } else if (level) out.push('', `${'#'.repeat(level)} ${plain}`, '');
     else {
-      if (line.blankBefore) out.push('');
+      if (block.blankBefore) out.push('');
       out.push(text);
     }
+    lastLevel = level;
   }
   return out
     .join('\n')
@@ -149,61 +163,352 @@ export function textFromItems(items: readonly unknown[]): string {
     .trim();
 }
 
-interface Cell {
+/** A run of text on one baseline: the items of a phrase, closer together than an em. */
+interface Run {
   x: number;
   end: number;
+  y: number;
+  size: number;
   text: string;
 }
 
+/** A visual line: the runs that share a baseline, left to right. */
+interface Row {
+  y: number;
+  size: number;
+  runs: Run[];
+  /** Most of its letters are of a right-to-left script: its runs are read right to left. */
+  rtl?: boolean;
+}
+
+const RTL_LETTERS = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
+const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+const isRightToLeft = (text: string) => (text.match(RTL_LETTERS)?.length ?? 0) * 2 > (text.match(/\p{L}/gu)?.length ?? 0);
+
+/** Items further apart than this many font heights on one baseline are apart (table cells, columns). */
+const RUN_GAP = 1;
+
+const LIST_MARKER = /^([•◦▪▫●○■□►▶‣⁃∙·*–-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$/u;
+
 /**
- * Table recognition (skipped with skip_ocr): text items grouped into lines by their baseline and
- * split into cells where the gap between items is wider than twice the font height. Two or more
- * consecutive lines with the same number of cells (at least two) whose cells start in the same
- * columns form a table. Returns undefined when the page has no such run (its text is then laid out
- * by textFromItems).
+ * Runs from PDF.js text items in the order they are drawn: items on one baseline less than an em
+ * apart are one run. Undefined when items have no positions or much of the text is rotated (the
+ * page is then read in drawing order).
  */
-export function tablesFromItems(items: readonly unknown[]): string | undefined {
-  const lines: { y: number; height: number; cells: Cell[] }[] = [];
+function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string[] } | undefined {
+  const runs: Run[] = [];
+  const turned: string[] = [];
+  let current: Run | undefined;
+  let space = false;
+  let chars = 0;
+  let rotated = 0;
   for (const raw of items) {
     const item = raw as TextItemLike & { width?: number };
-    if (typeof item?.str !== 'string' || !item.str.trim() || !item.transform) continue;
-    const x = item.transform[4] ?? 0;
-    const y = item.transform[5] ?? 0;
-    const height = Math.abs(item.transform[3] ?? 0) || item.height || 10;
-    let line = lines[lines.length - 1];
-    if (!line || Math.abs(line.y - y) > height * 0.5) lines.push((line = { y, height, cells: [] }));
-    const last = line.cells[line.cells.length - 1];
-    if (last && x - last.end < height * 2) {
-      last.text += (x - last.end > height * 0.15 ? ' ' : '') + item.str;
-      last.end = x + (item.width ?? 0);
-    } else line.cells.push({ x, end: x + (item.width ?? 0), text: item.str });
-  }
-  const aligned = (a: Cell[], b: Cell[], tolerance: number) =>
-    a.length === b.length && a.length >= 2 && a.every((cell, i) => Math.abs(cell.x - b[i]!.x) <= tolerance);
-  const out: string[] = [];
-  let found = false;
-  const levels = headingLevels(lines.map((l) => ({ text: l.cells.map((c) => c.text).join(' '), size: l.height, blankBefore: false })));
-  for (let i = 0; i < lines.length;) {
-    let j = i + 1;
-    while (j < lines.length && aligned(lines[i]!.cells, lines[j]!.cells, lines[i]!.height * 2)) j++;
-    if (j - i >= 2) {
-      found = true;
-      out.push('', markdownTable(lines.slice(i, j).map((l) => l.cells.map((c) => c.text))), '');
-    } else {
-      const text = lines[i]!.cells.map((c) => c.text).join(' ');
-      const level = levels[i]!;
-      if (level && i > 0 && levels[i - 1] === level && out[out.length - 1] === '') out[out.length - 2] += ` ${squashSpaces(text)}`;
-      else if (level) out.push('', `${'#'.repeat(level)} ${squashSpaces(text)}`, '');
-      else out.push(text);
+    if (typeof item?.str !== 'string') continue;
+    const t = item.transform;
+    if (!t || t.length < 6 || !t.every(Number.isFinite)) return undefined;
+    if (!item.str.trim()) {
+      if (item.str) space = true;
+      continue;
     }
-    i = j;
+    const [a, b, , d, x, y] = t as [number, number, number, number, number, number];
+    chars += item.str.length;
+    if (Math.abs(b) > 0.1 * Math.abs(a) || a <= 0) {
+      rotated += item.str.length;
+      // Text set sideways (a margin label): kept, after the page's text.
+      if (item.hasEOL || !turned.length) turned.push(item.str);
+      else turned[turned.length - 1] += item.str;
+      continue;
+    }
+    const size = Math.abs(d) || item.height || 10;
+    const width = item.width && item.width > 0 ? item.width : item.str.length * size * 0.5;
+    // Right-to-left text is joined by rowsFromRuns, from its right end.
+    const near =
+      current &&
+      !RTL_LETTER.test(item.str + current.text) &&
+      Math.abs(y - current.y) <= 0.3 * Math.max(size, current.size) &&
+      x >= current.end - 0.5 * size &&
+      x - current.end <= RUN_GAP * Math.max(size, current.size);
+    if (current && near) {
+      current.text += (space || x - current.end > 0.15 * size ? ' ' : '') + item.str;
+      current.end = Math.max(current.end, x + width);
+      current.size = Math.min(current.size, size);
+    } else runs.push((current = { x, end: x + width, y, size, text: item.str }));
+    space = !!item.hasEOL;
   }
-  return found
-    ? out
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim()
-    : undefined;
+  return rotated > chars * 0.2 ? undefined : { runs, turned };
+}
+
+/** Runs grouped by baseline, top to bottom; runs of a row less than an em apart are joined, a run drawn twice (bold by overprinting) once. */
+function rowsFromRuns(runs: Run[]): Row[] {
+  const rows: Row[] = [];
+  for (const run of [...runs].sort((p, q) => q.y - p.y || p.x - q.x)) {
+    const row = rows[rows.length - 1];
+    // A superscript or subscript (a footnote mark) is set up to 0.45 em off its line's baseline.
+    if (row && Math.abs(row.y - run.y) <= 0.45 * Math.max(row.size, run.size)) {
+      row.runs.push({ ...run });
+      if (run.size > row.size * 1.2) row.y = run.y;
+      row.size = Math.min(row.size, run.size);
+    } else rows.push({ y: run.y, size: run.size, runs: [{ ...run }] });
+  }
+  for (const row of rows) {
+    // A right-to-left line is joined from its right end.
+    const rtl = isRightToLeft(row.runs.map((run) => run.text).join(''));
+    row.rtl = rtl;
+    row.runs.sort((p, q) => (rtl ? q.end - p.end : p.x - q.x));
+    const merged: Run[] = [];
+    for (const run of row.runs) {
+      const last = merged[merged.length - 1];
+      const gap = last ? (rtl ? last.x - run.end : run.x - last.end) : Infinity;
+      if (last && gap < 0 && run.text === last.text) continue;
+      if (last && gap <= RUN_GAP * Math.max(run.size, last.size)) {
+        last.text += (gap > 0.15 * run.size ? ' ' : '') + run.text;
+        last.x = Math.min(last.x, run.x);
+        last.end = Math.max(last.end, run.end);
+        last.size = Math.min(last.size, run.size);
+      } else merged.push(run);
+    }
+    merged.sort((p, q) => p.x - q.x);
+    // A list marker set apart from its text (a bullet, "1.", "a)") belongs to the text, not to a column of its own.
+    for (let i = 0; i + 1 < merged.length; i++) {
+      if (LIST_MARKER.test(merged[i]!.text.trim()) && merged[i + 1]!.x - merged[i]!.end <= 4 * merged[i]!.size) {
+        merged[i] = { ...merged[i + 1]!, x: merged[i]!.x, text: `${merged[i]!.text.trim()} ${merged[i + 1]!.text}` };
+        merged.splice(i + 1, 1);
+      }
+    }
+    row.runs = merged;
+    // The row's size is its main text's, not a footnote mark's.
+    const sizes = new Map<number, number>();
+    for (const run of merged) sizes.set(run.size, (sizes.get(run.size) ?? 0) + run.text.length);
+    row.size = [...sizes].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  }
+  return rows;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+};
+
+/**
+ * The gutter of a page set in two columns: an x range near the middle of the text that few rows
+ * cross, with at least five rows of text on each side whose runs fill most of their column (prose,
+ * not the short cells of a table). Undefined on a page in one column.
+ */
+function findGutter(rows: Row[]): { start: number; end: number } | undefined {
+  if (rows.length < 10) return undefined;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  for (const row of rows) {
+    for (const run of row.runs) {
+      minX = Math.min(minX, run.x);
+      maxX = Math.max(maxX, run.end);
+    }
+  }
+  const width = Math.ceil(maxX - minX);
+  if (!(width > 0) || width > 20_000) return undefined;
+  // How many runs cover each point across the text (runs of a row do not overlap), by differences.
+  const cover = new Int32Array(width + 2);
+  for (const row of rows) {
+    for (const run of row.runs) {
+      cover[Math.max(0, Math.floor(run.x - minX))]!++;
+      cover[Math.min(width, Math.ceil(run.end - minX)) + 1]!--;
+    }
+  }
+  for (let b = 1; b <= width; b++) cover[b]! += cover[b - 1]!;
+  cover[width + 1] = 0;
+  let best = Infinity;
+  for (let b = Math.floor(width * 0.25); b <= Math.ceil(width * 0.75); b++) best = Math.min(best, cover[b]!);
+  if (best > rows.length * 0.5) return undefined;
+  // The widest stretch of bins crossed by that fewest number of rows.
+  let start = -1;
+  let gap: { start: number; end: number } | undefined;
+  for (let b = Math.floor(width * 0.25); b <= Math.ceil(width * 0.75) + 1; b++) {
+    if (b <= Math.ceil(width * 0.75) && cover[b] === best) {
+      if (start < 0) start = b;
+    } else if (start >= 0) {
+      if (!gap || b - start > gap.end - gap.start) gap = { start, end: b };
+      start = -1;
+    }
+  }
+  if (!gap) return undefined;
+  // Extend it to where text starts on either side.
+  while (gap.start > 0 && cover[gap.start - 1] === best) gap.start--;
+  while (gap.end <= width && cover[gap.end] === best) gap.end++;
+  const body = median(rows.map((r) => r.size));
+  if (gap.end - gap.start < 0.5 * body) return undefined;
+  const g = { start: minX + gap.start, end: minX + gap.end };
+  // Each side reads as prose: at least five of its rows, and 40 % of them, are one run filling most of the column.
+  const apart = rows.filter((r) => !r.runs.some((run) => run.x < g.end && run.end > g.start));
+  const prose = (side: Run[][], width: number) => {
+    const lines = side.filter((runs) => runs.length);
+    const filled = lines.filter((runs) => runs.length === 1 && runs[0]!.end - runs[0]!.x >= 0.7 * width).length;
+    return filled >= 5 && filled >= 0.4 * lines.length;
+  };
+  const left = apart.map((r) => r.runs.filter((run) => run.end <= g.start));
+  const right = apart.map((r) => r.runs.filter((run) => run.x >= g.end));
+  return prose(left, g.start - minX) && prose(right, maxX - g.end) ? g : undefined;
+}
+
+/** The rows of a page in reading order, grouped into regions: a two-column band is read left column first, then right. */
+function regions(rows: Row[]): Row[][] {
+  const gutter = findGutter(rows);
+  if (!gutter) return [rows];
+  const out: Row[][] = [];
+  let band: Row[] = [];
+  let spanning: Row[] = [];
+  const flushBand = () => {
+    if (!band.length) return;
+    const side = (keep: (run: Run) => boolean) =>
+      band.map((row) => ({ ...row, runs: row.runs.filter(keep) })).filter((row) => row.runs.length);
+    out.push(
+      side((run) => run.end <= gutter.start),
+      side((run) => run.x >= gutter.end),
+    );
+    band = [];
+  };
+  for (const row of rows) {
+    const crosses = row.runs.some((run) => run.x < gutter.end && run.end > gutter.start);
+    if (crosses) {
+      flushBand();
+      spanning.push(row);
+    } else {
+      if (spanning.length) out.push(spanning);
+      spanning = [];
+      band.push(row);
+    }
+  }
+  flushBand();
+  if (spanning.length) out.push(spanning);
+  return out.filter((region) => region.length);
+}
+
+/** A table's rows need at least this many lines of two or more cells that line up. */
+const MIN_TABLE_ROWS = 3;
+/** Cells of a table are short; lines of prose longer than this on average are not cells. */
+const MAX_MEAN_CELL_CHARS = 40;
+
+type Block = { kind: 'line'; text: string; size: number; blankBefore: boolean } | { kind: 'table'; markdown: string };
+
+/**
+ * A table starting at `rows[i]`: rows of two or more runs whose x ranges fall in the same columns
+ * (a run overlapping two columns ends the table); a line of one run after a row, close below it
+ * and not in the first column, continues that row's cells (a cell of several lines). Undefined
+ * when fewer than three rows line up.
+ */
+function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | undefined {
+  const first = rows[i]!;
+  if (first.runs.length < 2) return undefined;
+  const columns = first.runs.map((run) => ({ x: run.x, end: run.end }));
+  const table: { row: Row; at: number[] }[] = [{ row: first, at: first.runs.map((_, c) => c) }];
+  let j = i + 1;
+  for (; j < rows.length; j++) {
+    const row = rows[j]!;
+    const gap = rows[j - 1]!.y - row.y;
+    if (gap > 3 * Math.max(row.size, rows[j - 1]!.size)) break;
+    const tolerance = 0.2 * row.size;
+    const at: number[] = [];
+    let fits = true;
+    for (const run of row.runs) {
+      const hits = columns.flatMap((col, c) => (run.x < col.end + tolerance && run.end > col.x - tolerance ? [c] : []));
+      if (hits.length > 1) fits = false;
+      else if (hits.length === 1) at.push(hits[0]!);
+      else at.push(-1);
+    }
+    if (!fits || new Set(at.filter((c) => c >= 0)).size !== at.filter((c) => c >= 0).length) break;
+    if (row.runs.length === 1 && at[0]! < 0) break;
+    if (row.runs.length === 1 && at[0] === 0 && row.runs[0]!.end > columns[0]!.end + row.size * 2) break;
+    // A run between or beside the columns is a column of its own (the first row left that cell empty).
+    row.runs.forEach((run, k) => {
+      if (at[k]! < 0) {
+        columns.push({ x: run.x, end: run.end });
+        at[k] = columns.length - 1;
+      } else {
+        const col = columns[at[k]!]!;
+        col.x = Math.min(col.x, run.x);
+        col.end = Math.max(col.end, run.end);
+      }
+    });
+    table.push({ row, at });
+  }
+  const lined = table.filter((t) => t.row.runs.length >= 2);
+  if (lined.length < MIN_TABLE_ROWS || columns.length < 2) return undefined;
+  // Two blocks of three short lines side by side (a letterhead: address left, reference right) are
+  // not a table; a fourth row, or a column of figures under its header, makes one.
+  const figures = (c: number) =>
+    lined
+      .slice(1)
+      .every((t) => t.row.runs.some((run, k) => t.at[k] === c && /^[-+−–(]?[$€£¥]?\s?[\d.,\s]*\d[\d.,\s]*%?\)?$/u.test(run.text.trim())));
+  if (columns.length === 2 && lined.length === MIN_TABLE_ROWS && !figures(0) && !figures(1)) return undefined;
+  const cellTexts = lined.flatMap((t) => t.row.runs.map((run) => run.text.trim().length));
+  if (cellTexts.reduce((a, b) => a + b, 0) / cellTexts.length > MAX_MEAN_CELL_CHARS) return undefined;
+  // Columns of prose (most lines one run filling its column, as justified text does) are not a table.
+  const proseColumn = (c: number) => {
+    const runs = table.flatMap((t) => t.row.runs.filter((_, k) => t.at[k] === c));
+    const filled = runs.filter((run) => run.end - run.x >= 0.9 * (columns[c]!.end - columns[c]!.x)).length;
+    return filled >= 0.6 * runs.length && median(runs.map((run) => run.text.trim().length)) >= 15;
+  };
+  if (columns.every((_, c) => proseColumn(c))) return undefined;
+  // Trailing single-run lines are not part of the table unless they continue a cell.
+  while (table.length && table[table.length - 1]!.row.runs.length < 2 && table.length > 1) {
+    const last = table[table.length - 1]!;
+    const above = table[table.length - 2]!;
+    if (above.row.y - last.row.y <= 1.6 * last.row.size && last.at[0] !== 0) break;
+    table.pop();
+  }
+  const order = columns.map((col, c) => ({ x: col.x, c })).sort((p, q) => p.x - q.x);
+  const index = new Map(order.map((o, k) => [o.c, k]));
+  const cells: string[][] = [];
+  let previous: Row | undefined;
+  for (const { row, at } of table) {
+    const continues =
+      previous && cells.length && !at.includes(0) && row.runs.length < columns.length && previous.y - row.y <= 1.6 * row.size;
+    const target = continues ? cells[cells.length - 1]! : Array<string>(columns.length).fill('');
+    row.runs.forEach((run, k) => {
+      const c = index.get(at[k]!)!;
+      target[c] = target[c] ? `${target[c]}\n${run.text.trim()}` : run.text.trim();
+    });
+    if (!continues) cells.push(target);
+    previous = row;
+  }
+  return { end: i + table.length, cells };
+}
+
+/**
+ * A page's text from the positions of its PDF.js text items: lines by baseline, a page in two
+ * columns read column by column, tables where rows of cells line up in columns (a markdown table,
+ * `<br>` between the lines of a cell), and headings by font size. Undefined when the items carry
+ * no usable positions (the page is then read in drawing order by textFromItems). Without `tables`
+ * (skip_ocr skips table recognition) a table's rows are lines, their cells apart by a space.
+ */
+export function layoutFromItems(items: readonly unknown[], { tables = true } = {}): string | undefined {
+  const read = runsFromItems(items);
+  if (!read) return undefined;
+  const blocks: Block[] = [];
+  for (const region of regions(rowsFromRuns(read.runs))) {
+    let previous: Row | undefined;
+    for (let i = 0; i < region.length;) {
+      const table = tables ? tableAt(region, i) : undefined;
+      if (table) {
+        blocks.push({ kind: 'table', markdown: markdownTable(table.cells) });
+        i = table.end;
+        previous = undefined;
+        continue;
+      }
+      const row = region[i]!;
+      const gap = previous ? previous.y - row.y : Infinity;
+      blocks.push({
+        kind: 'line',
+        text: (row.rtl ? [...row.runs].reverse() : row.runs).map((run) => run.text.trim()).join(' '),
+        size: row.size,
+        blankBefore: gap > Math.max(row.size, previous?.size ?? 0) * 1.8,
+      });
+      previous = row;
+      i++;
+    }
+  }
+  for (const text of read.turned) if (text.trim()) blocks.push({ kind: 'line', text: squashSpaces(text), size: NaN, blankBefore: true });
+  return renderBlocks(blocks);
 }
 
 /** Pictures smaller than this (icons, rules, logos) are not worth OCR. */
@@ -332,7 +637,8 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       progress(ctx, `reading page ${n}`);
       const page = await pdf.getPage(n);
       const { items } = await page.getTextContent();
-      let text = (!ctx.skipOcr && tablesFromItems(items)) || textFromItems(items);
+      // Table recognition is skipped with skip_ocr, as the API promises (rows then read as lines).
+      let text = layoutFromItems(items, { tables: !ctx.skipOcr }) ?? textFromItems(items);
       const operators = await page.getOperatorList();
       const images: string[] = [];
       operators.fnArray.forEach((op: number, i: number) => {

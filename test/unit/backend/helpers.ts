@@ -189,6 +189,8 @@ export function makePdf(
     table?: string[][];
     /** Lines each set in its own font size (points), top to bottom. */
     sized?: { text: string; size: number }[];
+    /** Text runs placed at their own positions (points from the bottom left; 12 pt unless `size`), in this drawing order. */
+    placed?: { text: string; x: number; y: number; size?: number }[];
   }[],
 ): Buffer {
   const objects: string[] = [];
@@ -209,6 +211,9 @@ export function makePdf(
         y -= size * 1.4;
         content += `BT /F1 ${size} Tf 72 ${y} Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
       }
+    }
+    for (const { text, x, y, size = 12 } of page.placed ?? []) {
+      content += `BT /F1 ${size} Tf ${x} ${y} Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
     }
     if (page.image) {
       add(

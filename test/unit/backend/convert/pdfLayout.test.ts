@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { convertWithNotes } from '../../../../src/backend/convert/index';
+import { layoutFromItems } from '../../../../src/backend/convert/pdf';
+import { makePdf } from '../helpers';
+
+type Placed = { text: string; x: number; y: number; size?: number };
+
+async function markdownOf(pages: { placed: Placed[] }[], skipOcr = false): Promise<string> {
+  return (await convertWithNotes('layout.pdf', makePdf(pages), { skipOcr, maxBytes: 1 << 26 })).markdown;
+}
+
+/** Lines of prose about as long as each other, as a justified column sets them. */
+const LEFT = [
+  'The north wind turbines were inspected in',
+  'March and the gearbox oil was replaced on',
+  'every unit that had run more than five',
+  'hundred hours since the last service visit.',
+  'Two units showed wear on the main bearing',
+  'and were scheduled for a bearing change in',
+  'April before the spring storms arrive at',
+  'the coast and the output rises again for',
+  'the whole farm during the windy months.',
+  'The crew logged every reading in the book.',
+];
+const RIGHT = [
+  'Solar panels on the depot roof produced',
+  'more than expected in the first quarter,',
+  'helped by a dry February and by the new',
+  'inverters fitted during the winter stop.',
+  'Cleaning the panels twice a month kept the',
+  'yield high, and the battery bank carried',
+  'the depot through two short grid outages',
+  'without any loss of the stored readings',
+  'from the weather station on the mast.',
+  'Next year the roof gets forty more panels.',
+];
+
+describe('backend: PDF layout from text positions', function () {
+  this.timeout(60_000);
+
+  it('a table laid out by positions becomes a markdown table, a cell of two lines kept apart by <br>; skip_ocr keeps its rows as lines', async () => {
+    const cols = [72, 200, 330];
+    const row = (y: number, cells: (string | undefined)[]) => cells.flatMap((text, c) => (text ? [{ text, x: cols[c]!, y }] : []));
+    const pages = [
+      {
+        placed: [
+          { text: 'Maintenance plan for the wind farm, spring season.', x: 72, y: 700 },
+          ...row(660, ['Part', 'Interval', 'Owner']),
+          ...row(640, ['Gearbox oil', '500 hours', 'Site crew']),
+          ...row(620, ['Main bearing', undefined, 'Vendor']),
+          ...row(600, ['Blade pitch', 'Yearly', 'Site crew']),
+          // The second line of the cell above: only in the middle column, just below its row.
+          ...row(586, [undefined, 'and after storms', undefined]),
+          ...row(566, ['Yaw brake', '2 years', 'Vendor']),
+          { text: 'The plan is reviewed every autumn by the operations manager.', x: 72, y: 520 },
+        ],
+      },
+    ];
+    const markdown = await markdownOf(pages);
+    const expected = [
+      '| Part | Interval | Owner |',
+      '| --- | --- | --- |',
+      '| Gearbox oil | 500 hours | Site crew |',
+      '| Main bearing |  | Vendor |',
+      '| Blade pitch | Yearly<br>and after storms | Site crew |',
+      '| Yaw brake | 2 years | Vendor |',
+    ].join('\n');
+    assert.ok(markdown.includes(expected), `table missing in:\n${markdown}`);
+    assert.ok(markdown.includes('Maintenance plan for the wind farm, spring season.'), markdown);
+    assert.ok(markdown.includes('The plan is reviewed every autumn by the operations manager.'), markdown);
+    // skip_ocr skips table recognition: each row a line, its cells apart.
+    const skipped = await markdownOf(pages, true);
+    assert.doesNotMatch(skipped, /^\|/m, skipped);
+    for (const line of ['Part Interval Owner', 'Gearbox oil 500 hours Site crew', 'Main bearing Vendor']) {
+      assert.ok(skipped.split('\n').includes(line), `missing ${JSON.stringify(line)} in:\n${skipped}`);
+    }
+  });
+
+  it('a page in two columns is read left column first, then right, whatever order the lines are drawn in', async () => {
+    // Drawn line by line across the page, as some producers write them.
+    const placed: Placed[] = [{ text: 'Quarterly site report', x: 200, y: 740, size: 20 }];
+    LEFT.forEach((text, i) => {
+      placed.push({ text, x: 72, y: 700 - i * 14, size: 10 }, { text: RIGHT[i]!, x: 320, y: 700 - i * 14, size: 10 });
+    });
+    const markdown = await markdownOf([{ placed }]);
+    const lines = markdown.split('\n');
+    const at = (text: string) => lines.indexOf(text);
+    for (const text of [...LEFT, ...RIGHT]) assert.ok(at(text) >= 0, `missing line ${JSON.stringify(text)} in:\n${markdown}`);
+    for (let i = 1; i < LEFT.length; i++) assert.ok(at(LEFT[i - 1]!) < at(LEFT[i]!), markdown);
+    for (let i = 1; i < RIGHT.length; i++) assert.ok(at(RIGHT[i - 1]!) < at(RIGHT[i]!), markdown);
+    assert.ok(at(LEFT[LEFT.length - 1]!) < at(RIGHT[0]!), `right column before the end of the left one:\n${markdown}`);
+    assert.ok(at('# Quarterly site report') >= 0 && at('# Quarterly site report') < at(LEFT[0]!), markdown);
+    assert.doesNotMatch(markdown, /^\|/m, 'prose read as a table');
+  });
+
+  it('prose is not a table: two columns drawn column by column, a list with its numbers set apart, a letterhead', async () => {
+    const placed: Placed[] = [
+      ...LEFT.map((text, i) => ({ text, x: 72, y: 700 - i * 14, size: 10 })),
+      ...RIGHT.map((text, i) => ({ text, x: 320, y: 700 - i * 14, size: 10 })),
+    ];
+    const list: Placed[] = [{ text: 'Before the next visit the crew will:', x: 72, y: 700, size: 10 }];
+    ['check the oil level of every gearbox', 'replace the worn brake pads', 'photograph the blade tips'].forEach((text, i) =>
+      list.push({ text: `${i + 1}.`, x: 76, y: 684 - i * 14, size: 10 }, { text, x: 108, y: 684 - i * 14, size: 10 }),
+    );
+    list.push({ text: 'Each step is signed off in the site book.', x: 72, y: 630, size: 10 });
+    // A letterhead: the sender's address on the left, the reference on the right, three lines each.
+    const letterhead: Placed[] = [
+      ['North Wind Services', 'Reference NW-2041'],
+      ['12 Harbour Road', 'Page 1 of 3'],
+      ['Aberdeen', '2 March 2025'],
+    ].flatMap(([left, right], i) => [
+      { text: left!, x: 72, y: 740 - i * 14, size: 10 },
+      { text: right!, x: 440, y: 740 - i * 14, size: 10 },
+    ]);
+    letterhead.push({ text: 'Dear customer, your turbines were serviced last week.', x: 72, y: 680, size: 10 });
+    const markdown = await markdownOf([{ placed }, { placed: list }, { placed: letterhead }]);
+    assert.doesNotMatch(markdown, /^\|/m, `prose read as a table:\n${markdown}`);
+    for (const text of [...LEFT, ...RIGHT]) {
+      assert.ok(markdown.split('\n').includes(text), `missing ${JSON.stringify(text)} in:\n${markdown}`);
+    }
+    for (const item of ['1. check the oil level of every gearbox', '2. replace the worn brake pads', '3. photograph the blade tips']) {
+      assert.ok(markdown.split('\n').includes(item), `missing list item ${JSON.stringify(item)} in:\n${markdown}`);
+    }
+    assert.ok(markdown.split('\n').includes('North Wind Services Reference NW-2041'), markdown);
+  });
+
+  it('a right-to-left line is read from its right end, whatever order its words are drawn in', () => {
+    // Hebrew "shalom olam" ("hello world"): the first word is the rightmost on the page.
+    const first = { str: 'שלום', transform: [10, 0, 0, 10, 140, 700], width: 24 };
+    const second = { str: 'עולם', transform: [10, 0, 0, 10, 110, 700], width: 24 };
+    const below = { str: 'טוב', transform: [10, 0, 0, 10, 150, 686], width: 18 };
+    for (const items of [
+      [first, second, below],
+      [second, first, below],
+    ]) {
+      assert.equal(layoutFromItems(items), 'שלום עולם\nטוב');
+    }
+  });
+});
