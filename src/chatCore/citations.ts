@@ -62,6 +62,18 @@ export function citedSources(text: string, sourceCount: number): number[] {
   return cited;
 }
 
+/**
+ * The Sources list under an answer: one line per source, `[n]` the number its citations use, in
+ * number order. Not a Markdown ordered list: that numbers its items from the first one on
+ * ("3., 4., 5." for sources cited as [3], [2], [1]) whatever numbers the lines carry.
+ */
+export function sourceListMarkdown(entries: readonly { n: number; markdown: string }[]): string {
+  return [...entries]
+    .sort((a, b) => a.n - b.n)
+    .map(({ n, markdown }) => `- \\[${n}\\] ${markdown}`)
+    .join('\n');
+}
+
 /** A quoted sentence wrapped in straight or curly quotes, as `local-extractive` writes it. */
 const QUOTED = /^["“](.+)["”]$/s;
 /** The end of the sentence before the one a citation closes. */

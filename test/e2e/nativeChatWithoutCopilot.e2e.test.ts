@@ -78,5 +78,17 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     // Which sources are cited follows the demo documents; that it cites one of the demo store is the point.
     assert.match(text, /\[\d+\]/, 'the answer cites its sources');
     assert.match(text, /\.md · demo/, 'a source of the demo store is listed');
+    // Each source is listed under the number its citations use: the numbers a reader sees in the
+    // Sources list (an ordered list would number its items from the first one on) are the cited ones.
+    const [answerText] = text.split(/\nSources\n/);
+    const cited = [...new Set([...answerText!.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+    const listed = await response.locator('li', { hasText: /· demo/ }).evaluateAll((items) =>
+      items.map((item, index) => {
+        const list = item.parentElement;
+        if (list?.tagName === 'OL') return Number((list as HTMLOListElement).start || 1) + index;
+        return Number(/^\s*\[(\d+)\]/.exec(item.textContent ?? '')?.[1] ?? NaN);
+      }),
+    );
+    assert.deepEqual(listed, cited, `the Sources list shows ${listed.join(', ')} for citations ${cited.join(', ')}`);
   });
 });

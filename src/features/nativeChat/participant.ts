@@ -4,7 +4,7 @@ import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
 import { configuredChatModel } from '../../services/settingsModel';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
-import { citedSources } from '../../chatCore/citations';
+import { citedSources, sourceListMarkdown } from '../../chatCore/citations';
 import { FileNameCache, groundTurn, numberSources } from '../../chatCore/grounding';
 import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
@@ -204,7 +204,7 @@ export class DocChatParticipant {
     }
     stream.markdown(
       this.trusted(
-        `\n\n**Sources**\n\n${listed.map(({ n, p }) => `${n}. ${this.openLink(p, passageTitle(p))} · ${escape(p.storeName ?? p.storeId)}`).join('\n')}`,
+        `\n\n**Sources**\n\n${sourceListMarkdown(listed.map(({ n, p }) => ({ n, markdown: `${this.openLink(p, passageTitle(p))} · ${escape(p.storeName ?? p.storeId)}` })))}`,
       ),
     );
     for (const { p } of listed) {

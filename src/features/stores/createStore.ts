@@ -30,7 +30,8 @@ export async function createStoreInteractive(services: Services, suggestedName =
   await editMetadata({
     title: vscode.l10n.t('Create "{0}": metadata (optional)', name),
     initial: {},
-    saveLabel: `Create "${name}"`,
+    saveLabel: vscode.l10n.t('Create "{0}"', name),
+    creates: true,
     save: async (metadata) => {
       const client = requireDocuments(services.connection);
       created = await client.createVectorStore({ name, ...(Object.keys(metadata).length ? { metadata } : {}) });

@@ -7,6 +7,8 @@ export interface MetadataEditorOptions {
   initial: Metadata;
   /** Label of the accept item, e.g. `Save` or `Create "reports"`. */
   saveLabel: string;
+  /** The pairs go with something not created yet (a new store): Save never reads "unchanged". */
+  creates?: boolean;
   /** Persists the pairs; when it throws, the editor reopens with the same pairs. */
   save(metadata: Metadata): Promise<void>;
   /** The sentence that confirms a save (none when the caller confirms in its own way). */
@@ -69,12 +71,12 @@ export async function editMetadata(options: MetadataEditorOptions): Promise<Meta
   }
 }
 
-function itemsFor(draft: MetadataDraft, saveLabel: string): ActionItem[] {
-  const count = `${draft.size} of ${maxPairs} pairs`;
+function itemsFor(draft: MetadataDraft, options: MetadataEditorOptions): ActionItem[] {
+  const count = vscode.l10n.t('{0} of {1} pairs', draft.size, maxPairs);
   const items: ActionItem[] = [
     {
-      label: `$(check) ${saveLabel}`,
-      description: draft.isDirty ? count : vscode.l10n.t('{0}, unchanged', count),
+      label: `$(check) ${options.saveLabel}`,
+      description: draft.isDirty || options.creates ? count : vscode.l10n.t('{0}, unchanged', count),
       action: { kind: 'save' },
       alwaysShow: true,
     },
@@ -126,7 +128,7 @@ function showPairs(draft: MetadataDraft, options: MetadataEditorOptions): Promis
   picker.placeholder = vscode.l10n.t('Type key=value and press Enter to add a pair, pick one to edit it, or save');
   picker.matchOnDescription = true;
   picker.ignoreFocusOut = true;
-  const listed = itemsFor(draft, options.saveLabel);
+  const listed = itemsFor(draft, options);
   picker.items = listed;
   picker.onDidChangeValue((text) => {
     const typed = typedItem(draft, text.trim());

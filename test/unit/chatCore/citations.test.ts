@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { citationAt, citedSources, citedStatements } from '../../../src/chatCore/citations';
+import { citationAt, citedSources, citedStatements, sourceListMarkdown } from '../../../src/chatCore/citations';
+import MarkdownIt from 'markdown-it';
 
 describe('chat citations: mapping [n] to numbered sources', () => {
   it('finds single and grouped citations in order of first mention, without duplicates', () => {
@@ -109,5 +110,31 @@ describe('chat citations: what an answer says of each source', () => {
     ].join('\n');
     assert.deepEqual(citedStatements(answer, 1, 2), ['```ts\nconst first = items[1];\n```', 'Arrays start at zero']);
     assert.deepEqual(citedStatements(answer, 2, 2), ['Use `items[1]` for the second item']);
+  });
+});
+
+describe('chat citations: the Sources list under an answer', () => {
+  /** The list as a reader sees it: rendered as Markdown (CommonMark numbers an ordered list from its first item). */
+  function rendered(markdown: string): string[] {
+    const html = new MarkdownIt().render(markdown);
+    return [...html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
+  }
+
+  it('shows each source under the number its citations use, whatever order they were cited in', () => {
+    const list = sourceListMarkdown([
+      { n: 3, markdown: '[README.md](command:open?3)' },
+      { n: 2, markdown: '[guide.md](command:open?2)' },
+      { n: 1, markdown: '[CHANGELOG.md](command:open?1)' },
+    ]);
+    assert.deepEqual(rendered(list), ['[1] CHANGELOG.md', '[2] guide.md', '[3] README.md']);
+    assert.doesNotMatch(new MarkdownIt().render(list), /<ol/);
+  });
+
+  it('keeps the numbers of sources cited with gaps ([1] and [4])', () => {
+    const list = sourceListMarkdown([
+      { n: 4, markdown: 'four' },
+      { n: 1, markdown: 'one' },
+    ]);
+    assert.deepEqual(rendered(list), ['[1] one', '[4] four']);
   });
 });

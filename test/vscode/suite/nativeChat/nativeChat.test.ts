@@ -187,7 +187,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     // The local model quotes the sources it was given, with [n] citations.
     assert.match(stream.text, /rollback pipeline/);
     assert.match(stream.text, /\[1\]/);
-    assert.match(stream.text, /\*\*Sources\*\*\n\n1\. \[deploy-guide\.md\]\(command:docchat\.participant\.openPassage/);
+    assert.match(stream.text, /\*\*Sources\*\*\n\n- \\\[1\\\] \[deploy-guide\.md\]\(command:docchat\.participant\.openPassage/);
     assert.equal(stream.references.length, 1);
     // Whatever model VS Code's picker passed, DocChat answers with its own and says which.
     assert.match(stream.text, /\*Answered by local-extractive through DocChat's (Local mode|language-model gateway)\.\*$/);
