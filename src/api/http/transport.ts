@@ -437,7 +437,7 @@ export class Transport {
       limit && limit.maxBytes <= this.maxResponseBytes ? limit.tooLarge() : this.tooLargeError(response.requestId, response.status);
     const declared = Number(headerValue(response.headers, 'content-length'));
     if (Number.isFinite(declared) && declared > max) {
-      body.destroy();
+      discardBody(body);
       throw tooLarge();
     }
     const chunks: Buffer[] = [];
@@ -446,7 +446,7 @@ export class Transport {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
       size += buffer.length;
       if (size > max) {
-        body.destroy();
+        discardBody(body);
         throw tooLarge();
       }
       chunks.push(buffer);
@@ -490,6 +490,15 @@ function formatSize(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;
+}
+
+/**
+ * Stops reading a body. undici reports a body destroyed before its end as an aborted request; when
+ * the end had already arrived nothing listens for that any more, and it would be an uncaught error.
+ */
+function discardBody(body: OpenResponse['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 async function readCapped(body: OpenResponse['body'], maxBytes: number): Promise<string> {
