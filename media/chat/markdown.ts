@@ -132,6 +132,24 @@ const PURIFY_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 };
 
 const hooked = new WeakSet<object>();
+const configured = new WeakSet<object>();
+
+/**
+ * Gives `purify` the pipeline's configuration once. A configuration passed to each `sanitize` is
+ * parsed again on every call (its allow-lists copied), for every fragment of a streaming answer.
+ * The pipeline owns the instance it is given: nothing else configures it.
+ */
+function configure(purify: DOMPurify): void {
+  if (configured.has(purify)) return;
+  configured.add(purify);
+  purify.setConfig(PURIFY_CONFIG);
+}
+
+/** `html` sanitized with the configuration `configure` set: a fragment (RETURN_DOM_FRAGMENT). */
+function sanitize(purify: DOMPurify, html: string): DocumentFragment {
+  configure(purify);
+  return purify.sanitize(html) as unknown as DocumentFragment;
+}
 
 /**
  * Links keep their target in `data-href` instead of `href`: nothing navigates by itself, the
@@ -190,7 +208,7 @@ export function highlightPending(root: ParentNode, hljs: Highlighter, purify: DO
       ?.slice('language-'.length);
     if (!language || hljs.getLanguage(language) === undefined) continue;
     const html = hljs.highlight(code.textContent ?? '', { language, ignoreIllegals: true }).value;
-    code.replaceChildren(purify.sanitize(html, PURIFY_CONFIG));
+    code.replaceChildren(sanitize(purify, html));
   }
 }
 
@@ -200,16 +218,17 @@ export function createMarkdownPipeline(
   md: Markdown = createMarkdownIt(highlighter),
 ): MarkdownPipeline {
   installHooks(purify);
+  configure(purify);
   return {
     md,
     render(markdown, env) {
-      return purify.sanitize(md.render(markdown, env), PURIFY_CONFIG);
+      return sanitize(purify, md.render(markdown, env));
     },
     parse(markdown, env) {
       return md.parse(markdown, env);
     },
     renderTokens(tokens, env) {
-      return purify.sanitize(md.renderer.render(tokens, md.options, env), PURIFY_CONFIG);
+      return sanitize(purify, md.renderer.render(tokens, md.options, env));
     },
     blocks(markdown, env) {
       const tokens: Token[] = [];

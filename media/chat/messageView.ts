@@ -117,12 +117,16 @@ export function userMessageElement(message: UserMessage): HTMLElement {
   );
 }
 
+/** The page's number format, made once: `toLocaleString` builds one for every number it formats. */
+let tokenCounts: Intl.NumberFormat | undefined;
+
 function formatUsage(usage: TokenUsage): string {
+  tokenCounts ??= new Intl.NumberFormat();
   return l10n.t(
     '{0} prompt · {1} completion · {2} tokens',
-    usage.promptTokens.toLocaleString(),
-    usage.completionTokens.toLocaleString(),
-    usage.totalTokens.toLocaleString(),
+    tokenCounts.format(usage.promptTokens),
+    tokenCounts.format(usage.completionTokens),
+    tokenCounts.format(usage.totalTokens),
   );
 }
 

@@ -1,13 +1,14 @@
 /**
  * What the MCP server's tools and resources share about the documents service: the last store
- * list (so a call names its store without listing them all again) and the file names already
- * looked up. No `vscode` import.
+ * list (so a call names its store without listing them all again), the file names already
+ * looked up and the converted text of the files being read. No `vscode` import.
  */
 import * as l10n from '@vscode/l10n';
 import type { DocumentsClient } from '../api/documents/client';
 import type { VectorStore } from '../api/documents/schemas';
 import { resolveStore, type StoreRef } from '../chatCore/answerText';
 import { FileNameCache } from '../chatCore/grounding';
+import { ConvertedTextCache } from './convertedText';
 import { ToolInputError } from './toolCalls';
 
 /** How long a store list names stores for other calls (a store not in it is looked up again). */
@@ -17,6 +18,7 @@ export const MAX_LISTED = 1_000;
 
 export class DocumentsCatalog {
   readonly fileNames = new FileNameCache();
+  readonly convertedText = new ConvertedTextCache();
   private known: { at: number; stores: StoreRef[] } | undefined;
 
   async allStores(documents: DocumentsClient, signal: AbortSignal): Promise<{ stores: VectorStore[]; truncated: boolean }> {

@@ -13,6 +13,7 @@ import type { LogLevel } from '../api/http/options';
 import { LeaseClient } from '../api/lifetime/client';
 import type { Logger } from '../common/log';
 import { LocalBackend } from '../services/localBackend';
+import { DocumentsCatalog } from './catalog';
 import { type McpServerConfig, readMcpConfig } from './environment';
 import { createDocChatMcpServer } from './server';
 import { GuardedStdioTransport } from './stdioTransport';
@@ -62,7 +63,8 @@ async function main(): Promise<void> {
   const { documents, stop } = connect(config, version, waits, log);
   // One stdio connection, served in the protocol generation its first request opens: the 2025
   // revisions (initialize) or 2026-07-28 (stateless requests, server/discover).
-  const handle = serveStdio(() => createDocChatMcpServer({ version, documents, waits, allowChanges: config.allowChanges }), {
+  const catalog = new DocumentsCatalog();
+  const handle = serveStdio(() => createDocChatMcpServer({ version, documents, waits, allowChanges: config.allowChanges, catalog }), {
     transport: new GuardedStdioTransport(),
     onerror: (error) => log.debug(`protocol: ${error.message}`),
   });

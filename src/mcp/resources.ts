@@ -17,6 +17,7 @@ import type { DocumentsClient } from '../api/documents/client';
 import { DocChatError } from '../api/http/errors';
 import { LIMITS } from '../api/documents/schemas';
 import type { DocumentsCatalog } from './catalog';
+import { ConvertedTextTooLargeError } from './convertedText';
 import { fileResourceUri, parseFileResourceUri, storeResourceTemplate } from './resourceUris';
 import { type BoundedWaits, failureSentence, ToolInputError } from './toolCalls';
 
@@ -62,6 +63,8 @@ function decodeCursor(cursor: string): ListCursor {
 /** A failure of the documents service as the protocol error a client shows: the UI's sentence. */
 function protocolFailure(error: unknown, uri?: string): ProtocolError {
   if (error instanceof ProtocolError) return error;
+  // A file too large to serve is there: the sentence names the limit.
+  if (error instanceof ConvertedTextTooLargeError) return new ProtocolError(ProtocolErrorCode.InternalError, failureSentence(error));
   if (
     uri &&
     (error instanceof ToolInputError || (error instanceof DocChatError && (error.kind === 'not_found' || error.kind === 'validation')))
@@ -156,11 +159,10 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       const stores = await deps.catalog.stores(documents, signal);
       const store = stores.find((s) => s.id === ref.storeId) ?? (await deps.catalog.findStore(documents, ref.storeId, signal));
       const [content, name] = await Promise.all([
-        documents.retrieveVectorStoreFileContent(store.id, ref.fileId, { signal }),
+        deps.catalog.convertedText.read(documents, store.id, ref.fileId, signal),
         deps.catalog.fileNames.lookup(documents, ref.fileId, signal),
       ]);
-      const characters = Array.from(content);
-      const pages = Math.max(1, Math.ceil(characters.length / RESOURCE_PAGE_CHARS));
+      const pages = content.pageCount(RESOURCE_PAGE_CHARS);
       const page = ref.page ?? 1;
       if (page > pages) {
         throw new ProtocolError(
@@ -168,7 +170,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
           `Page ${page} is past the end: ${name ?? ref.fileId} has ${pages} page${pages === 1 ? '' : 's'} of ${RESOURCE_PAGE_CHARS.toLocaleString('en-US')} characters.`,
         );
       }
-      let text = characters.slice((page - 1) * RESOURCE_PAGE_CHARS, page * RESOURCE_PAGE_CHARS).join('');
+      let text = content.page(RESOURCE_PAGE_CHARS, page);
       if (pages > 1) {
         const next = page < pages ? ` It continues at ${fileResourceUri(store.id, ref.fileId, page + 1)}.` : '';
         text = `[${name ?? ref.fileId}, page ${page} of ${pages}.${next}]\n\n${text}`;

@@ -15,6 +15,8 @@ export interface DocChatMcpServerOptions {
   documents: ToolDeps['documents'];
   waits: BoundedWaits;
   allowChanges: boolean;
+  /** What the tools and resources keep between calls; shared by every server instance of one process. */
+  catalog?: DocumentsCatalog;
 }
 
 /** The tools and the server's description change only when the server restarts (with other settings). */
@@ -24,7 +26,7 @@ export const SERVER_INSTRUCTIONS =
   "DocChat reaches the company's document stores. Call docchat_list_stores to find a store, docchat_search to find passages (cite their file names), and docchat_read_file with the arguments a passage gives to read its whole document before quoting it. Each store's files are also resources (docchat://stores/<store id>/files/<file id>).";
 
 export function createDocChatMcpServer(options: DocChatMcpServerOptions): McpServer {
-  const catalog = new DocumentsCatalog();
+  const catalog = options.catalog ?? new DocumentsCatalog();
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'DocChat', version: options.version },
     {

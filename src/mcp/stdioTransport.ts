@@ -4,7 +4,9 @@
  * gets a parse error (-32700); JSON that is not a JSON-RPC message gets an invalid-request error
  * (-32600); and on the 2025 revisions a request before `initialize` gets an invalid-request error
  * saying to initialize first (2026-07-28 requests carry their protocol version and need no
- * handshake). No `vscode` import.
+ * handshake). A client that sends requests without waiting for the answers gets at most
+ * MAX_RUNNING_REQUESTS of them served at once and MAX_WAITING_REQUESTS waiting; each one past that
+ * is answered at once with a busy error (-32003) that names the limits. No `vscode` import.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
@@ -12,7 +14,18 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 /** The longest message read (5 MB arguments fit with room to spare); a longer one is refused. */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
-export const JsonRpcErrors = { parse: -32700, invalidRequest: -32600 } as const;
+/** Requests the server works on at once (tool calls, resource reads, lists). */
+export const MAX_RUNNING_REQUESTS = 8;
+/** Requests that wait for one of those to finish; a request past them is answered busy. */
+export const MAX_WAITING_REQUESTS = 64;
+/** Most bytes of waiting requests (a few long messages may fill the queue before its count does). */
+export const MAX_WAITING_BYTES = 64 * 1024 * 1024;
+
+/** -32003: a server error of the implementation-defined range the MCP specification leaves free. */
+export const JsonRpcErrors = { parse: -32700, invalidRequest: -32600, busy: -32003 } as const;
+
+/** Requests served however busy the server is: they do no work, or hold a subscription open for the connection. */
+const NEVER_QUEUED = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
 
 /** `_meta` key by which a 2026-07-28 request names its protocol version (no handshake in that generation). */
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -34,6 +47,11 @@ function isRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 }
 
+/** A request id as a key: 1 and "1" are different requests. */
+function requestKey(id: RequestId): string {
+  return `${typeof id}:${id}`;
+}
+
 export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -46,6 +64,11 @@ export class GuardedStdioTransport implements Transport {
   /** The id of the `initialize` request being answered, then `true` once it was. */
   private initialize: RequestId | boolean = false;
   private closed = false;
+  /** Requests handed to the server and not answered yet, by `requestKey`. */
+  private readonly running = new Set<string>();
+  /** Requests waiting for a running one to finish, first come first served. */
+  private waiting: Array<{ request: Incoming & { id: RequestId }; bytes: number }> = [];
+  private waitingBytes = 0;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -66,6 +89,7 @@ export class GuardedStdioTransport implements Transport {
     if (this.initialize !== true && this.initialize !== false && response.id === this.initialize && 'result' in response) {
       this.initialize = true;
     }
+    if (response.method === undefined && isRequestId(response.id) && this.running.delete(requestKey(response.id))) this.startWaiting();
     await this.write(message);
   }
 
@@ -79,6 +103,9 @@ export class GuardedStdioTransport implements Transport {
   private readonly onEnd = () => {
     if (this.closed) return;
     this.closed = true;
+    this.waiting = [];
+    this.waitingBytes = 0;
+    this.running.clear();
     this.onclose?.();
   };
 
@@ -117,13 +144,14 @@ export class GuardedStdioTransport implements Transport {
       );
       return;
     }
-    const line = Buffer.concat(this.pending, this.pendingBytes).toString('utf8').trim();
+    const bytes = this.pendingBytes;
+    const line = Buffer.concat(this.pending, bytes).toString('utf8').trim();
     this.pending = [];
     this.pendingBytes = 0;
-    if (line) this.receive(line);
+    if (line) this.receive(line, bytes);
   }
 
-  private receive(line: string): void {
+  private receive(line: string, bytes: number): void {
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -156,7 +184,60 @@ export class GuardedStdioTransport implements Transport {
     }
     // The latest `initialize` counts: a client may try again after one was refused.
     if (isRequest && message.method === 'initialize' && this.initialize !== true) this.initialize = id;
+    if (isRequest && !NEVER_QUEUED.has(message.method as string)) {
+      this.admit(message as Incoming & { id: RequestId }, bytes);
+      return;
+    }
+    if (isNotification && message.method === 'notifications/cancelled' && !this.cancel(message)) return;
     this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  /** Serves a request now, queues it, or answers it busy. */
+  private admit(request: Incoming & { id: RequestId }, bytes: number): void {
+    if (this.running.size < MAX_RUNNING_REQUESTS && !this.waiting.length) {
+      this.running.add(requestKey(request.id));
+      this.onmessage?.(request as JSONRPCMessage);
+    } else if (this.waiting.length < MAX_WAITING_REQUESTS && this.waitingBytes + bytes <= MAX_WAITING_BYTES) {
+      this.waiting.push({ request, bytes });
+      this.waitingBytes += bytes;
+    } else {
+      this.reject(
+        request.id,
+        JsonRpcErrors.busy,
+        `DocChat's MCP server is busy: ${MAX_RUNNING_REQUESTS} requests are running and at most ${MAX_WAITING_REQUESTS} (${MAX_WAITING_BYTES / (1024 * 1024)} MB of them) can wait; retry after the running ones finish.`,
+        { maxRunning: MAX_RUNNING_REQUESTS, maxWaiting: MAX_WAITING_REQUESTS, maxWaitingBytes: MAX_WAITING_BYTES },
+      );
+    }
+  }
+
+  /** Hands waiting requests to the server while fewer than the most are running. */
+  private startWaiting(): void {
+    while (!this.closed && this.running.size < MAX_RUNNING_REQUESTS && this.waiting.length) {
+      const { request, bytes } = this.waiting.shift()!;
+      this.waitingBytes -= bytes;
+      this.running.add(requestKey(request.id));
+      // After the answer being sent is written, as if the request had only now arrived.
+      queueMicrotask(() => this.onmessage?.(request as JSONRPCMessage));
+    }
+  }
+
+  /**
+   * A cancellation: a waiting request is dropped (no answer, as the specification asks of a
+   * cancelled request) and the notification goes no further; a running one frees its place, since
+   * the server does not answer a request once cancelled. False when the notification is done with.
+   */
+  private cancel(message: Incoming): boolean {
+    const params = message.params as { requestId?: unknown } | undefined;
+    const id = params?.requestId;
+    if (!isRequestId(id)) return true;
+    const key = requestKey(id);
+    const index = this.waiting.findIndex(({ request }) => requestKey(request.id) === key);
+    if (index >= 0) {
+      this.waitingBytes -= this.waiting.splice(index, 1)[0]!.bytes;
+      return false;
+    }
+    if (this.running.delete(key)) this.startWaiting();
+    return true;
   }
 
   private mayComeBeforeInitialize(message: Incoming): boolean {
@@ -166,8 +247,8 @@ export class GuardedStdioTransport implements Transport {
     return typeof message.params?._meta?.[PROTOCOL_VERSION_META] === 'string';
   }
 
-  private reject(id: RequestId | null, code: number, message: string): void {
-    void this.write({ jsonrpc: '2.0', id, error: { code, message } }).catch((error: unknown) =>
+  private reject(id: RequestId | null, code: number, message: string, data?: Record<string, unknown>): void {
+    void this.write({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } }).catch((error: unknown) =>
       this.onerror?.(error instanceof Error ? error : new Error(String(error))),
     );
   }

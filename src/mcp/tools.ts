@@ -247,16 +247,15 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     run(async (args: { store: string; file_id: string; page?: number }, documents, signal) => {
       const store = await findStore(documents, args.store, signal);
       const [content, name] = await Promise.all([
-        documents.retrieveVectorStoreFileContent(store.id, args.file_id, { signal }),
+        deps.catalog.convertedText.read(documents, store.id, args.file_id, signal),
         fileNames.lookup(documents, args.file_id, signal),
       ]);
-      const characters = Array.from(content);
-      const pages = Math.max(1, Math.ceil(characters.length / READ_PAGE_CHARS));
+      const pages = content.pageCount(READ_PAGE_CHARS);
       const page = args.page ?? 1;
       if (page > pages) {
         throw new ToolInputError(l10n.t('Page {0} is past the end: the file has {1} pages of 10,000 characters.', page, pages));
       }
-      const text = characters.slice((page - 1) * READ_PAGE_CHARS, page * READ_PAGE_CHARS).join('');
+      const text = content.page(READ_PAGE_CHARS, page);
       const fileName = name ?? args.file_id;
       const header = `${fileName} (file ${args.file_id} in the vector store "${store.name}", store id ${store.id}), page ${page} of ${pages}${page < pages ? `; read page ${page + 1} next` : ''}:`;
       return complete(`${header}\n\n${text}`, {

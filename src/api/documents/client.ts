@@ -2,6 +2,7 @@
 import { TimeoutError, ValidationError } from '../http/errors';
 import { encodeMultipart } from '../http/multipart';
 import type { CallOptions, ClientOptions } from '../http/options';
+import type { BodyLimit } from '../http/transport';
 import { type ListPage, type ListParams, type Paginator, paginate, toListPage } from '../http/pagination';
 import { ServiceClient } from '../http/serviceClient';
 import { parseRequest, parseResponse } from '../http/validate';
@@ -243,15 +244,19 @@ export class DocumentsClient extends ServiceClient<DocumentsOperation> {
     await this.http.json(this.spec('deleteVectorStoreFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
   }
 
-  /** The converted markdown of an attached file (its chunks joined by blank lines). */
-  async retrieveVectorStoreFileContent(storeId: string, fileId: string, o?: CallOptions): Promise<string> {
+  /**
+   * The converted markdown of an attached file (its chunks joined by blank lines). `limit` bounds
+   * the response read (a caller that keeps the text in memory), with the caller's error past it.
+   */
+  async retrieveVectorStoreFileContent(storeId: string, fileId: string, o?: CallOptions & { limit?: BodyLimit }): Promise<string> {
     const spec = this.spec('retrieveVectorStoreFileContent', 'GET', `${this.storeFilePath(storeId, fileId)}/content`, o, {
       accept: 'application/json, text/markdown;q=0.9, text/plain;q=0.8',
+      ...(o?.limit ? { bodyLimit: o.limit } : {}),
     });
     const response = await this.http.open(spec);
     // A web page (a proxy's or a sign-in page) is refused by readJson, never shown as content.
     if (!/json|text\/html/i.test(response.contentType)) {
-      return (await this.http.readBody(response, spec, (body) => this.http.readAllCapped(body, response))).toString('utf8');
+      return (await this.http.readBody(response, spec, (body) => this.http.readAllCapped(body, response, spec.bodyLimit))).toString('utf8');
     }
     const value = await this.http.readJson(response, spec);
     if (typeof value === 'string') return value;

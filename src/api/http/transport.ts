@@ -57,6 +57,13 @@ export interface RequestSpec {
   headersTimeoutMs?: number;
   /** 0 disables undici's body timeout (streams use their own idle timeout). */
   bodyTimeoutMs?: number;
+  /** A tighter bound on this response's body than maxResponseBytes, and the error for a body past it. */
+  bodyLimit?: BodyLimit;
+}
+
+export interface BodyLimit {
+  maxBytes: number;
+  tooLarge(): DocChatError;
 }
 
 export interface OpenResponse {
@@ -393,7 +400,7 @@ export class Transport {
 
   /** Reads a 2xx body as JSON; an HTML page or malformed JSON is a ProtocolError. */
   async readJson(response: OpenResponse, spec: RequestSpec): Promise<unknown> {
-    const text = (await this.readBody(response, spec, (body) => this.readAllCapped(body, response))).toString('utf8');
+    const text = (await this.readBody(response, spec, (body) => this.readAllCapped(body, response, spec.bodyLimit))).toString('utf8');
     const trimmed = text.trim();
     const details = { status: response.status, requestId: response.requestId };
     if (/text\/html/i.test(response.contentType) || /^<(!doctype|html|head|body)/i.test(trimmed)) {
@@ -419,13 +426,19 @@ export class Transport {
     }
   }
 
-  /** The whole body, refusing more than maxResponseBytes (by Content-Length up front, else while reading). */
-  async readAllCapped(body: OpenResponse['body'], response: Pick<OpenResponse, 'headers' | 'requestId' | 'status'>): Promise<Buffer> {
-    const max = this.maxResponseBytes;
+  /** The whole body, refusing more than maxResponseBytes or `limit` (by Content-Length up front, else while reading). */
+  async readAllCapped(
+    body: OpenResponse['body'],
+    response: Pick<OpenResponse, 'headers' | 'requestId' | 'status'>,
+    limit?: BodyLimit,
+  ): Promise<Buffer> {
+    const max = Math.min(this.maxResponseBytes, limit?.maxBytes ?? Infinity);
+    const tooLarge = () =>
+      limit && limit.maxBytes <= this.maxResponseBytes ? limit.tooLarge() : this.tooLargeError(response.requestId, response.status);
     const declared = Number(headerValue(response.headers, 'content-length'));
     if (Number.isFinite(declared) && declared > max) {
-      body.destroy();
-      throw this.tooLargeError(response.requestId, response.status);
+      discardBody(body);
+      throw tooLarge();
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -433,8 +446,8 @@ export class Transport {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
       size += buffer.length;
       if (size > max) {
-        body.destroy();
-        throw this.tooLargeError(response.requestId, response.status);
+        discardBody(body);
+        throw tooLarge();
       }
       chunks.push(buffer);
     }
@@ -477,6 +490,15 @@ function formatSize(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;
+}
+
+/**
+ * Stops reading a body. undici reports a body destroyed before its end as an aborted request; when
+ * the end had already arrived nothing listens for that any more, and it would be an uncaught error.
+ */
+function discardBody(body: OpenResponse['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 async function readCapped(body: OpenResponse['body'], maxBytes: number): Promise<string> {

@@ -32,6 +32,14 @@ describe('MCP tools in process: argument checks and the change gate', function (
       asked.push(['search', storeId, body]);
       return { data: [{ file_id: fileId, filename: 'leave.md', content: 'Everyone gets thirty days of leave a year.', score: 0.9 }] };
     },
+    retrieveVectorStoreFile: async (storeId: string, id: string) => ({
+      id,
+      vector_store_id: storeId,
+      created_at: 1,
+      status: 'completed',
+      last_error: null,
+      metadata: {},
+    }),
     retrieveVectorStoreFileContent: async (storeId: string, id: string) => {
       asked.push(['retrieveVectorStoreFileContent', storeId, id]);
       return '# Leave\n\nEveryone gets thirty days of leave a year.';

@@ -1,7 +1,13 @@
 /** The MCP server's stdio transport on its own: lines in, protocol errors out, the server's messages through. */
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { GuardedStdioTransport, MAX_MESSAGE_BYTES } from '../../../src/mcp/stdioTransport';
+import {
+  GuardedStdioTransport,
+  JsonRpcErrors,
+  MAX_MESSAGE_BYTES,
+  MAX_RUNNING_REQUESTS,
+  MAX_WAITING_REQUESTS,
+} from '../../../src/mcp/stdioTransport';
 
 function harness() {
   const input = new PassThrough();
@@ -100,6 +106,50 @@ describe('MCP stdio transport', () => {
     output.resume();
     await Promise.all(sent);
     assert.equal(output.listenerCount('error') + output.listenerCount('drain'), before);
+    await transport.close();
+  });
+
+  it('hands the server a bounded number of requests, queues a bounded number, and answers the rest busy', async () => {
+    const { input, transport, received, next } = harness();
+    await transport.start();
+    input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id: 0, result: {} } as never);
+    await next();
+    received.length = 0;
+    const total = MAX_RUNNING_REQUESTS + MAX_WAITING_REQUESTS + 2;
+    for (let id = 1; id <= total; id++) input.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{}}\n`);
+    const busy = [await next(), await next()];
+    assert.deepEqual(
+      busy.map((m) => [m.id, (m.error as { code: number }).code]),
+      [
+        [total - 1, JsonRpcErrors.busy],
+        [total, JsonRpcErrors.busy],
+      ],
+    );
+    assert.match((busy[0]!.error as { message: string }).message, /busy: 8 requests are running and at most 64 .*can wait/);
+    const ids = () => received.map((m) => (m as { id?: number }).id);
+    assert.deepEqual(ids(), [1, 2, 3, 4, 5, 6, 7, 8]);
+    // A ping is never queued.
+    input.write('{"jsonrpc":"2.0","id":"p","method":"ping"}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(ids().at(-1), 'p');
+    // A waiting request that is cancelled is dropped, the notification with it.
+    input.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}\n');
+    // An answer frees a place for the next waiting request.
+    await transport.send({ jsonrpc: '2.0', id: 1, result: {} } as never);
+    await next();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.deepEqual(ids().slice(9), [10]);
+    // A running request that is cancelled frees its place too (the server does not answer it).
+    input.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: {} });
+    assert.deepEqual(received.slice(9), [
+      call(10),
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } },
+      call(11),
+    ]);
     await transport.close();
   });
 });

@@ -127,6 +127,26 @@ describe('DocumentsClient endpoints', () => {
     assert.equal(server.count('DELETE', '/v1/files/file-1'), 1);
   });
 
+  it("stops reading a file's converted text past the caller's limit, with the caller's error", async () => {
+    const limit = { maxBytes: 100, tooLarge: () => new ValidationError('content', 'at most 100 bytes', 'The text is over 100 bytes.') };
+    server.on('GET', '/v1/vector_stores/vs_abc/files/json/content', (_r, res) =>
+      sendJson(res, 200, { object: 'vector_store.file_content.page', data: [{ type: 'text', text: 'x'.repeat(200) }] }),
+    );
+    // Streamed without a length: refused while reading.
+    server.on('GET', '/v1/vector_stores/vs_abc/files/text/content', (_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/markdown' });
+      for (let i = 0; i < 10; i++) res.write('y'.repeat(50));
+      res.end();
+    });
+    server.on('GET', '/v1/vector_stores/vs_abc/files/small/content', (_r, res) => sendText(res, 200, '# Small', 'text/markdown'));
+    for (const id of ['json', 'text']) {
+      const error = await rejects(client.retrieveVectorStoreFileContent('vs_abc', id, { limit }), ValidationError);
+      assert.equal(error.message, 'The text is over 100 bytes.');
+    }
+    assert.equal(await client.retrieveVectorStoreFileContent('vs_abc', 'small', { limit }), '# Small');
+    assert.equal((await client.retrieveVectorStoreFileContent('vs_abc', 'text')).length, 500, 'no limit but the client-wide one');
+  });
+
   it('uploads a file as multipart/form-data with file and purpose', async () => {
     server.on('POST', '/v1/files', (_r, res) => sendJson(res, 200, { ...file, filename: 'ü "q".pdf', bytes: 4 }));
     const data = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0x0d, 0x0a]);

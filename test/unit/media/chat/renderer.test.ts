@@ -283,6 +283,47 @@ describe('chat renderer: markdown features', () => {
     );
   });
 
+  it('configures DOMPurify once, not on every sanitized fragment, and sanitizes as before', () => {
+    const fresh = createDOMPurify(window as unknown as Window & typeof globalThis);
+    let setConfigCalls = 0;
+    let configuredSanitizeCalls = 0;
+    const counting = new Proxy(fresh, {
+      get(target, key, receiver) {
+        if (key === 'setConfig') {
+          return (...args: Parameters<typeof fresh.setConfig>) => {
+            setConfigCalls++;
+            return target.setConfig(...args);
+          };
+        }
+        if (key === 'sanitize') {
+          return (...args: unknown[]) => {
+            // A configuration given to sanitize is parsed again on that call.
+            if (args.length > 1) configuredSanitizeCalls++;
+            return (target.sanitize as (...a: unknown[]) => unknown)(...args);
+          };
+        }
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const lazy = createMarkdownPipeline(counting, { current: undefined, request: () => undefined });
+    const container = document.createElement('div');
+    const renderer = new IncrementalMarkdownRenderer(container as unknown as HTMLElement, lazy, env);
+    const text =
+      Array.from({ length: 20 }, (_, i) => `Paragraph ${i} with [a link](https://example.com/${i}).\n\n`).join('') +
+      '<script>alert(1)</script><p style="color:red" onclick="x()">styled</p>\n\n```ts\nconst a = 1;\n```\n';
+    for (const line of text.split(/(?<=\n)/)) renderer.append(line);
+    renderer.finish();
+    highlightPending(container as unknown as HTMLElement, hljs, counting);
+    assert.equal(setConfigCalls, 1);
+    assert.equal(configuredSanitizeCalls, 0);
+    // The same configuration as before: no script, style, handler or href; links through data-href; code highlighted.
+    const html = container.innerHTML;
+    assert.equal(container.querySelectorAll('script, [style], [onclick], [href]').length, 0);
+    assert.equal(container.querySelectorAll('[data-href]').length, 20);
+    assert.ok(container.querySelector('code .hljs-keyword'));
+    assert.equal(html, fullRender(text), 'what a pipeline configured per call renders');
+  });
+
   it('never highlights an open fence late: its text nodes keep growing', () => {
     const lazy = createMarkdownPipeline(purify, { current: undefined, request: () => undefined });
     const container = document.createElement('div');

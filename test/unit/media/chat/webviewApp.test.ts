@@ -336,6 +336,43 @@ describe('chat webview', () => {
     assert.match(t.$('.usage')!.textContent ?? '', /10 prompt · 5 completion · 15 tokens/);
   });
 
+  it("shows token usage in the page's number format, with one formatter for every answer", () => {
+    const t = setup();
+    const answers: AssistantMessage[] = [1, 2, 3].map((i) => ({
+      id: `a${i}`,
+      role: 'assistant',
+      createdAt: 2 + i,
+      status: 'done',
+      content: `Answer ${i}.`,
+      usage: { promptTokens: 1_234_567 * i, completionTokens: 890 * i, totalTokens: (1_234_567 + 890) * i },
+    }));
+    const formatted: unknown[] = [];
+    const toLocaleString = Number.prototype.toLocaleString;
+    Number.prototype.toLocaleString = function (this: number, ...args: Parameters<typeof toLocaleString>) {
+      formatted.push(this.valueOf());
+      return toLocaleString.apply(this, args);
+    };
+    try {
+      t.send(t.state(conversation([question, ...answers])));
+    } finally {
+      Number.prototype.toLocaleString = toLocaleString;
+    }
+    const numbers = new Intl.NumberFormat();
+    assert.deepEqual(
+      t.$$('.usage').map((e) => e.textContent),
+      answers.map(
+        (a) =>
+          `${numbers.format(a.usage!.promptTokens)} prompt · ${numbers.format(a.usage!.completionTokens)} completion · ${numbers.format(a.usage!.totalTokens)} tokens`,
+      ),
+    );
+    assert.equal(
+      t.$$('.usage')[0]!.textContent,
+      `${(1_234_567).toLocaleString()} prompt · 890 completion · ${(1_235_457).toLocaleString()} tokens`,
+    );
+    // No formatter built per number: toLocaleString makes one on every call.
+    assert.deepEqual(formatted, []);
+  });
+
   it('a rate limit holds Retry until its wait has passed, counting down, then Retry asks again', () => {
     // The countdown reads Date.now and ticks on setInterval: both are driven by hand here.
     const clock = manualClock();
