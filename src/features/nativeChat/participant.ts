@@ -204,7 +204,14 @@ export class DocChatParticipant {
     }
     stream.markdown(
       this.trusted(
-        `\n\n**Sources**\n\n${sourceListMarkdown(listed.map(({ n, p }) => ({ n, markdown: `${this.openLink(p, passageTitle(p))} · ${escape(p.storeName ?? p.storeId)}` })))}`,
+        `\n\n**Sources**\n\n${sourceListMarkdown(
+          listed.map(({ n, p }) => ({
+            n,
+            markdown: this.openLink(p, passageTitle(p)),
+            ...(p.heading ? { heading: p.heading } : {}),
+            store: p.storeName ?? p.storeId,
+          })),
+        )}`,
       ),
     );
     for (const { p } of listed) {
