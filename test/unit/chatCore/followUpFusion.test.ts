@@ -280,21 +280,23 @@ describe('the conversation after a change of vector stores', () => {
   const question = 'Which columns does it have?';
   const carriedOld = (query: string) => /patient|diagnosis|medical|diabetes/i.test(query);
 
-  async function searched(history: QueryTurn[], storeId: string): Promise<string[]> {
+  async function searched(history: QueryTurn[], storeId: string, asked = question): Promise<string[]> {
     const documents = scriptedDocuments({});
     await groundTurn(
       documents,
-      { question, history, stores: [{ id: storeId, name: storeId }], maxResults: 5, rewriter: new QueryRewriter() },
+      { question: asked, history, stores: [{ id: storeId, name: storeId }], maxResults: 5, rewriter: new QueryRewriter() },
       new FileNameCache(),
     );
     return documents.queries;
   }
 
-  it('carries nothing of the old store’s conversation into a follow-up asked of another store', async () => {
-    const queries = await searched(medical, 'vs_sheets');
-    assert.ok(queries.length > 0);
-    assert.deepEqual(queries.filter(carriedOld), [], `searched ${JSON.stringify(queries)}`);
-  });
+  for (const asked of [question, 'What is in the spreadsheet?']) {
+    it(`carries nothing of the old store’s conversation into "${asked}" asked of another store`, async () => {
+      const queries = await searched(medical, 'vs_sheets', asked);
+      assert.ok(queries.length > 0);
+      assert.deepEqual(queries.filter(carriedOld), [], `searched ${JSON.stringify(queries)}`);
+    });
+  }
 
   it('still carries the subject while the stores stay the same', async () => {
     const queries = await searched(medical, 'vs_medical');
