@@ -62,15 +62,41 @@ export function citedSources(text: string, sourceCount: number): number[] {
   return cited;
 }
 
+/** One line of the Sources list: the source's link (Markdown), and, as plain text, its section and store. */
+export interface SourceListEntry {
+  n: number;
+  markdown: string;
+  /** The heading path of the passage ("Usage > Folder sync"): its last heading is shown. */
+  heading?: string;
+  /** The store the passage is from. */
+  store?: string;
+}
+
+/** The section a heading path ends in ("Usage > Folder sync" → "Folder sync"). */
+export function sectionOf(heading: string | undefined): string | undefined {
+  const last = heading?.split(' > ').pop()?.trim();
+  return last || undefined;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#|!]/g, (c) => `\\${c}`);
+}
+
 /**
  * The Sources list under an answer: one line per source, `[n]` the number its citations use, in
- * number order. Not a Markdown ordered list: that numbers its items from the first one on
- * ("3., 4., 5." for sources cited as [3], [2], [1]) whatever numbers the lines carry.
+ * number order, each with the section of its passage when known ("[2] README.md › Folder sync ·
+ * demo"): passages of one file tell apart. Not a Markdown ordered list: that numbers its items
+ * from the first one on ("3., 4., 5." for sources cited as [3], [2], [1]) whatever numbers the
+ * lines carry.
  */
-export function sourceListMarkdown(entries: readonly { n: number; markdown: string }[]): string {
+export function sourceListMarkdown(entries: readonly SourceListEntry[]): string {
   return [...entries]
     .sort((a, b) => a.n - b.n)
-    .map(({ n, markdown }) => `- \\[${n}\\] ${markdown}`)
+    .map(({ n, markdown, heading, store }) => {
+      const section = sectionOf(heading);
+      const line = `${markdown}${section ? ` › ${escapeText(section)}` : ''}${store ? ` · ${escapeText(store)}` : ''}`;
+      return `- \\[${n}\\] ${line}`;
+    })
     .join('\n');
 }
 

@@ -150,6 +150,8 @@ const assistantMessageSchema = z.object({
   nextSteps: z.array(z.enum(NEXT_STEPS)).optional(),
   /** What the grounding searched for (the question made to stand on its own); the user may edit it. */
   searchQuery: z.string().optional(),
+  /** The vector stores the answer's grounding searched: a later turn in other stores starts a new subject. */
+  storeIds: z.array(z.string()).optional(),
 });
 export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 

@@ -6,7 +6,14 @@
 import { MAX_SEARCH_RESULTS, questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
 import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
-import { conversationGrounded, type FollowUpSearch, type QueryRewriter, type QueryTurn, type RewriteModel } from './searchQuery';
+import {
+  conversationGrounded,
+  sinceStoresChanged,
+  type FollowUpSearch,
+  type QueryRewriter,
+  type QueryTurn,
+  type RewriteModel,
+} from './searchQuery';
 import { mergeByRank } from './storeMerge';
 
 /** The part of DocumentsClient grounding uses. */
@@ -136,7 +143,7 @@ export async function findPassages(
 /** One chat turn to ground: the message, the conversation before it, and how its query is made. */
 export interface TurnToGround {
   question: string;
-  /** The messages before the question, with what each answer searched for and cited. */
+  /** The messages before the question, with what each answer searched for, cited and the stores it searched. */
   history: readonly QueryTurn[];
   stores: readonly GroundingStore[];
   maxResults: number;
@@ -167,13 +174,18 @@ export async function groundTurn(
     onSearch?.();
     return findPassages(documents, { ...common, query: turn.searchQuery, queryFromUser: true }, fileNames, signal);
   }
-  const made = await turn.rewriter.queryFor(turn.history, question, turn.model, signal);
+  // The conversation's subject restarts when the stores it is grounded in change.
+  const history = sinceStoresChanged(
+    turn.history,
+    stores.map((store) => store.id),
+  );
+  const made = await turn.rewriter.queryFor(history, question, turn.model, signal);
   onSearch?.();
   const search = {
     ...common,
     query: made.text,
     ...(made.followUp ? { followUp: made.followUp } : {}),
-    ...(conversationGrounded(turn.history) ? { grounded: true } : {}),
+    ...(conversationGrounded(history) ? { grounded: true } : {}),
   };
   return findPassages(documents, search, fileNames, signal);
 }

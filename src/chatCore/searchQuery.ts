@@ -19,6 +19,27 @@ export interface QueryTurn {
   searchQuery?: string;
   /** On an answer: what it cited (the passages of a store name their file). */
   sources?: readonly { kind: string; storeId?: string; fileId?: string }[];
+  /** On an answer grounded in vector stores: the stores its grounding searched. */
+  storeIds?: readonly string[];
+}
+
+/**
+ * The conversation as the query of a turn grounded in `storeIds` reads it: the turns after the
+ * last answer grounded in other stores. When the chat is switched to another store, what the
+ * conversation was about in the old one ("the patient's diagnosis") is not the subject of the
+ * new one ("What is in the spreadsheet?"), so nothing of it is carried into a query, and the
+ * old answers' words and citations no longer count. Answers that record no stores (an earlier
+ * version's, a tool's) change nothing.
+ */
+export function sinceStoresChanged<T extends QueryTurn>(history: readonly T[], storeIds: readonly string[]): readonly T[] {
+  const current = new Set(storeIds);
+  for (let i = history.length - 1; i >= 0; i--) {
+    const searched = history[i]!.storeIds;
+    if (history[i]!.role !== 'assistant' || searched === undefined) continue;
+    const same = searched.length === current.size && searched.every((id) => current.has(id));
+    if (!same) return history.slice(i + 1);
+  }
+  return history;
 }
 
 /** What a turn searched for and how that query was made. */

@@ -129,8 +129,9 @@ describe('Chat panel gateway tools (e2e)', function () {
       const error = answer.locator('.inline-error');
       await error.waitFor({ state: 'visible', timeout: 30_000 });
       const text = await error.innerText();
-      assert.match(text, new RegExp(`${what} is not available on this gateway\\.`));
-      assert.match(text, /DocChat: Open Settings/, 'the message says how to enable it in VS Code');
+      assert.match(text, new RegExp(`${what} needs your company's gateway; DocChat's Local mode has none\\.`));
+      assert.doesNotMatch(text, /\/tools\//, 'no API path');
+      assert.equal(await error.locator('.action-openGatewaySettings').count(), 1, 'Open Settings leads to the gateway setting');
       assert.equal(await error.locator('.action-retry').count(), 0, 'no Retry for a tool the gateway lacks');
       await session.screenshot(`${what} not available`);
     }

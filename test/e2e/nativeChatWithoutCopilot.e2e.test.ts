@@ -77,7 +77,7 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     assert.match(text, /Answered by local-extractive through DocChat's Local mode\./);
     // Which sources are cited follows the demo documents; that it cites one of the demo store is the point.
     assert.match(text, /\[\d+\]/, 'the answer cites its sources');
-    assert.match(text, /\.md · demo/, 'a source of the demo store is listed');
+    assert.match(text, /\.md(?: › [^\n]+)? · demo/, 'a source of the demo store is listed, with its section when known');
     // Each source is listed under the number its citations use: the numbers a reader sees in the
     // Sources list (an ordered list would number its items from the first one on) are the cited ones.
     const [answerText] = text.split(/\nSources\n/);

@@ -29,6 +29,9 @@ export const LEGACY_INFERENCE_MODELS = [
 /** The embedded backend's chat model, which answers only by quoting the sources it is given. */
 export const LOCAL_CHAT_MODEL = 'local-extractive';
 
+/** The error code of a web tool asked of the embedded backend, which has no internet service (Local mode). */
+export const LOCAL_MODE_TOOL = 'local_mode';
+
 export const EMBEDDING_MODELS = ['text-embed-3-small', 'text-embed-3-large'] as const;
 
 /** The inference endpoint's announced retirement; the year is not shown. */

@@ -188,7 +188,9 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
       const rank = sourceNumbers.indexOf(unit.source) / Math.max(1, sourceNumbers.length - 1);
       const prior = 1 + RANK_PRIOR * (1 - rank);
       const kind = textKindFactor(type, question, unit, numericBySource.get(unit.source) ?? 0);
-      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * kind * prior, terms };
+      // Text that does not read as language (OCR noise, a run-on header) is weak evidence.
+      const quality = unit.quality;
+      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * kind * prior * quality, terms };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);

@@ -1,7 +1,8 @@
 /** HTTP routes of the gateway: completions, inference (deprecated), embeddings, models, tools. */
 import type { Dispatcher } from 'undici';
 import { readJson } from '../http/body';
-import { invalid, notImplemented } from '../http/errors';
+import { LOCAL_MODE_TOOL } from '../../api/gateway/models';
+import { ApiError, invalid, notImplemented } from '../http/errors';
 import { sendJson } from '../http/respond';
 import type { RequestContext, Route } from '../http/router';
 import { respondLocal, respondUpstream, type ChatInput } from './chat';
@@ -180,9 +181,12 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
 
   async function forwardTool(ctx: RequestContext, path: string, body: unknown, what: string): Promise<void> {
     if (!upstream) {
-      throw notImplemented(
-        `${what} needs an internet search service, which DocChat's Local mode does not have. Run "DocChat: Open Settings" and set "Gateway: Url" to a gateway that provides ${path.replace(/\/[^/]*research\/.*$/, '/tools/web/research')}.`,
-      );
+      // One sentence; the client knows the case by its code and words it in the user's language.
+      throw new ApiError({
+        type: 'not_implemented',
+        code: LOCAL_MODE_TOOL,
+        message: `${what} needs your company's gateway; DocChat's Local mode has none.`,
+      });
     }
     const response = await upstream.request(path, body === undefined ? {} : { body });
     if ((response.status === 404 && body !== undefined) || response.status === 405) {

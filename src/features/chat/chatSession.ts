@@ -469,7 +469,7 @@ export class ChatSession {
     return {
       stream: generateAnswer(job, deps, signal),
       describe: describeAnswerFailure(job),
-      fields: { model, ...(legacy ? { legacy } : {}) },
+      fields: { model, ...(legacy ? { legacy } : {}), ...(job.stores.length ? { storeIds: job.stores.map((store) => store.id) } : {}) },
     };
   }
 

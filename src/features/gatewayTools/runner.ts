@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { GatewayClient, ResearchWaitOptions } from '../../api/gateway/client';
+import { LOCAL_MODE_TOOL } from '../../api/gateway/models';
 import type { ResearchTask } from '../../api/gateway/schemas';
 import { DocChatError, isAbortError } from '../../api/http/errors';
 import { escapeMarkdown, formatCrawl, formatResearch, formatWebSearch, type ToolAnswer } from './markdown';
@@ -62,12 +63,14 @@ export type ToolOutcome =
     };
 
 /** Whole sentences per command, so each can be translated as one (no noun phrase slotted into a frame). */
-type ToolSentence = 'cancelled' | 'unavailable' | 'auth' | 'rateLimit' | 'invalid' | 'timeout' | 'failed';
+type ToolSentence = 'cancelled' | 'local' | 'unavailable' | 'auth' | 'rateLimit' | 'invalid' | 'timeout' | 'failed';
 
 function toolSentence(command: ToolCommandName, sentence: ToolSentence, detail = ''): string {
   switch (`${command}.${sentence}`) {
     case 'web.cancelled':
       return l10n.t('Web search was cancelled.');
+    case 'web.local':
+      return l10n.t("Web search needs your company's gateway; DocChat's Local mode has none.");
     case 'web.unavailable':
       return l10n.t('Web search is not available on this gateway. {0}', detail);
     case 'web.auth':
@@ -96,6 +99,8 @@ function toolSentence(command: ToolCommandName, sentence: ToolSentence, detail =
       return l10n.t('Crawling failed: {0}', detail);
     case 'research.cancelled':
       return l10n.t('Web research was cancelled.');
+    case 'research.local':
+      return l10n.t("Web research needs your company's gateway; DocChat's Local mode has none.");
     case 'research.unavailable':
       return l10n.t('Web research is not available on this gateway. {0}', detail);
     case 'research.auth':
@@ -200,7 +205,10 @@ export function researchProgress(task: ResearchTask): ResearchProgress {
 export function describeToolError(command: ToolCommandName, error: unknown): string {
   if (error instanceof DocChatError) {
     if (error.status === 501 || error.type === 'not_implemented') {
-      return toolSentence(command, 'unavailable', error.message);
+      // The embedded backend (Local mode) has no web service at all; a gateway may lack one tool.
+      return error.code === LOCAL_MODE_TOOL && command !== 'crawl'
+        ? toolSentence(command, 'local')
+        : toolSentence(command, 'unavailable', error.message);
     }
     switch (error.kind) {
       case 'auth':

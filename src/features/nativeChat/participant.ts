@@ -25,6 +25,8 @@ interface DocChatResult extends vscode.ChatResult {
   metadata?: {
     command?: string;
     storeId?: string;
+    /** The stores the turn searched: a later turn in other stores starts a new subject. */
+    storeIds?: string[];
     sources?: number;
     searchQuery?: string;
     /** The files the answer's passages come from: the next turn's follow-up searches them again. */
@@ -116,7 +118,7 @@ export class DocChatParticipant {
       () => stream.progress(vscode.l10n.t('Searching {0}…', storeNames)),
     );
     const files = found.map((p) => ({ storeId: p.storeId, fileId: p.fileId }));
-    const metadata = { storeId: store.id, sources: found.length, searchQuery: query, files };
+    const metadata = { storeId: store.id, storeIds: stores.map((s) => s.id), sources: found.length, searchQuery: query, files };
     if (request.command === 'search') {
       this.showPassages(stream, storeNames, query, found);
       return { metadata: { command: 'search', ...metadata } };
@@ -204,7 +206,14 @@ export class DocChatParticipant {
     }
     stream.markdown(
       this.trusted(
-        `\n\n**Sources**\n\n${sourceListMarkdown(listed.map(({ n, p }) => ({ n, markdown: `${this.openLink(p, passageTitle(p))} · ${escape(p.storeName ?? p.storeId)}` })))}`,
+        `\n\n**Sources**\n\n${sourceListMarkdown(
+          listed.map(({ n, p }) => ({
+            n,
+            markdown: this.openLink(p, passageTitle(p)),
+            ...(p.heading ? { heading: p.heading } : {}),
+            store: p.storeName ?? p.storeId,
+          })),
+        )}`,
       ),
     );
     for (const { p } of listed) {
@@ -251,6 +260,7 @@ function queryTurnsOf(context: vscode.ChatContext): QueryTurn[] {
         role: 'assistant',
         content: responseText(turn),
         ...(typeof searched === 'string' && searched ? { searchQuery: searched } : {}),
+        ...(Array.isArray(metadata?.storeIds) ? { storeIds: metadata.storeIds.filter((id) => typeof id === 'string') } : {}),
         ...(files.length ? { sources: files.map((file) => ({ kind: 'passage', storeId: file.storeId, fileId: file.fileId })) } : {}),
       });
     }

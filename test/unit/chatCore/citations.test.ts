@@ -137,4 +137,18 @@ describe('chat citations: the Sources list under an answer', () => {
     ]);
     assert.deepEqual(rendered(list), ['[1] one', '[4] four']);
   });
+
+  it('names the section of each passage when known, so passages of one file tell apart', () => {
+    const list = sourceListMarkdown([
+      { n: 2, markdown: '[README.md](command:open?2)', heading: 'DocChat > Usage > Folder sync', store: 'demo' },
+      { n: 1, markdown: '[README.md](command:open?1)', heading: 'DocChat > Local mode', store: 'demo' },
+      { n: 3, markdown: '[notes.txt](command:open?3)', store: 'demo' },
+    ]);
+    assert.deepEqual(rendered(list), ['[1] README.md › Local mode · demo', '[2] README.md › Folder sync · demo', '[3] notes.txt · demo']);
+  });
+
+  it('shows a section or store name as text, never as Markdown', () => {
+    const list = sourceListMarkdown([{ n: 1, markdown: 'a.md', heading: 'Use *[x](y)* here', store: 'my_store' }]);
+    assert.deepEqual(rendered(list), ['[1] a.md › Use *[x](y)* here · my_store']);
+  });
 });

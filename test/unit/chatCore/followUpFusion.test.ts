@@ -265,3 +265,55 @@ describe('follow-up searches fused over their whole depth', () => {
     assert.equal(found.passages[0]?.fileId, 'agreed');
   });
 });
+
+describe('the conversation after a change of vector stores', () => {
+  const medical: QueryTurn[] = [
+    { role: 'user', content: "What is the patient's diagnosis in the medical report?" },
+    {
+      role: 'assistant',
+      content: 'The medical report gives the patient diagnosis as type 2 diabetes [1].',
+      searchQuery: "What is the patient's diagnosis in the medical report?",
+      sources: [{ kind: 'passage', storeId: 'vs_medical', fileId: 'report' }],
+      storeIds: ['vs_medical'],
+    },
+  ];
+  const question = 'Which columns does it have?';
+  const carriedOld = (query: string) => /patient|diagnosis|medical|diabetes/i.test(query);
+
+  async function searched(history: QueryTurn[], storeId: string, asked = question): Promise<string[]> {
+    const documents = scriptedDocuments({});
+    await groundTurn(
+      documents,
+      { question: asked, history, stores: [{ id: storeId, name: storeId }], maxResults: 5, rewriter: new QueryRewriter() },
+      new FileNameCache(),
+    );
+    return documents.queries;
+  }
+
+  for (const asked of [question, 'What is in the spreadsheet?']) {
+    it(`carries nothing of the old store’s conversation into "${asked}" asked of another store`, async () => {
+      const queries = await searched(medical, 'vs_sheets', asked);
+      assert.ok(queries.length > 0);
+      assert.deepEqual(queries.filter(carriedOld), [], `searched ${JSON.stringify(queries)}`);
+    });
+  }
+
+  it('still carries the subject while the stores stay the same', async () => {
+    const queries = await searched(medical, 'vs_medical');
+    assert.ok(queries.some(carriedOld), `searched ${JSON.stringify(queries)}`);
+  });
+
+  it('carries the subject of the turns asked of the new store', async () => {
+    const history: QueryTurn[] = [
+      ...medical,
+      { role: 'user', content: 'What is in the budget spreadsheet?' },
+      { role: 'assistant', content: 'The budget spreadsheet lists costs per quarter [1].', storeIds: ['vs_sheets'] },
+    ];
+    const queries = await searched(history, 'vs_sheets');
+    assert.equal(queries.filter(carriedOld).length, 0, `searched ${JSON.stringify(queries)}`);
+    assert.ok(
+      queries.some((q) => /budget/.test(q)),
+      `searched ${JSON.stringify(queries)}`,
+    );
+  });
+});

@@ -12,6 +12,7 @@ import {
   type RewriteModel,
   rewritePrompt,
   ruleQuery,
+  sinceStoresChanged,
   standsAlone,
 } from '../../../src/chatCore/searchQuery';
 import type { PromptMessage } from '../../../src/chatCore/promptBuilder';
@@ -146,6 +147,24 @@ describe('search query of a turn: the deterministic follow-up rule', () => {
 
   it('has nothing to carry on the first question', () => {
     assert.deepEqual(followUpQuery([], 'And its limits?'), { text: 'And its limits?', by: 'question' });
+  });
+});
+
+describe('search query of a turn: the conversation since the stores changed', () => {
+  const turn = (content: string, storeIds?: string[]): QueryTurn =>
+    storeIds ? { role: 'assistant', content, storeIds } : { role: 'assistant', content };
+  const ask = (content: string): QueryTurn => ({ role: 'user', content });
+
+  it('keeps the turns after the last answer grounded in other stores', () => {
+    const history = [ask('a'), turn('A', ['vs_1']), ask('b'), turn('B', ['vs_2']), ask('c'), turn('C', ['vs_2'])];
+    assert.deepEqual(sinceStoresChanged(history, ['vs_2']), history.slice(2));
+    assert.deepEqual(sinceStoresChanged(history, ['vs_3']), []);
+  });
+
+  it('compares the stores as a set, and keeps answers that record none', () => {
+    const history = [ask('a'), turn('A', ['vs_1', 'vs_2']), ask('b'), turn('B')];
+    assert.deepEqual(sinceStoresChanged(history, ['vs_2', 'vs_1']), history);
+    assert.deepEqual(sinceStoresChanged(history, ['vs_1']), history.slice(2));
   });
 });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { answer, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
+import { isRunOn, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources } from '../../../../src/chatCore/citations';
 
 /** The system prompt the chat sends: numbered sources, each a title line and its text. */
@@ -195,5 +196,45 @@ describe('local-extractive: quotes that answer the question', () => {
     answer(grounded([`table.md\n| a | b |\n|--${' '.repeat(40_000)}x|\n| one | two |`], 'What is one?'));
     const ms = performance.now() - started;
     assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  });
+});
+
+describe('local-extractive: OCR noise of a scanned page is not quoted as a sentence', () => {
+  /** The header of a scanned report as OCR reads it: lines of fragments, stray letters and symbols, no sentence punctuation. */
+  const OCR_HEADER = [
+    "ST MARY'S HOSP1TAL | Dept of lnternal Med1cine ~ PATIENT RECORD l l ' |",
+    'Pat1ent diagnosis rep0rt — MRN 00-442-19 Wd 4B Rm 12 ~~ i I| , , ; Attending K0wa1ski R',
+    "Fax (555) 010-2231 ' ; ; I l1 II | Rep0rt dat e 2023-11-04 pg 1 / 3 ~ = == ^ medical rec0rds un1t",
+    'Diagnosis cod e E11 9 ICD l0 ~ | | patient diagnosis sum mary ' + "' ; ; l1 ".repeat(6),
+  ].join('\n');
+  const SCAN = `scan-0412.pdf\n${OCR_HEADER}\n\nThe patient was diagnosed with type 2 diabetes in March 2019 and started on metformin.`;
+
+  it('quotes the sentence that answers, not the noisy header that shares its words', () => {
+    const text = answer(grounded([SCAN], 'What is the patient diagnosis?'));
+    assert.match(firstQuote(text), /^- "The patient was diagnosed with type 2 diabetes/);
+    assert.doesNotMatch(text, /HOSP1TAL|K0wa1ski|l1 II/, 'no OCR noise is quoted');
+  });
+
+  it('quotes nothing of a source that is only noise when a clean source answers, and does not cite it', () => {
+    const clean = 'report.md\nThe patient diagnosis is type 2 diabetes, confirmed by two HbA1c tests.';
+    const text = answer(grounded([`scan-0412.pdf\n${OCR_HEADER}`, clean], 'What is the patient diagnosis?'));
+    assert.match(firstQuote(text), /^- "The patient diagnosis is type 2 diabetes/);
+    assert.deepEqual(citedSources(text, 2), [2], 'a source that gives no quote is not cited');
+  });
+
+  it('splits a run of lines without sentence punctuation at its line breaks', () => {
+    const runOn = Array.from({ length: 8 }, (_, i) => `quarterly budget figures for region ${i + 1} and the forecast`).join('\n');
+    const units = unitsOf({ n: 1, text: runOn });
+    assert.equal(units.length, 8);
+    assert.ok(units.every((u) => u.text.length < RUN_ON_CHARS));
+  });
+
+  it('weighs prose, names and figures fully and OCR noise far down', () => {
+    assert.equal(textQuality('Set `docchat.search.maxResults` to 10 (the default is 5), see [Settings](docs/settings.md).'), 1);
+    assert.equal(textQuality('Follow-ups, DocChat minus the message: Recall@5 +0.068 [+0.041, +0.095].'), 1);
+    assert.ok(textQuality("Fax (555) 010-2231 ' ; ; I l1 II | Rep0rt dat e 2023-11-04 pg 1 / 3 ~ = == ^") < 0.5);
+    assert.ok(wordlikeShare("' ; ; l1 | ~ I| K0wa1ski ^ ==") < 0.3);
+    const runOnLine = 'word '.repeat(120).trim();
+    assert.ok(isRunOn(runOnLine) && textQuality(runOnLine) < 0.6, 'a single line far longer than a sentence weighs less');
   });
 });

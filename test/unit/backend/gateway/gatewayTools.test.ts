@@ -95,8 +95,13 @@ describe('backend: gateway tools', () => {
     const search = await t.gw('POST', '/v1/tools/web/search', { query: 'news' });
     assert.equal(search.status, 501);
     assert.equal(search.json.error.type, 'not_implemented');
-    assert.match(search.json.error.message, /DocChat: Open Settings.*Gateway: Url/);
-    assert.doesNotMatch(search.json.error.message, /--upstream/, 'a backend flag is nothing a VS Code user can act on');
+    assert.equal(search.json.error.code, 'local_mode', "the client words this case in the user's language");
+    assert.equal(search.json.error.message, "Web search needs your company's gateway; DocChat's Local mode has none.");
+    assert.doesNotMatch(
+      search.json.error.message,
+      /--upstream|\/tools\//,
+      'neither a backend flag nor an API path is anything a user can act on',
+    );
     assert.equal((await t.gw('POST', '/v1/tools/web/research', { query: 'topic' })).status, 501);
     assert.equal((await t.gw('GET', '/v1/tools/web/research/research_1')).status, 501);
     assert.equal((await t.gw('POST', '/v1/tools/web/search', {})).status, 400);

@@ -339,4 +339,34 @@ describe('chat session', () => {
     );
     assert.deepEqual(again.sources?.map((s) => (s.kind === 'passage' ? s.filename : '')).sort(), ['vs_1.md', 'vs_2.md']);
   });
+
+  it('records the stores each answer searched; after switching stores, a follow-up carries nothing of the old subject', async () => {
+    const documents = new DocumentsClient({ baseUrl: server.url, token: 'd', rateLimits: false, transport: { maxRetries: 0 } });
+    for (const store of ['vs_med', 'vs_sheets']) {
+      server.on('POST', `/v1/vector_stores/${store}/search`, (req, res) =>
+        sendJson(res, 200, {
+          data: [{ id: `r-${store}`, score: 0.9, content: `${store}: ${req.json.query}.`, file_id: `f-${store}`, filename: `${store}.md` }],
+        }),
+      );
+    }
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Answer [1].')])));
+    // The rule only (no rewrite model): what is carried into a query is DocChat's own.
+    const t = setup({ clients: () => ({ gateway, documents }) });
+    t.session.setGrounding([{ id: 'vs_med', name: 'medical' }]);
+    const first = (await t.session.ask("What is the patient's diagnosis in the medical report?"))!;
+    await t.session.whenIdle();
+    t.session.setGrounding([{ id: 'vs_sheets', name: 'sheets' }]);
+    const followUp = (await t.session.ask('Which columns does it have?'))!;
+    await t.session.whenIdle();
+
+    assert.deepEqual(first.storeIds, ['vs_med']);
+    assert.deepEqual(followUp.storeIds, ['vs_sheets']);
+    const searched = server.requests.filter((r) => r.path === '/v1/vector_stores/vs_sheets/search').map((r) => String(r.json.query));
+    assert.ok(searched.length > 0);
+    assert.deepEqual(
+      searched.filter((q) => /patient|diagnosis|medical/i.test(q)),
+      [],
+      `searched ${JSON.stringify(searched)}`,
+    );
+  });
 });

@@ -177,13 +177,13 @@ describe('chat gateway tools: embedded backend without an upstream', () => {
   const tools = useToolsBackend();
 
   for (const command of ['/research solar power', '/web solar power']) {
-    it(`${command.split(' ')[0]}: the backend's 501 becomes a clear "not available" error that says how to enable it`, async () => {
+    it(`${command.split(' ')[0]}: Local mode's 501 becomes one sentence saying the company gateway is needed, with Open Settings`, async () => {
       const t = setup(() => ({ gateway: tools.gateway, ...POLL }));
       const answer = await t.ask(command);
       await t.session.whenIdle();
       assert.equal(answer.status, 'error');
       assert.equal(answer.error?.kind, 'not_available');
-      assert.match(answer.error!.message, /^Web (research|search) is not available on this gateway\. .*DocChat: Open Settings/);
+      assert.match(answer.error!.message, /^Web (research|search) needs your company's gateway; DocChat's Local mode has none\.$/);
       assert.deepEqual(answer.error?.actions, ['openGatewaySettings'], 'no Retry (it would fail the same way): the setting it names');
       assert.deepEqual(
         t.terminals().map((m) => m.type),

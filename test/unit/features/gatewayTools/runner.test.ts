@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../../src/api/gateway/client';
-import { runToolCommand, type ResearchProgress, type ToolOutcome } from '../../../../src/features/gatewayTools';
+import { DocChatError } from '../../../../src/api/http/errors';
+import { describeToolError, runToolCommand, type ResearchProgress, type ToolOutcome } from '../../../../src/features/gatewayTools';
 import { WatchedClock } from '../../api/helpers';
 import { useToolsBackend } from '../backend';
 import { startResearchServer, type ResearchServer } from '../../../support/servers/researchServer';
@@ -151,7 +152,7 @@ describe('gateway tools against a research test server', () => {
 describe('gateway tools against the embedded backend (no upstream)', () => {
   const tools = useToolsBackend();
 
-  it('/research shows the 501 as a clear "not available" message', async () => {
+  it('/research in Local mode says in one sentence that it needs the company gateway', async () => {
     const progress: ResearchProgress[] = [];
     const outcome = await runToolCommand(
       tools.gateway,
@@ -159,15 +160,16 @@ describe('gateway tools against the embedded backend (no upstream)', () => {
       { onProgress: (p) => progress.push(p) },
     );
     const message = markdownOf(outcome, 'failed');
-    assert.match(message, /^Web research is not available on this gateway\. /);
-    assert.match(message, /DocChat: Open Settings.*Gateway: Url/, 'the message should say how to enable it in VS Code');
+    assert.equal(message, "Web research needs your company's gateway; DocChat's Local mode has none.");
     assert.equal((outcome as { error?: { status?: number } }).error?.status, 501);
     assert.deepEqual(progress, []);
   });
 
-  it('/web shows the 501 as a clear "not available" message', async () => {
+  it('/web in Local mode says in one sentence that it needs the company gateway, with no API path', async () => {
     const outcome = await runToolCommand(tools.gateway, { name: 'web', query: 'solar' });
-    assert.match(markdownOf(outcome, 'failed'), /^Web search is not available on this gateway\. /);
+    const message = markdownOf(outcome, 'failed');
+    assert.equal(message, "Web search needs your company's gateway; DocChat's Local mode has none.");
+    assert.doesNotMatch(message, /\/tools\/|not available on this gateway/);
   });
 
   it('/crawl returns the fetched pages as context and reports the ones that failed', async () => {
@@ -184,6 +186,29 @@ describe('gateway tools against the embedded backend (no upstream)', () => {
     assert.deepEqual(
       answer.sources.map((s) => s.url),
       [`${tools.pages.url}/pages/release`],
+    );
+  });
+});
+
+describe('describeToolError: a tool that is not offered, per mode', () => {
+  const localMode = () =>
+    new DocChatError('server', "Web search needs your company's gateway; DocChat's Local mode has none.", {
+      status: 501,
+      type: 'not_implemented',
+      code: 'local_mode',
+    });
+  const gatewayLacks = () =>
+    new DocChatError('server', 'The upstream server does not provide /tools/web/search.', { status: 501, type: 'not_implemented' });
+
+  it('Local mode: one sentence saying the company gateway is needed', () => {
+    assert.equal(describeToolError('web', localMode()), "Web search needs your company's gateway; DocChat's Local mode has none.");
+    assert.equal(describeToolError('research', localMode()), "Web research needs your company's gateway; DocChat's Local mode has none.");
+  });
+
+  it('a real gateway without the tool: says the gateway lacks it, with its reason', () => {
+    assert.equal(
+      describeToolError('web', gatewayLacks()),
+      'Web search is not available on this gateway. The upstream server does not provide /tools/web/search.',
     );
   });
 });

@@ -177,6 +177,39 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.match(stream.references[0]!, /^docchat-nativechat-test:\/Runbooks\/deploy-guide\.md\?store%3D/);
   });
 
+  it('@docchat carries the subject of earlier turns into a follow-up only while the store stays the same', async () => {
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
+    const participant = participantFor(services, chosen);
+    // An earlier exchange as VS Code's chat keeps it; the turn classes' constructors are not in the API's types.
+    const Request = vscode.ChatRequestTurn as unknown as new (...args: unknown[]) => vscode.ChatRequestTurn;
+    const Response = vscode.ChatResponseTurn as unknown as new (...args: unknown[]) => vscode.ChatResponseTurn;
+    const earlier = (storeIds: string[]) =>
+      ({
+        history: [
+          new Request('How do I roll back a release?', undefined, [], PARTICIPANT_ID, []),
+          new Response(
+            [new vscode.ChatResponseMarkdownPart('Run the rollback pipeline with the previous tag [1].')],
+            { metadata: { storeIds, searchQuery: 'How do I roll back a release?', files: [] } },
+            PARTICIPANT_ID,
+            undefined,
+          ),
+        ],
+      }) as unknown as vscode.ChatContext;
+    const searchedFor = async (context: vscode.ChatContext) => {
+      const stream = new RecordingStream();
+      const result = await participant.handler(
+        request('Which tag does it use?', 'search'),
+        context,
+        stream.asStream(),
+        new vscode.CancellationTokenSource().token,
+      );
+      return (result?.metadata as { searchQuery?: string } | undefined)?.searchQuery;
+    };
+    assert.match((await searchedFor(earlier([storeId]))) ?? '', /roll/, 'the same store: the subject is carried');
+    assert.equal(await searchedFor(earlier(['vs_another_store'])), 'Which tag does it use?', 'another store: a new subject');
+  });
+
   it('@docchat answers with the gateway model, grounded in the store, and lists its sources', async () => {
     const chosen = new ChosenStore(services, services.memento);
     await chosen.set([{ id: storeId, name: 'Runbooks' }]);
