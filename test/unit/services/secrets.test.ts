@@ -199,7 +199,7 @@ describe('secrets and sign-in (SecretStorage only)', () => {
     const infos: string[] = [];
     let connectionKind: string;
     let documentsUrl: string;
-    let reported: unknown[];
+    let reported: { error: unknown; failure: string }[];
 
     beforeEach(() => {
       infos.length = 0;
@@ -208,7 +208,7 @@ describe('secrets and sign-in (SecretStorage only)', () => {
       reported = [];
       const services = {
         secrets: service,
-        errors: { report: (error: unknown) => reported.push(error) },
+        errors: { report: (error: unknown, failure: string) => reported.push({ error, failure }) },
         log: { info: (line: string) => infos.push(line) },
         connection: {
           get state() {
@@ -258,18 +258,21 @@ describe('secrets and sign-in (SecretStorage only)', () => {
       assert.equal(box.placeHolder, 'Paste the API key');
     });
 
-    it('stores nothing when the user presses Escape', async () => {
-      storage.values.set(SecretKeys.documentsToken, 'old');
-      seen.typed = undefined;
-      await run(Commands.setDocumentsToken);
-      assert.equal(storage.values.get(SecretKeys.documentsToken), 'old');
-      assert.deepEqual(
-        storage.calls.filter((c) => !c.startsWith('get')),
-        [],
-      );
-      assert.deepEqual(infos, []);
-      assert.deepEqual(seen.infos, []);
-    });
+    for (const kind of ['remote', 'local']) {
+      it(`stores nothing and says nothing when the user presses Escape (${kind})`, async () => {
+        connectionKind = kind;
+        storage.values.set(SecretKeys.documentsToken, 'old');
+        seen.typed = undefined;
+        await run(Commands.setDocumentsToken);
+        assert.equal(storage.values.get(SecretKeys.documentsToken), 'old');
+        assert.deepEqual(
+          storage.calls.filter((c) => !c.startsWith('get')),
+          [],
+        );
+        assert.deepEqual(infos, []);
+        assert.deepEqual(seen.infos, [], 'no "DocChat saved the token" for a token not saved');
+      });
+    }
 
     for (const [name, kind, url] of [
       ['in Local mode', 'local', 'https://docs.example.com'],
@@ -302,14 +305,22 @@ describe('secrets and sign-in (SecretStorage only)', () => {
       assert.deepEqual(seen.executed, []);
     });
 
-    it('reports a failed store once, with the error SecretStorage gave', async () => {
-      seen.typed = 'tok';
-      storage.failWith = new Error('The keychain is locked');
-      await run(Commands.setDocumentsToken);
-      assert.equal(reported.length, 1);
-      assert.match(String(reported[0]), /The keychain is locked/);
-      assert.deepEqual(infos, [], 'nothing claims the token was updated');
-    });
+    for (const [id, failure] of [
+      [Commands.setDocumentsToken, 'DocChat: could not set the documents token.'],
+      [Commands.setGatewayApiKey, 'DocChat: could not set the gateway API key.'],
+      [Commands.signOut, 'DocChat: could not sign out.'],
+    ] as const) {
+      it(`${id}: reports a failure of SecretStorage once, saying what could not be done and why`, async () => {
+        seen.typed = 'tok';
+        storage.failWith = new Error('The keychain is locked');
+        await run(id);
+        assert.equal(reported.length, 1);
+        assert.equal(reported[0]!.failure, failure);
+        assert.match(String(reported[0]!.error), /The keychain is locked/);
+        assert.deepEqual(infos, [], 'nothing claims the credentials changed');
+        assert.deepEqual(seen.infos, []);
+      });
+    }
 
     for (const [kind, message] of [
       ['remote', 'DocChat: signed out.'],
