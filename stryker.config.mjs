@@ -93,7 +93,18 @@ export const GROUPS = {
   },
   query: {
     mutate: ['src/chatCore/searchQuery.ts', 'src/chatCore/relevance.ts', 'src/chatCore/conversationStores.ts'],
-    spec: ['test/unit/chatCore/searchQuery.test.ts', 'test/unit/chatCore/relevance.test.ts', 'test/unit/reliability/namedBreaks.test.ts'],
+    spec: [
+      'test/unit/chatCore/searchQuery.test.ts',
+      'test/unit/chatCore/relevance.test.ts',
+      'test/unit/chatCore/queryContract.test.ts',
+      'test/unit/chatCore/storeMerge.test.ts',
+      'test/unit/chatCore/followUpFusion.test.ts',
+      'test/unit/chatCore/followUpGrounding.test.ts',
+      'test/unit/chatCore/grounded.test.ts',
+      'test/unit/features/chat/chatSession.test.ts',
+      'test/unit/features/chat/answerGenerator.test.ts',
+      'test/unit/reliability/namedBreaks.test.ts',
+    ],
   },
 };
 
