@@ -213,7 +213,9 @@ describe('backend HTTP layer: what a refused client is told', () => {
       assert.equal(await discardBody(ended), true);
 
       const gone = body();
+      const closed = new Promise((resolve) => gone.once('close', resolve));
       gone.destroy();
+      await closed;
       assert.equal(await discardBody(gone), false);
     });
 
