@@ -53,6 +53,7 @@ describe('query and relevance at their edges', () => {
       assert.equal(cleanRewrite('"  Query: rate limits"'), 'rate limits');
       assert.equal(cleanRewrite('Search  query: rate limits'), 'rate limits');
       assert.equal(cleanRewrite('Query : rate limits'), 'rate limits');
+      assert.equal(cleanRewrite('Query:rate limits'), 'rate limits');
       assert.equal(cleanRewrite('rate \t  limits'), 'rate limits');
     });
 
@@ -88,6 +89,7 @@ describe('query and relevance at their edges', () => {
 
     it('streams one short deterministic completion with the caller’s signal, and stops reading at the end of the first line', async () => {
       for (const [chunks, pulledAtMost] of [
+        [['x\n', 'more text\n', 'and more\n'], 1],
         [['\n', 'x\n', 'more text\n', 'and more\n'], 2],
         [['rate ', 'limits \n', 'Because…\n', 'more\n'], 2],
       ] as const) {
@@ -121,10 +123,12 @@ describe('query and relevance at their edges', () => {
   describe('QueryRewriter', () => {
     it('asks the model once per turn, whatever spaces surround the question', async () => {
       const model = countingModel(async () => 'rate limiter limits');
-      const rewriter = new QueryRewriter();
+      const logged: string[] = [];
+      const rewriter = new QueryRewriter({ log: (m) => logged.push(m) });
       assert.deepEqual(await rewriter.queryFor(FIRST, 'And its limits?', model), { text: 'rate limiter limits', by: 'model' });
       assert.deepEqual(await rewriter.queryFor(FIRST, ' And its limits?  ', model), { text: 'rate limiter limits', by: 'model' });
       assert.equal(model.calls, 1);
+      assert.deepEqual(logged, [], 'a usable rewrite is not worth a log line');
     });
 
     it('remembers as many turns as its cache size, forgetting the oldest first', async () => {
@@ -242,6 +246,8 @@ describe('query and relevance at their edges', () => {
       // A question after the answer is not an answer.
       assert.deepEqual(answerWords([...history, { role: 'user', content: 'kubernetes clusters' }], 'and?'), ['deployment', 'logs']);
       assert.deepEqual(citedFiles([...history, { role: 'user', content: 'q' }]), citedFiles(history));
+      // Before any answer there is nothing to draw on.
+      assert.deepEqual(answerWords([{ role: 'user', content: 'How long are invoices kept?' }], 'and?'), []);
     });
   });
 
@@ -283,6 +289,7 @@ describe('query and relevance at their edges', () => {
 
     it('drops single letters but keeps single digits', () => {
       assert.deepEqual([...matchTerms('x db 5 v2 a')], ['db', '5', 'v2']);
+      assert.deepEqual([...matchTerms('x-ray b-tree')], ['ray', 'tree']);
     });
 
     it('counts a query of no distinctive words as covered and shared', () => {
