@@ -173,21 +173,6 @@ describe('query and relevance at their edges', () => {
       assert.deepEqual(logged, []);
     });
 
-    it('says nothing of a model that fails because the turn was cancelled', async () => {
-      const logged: string[] = [];
-      const abort = new AbortController();
-      const model = countingModel(
-        (signal) =>
-          new Promise<string>((_resolve, reject) => {
-            signal.addEventListener('abort', () => reject(new Error('aborted')));
-            queueMicrotask(() => abort.abort());
-          }),
-      );
-      const query = await new QueryRewriter({ log: (m) => logged.push(m) }).queryFor(FIRST, 'And its limits?', model, abort.signal);
-      assert.equal(query.by, 'rule');
-      assert.deepEqual(logged, []);
-    });
-
     it("leaves no listener on the caller's signal", async () => {
       const signal = new AbortController().signal;
       await new QueryRewriter().queryFor(
