@@ -66,7 +66,7 @@ export const GROUPS = {
     mutate: ['src/backend/persistence/atomicFile.ts', lines('src/backend/documents/disk.ts', /^const SAFE_ID/, /^ {2}read\(fileId/)],
     spec: ['test/unit/reliability/fsyncOrder.test.ts'],
   },
-  // Not measured yet (see the README): configured so `npm run mutation -- --group=…` can run them.
+  // The backend's HTTP layer: who may call, how big and what type a body may be, routes, rate limits.
   backendHttp: {
     mutate: [
       'src/backend/http/auth.ts',
@@ -76,8 +76,15 @@ export const GROUPS = {
     ],
     spec: ['test/unit/backend/http/*.test.ts', 'test/unit/security/httpLayer.test.ts', 'test/unit/security/limits.test.ts'],
   },
+  // Secrets and sign-in: credentials kept in SecretStorage only, the pasted value checked and
+  // trimmed, Sign Out removing both credentials.
   secrets: {
-    mutate: ['src/services/secrets.ts'],
+    mutate: [
+      'src/services/secrets.ts',
+      lines('src/features/auth/index.ts', /^export function validateCredential/, /^}$/),
+      lines('src/features/auth/index.ts', /^async function promptSecret/, /^}$/),
+      lines('src/features/auth/index.ts', /^ {4}registerCommand\(services\.errors, Commands\.setDocumentsToken,/, /^ {2}\);$/),
+    ],
     spec: ['test/unit/services/*.test.ts'],
   },
   journal: {
@@ -86,7 +93,18 @@ export const GROUPS = {
   },
   query: {
     mutate: ['src/chatCore/searchQuery.ts', 'src/chatCore/relevance.ts', 'src/chatCore/conversationStores.ts'],
-    spec: ['test/unit/chatCore/searchQuery.test.ts', 'test/unit/chatCore/relevance.test.ts', 'test/unit/reliability/namedBreaks.test.ts'],
+    spec: [
+      'test/unit/chatCore/searchQuery.test.ts',
+      'test/unit/chatCore/relevance.test.ts',
+      'test/unit/chatCore/queryContract.test.ts',
+      'test/unit/chatCore/storeMerge.test.ts',
+      'test/unit/chatCore/followUpFusion.test.ts',
+      'test/unit/chatCore/followUpGrounding.test.ts',
+      'test/unit/chatCore/grounded.test.ts',
+      'test/unit/features/chat/chatSession.test.ts',
+      'test/unit/features/chat/answerGenerator.test.ts',
+      'test/unit/reliability/namedBreaks.test.ts',
+    ],
   },
 };
 
