@@ -35,6 +35,8 @@ interface TextItemLike {
   hasEOL?: boolean;
   transform?: number[];
   height?: number;
+  /** PDF.js's name for the item's font (its object in the page's common objects). */
+  fontName?: string;
 }
 
 const squashSpaces = (text: string) => text.trim().replace(/\s+/g, ' ');
@@ -52,12 +54,31 @@ export function headingLevel(size: number, body: number): number {
   return ratio >= 1.9 ? 1 : ratio >= 1.45 ? 2 : ratio >= 1.18 ? 3 : 0;
 }
 
+/** A bold line at body size is a heading at this level, below the levels of headings set larger. */
+export const BOLD_HEADING_LEVEL = 4;
+/** A bold line longer than this (characters) is a bold sentence, not a heading. */
+const MAX_BOLD_HEADING_CHARS = 80;
+/** A line ending like a sentence or a lead-in ("Note:") is not a heading. */
+const SENTENCE_END = /[.,;:!?…]$/u;
+
+interface HeadingLine {
+  text: string;
+  size: number;
+  blankBefore: boolean;
+  /** Every run of the line is set in a bold font. */
+  bold?: boolean;
+  /** A table follows the line. */
+  beforeTable?: boolean;
+}
+
 /**
  * The heading level of each line of a page (0: body text). The body size is the font height most
  * of the page's characters are set in; a heading wraps over two lines at most, so a longer run of
- * large lines is text set large (a form, a banner).
+ * large lines is text set large (a form, a banner). A short line at body size set entirely in bold,
+ * standing alone (space above it or first on the page, no sentence punctuation at its end) and
+ * followed by body text that is not bold, is a heading below the larger ones.
  */
-function headingLevels(lines: { text: string; size: number; blankBefore: boolean }[]): number[] {
+function headingLevels(lines: HeadingLine[]): number[] {
   // The body size: the font height most characters on the page are set in.
   const weight = new Map<number, number>();
   for (const line of lines) {
@@ -79,6 +100,19 @@ function headingLevels(lines: { text: string; size: number; blankBefore: boolean
     const joined = lines.slice(i, j).reduce((n, l) => n + l.text.trim().length + 1, 0);
     if (j - i > 2 || joined > MAX_HEADING_CHARS) for (let k = i; k < j; k++) levels[k] = 0;
     i = j;
+  }
+  // Not smaller than the body (a footnote) nor large enough to be a heading by its size alone.
+  const atBodySize = (size: number) => Number.isFinite(size) && body > 0 && size >= 0.88 * body && !headingLevel(size, body);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const next = lines[i + 1];
+    const plain = squashSpaces(line.text);
+    if (levels[i] || !line.bold || !atBodySize(line.size) || line.beforeTable || !next) continue;
+    if (plain.length < 2 || plain.length > MAX_BOLD_HEADING_CHARS || !/\p{L}/u.test(plain) || SENTENCE_END.test(plain)) continue;
+    if (!(line.blankBefore || i === 0)) continue;
+    // Followed by body text: a line not bold, not set larger, and not a heading itself.
+    if (next.bold || levels[i + 1] || !(next.size <= line.size * 1.05) || squashSpaces(next.text).length < 2) continue;
+    levels[i] = BOLD_HEADING_LEVEL;
   }
   return levels;
 }
@@ -133,8 +167,13 @@ export function textFromItems(items: readonly unknown[]): string {
 
 /** Lines and tables as markdown: a short line set clearly larger than the body text is a heading (two lines of one heading are joined). */
 function renderBlocks(blocks: readonly Block[]): string {
-  const lines = blocks.filter((b) => b.kind === 'line');
-  const levels = headingLevels(lines.map((l) => ({ text: l.text, size: l.size, blankBefore: l.blankBefore })));
+  const lines: HeadingLine[] = [];
+  for (const [i, b] of blocks.entries()) {
+    if (b.kind === 'line') {
+      lines.push({ text: b.text, size: b.size, blankBefore: b.blankBefore, bold: b.bold, beforeTable: blocks[i + 1]?.kind === 'table' });
+    }
+  }
+  const levels = headingLevels(lines);
   const out: string[] = [];
   let k = 0;
   let lastLevel = 0;
@@ -170,6 +209,8 @@ interface Run {
   y: number;
   size: number;
   text: string;
+  /** Every item of the run is set in a bold font. */
+  bold?: boolean;
 }
 
 /** A visual line: the runs that share a baseline, left to right. */
@@ -195,7 +236,7 @@ const LIST_MARKER = /^([•◦▪▫●○■□►▶‣⁃∙·*–-]|\(?\d{1,
  * apart are one run. Undefined when items have no positions or much of the text is rotated (the
  * page is then read in drawing order).
  */
-function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string[] } | undefined {
+function runsFromItems(items: readonly unknown[], boldFonts?: ReadonlySet<string>): { runs: Run[]; turned: string[] } | undefined {
   const runs: Run[] = [];
   const turned: string[] = [];
   let current: Run | undefined;
@@ -222,6 +263,7 @@ function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string
     }
     const size = Math.abs(d) || item.height || 10;
     const width = item.width && item.width > 0 ? item.width : item.str.length * size * 0.5;
+    const bold = !!item.fontName && !!boldFonts?.has(item.fontName);
     // Right-to-left text is joined by rowsFromRuns, from its right end.
     const near =
       current &&
@@ -233,7 +275,8 @@ function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string
       current.text += (space || x - current.end > 0.15 * size ? ' ' : '') + item.str;
       current.end = Math.max(current.end, x + width);
       current.size = Math.min(current.size, size);
-    } else runs.push((current = { x, end: x + width, y, size, text: item.str }));
+      current.bold &&= bold;
+    } else runs.push((current = { x, end: x + width, y, size, text: item.str, bold }));
     space = !!item.hasEOL;
   }
   return rotated > chars * 0.2 ? undefined : { runs, turned };
@@ -266,6 +309,7 @@ function rowsFromRuns(runs: Run[]): Row[] {
         last.x = Math.min(last.x, run.x);
         last.end = Math.max(last.end, run.end);
         last.size = Math.min(last.size, run.size);
+        last.bold &&= run.bold;
       } else merged.push(run);
     }
     merged.sort((p, q) => p.x - q.x);
@@ -388,7 +432,7 @@ const MIN_TABLE_ROWS = 3;
 /** Cells of a table are short; lines of prose longer than this on average are not cells. */
 const MAX_MEAN_CELL_CHARS = 40;
 
-type Block = { kind: 'line'; text: string; size: number; blankBefore: boolean } | { kind: 'table'; markdown: string };
+type Block = { kind: 'line'; text: string; size: number; blankBefore: boolean; bold?: boolean } | { kind: 'table'; markdown: string };
 
 /**
  * A table starting at `rows[i]`: rows of two or more runs whose x ranges fall in the same columns
@@ -481,8 +525,11 @@ function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | u
  * no usable positions (the page is then read in drawing order by textFromItems). Without `tables`
  * (skip_ocr skips table recognition) a table's rows are lines, their cells apart by a space.
  */
-export function layoutFromItems(items: readonly unknown[], { tables = true } = {}): string | undefined {
-  const read = runsFromItems(items);
+export function layoutFromItems(
+  items: readonly unknown[],
+  { tables = true, boldFonts }: { tables?: boolean; boldFonts?: ReadonlySet<string> } = {},
+): string | undefined {
+  const read = runsFromItems(items, boldFonts);
   if (!read) return undefined;
   const blocks: Block[] = [];
   for (const region of regions(rowsFromRuns(read.runs))) {
@@ -502,6 +549,7 @@ export function layoutFromItems(items: readonly unknown[], { tables = true } = {
         text: (row.rtl ? [...row.runs].reverse() : row.runs).map((run) => run.text.trim()).join(' '),
         size: row.size,
         blankBefore: gap > Math.max(row.size, previous?.size ?? 0) * 1.8,
+        bold: row.runs.every((run) => run.bold),
       });
       previous = row;
       i++;
@@ -594,6 +642,33 @@ export async function pdfObject(
   });
 }
 
+/** A font's name that says bold type ("ABCDEF+Arial-BoldMT", "Helvetica-Bold", "Roboto-Black", TeX's "CMBX10"). */
+const BOLD_FONT_NAME = /bold|black|heavy|[-,]bd\b|^(cm|sf|lm|ec)bx/i;
+
+/**
+ * The fonts of a page's text items that are bold, by the font objects PDF.js has loaded into the
+ * document's common objects while reading the page's operators. A font not loaded (yet) counts
+ * as regular: its object is only taken when present, never waited for.
+ */
+export function boldFontNames(commonObjs: PdfObjects, items: readonly unknown[]): Set<string> {
+  const bold = new Set<string>();
+  const seen = new Set<string>();
+  for (const item of items) {
+    const name = (item as TextItemLike)?.fontName;
+    if (typeof name !== 'string' || seen.has(name)) continue;
+    seen.add(name);
+    try {
+      if (!commonObjs.has(name)) continue;
+      const font = commonObjs.get(name) as { name?: unknown; bold?: unknown; black?: unknown } | undefined;
+      const fontName = typeof font?.name === 'string' ? font.name.replace(/^[A-Z]{6}\+/, '') : '';
+      if (font?.bold === true || font?.black === true || BOLD_FONT_NAME.test(fontName)) bold.add(name);
+    } catch {
+      // Not resolved: read as regular type.
+    }
+  }
+  return bold;
+}
+
 export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const filename = ctx.filename;
   polyfillNode20();
@@ -637,9 +712,11 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       progress(ctx, `reading page ${n}`);
       const page = await pdf.getPage(n);
       const { items } = await page.getTextContent();
-      // Table recognition is skipped with skip_ocr, as the API promises (rows then read as lines).
-      let text = layoutFromItems(items, { tables: !ctx.skipOcr }) ?? textFromItems(items);
+      // The operators load the page's fonts (their names tell bold type) and show its pictures.
       const operators = await page.getOperatorList();
+      const boldFonts = boldFontNames(page.commonObjs as PdfObjects, items);
+      // Table recognition is skipped with skip_ocr, as the API promises (rows then read as lines).
+      let text = layoutFromItems(items, { tables: !ctx.skipOcr, boldFonts }) ?? textFromItems(items);
       const images: string[] = [];
       operators.fnArray.forEach((op: number, i: number) => {
         if (op === OPS.paintImageXObject || op === OPS.paintImageXObjectRepeat) {

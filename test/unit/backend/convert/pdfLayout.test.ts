@@ -3,9 +3,10 @@ import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { layoutFromItems } from '../../../../src/backend/convert/pdf';
 import { makePdf } from '../helpers';
 
-type Placed = { text: string; x: number; y: number; size?: number };
+type Placed = { text: string; x: number; y: number; size?: number; bold?: boolean };
+type Rule = { x: number; y: number; width: number; height: number };
 
-async function markdownOf(pages: { placed: Placed[] }[], skipOcr = false): Promise<string> {
+async function markdownOf(pages: { placed: Placed[]; rules?: Rule[] }[], skipOcr = false): Promise<string> {
   return (await convertWithNotes('layout.pdf', makePdf(pages), { skipOcr, maxBytes: 1 << 26 })).markdown;
 }
 
@@ -135,5 +136,48 @@ describe('backend: PDF layout from text positions', function () {
     ]) {
       assert.equal(layoutFromItems(items), 'שלום עולם\nטוב');
     }
+  });
+  it('a short bold line at body size standing alone above body text is a heading; bold words in a sentence and a bold lead-in are not', async () => {
+    const body = (text: string, y: number) => ({ text, x: 72, y });
+    const markdown = await markdownOf([
+      {
+        placed: [
+          body('The wind farm report covers the first quarter of the year.', 720),
+          { text: 'Maintenance Schedule', x: 72, y: 690, bold: true },
+          body('Every turbine is inspected twice a year by the service crew.', 675),
+          body('The gearbox oil is replaced when a unit has run 500 hours.', 661),
+          { text: 'Note:', x: 72, y: 631, bold: true },
+          body('Readings are logged in the book at the end of every visit.', 616),
+          { text: 'Storm damage was', x: 72, y: 586, bold: true },
+          { text: 'found on two blades and both were repaired in April.', x: 190, y: 586 },
+          body('The crew replaced the worn brake pads on three units.', 572),
+          { text: 'Output and Availability', x: 72, y: 542, bold: true },
+          body('The farm produced more power than in the same quarter last year.', 527),
+        ],
+      },
+    ]);
+    const lines = markdown.split('\n');
+    assert.ok(lines.includes('#### Maintenance Schedule'), markdown);
+    assert.ok(lines.includes('#### Output and Availability'), markdown);
+    assert.ok(lines.includes('Note:'), markdown);
+    assert.ok(lines.includes('Storm damage was found on two blades and both were repaired in April.'), markdown);
+    assert.equal(lines.filter((l) => l.startsWith('#### ')).length, 2, markdown);
+  });
+
+  it('a bold heading at body size ranks below headings set larger', async () => {
+    const markdown = await markdownOf([
+      {
+        placed: [
+          { text: 'Quarterly Report', x: 72, y: 730, size: 24, bold: true },
+          { text: 'The wind farm report covers the first quarter of the year.', x: 72, y: 700 },
+          { text: 'Maintenance Schedule', x: 72, y: 670, bold: true },
+          { text: 'Every turbine is inspected twice a year by the service crew.', x: 72, y: 655 },
+          { text: 'The gearbox oil is replaced when a unit has run 500 hours.', x: 72, y: 641 },
+        ],
+      },
+    ]);
+    const lines = markdown.split('\n');
+    assert.ok(lines.includes('# Quarterly Report'), markdown);
+    assert.ok(lines.includes('#### Maintenance Schedule'), markdown);
   });
 });
