@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
-import { layoutFromItems } from '../../../../src/backend/convert/pdf';
+import { layoutFromItems, rulesFromOperators } from '../../../../src/backend/convert/pdf';
 import { makePdf } from '../helpers';
 
 type Placed = { text: string; x: number; y: number; size?: number; bold?: boolean };
@@ -179,5 +179,90 @@ describe('backend: PDF layout from text positions', function () {
     const lines = markdown.split('\n');
     assert.ok(lines.includes('# Quarterly Report'), markdown);
     assert.ok(lines.includes('#### Maintenance Schedule'), markdown);
+  });
+  it('two rows between ruling lines are a table; the same rows without the lines, and prose between lines, are not', async () => {
+    const rows: Placed[] = [
+      { text: 'Turbine', x: 72, y: 600 },
+      { text: 'Output', x: 250, y: 600 },
+      { text: 'North 4', x: 72, y: 584 },
+      { text: '2.4 MW', x: 250, y: 584 },
+    ];
+    const prose: Placed[] = [
+      { text: 'The crew checked every turbine on the north ridge this week.', x: 72, y: 720 },
+      { text: 'Two gearboxes need new oil before the winter storms arrive.', x: 72, y: 706 },
+    ];
+    // Rules above the first row and below the last, across both columns; and a box of prose.
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 260, height: 0.5 },
+      { x: 70, y: 578, width: 260, height: 0.5 },
+      { x: 70, y: 734, width: 400, height: 0.5 },
+      { x: 70, y: 700, width: 400, height: 0.5 },
+    ];
+    const ruled = await markdownOf([{ placed: [...prose, ...rows], rules }]);
+    const lines = ruled.split('\n');
+    assert.ok(lines.includes('| Turbine | Output |'), ruled);
+    assert.ok(lines.includes('| North 4 | 2.4 MW |'), ruled);
+    assert.ok(lines.includes('The crew checked every turbine on the north ridge this week.'), ruled);
+    const bare = await markdownOf([{ placed: [...prose, ...rows] }]);
+    assert.ok(!bare.includes('|'), bare);
+    assert.ok(bare.split('\n').includes('Turbine Output'), bare);
+  });
+
+  it('in a table drawn with ruling lines, the lines between two rules are one row, however many lines its cells wrap over', async () => {
+    const placed: Placed[] = [
+      { text: 'Site', x: 72, y: 600 },
+      { text: 'Finding', x: 220, y: 600 },
+      // Row 1: both cells wrap over two lines.
+      { text: 'North', x: 72, y: 578 },
+      { text: 'Gearbox oil low,', x: 220, y: 578 },
+      { text: 'ridge', x: 72, y: 564 },
+      { text: 'refilled on site', x: 220, y: 564 },
+      // Row 2: the second cell wraps over three lines.
+      { text: 'Harbour', x: 72, y: 542 },
+      { text: 'Blade tip worn,', x: 220, y: 542 },
+      { text: 'repair booked', x: 220, y: 528 },
+      { text: 'for April', x: 220, y: 514 },
+    ];
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 300, height: 0.5 },
+      { x: 70, y: 592, width: 300, height: 0.5 },
+      { x: 70, y: 556, width: 300, height: 0.5 },
+      { x: 70, y: 506, width: 300, height: 0.5 },
+    ];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    assert.ok(lines.includes('| Site | Finding |'), markdown);
+    assert.ok(lines.includes('| North<br>ridge | Gearbox oil low,<br>refilled on site |'), markdown);
+    assert.ok(lines.includes('| Harbour | Blade tip worn,<br>repair booked<br>for April |'), markdown);
+  });
+  it('ruling lines are read from stroked lines, stroked boxes and thin filled boxes, in page coordinates', () => {
+    const ops = { save: 10, restore: 11, transform: 12, constructPath: 91, paintFormXObjectBegin: 74, paintFormXObjectEnd: 75 };
+    const pathOps = { ...ops, paints: new Set([20, 22]), stroke: new Set([20]) };
+    const rules = rulesFromOperators(
+      [ops.save, ops.transform, ops.constructPath, ops.restore, ops.constructPath, ops.constructPath, ops.constructPath],
+      [
+        null,
+        [2, 0, 0, 2, 10, 20],
+        // A stroked line from (0, 100) to (100, 100), drawn at twice the size and moved by (10, 20).
+        [20, [new Float32Array([0, 0, 100, 1, 100, 100])], null],
+        null,
+        // A stroked box 200 wide and 50 high: its top and bottom edges.
+        [20, [new Float32Array([0, 50, 500, 1, 250, 500, 1, 250, 550, 1, 50, 550, 3])], null],
+        // A thin filled box: one rule through its middle.
+        [22, [new Float32Array([0, 60, 300, 1, 360, 300, 1, 360, 301, 1, 60, 301, 3])], null],
+        // A curve and a clip path (no painting) are not rules.
+        [28, [new Float32Array([0, 0, 400, 1, 300, 400])], null],
+      ],
+      pathOps,
+    );
+    assert.deepEqual(
+      rules.map((r) => [r.x0, r.x1, r.y]),
+      [
+        [50, 250, 550],
+        [50, 250, 500],
+        [60, 360, 300.5],
+        [10, 210, 220],
+      ],
+    );
   });
 });
