@@ -60,6 +60,8 @@ export const BOLD_HEADING_LEVEL = 4;
 const MAX_BOLD_HEADING_CHARS = 80;
 /** A line ending like a sentence or a lead-in ("Note:") is not a heading. */
 const SENTENCE_END = /[.,;:!?…]$/u;
+/** A dot leader (a table of contents' line) is not in a heading. */
+const DOT_LEADER = /(\.\s?){4,}|…{2,}/u;
 
 interface HeadingLine {
   text: string;
@@ -108,7 +110,14 @@ function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string
     const next = lines[i + 1];
     const plain = squashSpaces(line.text);
     if (levels[i] || !line.bold || !atBodySize(line.size) || line.beforeTable || !next) continue;
-    if (plain.length < 2 || plain.length > MAX_BOLD_HEADING_CHARS || !/\p{L}/u.test(plain) || SENTENCE_END.test(plain)) continue;
+    if (
+      plain.length < 2 ||
+      plain.length > MAX_BOLD_HEADING_CHARS ||
+      !/\p{L}/u.test(plain) ||
+      SENTENCE_END.test(plain) ||
+      DOT_LEADER.test(plain)
+    )
+      {continue;}
     if (!(line.blankBefore || i === 0)) continue;
     // Followed by body text: a line not bold, not set larger, and not a heading itself.
     if (next.bold || levels[i + 1] || !(next.size <= line.size * 1.05) || squashSpaces(next.text).length < 2) continue;
@@ -592,7 +601,35 @@ function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: nu
     });
     return best;
   };
-  const cells = bands.map((band) => {
+  // A band of three lines or more that each fill at least half the columns holds one table row per
+  // line (a table ruled only above and below its header and at its foot); a line of a few cells set
+  // just off its neighbour's baseline, with none in the same columns, joins it. Otherwise (cells
+  // wrapping over lines, a cell centred beside two lines) the band's lines make one row.
+  const filled = (r: Row[]) => new Set(r.flatMap((line) => line.runs.map(columnOf))).size;
+  const full = Math.max(2, Math.ceil(columns.length / 2));
+  const linesOf = (band: Row[]): Row[][] | undefined => {
+    if (band.length < 2) return undefined;
+    const lines: Row[][] = band.map((r) => [r]);
+    for (let k = 0; k < lines.length; k++) {
+      if (filled(lines[k]!) >= full) continue;
+      const y = lines[k]![0]!.y;
+      const mine = new Set(lines[k]!.flatMap((line) => line.runs.map(columnOf)));
+      const apart = (n: number) => !!lines[n] && !lines[n].some((line) => line.runs.some((run) => mine.has(columnOf(run))));
+      // The neighbour it can join: the one with none of its columns, or, when both qualify (a cell
+      // centred beside two lines, which is one row), the clearly closer one.
+      const up = apart(k - 1) ? lines[k - 1]![0]!.y - y : Infinity;
+      const down = apart(k + 1) ? y - lines[k + 1]![0]!.y : Infinity;
+      if (up === Infinity && down === Infinity) return undefined;
+      if (up !== Infinity && down !== Infinity && !(Math.min(up, down) < 0.5 * Math.max(up, down))) return undefined;
+      const to = up < down ? k - 1 : k + 1;
+      lines[to] = to < k ? [...lines[to]!, ...lines[k]!] : [...lines[k]!, ...lines[to]!];
+      lines.splice(k, 1);
+      k = Math.max(-1, Math.min(k, to) - 1);
+    }
+    return lines.length >= 3 && lines.every((line) => filled(line) >= full) ? lines : undefined;
+  };
+  const cellRows = bands.flatMap((band) => linesOf(band) ?? [band]);
+  const cells = cellRows.map((band) => {
     const out = Array<string>(columns.length).fill('');
     for (const r of band) {
       for (const run of r.runs) {
