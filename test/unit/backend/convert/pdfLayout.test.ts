@@ -265,4 +265,32 @@ describe('backend: PDF layout from text positions', function () {
       ],
     );
   });
+  it('a table ruled only at its header and foot keeps one row per line, a label set just off its row’s baseline joining it', async () => {
+    const row = (y: number, cells: string[], labelY = y): Placed[] =>
+      cells.map((text, c) => ({ text, x: 72 + c * 90, y: c === 0 ? labelY : y }));
+    const placed: Placed[] = [
+      ...row(600, ['Site', 'Turbines', 'Output', 'Hours']),
+      ...row(580, ['North', '12', '28 MW', '2,140']),
+      ...row(566, ['Harbour', '8', '19 MW', '1,980']),
+      // Its label drawn 4 pt above the row's figures, as some PDFs set it.
+      ...row(552, ['Ridge', '5', '11 MW', '2,010'], 556),
+      ...row(538, ['Valley', '9', '21 MW', '1,870']),
+    ];
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 330, height: 0.5 },
+      { x: 70, y: 593, width: 330, height: 0.5 },
+      { x: 70, y: 530, width: 330, height: 0.5 },
+    ];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Site | Turbines | Output | Hours |',
+      '| North | 12 | 28 MW | 2,140 |',
+      '| Harbour | 8 | 19 MW | 1,980 |',
+      '| Ridge | 5 | 11 MW | 2,010 |',
+      '| Valley | 9 | 21 MW | 1,870 |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
+    }
+  });
 });
