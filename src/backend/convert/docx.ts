@@ -2,7 +2,8 @@
  * DOCX via mammoth (to HTML) and turndown (to markdown): headings, lists, tables, links,
  * automatic heading and list numbering ("2.3.2 Software constraints"), footnotes and endnotes, charts (title and series as a table), comments (as a "Comments" list), equations (OMML as LaTeX-style text,
  * put in place before mammoth reads the document), pictures (their alt text, and the text OCR
- * reads in them unless OCR is skipped).
+ * reads in them unless OCR is skipped), and the text of page headers and footers (which mammoth
+ * drops), before and after the body.
  */
 import type { ConvertContext } from './context';
 import { chartToMarkdown } from './charts';
@@ -11,6 +12,7 @@ import { htmlToMarkdown } from './html';
 import { ocrSkippedMessage, readImage } from './ocr';
 import { readNumbering, withNumbersAsText } from './numbering';
 import { MATH_NAMESPACE, ommlToLatex, WORD_NAMESPACE } from './omml';
+import { localName, type XmlNode } from './xml';
 import { openPackage, relationships, type Package } from './zipPackage';
 
 /** The prefixes a part declares for `namespace` (files written by other tools use other prefixes). */
@@ -34,8 +36,12 @@ function escapeXml(text: string): string {
  * The package with every equation replaced by a run of its LaTeX-style text (`$…$`) and every
  * automatic heading or list number written as text; the input when there are none.
  */
-async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promise<{ source: Uint8Array; charts: Map<string, string> }> {
+async function withEquationsAsText(
+  ctx: ConvertContext,
+  data: Uint8Array,
+): Promise<{ source: Uint8Array; charts: Map<string, string>; margins: { headers: string[]; footers: string[] } }> {
   const pkg = await openPackage(ctx, data, 'DOCX');
+  const margins = await headersAndFooters(pkg);
   let changed = false;
   const charts = new Map<string, string>();
   const numberingPart = await pkg.xml('word/numbering.xml');
@@ -63,7 +69,70 @@ async function withEquationsAsText(ctx: ConvertContext, data: Uint8Array): Promi
     pkg.zip.file(part, replaced);
     changed = true;
   }
-  return { source: changed ? await pkg.zip.generateAsync({ type: 'uint8array' }) : data, charts };
+  return { source: changed ? await pkg.zip.generateAsync({ type: 'uint8array' }) : data, charts, margins };
+}
+
+/**
+ * A paragraph's text as Word shows it: its text runs, tabs and breaks as spaces; not field codes
+ * (`PAGE`), deleted text, or the fallback copy of a drawing (its text box is read once).
+ */
+function paragraphText(node: XmlNode): string {
+  let out = '';
+  const walk = (n: XmlNode) => {
+    const name = localName(n.name);
+    if (name === 'instrText' || name === 'delText' || name === 'delInstrText' || name === 'Fallback') return;
+    if (name === 't') {
+      for (const child of n.children) out += child.text ?? '';
+      return;
+    }
+    if (name === 'tab' || name === 'br' || name === 'cr') out += ' ';
+    for (const child of n.children) walk(child);
+  };
+  walk(node);
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** The paragraphs of a part (a text box's paragraphs inside a paragraph are their own). */
+function paragraphsOf(root: XmlNode): string[] {
+  const out: string[] = [];
+  const walk = (n: XmlNode) => {
+    if (localName(n.name) === 'p') {
+      const nested = n.children.some(function has(c: XmlNode): boolean {
+        return localName(c.name) === 'p' || c.children.some(has);
+      });
+      if (!nested) {
+        out.push(paragraphText(n));
+        return;
+      }
+    }
+    if (localName(n.name) === 'Fallback') return;
+    for (const child of n.children) walk(child);
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * The text of the document's page headers and footers (mammoth reads neither): each paragraph
+ * with a letter in it once, in the order the parts are related to the document (a first-page and
+ * a default header that say the same are one). A page number alone is left out.
+ */
+async function headersAndFooters(pkg: Package): Promise<{ headers: string[]; footers: string[] }> {
+  const headers: string[] = [];
+  const footers: string[] = [];
+  const seen = new Set<string>();
+  for (const rel of (await relationships(pkg, 'word/document.xml')).values()) {
+    const kind = rel.type.split('/').pop();
+    if (rel.external || (kind !== 'header' && kind !== 'footer')) continue;
+    const root = await pkg.xml(rel.target);
+    if (!root) continue;
+    for (const text of paragraphsOf(root)) {
+      if (!/\p{L}/u.test(text) || seen.has(text)) continue;
+      seen.add(text);
+      (kind === 'header' ? headers : footers).push(text);
+    }
+  }
+  return { headers, footers };
 }
 
 /**
@@ -89,7 +158,7 @@ async function withChartsMarked(pkg: Package, xml: string, w: string, charts: Ma
 }
 
 export async function docxToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
-  const { source, charts } = await withEquationsAsText(ctx, data);
+  const { source, charts, margins } = await withEquationsAsText(ctx, data);
   const mammoth = (await import('mammoth')).default;
   let images = 0;
   let html: string;
@@ -120,6 +189,10 @@ export async function docxToMarkdown(ctx: ConvertContext, data: Uint8Array): Pro
   }
   let markdown = htmlToMarkdown(html, { tables: !ctx.skipOcr, maxDepth: ctx.maxDepth, mainContent: false });
   for (const [marker, chart] of charts) markdown = markdown.replace(marker, () => `\n\n${chart}\n\n`).replace(/\n{3,}/g, '\n\n');
+  if (markdown.trim() && (margins.headers.length || margins.footers.length)) {
+    const escape = (text: string) => text.replace(/([\\`*_[\]<>#|])/g, '\\$1');
+    markdown = [...margins.headers.map(escape), markdown.trim(), ...margins.footers.map(escape)].join('\n\n');
+  }
   if (!markdown.trim()) {
     if (images > 0 && ctx.skipOcr) {
       throw new ConversionError('ocr_skipped', ocrSkippedMessage(ctx.filename, 'the document contains only images'));

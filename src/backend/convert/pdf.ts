@@ -35,6 +35,8 @@ interface TextItemLike {
   hasEOL?: boolean;
   transform?: number[];
   height?: number;
+  /** PDF.js's name for the item's font (its object in the page's common objects). */
+  fontName?: string;
 }
 
 const squashSpaces = (text: string) => text.trim().replace(/\s+/g, ' ');
@@ -52,15 +54,36 @@ export function headingLevel(size: number, body: number): number {
   return ratio >= 1.9 ? 1 : ratio >= 1.45 ? 2 : ratio >= 1.18 ? 3 : 0;
 }
 
+/** A bold line at body size is a heading at this level, below the levels of headings set larger. */
+export const BOLD_HEADING_LEVEL = 4;
+/** A bold line longer than this (characters) is a bold sentence, not a heading. */
+const MAX_BOLD_HEADING_CHARS = 80;
+/** A line ending like a sentence or a lead-in ("Note:") is not a heading. */
+const SENTENCE_END = /[.,;:!?…]$/u;
+/** A dot leader (a table of contents' line) is not in a heading. */
+const DOT_LEADER = /(\.\s?){4,}|…{2,}/u;
+
+interface HeadingLine {
+  text: string;
+  size: number;
+  blankBefore: boolean;
+  /** Every run of the line is set in a bold font. */
+  bold?: boolean;
+  /** A table follows the line. */
+  beforeTable?: boolean;
+}
+
 /**
  * The heading level of each line of a page (0: body text). The body size is the font height most
  * of the page's characters are set in; a heading wraps over two lines at most, so a longer run of
- * large lines is text set large (a form, a banner).
+ * large lines is text set large (a form, a banner). A short line at body size set entirely in bold,
+ * standing alone (space above it or first on the page, no sentence punctuation at its end) and
+ * followed by body text that is not bold, is a heading below the larger ones.
  */
-function headingLevels(lines: { text: string; size: number; blankBefore: boolean }[]): number[] {
-  // The body size: the font height most characters on the page are set in.
+function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string; size: number }[] = []): number[] {
+  // The body size: the font height most characters on the page are set in (its tables' too).
   const weight = new Map<number, number>();
-  for (const line of lines) {
+  for (const line of [...lines, ...tableLines]) {
     if (!Number.isFinite(line.size)) continue;
     const size = Math.round(line.size * 2) / 2;
     weight.set(size, (weight.get(size) ?? 0) + line.text.trim().length);
@@ -79,6 +102,26 @@ function headingLevels(lines: { text: string; size: number; blankBefore: boolean
     const joined = lines.slice(i, j).reduce((n, l) => n + l.text.trim().length + 1, 0);
     if (j - i > 2 || joined > MAX_HEADING_CHARS) for (let k = i; k < j; k++) levels[k] = 0;
     i = j;
+  }
+  // Not smaller than the body (a footnote) nor large enough to be a heading by its size alone.
+  const atBodySize = (size: number) => Number.isFinite(size) && body > 0 && size >= 0.88 * body && !headingLevel(size, body);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const next = lines[i + 1];
+    const plain = squashSpaces(line.text);
+    if (levels[i] || !line.bold || !atBodySize(line.size) || line.beforeTable || !next) continue;
+    if (
+      plain.length < 2 ||
+      plain.length > MAX_BOLD_HEADING_CHARS ||
+      !/\p{L}/u.test(plain) ||
+      SENTENCE_END.test(plain) ||
+      DOT_LEADER.test(plain)
+    )
+      {continue;}
+    if (!(line.blankBefore || i === 0)) continue;
+    // Followed by body text: a line not bold, not set larger, and not a heading itself.
+    if (next.bold || levels[i + 1] || !(next.size <= line.size * 1.05) || squashSpaces(next.text).length < 2) continue;
+    levels[i] = BOLD_HEADING_LEVEL;
   }
   return levels;
 }
@@ -133,8 +176,16 @@ export function textFromItems(items: readonly unknown[]): string {
 
 /** Lines and tables as markdown: a short line set clearly larger than the body text is a heading (two lines of one heading are joined). */
 function renderBlocks(blocks: readonly Block[]): string {
-  const lines = blocks.filter((b) => b.kind === 'line');
-  const levels = headingLevels(lines.map((l) => ({ text: l.text, size: l.size, blankBefore: l.blankBefore })));
+  const lines: HeadingLine[] = [];
+  for (const [i, b] of blocks.entries()) {
+    if (b.kind === 'line') {
+      lines.push({ text: b.text, size: b.size, blankBefore: b.blankBefore, bold: b.bold, beforeTable: blocks[i + 1]?.kind === 'table' });
+    }
+  }
+  const tableLines = blocks.flatMap((b) =>
+    b.kind === 'table' ? (b.rows ?? []).map((row) => ({ text: row.runs.map((run) => run.text).join(' '), size: row.size })) : [],
+  );
+  const levels = headingLevels(lines, tableLines);
   const out: string[] = [];
   let k = 0;
   let lastLevel = 0;
@@ -170,6 +221,8 @@ interface Run {
   y: number;
   size: number;
   text: string;
+  /** Every item of the run is set in a bold font. */
+  bold?: boolean;
 }
 
 /** A visual line: the runs that share a baseline, left to right. */
@@ -195,7 +248,7 @@ const LIST_MARKER = /^([•◦▪▫●○■□►▶‣⁃∙·*–-]|\(?\d{1,
  * apart are one run. Undefined when items have no positions or much of the text is rotated (the
  * page is then read in drawing order).
  */
-function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string[] } | undefined {
+function runsFromItems(items: readonly unknown[], boldFonts?: ReadonlySet<string>): { runs: Run[]; turned: string[] } | undefined {
   const runs: Run[] = [];
   const turned: string[] = [];
   let current: Run | undefined;
@@ -222,6 +275,7 @@ function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string
     }
     const size = Math.abs(d) || item.height || 10;
     const width = item.width && item.width > 0 ? item.width : item.str.length * size * 0.5;
+    const bold = !!item.fontName && !!boldFonts?.has(item.fontName);
     // Right-to-left text is joined by rowsFromRuns, from its right end.
     const near =
       current &&
@@ -233,7 +287,8 @@ function runsFromItems(items: readonly unknown[]): { runs: Run[]; turned: string
       current.text += (space || x - current.end > 0.15 * size ? ' ' : '') + item.str;
       current.end = Math.max(current.end, x + width);
       current.size = Math.min(current.size, size);
-    } else runs.push((current = { x, end: x + width, y, size, text: item.str }));
+      current.bold &&= bold;
+    } else runs.push((current = { x, end: x + width, y, size, text: item.str, bold }));
     space = !!item.hasEOL;
   }
   return rotated > chars * 0.2 ? undefined : { runs, turned };
@@ -266,6 +321,7 @@ function rowsFromRuns(runs: Run[]): Row[] {
         last.x = Math.min(last.x, run.x);
         last.end = Math.max(last.end, run.end);
         last.size = Math.min(last.size, run.size);
+        last.bold &&= run.bold;
       } else merged.push(run);
     }
     merged.sort((p, q) => p.x - q.x);
@@ -388,7 +444,8 @@ const MIN_TABLE_ROWS = 3;
 /** Cells of a table are short; lines of prose longer than this on average are not cells. */
 const MAX_MEAN_CELL_CHARS = 40;
 
-type Block = { kind: 'line'; text: string; size: number; blankBefore: boolean } | { kind: 'table'; markdown: string };
+type Block =
+  { kind: 'line'; text: string; size: number; blankBefore: boolean; bold?: boolean } | { kind: 'table'; markdown: string; rows?: Row[] };
 
 /**
  * A table starting at `rows[i]`: rows of two or more runs whose x ranges fall in the same columns
@@ -396,7 +453,7 @@ type Block = { kind: 'line'; text: string; size: number; blankBefore: boolean } 
  * and not in the first column, continues that row's cells (a cell of several lines). Undefined
  * when fewer than three rows line up.
  */
-function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | undefined {
+function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): { end: number; cells: string[][] } | undefined {
   const first = rows[i]!;
   if (first.runs.length < 2) return undefined;
   const columns = first.runs.map((run) => ({ x: run.x, end: run.end }));
@@ -432,14 +489,24 @@ function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | u
     table.push({ row, at });
   }
   const lined = table.filter((t) => t.row.runs.length >= 2);
-  if (lined.length < MIN_TABLE_ROWS || columns.length < 2) return undefined;
+  if (columns.length < 2 || lined.length < 2) return undefined;
+  // Ruling lines above the first row and below the last, each spanning the columns, bound a table.
+  const left = Math.min(...columns.map((col) => col.x));
+  const right = Math.max(...columns.map((col) => col.end));
+  const spans = (rule: Rule, size: number) => rule.x0 <= left + size && rule.x1 >= right - size;
+  const top = lined[0]!.row;
+  const bottom = lined[lined.length - 1]!.row;
+  const ruled =
+    rules.some((r) => spans(r, top.size) && r.y > top.y + 0.5 * top.size && r.y < top.y + 2.5 * top.size) &&
+    rules.some((r) => spans(r, bottom.size) && r.y < bottom.y && r.y > bottom.y - 1.5 * bottom.size);
+  if (lined.length < MIN_TABLE_ROWS && !ruled) return undefined;
   // Two blocks of three short lines side by side (a letterhead: address left, reference right) are
   // not a table; a fourth row, or a column of figures under its header, makes one.
   const figures = (c: number) =>
     lined
       .slice(1)
       .every((t) => t.row.runs.some((run, k) => t.at[k] === c && /^[-+−–(]?[$€£¥]?\s?[\d.,\s]*\d[\d.,\s]*%?\)?$/u.test(run.text.trim())));
-  if (columns.length === 2 && lined.length === MIN_TABLE_ROWS && !figures(0) && !figures(1)) return undefined;
+  if (!ruled && columns.length === 2 && lined.length === MIN_TABLE_ROWS && !figures(0) && !figures(1)) return undefined;
   const cellTexts = lined.flatMap((t) => t.row.runs.map((run) => run.text.trim().length));
   if (cellTexts.reduce((a, b) => a + b, 0) / cellTexts.length > MAX_MEAN_CELL_CHARS) return undefined;
   // Columns of prose (most lines one run filling its column, as justified text does) are not a table.
@@ -474,6 +541,108 @@ function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | u
   return { end: i + table.length, cells };
 }
 
+/** Ruling lines of one table are at most this far apart (font heights): a cell of a few lines. */
+const MAX_RULED_BAND = 8;
+
+/**
+ * A table drawn with ruling lines: three or more horizontal rules of about the same extent, each
+ * at most a few lines below the last, with text between each pair. Each band between two rules is
+ * one table row, however many lines its cells wrap over; its columns are those of the band's row
+ * with the most runs. Undefined unless the rows between the first and last rule lie inside the
+ * rules' extent and at least two bands hold two cells or more.
+ */
+function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: number; cells: string[][] } | undefined {
+  const row = rows[i]!;
+  const size = row.size;
+  const inside = (r: Rule) => row.runs.every((run) => run.x >= r.x0 - size && run.end <= r.x1 + size);
+  // The nearest rule above the row spanning it, then the rules of the same extent below it, each close to the last.
+  const above = rules.filter((r) => r.y > row.y && r.y - row.y < 2.5 * size && inside(r)).sort((p, q) => p.y - q.y)[0];
+  if (!above) return undefined;
+  const same = (r: Rule) => Math.abs(r.x0 - above.x0) <= size && Math.abs(r.x1 - above.x1) <= size;
+  const ys = [above.y];
+  for (const r of rules.filter(same).sort((p, q) => q.y - p.y)) {
+    const last = ys[ys.length - 1]!;
+    if (r.y >= last - 0.5) continue;
+    if (last - r.y > MAX_RULED_BAND * size * 1.4) break;
+    ys.push(r.y);
+  }
+  if (ys.length < 3) return undefined;
+  // The rows of each band; a band without text, or whose lines are each one run (a paragraph), ends the table.
+  const bands: Row[][] = [];
+  let j = i;
+  for (let b = 0; b + 1 < ys.length; b++) {
+    let k = j;
+    while (k < rows.length && rows[k]!.y < ys[b]! && rows[k]!.y > ys[b + 1]!) k++;
+    const band = rows.slice(j, k);
+    if (!band.some((r) => r.runs.length >= 2)) break;
+    bands.push(band);
+    j = k;
+  }
+  if (bands.length < 2) return undefined;
+  const within = (r: Row) => r.runs.every((run) => run.x >= above.x0 - size && run.end <= above.x1 + size);
+  if (!bands.every((band) => band.every(within))) return undefined;
+  // Columns: the runs of the row with the most of them, and any run beside all of those (a column that row left empty).
+  const byRuns = bands.flat().sort((a, b) => b.runs.length - a.runs.length);
+  if (byRuns[0]!.runs.length < 2) return undefined;
+  const columns = byRuns[0]!.runs.map((run) => ({ x: run.x, end: run.end }));
+  for (const r of byRuns.slice(1)) {
+    for (const run of r.runs) if (!columns.some((col) => run.x < col.end && run.end > col.x)) columns.push({ x: run.x, end: run.end });
+  }
+  // A right-to-left table's first column is its rightmost.
+  const rtl = bands.flat().filter((r) => r.rtl).length * 2 > bands.flat().length;
+  columns.sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
+  const columnOf = (run: Run) => {
+    let best = 0;
+    let bestScore = -Infinity;
+    columns.forEach((col, c) => {
+      const overlap = Math.min(run.end, col.end) - Math.max(run.x, col.x);
+      const score = overlap > 0 ? overlap : -Math.abs((run.x + run.end) / 2 - (col.x + col.end) / 2);
+      if (score > bestScore) [best, bestScore] = [c, score];
+    });
+    return best;
+  };
+  // A band of three lines or more that each fill at least half the columns holds one table row per
+  // line (a table ruled only above and below its header and at its foot); a line of a few cells set
+  // just off its neighbour's baseline, with none in the same columns, joins it. Otherwise (cells
+  // wrapping over lines, a cell centred beside two lines) the band's lines make one row.
+  const filled = (r: Row[]) => new Set(r.flatMap((line) => line.runs.map(columnOf))).size;
+  const full = Math.max(2, Math.ceil(columns.length / 2));
+  const linesOf = (band: Row[]): Row[][] | undefined => {
+    if (band.length < 2) return undefined;
+    const lines: Row[][] = band.map((r) => [r]);
+    for (let k = 0; k < lines.length; k++) {
+      if (filled(lines[k]!) >= full) continue;
+      const y = lines[k]![0]!.y;
+      const mine = new Set(lines[k]!.flatMap((line) => line.runs.map(columnOf)));
+      const apart = (n: number) => !!lines[n] && !lines[n].some((line) => line.runs.some((run) => mine.has(columnOf(run))));
+      // The neighbour it can join: the one with none of its columns, or, when both qualify (a cell
+      // centred beside two lines, which is one row), the clearly closer one.
+      const up = apart(k - 1) ? lines[k - 1]![0]!.y - y : Infinity;
+      const down = apart(k + 1) ? y - lines[k + 1]![0]!.y : Infinity;
+      if (up === Infinity && down === Infinity) return undefined;
+      if (up !== Infinity && down !== Infinity && !(Math.min(up, down) < 0.5 * Math.max(up, down))) return undefined;
+      const to = up < down ? k - 1 : k + 1;
+      lines[to] = to < k ? [...lines[to]!, ...lines[k]!] : [...lines[k]!, ...lines[to]!];
+      lines.splice(k, 1);
+      k = Math.max(-1, Math.min(k, to) - 1);
+    }
+    return lines.length >= 3 && lines.every((line) => filled(line) >= full) ? lines : undefined;
+  };
+  const cellRows = bands.flatMap((band) => linesOf(band) ?? [band]);
+  const cells = cellRows.map((band) => {
+    const out = Array<string>(columns.length).fill('');
+    for (const r of band) {
+      for (const run of r.runs) {
+        const c = columnOf(run);
+        out[c] = out[c] ? `${out[c]}\n${run.text.trim()}` : run.text.trim();
+      }
+    }
+    return out;
+  });
+  if (cells.filter((cellRow) => cellRow.filter(Boolean).length >= 2).length < 2) return undefined;
+  return { end: j, cells };
+}
+
 /**
  * A page's text from the positions of its PDF.js text items: lines by baseline, a page in two
  * columns read column by column, tables where rows of cells line up in columns (a markdown table,
@@ -481,16 +650,19 @@ function tableAt(rows: Row[], i: number): { end: number; cells: string[][] } | u
  * no usable positions (the page is then read in drawing order by textFromItems). Without `tables`
  * (skip_ocr skips table recognition) a table's rows are lines, their cells apart by a space.
  */
-export function layoutFromItems(items: readonly unknown[], { tables = true } = {}): string | undefined {
-  const read = runsFromItems(items);
+export function layoutFromItems(
+  items: readonly unknown[],
+  { tables = true, boldFonts, rules }: { tables?: boolean; boldFonts?: ReadonlySet<string>; rules?: readonly Rule[] } = {},
+): string | undefined {
+  const read = runsFromItems(items, boldFonts);
   if (!read) return undefined;
   const blocks: Block[] = [];
   for (const region of regions(rowsFromRuns(read.runs))) {
     let previous: Row | undefined;
     for (let i = 0; i < region.length;) {
-      const table = tables ? tableAt(region, i) : undefined;
+      const table = tables ? ((rules?.length ? ruledTableAt(region, i, rules) : undefined) ?? tableAt(region, i, rules)) : undefined;
       if (table) {
-        blocks.push({ kind: 'table', markdown: markdownTable(table.cells) });
+        blocks.push({ kind: 'table', markdown: markdownTable(table.cells), rows: region.slice(i, table.end) });
         i = table.end;
         previous = undefined;
         continue;
@@ -502,6 +674,7 @@ export function layoutFromItems(items: readonly unknown[], { tables = true } = {
         text: (row.rtl ? [...row.runs].reverse() : row.runs).map((run) => run.text.trim()).join(' '),
         size: row.size,
         blankBefore: gap > Math.max(row.size, previous?.size ?? 0) * 1.8,
+        bold: row.runs.every((run) => run.bold),
       });
       previous = row;
       i++;
@@ -509,6 +682,142 @@ export function layoutFromItems(items: readonly unknown[], { tables = true } = {
   }
   for (const text of read.turned) if (text.trim()) blocks.push({ kind: 'line', text: squashSpaces(text), size: NaN, blankBefore: true });
   return renderBlocks(blocks);
+}
+
+/** A horizontal ruling line of a page: from x0 to x1 at height y (points, from the bottom left as text positions are). */
+export interface Rule {
+  x0: number;
+  x1: number;
+  y: number;
+}
+
+/** A ruling line is at most this thick (points) and at least this long. */
+const MAX_RULE_THICKNESS = 3;
+const MIN_RULE_LENGTH = 20;
+/** A filled box at most this high (points) is a shaded cell or row, its edges ruling lines. */
+const MAX_FILLED_CELL = 40;
+
+/** Rules on one height that meet or overlap (a table drawn cell by cell) joined into one. */
+function joinRules(rules: Rule[]): Rule[] {
+  const out: Rule[] = [];
+  for (const rule of [...rules].sort((p, q) => q.y - p.y || p.x0 - q.x0)) {
+    const joined = out.find((r) => Math.abs(r.y - rule.y) <= 0.5 && rule.x0 <= r.x1 + 1 && rule.x1 >= r.x0 - 1);
+    if (joined) {
+      joined.x0 = Math.min(joined.x0, rule.x0);
+      joined.x1 = Math.max(joined.x1, rule.x1);
+    } else out.push({ ...rule });
+  }
+  return out;
+}
+
+/** The PDF.js operators {@link rulesFromOperators} reads, by their numbers in PDF.js's OPS table. */
+export interface PathOps {
+  save: number;
+  restore: number;
+  transform: number;
+  constructPath: number;
+  paintFormXObjectBegin: number;
+  paintFormXObjectEnd: number;
+  /** The painting operators that draw a path (stroke, fill and their variants; not endPath, which only clips). */
+  paints: ReadonlySet<number>;
+  stroke: ReadonlySet<number>;
+}
+
+type Matrix = [number, number, number, number, number, number];
+const multiply = (m: Matrix, n: Matrix): Matrix => [
+  m[0] * n[0] + m[2] * n[1],
+  m[1] * n[0] + m[3] * n[1],
+  m[0] * n[2] + m[2] * n[3],
+  m[1] * n[2] + m[3] * n[3],
+  m[0] * n[4] + m[2] * n[5] + m[4],
+  m[1] * n[4] + m[3] * n[5] + m[5],
+];
+
+/**
+ * The horizontal ruling lines a page draws: thin filled rectangles, and the straight strokes and
+ * stroked box edges of its paths, in page coordinates (the transformation matrix followed through
+ * save, restore, transform and form objects). PDF.js 5 passes each path as one constructPath with
+ * its painting operator and its drawing commands (0 move, 1 line, 2 curve, 3 close).
+ */
+export function rulesFromOperators(fnArray: readonly number[], argsArray: readonly unknown[], ops: PathOps): Rule[] {
+  const rules: Rule[] = [];
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  const stack: Matrix[] = [];
+  const matrixOf = (value: unknown): Matrix | undefined => {
+    const m = value as ArrayLike<number> | null | undefined;
+    return m && m.length === 6 && Array.from(m).every(Number.isFinite) ? (Array.from(m) as Matrix) : undefined;
+  };
+  for (let i = 0; i < fnArray.length && rules.length < 5000; i++) {
+    const op = fnArray[i]!;
+    const args = argsArray[i] as unknown[] | null | undefined;
+    if (op === ops.save) stack.push(ctm);
+    else if (op === ops.restore) ctm = stack.pop() ?? ctm;
+    else if (op === ops.transform) {
+      const m = matrixOf(args);
+      if (m) ctm = multiply(ctm, m);
+    } else if (op === ops.paintFormXObjectBegin) {
+      stack.push(ctm);
+      const m = matrixOf(args?.[0]);
+      if (m) ctm = multiply(ctm, m);
+    } else if (op === ops.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
+    else if (op === ops.constructPath && args && ops.paints.has(args[0] as number)) {
+      const data = (args[1] as ArrayLike<number>[] | undefined)?.[0];
+      if (!data || typeof data.length !== 'number') continue;
+      // Only axis-aligned shapes are read: a rotated page's ruling lines are skipped.
+      if (Math.abs(ctm[1]) > 1e-6 || Math.abs(ctm[2]) > 1e-6) continue;
+      const stroked = ops.stroke.has(args[0] as number);
+      const at = (x: number, y: number) => [ctm[0] * x + ctm[4], ctm[3] * y + ctm[5]] as const;
+      // Each subpath: its points, whether it has curves.
+      let points: (readonly [number, number])[] = [];
+      let curved = false;
+      const flush = () => {
+        if (points.length >= 2 && !curved) {
+          const xs = points.map((p) => p[0]);
+          const ys = points.map((p) => p[1]);
+          const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+          if (y1 - y0 <= MAX_RULE_THICKNESS && x1 - x0 >= MIN_RULE_LENGTH) rules.push({ x0, x1, y: (y0 + y1) / 2 });
+          else if (
+            (stroked || y1 - y0 <= MAX_FILLED_CELL) &&
+            points.length >= 4 &&
+            points.every((p) => (p[0] === x0 || p[0] === x1) && (p[1] === y0 || p[1] === y1))
+          ) {
+            // A stroked box, or a shaded cell: its top and bottom edges are rules.
+            if (x1 - x0 >= MIN_RULE_LENGTH) rules.push({ x0, x1, y: y0 }, { x0, x1, y: y1 });
+          } else if (stroked) {
+            // Straight strokes: each horizontal segment.
+            for (let k = 1; k < points.length; k++) {
+              const [p, q] = [points[k - 1]!, points[k]!];
+              if (Math.abs(p[1] - q[1]) <= 0.5 && Math.abs(p[0] - q[0]) >= MIN_RULE_LENGTH) {
+                rules.push({ x0: Math.min(p[0], q[0]), x1: Math.max(p[0], q[0]), y: p[1] });
+              }
+            }
+          }
+        }
+        points = [];
+        curved = false;
+      };
+      for (let k = 0; k < data.length;) {
+        const command = data[k]!;
+        if (command === 0) {
+          flush();
+          points.push(at(data[k + 1]!, data[k + 2]!));
+          k += 3;
+        } else if (command === 1) {
+          points.push(at(data[k + 1]!, data[k + 2]!));
+          k += 3;
+        } else if (command === 2) {
+          curved = true;
+          points.push(at(data[k + 5]!, data[k + 6]!));
+          k += 7;
+        } else if (command === 3) {
+          if (points.length) points.push(points[0]!);
+          k += 1;
+        } else break;
+      }
+      flush();
+    }
+  }
+  return joinRules(rules);
 }
 
 /** Pictures smaller than this (icons, rules, logos) are not worth OCR. */
@@ -594,6 +903,33 @@ export async function pdfObject(
   });
 }
 
+/** A font's name that says bold type ("ABCDEF+Arial-BoldMT", "Helvetica-Bold", "Roboto-Black", TeX's "CMBX10"). */
+const BOLD_FONT_NAME = /bold|black|heavy|[-,]bd\b|^(cm|sf|lm|ec)bx/i;
+
+/**
+ * The fonts of a page's text items that are bold, by the font objects PDF.js has loaded into the
+ * document's common objects while reading the page's operators. A font not loaded (yet) counts
+ * as regular: its object is only taken when present, never waited for.
+ */
+export function boldFontNames(commonObjs: PdfObjects, items: readonly unknown[]): Set<string> {
+  const bold = new Set<string>();
+  const seen = new Set<string>();
+  for (const item of items) {
+    const name = (item as TextItemLike)?.fontName;
+    if (typeof name !== 'string' || seen.has(name)) continue;
+    seen.add(name);
+    try {
+      if (!commonObjs.has(name)) continue;
+      const font = commonObjs.get(name) as { name?: unknown; bold?: unknown; black?: unknown } | undefined;
+      const fontName = typeof font?.name === 'string' ? font.name.replace(/^[A-Z]{6}\+/, '') : '';
+      if (font?.bold === true || font?.black === true || BOLD_FONT_NAME.test(fontName)) bold.add(name);
+    } catch {
+      // Not resolved: read as regular type.
+    }
+  }
+  return bold;
+}
+
 export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
   const filename = ctx.filename;
   polyfillNode20();
@@ -605,6 +941,25 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     OPS.paintImageMaskXObject,
     OPS.paintImageXObjectRepeat,
   ]);
+  const pathOps: PathOps = {
+    save: OPS.save,
+    restore: OPS.restore,
+    transform: OPS.transform,
+    constructPath: OPS.constructPath,
+    paintFormXObjectBegin: OPS.paintFormXObjectBegin,
+    paintFormXObjectEnd: OPS.paintFormXObjectEnd,
+    paints: new Set([
+      OPS.stroke,
+      OPS.closeStroke,
+      OPS.fill,
+      OPS.eoFill,
+      OPS.fillStroke,
+      OPS.eoFillStroke,
+      OPS.closeFillStroke,
+      OPS.closeEOFillStroke,
+    ]),
+    stroke: new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]),
+  };
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A copy: PDF.js may transfer (detach) the buffer it is given. Raw pixels, not ImageBitmaps, for OCR.
@@ -637,9 +992,12 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       progress(ctx, `reading page ${n}`);
       const page = await pdf.getPage(n);
       const { items } = await page.getTextContent();
-      // Table recognition is skipped with skip_ocr, as the API promises (rows then read as lines).
-      let text = layoutFromItems(items, { tables: !ctx.skipOcr }) ?? textFromItems(items);
+      // The operators load the page's fonts (their names tell bold type) and show its pictures.
       const operators = await page.getOperatorList();
+      const boldFonts = boldFontNames(page.commonObjs as PdfObjects, items);
+      // Table recognition is skipped with skip_ocr, as the API promises (rows then read as lines).
+      const rules = ctx.skipOcr ? [] : rulesFromOperators(operators.fnArray, operators.argsArray, pathOps);
+      let text = layoutFromItems(items, { tables: !ctx.skipOcr, boldFonts, rules }) ?? textFromItems(items);
       const images: string[] = [];
       operators.fnArray.forEach((op: number, i: number) => {
         if (op === OPS.paintImageXObject || op === OPS.paintImageXObjectRepeat) {

@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { blocksFromElements, blocksFromMarkdown, byFormat, rowsFromHtml, scoreStructure } from '../../bench/conversion/structure';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  blocksFromElements,
+  blocksFromMarkdown,
+  byFormat,
+  rowsFromHtml,
+  scoreStructure,
+  unstructuredCases,
+} from '../../bench/conversion/structure';
 
 describe('bench: conversion structure against expected output', () => {
   const expected = blocksFromMarkdown(
@@ -118,5 +128,35 @@ describe('bench: conversion structure against expected output', () => {
     assert.equal(sums.get('xlsx')!.files, 2);
     assert.deepEqual(sums.get('xlsx')!.score.cells, { inRow: 4, total: 8 });
     assert.deepEqual(sums.get('xlsx')!.score.headings, { expected: 2, found: 2, marked: 2, right: 2 });
+  });
+  it('scores an Unstructured document against its partitioned output when ingest tests also expect chunked ones', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'unstructured-'));
+    try {
+      const file = (rel: string, content: string) => {
+        mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        writeFileSync(path.join(root, rel), content);
+      };
+      file('example-docs/handbook.docx', 'docx');
+      const out = 'test_unstructured_ingest/expected-structured-output';
+      const partitioned = [
+        { type: 'Header', text: 'US Trustee Handbook' },
+        { type: 'NarrativeText', text: 'The standing trustee has a fiduciary responsibility.' },
+      ];
+      // Chunks with overlap repeat text, and split words.
+      const chunked = [
+        { type: 'CompositeElement', text: 'US Trustee Handbook\n\nThe standing trustee has a fid' },
+        { type: 'CompositeElement', text: 'trustee has a fiduciary responsibility.' },
+      ];
+      file(`${out}/box/handbook.docx.json`, JSON.stringify(partitioned));
+      // Listed after the partitioned one in the same walk.
+      file(`${out}/local-single-file-basic-chunking/handbook.docx.json`, JSON.stringify(chunked));
+      const cases = unstructuredCases(root);
+      assert.deepEqual(
+        cases.map((c) => [c.file, c.expected.map((b) => b.text)]),
+        [['handbook.docx', ['US Trustee Handbook', 'The standing trustee has a fiduciary responsibility.']]],
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -242,4 +242,36 @@ describe('backend: automatic numbering, comments and charts in office files', fu
       holds(markdown, ['## Sheet: Sales', ...expected]);
     });
   });
+  describe('page headers and footers', () => {
+    it('a Word document keeps the text of its headers before the body and of its footers after it, each line once, without field codes, a page number alone left out', async () => {
+      const p = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;
+      const body = `${p('CHAPTER 1 – INTRODUCTION')}${p('The standing trustee has a fiduciary responsibility to the estate.')}`;
+      const mc =
+        'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"';
+      // A text box in the header, written as Word does: the shape, and a fallback copy of its text for older readers.
+      const textBox = (text: string) =>
+        `<w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wps:txbx><w:txbxContent>${p(text)}</w:txbxContent></wps:txbx></w:drawing></mc:Choice>` +
+        `<mc:Fallback><w:pict><w:txbxContent>${p(text)}</w:txbxContent></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`;
+      const header = `<?xml version="1.0"?><w:hdr ${W} ${mc}>${p('US Trustee Handbook')}${textBox('Draft for review')}</w:hdr>`;
+      // A first-page header saying the same as the default one.
+      const firstHeader = `<?xml version="1.0"?><w:hdr ${W}>${p('US Trustee Handbook')}</w:hdr>`;
+      const pageField =
+        '<w:p><w:r><w:t xml:space="preserve">Page </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r>' +
+        '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>3</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>';
+      const footer = `<?xml version="1.0"?><w:ftr ${W}>${p('Copyright')}<w:p><w:r><w:t>7</w:t></w:r></w:p>${pageField}</w:ftr>`;
+      const markdown = await convert(
+        'handbook.docx',
+        await docx(body, { 'word/header1.xml': header, 'word/header2.xml': firstHeader, 'word/footer1.xml': footer }),
+      );
+      const lines = markdown.split('\n').filter(Boolean);
+      assert.deepEqual(lines, [
+        'US Trustee Handbook',
+        'Draft for review',
+        'CHAPTER 1 – INTRODUCTION',
+        'The standing trustee has a fiduciary responsibility to the estate.',
+        'Copyright',
+        'Page 3',
+      ]);
+    });
+  });
 });

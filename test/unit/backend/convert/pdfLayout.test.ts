@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { convertWithNotes } from '../../../../src/backend/convert/index';
-import { layoutFromItems } from '../../../../src/backend/convert/pdf';
+import { layoutFromItems, rulesFromOperators } from '../../../../src/backend/convert/pdf';
 import { makePdf } from '../helpers';
 
-type Placed = { text: string; x: number; y: number; size?: number };
+type Placed = { text: string; x: number; y: number; size?: number; bold?: boolean };
+type Rule = { x: number; y: number; width: number; height: number };
 
-async function markdownOf(pages: { placed: Placed[] }[], skipOcr = false): Promise<string> {
+async function markdownOf(pages: { placed: Placed[]; rules?: Rule[] }[], skipOcr = false): Promise<string> {
   return (await convertWithNotes('layout.pdf', makePdf(pages), { skipOcr, maxBytes: 1 << 26 })).markdown;
 }
 
@@ -134,6 +135,162 @@ describe('backend: PDF layout from text positions', function () {
       [second, first, below],
     ]) {
       assert.equal(layoutFromItems(items), 'שלום עולם\nטוב');
+    }
+  });
+  it('a short bold line at body size standing alone above body text is a heading; bold words in a sentence and a bold lead-in are not', async () => {
+    const body = (text: string, y: number) => ({ text, x: 72, y });
+    const markdown = await markdownOf([
+      {
+        placed: [
+          body('The wind farm report covers the first quarter of the year.', 720),
+          { text: 'Maintenance Schedule', x: 72, y: 690, bold: true },
+          body('Every turbine is inspected twice a year by the service crew.', 675),
+          body('The gearbox oil is replaced when a unit has run 500 hours.', 661),
+          { text: 'Note:', x: 72, y: 631, bold: true },
+          body('Readings are logged in the book at the end of every visit.', 616),
+          { text: 'Storm damage was', x: 72, y: 586, bold: true },
+          { text: 'found on two blades and both were repaired in April.', x: 190, y: 586 },
+          body('The crew replaced the worn brake pads on three units.', 572),
+          { text: 'Output and Availability', x: 72, y: 542, bold: true },
+          body('The farm produced more power than in the same quarter last year.', 527),
+        ],
+      },
+    ]);
+    const lines = markdown.split('\n');
+    assert.ok(lines.includes('#### Maintenance Schedule'), markdown);
+    assert.ok(lines.includes('#### Output and Availability'), markdown);
+    assert.ok(lines.includes('Note:'), markdown);
+    assert.ok(lines.includes('Storm damage was found on two blades and both were repaired in April.'), markdown);
+    assert.equal(lines.filter((l) => l.startsWith('#### ')).length, 2, markdown);
+  });
+
+  it('a bold heading at body size ranks below headings set larger', async () => {
+    const markdown = await markdownOf([
+      {
+        placed: [
+          { text: 'Quarterly Report', x: 72, y: 730, size: 24, bold: true },
+          { text: 'The wind farm report covers the first quarter of the year.', x: 72, y: 700 },
+          { text: 'Maintenance Schedule', x: 72, y: 670, bold: true },
+          { text: 'Every turbine is inspected twice a year by the service crew.', x: 72, y: 655 },
+          { text: 'The gearbox oil is replaced when a unit has run 500 hours.', x: 72, y: 641 },
+        ],
+      },
+    ]);
+    const lines = markdown.split('\n');
+    assert.ok(lines.includes('# Quarterly Report'), markdown);
+    assert.ok(lines.includes('#### Maintenance Schedule'), markdown);
+  });
+  it('two rows between ruling lines are a table; the same rows without the lines, and prose between lines, are not', async () => {
+    const rows: Placed[] = [
+      { text: 'Turbine', x: 72, y: 600 },
+      { text: 'Output', x: 250, y: 600 },
+      { text: 'North 4', x: 72, y: 584 },
+      { text: '2.4 MW', x: 250, y: 584 },
+    ];
+    const prose: Placed[] = [
+      { text: 'The crew checked every turbine on the north ridge this week.', x: 72, y: 720 },
+      { text: 'Two gearboxes need new oil before the winter storms arrive.', x: 72, y: 706 },
+    ];
+    // Rules above the first row and below the last, across both columns; and a box of prose.
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 260, height: 0.5 },
+      { x: 70, y: 578, width: 260, height: 0.5 },
+      { x: 70, y: 734, width: 400, height: 0.5 },
+      { x: 70, y: 700, width: 400, height: 0.5 },
+    ];
+    const ruled = await markdownOf([{ placed: [...prose, ...rows], rules }]);
+    const lines = ruled.split('\n');
+    assert.ok(lines.includes('| Turbine | Output |'), ruled);
+    assert.ok(lines.includes('| North 4 | 2.4 MW |'), ruled);
+    assert.ok(lines.includes('The crew checked every turbine on the north ridge this week.'), ruled);
+    const bare = await markdownOf([{ placed: [...prose, ...rows] }]);
+    assert.ok(!bare.includes('|'), bare);
+    assert.ok(bare.split('\n').includes('Turbine Output'), bare);
+  });
+
+  it('in a table drawn with ruling lines, the lines between two rules are one row, however many lines its cells wrap over', async () => {
+    const placed: Placed[] = [
+      { text: 'Site', x: 72, y: 600 },
+      { text: 'Finding', x: 220, y: 600 },
+      // Row 1: both cells wrap over two lines.
+      { text: 'North', x: 72, y: 578 },
+      { text: 'Gearbox oil low,', x: 220, y: 578 },
+      { text: 'ridge', x: 72, y: 564 },
+      { text: 'refilled on site', x: 220, y: 564 },
+      // Row 2: the second cell wraps over three lines.
+      { text: 'Harbour', x: 72, y: 542 },
+      { text: 'Blade tip worn,', x: 220, y: 542 },
+      { text: 'repair booked', x: 220, y: 528 },
+      { text: 'for April', x: 220, y: 514 },
+    ];
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 300, height: 0.5 },
+      { x: 70, y: 592, width: 300, height: 0.5 },
+      { x: 70, y: 556, width: 300, height: 0.5 },
+      { x: 70, y: 506, width: 300, height: 0.5 },
+    ];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    assert.ok(lines.includes('| Site | Finding |'), markdown);
+    assert.ok(lines.includes('| North<br>ridge | Gearbox oil low,<br>refilled on site |'), markdown);
+    assert.ok(lines.includes('| Harbour | Blade tip worn,<br>repair booked<br>for April |'), markdown);
+  });
+  it('ruling lines are read from stroked lines, stroked boxes and thin filled boxes, in page coordinates', () => {
+    const ops = { save: 10, restore: 11, transform: 12, constructPath: 91, paintFormXObjectBegin: 74, paintFormXObjectEnd: 75 };
+    const pathOps = { ...ops, paints: new Set([20, 22]), stroke: new Set([20]) };
+    const rules = rulesFromOperators(
+      [ops.save, ops.transform, ops.constructPath, ops.restore, ops.constructPath, ops.constructPath, ops.constructPath],
+      [
+        null,
+        [2, 0, 0, 2, 10, 20],
+        // A stroked line from (0, 100) to (100, 100), drawn at twice the size and moved by (10, 20).
+        [20, [new Float32Array([0, 0, 100, 1, 100, 100])], null],
+        null,
+        // A stroked box 200 wide and 50 high: its top and bottom edges.
+        [20, [new Float32Array([0, 50, 500, 1, 250, 500, 1, 250, 550, 1, 50, 550, 3])], null],
+        // A thin filled box: one rule through its middle.
+        [22, [new Float32Array([0, 60, 300, 1, 360, 300, 1, 360, 301, 1, 60, 301, 3])], null],
+        // A curve and a clip path (no painting) are not rules.
+        [28, [new Float32Array([0, 0, 400, 1, 300, 400])], null],
+      ],
+      pathOps,
+    );
+    assert.deepEqual(
+      rules.map((r) => [r.x0, r.x1, r.y]),
+      [
+        [50, 250, 550],
+        [50, 250, 500],
+        [60, 360, 300.5],
+        [10, 210, 220],
+      ],
+    );
+  });
+  it('a table ruled only at its header and foot keeps one row per line, a label set just off its row’s baseline joining it', async () => {
+    const row = (y: number, cells: string[], labelY = y): Placed[] =>
+      cells.map((text, c) => ({ text, x: 72 + c * 90, y: c === 0 ? labelY : y }));
+    const placed: Placed[] = [
+      ...row(600, ['Site', 'Turbines', 'Output', 'Hours']),
+      ...row(580, ['North', '12', '28 MW', '2,140']),
+      ...row(566, ['Harbour', '8', '19 MW', '1,980']),
+      // Its label drawn 4 pt above the row's figures, as some PDFs set it.
+      ...row(552, ['Ridge', '5', '11 MW', '2,010'], 556),
+      ...row(538, ['Valley', '9', '21 MW', '1,870']),
+    ];
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 330, height: 0.5 },
+      { x: 70, y: 593, width: 330, height: 0.5 },
+      { x: 70, y: 530, width: 330, height: 0.5 },
+    ];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Site | Turbines | Output | Hours |',
+      '| North | 12 | 28 MW | 2,140 |',
+      '| Harbour | 8 | 19 MW | 1,980 |',
+      '| Ridge | 5 | 11 MW | 2,010 |',
+      '| Valley | 9 | 21 MW | 1,870 |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
     }
   });
 });
