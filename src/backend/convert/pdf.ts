@@ -116,8 +116,9 @@ function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string
       !/\p{L}/u.test(plain) ||
       SENTENCE_END.test(plain) ||
       DOT_LEADER.test(plain)
-    )
-      {continue;}
+    ) {
+      continue;
+    }
     if (!(line.blankBefore || i === 0)) continue;
     // Followed by body text: a line not bold, not set larger, and not a heading itself.
     if (next.bold || levels[i + 1] || !(next.size <= line.size * 1.05) || squashSpaces(next.text).length < 2) continue;
