@@ -24,11 +24,14 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
   const now = Date.now() / 1000;
   const recent = new Set(services.recentStores.list());
   const stores = services.recentStores.sort(data, (s) => s.id);
-  // The name is what people know a store by; its id comes last, for those who need it.
+  // The name is what people know a store by; its id is shown only to tell apart stores that share
+  // a name (a store without a name is labelled by its id).
+  const named = new Map<string, number>();
+  for (const store of stores) if (store.name) named.set(store.name, (named.get(store.name) ?? 0) + 1);
   return stores.map((store) => ({
     label: `$(database) ${store.name || store.id}`,
     description: [recent.has(store.id) ? vscode.l10n.t('recently used') : '', formatDate(store.created_at)].filter(Boolean).join(' · '),
-    detail: [describeExpiry(store.expires_at, now), store.name ? store.id : ''].filter(Boolean).join(' · '),
+    detail: [describeExpiry(store.expires_at, now), store.name && named.get(store.name)! > 1 ? store.id : ''].filter(Boolean).join(' · '),
     store,
   }));
 }

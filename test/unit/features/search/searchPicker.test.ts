@@ -147,6 +147,28 @@ describe('search quick pick', () => {
     await done;
   });
 
+  it('lists stores by name, and shows an id only to tell apart stores that share a name', async () => {
+    const other = { id: 'vs_demo2', name: 'demo', created_at: 0, status: 'completed' };
+    const s = services([handbook, demo, other]);
+    const done = showSearchPicker(s.value, {} as never, {});
+    const picker = pickers[0]!;
+    s.connected.resolve();
+    s.listed.resolve();
+    await new Promise<void>((resolve) => {
+      const check = () => (picker.step === 1 ? resolve() : setImmediate(check));
+      check();
+    });
+    const rows = picker.items.filter((i) => i.store).map((i) => [i.store!.id, i.detail ?? '']);
+    assert.deepEqual(
+      rows.map(([id]) => id),
+      ['vs_hb', 'vs_demo', 'vs_demo2'],
+    );
+    assert.ok(!rows[0]![1]!.includes('vs_hb'), `a store with a name of its own shows no id: ${rows[0]![1]}`);
+    assert.ok(rows[1]![1]!.includes('vs_demo') && rows[2]![1]!.includes('vs_demo2'), 'two stores named "demo" are told apart by their ids');
+    picker.hide();
+    await done;
+  });
+
   it('with several stores, lists them in the same quick pick (step 1 of 2), and searches the one chosen for the typed text', async () => {
     const s = services([handbook, demo]);
     const done = showSearchPicker(s.value, {} as never, {});
