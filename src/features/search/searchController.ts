@@ -203,17 +203,20 @@ export function presentResult(filename: string, score: number, content: string, 
 
 /**
  * The results the quick pick lists, best first as the service ranked them: one row per passage
- * (the same text of the same file, returned twice, is one row), and only those that score at least
- * RELATIVE_FLOOR of the best score of this search (the rule that grounds the chat, see
- * relevance.ts): the service's scores have no stated scale, so the floor is relative, never a
- * fixed number. `hidden` counts the rows left out for their score.
+ * (the same text of the same file, returned twice, is one row; so are two overlapping passages of
+ * one file whose rows would read the same, the excerpt around the match of `query` being the
+ * same), and only those that score at least RELATIVE_FLOOR of the best score of this search (the
+ * rule that grounds the chat, see relevance.ts): the service's scores have no stated scale, so the
+ * floor is relative, never a fixed number. `hidden` counts the rows left out for their score.
  */
 export function shownResults<T extends { file_id: string; content: string; score?: number }>(
   data: readonly T[],
+  query?: string,
 ): { shown: T[]; hidden: number } {
   const seen = new Set<string>();
   const distinct = data.filter((item) => {
-    const key = `${item.file_id}\u0000${item.content.replace(/\s+/g, ' ').trim()}`;
+    const text = query === undefined ? item.content.replace(/\s+/g, ' ').trim() : makeSnippet(item.content, query).text;
+    const key = `${item.file_id}\u0000${text}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -132,8 +132,8 @@ export class StoreSearch {
         picker.items = [statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))];
         break;
       case 'results': {
-        const { shown, hidden } = shownResults(state.result.data);
         const query = state.query;
+        const { shown, hidden } = shownResults(state.result.data, query);
         picker.items = shown.length
           ? [
               ...shown.map((item) => this.resultItem(item, query)),

@@ -198,6 +198,29 @@ describe('search quick pick rows', () => {
     assert.equal(hidden, 1);
   });
 
+  it('shows two overlapping passages of one file once when their rows would read the same, keeping the better', () => {
+    // Chunks of one section repeat the end of the previous chunk: a match inside that overlap
+    // gives both the same excerpt.
+    const overlap = [
+      '| `docchat.chat.defaultModel` | empty | the model a new chat starts with |',
+      '| `docchat.search.maxResults` | `10` | how many results a search asks for |',
+      '| `docchat.sync.exclude` | empty | globs a folder sync leaves out, beside .gitignore |',
+      '| `docchat.sync.watch` | `false` | re-sync a followed folder when its files are saved |',
+    ].join('\n');
+    const first = `## Settings\n\nEvery setting of DocChat, its default and what it does.\n\n${overlap}`;
+    const second = `${overlap}\n\n## Troubleshooting\n\nWhat to do when something goes wrong.`;
+    const { shown } = shownResults([row('f1', first, 0.76), row('f1', second, 0.49), row('f2', overlap, 0.45)], 'maxResults');
+    assert.deepEqual(
+      shown.map((r) => [r.file_id, r.score]),
+      [
+        ['f1', 0.76],
+        ['f2', 0.45],
+      ],
+    );
+    const other = shownResults([row('f1', first, 0.76), row('f1', second, 0.49)], 'Every setting');
+    assert.equal(other.shown.length, 2, 'rows that read differently both stay');
+  });
+
   it('judges the scores relative to the best of the search, whatever their scale', () => {
     const scaled = (k: number) => shownResults([row('a', 'x', 0.62 * k), row('b', 'y', 0.48 * k), row('c', 'z', 0.1 * k)]);
     for (const k of [1, 10, 0.01]) {
