@@ -8,7 +8,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { COVERING_PASSAGES, matchTerms, phrasedInEnglish, relevantInStores, type Scored } from '../../../src/chatCore/relevance';
-import { isFollowUp, namesOwnSubject, subjectMessages, type QueryTurn } from '../../../src/chatCore/searchQuery';
+import { isFollowUp, namesOwnSubject, sinceStoresChanged, subjectMessages, type QueryTurn } from '../../../src/chatCore/searchQuery';
 
 const passage = (content: string, score = 1): Scored => ({ score, content });
 /** How many passages each store keeps. */
@@ -233,6 +233,32 @@ describe('the conversation’s subject and the follow-up rule on realistic messa
     ]) {
       assert.equal(isFollowUp(q), false, q);
     }
+  });
+});
+
+describe('the conversation a follow-up reads after the stores changed', () => {
+  const ask = (content: string): QueryTurn => ({ role: 'user', content });
+  const answer = (content: string, storeIds: string[]): QueryTurn => ({ role: 'assistant', content, storeIds });
+  const history = [
+    ask('How long are invoices kept?'),
+    answer('Ten years [1].', ['vs_policies']),
+    ask('And contracts?'),
+    answer('Six years [1].', ['vs_policies']),
+  ];
+
+  it('restarts the subject when a store is added to the chat, or one of its stores replaced', () => {
+    assert.deepEqual(sinceStoresChanged(history, ['vs_policies', 'vs_runbooks']), []);
+    assert.deepEqual(sinceStoresChanged(history, ['vs_runbooks']), []);
+    const two = [ask('How long are invoices kept?'), answer('Ten years [1].', ['vs_policies', 'vs_runbooks'])];
+    assert.deepEqual(sinceStoresChanged(two, ['vs_policies', 'vs_contracts']), []);
+    assert.deepEqual(sinceStoresChanged(two, ['vs_policies']), []);
+    assert.deepEqual(sinceStoresChanged(two, ['vs_runbooks', 'vs_policies']), two);
+  });
+
+  it('reads the history from its first turn, an answer there included', () => {
+    const fromAnswer = [answer('Ten years [1].', ['vs_policies']), ask('And contracts?')];
+    assert.deepEqual(sinceStoresChanged(fromAnswer, ['vs_runbooks']), [ask('And contracts?')]);
+    assert.deepEqual(sinceStoresChanged(fromAnswer, ['vs_policies']), fromAnswer);
   });
 });
 
