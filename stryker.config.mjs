@@ -97,6 +97,7 @@ export const GROUPS = {
       'test/unit/chatCore/searchQuery.test.ts',
       'test/unit/chatCore/relevance.test.ts',
       'test/unit/chatCore/queryContract.test.ts',
+      'test/unit/chatCore/relevanceScenarios.test.ts',
       'test/unit/chatCore/storeMerge.test.ts',
       'test/unit/chatCore/followUpFusion.test.ts',
       'test/unit/chatCore/followUpGrounding.test.ts',
