@@ -9,6 +9,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { forward } from '../../support/servers/forward';
 import { McpEnv } from '../../../src/mcp/environment';
 import { JsonRpcErrors, MAX_RUNNING_REQUESTS, MAX_WAITING_REQUESTS } from '../../../src/mcp/stdioTransport';
 import { ToolNames } from '../../../src/mcp/tools';
@@ -34,18 +35,10 @@ describe('MCP server: a flood of requests over stdio', function () {
     backend = await startTestBackend({ rateLimits: false });
     await backend.createStore('handbook');
     proxy = http.createServer((req, res) => {
-      const forward = () => {
-        const target = new URL(req.url ?? '/', backend.url);
-        const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (reply) => {
-          res.writeHead(reply.statusCode ?? 502, reply.headers);
-          reply.pipe(res);
-        });
-        upstream.on('error', () => res.destroy());
-        req.pipe(upstream);
-      };
-      if (gateOpen) forward();
+      const pass = () => forward(req, res, backend.url);
+      if (gateOpen) pass();
       else {
-        held.push(forward);
+        held.push(pass);
         wake?.();
       }
     });
@@ -142,7 +135,7 @@ describe('MCP server: a flood of requests over stdio', function () {
     await until(() => answers.some((a) => a.id === 'ping-1'));
 
     gateOpen = true;
-    for (const forward of held) forward();
+    for (const release of held) release();
     held = [];
     const served = () => answers.filter((a) => typeof a.id === 'number' && a.id > 0 && 'result' in a);
     await until(() => served().length >= MAX_RUNNING_REQUESTS + MAX_WAITING_REQUESTS);

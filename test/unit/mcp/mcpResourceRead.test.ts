@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { forward } from '../../support/servers/forward';
 import { MAX_CONVERTED_TEXT_BYTES } from '../../../src/mcp/convertedText';
 import { McpEnv } from '../../../src/mcp/environment';
 import { RESOURCE_PAGE_CHARS } from '../../../src/mcp/resources';
@@ -49,13 +50,7 @@ describe('MCP server: reading a file page by page', function () {
         res.write('x'.repeat(64 * 1024));
         return;
       }
-      const target = new URL(req.url ?? '/', backend.url);
-      const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      });
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
+      forward(req, res, backend.url);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 

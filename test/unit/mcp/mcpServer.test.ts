@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { forward } from '../../support/servers/forward';
 import { readDiscovery } from '../../../src/common/discoveryFile';
 import { McpEnv } from '../../../src/mcp/environment';
 import { READ_PAGE_CHARS, ToolNames } from '../../../src/mcp/tools';
@@ -183,17 +184,7 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
           }
           body = Buffer.from(JSON.stringify(json));
         }
-        const target = new URL(req.url ?? '/', backend.url);
-        const upstream = http.request(
-          target,
-          { method: req.method, headers: { ...req.headers, host: target.host, 'content-length': String(body.length) } },
-          (reply) => {
-            res.writeHead(reply.statusCode ?? 502, reply.headers);
-            reply.pipe(res);
-          },
-        );
-        upstream.on('error', () => res.destroy());
-        upstream.end(body);
+        forward(req, res, backend.url, body);
       });
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
