@@ -10,18 +10,10 @@ import { ConversionError, convertWithNotes } from '../../../../src/backend/conve
 import { blocksToMarkdown } from '../../../../src/backend/convert/doc';
 import { isConvertibleName } from '../../../../src/api/documents/fileTypes';
 import * as corpus from './corpus';
+import { convert, holds } from './convertHelpers';
 
 const fixtures = path.join(__dirname, '../../../fixtures/word-extractor');
 const fixture = (name: string) => readFileSync(path.join(fixtures, name));
-
-async function convert(filename: string, data: Uint8Array, skipOcr = false): Promise<string> {
-  return (await convertWithNotes(filename, data, { skipOcr, maxBytes: 64 * 1024 * 1024 })).markdown;
-}
-
-function holds(markdown: string, must: string[], mustNot: string[] = []) {
-  for (const m of must) assert.ok(markdown.includes(m), `missing ${JSON.stringify(m)} in:\n${markdown}`);
-  for (const m of mustNot) assert.ok(!markdown.includes(m), `unexpected ${JSON.stringify(m)} in:\n${markdown}`);
-}
 
 async function conversionError(filename: string, data: Uint8Array): Promise<ConversionError> {
   try {

@@ -1,30 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import JSZip from 'jszip';
-import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { findAll, parseXml, textOf } from '../../../../src/backend/convert/xml';
 import * as corpus from './corpus';
+import { convert, holds, rewrite } from './convertHelpers';
 
 const fixtures = path.join(__dirname, '../../../fixtures/markitdown');
-
-async function convert(filename: string, data: Uint8Array): Promise<string> {
-  return (await convertWithNotes(filename, data, { skipOcr: false, maxBytes: 64 * 1024 * 1024 })).markdown;
-}
-
-/** The package with `part` rewritten: the same document as another tool would write it. */
-async function rewrite(data: Uint8Array, part: string, change: (xml: string) => string): Promise<Buffer> {
-  const zip = await JSZip.loadAsync(data);
-  const xml = await zip.file(part)!.async('string');
-  const changed = change(xml);
-  assert.notEqual(changed, xml, `${part} was not rewritten`);
-  zip.file(part, changed);
-  return zip.generateAsync({ type: 'nodebuffer' });
-}
-
-function holds(markdown: string, must: string[]) {
-  for (const m of must) assert.ok(markdown.includes(m), `missing ${JSON.stringify(m)} in:\n${markdown}`);
-}
 
 describe('backend: office XML is read by namespace, not by prefix', function () {
   this.timeout(60_000);

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import JSZip from 'jszip';
-import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { formatNumber } from '../../../../src/backend/convert/numbering';
 import * as corpus from './corpus';
+import { convert as convertFile, holds } from './convertHelpers';
 
-async function convert(filename: string, data: Uint8Array): Promise<string> {
-  return (await convertWithNotes(filename, data, { skipOcr: true, maxBytes: 64 * 1024 * 1024 })).markdown;
-}
-
-function holds(markdown: string, must: (string | RegExp)[]) {
-  for (const m of must) {
-    const ok = typeof m === 'string' ? markdown.includes(m) : m.test(markdown);
-    assert.ok(ok, `missing ${String(m)} in:\n${markdown}`);
-  }
-}
+/** These files have no pictures to read: converted with skip_ocr. */
+const convert = (filename: string, data: Uint8Array) => convertFile(filename, data, true);
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';

@@ -5,21 +5,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { cleanLink } from '../../../../src/backend/convert/html';
 import { cropPgm, enlargeSmallScan, missingLines } from '../../../../src/backend/convert/ocr';
+import { convert, holds } from './convertHelpers';
 
 const fixtures = path.join(__dirname, '../../../fixtures/markitdown');
-
-async function convert(filename: string, data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  return (await convertWithNotes(filename, bytes, { skipOcr: false, maxBytes: 64 * 1024 * 1024 })).markdown;
-}
-
-function holds(markdown: string, must: string[], mustNot: string[] = []) {
-  for (const m of must) assert.ok(markdown.includes(m), `missing ${JSON.stringify(m)} in:\n${markdown}`);
-  for (const m of mustNot) assert.ok(!markdown.includes(m), `unexpected ${JSON.stringify(m)} in:\n${markdown}`);
-}
 
 /** The structure of a search results page (test_serp.html): a result's caption holds a tab list. */
 const SERP =

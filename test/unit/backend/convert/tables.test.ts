@@ -1,26 +1,6 @@
-import assert from 'node:assert/strict';
-import JSZip from 'jszip';
-import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { makeDocx } from '../helpers';
 import * as corpus from './corpus';
-
-async function convert(filename: string, data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  return (await convertWithNotes(filename, bytes, { skipOcr: false, maxBytes: 64 * 1024 * 1024 })).markdown;
-}
-
-async function rewrite(data: Uint8Array, part: string, change: (xml: string) => string): Promise<Buffer> {
-  const zip = await JSZip.loadAsync(data);
-  const xml = await zip.file(part)!.async('string');
-  const changed = change(xml);
-  assert.notEqual(changed, xml, `${part} was not rewritten`);
-  zip.file(part, changed);
-  return zip.generateAsync({ type: 'nodebuffer' });
-}
-
-function holds(markdown: string, must: string[]) {
-  for (const m of must) assert.ok(markdown.includes(m), `missing ${JSON.stringify(m)} in:\n${markdown}`);
-}
+import { convert, holds, rewrite } from './convertHelpers';
 
 describe('backend: table cells keep their content apart', () => {
   it('HTML: paragraphs, line breaks and lists inside a cell', async () => {
