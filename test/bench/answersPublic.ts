@@ -196,8 +196,8 @@ const GENERATORS = [
   { id: 'lead1', label: 'baseline: the first sentence of the top source', answer: leadAnswer(1) },
   { id: 'lead2', label: 'baseline: the first two sentences of the top source', answer: leadAnswer(2) },
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: BM25 over sentences, question type', answer: answerPrevious },
-  { id: 'now', label: 'now', answer: answerNow },
+  { id: 'previous', label: 'previous: BM25 over sentences, question type, kind of text', answer: answerPrevious },
+  { id: 'now', label: 'now: words close together, word roots', answer: answerNow },
 ] as const;
 
 interface Judged {
