@@ -30,7 +30,7 @@ import { answer as answerFirst } from './answers/extractiveBefore';
 import { answer as answerPrevious } from './answers/previous/extractive';
 import { cacheFolder, type Collection, progressBar } from './conversations/collection';
 import { conversations, findCollection, openConversationSet } from './conversations/session';
-import { mean } from './conversations/measures';
+import { mean, pairedBootstrap } from './conversations/measures';
 import { quotesOf, rouge1F, rouge1Recall, rougeLF, rougeWords, sameSentence } from './answersPublic/measures';
 import { type BenchResult, main, progress, type Table } from './lib/report';
 
@@ -263,14 +263,19 @@ async function run(): Promise<BenchResult | undefined> {
     { id: 'oracle', label: 'oracle: the relevant passages' },
   ] as const;
   const rows: (string | number)[][] = [];
+  const differences: (string | number)[][] = [];
+  const signed = (n: number) => (n >= 0 ? `+${n.toFixed(3)}` : n.toFixed(3));
   for (const half of halves) {
     const of = cases.filter((c) => c.half === half);
+    const halfLabel = `${half === 'tune' ? 'tuning half' : 'held out'}, ${of.length}`;
     for (const grounding of groundings) {
+      const byGenerator = new Map<string, Judged[]>();
       for (const generator of GENERATORS) {
         const judged = of.map((c) => judge(c, c[grounding.id], generator.answer(c[grounding.id].messages)));
+        byGenerator.set(generator.id, judged);
         const quoting = judged.filter((j) => j.rightSentence !== undefined);
         rows.push([
-          `${half === 'tune' ? 'tuning half' : 'held out'}, ${of.length}`,
+          halfLabel,
           grounding.label,
           generator.label,
           f3(mean(judged.map((j) => j.rouge1))),
@@ -281,6 +286,19 @@ async function run(): Promise<BenchResult | undefined> {
           (mean(judged.map((j) => j.words)) || 0).toFixed(1),
         ]);
       }
+      const now = byGenerator.get('now')!;
+      const previous = byGenerator.get('previous')!;
+      const measures: ((j: Judged) => number)[] = [(j) => j.rouge1, (j) => j.rougeL, (j) => (j.firstRelevant ? 1 : 0)];
+      differences.push([
+        halfLabel,
+        grounding.label,
+        ...measures.map((m) => {
+          const a = now.map(m);
+          const b = previous.map(m);
+          const [low, high] = pairedBootstrap(a, b);
+          return `${signed(mean(a) - mean(b))} [${signed(low)}, ${signed(high)}]`;
+        }),
+      ]);
     }
   }
   const domains = [...new Set(cases.map((c) => c.domain))].sort();
@@ -300,6 +318,11 @@ async function run(): Promise<BenchResult | undefined> {
     ],
     rows,
   };
+  const interval: Table = {
+    caption: 'Now minus previous, over the same turns: mean difference [95% paired-bootstrap interval]',
+    columns: ['conversations', 'grounding', 'ROUGE-1 recall', 'ROUGE-L F', 'first quote from a relevant passage (share)'],
+    rows: differences,
+  };
   return {
     id: 'answers-public',
     title: 'Local mode answers on public conversations',
@@ -307,7 +330,7 @@ async function run(): Promise<BenchResult | undefined> {
     method:
       `${cases.length} answerable turns with a reference answer (${domains.join(', ')}) of ${collection.folder}: each conversation is played through the chat's answer path (\`generateAnswer\`, grounding with ${MAX_RESULTS} results in the domain's store of the embedded backend) with the reference answers as the assistant's text; each turn's prompt is answered by each model, and again with the relevant passages as the only sources (oracle). ` +
       'Words are lower-cased letters and digits without DocChat\'s English stop words, on both sides, unstemmed; ROUGE-1 recall clips repeated words, ROUGE-L F is the LCS F1 (β = 1). "First quote from a relevant passage": of all turns. "Right sentence": of the turns whose answer quotes a relevant passage, the first such quote is the sentence of that passage with the highest ROUGE-1 F1 against the reference.',
-    tables: [summary],
+    tables: [summary, interval],
     notes: [
       'Conversations are split by the first byte of the SHA-256 of their id (even: tuning half, odd: held out); sentence choice was tuned on the tuning half only.',
       'The lead baselines quote the first one or two sentences of the top source in the same format.',
