@@ -302,6 +302,22 @@ async function run(): Promise<BenchResult | undefined> {
     }
   }
   const domains = [...new Set(cases.map((c) => c.domain))].sort();
+  const byDomain: Table = {
+    caption: 'By domain (the halves judged together): ROUGE-L F and the right sentence of the relevant passage quoted',
+    columns: ['domain', 'grounding', ...GENERATORS.filter((g) => g.id !== 'lead1' && g.id !== 'first').map((g) => g.id)],
+    rows: domains.flatMap((domain) => {
+      const of = cases.filter((c) => c.domain === domain && halves.includes(c.half));
+      return groundings.map((grounding) => [
+        `${domain}, ${of.length}`,
+        grounding.label,
+        ...GENERATORS.filter((g) => g.id !== 'lead1' && g.id !== 'first').map((g) => {
+          const judged = of.map((c) => judge(c, c[grounding.id], g.answer(c[grounding.id].messages)));
+          const quoting = judged.filter((j) => j.rightSentence !== undefined);
+          return `${f3(mean(judged.map((j) => j.rougeL)))}; ${pct(quoting.filter((j) => j.rightSentence).length, quoting.length)}`;
+        }),
+      ]);
+    }),
+  };
   const summary: Table = {
     caption:
       'Answerable turns with a reference answer: ROUGE against the reference, the first quote from a relevant passage, and the right sentence of a relevant passage',
@@ -330,7 +346,7 @@ async function run(): Promise<BenchResult | undefined> {
     method:
       `${cases.length} answerable turns with a reference answer (${domains.join(', ')}) of ${collection.folder}: each conversation is played through the chat's answer path (\`generateAnswer\`, grounding with ${MAX_RESULTS} results in the domain's store of the embedded backend) with the reference answers as the assistant's text; each turn's prompt is answered by each model, and again with the relevant passages as the only sources (oracle). ` +
       'Words are lower-cased letters and digits without DocChat\'s English stop words, on both sides, unstemmed; ROUGE-1 recall clips repeated words, ROUGE-L F is the LCS F1 (β = 1). "First quote from a relevant passage": of all turns. "Right sentence": of the turns whose answer quotes a relevant passage, the first such quote is the sentence of that passage with the highest ROUGE-1 F1 against the reference.',
-    tables: [summary, interval],
+    tables: [summary, interval, byDomain],
     notes: [
       'Conversations are split by the first byte of the SHA-256 of their id (even: tuning half, odd: held out); sentence choice was tuned on the tuning half only.',
       'The lead baselines quote the first one or two sentences of the top source in the same format.',
