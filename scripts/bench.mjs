@@ -26,6 +26,8 @@ const BENCHMARKS = [
   { id: 'beir', entry: 'test/bench/beir.ts', workers: {} },
   // Needs a conversation set in MT-RAG's layout (--data DIR, or shared/benchmarks/conversations above the repository).
   { id: 'conversations', entry: 'test/bench/conversations.ts', workers: {} },
+  // Local mode's answers on the same conversation set (skipped without it).
+  { id: 'answers-public', entry: 'test/bench/answersPublic.ts', workers: {} },
   // From source with tsx: OCR starts its engine's thread from the sources when there is no dist/ocr beside the bundle.
   { id: 'conversion', entry: 'test/bench/conversion.ts', workers: {}, fromSource: true },
   // Chromium and code-server runs hold the lock the UI tests use, so they never overlap.

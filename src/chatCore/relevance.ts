@@ -8,8 +8,10 @@
  * documents do not cover) weighs most, and a word every passage contains (the product's name)
  * least. No `vscode` import.
  */
-import { splitCjk, stem, STOP_WORDS } from '../common/terms';
+import { matchRoot, splitCjk, STOP_WORDS } from '../common/terms';
 import { contentWords, isStopWord } from './queryTerms';
+
+export { matchRoot };
 
 /** Kept: at least this fraction of the way from the search's lowest score to its best. */
 export const RELATIVE_FLOOR = 0.35;
@@ -74,23 +76,6 @@ export function aboveFloor<T extends Scored>(passages: readonly T[], floor = REL
 const ASKING = /(?:^|[^\p{L}\p{N}])how\s+(?:long|many|much|often|far|soon)(?=$|[^\p{L}\p{N}])/giu;
 /** Verbs that frame an English question without naming its subject ("what happens when…", "do I need…"). */
 const FRAMING = new Set('need needs needed happen happens happened want wants mean means say says said possible able'.split(' '));
-
-/**
- * A word as the relevance check compares it: the index's plural stemmer, then common English
- * endings (-ing, -ed, a final e) removed, so "cached", "caches" and "caching" are one word.
- */
-export function matchRoot(word: string): string {
-  let root = stem(word);
-  if (root.length > 5 && root.endsWith('ing')) root = undouble(root.slice(0, -3));
-  else if (root.length > 4 && root.endsWith('ed')) root = undouble(root.slice(0, -2));
-  else if (root.length > 4 && root.endsWith('e')) root = root.slice(0, -1);
-  return root;
-}
-
-/** "sett" (from "setting") → "set"; "call" stays. */
-function undouble(root: string): string {
-  return /([b-df-hj-km-np-rtv-y])\1$/.test(root) ? root.slice(0, -1) : root;
-}
 
 /**
  * The distinct comparable words of a query (`query`: phrasing words dropped) or a passage. A

@@ -22,6 +22,24 @@ export function stem(word: string): string {
   return word;
 }
 
+/**
+ * A word as the chat's relevance check and the quoting model's sentence choice compare it: the
+ * plural stemmer, then common English
+ * endings (-ing, -ed, a final e) removed, so "cached", "caches" and "caching" are one word.
+ */
+export function matchRoot(word: string): string {
+  let root = stem(word);
+  if (root.length > 5 && root.endsWith('ing')) root = undouble(root.slice(0, -3));
+  else if (root.length > 4 && root.endsWith('ed')) root = undouble(root.slice(0, -2));
+  else if (root.length > 4 && root.endsWith('e')) root = root.slice(0, -1);
+  return root;
+}
+
+/** "sett" (from "setting") → "set"; "call" stays. */
+function undouble(root: string): string {
+  return /([b-df-hj-km-np-rtv-y])\1$/.test(root) ? root.slice(0, -1) : root;
+}
+
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 

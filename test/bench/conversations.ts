@@ -11,7 +11,7 @@
  *
  * `npm run bench -- conversations [--data DIR] [--model-url URL] [--model NAME]`.
  */
-import { DocumentsClient } from '../../src/api/documents/client';
+import type { DocumentsClient } from '../../src/api/documents/client';
 import {
   FileNameCache,
   followUpSearches,
@@ -24,19 +24,10 @@ import {
 import { passageTarget, questionKind, searchSize } from '../../src/chatCore/passageBudget';
 import { type QueryTurn, QueryRewriter, type RewriteModel } from '../../src/chatCore/searchQuery';
 import type { PromptMessage } from '../../src/chatCore/promptBuilder';
-import {
-  cacheFolder,
-  type Collection,
-  dataFolder,
-  type DomainStore,
-  indexDomains,
-  progressBar,
-  readCollection,
-  type Task,
-} from './conversations/collection';
+import { type Collection, type DomainStore, progressBar, type Task } from './conversations/collection';
+import { conversations, findCollection, openConversationSet } from './conversations/session';
 import { mean, pairedBootstrap, score, type TaskScores } from './conversations/measures';
-import { repoRoot, startBackendProcess } from './lib/backendProcess';
-import { type BenchResult, main, progress, type Table } from './lib/report';
+import { type BenchResult, main, type Table } from './lib/report';
 
 const TOKEN = 'bench-conversations';
 /** The "search result count" setting's default: passages a question about one fact gets. */
@@ -88,38 +79,17 @@ async function firstModel(baseUrl: string): Promise<string> {
   return id;
 }
 
-/** The conversations, each as its longest task's turns, with the tasks of each of its turns. */
-function conversations(collection: Collection): { turns: Task['turns']; domain: string; tasks: Map<number, Task> }[] {
-  const byId = new Map<string, Task[]>();
-  for (const task of collection.tasks) byId.set(task.conversationId, [...(byId.get(task.conversationId) ?? []), task]);
-  return [...byId.values()].map((tasks) => {
-    const longest = tasks.reduce((a, b) => (b.turns.length > a.turns.length ? b : a));
-    return { turns: longest.turns, domain: longest.domain, tasks: new Map(tasks.map((t) => [t.turn, t])) };
-  });
-}
-
 async function run(): Promise<BenchResult | undefined> {
-  const folder = dataFolder(repoRoot);
-  if (!folder) {
-    progress("no conversation set found: pass --data DIR (a folder with corpus.jsonl and tasks.jsonl in MT-RAG's layout); skipped.");
-    return undefined;
-  }
-  const collection = readCollection(folder);
-  const cache = cacheFolder(collection);
-  progress(
-    `${folder}: ${collection.passages.length.toLocaleString('en')} passages, ${collection.tasks.length} tasks; index kept in ${cache}`,
-  );
-  const backend = await startBackendProcess(cache, TOKEN);
-  const client = new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: false });
+  const collection = findCollection();
+  if (!collection) return undefined;
+  const { client, stores, close } = await openConversationSet(collection, TOKEN);
   try {
-    const stores = await indexDomains(client, collection, cache);
     const modelUrl = process.env.DOCCHAT_MODEL_URL;
     const model = modelUrl ? httpRewriteModel(modelUrl, process.env.DOCCHAT_MODEL || (await firstModel(modelUrl))) : undefined;
     const results = await play(client, collection, stores, model);
     return report(collection, results, model);
   } finally {
-    await client.close();
-    await backend.stop();
+    await close();
   }
 }
 

@@ -3,8 +3,11 @@
  * of a word taken from all the sources sent), times how much of the question's weight the unit
  * holds, times what the question asks for — steps for "how do I…", the sentence naming the
  * thing for "which…"/"what…", a number for "how many…", a reason for "why…". Earlier questions
- * of the conversation count for less than the last one, so "and how do I change it?" still knows
- * what "it" is. The sources are numbered best first, which counts a little.
+ * of the conversation count for less than the last one, except for a question that leans on them
+ * ("and how do I change it?"), whose subject is theirs. The kind of text counts too: a passage
+ * that is mostly numbers (tables of measurements) or a list of changes (a changelog's entries)
+ * is weaker evidence than prose for a question that asks neither for a number nor for what
+ * changed. The sources are numbered best first, which counts a little.
  */
 import { tokenize } from '../../../../src/backend/search/tokenize';
 import type { Unit } from './answerUnits';
@@ -38,6 +41,26 @@ const REASON_WORDS =
   /\b(?:because|since|so that|so\s+(?:a|the|it|that|search|nothing)|in order to|why|reason|measured|otherwise|instead)\b/i;
 const PLACE_WORDS = /(?:\/[\w.-]+|\\[\w.-]+|\b(?:folder|directory|storage|path|stored|kept|lives?)\b)/i;
 const NAMED = /`[^`]+`|\*\*[^*]+\*\*/;
+
+/** Share of a text's words that are numbers ("142", "1.139.1", "0.687"). */
+export function numericShare(tokens: readonly string[]): number {
+  return tokens.length ? tokens.filter((t) => /\d/.test(t)).length / tokens.length : 0;
+}
+
+/** A question about what changed, or when: a list of changes answers it. */
+const ASKS_ABOUT_CHANGES = /\b(?:changed|new|added|fixed|removed|deprecated|release[ds]?|version|since|when|changelog|history)\b/i;
+
+/** How the text a unit comes from weighs as evidence, against prose: a factor at most 1. */
+export function textKindFactor(type: QuestionType, question: string, unit: Unit, sourceNumericShare: number): number {
+  // A question for a number ("how many", or one that itself names one: "nDCG@10") is answered by
+  // a figure wherever it is written; the kind of text counts for the others.
+  if (type === 'quantity' || /\d/.test(question)) return 1;
+  // Tables and passages of measurements rarely say how to do something or what a thing is.
+  let f = 1 / (1 + NUMERIC_WEIGHT * Math.max(sourceNumericShare, numericShare(unit.tokens)));
+  // An entry of a list of changes says that something changed, not how to use it.
+  if (unit.changeEntry && !ASKS_ABOUT_CHANGES.test(question)) f *= CHANGE_ENTRY_FACTOR;
+  return f;
+}
 
 /** How well a unit looks like what the question asks for, as a factor around 1. */
 function typeFactor(type: QuestionType, unit: Unit): number {
@@ -82,17 +105,39 @@ const OPENING_TOKENS = 8;
 const OPENING_BONUS = 0.25;
 /** How much being the search's first source counts, against its last. */
 const RANK_PRIOR = 0.15;
+/** A passage whose words are all numbers weighs 1 / (1 + this) of prose. */
+const NUMERIC_WEIGHT = 2;
+/** An entry of a list of changes, for a question not about changes. */
+const CHANGE_ENTRY_FACTOR = 0.6;
+/** Weight of the earlier questions' words when the question leans on them ("and how do I change it?"). */
+const LEANING_EARLIER_WEIGHT = 0.8;
+/** A question with this few words of its own leans on the conversation for its subject… */
+const LEANING_MAX_TERMS = 1;
+/** …and so does one with two that refers back ("and how do I restrict it to some files?"). */
+const REFERS_BACK = /\b(?:it|its|that|this|they|them|those|these|there)\b/i;
+const REFERRING_MAX_TERMS = 2;
 
 /** Words that ask rather than name what is asked about ("how long", "is there a way to"). */
 const ASKING = /\b(?:how\s+(?:many|much|long|often|far|big|large|old|fast)|what\s+kind\s+of|is\s+there\s+a\s+way\s+to|way\s+to)\b/gi;
 
-/** Query terms with their weights: the question's, then earlier questions' words it lacks. */
+/** Whether a question leans on the conversation for its subject: "and how do I change it?". */
+export function leansOnConversation(question: string): boolean {
+  const own = new Set(tokenize(question.replace(ASKING, ' '))).size;
+  return own <= LEANING_MAX_TERMS || (own <= REFERRING_MAX_TERMS && REFERS_BACK.test(question));
+}
+
+/**
+ * Query terms with their weights: the question's, then earlier questions' words it lacks — the
+ * last earlier question's most, since a follow-up is about what was asked just before.
+ */
 export function queryWeights(question: string, earlier: readonly string[] = []): Map<string, number> {
   const weights = new Map<string, number>();
   for (const term of tokenize(question.replace(ASKING, ' '))) weights.set(term, 1);
-  for (const text of earlier) {
-    for (const term of tokenize(text.replace(ASKING, ' '))) if (!weights.has(term)) weights.set(term, EARLIER_WEIGHT);
-  }
+  const carried = earlier.length && leansOnConversation(question) ? LEANING_EARLIER_WEIGHT : EARLIER_WEIGHT;
+  [...earlier].reverse().forEach((text, i) => {
+    const weight = i === 0 ? carried : EARLIER_WEIGHT;
+    for (const term of tokenize(text.replace(ASKING, ' '))) if (!weights.has(term)) weights.set(term, weight);
+  });
   return weights;
 }
 
@@ -108,10 +153,12 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
     return Math.log(1 + (units.length - n + 0.5) / (n + 0.5));
   };
   const averageLength = units.reduce((sum, u) => sum + u.tokens.length, 0) / units.length;
-  // Coverage is of the question's own words; earlier questions' words only add to the score.
+  // Coverage is of the question's own words, and of the subject it leans on (weighted as carried).
   let totalWeight = 0;
-  for (const [term, weight] of weights) if (weight === 1) totalWeight += idf(term);
+  for (const [term, weight] of weights) if (weight === 1 || weight === LEANING_EARLIER_WEIGHT) totalWeight += weight * idf(term);
   const sourceNumbers = [...new Set(units.map((u) => u.source))].sort((a, b) => a - b);
+  const numericBySource = new Map<number, number>();
+  for (const n of sourceNumbers) numericBySource.set(n, numericShare(units.filter((u) => u.source === n).flatMap((u) => u.tokens)));
   return units
     .map((unit) => {
       const counts = new Map<string, number>();
@@ -130,10 +177,8 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
           continue;
         }
         inUnit = true;
-        if (weight === 1) {
-          held += w;
-          terms.push(term);
-        }
+        if (weight === 1 || weight === LEANING_EARLIER_WEIGHT) held += w;
+        if (weight === 1) terms.push(term);
         if (opening.has(term)) heldEarly += w;
         bm25 += (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * unit.tokens.length) / averageLength));
       }
@@ -142,7 +187,10 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
       const early = 1 + (OPENING_BONUS * heldEarly) / Math.max(held, totalWeight, 1e-9);
       const rank = sourceNumbers.indexOf(unit.source) / Math.max(1, sourceNumbers.length - 1);
       const prior = 1 + RANK_PRIOR * (1 - rank);
-      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * prior, terms };
+      const kind = textKindFactor(type, question, unit, numericBySource.get(unit.source) ?? 0);
+      // Text that does not read as language (OCR noise, a run-on header) is weak evidence.
+      const quality = unit.quality;
+      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * kind * prior * quality, terms };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);

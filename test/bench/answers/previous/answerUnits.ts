@@ -29,6 +29,22 @@ export interface Unit {
   listItem: boolean;
   /** Words of the heading the unit is under. */
   heading: string[];
+  /** A list item under a heading that names a section of a list of changes ("Added", "[1.2.0]"). */
+  changeEntry: boolean;
+  /**
+   * How much the text reads as language, 0 to 1: 1 for prose, table rows and code; less for a
+   * sentence that is mostly not words (OCR noise of a scanned page) or a run of words far longer
+   * than a sentence without sentence punctuation (`textQuality`).
+   */
+  quality: number;
+}
+
+/** Section names of a list of changes (Keep a Changelog's, and release notes'). */
+const CHANGE_SECTION =
+  /^(?:added|changed|fixed|removed|deprecated|security|features?|bug ?fixes|improvements?|breaking changes?|unreleased|\[?v?\d+\.\d+(?:\.\d+)?\]?.*)$/i;
+/** Whether a heading names a section of a list of changes ("Added", "[1.2.0] - 2026-01-05"). */
+export function isChangeSection(heading: string): boolean {
+  return CHANGE_SECTION.test(heading.replace(/[*_`#]/g, '').trim());
 }
 
 const LIST_MARKER = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/;
@@ -103,6 +119,62 @@ function blocks(text: string): Block[] {
   return out;
 }
 
+/** A sentence longer than this without sentence punctuation is no sentence (a scanned page's header run together). */
+export const RUN_ON_CHARS = 300;
+/** Below this share of words that read as words, a text is mostly noise (OCR of a scan, a page header). */
+export const WORDLIKE_SHARE = 0.8;
+
+/** Code spans are words whatever their characters. */
+const CODE_SPAN = /`[^`\n]*`/g;
+/** A Markdown link reads as its text. */
+const LINK = /\[([^\]\n]*)\]\([^)\s]*\)/g;
+/** Punctuation and markup around a word, not part of it. */
+const AROUND = /^[\s"'“”‘’([{<*_~]+|[\s"'“”‘’)\]}>*_~.,;:!?…]+$/gu;
+/** A word: letters (a capital first, or all capitals as in an acronym), with inner apostrophes or hyphens. */
+const WORD = /^(?:\p{Lu}?\p{Ll}+|\p{Lu}{2,6})(?:['’-]\p{L}+)*$/u;
+/** A figure: "42", "0.687", "+0.068", "12/03/2026", "15:04", "3%", "1.9×", "$1,200". */
+const FIGURE = /^[+−-]?[$€£]?\p{N}+(?:[.,:/-]\p{N}+)*(?:%|×|x|st|nd|rd|th|s)?$/u;
+/** A name made of parts: "docchat.search.maxResults", "src/chatCore", "Recall@5", "user@example.com". */
+const COMPOUND = /^\p{L}[\p{L}\p{N}_]*(?:[./:@#-]+[\p{L}\p{N}_]+)+\/?$/u;
+/** Single letters that are words. */
+const ONE_LETTER = /^[aAI]$/;
+/** Punctuation standing alone between words: neither a word nor noise. */
+const STANDALONE = /^[,.;:()[\]%&+=≥≤×→–—-]{1,3}$/;
+
+/** Whether a token (whitespace-separated, punctuation around it removed) reads as a word, a figure or a name. */
+function wordlike(bare: string): boolean {
+  return WORD.test(bare) || FIGURE.test(bare) || COMPOUND.test(bare) || ONE_LETTER.test(bare);
+}
+
+/** The share of a text's tokens that read as words, figures or names (code spans and link texts count as words). */
+export function wordlikeShare(text: string): number {
+  const tokens = text
+    .replace(CODE_SPAN, ' code ')
+    .replace(LINK, ' $1 ')
+    .split(/\s+/)
+    .filter((token) => token && !STANDALONE.test(token));
+  if (!tokens.length) return 1;
+  return tokens.filter((token) => wordlike(token.replace(AROUND, ''))).length / tokens.length;
+}
+
+/** A text far longer than a sentence with no sentence punctuation in it. */
+export function isRunOn(text: string): boolean {
+  // Sentence punctuation ends a word ("report."), not a stray mark of a scan (" ; ").
+  return text.length > RUN_ON_CHARS && !/[\p{L}\p{N})"'”’`][.!?;:](?=\s|$)/u.test(text);
+}
+
+/**
+ * How much a sentence reads as language, 0 to 1 (`Unit.quality`): the share of its words that
+ * read as words, figures or names, against `WORDLIKE_SHARE` (cubed: noise falls fast), and, for
+ * a run-on, the length of a long sentence against its own.
+ */
+export function textQuality(text: string): number {
+  const share = wordlikeShare(text);
+  const words = share >= WORDLIKE_SHARE ? 1 : (share / WORDLIKE_SHARE) ** 3;
+  const length = isRunOn(text) ? RUN_ON_CHARS / text.length : 1;
+  return words * length;
+}
+
 /** A paragraph's sentences, a label too short to stand alone joined to the sentence after it. */
 export function sentences(paragraph: string): string[] {
   const parts = paragraph.replace(/\s+/g, ' ').trim().split(SENTENCE_BOUNDARY);
@@ -125,9 +197,11 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
   const out: Unit[] = [];
   blocks(source.text).forEach((block, index) => {
     const heading = tokenize(block.heading);
-    const push = (unit: Omit<Unit, 'source' | 'position' | 'tokens' | 'heading'>) => {
+    const changeEntry = block.listItem && isChangeSection(block.heading);
+    const push = (unit: Omit<Unit, 'source' | 'position' | 'tokens' | 'heading' | 'changeEntry' | 'quality'>) => {
       const tokens = tokenize(unit.text);
-      if (tokens.length) out.push({ ...unit, source: source.n, position: out.length, tokens, heading });
+      const quality = unit.kind === 'sentence' ? textQuality(unit.text) : 1;
+      if (tokens.length) out.push({ ...unit, source: source.n, position: out.length, tokens, heading, changeEntry, quality });
     };
     if (block.kind === 'code') {
       const text = block.lines.join('\n').trim();
@@ -144,7 +218,11 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
       }
       return;
     }
-    sentences(block.lines.join('\n')).forEach((text, i) => {
+    // A run-on of several lines (OCR of a scanned page, lines without punctuation) is split at its
+    // line breaks: a line is closer to a sentence than the run of them.
+    const joined = sentences(block.lines.join('\n'));
+    const split = joined.some(isRunOn) && block.lines.length > 1 ? block.lines.flatMap((line) => sentences(line)) : joined;
+    split.forEach((text, i) => {
       push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: block.listItem && i === 0 });
     });
   });

@@ -1,13 +1,16 @@
 /**
- * The answer benchmark's "previous": `local-extractive` as it answered before the sentence choice
- * took the passage's kind of text into account (kept unchanged with answerScoring.ts and
- * answerUnits.ts beside it, so one run measures both).
+ * The answer benchmarks' "previous": `local-extractive` as it answered before sentences were
+ * scored by how close together the question's words stand in them and words were matched by their
+ * roots (kept unchanged with answerScoring.ts and answerUnits.ts beside it, so one run measures
+ * both).
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *
  * Numbered sources are recognised in system, user and tool messages as blocks starting with a
  * line like `[1] title`, `Source 1: title`, `### [2] file.md` or `<source id="3">`; a block runs
- * to the next marker, `</source>`, a `Question:` line or the end of the message. The question is
+ * to the next marker, `</source>`, a `Question:` line or the end of the message; a line of a
+ * source's fenced code block, or one whose number this message has given already, is the
+ * source's text, not a marker. The question is
  * the last user message without its sources; earlier user messages say what a follow-up refers to.
  * The answer quotes the sentences, table rows and code blocks of the sources that answer the
  * question best (answerScoring.ts), best source first, each followed by the `[n]` of the source it
@@ -33,6 +36,7 @@ const MARKER =
   /^\s*(?:#{1,6}\s*|[-*]\s+)?(?:\[(\d{1,3})\]|(?:source|document|doc|context)\s*(?:#\s*)?\[?(\d{1,3})\]?(?=\s*[:.)\-\]]|\s*$)|<source\s+(?:id|n|index|number)\s*=\s*["']?(\d{1,3})["']?[^>]*>)\s*[:.)-]?\s*(.*)$/i;
 const QUESTION_LABEL = /^\s*(?:\*\*)?(?:user\s+)?(?:question|q)(?:\*\*)?\s*:\s*(.*)$/i;
 const SOURCE_END = /^\s*<\/source>\s*$/i;
+const FENCE = /^\s*(`{3,}|~{3,})/;
 
 interface Parsed {
   sources: Source[];
@@ -56,11 +60,25 @@ export function parseMessage(content: string): Parsed {
     sources.push({ n: current.n, title: titled ? first.trim() : '', text });
     current = undefined;
   };
+  // Inside a source, a fenced code block is its text: a line there that looks like a marker
+  // ("[1] holidays.md (score 0.83)" in a transcript) starts no source.
+  let fence: string | undefined;
+  const used = new Set<number>();
   for (const line of content.replace(/\r\n?/g, '\n').split('\n')) {
+    const opening = current ? FENCE.exec(line) : undefined;
+    if (fence !== undefined || opening) {
+      if (fence === undefined) fence = opening![1]!;
+      else if (line.trim().startsWith(fence) && !line.trim().slice(fence.length).trim()) fence = undefined;
+      current!.lines.push(line);
+      continue;
+    }
     const marker = MARKER.exec(line);
-    if (marker) {
+    const n = marker ? Number(marker[1] ?? marker[2] ?? marker[3]) : NaN;
+    // A number already given in this message is a line of the source it is in, not a new one.
+    if (marker && !used.has(n)) {
       close();
-      current = { n: Number(marker[1] ?? marker[2] ?? marker[3]), lines: [marker[4] ?? ''] };
+      used.add(n);
+      current = { n, lines: [marker[4] ?? ''] };
       continue;
     }
     if (current && SOURCE_END.test(line)) {

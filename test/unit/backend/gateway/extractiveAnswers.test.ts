@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { answer, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
+import { closeness } from '../../../../src/backend/gateway/answerScoring';
 import { isRunOn, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources } from '../../../../src/chatCore/citations';
 
@@ -236,5 +237,41 @@ describe('local-extractive: OCR noise of a scanned page is not quoted as a sente
     assert.ok(wordlikeShare("' ; ; l1 | ~ I| K0wa1ski ^ ==") < 0.3);
     const runOnLine = 'word '.repeat(120).trim();
     assert.ok(isRunOn(runOnLine) && textQuality(runOnLine) < 0.6, 'a single line far longer than a sentence weighs less');
+  });
+});
+
+describe('local-extractive: which sentence answers, by word roots and by how close the words stand', () => {
+  const ENGINES = `engines.md
+| engine | modes | notes |
+|---|---|---|
+| \`lite\` | offline, online | the default engine for pages of every kind and size, with a model server used in either mode only when one runs on this machine; answers are kept on disk, and a second offline engine is optional |`;
+  const OFFLINE = `offline.md
+In Offline mode the built-in \`lite\` engine answers every question from the pages kept on disk, with a citation for each page it quotes.`;
+
+  it('quotes first, and cites, the sentence whose question words stand together, not a row that scatters them', () => {
+    const text = answer(grounded([ENGINES, OFFLINE], 'Which engine answers in Offline mode?'));
+    assert.match(firstQuote(text), /^- "In Offline mode the built-in `lite` engine answers every question/);
+    assert.match(firstQuote(text), /\[2\]$/, `the first quote cites the source it comes from:\n${text}`);
+  });
+
+  it('matches a word by its root: "attaching" answers "attach"', () => {
+    const text = answer(
+      grounded(
+        [
+          'pages.md\nA scanned page can be large, and a page of a scan is an image.',
+          'ocr.md\nAttaching a scanned page runs OCR on it first.',
+        ],
+        'How do I attach a scanned page?',
+      ),
+    );
+    assert.match(firstQuote(text), /^- "Attaching a scanned page runs OCR on it first\." \[2\]$/, text);
+  });
+
+  it('measures how close the question words stand: side by side, apart, or only one of them', () => {
+    const wanted = new Set(['engine', 'offline']);
+    assert.equal(closeness(['offline', 'engine', 'page'], wanted), 1);
+    assert.equal(closeness(['offline', 'page', 'disk', 'engine', 'offline'], wanted), 2 / 2, 'the shortest run counts');
+    assert.equal(closeness(['offline', 'page', 'disk', 'engine'], wanted), 2 / 4);
+    assert.equal(closeness(['engine', 'page'], wanted), 0);
   });
 });

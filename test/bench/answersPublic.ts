@@ -1,0 +1,357 @@
+/**
+ * Local mode's answers judged on public conversations (MT-RAG's clapnq and fiqa sets, see
+ * conversations/collection.ts): each conversation is played turn by turn through the chat's own
+ * answer path (`generateAnswer`: the follow-up rule, grounding in the domain's store of the
+ * embedded backend, the prompt) with the benchmark's reference answers as the assistant's text,
+ * as the follow-up benchmark does. For each answerable turn that has a reference answer (the
+ * assistant message after it), the prompt the model gets is answered by `local-extractive` as it
+ * is now, as it was before its last change and as it first was (kept copies), and by two
+ * baselines (the first one or two sentences of the top source), side by side; and the same again
+ * with the grounding replaced by the passages people marked relevant (the oracle), so retrieval
+ * and sentence choice are seen apart.
+ *
+ * Conversations are split into a tuning half and a held-out half by a hash of their id.
+ *
+ * `npm run bench -- answers-public [--data DIR]`; `DOCCHAT_BENCH_REUSE_GROUNDING=1` answers the
+ * prompts the last run grounded (kept in the set's cache folder) without starting the backend,
+ * to try a change of sentence choice in seconds.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LOCAL_CHAT_MODEL } from '../../src/api/gateway/models';
+import { FileNameCache, numberSources } from '../../src/chatCore/grounding';
+import type { ChatMessage, ChatSource, PassageSource } from '../../src/chatCore/conversation';
+import { buildChatMessages, type PromptMessage } from '../../src/chatCore/promptBuilder';
+import { answer as answerNow, collectSources, type PlainMessage } from '../../src/backend/gateway/extractive';
+import { unitsOf } from '../../src/backend/gateway/answerUnits';
+import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
+import { answer as answerFirst } from './answers/extractiveBefore';
+import { answer as answerPrevious } from './answers/previous/extractive';
+import { cacheFolder, type Collection, progressBar } from './conversations/collection';
+import { conversations, findCollection, openConversationSet } from './conversations/session';
+import { mean, pairedBootstrap } from './conversations/measures';
+import { quotesOf, rouge1F, rouge1Recall, rougeLF, rougeWords, sameSentence } from './answersPublic/measures';
+import { type BenchResult, main, progress, type Table } from './lib/report';
+
+const TOKEN = 'bench-answers-public';
+/** The "search result count" setting's default. */
+const MAX_RESULTS = 10;
+const GROUNDING_FILE = 'answers-grounding.json';
+
+type Half = 'tune' | 'heldout';
+
+/** A conversation's half: the first byte of the SHA-256 of its id, even or odd. */
+export function halfOf(conversationId: string): Half {
+  return createHash('sha256').update(conversationId).digest()[0]! % 2 === 0 ? 'tune' : 'heldout';
+}
+
+/** One prompt to answer: the messages the model gets and the passage behind each source number. */
+interface Prompt {
+  messages: PromptMessage[];
+  passageOf: Record<number, string>;
+  /** Each source's text, by number (for the best sentence of a relevant passage). */
+  textOf: Record<number, string>;
+}
+
+interface Case {
+  taskId: string;
+  conversationId: string;
+  domain: string;
+  half: Half;
+  reference: string;
+  relevant: string[];
+  retrieved: Prompt;
+  oracle: Prompt;
+}
+
+function promptOf(messages: PromptMessage[], sources: readonly ChatSource[], passageOf: (fileId: string) => string): Prompt {
+  const out: Prompt = { messages, passageOf: {}, textOf: {} };
+  for (const source of sources) {
+    if (source.kind !== 'passage') continue;
+    out.passageOf[source.number] = passageOf(source.fileId);
+    out.textOf[source.number] = source.content;
+  }
+  return out;
+}
+
+/** Plays every conversation through the chat's answer path and keeps the prompts of the turns to judge. */
+async function ground(collection: Collection): Promise<Case[]> {
+  const set = await openConversationSet(collection, TOKEN);
+  const passageText = new Map(collection.passages.map((p) => [p.id, p.text]));
+  try {
+    const cases: Case[] = [];
+    const all = conversations(collection);
+    const played = progressBar('conversations played', all.length);
+    let count = 0;
+    for (const conversation of all) {
+      const domain = set.stores.get(conversation.domain);
+      if (!domain) throw new Error(`no passages of the domain ${conversation.domain}`);
+      const store = { id: domain.storeId, name: domain.domain };
+      const passageOf = (fileId: string) => domain.passageOf.get(fileId) ?? fileId;
+      let captured: PromptMessage[] = [];
+      const gateway: AnswerGateway = {
+        async *streamChatCompletion(request) {
+          captured = request.messages;
+          yield { content: '.', finishReason: 'stop' };
+        },
+        // eslint-disable-next-line require-yield
+        async *streamInference() {
+          throw new Error('not used');
+        },
+      };
+      const history: ChatMessage[] = [];
+      const fileNames = new FileNameCache();
+      let turnNumber = 0;
+      for (let i = 0; i < conversation.turns.length; i++) {
+        const message = conversation.turns[i]!;
+        if (message.role !== 'user') continue;
+        turnNumber++;
+        captured = [];
+        let sources: ChatSource[] = [];
+        let searchQuery: string | undefined;
+        const stream = generateAnswer(
+          {
+            question: message.content,
+            history,
+            context: [],
+            model: LOCAL_CHAT_MODEL,
+            legacy: false,
+            projectCode: 'NA',
+            stores: [store],
+            maxResults: MAX_RESULTS,
+          },
+          { gateway, documents: set.client, fileNames },
+          new AbortController().signal,
+        );
+        for (let next = await stream.next(); !next.done; next = await stream.next()) {
+          if (next.value.type === 'start') {
+            sources = next.value.sources;
+            searchQuery = next.value.searchQuery;
+          }
+        }
+        const reference = conversation.turns[i + 1]?.role === 'assistant' ? conversation.turns[i + 1]!.content : '';
+        const task = conversation.tasks.get(turnNumber);
+        if (task?.answerable && reference.trim() && task.qrels.size) {
+          const relevant = [...task.qrels.keys()];
+          const oracleSources = numberSources(
+            [],
+            relevant.map((id): PassageSource => ({
+              kind: 'passage',
+              storeId: store.id,
+              storeName: store.name,
+              fileId: id,
+              filename: `${id}.txt`,
+              content: passageText.get(id) ?? '',
+            })),
+          );
+          cases.push({
+            taskId: task.taskId,
+            conversationId: conversation.id,
+            domain: conversation.domain,
+            half: halfOf(conversation.id),
+            reference,
+            relevant,
+            retrieved: promptOf(captured, sources, passageOf),
+            oracle: promptOf(
+              buildChatMessages({ question: message.content, history, sources: oracleSources, searchedStore: store.name }),
+              oracleSources,
+              (id) => id,
+            ),
+          });
+        }
+        history.push({ id: `u${turnNumber}`, role: 'user', content: message.content, createdAt: i });
+        history.push({
+          id: `a${turnNumber}`,
+          role: 'assistant',
+          content: reference,
+          createdAt: i,
+          status: 'done',
+          sources,
+          ...(searchQuery ? { searchQuery } : {}),
+        });
+      }
+      played(++count);
+    }
+    return cases;
+  } finally {
+    await set.close();
+  }
+}
+
+/** The first `count` sentences of the top source, quoted as `local-extractive` quotes. */
+function leadAnswer(count: number) {
+  return (messages: readonly PlainMessage[]) => {
+    const { sources } = collectSources(messages);
+    const top = sources[0];
+    if (!top) return '';
+    const lead = unitsOf(top)
+      .filter((u) => u.kind === 'sentence')
+      .slice(0, count);
+    return `From the supplied sources:\n\n${lead.map((u) => `- "${u.text}" [${top.n}]`).join('\n')}\n\n_${LOCAL_CHAT_MODEL}_`;
+  };
+}
+
+const GENERATORS = [
+  { id: 'lead1', label: 'baseline: the first sentence of the top source', answer: leadAnswer(1) },
+  { id: 'lead2', label: 'baseline: the first two sentences of the top source', answer: leadAnswer(2) },
+  { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
+  { id: 'previous', label: 'previous: BM25 over sentences, question type, kind of text', answer: answerPrevious },
+  { id: 'now', label: 'now: words close together, word roots', answer: answerNow },
+] as const;
+
+interface Judged {
+  rouge1: number;
+  rougeL: number;
+  quotes: number;
+  words: number;
+  /** The first quote cites a relevant passage. */
+  firstRelevant: boolean;
+  /** Undefined when no quote cites a relevant passage; else whether the first such quote is that passage's best sentence. */
+  rightSentence?: boolean;
+}
+
+function judge(c: Case, prompt: Prompt, answer: string): Judged {
+  const quotes = quotesOf(answer);
+  const reference = rougeWords(c.reference);
+  const quoted = rougeWords(quotes.map((q) => q.text).join(' '));
+  const relevant = new Set(c.relevant);
+  const isRelevant = (n: number) => relevant.has(prompt.passageOf[n] ?? '');
+  const fromRelevant = quotes.find((q) => isRelevant(q.source));
+  let rightSentence: boolean | undefined;
+  if (fromRelevant) {
+    const sentences = unitsOf({ n: fromRelevant.source, text: prompt.textOf[fromRelevant.source] ?? '' }).map((u) => u.text);
+    const best = sentences.reduce(
+      (top, s) => {
+        const f = rouge1F(rougeWords(s), reference);
+        return f > top.f ? { s, f } : top;
+      },
+      { s: '', f: -1 },
+    );
+    rightSentence = sameSentence(fromRelevant.text, best.s);
+  }
+  return {
+    rouge1: rouge1Recall(quoted, reference),
+    rougeL: rougeLF(quoted, reference),
+    quotes: quotes.length,
+    words: quoted.length,
+    firstRelevant: quotes.length > 0 && isRelevant(quotes[0]!.source),
+    ...(rightSentence !== undefined ? { rightSentence } : {}),
+  };
+}
+
+const f3 = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
+const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
+
+async function run(): Promise<BenchResult | undefined> {
+  const collection = findCollection();
+  if (!collection) return undefined;
+  const saved = path.join(cacheFolder(collection), GROUNDING_FILE);
+  let cases: Case[];
+  if (process.env.DOCCHAT_BENCH_REUSE_GROUNDING && existsSync(saved)) {
+    progress(`answering the prompts grounded by the last run (${saved})`);
+    cases = JSON.parse(readFileSync(saved, 'utf8')) as Case[];
+  } else {
+    cases = await ground(collection);
+    writeFileSync(saved, JSON.stringify(cases));
+  }
+  // `DOCCHAT_BENCH_HALF=tune` judges one half only (the held-out half is not looked at while tuning).
+  const only = process.env.DOCCHAT_BENCH_HALF;
+  const halves = (['tune', 'heldout'] as const).filter((h) => !only || h === only);
+  const groundings = [
+    { id: 'retrieved', label: "DocChat's grounding" },
+    { id: 'oracle', label: 'oracle: the relevant passages' },
+  ] as const;
+  const rows: (string | number)[][] = [];
+  const differences: (string | number)[][] = [];
+  const signed = (n: number) => (n >= 0 ? `+${n.toFixed(3)}` : n.toFixed(3));
+  for (const half of halves) {
+    const of = cases.filter((c) => c.half === half);
+    const halfLabel = `${half === 'tune' ? 'tuning half' : 'held out'}, ${of.length}`;
+    for (const grounding of groundings) {
+      const byGenerator = new Map<string, Judged[]>();
+      for (const generator of GENERATORS) {
+        const judged = of.map((c) => judge(c, c[grounding.id], generator.answer(c[grounding.id].messages)));
+        byGenerator.set(generator.id, judged);
+        const quoting = judged.filter((j) => j.rightSentence !== undefined);
+        rows.push([
+          halfLabel,
+          grounding.label,
+          generator.label,
+          f3(mean(judged.map((j) => j.rouge1))),
+          f3(mean(judged.map((j) => j.rougeL))),
+          pct(judged.filter((j) => j.firstRelevant).length, judged.length),
+          pct(quoting.filter((j) => j.rightSentence).length, quoting.length),
+          (mean(judged.map((j) => j.quotes)) || 0).toFixed(2),
+          (mean(judged.map((j) => j.words)) || 0).toFixed(1),
+        ]);
+      }
+      const now = byGenerator.get('now')!;
+      const previous = byGenerator.get('previous')!;
+      const measures: ((j: Judged) => number)[] = [(j) => j.rouge1, (j) => j.rougeL, (j) => (j.firstRelevant ? 1 : 0)];
+      differences.push([
+        halfLabel,
+        grounding.label,
+        ...measures.map((m) => {
+          const a = now.map(m);
+          const b = previous.map(m);
+          const [low, high] = pairedBootstrap(a, b);
+          return `${signed(mean(a) - mean(b))} [${signed(low)}, ${signed(high)}]`;
+        }),
+      ]);
+    }
+  }
+  const domains = [...new Set(cases.map((c) => c.domain))].sort();
+  const byDomain: Table = {
+    caption: 'By domain (the halves judged together): ROUGE-L F and the right sentence of the relevant passage quoted',
+    columns: ['domain', 'grounding', ...GENERATORS.filter((g) => g.id !== 'lead1' && g.id !== 'first').map((g) => g.id)],
+    rows: domains.flatMap((domain) => {
+      const of = cases.filter((c) => c.domain === domain && halves.includes(c.half));
+      return groundings.map((grounding) => [
+        `${domain}, ${of.length}`,
+        grounding.label,
+        ...GENERATORS.filter((g) => g.id !== 'lead1' && g.id !== 'first').map((g) => {
+          const judged = of.map((c) => judge(c, c[grounding.id], g.answer(c[grounding.id].messages)));
+          const quoting = judged.filter((j) => j.rightSentence !== undefined);
+          return `${f3(mean(judged.map((j) => j.rougeL)))}; ${pct(quoting.filter((j) => j.rightSentence).length, quoting.length)}`;
+        }),
+      ]);
+    }),
+  };
+  const summary: Table = {
+    caption:
+      'Answerable turns with a reference answer: ROUGE against the reference, the first quote from a relevant passage, and the right sentence of a relevant passage',
+    columns: [
+      'conversations',
+      'grounding',
+      'model',
+      'ROUGE-1 recall',
+      'ROUGE-L F',
+      'first quote from a relevant passage',
+      'right sentence of the relevant passage quoted',
+      'quotes per answer',
+      'words quoted',
+    ],
+    rows,
+  };
+  const interval: Table = {
+    caption: 'Now minus previous, over the same turns: mean difference [95% paired-bootstrap interval]',
+    columns: ['conversations', 'grounding', 'ROUGE-1 recall', 'ROUGE-L F', 'first quote from a relevant passage (share)'],
+    rows: differences,
+  };
+  return {
+    id: 'answers-public',
+    title: 'Local mode answers on public conversations',
+    goal: 'On held-out conversations, `local-extractive` quotes more of the reference answer (ROUGE-1 recall, ROUGE-L F) than the first sentences of the top source and than its previous version, and quotes the best sentence of the relevant passage it quotes.',
+    method:
+      `${cases.length} answerable turns with a reference answer (${domains.join(', ')}) of ${collection.folder}: each conversation is played through the chat's answer path (\`generateAnswer\`, grounding with ${MAX_RESULTS} results in the domain's store of the embedded backend) with the reference answers as the assistant's text; each turn's prompt is answered by each model, and again with the relevant passages as the only sources (oracle). ` +
+      'Words are lower-cased letters and digits without DocChat\'s English stop words, on both sides, unstemmed; ROUGE-1 recall clips repeated words, ROUGE-L F is the LCS F1 (β = 1). "First quote from a relevant passage": of all turns. "Right sentence": of the turns whose answer quotes a relevant passage, the first such quote is the sentence of that passage with the highest ROUGE-1 F1 against the reference.',
+    tables: [summary, interval, byDomain],
+    notes: [
+      'Conversations are split by the first byte of the SHA-256 of their id (even: tuning half, odd: held out); sentence choice was tuned on the tuning half only.',
+      'The lead baselines quote the first one or two sentences of the top source in the same format.',
+    ],
+  };
+}
+
+main(run);

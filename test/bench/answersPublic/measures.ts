@@ -1,0 +1,95 @@
+/**
+ * How an extractive answer is judged against a reference answer written by a person: ROUGE-1
+ * recall and ROUGE-L F over words, whether its quotes come from passages people marked relevant,
+ * and whether the sentence it quotes from such a passage is the one that passage holds closest to
+ * the reference. Words are lower-cased runs of letters and digits, without DocChat's English stop
+ * words (src/common/terms.ts) on both sides and without stemming, so a measure never credits the
+ * answer's own word matching.
+ */
+import { STOP_WORDS } from '../../../src/common/terms';
+
+export function rougeWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w));
+}
+
+/** Share of the reference's words (counted with repeats, clipped) the candidate holds. */
+export function rouge1Recall(candidate: readonly string[], reference: readonly string[]): number {
+  if (!reference.length) return 0;
+  const counts = new Map<string, number>();
+  for (const w of candidate) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let overlap = 0;
+  for (const w of reference) {
+    const left = counts.get(w) ?? 0;
+    if (left > 0) {
+      overlap++;
+      counts.set(w, left - 1);
+    }
+  }
+  return overlap / reference.length;
+}
+
+/** ROUGE-1 F1: recall and precision of the clipped word overlap. */
+export function rouge1F(candidate: readonly string[], reference: readonly string[]): number {
+  const recall = rouge1Recall(candidate, reference);
+  const precision = candidate.length ? (recall * reference.length) / candidate.length : 0;
+  return recall + precision > 0 ? (2 * recall * precision) / (recall + precision) : 0;
+}
+
+function lcs(a: readonly string[], b: readonly string[]): number {
+  let previous = new Array<number>(b.length + 1).fill(0);
+  for (const x of a) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) row[j] = x === b[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, row[j - 1]!);
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** ROUGE-L F1 (β = 1): the longest common subsequence against both lengths. */
+export function rougeLF(candidate: readonly string[], reference: readonly string[]): number {
+  if (!candidate.length || !reference.length) return 0;
+  const l = lcs(candidate, reference);
+  const recall = l / reference.length;
+  const precision = l / candidate.length;
+  return recall + precision > 0 ? (2 * recall * precision) / (recall + precision) : 0;
+}
+
+export interface Quote {
+  text: string;
+  /** The source number its citation gives. */
+  source: number;
+}
+
+const CITATION = /\[(\d{1,3})\]/g;
+
+/**
+ * The quotes of a `local-extractive` answer, in order: the text before each citation, without
+ * list marks and quotation marks. An answer that quotes nothing has none.
+ */
+export function quotesOf(answer: string): Quote[] {
+  const body = /From the supplied sources:\s*([\s\S]*?)(?:\n\n_[^\n]*_\s*)?$/.exec(answer)?.[1];
+  if (!body) return [];
+  const out: Quote[] = [];
+  let last = 0;
+  for (const match of body.matchAll(CITATION)) {
+    const text = body
+      .slice(last, match.index)
+      .trim()
+      .replace(/^[-*]\s+/, '')
+      .replace(/^["“]|["”]$/g, '')
+      .trim();
+    last = match.index + match[0].length;
+    if (text) out.push({ text, source: Number(match[1]) });
+  }
+  return out;
+}
+
+/** Text as the sentence match compares it: words and single spaces. */
+export const comparable = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+
+/** Whether a quote is a given sentence: one holds the other (sentence splitters differ a little). */
+export function sameSentence(quote: string, sentence: string): boolean {
+  const a = comparable(quote);
+  const b = comparable(sentence);
+  return Boolean(a && b) && (a.includes(b) || b.includes(a));
+}

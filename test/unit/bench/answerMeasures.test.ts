@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { quotesOf, rouge1F, rouge1Recall, rougeLF, rougeWords, sameSentence } from '../../bench/answersPublic/measures';
+import { answer } from '../../../src/backend/gateway/extractive';
+
+describe('public answer benchmark measures', () => {
+  it('compares words without stop words on both sides, lower-cased and unstemmed', () => {
+    assert.deepEqual(rougeWords('The Steelers have won six Super Bowls.'), ['steelers', 'won', 'six', 'super', 'bowls']);
+  });
+
+  it('clips a repeated word in ROUGE-1 recall and scores precision in its F1', () => {
+    const reference = rougeWords('cotton gin cotton production');
+    assert.equal(rouge1Recall(rougeWords('cotton cotton cotton'), reference), 2 / 4);
+    assert.equal(rouge1Recall(rougeWords('gin production cotton cotton'), reference), 1);
+    // Recall 1/4, precision 1/2.
+    assert.equal(rouge1F(rougeWords('cotton india'), reference), (2 * 0.25 * 0.5) / 0.75);
+    assert.equal(rouge1Recall([], reference), 0);
+  });
+
+  it('scores ROUGE-L F by the longest common subsequence, order included', () => {
+    const reference = rougeWords('gin raised cotton production south');
+    assert.equal(rougeLF(reference, reference), 1);
+    // LCS "gin cotton south" = 3 of 5 and of 4.
+    const f = rougeLF(rougeWords('south gin cotton south'), reference);
+    assert.equal(f, (2 * (3 / 5) * (3 / 4)) / (3 / 5 + 3 / 4));
+    assert.equal(rougeLF([], reference), 0);
+  });
+
+  it("reads the quotes of local-extractive's answer with the source each cites, and none from a refusal", () => {
+    const messages = [
+      {
+        role: 'system',
+        content: 'Sources:\n\n[1] gin.md\nThe cotton gin separates cotton fibres from seeds.\n\n[2] other.md\nRice grows in water.',
+      },
+      { role: 'user', content: 'What does the cotton gin separate?' },
+    ];
+    assert.deepEqual(quotesOf(answer(messages)), [{ text: 'The cotton gin separates cotton fibres from seeds.', source: 1 }]);
+    assert.deepEqual(quotesOf('None of the 2 supplied sources contains a sentence that shares words with the question.'), []);
+  });
+
+  it('takes a quote for a sentence when one holds the other, whatever the punctuation', () => {
+    assert.ok(sameSentence('The gin , invented in India , spread.', 'the gin invented in India spread'));
+    assert.ok(!sameSentence('Rice grows in water.', 'The gin spread.'));
+    assert.ok(!sameSentence('', 'The gin spread.'));
+  });
+});
