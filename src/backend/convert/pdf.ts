@@ -122,8 +122,9 @@ function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string
       levels[j] === levels[i] &&
       sameSize(lines[j]!.size, lines[j - 1]!.size) &&
       !lines[j]!.blankBefore
-    )
+    ) {
       j++;
+    }
     const joined = lines.slice(i, j).reduce((n, l) => n + l.text.trim().length + 1, 0);
     if (j - i > 2 || joined > MAX_HEADING_CHARS) for (let k = i; k < j; k++) levels[k] = 0;
     i = j;
