@@ -606,11 +606,16 @@ function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): { end: nu
   }
   const order = columns.map((col, c) => ({ x: col.x, c })).sort((p, q) => p.x - q.x);
   const index = new Map(order.map((o, k) => [o.c, k]));
+  // Lines set on one shaded band across the columns (a header row's shading) are one row.
+  const shades = rules.filter((r) => r.shade && spans(r, top.size));
+  const shadeOf = (row: Row) => shades.findIndex((r) => row.y > r.shade![0] && row.y < r.shade![1]);
   const cells: string[][] = [];
   let previous: Row | undefined;
   for (const { row, at } of table) {
+    const shade = shadeOf(row);
     const continues =
-      previous && cells.length && !at.includes(0) && row.runs.length < columns.length && previous.y - row.y <= 1.6 * row.size;
+      (previous && cells.length && shade >= 0 && shade === shadeOf(previous)) ||
+      (previous && cells.length && !at.includes(0) && row.runs.length < columns.length && previous.y - row.y <= 1.6 * row.size);
     const target = continues ? cells[cells.length - 1]! : Array<string>(columns.length).fill('');
     row.runs.forEach((run, k) => {
       const c = index.get(at[k]!)!;
@@ -700,7 +705,17 @@ function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: nu
       // centred beside two lines, which is one row), the clearly closer one.
       const up = apart(k - 1) ? lines[k - 1]![0]!.y - y : Infinity;
       const down = apart(k + 1) ? y - lines[k + 1]![0]!.y : Infinity;
-      if (up === Infinity && down === Infinity) return undefined;
+      if (up === Infinity && down === Infinity) {
+        // A cell wrapped onto a line of its own continues the line above, when it is closer to that line than to the next.
+        const above = lines[k - 1];
+        const gapUp = above ? Math.min(...above.map((line) => line.y)) - y : Infinity;
+        const gapDown = lines[k + 1] ? y - Math.max(...lines[k + 1]!.map((line) => line.y)) : Infinity;
+        if (!above || !(gapUp <= 1.5 * lines[k]![0]!.size && gapUp < gapDown)) return undefined;
+        lines[k - 1] = [...above, ...lines[k]!];
+        lines.splice(k, 1);
+        k = Math.max(-1, k - 2);
+        continue;
+      }
       if (up !== Infinity && down !== Infinity && !(Math.min(up, down) < 0.5 * Math.max(up, down))) return undefined;
       const to = up < down ? k - 1 : k + 1;
       lines[to] = to < k ? [...lines[to]!, ...lines[k]!] : [...lines[k]!, ...lines[to]!];
@@ -782,6 +797,8 @@ export interface Rule {
   x0: number;
   x1: number;
   y: number;
+  /** The bottom and top of the shaded box (a filled, unstroked rectangle) this rule is an edge of. */
+  shade?: readonly [number, number];
 }
 
 /** A ruling line is at most this thick (points) and at least this long. */
@@ -798,6 +815,7 @@ function joinRules(rules: Rule[]): Rule[] {
     if (joined) {
       joined.x0 = Math.min(joined.x0, rule.x0);
       joined.x1 = Math.max(joined.x1, rule.x1);
+      joined.shade ??= rule.shade;
     } else out.push({ ...rule });
   }
   return out;
@@ -875,7 +893,8 @@ export function rulesFromOperators(fnArray: readonly number[], argsArray: readon
             points.every((p) => (p[0] === x0 || p[0] === x1) && (p[1] === y0 || p[1] === y1))
           ) {
             // A stroked box, or a shaded cell: its top and bottom edges are rules.
-            if (x1 - x0 >= MIN_RULE_LENGTH) rules.push({ x0, x1, y: y0 }, { x0, x1, y: y1 });
+            const shade = stroked ? undefined : ([y0, y1] as const);
+            if (x1 - x0 >= MIN_RULE_LENGTH) rules.push({ x0, x1, y: y0, shade }, { x0, x1, y: y1, shade });
           } else if (stroked) {
             // Straight strokes: each horizontal segment.
             for (let k = 1; k < points.length; k++) {

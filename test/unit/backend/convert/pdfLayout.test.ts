@@ -293,4 +293,56 @@ describe('backend: PDF layout from text positions', function () {
       assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
     }
   });
+
+  it('in a table ruled only at its header and foot, a cell wrapped onto a second line stays in its row', async () => {
+    const row = (y: number, cells: string[]): Placed[] => cells.flatMap((text, c) => (text ? [{ text, x: 72 + c * 110, y }] : []));
+    const placed: Placed[] = [
+      ...row(600, ['Site', 'Turbines', 'Remarks']),
+      ...row(580, ['North', '12', 'Gearbox oil changed']),
+      // The remark wraps: its second line, closer to its row than the next row is.
+      ...row(568, ['', '', 'after 500 hours']),
+      ...row(552, ['Harbour', '8', 'No findings']),
+      ...row(538, ['Ridge', '5', 'Blade repaired']),
+      ...row(524, ['Valley', '9', 'No findings']),
+    ];
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 340, height: 0.5 },
+      { x: 70, y: 593, width: 340, height: 0.5 },
+      { x: 70, y: 516, width: 340, height: 0.5 },
+    ];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Site | Turbines | Remarks |',
+      '| North | 12 | Gearbox oil changed<br>after 500 hours |',
+      '| Harbour | 8 | No findings |',
+      '| Ridge | 5 | Blade repaired |',
+      '| Valley | 9 | No findings |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
+    }
+  });
+
+  it('a header row set on a shaded band is one row, however many lines its cells wrap over; the rows below stay apart', async () => {
+    const row = (y: number, cells: string[]): Placed[] => cells.map((text, c) => ({ text, x: 72 + c * 110, y }));
+    const placed: Placed[] = [
+      ...row(608, ['Sales', 'Units sold', 'Share of']),
+      ...row(596, ['region', 'in 2024', 'revenue']),
+      ...row(576, ['Nordics', '420', '31 %']),
+      ...row(560, ['Iberia', '310', '22 %']),
+      ...row(544, ['Alps', '200', '14 %']),
+    ];
+    // The header's shading: one filled box behind both of its lines, and no ruling lines.
+    const rules: Rule[] = [{ x: 66, y: 590, width: 340, height: 30 }];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Sales<br>region | Units sold<br>in 2024 | Share of<br>revenue |',
+      '| Nordics | 420 | 31 % |',
+      '| Iberia | 310 | 22 % |',
+      '| Alps | 200 | 14 % |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
+    }
+  });
 });
