@@ -86,13 +86,31 @@ const SECTION_NUMBER = /^(\d{1,2}|[A-Z])((\.\d{1,2}){1,4}\.?|\.)?\s+(?=\p{L})/u;
  * little text (a cover, a page of figures) is measured against the same body as the rest.
  */
 export function bodySize(lines: Iterable<{ text: string; size: number }>): number {
+  return bodyOf(lines).size;
+}
+
+/** The body text size of lines, and how many characters are set in it. */
+function bodyOf(lines: Iterable<{ text: string; size: number }>): { size: number; chars: number } {
   const weight = new Map<number, number>();
   for (const line of lines) {
     if (!Number.isFinite(line.size)) continue;
     const size = Math.round(line.size * 2) / 2;
     weight.set(size, (weight.get(size) ?? 0) + line.text.trim().length);
   }
-  return [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  const [size, chars] = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0];
+  return { size, chars };
+}
+
+/**
+ * The body size each page's headings are measured against: the page's own when it holds as much
+ * body text as a typical page of the document (half the median page's), the document's otherwise
+ * (a cover, a page of figures or a few large lines has too little text to tell its body by).
+ */
+export function pageBodies(pages: readonly (readonly { text: string; size: number }[])[]): number[] {
+  const own = pages.map((lines) => bodyOf(lines));
+  const document = bodyOf(pages.flat()).size;
+  const typical = median(own.filter((b) => b.chars > 0).map((b) => b.chars));
+  return own.map((b) => (b.chars > 0 && b.chars >= 0.5 * typical ? b.size : document));
 }
 
 /** Two lines are set in one size (a heading's wrapped lines are): within a quarter point. */
@@ -1167,8 +1185,8 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     await pdf.destroy();
   }
   // Headings are found against the document's body text size, measured over all its pages.
-  const body = bodySize(pages.flatMap((p) => (p.blocks ? sizedLines(p.blocks) : [])));
-  const texts = pages.map((p) => [p.blocks ? renderBlocks(p.blocks, body) : p.text, ...p.read].filter(Boolean).join('\n\n'));
+  const bodies = pageBodies(pages.map((p) => (p.blocks ? sizedLines(p.blocks) : [])));
+  const texts = pages.map((p, i) => [p.blocks ? renderBlocks(p.blocks, bodies[i]) : p.text, ...p.read].filter(Boolean).join('\n\n'));
   const sections = texts.map((text, i) => (text ? `## Page ${i + 1}\n\n${text}` : '')).filter(Boolean);
   if (!sections.length && imageOnlyPages.length) {
     const which = imageOnlyPages.length === 1 ? `page ${imageOnlyPages[0]}` : `pages ${imageOnlyPages.join(', ')}`;
