@@ -124,10 +124,12 @@ async function scoreStructureSet(
       ]
     : [['this build', convertWithNotes]];
   const scores: { file: string; version: string; score: StructureScore; result: string; ms: number; pages: number }[] = [];
-  for (const c of cases) {
+  // A warm-up per converter (its modules and OCR engine loaded), then the two in turn, the first of each file alternating.
+  if (cases[0]) for (const [, convert] of versions) await convertBounded(convert, cases[0]);
+  for (const [k, c] of cases.entries()) {
     progress(`${name}: ${c.file}`);
     const pages = await pagesOf(c).catch(() => 1);
-    for (const [version, convert] of versions) {
+    for (const [version, convert] of k % 2 ? [...versions].reverse() : versions) {
       const { markdown, result, ms } = await convertBounded(convert, c);
       scores.push({ file: c.file, version, score: scoreStructure(markdown, c.expected), result, ms, pages });
     }
@@ -337,9 +339,9 @@ main(async (): Promise<BenchResult> => {
   const baseline = await baselineConverter();
   const docling = process.env.DOCCHAT_DOCLING;
   const doclingSet = docling ? doclingCases(docling) : [];
-  if (doclingSet.length)
+  if (doclingSet.length) {
     tables.push(...(await scoreStructureSet("Docling's PDFs against Docling's expected markdown", doclingSet, baseline)));
-  else {
+  } else {
     notes.push(
       "Docling's PDFs were not scored: set DOCCHAT_DOCLING to a checkout of github.com/docling-project/docling (tests/data/pdf/sources with the expected markdown in tests/data/pdf/groundtruth; MIT licence).",
     );
