@@ -337,13 +337,23 @@ const LIST_MARKER = /^([•◦▪▫●○■□►▶‣⁃∙·*–-]|\(?\d{1,
  * apart are one run. Undefined when items have no positions or much of the text is rotated (the
  * page is then read in drawing order).
  */
-function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { runs: Run[]; turned: string[] } | undefined {
+/** Text set sideways: its first item's baseline start, size, and whether it reads upwards (turned a quarter left). */
+interface Turned {
+  text: string;
+  x: number;
+  y: number;
+  size: number;
+  up: boolean;
+}
+
+function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { runs: Run[]; turned: Turned[] } | undefined {
   const runs: Run[] = [];
-  const turned: string[] = [];
+  const turned: Turned[] = [];
   let current: Run | undefined;
   let space = false;
   let chars = 0;
   let rotated = 0;
+  let turnedEnd = false;
   for (const raw of items) {
     const item = raw as TextItemLike & { width?: number };
     if (typeof item?.str !== 'string') continue;
@@ -353,13 +363,18 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
       if (item.str) space = true;
       continue;
     }
-    const [a, b, , d, x, y] = t as [number, number, number, number, number, number];
+    const [a, b, c, d, x, y] = t as [number, number, number, number, number, number];
     chars += item.str.length;
     if (Math.abs(b) > 0.1 * Math.abs(a) || a <= 0) {
       rotated += item.str.length;
-      // Text set sideways (a margin label): kept, after the page's text.
-      if (item.hasEOL || !turned.length) turned.push(item.str);
-      else turned[turned.length - 1] += item.str;
+      // Text set sideways (a margin label, a narrow column's header): kept, after the page's text unless it heads a table's column.
+      const size = Math.hypot(a, b) || item.height || 10;
+      const up = Math.abs(a) < 0.1 * Math.abs(b) && b > 0 && c < 0;
+      const last = turned[turned.length - 1];
+      // An item continues the sideways line before it unless that line ended or stands on another baseline.
+      if (last && !turnedEnd && last.up === up && (!up || Math.abs(last.x - x) <= 0.3 * size)) last.text += item.str;
+      else turned.push({ text: item.str, x, y, size, up });
+      turnedEnd = !!item.hasEOL;
       continue;
     }
     const size = Math.abs(d) || item.height || 10;
@@ -552,7 +567,14 @@ export interface FontStyles {
  * and not in the first column, continues that row's cells (a cell of several lines). Undefined
  * when fewer than three rows line up.
  */
-function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): { end: number; cells: string[][] } | undefined {
+/** A table found at a row: the row after it, its cells, and its columns' x ranges in the cells' order. */
+interface FoundTable {
+  end: number;
+  cells: string[][];
+  columns: { x: number; end: number }[];
+}
+
+function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): FoundTable | undefined {
   const first = rows[i]!;
   if (first.runs.length < 2) return undefined;
   const columns = first.runs.map((run) => ({ x: run.x, end: run.end }));
@@ -642,7 +664,7 @@ function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): { end: nu
     if (!continues) cells.push(target);
     previous = row;
   }
-  return { end: i + table.length, cells };
+  return { end: i + table.length, cells, columns: order.map((o) => columns[o.c]!) };
 }
 
 /** Ruling lines of one table are at most this far apart (font heights): a cell of a few lines. */
@@ -655,7 +677,7 @@ const MAX_RULED_BAND = 8;
  * with the most runs. Undefined unless the rows between the first and last rule lie inside the
  * rules' extent and at least two bands hold two cells or more.
  */
-function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: number; cells: string[][] } | undefined {
+function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): FoundTable | undefined {
   const row = rows[i]!;
   const size = row.size;
   const inside = (r: Rule) => row.runs.every((run) => run.x >= r.x0 - size && run.end <= r.x1 + size);
@@ -754,7 +776,7 @@ function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: nu
     return out;
   });
   if (cells.filter((cellRow) => cellRow.filter(Boolean).length >= 2).length < 2) return undefined;
-  return { end: j, cells };
+  return { end: j, cells, columns: rtl ? [] : columns };
 }
 
 /**
@@ -782,12 +804,17 @@ export function layoutBlocks(
   const read = runsFromItems(items, { boldFonts, italicFonts });
   if (!read) return undefined;
   const blocks: Block[] = [];
+  const used = new Set<Turned>();
   for (const region of regions(rowsFromRuns(read.runs))) {
     let previous: Row | undefined;
     for (let i = 0; i < region.length;) {
       const table = tables ? ((rules?.length ? ruledTableAt(region, i, rules) : undefined) ?? tableAt(region, i, rules)) : undefined;
       if (table) {
-        blocks.push({ kind: 'table', markdown: markdownTable(table.cells), rows: region.slice(i, table.end) });
+        const last = blocks[blocks.length - 1];
+        const header = turnedHeader(table, region[i]!, read.turned, used, previous && last?.kind === 'line' ? previous : undefined);
+        if (header?.label) blocks.pop();
+        const cells = header ? header.cells : table.cells;
+        blocks.push({ kind: 'table', markdown: markdownTable(cells), rows: region.slice(i, table.end) });
         i = table.end;
         previous = undefined;
         continue;
@@ -806,8 +833,62 @@ export function layoutBlocks(
       i++;
     }
   }
-  for (const text of read.turned) if (text.trim()) blocks.push({ kind: 'line', text: squashSpaces(text), size: NaN, blankBefore: true });
+  for (const { text } of read.turned.filter((t) => !used.has(t))) {
+    if (text.trim()) blocks.push({ kind: 'line', text: squashSpaces(text), size: NaN, blankBefore: true });
+  }
   return blocks;
+}
+
+/**
+ * A table's header row set sideways: text reading upwards whose foot is just above the table's
+ * first row (within three lines), each over one column (or beside them all: a column no row
+ * filled). Two such headers or more make a header row above the table's cells; the line just
+ * above the table, level with them and over the first column, is that column's header. The
+ * sideways text used is added to `used`.
+ */
+function turnedHeader(
+  table: FoundTable,
+  first: Row,
+  turned: readonly Turned[],
+  used: Set<Turned>,
+  label: Row | undefined,
+): { cells: string[][]; label: boolean } | undefined {
+  if (!table.columns.length) return undefined;
+  const size = first.size;
+  const heads = turned.filter((t) => t.up && !used.has(t) && t.y > first.y && t.y - first.y <= 3 * size && t.text.trim());
+  if (heads.length < 2) return undefined;
+  const columns = table.columns.map((col) => ({ ...col }));
+  let cells = table.cells.map((row) => [...row]);
+  const header = Array<string>(columns.length).fill('');
+  // Upward text stands left of its baseline, one font height wide.
+  for (const t of [...heads].sort((p, q) => p.x - q.x)) {
+    const [x0, x1] = [t.x - t.size, t.x];
+    let c = columns.findIndex((col) => x0 < col.end + 0.5 * size && x1 > col.x - 0.5 * size);
+    if (c < 0) {
+      if (x0 < columns[0]!.end) continue;
+      // A column no row filled: inserted where it stands.
+      c = columns.findIndex((col) => col.x > x1);
+      if (c < 0) c = columns.length;
+      columns.splice(c, 0, { x: x0, end: x1 });
+      header.splice(c, 0, '');
+      cells = cells.map((row) => [...row.slice(0, c), '', ...row.slice(c)]);
+    }
+    if (header[c]) return undefined;
+    header[c] = squashSpaces(t.text);
+  }
+  if (header.filter(Boolean).length < 2) return undefined;
+  for (const t of heads) used.add(t);
+  // The first column's header, set upright and level with the sideways ones.
+  const top = Math.max(...heads.map((t) => t.y + t.text.length * t.size * 0.6));
+  const labelled =
+    !!label &&
+    !header[0] &&
+    label.y > first.y &&
+    label.y <= top + size &&
+    label.runs.length === 1 &&
+    label.runs[0]!.end <= (columns[1]?.x ?? Infinity);
+  if (labelled) header[0] = label.runs[0]!.text.trim();
+  return { cells: [header, ...cells], label: labelled };
 }
 
 /** A horizontal ruling line of a page: from x0 to x1 at height y (points, from the bottom left as text positions are). */

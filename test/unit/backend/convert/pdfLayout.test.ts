@@ -3,7 +3,7 @@ import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { layoutFromItems, rulesFromOperators } from '../../../../src/backend/convert/pdf';
 import { makePdf } from '../helpers';
 
-type Placed = { text: string; x: number; y: number; size?: number; bold?: boolean };
+type Placed = { text: string; x: number; y: number; size?: number; bold?: boolean; up?: boolean };
 type Rule = { x: number; y: number; width: number; height: number };
 
 async function markdownOf(pages: { placed: Placed[]; rules?: Rule[] }[], skipOcr = false): Promise<string> {
@@ -344,5 +344,34 @@ describe('backend: PDF layout from text positions', function () {
     ]) {
       assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
     }
+  });
+
+  it('column headers set sideways above a table are its header row, with the label beside them over the first column', async () => {
+    const marks = (y: number, label: string, cols: number[]): Placed[] => [
+      { text: label, x: 72, y },
+      ...cols.map((c) => ({ text: 'X', x: 300 + c * 30, y })),
+    ];
+    const placed: Placed[] = [
+      // A paragraph above the table: a page's text mostly set upright.
+      ...LEFT.slice(0, 6).map((text, k) => ({ text, x: 72, y: 700 - k * 14 })),
+      { text: 'Task', x: 72, y: 575 },
+      // Each header reads upwards from just above the first row, over its column of marks; no row marks the last column.
+      ...['Mechanic', 'Engineer', 'Manager', 'Log only'].map((text, c) => ({ text, x: 303 + c * 30, y: 518, up: true })),
+      ...marks(500, 'Change the gearbox oil', [0, 2]),
+      ...marks(484, 'Replace a blade bearing', [0, 1]),
+      ...marks(468, 'Approve a shutdown', [1, 2]),
+      ...marks(452, 'Read the output log', [0, 1, 2]),
+    ];
+    const markdown = await markdownOf([{ placed }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Task | Mechanic | Engineer | Manager | Log only |',
+      '| Change the gearbox oil | X |  | X |  |',
+      '| Approve a shutdown |  | X | X |  |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
+    }
+    // Used as headers, the sideways words are not repeated after the page's text.
+    assert.equal(markdown.match(/Mechanic/g)?.length, 1, markdown);
   });
 });
