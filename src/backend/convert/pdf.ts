@@ -147,6 +147,14 @@ function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string
     if (j - i > 2 || joined > MAX_HEADING_CHARS) for (let k = i; k < j; k++) levels[k] = 0;
     i = j;
   }
+  // A heading of two lines may carry a line in another size (a label such as "Chapter 3" above it); more
+  // large lines in a row, whatever their sizes, are a banner.
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (levels[i] && j < lines.length && levels[j] && !lines[j]!.blankBefore) j++;
+    if (j - i > 3) for (let k = i; k < j; k++) levels[k] = 0;
+    i = j;
+  }
   // Not smaller than the body (a footnote) nor large enough to be a heading by its size alone.
   const atBodySize = (size: number) => Number.isFinite(size) && body > 0 && size >= 0.88 * body && !headingLevel(size, body);
   // Set a little larger than the body (at least half a point and 5 %), yet not a heading by size alone.

@@ -131,4 +131,18 @@ describe('backend: PDF headings from font size', function () {
     assert.match(headings[2] ?? '', /^## Results by region ?1$/, markdown);
     assert.equal(headings.length, 3, markdown);
   });
+
+  it('four large lines in a row in different sizes are a banner, not headings', async () => {
+    const page = [
+      ...column([
+        { text: 'Back cover', size: 24 },
+        { text: 'Row and Column Access', size: 33, gap: 36 },
+        { text: 'Control in the Database', size: 30, gap: 34 },
+        { text: 'Redpaper', size: 28, gap: 32 },
+      ]),
+      ...column(Array.from({ length: 4 }, () => body).flat()).map((line) => ({ ...line, y: line.y - 200 })),
+    ];
+    const markdown = await convert('back.pdf', makePdf([{ placed: page }]));
+    assert.deepEqual(headingsOf(markdown), [], markdown);
+  });
 });
