@@ -77,15 +77,11 @@ interface HeadingLine {
 
 /** A caption ("Figure 3", "Table 2.1: …") names a picture or table; it is not a heading. */
 const CAPTION = /^(fig(ure)?|table|tab|chart|exhibit)\.?\s*[\dIVX]/iu;
-/** A section number at the start of a line ("2", "2.3", "2.3.1.", "A.1") followed by its title. */
-const SECTION_NUMBER = /^(\d{1,2}|[A-Z])((\.\d{1,2}){1,4}\.?|\.)?\s+(?=\p{L})/u;
+/** A section number at the start of a line ("2", "2.3", "2.3.1.", "A.1", "B.") followed by its title. */
+const SECTION_NUMBER = /^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z](\.\d{1,2}){1,4}\.?|[A-Z]\.)\s+(?=\p{L})/u;
 
-/**
- * The body text size of lines (with their tables' rows): the font height most of their
- * characters are set in, rounded to half a point. Taken over the whole document, so a page of
- * little text (a cover, a page of figures) is measured against the same body as the rest.
- */
-export function bodySize(lines: Iterable<{ text: string; size: number }>): number {
+/** The body text size of lines (with their tables' rows): the font height most of their characters are set in, rounded to half a point. */
+function bodySize(lines: Iterable<{ text: string; size: number }>): number {
   return bodyOf(lines).size;
 }
 
@@ -106,7 +102,7 @@ function bodyOf(lines: Iterable<{ text: string; size: number }>): { size: number
  * body text as a typical page of the document (half the median page's), the document's otherwise
  * (a cover, a page of figures or a few large lines has too little text to tell its body by).
  */
-export function pageBodies(pages: readonly (readonly { text: string; size: number }[])[]): number[] {
+function pageBodies(pages: readonly (readonly { text: string; size: number }[])[]): number[] {
   const own = pages.map((lines) => bodyOf(lines));
   const document = bodyOf(pages.flat()).size;
   const typical = median(own.filter((b) => b.chars > 0).map((b) => b.chars));
@@ -117,11 +113,13 @@ export function pageBodies(pages: readonly (readonly { text: string; size: numbe
 const sameSize = (a: number, b: number) => Math.abs(a - b) <= 0.25;
 
 /**
- * The heading level of each line of a page (0: body text). The body size is the font height most
- * of the document's characters are set in (the page's when not given); a heading wraps over two lines at most, so a longer run of
- * large lines is text set large (a form, a banner). A short line at body size set entirely in bold,
- * standing alone (space above it or first on the page, no sentence punctuation at its end) and
- * followed by body text that is not bold, is a heading below the larger ones.
+ * The heading level of each line of a page (0: body text), against `documentBody` (see
+ * {@link pageBodies}; the page's own body size when not given). A heading wraps over two lines of
+ * one size at most, with at most a label line in another size, so a longer run of large lines is
+ * text set large (a form, a banner). A short line standing alone (space above it or first on the
+ * page, no sentence punctuation at its end, not a caption) and followed by body text in another
+ * style is a heading below the larger ones when it is set at body size entirely in bold or in
+ * italic, or begins with a section number ("2.3 Results") and is set a little larger than the body.
  */
 function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string; size: number }[] = [], documentBody?: number): number[] {
   const body = documentBody || bodySize([...lines, ...tableLines]);
@@ -237,7 +235,7 @@ export function textFromItems(items: readonly unknown[]): string {
 }
 
 /** The lines of blocks, and their tables' rows, with their sizes (what the body size is measured on). */
-export function sizedLines(blocks: readonly Block[]): { text: string; size: number }[] {
+function sizedLines(blocks: readonly Block[]): { text: string; size: number }[] {
   return blocks.flatMap((b) =>
     b.kind === 'table' ? (b.rows ?? []).map((row) => ({ text: row.runs.map((run) => run.text).join(' '), size: row.size })) : [b],
   );
@@ -247,7 +245,7 @@ export function sizedLines(blocks: readonly Block[]): { text: string; size: numb
  * Lines and tables as markdown: a short line set clearly larger than the body text (the
  * document's `body` size, or the page's) is a heading (two lines of one heading are joined).
  */
-export function renderBlocks(blocks: readonly Block[], body?: number): string {
+function renderBlocks(blocks: readonly Block[], body?: number): string {
   const lines: HeadingLine[] = [];
   for (const [i, b] of blocks.entries()) {
     if (b.kind === 'line') {

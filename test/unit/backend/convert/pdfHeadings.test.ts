@@ -92,13 +92,16 @@ describe('backend: PDF headings from font size', function () {
     assert.deepEqual(headingsOf(markdown), ['#### Inspection notes'], markdown);
   });
 
-  it("a numbered line set a little larger than the body is a heading, by its number's depth; a numbered list item at body size is not", async () => {
+  it("a numbered line set a little larger than the body is a heading, by its number's depth; a numbered list item at body size and a line starting with the word A are not", async () => {
     const page = column([
       { text: '2 Results', size: 12 },
       ...body,
       { text: '2.3 Results by region', size: 12, gap: 30 },
       ...body,
       { text: '1. Check the oil level before each start', size: 11, gap: 30 },
+      ...body,
+      // A capital letter and a space are a word, not a section number.
+      { text: 'A quick look at the figures', size: 12, gap: 30 },
       ...body,
     ]);
     const markdown = await convert('results.pdf', makePdf([{ placed: page }]));
