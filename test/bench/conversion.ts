@@ -10,14 +10,26 @@
  * repository: DOCCHAT_DOCLING=<Docling checkout> (its PDFs in tests/data/pdf/sources with the
  * markdown Docling expects in tests/data/pdf/groundtruth) and DOCCHAT_UNSTRUCTURED=<Unstructured
  * checkout> (example-docs/ with the elements its ingest tests expect in
- * test_unstructured_ingest/expected-structured-output/).
+ * test_unstructured_ingest/expected-structured-output/). Each set is reported in two halves by a
+ * fixed hash of the file name (tuning and held out); with DOCCHAT_CONVERT_BASELINE=<another
+ * checkout> its converter runs beside this one on every file, before and after side by side.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ConversionError, convertWithNotes } from '../../src/backend/convert/index';
 import { ConversionPool } from '../../src/backend/convert/pool';
 import { filesUnder, scoreFiles, type ExpectedSet } from './conversion/expected';
-import { byFormat, doclingCases, scoreStructure, unstructuredCases, type StructureCase, type StructureScore } from './conversion/structure';
+import {
+  byFormat,
+  doclingCases,
+  halfOf,
+  scoreStructure,
+  sumScores,
+  unstructuredCases,
+  type StructureCase,
+  type StructureScore,
+} from './conversion/structure';
 import * as corpus from '../unit/backend/convert/corpus';
 import { makePdf } from '../unit/backend/helpers';
 import { main, progress, type BenchResult } from './lib/report';
@@ -61,43 +73,109 @@ const SCORE_COLUMNS = [
   'marked headings expected',
 ];
 
-/** Converts each document of a set (bounded like the MarkItDown set) and scores its structure; a failed file scores nothing found. */
+type Convert = typeof convertWithNotes;
+
+/** Converts one document (bounded like the MarkItDown set): its markdown, how it went, and how long it took. */
+async function convertBounded(convert: Convert, c: StructureCase): Promise<{ markdown: string; result: string; ms: number }> {
+  let markdown = '';
+  let result = 'converted';
+  let timer: NodeJS.Timeout | undefined;
+  const start = nowMs();
+  try {
+    markdown = await Promise.race([
+      convert(c.file, readFileSync(c.path), { skipOcr: false, maxBytes: 1 << 30 }).then((r) => r.markdown),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no result after 300 s')), 300_000);
+      }),
+    ]);
+  } catch (error) {
+    result = `failed: ${(error as Error)?.message ?? error}`.slice(0, 120);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { markdown, result, ms: nowMs() - start };
+}
+
+/** A document's pages: a PDF's page count, 1 for anything else. */
+async function pagesOf(c: StructureCase): Promise<number> {
+  if (!c.file.toLowerCase().endsWith('.pdf')) return 1;
+  const { getDocumentProxy } = await import('unpdf');
+  const pdf = await getDocumentProxy(new Uint8Array(readFileSync(c.path)), { verbosity: 0 } as Parameters<typeof getDocumentProxy>[1]);
+  const pages = pdf.numPages;
+  await pdf.destroy();
+  return pages;
+}
+
+/**
+ * Converts each document of a set and scores its structure; a failed file scores nothing found.
+ * With a baseline (the converter of another checkout, DOCCHAT_CONVERT_BASELINE), each document is
+ * converted by both, one right after the other, and the tables set them side by side: per half of
+ * the set (tuning and held out, by a fixed hash of the file name) and per file.
+ */
 async function scoreStructureSet(
   name: string,
   cases: StructureCase[],
+  baseline?: Convert,
 ): Promise<{ caption: string; columns: string[]; rows: (string | number)[][] }[]> {
-  const scores: { file: string; score: StructureScore; result: string }[] = [];
-  for (const c of cases) {
+  const versions: [string, Convert][] = baseline
+    ? [
+        ['before', baseline],
+        ['after', convertWithNotes],
+      ]
+    : [['this build', convertWithNotes]];
+  const scores: { file: string; version: string; score: StructureScore; result: string; ms: number; pages: number }[] = [];
+  // A warm-up per converter (its modules and OCR engine loaded), then the two in turn, the first of each file alternating.
+  if (cases[0]) for (const [, convert] of versions) await convertBounded(convert, cases[0]);
+  for (const [k, c] of cases.entries()) {
     progress(`${name}: ${c.file}`);
-    let markdown = '';
-    let result = 'converted';
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      markdown = await Promise.race([
-        convertWithNotes(c.file, readFileSync(c.path), { skipOcr: false, maxBytes: 1 << 30 }).then((r) => r.markdown),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('no result after 300 s')), 300_000);
-        }),
-      ]);
-    } catch (error) {
-      result = `failed: ${(error as Error)?.message ?? error}`.slice(0, 120);
-    } finally {
-      clearTimeout(timer);
+    const pages = await pagesOf(c).catch(() => 1);
+    for (const [version, convert] of k % 2 ? [...versions].reverse() : versions) {
+      const { markdown, result, ms } = await convertBounded(convert, c);
+      scores.push({ file: c.file, version, score: scoreStructure(markdown, c.expected), result, ms, pages });
     }
-    scores.push({ file: c.file, score: scoreStructure(markdown, c.expected), result });
   }
+  const halves = (['tuning', 'held-out'] as const).flatMap((half) =>
+    versions.map(([version]) => {
+      const of = scores.filter((s) => s.version === version && halfOf(s.file) === half);
+      const pages = of.reduce((n, s) => n + s.pages, 0);
+      const score = sumScores(of.map((s) => s.score));
+      return [
+        half,
+        version,
+        of.length,
+        pages,
+        ...scoreCells(score),
+        score.headings.marked - score.headings.right,
+        pages ? (of.reduce((n, s) => n + s.ms, 0) / pages).toFixed(0) : '–',
+      ];
+    }),
+  );
+  const current = scores.filter((s) => s.version === versions[versions.length - 1]![0]);
   return [
     {
-      caption: `${name}: structure per format (${cases.length} files)`,
+      caption: `${name}: structure per half (${cases.length} files; the half by a fixed hash of the file name)`,
+      columns: ['half', 'converter', 'files', 'pages', ...SCORE_COLUMNS, 'marked lines not expected headings', 'ms per page'],
+      rows: halves,
+    },
+    {
+      caption: `${name}: structure per format (${versions[versions.length - 1]![0]})`,
       columns: ['format', 'files', ...SCORE_COLUMNS],
-      rows: [...byFormat(scores)].map(([format, { files, score }]) => [format, files, ...scoreCells(score)]),
+      rows: [...byFormat(current)].map(([format, { files, score }]) => [format, files, ...scoreCells(score)]),
     },
     {
       caption: `${name}: structure per file`,
-      columns: ['file', 'result', ...SCORE_COLUMNS],
-      rows: scores.map((s) => [s.file, s.result, ...scoreCells(s.score)]),
+      columns: ['file', 'half', 'converter', 'result', ...SCORE_COLUMNS, 'ms per page'],
+      rows: scores.map((s) => [s.file, halfOf(s.file), s.version, s.result, ...scoreCells(s.score), (s.ms / s.pages).toFixed(0)]),
     },
   ];
+}
+
+/** The converter of another checkout (DOCCHAT_CONVERT_BASELINE=<its root>), run from its sources, to compare against. */
+async function baselineConverter(): Promise<Convert | undefined> {
+  const root = process.env.DOCCHAT_CONVERT_BASELINE;
+  if (!root) return undefined;
+  const module = (await import(pathToFileURL(path.resolve(root, 'src/backend/convert/index.ts')).href)) as { convertWithNotes: Convert };
+  return module.convertWithNotes;
 }
 
 main(async (): Promise<BenchResult> => {
@@ -258,10 +336,12 @@ main(async (): Promise<BenchResult> => {
     );
   }
 
+  const baseline = await baselineConverter();
   const docling = process.env.DOCCHAT_DOCLING;
   const doclingSet = docling ? doclingCases(docling) : [];
-  if (doclingSet.length) tables.push(...(await scoreStructureSet("Docling's PDFs against Docling's expected markdown", doclingSet)));
-  else {
+  if (doclingSet.length) {
+    tables.push(...(await scoreStructureSet("Docling's PDFs against Docling's expected markdown", doclingSet, baseline)));
+  } else {
     notes.push(
       "Docling's PDFs were not scored: set DOCCHAT_DOCLING to a checkout of github.com/docling-project/docling (tests/data/pdf/sources with the expected markdown in tests/data/pdf/groundtruth; MIT licence).",
     );
@@ -270,7 +350,11 @@ main(async (): Promise<BenchResult> => {
   const unstructuredSet = unstructured ? unstructuredCases(unstructured) : [];
   if (unstructuredSet.length) {
     tables.push(
-      ...(await scoreStructureSet("Unstructured's example documents against the elements its ingest tests expect", unstructuredSet)),
+      ...(await scoreStructureSet(
+        "Unstructured's example documents against the elements its ingest tests expect",
+        unstructuredSet,
+        baseline,
+      )),
     );
   } else {
     notes.push(
@@ -288,7 +372,8 @@ main(async (): Promise<BenchResult> => {
       "Structure against another converter's expected output: text recall counts the expected words (letters and digits, with repeats) found in DocChat's markdown; " +
       'reading order takes each pair of consecutive expected paragraphs both found (by their first 40 characters, compared without markup, case or spaces) and counts the pairs found in the same order; ' +
       "a table cell is in its row when one markdown table row holds it with the most of its expected row's cells; " +
-      "headings: the expected headings (Docling's markdown headings, Unstructured's Title elements) marked as markdown headings, and of the lines DocChat marks as headings (not its own `## Page N`) the share that are expected.",
+      "headings: the expected headings (Docling's markdown headings, Unstructured's Title elements) marked as markdown headings, and of the lines DocChat marks as headings (not its own `## Page N`) the share that are expected. " +
+      'Each set is split in two halves by a fixed hash of the file name (FNV-1a, even: tuning, odd: held out); with DOCCHAT_CONVERT_BASELINE the converter of that checkout converts each file right before this one, and ms per page is the conversion time (OCR of pictures included) over the PDF pages.',
     tables: [
       {
         caption: 'Throughput per format (skip_ocr: true, so no OCR)',

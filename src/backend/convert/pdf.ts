@@ -69,60 +69,119 @@ interface HeadingLine {
   blankBefore: boolean;
   /** Every run of the line is set in a bold font. */
   bold?: boolean;
+  /** Every run of the line is set in an italic font. */
+  italic?: boolean;
   /** A table follows the line. */
   beforeTable?: boolean;
 }
 
-/**
- * The heading level of each line of a page (0: body text). The body size is the font height most
- * of the page's characters are set in; a heading wraps over two lines at most, so a longer run of
- * large lines is text set large (a form, a banner). A short line at body size set entirely in bold,
- * standing alone (space above it or first on the page, no sentence punctuation at its end) and
- * followed by body text that is not bold, is a heading below the larger ones.
- */
-function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string; size: number }[] = []): number[] {
-  // The body size: the font height most characters on the page are set in (its tables' too).
+/** A caption ("Figure 3", "Table 2.1: …") names a picture or table; it is not a heading. */
+const CAPTION = /^(fig(ure)?|table|tab|chart|exhibit)\.?\s*[\dIVX]/iu;
+/** A section number at the start of a line ("2", "2.3", "2.3.1.", "A.1", "B.") followed by its title. */
+const SECTION_NUMBER = /^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z](\.\d{1,2}){1,4}\.?|[A-Z]\.)\s+(?=\p{L})/u;
+
+/** The body text size of lines (with their tables' rows): the font height most of their characters are set in, rounded to half a point. */
+function bodySize(lines: Iterable<{ text: string; size: number }>): number {
+  return bodyOf(lines).size;
+}
+
+/** The body text size of lines, and how many characters are set in it. */
+function bodyOf(lines: Iterable<{ text: string; size: number }>): { size: number; chars: number } {
   const weight = new Map<number, number>();
-  for (const line of [...lines, ...tableLines]) {
+  for (const line of lines) {
     if (!Number.isFinite(line.size)) continue;
     const size = Math.round(line.size * 2) / 2;
     weight.set(size, (weight.get(size) ?? 0) + line.text.trim().length);
   }
-  const body = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  const [size, chars] = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0];
+  return { size, chars };
+}
+
+/**
+ * The body size each page's headings are measured against: the page's own when it holds as much
+ * body text as a typical page of the document (half the median page's), the document's otherwise
+ * (a cover, a page of figures or a few large lines has too little text to tell its body by).
+ */
+function pageBodies(pages: readonly (readonly { text: string; size: number }[])[]): number[] {
+  const own = pages.map((lines) => bodyOf(lines));
+  const document = bodyOf(pages.flat()).size;
+  const typical = median(own.filter((b) => b.chars > 0).map((b) => b.chars));
+  return own.map((b) => (b.chars > 0 && b.chars >= 0.5 * typical ? b.size : document));
+}
+
+/** Two lines are set in one size (a heading's wrapped lines are): within a quarter point. */
+const sameSize = (a: number, b: number) => Math.abs(a - b) <= 0.25;
+
+/**
+ * The heading level of each line of a page (0: body text), against `documentBody` (see
+ * {@link pageBodies}; the page's own body size when not given). A heading wraps over two lines of
+ * one size at most, with at most a label line in another size, so a longer run of large lines is
+ * text set large (a form, a banner). A short line standing alone (space above it or first on the
+ * page, no sentence punctuation at its end, not a caption) and followed by body text in another
+ * style is a heading below the larger ones when it is set at body size entirely in bold or in
+ * italic, or begins with a section number ("2.3 Results") and is set a little larger than the body.
+ */
+function headingLevels(lines: HeadingLine[], tableLines: readonly { text: string; size: number }[] = [], documentBody?: number): number[] {
+  const body = documentBody || bodySize([...lines, ...tableLines]);
   const levels = lines.map((line) => {
     const plain = line.text.trim();
     return plain.length >= 2 && plain.length <= MAX_HEADING_CHARS && /\p{L}/u.test(plain) && Number.isFinite(line.size)
       ? headingLevel(line.size, body)
       : 0;
   });
-  // A heading wraps over two lines at most: a longer run of large lines is text set large (a form, a banner).
+  // A heading wraps over two lines at most: a longer run of large lines in one size is text set large (a form, a banner).
   for (let i = 0; i < lines.length;) {
     let j = i + 1;
-    while (levels[i] && j < lines.length && levels[j] === levels[i] && !lines[j]!.blankBefore) j++;
+    while (
+      levels[i] &&
+      j < lines.length &&
+      levels[j] === levels[i] &&
+      sameSize(lines[j]!.size, lines[j - 1]!.size) &&
+      !lines[j]!.blankBefore
+    ) {
+      j++;
+    }
     const joined = lines.slice(i, j).reduce((n, l) => n + l.text.trim().length + 1, 0);
     if (j - i > 2 || joined > MAX_HEADING_CHARS) for (let k = i; k < j; k++) levels[k] = 0;
     i = j;
   }
+  // A heading of two lines may carry a line in another size (a label such as "Chapter 3" above it); more
+  // large lines in a row, whatever their sizes, are a banner.
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (levels[i] && j < lines.length && levels[j] && !lines[j]!.blankBefore) j++;
+    if (j - i > 3) for (let k = i; k < j; k++) levels[k] = 0;
+    i = j;
+  }
   // Not smaller than the body (a footnote) nor large enough to be a heading by its size alone.
   const atBodySize = (size: number) => Number.isFinite(size) && body > 0 && size >= 0.88 * body && !headingLevel(size, body);
+  // Set a little larger than the body (at least half a point and 5 %), yet not a heading by size alone.
+  const aboveBody = (size: number) => atBodySize(size) && size >= body * 1.05 && size >= body + 0.5;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const next = lines[i + 1];
     const plain = squashSpaces(line.text);
-    if (levels[i] || !line.bold || !atBodySize(line.size) || line.beforeTable || !next) continue;
+    const numbered = SECTION_NUMBER.exec(plain);
+    // Set apart from the body by weight or slant, or numbered as a section and set a little larger.
+    const style = line.bold ? 'bold' : line.italic ? 'italic' : numbered && aboveBody(line.size) ? 'numbered' : undefined;
+    if (levels[i] || !style || !atBodySize(line.size) || line.beforeTable || !next) continue;
     if (
       plain.length < 2 ||
       plain.length > MAX_BOLD_HEADING_CHARS ||
       !/\p{L}/u.test(plain) ||
       SENTENCE_END.test(plain) ||
-      DOT_LEADER.test(plain)
+      DOT_LEADER.test(plain) ||
+      CAPTION.test(plain)
     ) {
       continue;
     }
     if (!(line.blankBefore || i === 0)) continue;
-    // Followed by body text: a line not bold, not set larger, and not a heading itself.
-    if (next.bold || levels[i + 1] || !(next.size <= line.size * 1.05) || squashSpaces(next.text).length < 2) continue;
-    levels[i] = BOLD_HEADING_LEVEL;
+    // Followed by body text: a line not in the same style, not set larger, and not a heading itself.
+    const sameStyle = style === 'bold' ? next.bold : style === 'italic' ? next.italic || next.bold : next.size >= line.size - 0.25;
+    if (sameStyle || levels[i + 1] || !(next.size <= line.size * 1.05) || squashSpaces(next.text).length < 2) continue;
+    // A numbered heading's level follows its number's depth ("2" above "2.3"), below the headings set larger.
+    const depth = numbered ? (numbered[0].match(/\.\d/g)?.length ?? 0) : 0;
+    levels[i] = style === 'numbered' ? Math.min(BOLD_HEADING_LEVEL, 3 + depth) : BOLD_HEADING_LEVEL;
   }
   return levels;
 }
@@ -175,21 +234,36 @@ export function textFromItems(items: readonly unknown[]): string {
   return renderBlocks(lines.map((l) => ({ kind: 'line', text: l.text, size: l.min, blankBefore: l.blankBefore })));
 }
 
-/** Lines and tables as markdown: a short line set clearly larger than the body text is a heading (two lines of one heading are joined). */
-function renderBlocks(blocks: readonly Block[]): string {
+/** The lines of blocks, and their tables' rows, with their sizes (what the body size is measured on). */
+function sizedLines(blocks: readonly Block[]): { text: string; size: number }[] {
+  return blocks.flatMap((b) =>
+    b.kind === 'table' ? (b.rows ?? []).map((row) => ({ text: row.runs.map((run) => run.text).join(' '), size: row.size })) : [b],
+  );
+}
+
+/**
+ * Lines and tables as markdown: a short line set clearly larger than the body text (the
+ * document's `body` size, or the page's) is a heading (two lines of one heading are joined).
+ */
+function renderBlocks(blocks: readonly Block[], body?: number): string {
   const lines: HeadingLine[] = [];
   for (const [i, b] of blocks.entries()) {
     if (b.kind === 'line') {
-      lines.push({ text: b.text, size: b.size, blankBefore: b.blankBefore, bold: b.bold, beforeTable: blocks[i + 1]?.kind === 'table' });
+      lines.push({
+        text: b.text,
+        size: b.size,
+        blankBefore: b.blankBefore,
+        bold: b.bold,
+        italic: b.italic,
+        beforeTable: blocks[i + 1]?.kind === 'table',
+      });
     }
   }
-  const tableLines = blocks.flatMap((b) =>
-    b.kind === 'table' ? (b.rows ?? []).map((row) => ({ text: row.runs.map((run) => run.text).join(' '), size: row.size })) : [],
-  );
-  const levels = headingLevels(lines, tableLines);
+  const levels = headingLevels(lines, body ? [] : sizedLines(blocks.filter((b) => b.kind === 'table')), body);
   const out: string[] = [];
   let k = 0;
   let lastLevel = 0;
+  let lastSize = NaN;
   for (const block of blocks) {
     if (block.kind === 'table') {
       out.push('', block.markdown, '');
@@ -199,7 +273,7 @@ function renderBlocks(blocks: readonly Block[]): string {
     const text = block.text.replace(/\s+$/, '');
     const plain = squashSpaces(text);
     const level = levels[k++]!;
-    if (level && lastLevel === level && !block.blankBefore) {
+    if (level && lastLevel === level && sameSize(block.size, lastSize) && !block.blankBefore) {
       // The second line of a wrapped heading.
       out[out.length - 2] += ` ${plain}`;
     } else if (level) out.push('', `${'#'.repeat(level)} ${plain}`, '');
@@ -208,6 +282,7 @@ function renderBlocks(blocks: readonly Block[]): string {
       out.push(text);
     }
     lastLevel = level;
+    lastSize = block.size;
   }
   return out
     .join('\n')
@@ -220,10 +295,29 @@ interface Run {
   x: number;
   end: number;
   y: number;
+  /** The font height most of its characters are set in. */
   size: number;
+  /** How many of its characters are set in `size`. */
+  weight?: number;
   text: string;
   /** Every item of the run is set in a bold font. */
   bold?: boolean;
+  /** Every item of the run is set in an italic font. */
+  italic?: boolean;
+}
+
+/**
+ * Run `into` with `chars` more characters in `size`: its size stays the one most of its
+ * characters are set in (a footnote mark or an inline symbol does not change it).
+ */
+function addSize(into: Run, size: number, chars: number): void {
+  const total = into.text.length;
+  const weight = into.weight ?? total - chars;
+  if (size === into.size) into.weight = weight + chars;
+  else if (total - weight > weight) {
+    into.size = size;
+    into.weight = total - weight;
+  } else into.weight = weight;
 }
 
 /** A visual line: the runs that share a baseline, left to right. */
@@ -249,13 +343,23 @@ const LIST_MARKER = /^([•◦▪▫●○■□►▶‣⁃∙·*–-]|\(?\d{1,
  * apart are one run. Undefined when items have no positions or much of the text is rotated (the
  * page is then read in drawing order).
  */
-function runsFromItems(items: readonly unknown[], boldFonts?: ReadonlySet<string>): { runs: Run[]; turned: string[] } | undefined {
+/** Text set sideways: its first item's baseline start, size, and whether it reads upwards (turned a quarter left). */
+interface Turned {
+  text: string;
+  x: number;
+  y: number;
+  size: number;
+  up: boolean;
+}
+
+function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { runs: Run[]; turned: Turned[] } | undefined {
   const runs: Run[] = [];
-  const turned: string[] = [];
+  const turned: Turned[] = [];
   let current: Run | undefined;
   let space = false;
   let chars = 0;
   let rotated = 0;
+  let turnedEnd = false;
   for (const raw of items) {
     const item = raw as TextItemLike & { width?: number };
     if (typeof item?.str !== 'string') continue;
@@ -265,18 +369,24 @@ function runsFromItems(items: readonly unknown[], boldFonts?: ReadonlySet<string
       if (item.str) space = true;
       continue;
     }
-    const [a, b, , d, x, y] = t as [number, number, number, number, number, number];
+    const [a, b, c, d, x, y] = t as [number, number, number, number, number, number];
     chars += item.str.length;
     if (Math.abs(b) > 0.1 * Math.abs(a) || a <= 0) {
       rotated += item.str.length;
-      // Text set sideways (a margin label): kept, after the page's text.
-      if (item.hasEOL || !turned.length) turned.push(item.str);
-      else turned[turned.length - 1] += item.str;
+      // Text set sideways (a margin label, a narrow column's header): kept, after the page's text unless it heads a table's column.
+      const size = Math.hypot(a, b) || item.height || 10;
+      const up = Math.abs(a) < 0.1 * Math.abs(b) && b > 0 && c < 0;
+      const last = turned[turned.length - 1];
+      // An item continues the sideways line before it unless that line ended or stands on another baseline.
+      if (last && !turnedEnd && last.up === up && (!up || Math.abs(last.x - x) <= 0.3 * size)) last.text += item.str;
+      else turned.push({ text: item.str, x, y, size, up });
+      turnedEnd = !!item.hasEOL;
       continue;
     }
     const size = Math.abs(d) || item.height || 10;
     const width = item.width && item.width > 0 ? item.width : item.str.length * size * 0.5;
-    const bold = !!item.fontName && !!boldFonts?.has(item.fontName);
+    const bold = !!item.fontName && !!fonts.boldFonts?.has(item.fontName);
+    const italic = !!item.fontName && !!fonts.italicFonts?.has(item.fontName);
     // Right-to-left text is joined by rowsFromRuns, from its right end.
     const near =
       current &&
@@ -287,9 +397,10 @@ function runsFromItems(items: readonly unknown[], boldFonts?: ReadonlySet<string
     if (current && near) {
       current.text += (space || x - current.end > 0.15 * size ? ' ' : '') + item.str;
       current.end = Math.max(current.end, x + width);
-      current.size = Math.min(current.size, size);
+      addSize(current, size, item.str.length);
       current.bold &&= bold;
-    } else runs.push((current = { x, end: x + width, y, size, text: item.str, bold }));
+      current.italic &&= italic;
+    } else runs.push((current = { x, end: x + width, y, size, text: item.str, bold, italic }));
     space = !!item.hasEOL;
   }
   return rotated > chars * 0.2 ? undefined : { runs, turned };
@@ -321,8 +432,9 @@ function rowsFromRuns(runs: Run[]): Row[] {
         last.text += (gap > 0.15 * run.size ? ' ' : '') + run.text;
         last.x = Math.min(last.x, run.x);
         last.end = Math.max(last.end, run.end);
-        last.size = Math.min(last.size, run.size);
+        addSize(last, run.size, run.text.length);
         last.bold &&= run.bold;
+        last.italic &&= run.italic;
       } else merged.push(run);
     }
     merged.sort((p, q) => p.x - q.x);
@@ -445,8 +557,15 @@ const MIN_TABLE_ROWS = 3;
 /** Cells of a table are short; lines of prose longer than this on average are not cells. */
 const MAX_MEAN_CELL_CHARS = 40;
 
-type Block =
-  { kind: 'line'; text: string; size: number; blankBefore: boolean; bold?: boolean } | { kind: 'table'; markdown: string; rows?: Row[] };
+export type Block =
+  | { kind: 'line'; text: string; size: number; blankBefore: boolean; bold?: boolean; italic?: boolean }
+  | { kind: 'table'; markdown: string; rows?: Row[] };
+
+/** The fonts of a page's text items that are bold, and those that are italic (by PDF.js's font names). */
+export interface FontStyles {
+  boldFonts?: ReadonlySet<string>;
+  italicFonts?: ReadonlySet<string>;
+}
 
 /**
  * A table starting at `rows[i]`: rows of two or more runs whose x ranges fall in the same columns
@@ -454,7 +573,14 @@ type Block =
  * and not in the first column, continues that row's cells (a cell of several lines). Undefined
  * when fewer than three rows line up.
  */
-function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): { end: number; cells: string[][] } | undefined {
+/** A table found at a row: the row after it, its cells, and its columns' x ranges in the cells' order. */
+interface FoundTable {
+  end: number;
+  cells: string[][];
+  columns: { x: number; end: number }[];
+}
+
+function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): FoundTable | undefined {
   const first = rows[i]!;
   if (first.runs.length < 2) return undefined;
   const columns = first.runs.map((run) => ({ x: run.x, end: run.end }));
@@ -526,11 +652,16 @@ function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): { end: nu
   }
   const order = columns.map((col, c) => ({ x: col.x, c })).sort((p, q) => p.x - q.x);
   const index = new Map(order.map((o, k) => [o.c, k]));
+  // Lines set on one shaded band across the columns (a header row's shading) are one row.
+  const shades = rules.filter((r) => r.shade && spans(r, top.size));
+  const shadeOf = (row: Row) => shades.findIndex((r) => row.y > r.shade![0] && row.y < r.shade![1]);
   const cells: string[][] = [];
   let previous: Row | undefined;
   for (const { row, at } of table) {
+    const shade = shadeOf(row);
     const continues =
-      previous && cells.length && !at.includes(0) && row.runs.length < columns.length && previous.y - row.y <= 1.6 * row.size;
+      (previous && cells.length && shade >= 0 && shade === shadeOf(previous)) ||
+      (previous && cells.length && !at.includes(0) && row.runs.length < columns.length && previous.y - row.y <= 1.6 * row.size);
     const target = continues ? cells[cells.length - 1]! : Array<string>(columns.length).fill('');
     row.runs.forEach((run, k) => {
       const c = index.get(at[k]!)!;
@@ -539,7 +670,7 @@ function tableAt(rows: Row[], i: number, rules: readonly Rule[] = []): { end: nu
     if (!continues) cells.push(target);
     previous = row;
   }
-  return { end: i + table.length, cells };
+  return { end: i + table.length, cells, columns: order.map((o) => columns[o.c]!) };
 }
 
 /** Ruling lines of one table are at most this far apart (font heights): a cell of a few lines. */
@@ -552,7 +683,7 @@ const MAX_RULED_BAND = 8;
  * with the most runs. Undefined unless the rows between the first and last rule lie inside the
  * rules' extent and at least two bands hold two cells or more.
  */
-function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: number; cells: string[][] } | undefined {
+function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): FoundTable | undefined {
   const row = rows[i]!;
   const size = row.size;
   const inside = (r: Rule) => row.runs.every((run) => run.x >= r.x0 - size && run.end <= r.x1 + size);
@@ -620,7 +751,17 @@ function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: nu
       // centred beside two lines, which is one row), the clearly closer one.
       const up = apart(k - 1) ? lines[k - 1]![0]!.y - y : Infinity;
       const down = apart(k + 1) ? y - lines[k + 1]![0]!.y : Infinity;
-      if (up === Infinity && down === Infinity) return undefined;
+      if (up === Infinity && down === Infinity) {
+        // A cell wrapped onto a line of its own continues the line above, when it is closer to that line than to the next.
+        const above = lines[k - 1];
+        const gapUp = above ? Math.min(...above.map((line) => line.y)) - y : Infinity;
+        const gapDown = lines[k + 1] ? y - Math.max(...lines[k + 1]!.map((line) => line.y)) : Infinity;
+        if (!above || !(gapUp <= 1.5 * lines[k]![0]!.size && gapUp < gapDown)) return undefined;
+        lines[k - 1] = [...above, ...lines[k]!];
+        lines.splice(k, 1);
+        k = Math.max(-1, k - 2);
+        continue;
+      }
       if (up !== Infinity && down !== Infinity && !(Math.min(up, down) < 0.5 * Math.max(up, down))) return undefined;
       const to = up < down ? k - 1 : k + 1;
       lines[to] = to < k ? [...lines[to]!, ...lines[k]!] : [...lines[k]!, ...lines[to]!];
@@ -641,7 +782,7 @@ function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: nu
     return out;
   });
   if (cells.filter((cellRow) => cellRow.filter(Boolean).length >= 2).length < 2) return undefined;
-  return { end: j, cells };
+  return { end: j, cells, columns: rtl ? [] : columns };
 }
 
 /**
@@ -651,19 +792,35 @@ function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): { end: nu
  * no usable positions (the page is then read in drawing order by textFromItems). Without `tables`
  * (skip_ocr skips table recognition) a table's rows are lines, their cells apart by a space.
  */
-export function layoutFromItems(
+export function layoutFromItems(items: readonly unknown[], options: LayoutOptions = {}): string | undefined {
+  const blocks = layoutBlocks(items, options);
+  return blocks && renderBlocks(blocks);
+}
+
+interface LayoutOptions extends FontStyles {
+  tables?: boolean;
+  rules?: readonly Rule[];
+}
+
+/** The lines and tables of a page, in reading order ({@link layoutFromItems} before its headings are found). */
+export function layoutBlocks(
   items: readonly unknown[],
-  { tables = true, boldFonts, rules }: { tables?: boolean; boldFonts?: ReadonlySet<string>; rules?: readonly Rule[] } = {},
-): string | undefined {
-  const read = runsFromItems(items, boldFonts);
+  { tables = true, boldFonts, italicFonts, rules }: LayoutOptions = {},
+): Block[] | undefined {
+  const read = runsFromItems(items, { boldFonts, italicFonts });
   if (!read) return undefined;
   const blocks: Block[] = [];
+  const used = new Set<Turned>();
   for (const region of regions(rowsFromRuns(read.runs))) {
     let previous: Row | undefined;
     for (let i = 0; i < region.length;) {
       const table = tables ? ((rules?.length ? ruledTableAt(region, i, rules) : undefined) ?? tableAt(region, i, rules)) : undefined;
       if (table) {
-        blocks.push({ kind: 'table', markdown: markdownTable(table.cells), rows: region.slice(i, table.end) });
+        const last = blocks[blocks.length - 1];
+        const header = turnedHeader(table, region[i]!, read.turned, used, previous && last?.kind === 'line' ? previous : undefined);
+        if (header?.label) blocks.pop();
+        const cells = header ? header.cells : table.cells;
+        blocks.push({ kind: 'table', markdown: markdownTable(cells), rows: region.slice(i, table.end) });
         i = table.end;
         previous = undefined;
         continue;
@@ -676,13 +833,68 @@ export function layoutFromItems(
         size: row.size,
         blankBefore: gap > Math.max(row.size, previous?.size ?? 0) * 1.8,
         bold: row.runs.every((run) => run.bold),
+        italic: row.runs.every((run) => run.italic),
       });
       previous = row;
       i++;
     }
   }
-  for (const text of read.turned) if (text.trim()) blocks.push({ kind: 'line', text: squashSpaces(text), size: NaN, blankBefore: true });
-  return renderBlocks(blocks);
+  for (const { text } of read.turned.filter((t) => !used.has(t))) {
+    if (text.trim()) blocks.push({ kind: 'line', text: squashSpaces(text), size: NaN, blankBefore: true });
+  }
+  return blocks;
+}
+
+/**
+ * A table's header row set sideways: text reading upwards whose foot is just above the table's
+ * first row (within three lines), each over one column (or beside them all: a column no row
+ * filled). Two such headers or more make a header row above the table's cells; the line just
+ * above the table, level with them and over the first column, is that column's header. The
+ * sideways text used is added to `used`.
+ */
+function turnedHeader(
+  table: FoundTable,
+  first: Row,
+  turned: readonly Turned[],
+  used: Set<Turned>,
+  label: Row | undefined,
+): { cells: string[][]; label: boolean } | undefined {
+  if (!table.columns.length) return undefined;
+  const size = first.size;
+  const heads = turned.filter((t) => t.up && !used.has(t) && t.y > first.y && t.y - first.y <= 3 * size && t.text.trim());
+  if (heads.length < 2) return undefined;
+  const columns = table.columns.map((col) => ({ ...col }));
+  let cells = table.cells.map((row) => [...row]);
+  const header = Array<string>(columns.length).fill('');
+  // Upward text stands left of its baseline, one font height wide.
+  for (const t of [...heads].sort((p, q) => p.x - q.x)) {
+    const [x0, x1] = [t.x - t.size, t.x];
+    let c = columns.findIndex((col) => x0 < col.end + 0.5 * size && x1 > col.x - 0.5 * size);
+    if (c < 0) {
+      if (x0 < columns[0]!.end) continue;
+      // A column no row filled: inserted where it stands.
+      c = columns.findIndex((col) => col.x > x1);
+      if (c < 0) c = columns.length;
+      columns.splice(c, 0, { x: x0, end: x1 });
+      header.splice(c, 0, '');
+      cells = cells.map((row) => [...row.slice(0, c), '', ...row.slice(c)]);
+    }
+    if (header[c]) return undefined;
+    header[c] = squashSpaces(t.text);
+  }
+  if (header.filter(Boolean).length < 2) return undefined;
+  for (const t of heads) used.add(t);
+  // The first column's header, set upright and level with the sideways ones.
+  const top = Math.max(...heads.map((t) => t.y + t.text.length * t.size * 0.6));
+  const labelled =
+    !!label &&
+    !header[0] &&
+    label.y > first.y &&
+    label.y <= top + size &&
+    label.runs.length === 1 &&
+    label.runs[0]!.end <= (columns[1]?.x ?? Infinity);
+  if (labelled) header[0] = label.runs[0]!.text.trim();
+  return { cells: [header, ...cells], label: labelled };
 }
 
 /** A horizontal ruling line of a page: from x0 to x1 at height y (points, from the bottom left as text positions are). */
@@ -690,6 +902,8 @@ export interface Rule {
   x0: number;
   x1: number;
   y: number;
+  /** The bottom and top of the shaded box (a filled, unstroked rectangle) this rule is an edge of. */
+  shade?: readonly [number, number];
 }
 
 /** A ruling line is at most this thick (points) and at least this long. */
@@ -706,6 +920,7 @@ function joinRules(rules: Rule[]): Rule[] {
     if (joined) {
       joined.x0 = Math.min(joined.x0, rule.x0);
       joined.x1 = Math.max(joined.x1, rule.x1);
+      joined.shade ??= rule.shade;
     } else out.push({ ...rule });
   }
   return out;
@@ -783,7 +998,8 @@ export function rulesFromOperators(fnArray: readonly number[], argsArray: readon
             points.every((p) => (p[0] === x0 || p[0] === x1) && (p[1] === y0 || p[1] === y1))
           ) {
             // A stroked box, or a shaded cell: its top and bottom edges are rules.
-            if (x1 - x0 >= MIN_RULE_LENGTH) rules.push({ x0, x1, y: y0 }, { x0, x1, y: y1 });
+            const shade = stroked ? undefined : ([y0, y1] as const);
+            if (x1 - x0 >= MIN_RULE_LENGTH) rules.push({ x0, x1, y: y0, shade }, { x0, x1, y: y1, shade });
           } else if (stroked) {
             // Straight strokes: each horizontal segment.
             for (let k = 1; k < points.length; k++) {
@@ -906,14 +1122,17 @@ export async function pdfObject(
 
 /** A font's name that says bold type ("ABCDEF+Arial-BoldMT", "Helvetica-Bold", "Roboto-Black", TeX's "CMBX10"). */
 const BOLD_FONT_NAME = /bold|black|heavy|[-,]bd\b|^(cm|sf|lm|ec)bx/i;
+/** A font's name that says italic type ("Arial-ItalicMT", "Helvetica-Oblique", "Minion-It", "Times-BoldIt", TeX's "CMTI10"). */
+const ITALIC_FONT_NAME = /italic|oblique|[-,](bold|semibold|medium)?it(mt)?\b|^(cm|lm|ec)b?ti\d/i;
 
 /**
- * The fonts of a page's text items that are bold, by the font objects PDF.js has loaded into the
+ * The fonts of a page's text items that are bold and those that are italic, by the font objects PDF.js has loaded into the
  * document's common objects while reading the page's operators. A font not loaded (yet) counts
  * as regular: its object is only taken when present, never waited for.
  */
-export function boldFontNames(commonObjs: PdfObjects, items: readonly unknown[]): Set<string> {
+export function fontStyles(commonObjs: PdfObjects, items: readonly unknown[]): { boldFonts: Set<string>; italicFonts: Set<string> } {
   const bold = new Set<string>();
+  const italic = new Set<string>();
   const seen = new Set<string>();
   for (const item of items) {
     const name = (item as TextItemLike)?.fontName;
@@ -921,14 +1140,15 @@ export function boldFontNames(commonObjs: PdfObjects, items: readonly unknown[])
     seen.add(name);
     try {
       if (!commonObjs.has(name)) continue;
-      const font = commonObjs.get(name) as { name?: unknown; bold?: unknown; black?: unknown } | undefined;
+      const font = commonObjs.get(name) as { name?: unknown; bold?: unknown; black?: unknown; italic?: unknown } | undefined;
       const fontName = typeof font?.name === 'string' ? font.name.replace(/^[A-Z]{6}\+/, '') : '';
       if (font?.bold === true || font?.black === true || BOLD_FONT_NAME.test(fontName)) bold.add(name);
+      if (font?.italic === true || ITALIC_FONT_NAME.test(fontName)) italic.add(name);
     } catch {
       // Not resolved: read as regular type.
     }
   }
-  return bold;
+  return { boldFonts: bold, italicFonts: italic };
 }
 
 export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Promise<string> {
@@ -980,7 +1200,8 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
     }
     throw new ConversionError('corrupt_file', `${filename} is a corrupt PDF and cannot be read (${(error as Error)?.message ?? error}).`);
   }
-  const pages: string[] = [];
+  // Each page's lines and tables (its text in drawing order when its items have no positions), and the text OCR read in its pictures.
+  const pages: { blocks?: Block[]; text: string; read: string[] }[] = [];
   const imageOnlyPages: number[] = [];
   try {
     if (pdf.numPages > MAX_PDF_PAGES) {
@@ -995,10 +1216,13 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
       const { items } = await page.getTextContent();
       // The operators load the page's fonts (their names tell bold type) and show its pictures.
       const operators = await page.getOperatorList();
-      const boldFonts = boldFontNames(page.commonObjs as PdfObjects, items);
+      const styles = fontStyles(page.commonObjs as PdfObjects, items);
       // Table recognition is skipped with skip_ocr, as the API promises (rows then read as lines).
       const rules = ctx.skipOcr ? [] : rulesFromOperators(operators.fnArray, operators.argsArray, pathOps);
-      let text = layoutFromItems(items, { tables: !ctx.skipOcr, boldFonts, rules }) ?? textFromItems(items);
+      const blocks = layoutBlocks(items, { tables: !ctx.skipOcr, ...styles, rules });
+      const text = blocks ? '' : textFromItems(items);
+      const hasText = blocks ? blocks.length > 0 : !!text;
+      const read: string[] = [];
       const images: string[] = [];
       operators.fnArray.forEach((op: number, i: number) => {
         if (op === OPS.paintImageXObject || op === OPS.paintImageXObjectRepeat) {
@@ -1006,17 +1230,16 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
         }
       });
       const hasImages = operators.fnArray.some((op: number) => imageOps.has(op));
-      if (!text && hasImages) imageOnlyPages.push(n);
+      if (!hasText && hasImages) imageOnlyPages.push(n);
       if (hasImages) {
         if (ctx.skipOcr) {
           note(
             ctx,
-            text
+            hasText
               ? `the pictures on page ${n} were not read; OCR was skipped (skip_ocr: true), so any text in them is not indexed. Attach the file again with full conversion to read it.`
               : `page ${n} has only an image; OCR was skipped (skip_ocr: true), so its text is not indexed. Attach the file again with full conversion to read it.`,
           );
         } else {
-          const read: string[] = [];
           for (const name of new Set(images)) {
             progress(ctx, `reading the pictures on page ${n}`);
             const image = (await pdfObject(page as never, name)) as PdfImage | undefined;
@@ -1036,11 +1259,10 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
             }
             if (found) read.push(found);
           }
-          if (read.length) text = [text, ...read].filter(Boolean).join('\n\n');
-          else if (!text && !ctx.ocrStopped) note(ctx, `page ${n} has only an image, and OCR found no text in it.`);
+          if (!read.length && !hasText && !ctx.ocrStopped) note(ctx, `page ${n} has only an image, and OCR found no text in it.`);
         }
       }
-      pages.push(text);
+      pages.push({ blocks, text, read });
       page.cleanup();
     }
   } catch (error) {
@@ -1049,7 +1271,10 @@ export async function pdfToMarkdown(ctx: ConvertContext, data: Uint8Array): Prom
   } finally {
     await pdf.destroy();
   }
-  const sections = pages.map((text, i) => (text ? `## Page ${i + 1}\n\n${text}` : '')).filter(Boolean);
+  // Headings are found against the document's body text size, measured over all its pages.
+  const bodies = pageBodies(pages.map((p) => (p.blocks ? sizedLines(p.blocks) : [])));
+  const texts = pages.map((p, i) => [p.blocks ? renderBlocks(p.blocks, bodies[i]) : p.text, ...p.read].filter(Boolean).join('\n\n'));
+  const sections = texts.map((text, i) => (text ? `## Page ${i + 1}\n\n${text}` : '')).filter(Boolean);
   if (!sections.length && imageOnlyPages.length) {
     const which = imageOnlyPages.length === 1 ? `page ${imageOnlyPages[0]}` : `pages ${imageOnlyPages.join(', ')}`;
     const what = `${which} of ${pages.length} contain${imageOnlyPages.length === 1 ? 's' : ''} only images`;

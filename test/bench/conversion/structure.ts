@@ -269,6 +269,34 @@ export function unstructuredCases(root: string): StructureCase[] {
     .sort((a, b) => a.file.localeCompare(b.file));
 }
 
+/**
+ * The half of a scored set a file belongs to, by a fixed hash of its name (FNV-1a, even: tuning,
+ * odd: held out), so the split never follows the results: changes are tuned on one half and
+ * checked on the other.
+ */
+export function halfOf(file: string): 'tuning' | 'held-out' {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(file)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash % 2 ? 'held-out' : 'tuning';
+}
+
+/** Sums of scores. */
+export function sumScores(scores: readonly StructureScore[]): StructureScore {
+  const sum: StructureScore = {
+    words: { found: 0, total: 0 },
+    order: { inOrder: 0, pairs: 0 },
+    cells: { inRow: 0, total: 0 },
+    headings: { expected: 0, found: 0, marked: 0, right: 0 },
+  };
+  for (const score of scores) {
+    for (const key of Object.keys(score) as (keyof StructureScore)[]) {
+      const into = sum[key] as unknown as Record<string, number>;
+      for (const [k, v] of Object.entries(score[key])) into[k] = (into[k] ?? 0) + v;
+    }
+  }
+  return sum;
+}
+
 /** Per-format sums of scores. */
 export function byFormat(scores: { file: string; score?: StructureScore }[]): Map<string, { files: number; score: StructureScore }> {
   const formats = new Map<string, { files: number; score: StructureScore }>();

@@ -190,7 +190,8 @@ export function makePdf(
     /** Lines each set in its own font size (points), top to bottom. */
     sized?: { text: string; size: number }[];
     /** Text runs placed at their own positions (points from the bottom left; 12 pt unless `size`), in this drawing order. */
-    placed?: { text: string; x: number; y: number; size?: number; bold?: boolean }[];
+    /** `up`: set sideways, reading upwards from (x, y). */
+    placed?: { text: string; x: number; y: number; size?: number; bold?: boolean; italic?: boolean; up?: boolean }[];
     /** Filled rectangles (ruling lines when thin), points from the bottom left. */
     rules?: { x: number; y: number; width: number; height: number }[];
   }[],
@@ -201,10 +202,11 @@ export function makePdf(
   add('');
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>');
+  add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Oblique >>');
   const kids: number[] = [];
   for (const page of pages) {
     let content = '';
-    let resources = '/Font << /F1 3 0 R /F2 4 0 R >>';
+    let resources = '/Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >>';
     if (page.lines?.length) {
       content += `BT /F1 12 Tf 72 720 Td 16 TL\n${page.lines.map((l) => `(${l.replace(/[()\\]/g, '\\$&')}) Tj T*`).join('\n')}\nET\n`;
     }
@@ -216,8 +218,8 @@ export function makePdf(
       }
     }
     for (const { x, y, width, height } of page.rules ?? []) content += `${x} ${y} ${width} ${height} re f\n`;
-    for (const { text, x, y, size = 12, bold } of page.placed ?? []) {
-      content += `BT /${bold ? 'F2' : 'F1'} ${size} Tf ${x} ${y} Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
+    for (const { text, x, y, size = 12, bold, italic, up } of page.placed ?? []) {
+      content += `BT /${bold ? 'F2' : italic ? 'F3' : 'F1'} ${size} Tf ${up ? `0 1 -1 0 ${x} ${y} Tm` : `${x} ${y} Td`} (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
     }
     if (page.image) {
       add(

@@ -3,7 +3,7 @@ import { convertWithNotes } from '../../../../src/backend/convert/index';
 import { layoutFromItems, rulesFromOperators } from '../../../../src/backend/convert/pdf';
 import { makePdf } from '../helpers';
 
-type Placed = { text: string; x: number; y: number; size?: number; bold?: boolean };
+type Placed = { text: string; x: number; y: number; size?: number; bold?: boolean; up?: boolean };
 type Rule = { x: number; y: number; width: number; height: number };
 
 async function markdownOf(pages: { placed: Placed[]; rules?: Rule[] }[], skipOcr = false): Promise<string> {
@@ -292,5 +292,86 @@ describe('backend: PDF layout from text positions', function () {
     ]) {
       assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
     }
+  });
+
+  it('in a table ruled only at its header and foot, a cell wrapped onto a second line stays in its row', async () => {
+    const row = (y: number, cells: string[]): Placed[] => cells.flatMap((text, c) => (text ? [{ text, x: 72 + c * 110, y }] : []));
+    const placed: Placed[] = [
+      ...row(600, ['Site', 'Turbines', 'Remarks']),
+      ...row(580, ['North', '12', 'Gearbox oil changed']),
+      // The remark wraps: its second line, closer to its row than the next row is.
+      ...row(568, ['', '', 'after 500 hours']),
+      ...row(552, ['Harbour', '8', 'No findings']),
+      ...row(538, ['Ridge', '5', 'Blade repaired']),
+      ...row(524, ['Valley', '9', 'No findings']),
+    ];
+    const rules: Rule[] = [
+      { x: 70, y: 614, width: 340, height: 0.5 },
+      { x: 70, y: 593, width: 340, height: 0.5 },
+      { x: 70, y: 516, width: 340, height: 0.5 },
+    ];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Site | Turbines | Remarks |',
+      '| North | 12 | Gearbox oil changed<br>after 500 hours |',
+      '| Harbour | 8 | No findings |',
+      '| Ridge | 5 | Blade repaired |',
+      '| Valley | 9 | No findings |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
+    }
+  });
+
+  it('a header row set on a shaded band is one row, however many lines its cells wrap over; the rows below stay apart', async () => {
+    const row = (y: number, cells: string[]): Placed[] => cells.map((text, c) => ({ text, x: 72 + c * 110, y }));
+    const placed: Placed[] = [
+      ...row(608, ['Sales', 'Units sold', 'Share of']),
+      ...row(596, ['region', 'in 2024', 'revenue']),
+      ...row(576, ['Nordics', '420', '31 %']),
+      ...row(560, ['Iberia', '310', '22 %']),
+      ...row(544, ['Alps', '200', '14 %']),
+    ];
+    // The header's shading: one filled box behind both of its lines, and no ruling lines.
+    const rules: Rule[] = [{ x: 66, y: 590, width: 340, height: 30 }];
+    const markdown = await markdownOf([{ placed, rules }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Sales<br>region | Units sold<br>in 2024 | Share of<br>revenue |',
+      '| Nordics | 420 | 31 % |',
+      '| Iberia | 310 | 22 % |',
+      '| Alps | 200 | 14 % |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
+    }
+  });
+
+  it('column headers set sideways above a table are its header row, with the label beside them over the first column', async () => {
+    const marks = (y: number, label: string, cols: number[]): Placed[] => [
+      { text: label, x: 72, y },
+      ...cols.map((c) => ({ text: 'X', x: 300 + c * 30, y })),
+    ];
+    const placed: Placed[] = [
+      // A paragraph above the table: a page's text mostly set upright.
+      ...LEFT.slice(0, 6).map((text, k) => ({ text, x: 72, y: 700 - k * 14 })),
+      { text: 'Task', x: 72, y: 575 },
+      // Each header reads upwards from just above the first row, over its column of marks; no row marks the last column.
+      ...['Mechanic', 'Engineer', 'Manager', 'Log only'].map((text, c) => ({ text, x: 303 + c * 30, y: 518, up: true })),
+      ...marks(500, 'Change the gearbox oil', [0, 2]),
+      ...marks(484, 'Replace a blade bearing', [0, 1]),
+      ...marks(468, 'Approve a shutdown', [1, 2]),
+      ...marks(452, 'Read the output log', [0, 1, 2]),
+    ];
+    const markdown = await markdownOf([{ placed }]);
+    const lines = markdown.split('\n');
+    for (const expected of [
+      '| Task | Mechanic | Engineer | Manager | Log only |',
+      '| Change the gearbox oil | X |  | X |  |',
+      '| Approve a shutdown |  | X | X |  |',
+    ]) {
+      assert.ok(lines.includes(expected), `missing ${expected} in:\n${markdown}`);
+    }
+    // Used as headers, the sideways words are not repeated after the page's text.
+    assert.equal(markdown.match(/Mechanic/g)?.length, 1, markdown);
   });
 });
