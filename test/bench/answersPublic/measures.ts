@@ -1,6 +1,7 @@
 /**
  * How an extractive answer is judged against a reference answer written by a person: ROUGE-1
- * recall and ROUGE-L F over words, whether its quotes come from passages people marked relevant,
+ * recall, precision and F1 and ROUGE-L F over words, how many of its quotes share no word with
+ * the reference at all, whether its quotes come from passages people marked relevant,
  * and whether the sentence it quotes from such a passage is the one that passage holds closest to
  * the reference. Words are lower-cased runs of letters and digits, without DocChat's English stop
  * words (src/common/terms.ts) on both sides and without stemming, so a measure never credits the
@@ -12,27 +13,45 @@ export function rougeWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w));
 }
 
-/** Share of the reference's words (counted with repeats, clipped) the candidate holds. */
-export function rouge1Recall(candidate: readonly string[], reference: readonly string[]): number {
-  if (!reference.length) return 0;
+/** Words the candidate and the reference share, each counted as often as both hold it (clipped). */
+function overlap(candidate: readonly string[], reference: readonly string[]): number {
   const counts = new Map<string, number>();
   for (const w of candidate) counts.set(w, (counts.get(w) ?? 0) + 1);
-  let overlap = 0;
+  let shared = 0;
   for (const w of reference) {
     const left = counts.get(w) ?? 0;
     if (left > 0) {
-      overlap++;
+      shared++;
       counts.set(w, left - 1);
     }
   }
-  return overlap / reference.length;
+  return shared;
+}
+
+/** Share of the reference's words (counted with repeats, clipped) the candidate holds. */
+export function rouge1Recall(candidate: readonly string[], reference: readonly string[]): number {
+  return reference.length ? overlap(candidate, reference) / reference.length : 0;
+}
+
+/** Share of the candidate's words (counted with repeats, clipped) the reference holds; 0 for no words. */
+export function rouge1Precision(candidate: readonly string[], reference: readonly string[]): number {
+  return candidate.length ? overlap(candidate, reference) / candidate.length : 0;
 }
 
 /** ROUGE-1 F1: recall and precision of the clipped word overlap. */
 export function rouge1F(candidate: readonly string[], reference: readonly string[]): number {
   const recall = rouge1Recall(candidate, reference);
-  const precision = candidate.length ? (recall * reference.length) / candidate.length : 0;
+  const precision = rouge1Precision(candidate, reference);
   return recall + precision > 0 ? (2 * recall * precision) / (recall + precision) : 0;
+}
+
+/**
+ * Whether a quote is unrelated to the reference: none of its words (rougeWords: stop words left
+ * out, unstemmed) is a word of the reference. A quote with no such word at all is unrelated too.
+ */
+export function unrelatedQuote(quote: string, reference: readonly string[]): boolean {
+  const words = new Set(reference);
+  return !rougeWords(quote).some((w) => words.has(w));
 }
 
 function lcs(a: readonly string[], b: readonly string[]): number {

@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { quotesOf, rouge1F, rouge1Recall, rougeLF, rougeWords, sameSentence } from '../../bench/answersPublic/measures';
+import {
+  quotesOf,
+  rouge1F,
+  rouge1Precision,
+  rouge1Recall,
+  rougeLF,
+  rougeWords,
+  sameSentence,
+  unrelatedQuote,
+} from '../../bench/answersPublic/measures';
 import { answer } from '../../../src/backend/gateway/extractive';
 
 describe('public answer benchmark measures', () => {
@@ -14,6 +23,22 @@ describe('public answer benchmark measures', () => {
     // Recall 1/4, precision 1/2.
     assert.equal(rouge1F(rougeWords('cotton india'), reference), (2 * 0.25 * 0.5) / 0.75);
     assert.equal(rouge1Recall([], reference), 0);
+  });
+
+  it('scores ROUGE-1 precision as the share of the quoted words the reference holds, clipped', () => {
+    const reference = rougeWords('cotton gin cotton production');
+    // Two of the three "cotton"s are in the reference; "india" is not.
+    assert.equal(rouge1Precision(rougeWords('cotton cotton cotton india'), reference), 2 / 4);
+    assert.equal(rouge1Precision(rougeWords('The gin of the cotton.'), reference), 1, 'stop words are not quoted words');
+    assert.equal(rouge1Precision([], reference), 0);
+  });
+
+  it('calls a quote unrelated when none of its words, stop words aside, is a word of the reference', () => {
+    const reference = rougeWords('The cotton gin raised cotton production in the South.');
+    assert.ok(unrelatedQuote('Rice grows in water.', reference));
+    assert.ok(unrelatedQuote('It was there and then.', reference), 'a quote of stop words only holds no word of it');
+    assert.ok(!unrelatedQuote('Production fell in the North.', reference), 'one shared word, whatever its case, relates it');
+    assert.ok(unrelatedQuote('Productions fell.', reference), 'words are not stemmed');
   });
 
   it('scores ROUGE-L F by the longest common subsequence, order included', () => {

@@ -7,8 +7,11 @@
  * ("and how do I change it?"), whose subject is theirs. The kind of text counts too: a passage
  * that is mostly numbers (tables of measurements) or a list of changes (a changelog's entries)
  * is weaker evidence than prose for a question that asks neither for a number nor for what
- * changed. The sources are numbered best first, which counts a little.
+ * changed. Words are compared by their roots ("attached", "attaching" and "attach" are one), and
+ * a unit whose question words stand close together counts more than one that scatters them. The
+ * sources are numbered best first, which counts a little.
  */
+import { matchRoot } from '../../../../src/common/terms';
 import { tokenize } from '../../../../src/backend/search/tokenize';
 import type { Unit } from './answerUnits';
 
@@ -94,6 +97,12 @@ export interface Scored {
 
 /** Term frequency saturates quickly: a sentence naming a thing three times is not three times the answer. */
 const K1 = 0.8;
+/**
+ * A unit whose question words stand side by side scores up to 1 + this times as much: "In Local
+ * mode the … model answers" names what "Which model answers in Local mode?" asks for, a table row
+ * with the same words scattered over sixty does not.
+ */
+const PROXIMITY_WEIGHT = 1;
 /** Length normalisation: sentences vary from five words to sixty, and a long one may be the answer. */
 const B = 0.5;
 /** Weight of the words of earlier questions of the conversation, against the last one's. */
@@ -132,13 +141,49 @@ export function leansOnConversation(question: string): boolean {
  */
 export function queryWeights(question: string, earlier: readonly string[] = []): Map<string, number> {
   const weights = new Map<string, number>();
-  for (const term of tokenize(question.replace(ASKING, ' '))) weights.set(term, 1);
+  for (const term of termsOf(question.replace(ASKING, ' '))) weights.set(term, 1);
   const carried = earlier.length && leansOnConversation(question) ? LEANING_EARLIER_WEIGHT : EARLIER_WEIGHT;
   [...earlier].reverse().forEach((text, i) => {
     const weight = i === 0 ? carried : EARLIER_WEIGHT;
-    for (const term of tokenize(text.replace(ASKING, ' '))) if (!weights.has(term)) weights.set(term, weight);
+    for (const term of termsOf(text.replace(ASKING, ' '))) if (!weights.has(term)) weights.set(term, weight);
   });
   return weights;
+}
+
+/**
+ * Words as sentences and questions are compared: their roots (the index's plural stemmer, then
+ * -ing, -ed and a final e), so "attached" and "attaching" meet "attach".
+ */
+const rootsOf = (tokens: readonly string[]) => tokens.map(matchRoot);
+const termsOf = (text: string) => rootsOf(tokenize(text));
+
+/**
+ * How close together the question's words stand in a unit, 0 to 1: the distinct question words it
+ * holds over the length of the shortest run of its words holding them all (1 when they stand side
+ * by side; 0 when it holds fewer than two).
+ */
+export function closeness(tokens: readonly string[], wanted: ReadonlySet<string>): number {
+  const need = new Set(tokens.filter((t) => wanted.has(t))).size;
+  if (need < 2) return 0;
+  const inWindow = new Map<string, number>();
+  let shortest = Infinity;
+  let start = 0;
+  for (let end = 0; end < tokens.length; end++) {
+    const t = tokens[end]!;
+    if (!wanted.has(t)) continue;
+    inWindow.set(t, (inWindow.get(t) ?? 0) + 1);
+    while (inWindow.size === need) {
+      const first = tokens[start]!;
+      if (wanted.has(first)) {
+        shortest = Math.min(shortest, end - start + 1);
+        const left = inWindow.get(first)! - 1;
+        if (left) inWindow.set(first, left);
+        else inWindow.delete(first);
+      }
+      start++;
+    }
+  }
+  return need / shortest;
 }
 
 /** Every unit that shares a word with the question, best first. */
@@ -146,8 +191,9 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
   const weights = queryWeights(question, earlier);
   if (!weights.size || !units.length) return [];
   const type = questionType(question);
+  const tokensOf = new Map(units.map((u) => [u, rootsOf(u.tokens)]));
   const df = new Map<string, number>();
-  for (const unit of units) for (const term of new Set(unit.tokens)) df.set(term, (df.get(term) ?? 0) + 1);
+  for (const unit of units) for (const term of new Set(tokensOf.get(unit))) df.set(term, (df.get(term) ?? 0) + 1);
   const idf = (term: string) => {
     const n = df.get(term) ?? 0;
     return Math.log(1 + (units.length - n + 0.5) / (n + 0.5));
@@ -159,11 +205,14 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
   const sourceNumbers = [...new Set(units.map((u) => u.source))].sort((a, b) => a - b);
   const numericBySource = new Map<number, number>();
   for (const n of sourceNumbers) numericBySource.set(n, numericShare(units.filter((u) => u.source === n).flatMap((u) => u.tokens)));
+  const own = new Set([...weights].filter(([, w]) => w === 1 || w === LEANING_EARLIER_WEIGHT).map(([t]) => t));
   return units
     .map((unit) => {
+      const tokens = tokensOf.get(unit)!;
+      const heading = rootsOf(unit.heading);
       const counts = new Map<string, number>();
-      for (const token of unit.tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-      const opening = new Set(unit.tokens.slice(0, OPENING_TOKENS));
+      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+      const opening = new Set(tokens.slice(0, OPENING_TOKENS));
       let bm25 = 0;
       let held = 0;
       let heldEarly = 0;
@@ -173,14 +222,14 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
         const tf = counts.get(term);
         const w = weight * idf(term);
         if (!tf) {
-          if (unit.heading.includes(term)) bm25 += HEADING_WEIGHT * w;
+          if (heading.includes(term)) bm25 += HEADING_WEIGHT * w;
           continue;
         }
         inUnit = true;
         if (weight === 1 || weight === LEANING_EARLIER_WEIGHT) held += w;
         if (weight === 1) terms.push(term);
         if (opening.has(term)) heldEarly += w;
-        bm25 += (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * unit.tokens.length) / averageLength));
+        bm25 += (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * tokens.length) / averageLength));
       }
       if (!inUnit) return { unit, score: 0, terms };
       const coverage = totalWeight > 0 ? held / totalWeight : 1;
@@ -190,7 +239,8 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
       const kind = textKindFactor(type, question, unit, numericBySource.get(unit.source) ?? 0);
       // Text that does not read as language (OCR noise, a run-on header) is weak evidence.
       const quality = unit.quality;
-      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * typeFactor(type, unit) * kind * prior * quality, terms };
+      const near = 1 + PROXIMITY_WEIGHT * closeness(tokens, own);
+      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * near * typeFactor(type, unit) * kind * prior * quality, terms };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);

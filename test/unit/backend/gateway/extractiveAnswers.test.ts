@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { answer, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
-import { closeness } from '../../../../src/backend/gateway/answerScoring';
+import { closeness, type Scored, selectUnits } from '../../../../src/backend/gateway/answerScoring';
 import { isRunOn, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources } from '../../../../src/chatCore/citations';
 
@@ -273,5 +273,39 @@ In Offline mode the built-in \`lite\` engine answers every question from the pag
     assert.equal(closeness(['offline', 'page', 'disk', 'engine', 'offline'], wanted), 2 / 2, 'the shortest run counts');
     assert.equal(closeness(['offline', 'page', 'disk', 'engine'], wanted), 2 / 4);
     assert.equal(closeness(['engine', 'page'], wanted), 0);
+  });
+});
+
+describe('local-extractive: when a later quote is added', () => {
+  const units = unitsOf({ n: 1, text: 'Backups are kept for thirty days. Restores need a ticket. The vault is in Zurich.' });
+  const entry = (i: number, score: number, terms: string[]): Scored => ({ unit: units[i]!, score, terms });
+  const texts = (picked: Scored[]) => picked.map((p) => p.unit.text);
+
+  it('quotes a later sentence that holds a word of the question down to 0.55 of the best score, not below', () => {
+    assert.deepEqual(texts(selectUnits([entry(0, 1, ['backup']), entry(1, 0.57, ['backup'])])), [units[0]!.text, units[1]!.text]);
+    assert.deepEqual(texts(selectUnits([entry(0, 1, ['backup']), entry(1, 0.5, ['backup'])])), [units[0]!.text]);
+  });
+
+  it('quotes after the first no sentence that holds no word of the question itself, however close its score', () => {
+    const picked = selectUnits([entry(0, 1, ['restor']), entry(1, 0.95, []), entry(2, 0.9, ['restor'])]);
+    assert.deepEqual(texts(picked), [units[0]!.text, units[2]!.text]);
+    assert.deepEqual(texts(selectUnits([entry(1, 1, [])])), [units[1]!.text], 'the best sentence is quoted all the same');
+  });
+
+  it("answers a follow-up without the sentences that only share the earlier question's words", () => {
+    const text = answer(
+      grounded(
+        [
+          'backups.md\nNightly backups are kept for thirty days in the vault. Backups of the mail server are encrypted.',
+          'restores.md\nA restore of a backup needs a ticket to the help desk.',
+        ],
+        'How long are backups kept?',
+        'From the supplied sources: …',
+        'and restores?',
+      ),
+    );
+    assert.match(firstQuote(text), /^- "A restore of a backup needs a ticket to the help desk\." \[2\]$/, text);
+    assert.ok(!text.includes('thirty days'), `the sentence on how long backups are kept is not quoted again:\n${text}`);
+    assert.deepEqual(citedSources(text, 2), [2], 'only the source that answers is cited');
   });
 });
