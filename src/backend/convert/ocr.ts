@@ -1,15 +1,18 @@
 /**
  * OCR with tesseract.js (Tesseract's LSTM engine compiled to WebAssembly), entirely offline: the
- * engine's worker script, its WebAssembly and the English language data ship with DocChat
- * (dist/ocr/ in the package; node_modules when running from source), and nothing is fetched or
- * cached on disk. The engine runs in its own thread below the conversion worker, so it ends with
+ * engine's worker script, its WebAssembly and the language data (English, Arabic, Persian,
+ * Hebrew) ship with DocChat (dist/ocr/ in the package; node_modules when running from source),
+ * and nothing is fetched or cached on disk. An image is read with the Latin-script languages
+ * first; a reading Tesseract is unsure of (a page in another script comes out as low-confidence
+ * noise) is read again with each right-to-left script's languages, and the surest reading kept. The engine runs in its own thread below the conversion worker, so it ends with
  * it when a conversion passes its time bound. Its WebAssembly memory is outside the conversion
  * worker's heap limit, so it has a cap of its own (ocrThread.ts refuses every growth past it):
  * when an image needs more, OCR of the file stops with a note naming the limit and the text
  * converted so far is kept. Every image's size is read from its header before anything decodes
  * it: a decompression bomb fails with a sentence naming the limit.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, type Worker as NodeWorker } from 'node:worker_threads';
 import { imageSize } from 'image-size';
@@ -17,6 +20,7 @@ import type { Worker as TesseractWorker } from 'tesseract.js';
 import { formatBytes } from '../http/body';
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
+import { OCR_LANGUAGES, OCR_RETRY_CONFIDENCE, ocrPasses } from './ocrLanguages';
 import { OCR_MEMORY_ENV, type OcrMemoryReport } from './ocrMemory';
 
 /** Images narrower or lower than this hold no readable text and are not read. */
@@ -37,15 +41,24 @@ function enginePaths(): { workerPath: string | URL; langPath: string } {
   // Bundled: dist/ocr/ next to convert-worker.js / backend.js (see esbuild.mjs).
   const bundled = path.join(__dirname, 'ocr');
   if (existsSync(path.join(bundled, 'worker.js'))) return { workerPath: path.join(bundled, 'worker.js'), langPath: bundled };
-  // From the sources (tests): ocrThread.ts through tsx, and the language data package itself.
+  // From the sources (tests): ocrThread.ts through tsx, and the language data packages themselves.
   // Names in variables keep bundlers from resolving them.
   const thread = path.join(__dirname, 'ocrThread.ts');
   const loader = `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(thread)}); require('tsx/cjs'); require(${JSON.stringify(thread)});`;
-  const data = '@tesseract.js-data/eng/package.json';
-  return {
-    workerPath: new URL(`data:text/javascript,${encodeURIComponent(loader)}`),
-    langPath: path.join(path.dirname(require.resolve(data)), '4.0.0_best_int'),
-  };
+  return { workerPath: new URL(`data:text/javascript,${encodeURIComponent(loader)}`), langPath: sourceLangPath() };
+}
+
+let sourceLangs: string | undefined;
+/** One folder holding every language package's data (links to node_modules), as dist/ocr/ does. */
+function sourceLangPath(): string {
+  if (sourceLangs) return sourceLangs;
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'docchat-ocr-'));
+  for (const language of Object.keys(OCR_LANGUAGES)) {
+    const data = `@tesseract.js-data/${language}/package.json`;
+    const file = `${language}.traineddata.gz`;
+    symlinkSync(path.join(path.dirname(require.resolve(data)), '4.0.0_best_int', file), path.join(folder, file));
+  }
+  return (sourceLangs = folder);
 }
 
 interface Engine {
@@ -54,6 +67,8 @@ interface Engine {
   memory: OcrMemoryReport;
   /** Rejects with OcrEngineStopped when its thread ends. */
   stopped: Promise<never>;
+  /** The language set the engine reads with now ('eng', 'ara+fas+eng'). */
+  languages: string;
 }
 
 /** The engine's thread ended (it ends itself when it cannot start, e.g. at its memory cap). */
@@ -62,6 +77,11 @@ class OcrEngineStopped extends Error {
     super(memory.refused ? 'the OCR engine ran out of its memory' : 'the OCR engine stopped');
   }
 }
+
+/** Tesseract's LSTM engine (OEM.LSTM_ONLY), the only one shipped. */
+const OEM_LSTM_ONLY = 1;
+/** What a new engine loads: the default first reading. */
+const FIRST_LANGUAGES = 'eng';
 
 let engine: Promise<Engine> | undefined;
 /** Reports the progress of the image being read (set while one is). */
@@ -91,7 +111,7 @@ async function startEngine(maxMemoryBytes: number): Promise<Engine> {
   process.env[OCR_MEMORY_ENV] = String(maxMemoryBytes);
   let starting: Promise<TesseractWorker>;
   try {
-    starting = createWorker('eng', OEM.LSTM_ONLY, {
+    starting = createWorker(FIRST_LANGUAGES, OEM.LSTM_ONLY, {
       workerPath: workerPath as string,
       langPath,
       gzip: true,
@@ -116,7 +136,7 @@ async function startEngine(maxMemoryBytes: number): Promise<Engine> {
   const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   const stopped = exited.then(() => Promise.reject(new OcrEngineStopped(memory)));
   try {
-    return { worker: await Promise.race([starting, stopped]), memory, stopped };
+    return { worker: await Promise.race([starting, stopped]), memory, stopped, languages: FIRST_LANGUAGES };
   } catch (error) {
     void thread.terminate();
     throw error;
@@ -237,8 +257,7 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
         progress(ctx, `reading ${where} by OCR (${tenth * 10}%)`);
       };
       progress(ctx, `reading ${where} by OCR`);
-      const result = await Promise.race([ocr.worker.recognize(Buffer.from(data)), ocr.stopped]).finally(() => (reading = undefined));
-      text = tidyOcrText(result.data.text ?? '');
+      text = await readBest(ctx, ocr, Buffer.from(data)).finally(() => (reading = undefined));
     } catch (error) {
       failure = error;
     }
@@ -258,6 +277,30 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
   return text;
 }
 
+/**
+ * The surest of the image's readings: each language set of ocrPasses in turn (the one that read
+ * the file's previous image best first) until one reads at OCR_RETRY_CONFIDENCE or more. A first
+ * reading that finds no letter at all (a photo, a rule) is not tried again.
+ */
+async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promise<string> {
+  const preferred = ctx.ocrPreferred;
+  const passes = ocrPasses(ctx.ocrLanguages).sort((a, b) => Number(b === preferred) - Number(a === preferred));
+  let best: { text: string; confidence: number; languages: string } | undefined;
+  for (const languages of passes) {
+    if (ocr.languages !== languages) {
+      await Promise.race([ocr.worker.reinitialize(languages, OEM_LSTM_ONLY), ocr.stopped]);
+      ocr.languages = languages;
+    }
+    const result = await Promise.race([ocr.worker.recognize(image), ocr.stopped]);
+    const text = tidyOcrText(result.data.text ?? '');
+    const confidence = result.data.confidence ?? 0;
+    if (!best || confidence > best.confidence) best = { text, confidence, languages };
+    if (confidence >= OCR_RETRY_CONFIDENCE || !/\p{L}/u.test(text)) break;
+  }
+  if (best?.text) ctx.ocrPreferred = best.languages;
+  return best?.text ?? '';
+}
+
 /** The sentence for a file whose OCR stopped at the memory cap. */
 function ocrMemoryMessage(ctx: ConvertContext, where: string): string {
   return (
@@ -267,9 +310,14 @@ function ocrMemoryMessage(ctx: ConvertContext, where: string): string {
   );
 }
 
-/** Lines as Tesseract found them, paragraphs kept, stray white space and noise-only lines dropped. */
+/**
+ * Lines as Tesseract found them, paragraphs kept, stray white space and noise-only lines dropped.
+ * The direction marks Tesseract puts around a Latin run inside right-to-left text (U+200E, U+200F)
+ * go: the text is in reading order already, and a mark inside a word would keep it from matching.
+ */
 export function tidyOcrText(text: string): string {
   return text
+    .replace(/[\u200E\u200F\u061C]/g, '')
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line, i, lines) => line !== '' || (i > 0 && lines[i - 1] !== ''))
