@@ -206,7 +206,7 @@ async function main(): Promise<void> {
       pid: process.pid,
       version: ownerVersion,
       token,
-      upstream: upstreamSignature(upstream, network),
+      upstream: upstreamSignature(upstream, network, ocrLanguages),
       startedAt: new Date().toISOString(),
     });
     log(
