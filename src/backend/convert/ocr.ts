@@ -20,6 +20,7 @@ import type { Worker as TesseractWorker } from 'tesseract.js';
 import { formatBytes } from '../http/body';
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
+import { columnsInReadingOrder } from './ocrLayout';
 import { OCR_LANGUAGES, OCR_RETRY_CONFIDENCE, ocrPasses } from './ocrLanguages';
 import { OCR_MEMORY_ENV, type OcrMemoryReport } from './ocrMemory';
 
@@ -291,8 +292,10 @@ async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promis
       await Promise.race([ocr.worker.reinitialize(languages, OEM_LSTM_ONLY), ocr.stopped]);
       ocr.languages = languages;
     }
-    const result = await Promise.race([ocr.worker.recognize(image), ocr.stopped]);
-    const text = tidyOcrText(result.data.text ?? '');
+    // Words and lines with their boxes too: columns Tesseract joined are read apart (ocrLayout.ts).
+    const result = await Promise.race([ocr.worker.recognize(image, {}, { text: true, blocks: true }), ocr.stopped]);
+    const lines = (result.data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
+    const text = tidyOcrText(columnsInReadingOrder(lines) ?? result.data.text ?? '');
     const confidence = result.data.confidence ?? 0;
     if (!best || confidence > best.confidence) best = { text, confidence, languages };
     if (confidence >= OCR_RETRY_CONFIDENCE || !/\p{L}/u.test(text)) break;

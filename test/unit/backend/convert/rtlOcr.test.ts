@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ConversionError, convertWithNotes } from '../../../../src/backend/convert/index';
 import { tidyOcrText } from '../../../../src/backend/convert/ocr';
 import { ocrLanguagesError, ocrPasses } from '../../../../src/backend/convert/ocrLanguages';
+import { columnsInReadingOrder, type OcrLineBox } from '../../../../src/backend/convert/ocrLayout';
 import { ConversionPool } from '../../../../src/backend/convert/pool';
 
 const fixture = (name: string) => readFileSync(path.resolve('test/fixtures/docling', name));
@@ -53,6 +54,21 @@ describe('backend: OCR of right-to-left scans', function () {
     assert.doesNotMatch(markdown, /[\u200E\u200F]/u);
   });
 
+  it('a two-column Arabic scan is read column by column, the right one first', async () => {
+    const { markdown } = await convertWithNotes('two-columns.png', fixture('right_to_left_01_two_columns.png'), {
+      skipOcr: false,
+      maxBytes: 1 << 24,
+    });
+    // The last words of the right column, then the first and last words of the left one.
+    const inOrder = ['تعتبر', 'البرمجة', 'المحللين', 'تحليلات', 'معقدة', 'بطريقة', 'سريعة', 'وفعالة', 'التحليلي', 'واستخراج', 'الأنماط'];
+    const positions = positionsInOrder(markdown, inOrder);
+    assert.deepEqual(
+      inOrder.filter((_, i) => positions[i]! < 0),
+      [],
+      `words missing or out of reading order in:\n${markdown}`,
+    );
+  });
+
   it('a conversion worker reads the Arabic scan with the languages the backend was given', async () => {
     const pool = new ConversionPool({ workers: 1, extraWorkers: 0, ocrLanguages: ['eng', 'ara'] });
     try {
@@ -99,6 +115,46 @@ describe('backend: OCR of right-to-left scans', function () {
     assert.deepEqual(ocrPasses(['heb', 'eng']), ['eng', 'heb+eng']);
     assert.deepEqual(ocrPasses(['fas']), ['fas']);
     assert.deepEqual(ocrPasses(['eng']), ['eng']);
+  });
+
+  it('lines joined across a gutter are cut there, a heading over both columns kept whole, forms and left-to-right pages left as read', () => {
+    const word = (text: string, x0: number, x1: number, y: number) => ({ text, bbox: { x0, x1, y0: y, y1: y + 40 } });
+    const line = (...words: ReturnType<typeof word>[]): OcrLineBox => ({
+      words,
+      bbox: {
+        x0: Math.min(...words.map((w) => w.bbox.x0)),
+        x1: Math.max(...words.map((w) => w.bbox.x1)),
+        y0: words[0]!.bbox.y0,
+        y1: words[0]!.bbox.y1 + 0,
+      },
+    });
+    // Words 180 wide, 20 apart: the right column at x 1120 to 1900, the left at 120 to 900; logical order right to left.
+    const joined = (y: number, right: string[], left: string[]) =>
+      line(
+        ...right.map((t, i) => word(t, 1720 - i * 200, 1900 - i * 200, y)),
+        ...left.map((t, i) => word(t, 720 - i * 200, 900 - i * 200, y)),
+      );
+    const page = [
+      line(word('عنوان', 1200, 1500, 0), word('الصفحة', 800, 1150, 0)),
+      joined(100, ['ر١', 'ر٢', 'ر٣', 'ر٤'], ['ي١', 'ي٢', 'ي٣', 'ي٤']),
+      joined(150, ['ر٥', 'ر٦', 'ر٧', 'ر٨'], ['ي٥', 'ي٦', 'ي٧', 'ي٨']),
+      joined(200, ['ر٩', 'ر١٠', 'ر١١', 'ر١٢'], ['ي٩', 'ي١٠', 'ي١١', 'ي١٢']),
+    ];
+    assert.equal(
+      columnsInReadingOrder(page),
+      'عنوان الصفحة\n\nر١ ر٢ ر٣ ر٤\nر٥ ر٦ ر٧ ر٨\nر٩ ر١٠ ر١١ ر١٢\n\nي١ ي٢ ي٣ ي٤\nي٥ ي٦ ي٧ ي٨\nي٩ ي١٠ ي١١ ي١٢',
+    );
+    // A form: a label and its value far apart on each line stay one line.
+    const form = [100, 150, 200, 250].map((y) => line(word('الاسم:', 1700, 1900, y), word('قيمة', 200, 400, y)));
+    assert.equal(columnsInReadingOrder(form), undefined);
+    // A left-to-right page is Tesseract's own.
+    const latin = [100, 150, 200].map((y) =>
+      line(
+        ...['one', 'two', 'three', 'four'].map((t, i) => word(t, 100 + i * 200, 280 + i * 200, y)),
+        ...['five', 'six', 'seven', 'eight'].map((t, i) => word(t, 1100 + i * 200, 1280 + i * 200, y)),
+      ),
+    );
+    assert.equal(columnsInReadingOrder(latin), undefined);
   });
 
   it('direction marks around Latin runs are dropped, the words kept in their order', () => {
