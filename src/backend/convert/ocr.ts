@@ -20,7 +20,7 @@ import type { Worker as TesseractWorker } from 'tesseract.js';
 import { formatBytes } from '../http/body';
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
-import { columnsInReadingOrder } from './ocrLayout';
+import { columnsInReadingOrder, isRightToLeftText } from './ocrLayout';
 import { OCR_LANGUAGES, OCR_RETRY_CONFIDENCE, ocrPasses } from './ocrLanguages';
 import { OCR_MEMORY_ENV, type OcrMemoryReport } from './ocrMemory';
 
@@ -287,7 +287,7 @@ async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promis
   const preferred = ctx.ocrPreferred;
   const passes = ocrPasses(ctx.ocrLanguages).sort((a, b) => Number(b === preferred) - Number(a === preferred));
   let best: { text: string; confidence: number; languages: string } | undefined;
-  for (const languages of passes) {
+  for (const [i, languages] of passes.entries()) {
     if (ocr.languages !== languages) {
       await Promise.race([ocr.worker.reinitialize(languages, OEM_LSTM_ONLY), ocr.stopped]);
       ocr.languages = languages;
@@ -297,11 +297,30 @@ async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promis
     const lines = (result.data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
     const text = tidyOcrText(columnsInReadingOrder(lines) ?? result.data.text ?? '');
     const confidence = result.data.confidence ?? 0;
-    if (!best || confidence > best.confidence) best = { text, confidence, languages };
-    if (confidence >= OCR_RETRY_CONFIDENCE || !/\p{L}/u.test(text)) break;
+    // A reading tried again in a right-to-left script counts only when it is text of that script
+    // (a logo's few marks read as Persian digits are not).
+    const counts = readingCounts(i, languages, text);
+    if (counts && (!best || confidence > best.confidence)) best = { text, confidence, languages };
+    if (i === 0 && !/\p{L}/u.test(text)) break;
+    if (counts && confidence >= OCR_RETRY_CONFIDENCE) break;
   }
   if (best?.text) ctx.ocrPreferred = best.languages;
   return best?.text ?? '';
+}
+
+/** Letters of the right-to-left scripts (Hebrew, Arabic and their presentation forms). */
+const RTL_LETTER = /(?=\p{L})[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
+/** A reading in a right-to-left script needs at least this many of its letters to count. */
+const MIN_RTL_LETTERS = 4;
+
+/**
+ * Whether the `index`th reading of an image (with `languages`) may be kept: the first always; one
+ * tried again in a right-to-left script only when it is text of that script.
+ */
+export function readingCounts(index: number, languages: string, text: string): boolean {
+  if (index === 0) return true;
+  const rightToLeft = languages.split('+').some((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES]?.script !== 'Latin');
+  return !rightToLeft || ((text.match(RTL_LETTER)?.length ?? 0) >= MIN_RTL_LETTERS && isRightToLeftText(text));
 }
 
 /** The sentence for a file whose OCR stopped at the memory cap. */

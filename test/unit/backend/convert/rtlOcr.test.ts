@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConversionError, convertWithNotes } from '../../../../src/backend/convert/index';
-import { tidyOcrText } from '../../../../src/backend/convert/ocr';
+import { readingCounts, tidyOcrText } from '../../../../src/backend/convert/ocr';
 import { ocrLanguagesError, ocrPasses } from '../../../../src/backend/convert/ocrLanguages';
 import { columnsInReadingOrder, type OcrLineBox } from '../../../../src/backend/convert/ocrLayout';
 import { ConversionPool } from '../../../../src/backend/convert/pool';
@@ -155,6 +155,15 @@ describe('backend: OCR of right-to-left scans', function () {
       ),
     );
     assert.equal(columnsInReadingOrder(latin), undefined);
+  });
+
+  it('a reading tried again in a right-to-left script is kept only when it is text of that script', () => {
+    assert.equal(readingCounts(0, 'eng', 'Sip'), true);
+    // A logo's marks read as Persian digits are no Persian text (seen on a scanned English invoice).
+    assert.equal(readingCounts(1, 'ara+fas+eng', '۳۳'), false);
+    assert.equal(readingCounts(1, 'ara+fas+eng', 'Invoice total 120'), false);
+    assert.equal(readingCounts(1, 'ara+fas+eng', 'تحسين الإنتاجية وحل المشكلات'), true);
+    assert.equal(readingCounts(2, 'heb+eng', 'כל בני האדם נולדו'), true);
   });
 
   it('direction marks around Latin runs are dropped, the words kept in their order', () => {
