@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, type Worker as NodeWorker } from 'node:worker_threads';
 import { imageSize } from 'image-size';
-import type { Worker as TesseractWorker } from 'tesseract.js';
+import type { RecognizeResult, Worker as TesseractWorker } from 'tesseract.js';
 import { formatBytes } from '../http/body';
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
@@ -258,7 +258,18 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
         progress(ctx, `reading ${where} by OCR (${tenth * 10}%)`);
       };
       progress(ctx, `reading ${where} by OCR`);
-      text = await readBest(ctx, ocr, Buffer.from(data)).finally(() => (reading = undefined));
+      const read = await readBest(ctx, ocr, Buffer.from(data)).finally(() => (reading = undefined));
+      text = read.text;
+      if (read.pastCap) {
+        // The first reading is kept; the engine, past its cap, is not: the file's next picture
+        // starts a new one, which reads in the Latin-script languages only.
+        await releaseOcrEngine(true);
+        ctx.ocrLanguages = ctx.ocrLanguages.filter((language) => OCR_LANGUAGES[language].script === 'Latin');
+        const message = ocrScriptsMemoryMessage(ctx, where, read.pastCap);
+        if (!ctx.ocrLanguages.length) ctx.ocrStopped = message;
+        note(ctx, message);
+        return text;
+      }
     } catch (error) {
       failure = error;
     }
@@ -283,17 +294,24 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
  * the file's previous image best first) until one reads at OCR_RETRY_CONFIDENCE or more. A first
  * reading that finds no letter at all (a photo, a rule) is not tried again.
  */
-async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promise<string> {
+async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promise<{ text: string; pastCap?: string }> {
   const preferred = ctx.ocrPreferred;
   const passes = ocrPasses(ctx.ocrLanguages).sort((a, b) => Number(b === preferred) - Number(a === preferred));
   let best: { text: string; confidence: number; languages: string } | undefined;
   for (const [i, languages] of passes.entries()) {
-    if (ocr.languages !== languages) {
-      await Promise.race([ocr.worker.reinitialize(languages, OEM_LSTM_ONLY), ocr.stopped]);
-      ocr.languages = languages;
+    let result: RecognizeResult;
+    try {
+      if (ocr.languages !== languages) {
+        await Promise.race([ocr.worker.reinitialize(languages, OEM_LSTM_ONLY), ocr.stopped]);
+        ocr.languages = languages;
+      }
+      // Words and lines with their boxes too: columns Tesseract joined are read apart (ocrLayout.ts).
+      result = await Promise.race([ocr.worker.recognize(image, {}, { text: true, blocks: true }), ocr.stopped]);
+    } catch (error) {
+      // Another script's data past the memory cap: the reading so far is kept.
+      if (best && ocr.memory.refused) return { text: best.text, pastCap: languages };
+      throw error;
     }
-    // Words and lines with their boxes too: columns Tesseract joined are read apart (ocrLayout.ts).
-    const result = await Promise.race([ocr.worker.recognize(image, {}, { text: true, blocks: true }), ocr.stopped]);
     const lines = (result.data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
     const text = tidyOcrText(columnsInReadingOrder(lines) ?? result.data.text ?? '');
     const confidence = result.data.confidence ?? 0;
@@ -305,7 +323,7 @@ async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promis
     if (counts && confidence >= OCR_RETRY_CONFIDENCE) break;
   }
   if (best?.text) ctx.ocrPreferred = best.languages;
-  return best?.text ?? '';
+  return { text: best?.text ?? '' };
 }
 
 /** Letters of the right-to-left scripts (Hebrew, Arabic and their presentation forms). */
@@ -321,6 +339,19 @@ export function readingCounts(index: number, languages: string, text: string): b
   if (index === 0) return true;
   const rightToLeft = languages.split('+').some((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES]?.script !== 'Latin');
   return !rightToLeft || ((text.match(RTL_LETTER)?.length ?? 0) >= MIN_RTL_LETTERS && isRightToLeftText(text));
+}
+
+/** The sentence for a picture whose reading in another script (`languages`) passed the memory cap. */
+function ocrScriptsMemoryMessage(ctx: ConvertContext, where: string, languages: string): string {
+  const names = languages
+    .split('+')
+    .filter((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES]?.script !== 'Latin')
+    .map((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES].name);
+  const latin = ctx.ocrLanguages.map((language) => OCR_LANGUAGES[language].name);
+  const limit = `reading ${where} in ${names.join(' and ')} needed more than the limit of ${formatBytes(ctx.maxOcrMemoryBytes)} of OCR memory`;
+  return latin.length
+    ? `${limit}, so it and the later pictures of ${ctx.filename} were read in ${latin.join(' and ')} only.`
+    : `${limit}, so its first reading was kept and the text in any later picture of ${ctx.filename} is not indexed.`;
 }
 
 /** The sentence for a file whose OCR stopped at the memory cap. */

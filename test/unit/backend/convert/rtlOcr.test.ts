@@ -93,6 +93,26 @@ describe('backend: OCR of right-to-left scans', function () {
     }
   });
 
+  it('past the OCR memory cap with a second script loaded, the English reading is kept and the limit named', async () => {
+    // This scan needs about 24 MiB of OCR memory read in English, about 42 MiB with Arabic and Persian loaded too.
+    const { markdown, notes } = await convertWithNotes('arabic-scan.png', fixture('right_to_left_01_top.png'), {
+      skipOcr: false,
+      maxBytes: 1 << 24,
+      maxOcrMemoryMb: 32,
+    });
+    assert.match(markdown, /Python/, 'the English reading is kept');
+    assert.deepEqual(notes, [
+      'reading arabic-scan.png in Arabic and Persian needed more than the limit of 32 MiB of OCR memory, so it and the later pictures of arabic-scan.png were read in English only.',
+    ]);
+    // The next file starts a new engine within the cap.
+    const next = await convertWithNotes('again.png', fixture('right_to_left_01_top.png'), {
+      skipOcr: false,
+      maxBytes: 1 << 24,
+      maxOcrMemoryMb: 64,
+    });
+    assert.match(next.markdown, /الإنتاجية/u);
+  });
+
   it('a language that is not shipped fails the conversion with a sentence naming the shipped ones', async () => {
     await assert.rejects(
       convertWithNotes('scan.png', fixture('right_to_left_01_top.png'), {
