@@ -305,8 +305,10 @@ async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promis
         await Promise.race([ocr.worker.reinitialize(languages, OEM_LSTM_ONLY), ocr.stopped]);
         ocr.languages = languages;
       }
-      // Words and lines with their boxes too: columns Tesseract joined are read apart (ocrLayout.ts).
-      result = await Promise.race([ocr.worker.recognize(image, {}, { text: true, blocks: true }), ocr.stopped]);
+      // In a right-to-left script, words and lines with their boxes too: columns Tesseract joined
+      // are read apart (ocrLayout.ts); a left-to-right page is left as Tesseract read it.
+      const output = { text: true, blocks: readsRightToLeftScript(languages) };
+      result = await Promise.race([ocr.worker.recognize(image, {}, output), ocr.stopped]);
     } catch (error) {
       // Another script's data past the memory cap: the reading so far is kept.
       if (best && ocr.memory.refused) return { text: best.text, pastCap: languages };
@@ -336,9 +338,13 @@ const MIN_RTL_LETTERS = 4;
  * tried again in a right-to-left script only when it is text of that script.
  */
 export function readingCounts(index: number, languages: string, text: string): boolean {
-  if (index === 0) return true;
-  const rightToLeft = languages.split('+').some((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES]?.script !== 'Latin');
-  return !rightToLeft || ((text.match(RTL_LETTER)?.length ?? 0) >= MIN_RTL_LETTERS && isRightToLeftText(text));
+  if (index === 0 || !readsRightToLeftScript(languages)) return true;
+  return (text.match(RTL_LETTER)?.length ?? 0) >= MIN_RTL_LETTERS && isRightToLeftText(text);
+}
+
+/** Whether a Tesseract language set ('ara+fas+eng') reads a right-to-left script. */
+function readsRightToLeftScript(languages: string): boolean {
+  return languages.split('+').some((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES]?.script !== 'Latin');
 }
 
 /** The sentence for a picture whose reading in another script (`languages`) passed the memory cap. */
