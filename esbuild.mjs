@@ -8,7 +8,7 @@
 //   dist/mcp-server.js   DocChat's MCP server (stdio), started by VS Code or another agent host
 //   dist/convert-worker.js  the backend's conversion worker threads
 //   dist/hash-worker.js  the folder sync's hashing worker thread (off the extension host's thread)
-//   dist/ocr/*           the OCR engine (tesseract.js worker, Tesseract's WebAssembly, English data)
+//   dist/ocr/*           the OCR engine (tesseract.js worker, Tesseract's WebAssembly, language data)
 //   dist/agent-plugin/docchat/  the agent plugin (Agent Skill + MCP server definition) without its
 //                        .mcp.json, which "Copy MCP Server Configuration…" adds for the user's setup
 //   dist/webview/*       the webview bundles (browser, IIFE) and their styles; highlight.js is loaded
@@ -169,7 +169,7 @@ export const targets = [
   },
 ];
 
-/** Tesseract's WebAssembly and the English language data, next to the OCR worker. */
+/** Tesseract's WebAssembly and the language data (English, Arabic, Persian, Hebrew), next to the OCR worker. */
 async function copyOcrAssets() {
   const require = createRequire(import.meta.url);
   const out = path.join(root, 'dist/ocr');
@@ -177,8 +177,11 @@ async function copyOcrAssets() {
   const core = path.dirname(require.resolve('tesseract.js-core/package.json'));
   await cp(path.join(core, `${TESSERACT_CORE}.js`), path.join(out, `${TESSERACT_CORE}.js`));
   await cp(path.join(core, `${TESSERACT_CORE}.wasm`), path.join(out, `${TESSERACT_CORE}.wasm`));
-  const eng = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
-  await cp(path.join(eng, '4.0.0_best_int/eng.traineddata.gz'), path.join(out, 'eng.traineddata.gz'));
+  // The OCR languages of src/backend/convert/ocrLanguages.ts, each in Tesseract's integer (best_int) build.
+  for (const language of ['eng', 'ara', 'fas', 'heb']) {
+    const data = path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`));
+    await cp(path.join(data, `4.0.0_best_int/${language}.traineddata.gz`), path.join(out, `${language}.traineddata.gz`));
+  }
 }
 
 async function copyStaticAssets() {

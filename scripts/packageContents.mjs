@@ -59,6 +59,24 @@ export const PACKAGED = [
     via: '.traineddata',
     why: "OCR's English language data (the worker asks for '<lang>.traineddata' + '.gz')",
   },
+  {
+    file: 'dist/ocr/ara.traineddata.gz',
+    loadedBy: 'dist/ocr/worker.js',
+    via: '.traineddata',
+    why: "OCR's Arabic language data (the worker asks for '<lang>.traineddata' + '.gz')",
+  },
+  {
+    file: 'dist/ocr/fas.traineddata.gz',
+    loadedBy: 'dist/ocr/worker.js',
+    via: '.traineddata',
+    why: "OCR's Persian language data (the worker asks for '<lang>.traineddata' + '.gz')",
+  },
+  {
+    file: 'dist/ocr/heb.traineddata.gz',
+    loadedBy: 'dist/ocr/worker.js',
+    via: '.traineddata',
+    why: "OCR's Hebrew language data (the worker asks for '<lang>.traineddata' + '.gz')",
+  },
   { file: 'dist/webview/chat.js', loadedBy: 'dist/first-use.js', via: '{name}', why: 'the chat webview' },
   {
     file: 'dist/webview/highlight.js',

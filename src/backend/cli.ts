@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeDiscoveryIfOwned, upstreamSignature, writeDiscovery } from '../common/discoveryFile';
+import { ocrLanguagesError } from './convert/ocrLanguages';
 import { DataDirLockedError } from './persistence/lock';
 import { seedDemo } from './seed';
 import { BACKEND_VERSION, startBackend } from './server';
@@ -27,6 +28,8 @@ Options:
   --api-key K            gateway Api-Key (default: the same as the token)
   --no-rate-limits       turn the per-minute rate limits off (benchmarks)
   --max-upload-mb N      upload limit in MiB (default 50)
+  --ocr-languages L      OCR languages, comma-separated (default eng,ara,fas,heb: English, Arabic,
+                         Persian, Hebrew); English is read first, the others when it reads poorly
   --upstream URL         forward chat, embeddings and model lists to an OpenAI-compatible server
   --upstream-key KEY     bearer key for the upstream
   --upstream-embed-model M  upstream embedding model for hybrid search (default: first *embed* model)
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
         'api-key': { type: 'string' },
         'no-rate-limits': { type: 'boolean' },
         'max-upload-mb': { type: 'string' },
+        'ocr-languages': { type: 'string' },
         upstream: { type: 'string' },
         'upstream-key': { type: 'string' },
         'upstream-embed-model': { type: 'string' },
@@ -94,6 +98,9 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0 to 65535 (got ${values.port})`);
   const maxUploadMb = values['max-upload-mb'] === undefined ? undefined : Number(values['max-upload-mb']);
   if (maxUploadMb !== undefined && !(maxUploadMb > 0)) fail('--max-upload-mb must be a positive number');
+  const ocrLanguages = values['ocr-languages']?.split(',').map((language) => language.trim());
+  const ocrError = ocrLanguages && ocrLanguagesError(ocrLanguages);
+  if (ocrError) fail(`--ocr-languages: ${ocrError}`);
   const upstreamKey = values['upstream-key'] || process.env.DOCCHAT_UPSTREAM_KEY || undefined;
   if (values['upstream-key'] && !values.upstream) fail('--upstream-key needs --upstream URL');
   if (values.upstream && !/^https?:\/\//i.test(values.upstream)) fail('--upstream must be an http(s) URL');
@@ -137,6 +144,7 @@ async function main(): Promise<void> {
       apiKey,
       rateLimits: !values['no-rate-limits'],
       maxUploadBytes: maxUploadMb === undefined ? undefined : Math.round(maxUploadMb * 1024 * 1024),
+      conversion: ocrLanguages ? { ocrLanguages } : undefined,
       upstream,
       network,
       skillsFile: values.skills ? path.resolve(values.skills) : undefined,
@@ -198,7 +206,7 @@ async function main(): Promise<void> {
       pid: process.pid,
       version: ownerVersion,
       token,
-      upstream: upstreamSignature(upstream, network),
+      upstream: upstreamSignature(upstream, network, ocrLanguages),
       startedAt: new Date().toISOString(),
     });
     log(

@@ -82,6 +82,7 @@ export const Settings = {
   proxy: 'network.proxy',
   strictSSL: 'network.strictSSL',
   attachSkipOcr: 'attach.skipOcr',
+  attachOcrLanguages: 'attach.ocrLanguages',
   embeddingModel: 'gateway.embeddingModel',
   syncExclude: 'sync.exclude',
   syncRemoveDeleted: 'sync.removeDeleted',

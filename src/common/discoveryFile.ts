@@ -28,15 +28,19 @@ export interface DiscoveryInfo {
 export function upstreamSignature(
   upstream: { url: string; key?: string; embeddingModel?: string; embedPath?: string } | undefined,
   network?: Record<string, unknown>,
+  /** OCR languages other than the default (none: the default, and the signature is as without them). */
+  ocrLanguages?: readonly string[],
 ): string | null {
   const hasNetwork = network !== undefined && Object.values(network).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
-  if (!upstream && !hasNetwork) return null;
+  const hasLanguages = ocrLanguages !== undefined && ocrLanguages.length > 0;
+  if (!upstream && !hasNetwork && !hasLanguages) return null;
   const canonical = JSON.stringify([
     upstream?.url ?? '',
     upstream?.key ?? '',
     upstream?.embeddingModel ?? '',
     upstream?.embedPath ?? '',
     hasNetwork ? network : null,
+    ...(hasLanguages ? [ocrLanguages] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }

@@ -6,6 +6,7 @@ import type * as DocumentsModule from '../api/documents/client';
 import type { DocumentsClient } from '../api/documents/client';
 import type * as GatewayModule from '../api/gateway/client';
 import type { GatewayClient } from '../api/gateway/client';
+import { DEFAULT_OCR_LANGUAGES, OCR_LANGUAGES, ocrLanguagesError } from '../common/ocrLanguages';
 import { atFirstUse } from '../common/atFirstUse';
 import type { LogLevel } from '../common/log';
 import type { LocalNetwork } from './localBackend';
@@ -44,6 +45,18 @@ export function networkOptions(settings: DocChatSettings): LocalNetwork {
     systemCertificates: n.systemCertificates,
     caFiles: n.caFiles,
   };
+}
+
+/**
+ * The OCR languages the local backend is started with: undefined for its default (every shipped
+ * language, in order), else the shipped ones of the setting; `error` names the shipped languages
+ * when the setting has one that is not.
+ */
+export function localOcrLanguages(settings: DocChatSettings): { languages?: string[]; error?: string } {
+  const error = ocrLanguagesError(settings.ocrLanguages);
+  const shipped = [...new Set(settings.ocrLanguages.filter((language) => Object.hasOwn(OCR_LANGUAGES, language)))];
+  const isDefault = !shipped.length || shipped.join(',') === DEFAULT_OCR_LANGUAGES.join(',');
+  return { languages: isDefault ? undefined : shipped, error };
 }
 
 export function transportOptions(settings: DocChatSettings, userAgent?: string) {

@@ -7,6 +7,7 @@ import type { Logger } from '../common/log';
 import {
   createDocumentsClient,
   createGatewayClient,
+  localOcrLanguages,
   networkOptions,
   planConnection,
   type ClientHooks,
@@ -50,6 +51,8 @@ export class ConnectionService extends Disposable {
   private markReady!: () => void;
   /** The check of the local backend that `unreachable` started and that is still running. */
   private probing: Promise<boolean> | undefined;
+  /** The OCR-language sentence last shown, so a wrong setting is said once. */
+  private ocrLanguagesWarned: string | undefined;
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<ConnectionState>());
   /** Fires after the clients were rebuilt (new URL, token, proxy …) or the mode changed. */
@@ -180,7 +183,14 @@ export class ConnectionService extends Disposable {
         const modelServer = this.modelServer.choice;
         const modelServerKey = modelServer?.hasKey ? await this.secrets.get(SecretKeys.modelServerKey) : undefined;
         const upstream = localUpstream(plan.gateway, settings, modelServer && { url: modelServer.url, key: modelServerKey });
-        const local = await this.localBackend.start(upstream, networkOptions(settings));
+        const ocr = localOcrLanguages(settings);
+        if (ocr.error && ocr.error !== this.ocrLanguagesWarned) {
+          // Said once per wrong setting; the shipped languages of the setting are used meanwhile.
+          this.ocrLanguagesWarned = ocr.error;
+          this.log.warn(`docchat.attach.ocrLanguages: ${ocr.error}`);
+          void vscode.window.showWarningMessage(vscode.l10n.t('DocChat setting docchat.attach.ocrLanguages: {0}', ocr.error));
+        }
+        const local = await this.localBackend.start(upstream, networkOptions(settings), ocr.languages);
         const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.unreachable() };
         documents = createDocumentsClient(settings, local, localHooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;

@@ -1,3 +1,4 @@
+import { DEFAULT_OCR_LANGUAGES } from '../common/ocrLanguages';
 import { Settings, type SettingKey } from '../common/constants';
 
 /**
@@ -32,6 +33,11 @@ export interface DocChatSettings {
   skipOcrField: string;
   fileIdsField: string;
   attachSkipOcr: SkipOcrMode;
+  /**
+   * Local mode: the languages OCR reads scans and pictures in, as given (an unknown one is
+   * reported by the connection); every shipped language when the setting is empty.
+   */
+  ocrLanguages: string[];
   /** What the chat panel's screen-reader live region reads of an answer. */
   announceAnswers: 'asTheyStream' | 'whenDone' | 'off';
   /** Local mode: whether "Use a Language Model…" looks for model servers on this machine's usual ports. */
@@ -94,6 +100,7 @@ export function normaliseSettings(raw: RawSettings): DocChatSettings {
     skipOcrField: str(d[Settings.skipOcrField]) || DEFAULTS.skipOcrField,
     fileIdsField: str(d[Settings.fileIdsField]) || DEFAULTS.fileIdsField,
     attachSkipOcr: skip === 'always' || skip === 'never' ? skip : 'ask',
+    ocrLanguages: strings(d[Settings.attachOcrLanguages]).length ? strings(d[Settings.attachOcrLanguages]) : [...DEFAULT_OCR_LANGUAGES],
     announceAnswers: announce === 'whenDone' || announce === 'off' ? announce : 'asTheyStream',
     detectModelServers: d[Settings.detectModelServers] !== false,
     mcpAllowChanges: d[Settings.mcpAllowChanges] === true,
@@ -149,6 +156,7 @@ export const CLIENT_SETTING_KEYS: readonly SettingKey[] = [
   Settings.embeddingModel,
   Settings.skipOcrField,
   Settings.fileIdsField,
+  Settings.attachOcrLanguages,
   Settings.allowInsecureHttp,
   Settings.caFiles,
   Settings.proxy,

@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { ConversionError, convertWithNotes } from '../../src/backend/convert/index';
 import { ConversionPool } from '../../src/backend/convert/pool';
 import { filesUnder, scoreFiles, type ExpectedSet } from './conversion/expected';
+import { canRasterize, englishScansByLanguages, rightToLeftScans } from './conversion/ocrLanguages';
 import {
   byFormat,
   doclingCases,
@@ -330,6 +331,7 @@ main(async (): Promise<BenchResult> => {
         ms(s.ms),
       ]),
     });
+    tables.push(await englishScansByLanguages(files, set));
   } else {
     notes.push(
       "MarkItDown's test files were not scored: set DOCCHAT_MARKITDOWN to the packages/ folder of a MarkItDown checkout (markitdown/tests/test_files and markitdown-ocr/tests/ocr_test_data).",
@@ -345,6 +347,10 @@ main(async (): Promise<BenchResult> => {
     notes.push(
       "Docling's PDFs were not scored: set DOCCHAT_DOCLING to a checkout of github.com/docling-project/docling (tests/data/pdf/sources with the expected markdown in tests/data/pdf/groundtruth; MIT licence).",
     );
+  }
+  if (docling && canRasterize()) tables.push(await rightToLeftScans(docling));
+  else if (docling) {
+    notes.push("Docling's right-to-left PDFs were not scanned: poppler's pdftoppm is not installed (Debian: poppler-utils).");
   }
   const unstructured = process.env.DOCCHAT_UNSTRUCTURED;
   const unstructuredSet = unstructured ? unstructuredCases(unstructured) : [];
@@ -373,7 +379,9 @@ main(async (): Promise<BenchResult> => {
       'reading order takes each pair of consecutive expected paragraphs both found (by their first 40 characters, compared without markup, case or spaces) and counts the pairs found in the same order; ' +
       "a table cell is in its row when one markdown table row holds it with the most of its expected row's cells; " +
       "headings: the expected headings (Docling's markdown headings, Unstructured's Title elements) marked as markdown headings, and of the lines DocChat marks as headings (not its own `## Page N`) the share that are expected. " +
-      'Each set is split in two halves by a fixed hash of the file name (FNV-1a, even: tuning, odd: held out); with DOCCHAT_CONVERT_BASELINE the converter of that checkout converts each file right before this one, and ms per page is the conversion time (OCR of pictures included) over the PDF pages.',
+      'Each set is split in two halves by a fixed hash of the file name (FNV-1a, even: tuning, odd: held out); with DOCCHAT_CONVERT_BASELINE the converter of that checkout converts each file right before this one, and ms per page is the conversion time (OCR of pictures included) over the PDF pages. ' +
+      'Right-to-left scans: word recall counts the expected words (letters and digits, with repeats; Arabic and Persian forms of yeh, kaf, alef and teh marbuta and vowel marks folded) found in the OCR text; ' +
+      'words in reading order is the longest common subsequence of the expected and the read words over the words found.',
     tables: [
       {
         caption: 'Throughput per format (skip_ocr: true, so no OCR)',

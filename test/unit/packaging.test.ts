@@ -8,6 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { OCR_LANGUAGES } from '../../src/common/ocrLanguages';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -90,6 +91,18 @@ describe('packaging', function () {
       'a development bundle is packaged',
     );
     assert.ok(packaged.has('package.json') && packaged.has('package.nls.json'), 'the manifest and its strings are packaged');
+  });
+
+  it('packages the data of every OCR language the settings offer', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const offered: string[] = manifest.contributes.configuration.properties['docchat.attach.ocrLanguages'].items.enum;
+    assert.deepEqual(offered, Object.keys(OCR_LANGUAGES), 'the setting offers the shipped languages');
+    const packaged = new Set(await packagedFiles());
+    assert.deepEqual(
+      offered.filter((language) => !packaged.has(`dist/ocr/${language}.traineddata.gz`)),
+      [],
+      'an OCR language without its data in the package (esbuild.mjs copies it into dist/ocr/)',
+    );
   });
 
   it('puts every file package.json refers to (walkthrough media, icons) in the .vsix', async () => {

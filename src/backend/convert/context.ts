@@ -1,5 +1,6 @@
 /** What every converter of one file shares: its name, the options, the OCR reader and the notes. */
 import { DEFAULT_CONVERSION_LIMITS } from './limits';
+import { checkOcrLanguages, DEFAULT_OCR_LANGUAGES, type OcrLanguage } from './ocrLanguages';
 
 export interface ConvertContext {
   /** The file's name as the user sees it (a ZIP member: `archive.zip/dir/member.docx`). */
@@ -17,6 +18,10 @@ export interface ConvertContext {
   notes: string[];
   /** Images read so far by OCR in this file. */
   ocrImages: number;
+  /** The languages OCR reads this file's images in (checked: shipped ones only). */
+  ocrLanguages: readonly OcrLanguage[];
+  /** The language set that read this file's last image best: its next image is read with it first. */
+  ocrPreferred?: string;
   /** Set when OCR of this file stopped at the memory cap: the sentence naming it. */
   ocrStopped?: string;
   /** ZIP archives this file sits in (a member's ZIP members are not opened past the limit). */
@@ -44,7 +49,14 @@ export const DEFAULT_MAX_OCR_IMAGES = 200;
 
 export function createContext(
   filename: string,
-  options: { skipOcr: boolean; maxHtmlDepth?: number; maxImagePixels?: number; maxOcrImages?: number; maxOcrMemoryMb?: number },
+  options: {
+    skipOcr: boolean;
+    maxHtmlDepth?: number;
+    maxImagePixels?: number;
+    maxOcrImages?: number;
+    maxOcrMemoryMb?: number;
+    ocrLanguages?: readonly string[];
+  },
 ): ConvertContext {
   return {
     filename,
@@ -53,6 +65,7 @@ export function createContext(
     maxImagePixels: options.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS,
     maxOcrImages: options.maxOcrImages ?? DEFAULT_MAX_OCR_IMAGES,
     maxOcrMemoryBytes: (options.maxOcrMemoryMb ?? DEFAULT_CONVERSION_LIMITS.maxOcrMemoryMb) * 1024 * 1024,
+    ocrLanguages: options.ocrLanguages ? checkOcrLanguages(options.ocrLanguages) : DEFAULT_OCR_LANGUAGES,
     notes: [],
     ocrImages: 0,
     archiveDepth: 0,

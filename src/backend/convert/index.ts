@@ -45,6 +45,8 @@ export interface ConvertOptions {
   maxOcrImages?: number;
   /** Largest the OCR engine's WebAssembly memory may grow to, in MiB (default 1024). */
   maxOcrMemoryMb?: number;
+  /** The languages OCR reads (default every shipped one: eng, ara, fas, heb); another is an error naming them. */
+  ocrLanguages?: readonly string[];
 }
 
 export async function convertToMarkdown(filename: string, data: Uint8Array, options: ConvertOptions): Promise<string> {

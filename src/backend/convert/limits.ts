@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { DEFAULT_OCR_LANGUAGES } from './ocrLanguages';
 
 /** The bounds every conversion runs under; a file past one fails with a sentence naming it. */
 export interface ConversionLimits {
@@ -23,6 +24,11 @@ export interface ConversionLimits {
    * bounded on its own; past it OCR of the file stops with a note naming the limit.
    */
   maxOcrMemoryMb: number;
+  /**
+   * The languages OCR reads (Tesseract's names, shipped ones only): the Latin-script ones first,
+   * each other script's when that reading is poor.
+   */
+  ocrLanguages: readonly string[];
   /** Deepest element nesting accepted in HTML, checked before parsing. */
   maxHtmlDepth: number;
   /** Largest markdown a conversion may produce, in bytes. */
@@ -41,6 +47,7 @@ export const DEFAULT_CONVERSION_LIMITS: ConversionLimits = {
   maxMemoryMb: 1024,
   // Tesseract's build allows 2 GiB; a 40-megapixel page needs about 1 GiB to be read.
   maxOcrMemoryMb: 1024,
+  ocrLanguages: DEFAULT_OCR_LANGUAGES,
   maxHtmlDepth: 512,
   maxOutputBytes: 64 * 1024 * 1024,
   // One core stays with the serving thread.

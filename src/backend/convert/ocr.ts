@@ -1,22 +1,27 @@
 /**
  * OCR with tesseract.js (Tesseract's LSTM engine compiled to WebAssembly), entirely offline: the
- * engine's worker script, its WebAssembly and the English language data ship with DocChat
- * (dist/ocr/ in the package; node_modules when running from source), and nothing is fetched or
- * cached on disk. The engine runs in its own thread below the conversion worker, so it ends with
+ * engine's worker script, its WebAssembly and the language data (English, Arabic, Persian,
+ * Hebrew) ship with DocChat (dist/ocr/ in the package; node_modules when running from source),
+ * and nothing is fetched or cached on disk. An image is read with the Latin-script languages
+ * first; a reading Tesseract is unsure of (a page in another script comes out as low-confidence
+ * noise) is read again with each right-to-left script's languages, and the surest reading kept. The engine runs in its own thread below the conversion worker, so it ends with
  * it when a conversion passes its time bound. Its WebAssembly memory is outside the conversion
  * worker's heap limit, so it has a cap of its own (ocrThread.ts refuses every growth past it):
  * when an image needs more, OCR of the file stops with a note naming the limit and the text
  * converted so far is kept. Every image's size is read from its header before anything decodes
  * it: a decompression bomb fails with a sentence naming the limit.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, type Worker as NodeWorker } from 'node:worker_threads';
 import { imageSize } from 'image-size';
-import type { Worker as TesseractWorker } from 'tesseract.js';
+import type { RecognizeResult, Worker as TesseractWorker } from 'tesseract.js';
 import { formatBytes } from '../http/body';
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
+import { columnsInReadingOrder, isRightToLeftText } from './ocrLayout';
+import { OCR_LANGUAGES, OCR_RETRY_CONFIDENCE, ocrPasses } from './ocrLanguages';
 import { OCR_MEMORY_ENV, type OcrMemoryReport } from './ocrMemory';
 
 /** Images narrower or lower than this hold no readable text and are not read. */
@@ -37,15 +42,24 @@ function enginePaths(): { workerPath: string | URL; langPath: string } {
   // Bundled: dist/ocr/ next to convert-worker.js / backend.js (see esbuild.mjs).
   const bundled = path.join(__dirname, 'ocr');
   if (existsSync(path.join(bundled, 'worker.js'))) return { workerPath: path.join(bundled, 'worker.js'), langPath: bundled };
-  // From the sources (tests): ocrThread.ts through tsx, and the language data package itself.
+  // From the sources (tests): ocrThread.ts through tsx, and the language data packages themselves.
   // Names in variables keep bundlers from resolving them.
   const thread = path.join(__dirname, 'ocrThread.ts');
   const loader = `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(thread)}); require('tsx/cjs'); require(${JSON.stringify(thread)});`;
-  const data = '@tesseract.js-data/eng/package.json';
-  return {
-    workerPath: new URL(`data:text/javascript,${encodeURIComponent(loader)}`),
-    langPath: path.join(path.dirname(require.resolve(data)), '4.0.0_best_int'),
-  };
+  return { workerPath: new URL(`data:text/javascript,${encodeURIComponent(loader)}`), langPath: sourceLangPath() };
+}
+
+let sourceLangs: string | undefined;
+/** One folder holding every language package's data (links to node_modules), as dist/ocr/ does. */
+function sourceLangPath(): string {
+  if (sourceLangs) return sourceLangs;
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'docchat-ocr-'));
+  for (const language of Object.keys(OCR_LANGUAGES)) {
+    const data = `@tesseract.js-data/${language}/package.json`;
+    const file = `${language}.traineddata.gz`;
+    symlinkSync(path.join(path.dirname(require.resolve(data)), '4.0.0_best_int', file), path.join(folder, file));
+  }
+  return (sourceLangs = folder);
 }
 
 interface Engine {
@@ -54,6 +68,8 @@ interface Engine {
   memory: OcrMemoryReport;
   /** Rejects with OcrEngineStopped when its thread ends. */
   stopped: Promise<never>;
+  /** The language set the engine reads with now ('eng', 'ara+fas+eng'). */
+  languages: string;
 }
 
 /** The engine's thread ended (it ends itself when it cannot start, e.g. at its memory cap). */
@@ -62,6 +78,11 @@ class OcrEngineStopped extends Error {
     super(memory.refused ? 'the OCR engine ran out of its memory' : 'the OCR engine stopped');
   }
 }
+
+/** Tesseract's LSTM engine (OEM.LSTM_ONLY), the only one shipped. */
+const OEM_LSTM_ONLY = 1;
+/** What a new engine loads: the default first reading. */
+const FIRST_LANGUAGES = 'eng';
 
 let engine: Promise<Engine> | undefined;
 /** Reports the progress of the image being read (set while one is). */
@@ -91,7 +112,7 @@ async function startEngine(maxMemoryBytes: number): Promise<Engine> {
   process.env[OCR_MEMORY_ENV] = String(maxMemoryBytes);
   let starting: Promise<TesseractWorker>;
   try {
-    starting = createWorker('eng', OEM.LSTM_ONLY, {
+    starting = createWorker(FIRST_LANGUAGES, OEM.LSTM_ONLY, {
       workerPath: workerPath as string,
       langPath,
       gzip: true,
@@ -116,7 +137,7 @@ async function startEngine(maxMemoryBytes: number): Promise<Engine> {
   const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   const stopped = exited.then(() => Promise.reject(new OcrEngineStopped(memory)));
   try {
-    return { worker: await Promise.race([starting, stopped]), memory, stopped };
+    return { worker: await Promise.race([starting, stopped]), memory, stopped, languages: FIRST_LANGUAGES };
   } catch (error) {
     void thread.terminate();
     throw error;
@@ -237,8 +258,18 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
         progress(ctx, `reading ${where} by OCR (${tenth * 10}%)`);
       };
       progress(ctx, `reading ${where} by OCR`);
-      const result = await Promise.race([ocr.worker.recognize(Buffer.from(data)), ocr.stopped]).finally(() => (reading = undefined));
-      text = tidyOcrText(result.data.text ?? '');
+      const read = await readBest(ctx, ocr, Buffer.from(data)).finally(() => (reading = undefined));
+      text = read.text;
+      if (read.pastCap) {
+        // The first reading is kept; the engine, past its cap, is not: the file's next picture
+        // starts a new one, which reads in the Latin-script languages only.
+        await releaseOcrEngine(true);
+        ctx.ocrLanguages = ctx.ocrLanguages.filter((language) => OCR_LANGUAGES[language].script === 'Latin');
+        const message = ocrScriptsMemoryMessage(ctx, where, read.pastCap);
+        if (!ctx.ocrLanguages.length) ctx.ocrStopped = message;
+        note(ctx, message);
+        return text;
+      }
     } catch (error) {
       failure = error;
     }
@@ -258,6 +289,77 @@ export async function readImage(ctx: ConvertContext, data: Uint8Array, where: st
   return text;
 }
 
+/**
+ * The surest of the image's readings: each language set of ocrPasses in turn (the one that read
+ * the file's previous image best first) until one reads at OCR_RETRY_CONFIDENCE or more. A first
+ * reading that finds no letter at all (a photo, a rule) is not tried again.
+ */
+async function readBest(ctx: ConvertContext, ocr: Engine, image: Buffer): Promise<{ text: string; pastCap?: string }> {
+  const preferred = ctx.ocrPreferred;
+  const passes = ocrPasses(ctx.ocrLanguages).sort((a, b) => Number(b === preferred) - Number(a === preferred));
+  let best: { text: string; confidence: number; languages: string } | undefined;
+  for (const [i, languages] of passes.entries()) {
+    let result: RecognizeResult;
+    try {
+      if (ocr.languages !== languages) {
+        await Promise.race([ocr.worker.reinitialize(languages, OEM_LSTM_ONLY), ocr.stopped]);
+        ocr.languages = languages;
+      }
+      // In a right-to-left script, words and lines with their boxes too: columns Tesseract joined
+      // are read apart (ocrLayout.ts); a left-to-right page is left as Tesseract read it.
+      const output = { text: true, blocks: readsRightToLeftScript(languages) };
+      result = await Promise.race([ocr.worker.recognize(image, {}, output), ocr.stopped]);
+    } catch (error) {
+      // Another script's data past the memory cap: the reading so far is kept.
+      if (best && ocr.memory.refused) return { text: best.text, pastCap: languages };
+      throw error;
+    }
+    const lines = (result.data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
+    const text = tidyOcrText(columnsInReadingOrder(lines) ?? result.data.text ?? '');
+    const confidence = result.data.confidence ?? 0;
+    // A reading tried again in a right-to-left script counts only when it is text of that script
+    // (a logo's few marks read as Persian digits are not).
+    const counts = readingCounts(i, languages, text);
+    if (counts && (!best || confidence > best.confidence)) best = { text, confidence, languages };
+    if (i === 0 && !/\p{L}/u.test(text)) break;
+    if (counts && confidence >= OCR_RETRY_CONFIDENCE) break;
+  }
+  if (best?.text) ctx.ocrPreferred = best.languages;
+  return { text: best?.text ?? '' };
+}
+
+/** Letters of the right-to-left scripts (Hebrew, Arabic and their presentation forms). */
+const RTL_LETTER = /(?=\p{L})[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
+/** A reading in a right-to-left script needs at least this many of its letters to count. */
+const MIN_RTL_LETTERS = 4;
+
+/**
+ * Whether the `index`th reading of an image (with `languages`) may be kept: the first always; one
+ * tried again in a right-to-left script only when it is text of that script.
+ */
+export function readingCounts(index: number, languages: string, text: string): boolean {
+  if (index === 0 || !readsRightToLeftScript(languages)) return true;
+  return (text.match(RTL_LETTER)?.length ?? 0) >= MIN_RTL_LETTERS && isRightToLeftText(text);
+}
+
+/** Whether a Tesseract language set ('ara+fas+eng') reads a right-to-left script. */
+function readsRightToLeftScript(languages: string): boolean {
+  return languages.split('+').some((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES]?.script !== 'Latin');
+}
+
+/** The sentence for a picture whose reading in another script (`languages`) passed the memory cap. */
+function ocrScriptsMemoryMessage(ctx: ConvertContext, where: string, languages: string): string {
+  const names = languages
+    .split('+')
+    .filter((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES]?.script !== 'Latin')
+    .map((language) => OCR_LANGUAGES[language as keyof typeof OCR_LANGUAGES].name);
+  const latin = ctx.ocrLanguages.map((language) => OCR_LANGUAGES[language].name);
+  const limit = `reading ${where} in ${names.join(' and ')} needed more than the limit of ${formatBytes(ctx.maxOcrMemoryBytes)} of OCR memory`;
+  return latin.length
+    ? `${limit}, so it and the later pictures of ${ctx.filename} were read in ${latin.join(' and ')} only.`
+    : `${limit}, so its first reading was kept and the text in any later picture of ${ctx.filename} is not indexed.`;
+}
+
 /** The sentence for a file whose OCR stopped at the memory cap. */
 function ocrMemoryMessage(ctx: ConvertContext, where: string): string {
   return (
@@ -267,9 +369,14 @@ function ocrMemoryMessage(ctx: ConvertContext, where: string): string {
   );
 }
 
-/** Lines as Tesseract found them, paragraphs kept, stray white space and noise-only lines dropped. */
+/**
+ * Lines as Tesseract found them, paragraphs kept, stray white space and noise-only lines dropped.
+ * The direction marks Tesseract puts around a Latin run inside right-to-left text (U+200E, U+200F)
+ * go: the text is in reading order already, and a mark inside a word would keep it from matching.
+ */
 export function tidyOcrText(text: string): string {
   return text
+    .replace(/[\u200E\u200F\u061C]/g, '')
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line, i, lines) => line !== '' || (i > 0 && lines[i - 1] !== ''))

@@ -102,6 +102,7 @@ export class ConversionPool {
       maxHtmlDepth: this.limits.maxHtmlDepth,
       maxOutputBytes: this.limits.maxOutputBytes,
       maxOcrMemoryMb: this.limits.maxOcrMemoryMb,
+      ocrLanguages: job.options.ocrLanguages ?? this.limits.ocrLanguages,
     };
     if (signal?.aborted) return Promise.reject(new ConversionCancelled(job.filename));
     if (this.limits.workers <= 0) return runConversion({ ...job, options });

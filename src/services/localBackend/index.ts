@@ -79,6 +79,8 @@ export class LocalBackend extends Disposable {
   private signature: string | null = null;
   private upstream: LocalUpstream | undefined;
   private network: LocalNetwork | undefined;
+  /** The OCR languages the backend reads scans in, when not its default. */
+  private ocrLanguages: readonly string[] | undefined;
   /** The process this window started and watches, if it started the backend. */
   private child: ChildProcess | undefined;
   /** The restart under way after the backend stopped. */
@@ -128,14 +130,16 @@ export class LocalBackend extends Disposable {
 
   /**
    * Connects to the profile's backend, starting it when none runs; later calls return the same
-   * endpoint unless the upstream changed, which replaces the backend (same data folder and token).
+   * endpoint unless the upstream (or the OCR languages) changed, which replaces the backend (same
+   * data folder and token).
    */
-  async start(upstream?: LocalUpstream, network?: LocalNetwork): Promise<LocalEndpoint> {
-    const signature = upstreamSignature(upstream, network as Record<string, unknown> | undefined);
+  async start(upstream?: LocalUpstream, network?: LocalNetwork, ocrLanguages?: readonly string[]): Promise<LocalEndpoint> {
+    const signature = upstreamSignature(upstream, network as Record<string, unknown> | undefined, ocrLanguages);
     if (signature !== this.signature) {
       this.signature = signature;
       this.upstream = upstream;
       this.network = network;
+      this.ocrLanguages = ocrLanguages;
       this.connecting = undefined;
     }
     this.crashPolicy.reset();
@@ -228,6 +232,7 @@ export class LocalBackend extends Disposable {
         port: keep ? portOf(keep.url) : 0,
         upstream: this.upstream,
         network: this.network,
+        ocrLanguages: this.ocrLanguages,
       });
       if (outcome.kind === 'started') {
         this.watch(outcome.child);

@@ -28,6 +28,8 @@ export interface SpawnSpec {
   upstream?: { url: string; key?: string; embeddingModel?: string; embedPath?: string };
   /** Network settings for the backend's own calls, as JSON in its environment. */
   network?: unknown;
+  /** OCR languages other than the backend's default. */
+  ocrLanguages?: readonly string[];
 }
 
 export type SpawnOutcome =
@@ -59,6 +61,7 @@ export async function spawnBackend(spec: SpawnSpec): Promise<SpawnOutcome> {
     ...(upstream ? ['--upstream', upstream.url] : []),
     ...(upstream?.embeddingModel ? ['--upstream-embed-model', upstream.embeddingModel] : []),
     ...(upstream?.embedPath ? ['--upstream-embed-path', upstream.embedPath] : []),
+    ...(spec.ocrLanguages?.length ? ['--ocr-languages', spec.ocrLanguages.join(',')] : []),
   ];
   let child: ChildProcess;
   try {

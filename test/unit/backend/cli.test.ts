@@ -43,6 +43,7 @@ describe('backend: docchat-backend command', function () {
       '--skills',
       '--seed-demo',
       '--seed-only',
+      '--ocr-languages',
     ]) {
       assert.ok(stdout.includes(flag), flag);
     }
@@ -52,6 +53,14 @@ describe('backend: docchat-backend command', function () {
     await assert.rejects(cli(['--bogus']), (e: { code?: number; stderr?: string }) => e.code === 2 && /bogus/.test(e.stderr ?? ''));
     await assert.rejects(cli(['--port', '70000']), (e: { code?: number }) => e.code === 2);
     await assert.rejects(cli(['--seed-only']), (e: { code?: number }) => e.code === 2);
+    await assert.rejects(
+      cli(['--ocr-languages', 'eng,urd']),
+      (e: { code?: number; stderr?: string }) =>
+        e.code === 2 &&
+        (e.stderr ?? '').includes(
+          '--ocr-languages: OCR has no language "urd": the OCR languages DocChat ships are eng (English), ara (Arabic), fas (Persian), heb (Hebrew).',
+        ),
+    );
   });
 
   it('prints {url, token, apiKey} when listening, generates a token, and stops on SIGINT', async () => {

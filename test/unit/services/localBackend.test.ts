@@ -92,8 +92,8 @@ describe('Local mode: one backend process per profile', function () {
     windows.push(window);
     return window;
   }
-  async function started(window: LocalBackend, upstream?: LocalUpstream): Promise<LocalEndpoint> {
-    const endpoint = await window.start(upstream);
+  async function started(window: LocalBackend, upstream?: LocalUpstream, ocrLanguages?: string[]): Promise<LocalEndpoint> {
+    const endpoint = await window.start(upstream, undefined, ocrLanguages);
     if (window.pid) pids.add(window.pid);
     return endpoint;
   }
@@ -292,6 +292,31 @@ describe('Local mode: one backend process per profile', function () {
     await b.stop();
     await until('the idle backend exited', () => !isProcessAlive(pid));
     assert.equal(await readDiscovery(discoveryFile()), undefined, 'the backend removed its discovery file');
+  });
+
+  it('reads scans in the OCR languages it was started with, and is replaced when they change', async () => {
+    const window = openWindow();
+    const scan = await readFile(path.join(ROOT, 'test/fixtures/docling/right_to_left_01_top.png'));
+    const readScan = async (endpoint: LocalEndpoint) => {
+      const client = new DocumentsClient({ baseUrl: endpoint.url, token: endpoint.token, rateLimits: false, transport: { maxRetries: 0 } });
+      try {
+        const store = await client.createVectorStore({ name: 'scans' });
+        const file = await client.uploadFile({ filename: 'arabic-scan.png', data: scan });
+        await client.attachFile(store.id, { file_id: file.id });
+        assert.equal((await client.waitUntilProcessed(store.id, file.id)).status, 'completed');
+        return await client.retrieveVectorStoreFileContent(store.id, file.id);
+      } finally {
+        await client.close();
+      }
+    };
+    // English only: the Arabic page is not read as Arabic.
+    const englishOnly = await started(window, undefined, ['eng']);
+    const englishPid = window.pid;
+    assert.doesNotMatch(await readScan(englishOnly), /الإنتاجية/u);
+    // The default languages: a new backend, which reads the Arabic words.
+    const every = await started(window, undefined, undefined);
+    assert.notEqual(window.pid, englishPid, 'other OCR languages: a new backend');
+    assert.match(await readScan(every), /تحسين الإنتاجية/u);
   });
 
   describe('with the gateway as its embeddings upstream', () => {

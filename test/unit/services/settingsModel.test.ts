@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { planConnection } from '../../../src/services/clientFactory';
+import { upstreamSignature } from '../../../src/common/discoveryFile';
+import { localOcrLanguages, planConnection } from '../../../src/services/clientFactory';
 import { configuredChatModel, connectionModeOf, hostLabel, normaliseSettings } from '../../../src/services/settingsModel';
 
 describe('settings model', () => {
@@ -50,6 +51,26 @@ describe('settings model', () => {
   it('turns certificate checks off when either strictSSL switch is off', () => {
     assert.equal(normaliseSettings({ docchat: { 'network.strictSSL': false } }).network.strictSSL, false);
     assert.equal(normaliseSettings({ docchat: {}, httpProxyStrictSSL: false }).network.strictSSL, false);
+  });
+
+  it('OCR languages: every shipped one by default; a list restarts the local backend with it; an unknown one is named', () => {
+    const defaults = normaliseSettings({ docchat: {} });
+    assert.deepEqual(defaults.ocrLanguages, ['eng', 'ara', 'fas', 'heb']);
+    assert.deepEqual(localOcrLanguages(defaults), { languages: undefined, error: undefined });
+    const hebrew = normaliseSettings({ docchat: { 'attach.ocrLanguages': ['eng', 'heb'] } });
+    assert.deepEqual(localOcrLanguages(hebrew), { languages: ['eng', 'heb'], error: undefined });
+    // The backend's signature changes with the languages (a new backend), and not for the default.
+    assert.equal(upstreamSignature(undefined, undefined, undefined), null);
+    assert.notEqual(upstreamSignature(undefined, undefined, ['eng', 'heb']), null);
+    assert.notEqual(upstreamSignature(undefined, undefined, ['eng', 'heb']), upstreamSignature(undefined, undefined, ['eng']));
+    const upstream = { url: 'http://127.0.0.1:1/v1' };
+    assert.notEqual(upstreamSignature(upstream, undefined, ['eng']), upstreamSignature(upstream));
+    const wrong = localOcrLanguages(normaliseSettings({ docchat: { 'attach.ocrLanguages': ['eng', 'urd'] } }));
+    assert.deepEqual(wrong.languages, ['eng']);
+    assert.equal(
+      wrong.error,
+      'OCR has no language "urd": the OCR languages DocChat ships are eng (English), ara (Arabic), fas (Persian), heb (Hebrew).',
+    );
   });
 
   it('labels hosts for the status bar', () => {
