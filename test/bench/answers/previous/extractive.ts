@@ -1,8 +1,7 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before a quote after the
- * first had to hold a word of the question itself and the floor for later quotes went from 0.6 to
- * 0.55 of the best (kept unchanged with answerScoring.ts and answerUnits.ts beside it, so one run
- * measures both).
+ * The answer benchmarks' "previous": `local-extractive` as it answered before the position of a
+ * sentence in its source counted (a source's first sentences a little more than its later ones);
+ * kept unchanged with answerScoring.ts and answerUnits.ts beside it, so one run measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *

@@ -309,3 +309,14 @@ describe('local-extractive: when a later quote is added', () => {
     assert.deepEqual(citedSources(text, 2), [2], 'only the source that answers is cited');
   });
 });
+
+describe("local-extractive: a source's opening sentence", () => {
+  const SYNC =
+    'sync.md\nSync compares a folder with its vector store and uploads the files that changed. ' +
+    'Files that changed since the last sync are uploaded again, and a folder that is followed syncs on its own.';
+
+  it('quotes first the sentence a source opens with over a later one that holds the same question words', () => {
+    const text = answer(grounded([SYNC], 'What does sync do with a folder?'));
+    assert.match(firstQuote(text), /^- "Sync compares a folder with its vector store and uploads the files that changed\." \[1\]$/, text);
+  });
+});
