@@ -7,11 +7,16 @@ import { type FileCatalog, listStoreItems, storesOfferingQuery, type StoreItem }
 import type { PassageDocuments } from './passages';
 import { requireDocuments } from '../../services/commands';
 import { ADD_TO_CHAT, REVEAL, StoreSearch, statusItem, type PickItem } from './storeSearch';
+import {
+  type FileChoice,
+  type SearchPickerOptions,
+  searchPlaceholder,
+  searchTitle,
+  showSearchQuickPick,
+  storeName,
+} from './searchQuickPick';
 
-export interface FileChoice {
-  id: string;
-  name: string;
-}
+export type { FileChoice, SearchPickerOptions } from './searchQuickPick';
 
 const RESTRICT: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('filter'),
@@ -22,14 +27,6 @@ const UNRESTRICT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('cl
 /** The chat's "add context" command, when the chat feature is installed. */
 async function chatAvailable(): Promise<boolean> {
   return (await vscode.commands.getCommands(true)).includes(Commands.addChatContext);
-}
-
-export interface SearchPickerOptions {
-  /** The store to search; without one the picker lists the stores first (one store: taken at once). */
-  store?: VectorStore;
-  restrictTo?: FileChoice[];
-  /** The text the picker opens with: what was typed before a failure, when Retry reopens it. */
-  value?: string;
 }
 
 /** Where the picker is: opening (connecting, listing the stores), choosing a store, or searching one. */
@@ -43,41 +40,16 @@ const STORE_STEP = 1;
  * connects and lists the stores while it shows (busy); with one store (or one given) it is the
  * search box of that store, with several it first lists them (step 1 of 2) and Back returns there.
  * Text typed before the store is known is what is searched for. When connecting or listing the
- * stores fails, the error's Retry reopens it with the text typed so far.
+ * stores fails, the error's Retry reopens it with the text typed so far. `picker` is the one the
+ * command showed before this module loaded (`showSearchQuickPick`).
  */
-export function showSearchPicker(services: Services, passages: PassageDocuments, options: SearchPickerOptions): Promise<void> {
-  const picker = vscode.window.createQuickPick<PickItem>();
-  picker.ignoreFocusOut = false;
-  picker.matchOnDescription = false;
-  picker.matchOnDetail = false;
-  picker.busy = true;
-  if (options.store) {
-    picker.title = searchTitle(options.store, options.restrictTo ?? []);
-    picker.placeholder = searchPlaceholder(options.store);
-  } else {
-    picker.title = vscode.l10n.t('DocChat: Search a Vector Store');
-    picker.placeholder = vscode.l10n.t('Type what to search for');
-  }
-  picker.items = [statusItem(vscode.l10n.t('$(loading~spin) Listing the vector stores…'))];
-  if (options.value) picker.value = options.value;
-  picker.show();
+export function showSearchPicker(
+  services: Services,
+  passages: PassageDocuments,
+  options: SearchPickerOptions,
+  picker: vscode.QuickPick<PickItem> = showSearchQuickPick(options),
+): Promise<void> {
   return new SearchPicker(services, passages, picker, options).done;
-}
-
-function storeName(store: VectorStore): string {
-  return store.name || store.id;
-}
-
-function searchTitle(store: VectorStore, restriction: readonly FileChoice[]): string {
-  return restriction.length
-    ? restriction.length === 1
-      ? vscode.l10n.t('Search "{0}" in "{1}"', storeName(store), restriction[0]!.name)
-      : vscode.l10n.t('Search "{0}" in {1} files', storeName(store), restriction.length)
-    : vscode.l10n.t('Search "{0}"', storeName(store));
-}
-
-function searchPlaceholder(store: VectorStore): string {
-  return vscode.l10n.t('Search "{0}" (results as you type)', storeName(store));
 }
 
 class SearchPicker {
