@@ -54,6 +54,7 @@ export const SHARED = [
   'src/chatCore/searchQuery.ts',
   'src/chatCore/storeMerge.ts',
   'src/features/chat/chatErrors.ts',
+  'src/features/search/searchQuickPick.ts',
   'src/features/stores/index.ts',
   'src/features/sync/controller.ts',
   'src/features/sync/journal.ts',

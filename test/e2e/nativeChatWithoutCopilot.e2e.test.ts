@@ -91,4 +91,32 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     );
     assert.deepEqual(listed, cited, `the Sources list shows ${listed.join(', ')} for citations ${cited.join(', ')}`);
   });
+
+  it("lists DocChat's two tool groups in the Chat view's tools picker under distinct names", async () => {
+    const { page } = session;
+    await page.locator('.chat-input-toolbars .action-label[aria-label^="Configure Tools"]').first().click();
+    const quick = page.locator('.quick-input-widget');
+    await quick.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 });
+    // The groups are the rows with a checkbox and no description: Built-In, each MCP server, each extension.
+    const groups = await pollUntil(
+      // Each row's accessible name (its text also holds the icon's label).
+      () =>
+        quick
+          .locator('.monaco-list-row')
+          .evaluateAll((rows) => rows.map((row) => (row.getAttribute('aria-label') ?? '').replace(/\s+/g, ' ').trim())),
+      (rows) => rows.filter((row) => row.startsWith('DocChat')).length >= 2,
+      { what: "DocChat's tool groups in the tools picker", timeoutMs: 30_000 },
+    );
+    await session.screenshot('tools picker');
+    await page.keyboard.press('Escape');
+    const docChat = groups.filter((row) => row.startsWith('DocChat'));
+    // The #docchatSearch tool's group is the extension's ("DocChat"); the MCP server's is its label.
+    // (The MCP server's row is named "DocChat, DocChat Documents (MCP)": its source, then its label, which it shows.)
+    assert.equal(docChat.length, 2, `groups: ${groups.join(' | ')}`);
+    assert.ok(docChat.includes('DocChat'), `groups: ${groups.join(' | ')}`);
+    assert.ok(
+      docChat.some((row) => row.endsWith('DocChat Documents (MCP)')),
+      `groups: ${groups.join(' | ')}`,
+    );
+  });
 });

@@ -5,11 +5,12 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { contributedSettings } from '../support/manifestSettings';
 
 const ROOT = path.resolve(__dirname, '../..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const nls = JSON.parse(readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
-const settings = manifest.contributes.configuration.properties as Record<string, { scope?: string }>;
+const settings = contributedSettings<{ scope?: string }>(manifest);
 
 /** The text VS Code shows for a manifest string (`%key%` from package.nls.json). */
 const shown = (value: string): string => value.replace(/^%([\w.-]+)%$/, (_, key: string) => nls[key] ?? value);

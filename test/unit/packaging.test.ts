@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OCR_LANGUAGES } from '../../src/common/ocrLanguages';
+import { contributedSettings } from '../support/manifestSettings';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -95,7 +96,7 @@ describe('packaging', function () {
 
   it('packages the data of every OCR language the settings offer', async () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    const offered: string[] = manifest.contributes.configuration.properties['docchat.attach.ocrLanguages'].items.enum;
+    const offered = contributedSettings<{ items: { enum: string[] } }>(manifest)['docchat.attach.ocrLanguages']!.items.enum;
     assert.deepEqual(offered, Object.keys(OCR_LANGUAGES), 'the setting offers the shipped languages');
     const packaged = new Set(await packagedFiles());
     assert.deepEqual(

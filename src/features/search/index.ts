@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import { fileOfArgument, selectionOfArguments, storeOfArgument } from '../stores';
 import { PassageDocuments } from './passages';
 import type * as SearchPicker from './searchPicker';
-import type { FileChoice } from './searchPicker';
+import { type FileChoice, type SearchPickerOptions, showSearchQuickPick } from './searchQuickPick';
 import { atFirstUse } from '../../common/atFirstUse';
 import { registerCommand } from '../../services/commands';
 import { markWalkthroughStepDone } from '../walkthrough';
@@ -26,11 +26,20 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const passages = new PassageDocuments(services);
   context.subscriptions.push(passages);
 
-  // The quick pick shows before anything is awaited (the connection, the store list): keys typed
-  // right after the command go into it, not into the editor. So the command does not wait for the
-  // connection first; the picker does, busy.
-  const search = (store: VectorStore | undefined, restrictTo?: FileChoice[]) =>
-    searchPicker().showSearchPicker(services, passages, { ...(store ? { store } : {}), ...(restrictTo ? { restrictTo } : {}) });
+  // The quick pick shows before anything is awaited (the connection, the store list) and before
+  // the search itself loads (dist/first-use.js, at the first search): keys typed right after the
+  // command go into it, not into the editor. So the command does not wait for the connection
+  // first; the picker does, busy.
+  const search = (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
+    const options: SearchPickerOptions = { ...(store ? { store } : {}), ...(restrictTo ? { restrictTo } : {}) };
+    const picker = showSearchQuickPick(options);
+    try {
+      return searchPicker().showSearchPicker(services, passages, options, picker);
+    } catch (error) {
+      picker.dispose();
+      throw error;
+    }
+  };
 
   context.subscriptions.push(
     registerCommand(

@@ -7,11 +7,16 @@ import { type FileCatalog, listStoreItems, storesOfferingQuery, type StoreItem }
 import type { PassageDocuments } from './passages';
 import { requireDocuments } from '../../services/commands';
 import { ADD_TO_CHAT, REVEAL, StoreSearch, statusItem, type PickItem } from './storeSearch';
+import {
+  type FileChoice,
+  type SearchPickerOptions,
+  searchPlaceholder,
+  searchTitle,
+  showSearchQuickPick,
+  storeName,
+} from './searchQuickPick';
 
-export interface FileChoice {
-  id: string;
-  name: string;
-}
+export type { FileChoice, SearchPickerOptions } from './searchQuickPick';
 
 const RESTRICT: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('filter'),
@@ -24,12 +29,6 @@ async function chatAvailable(): Promise<boolean> {
   return (await vscode.commands.getCommands(true)).includes(Commands.addChatContext);
 }
 
-export interface SearchPickerOptions {
-  /** The store to search; without one the picker lists the stores first (one store: taken at once). */
-  store?: VectorStore;
-  restrictTo?: FileChoice[];
-}
-
 /** Where the picker is: opening (connecting, listing the stores), choosing a store, or searching one. */
 type Phase = { kind: 'opening' } | { kind: 'stores'; stores: StoreItem[] } | { kind: 'search'; store: VectorStore; storeStep: boolean };
 
@@ -40,40 +39,17 @@ const STORE_STEP = 1;
  * user types right after the command goes into it, never into the editor they came from. It
  * connects and lists the stores while it shows (busy); with one store (or one given) it is the
  * search box of that store, with several it first lists them (step 1 of 2) and Back returns there.
- * Text typed before the store is known is what is searched for.
+ * Text typed before the store is known is what is searched for. When connecting or listing the
+ * stores fails, the error's Retry reopens it with the text typed so far. `picker` is the one the
+ * command showed before this module loaded (`showSearchQuickPick`).
  */
-export function showSearchPicker(services: Services, passages: PassageDocuments, options: SearchPickerOptions): Promise<void> {
-  const picker = vscode.window.createQuickPick<PickItem>();
-  picker.ignoreFocusOut = false;
-  picker.matchOnDescription = false;
-  picker.matchOnDetail = false;
-  picker.busy = true;
-  if (options.store) {
-    picker.title = searchTitle(options.store, options.restrictTo ?? []);
-    picker.placeholder = searchPlaceholder(options.store);
-  } else {
-    picker.title = vscode.l10n.t('DocChat: Search a Vector Store');
-    picker.placeholder = vscode.l10n.t('Type what to search for');
-  }
-  picker.items = [statusItem(vscode.l10n.t('$(loading~spin) Listing the vector stores…'))];
-  picker.show();
+export function showSearchPicker(
+  services: Services,
+  passages: PassageDocuments,
+  options: SearchPickerOptions,
+  picker: vscode.QuickPick<PickItem> = showSearchQuickPick(options),
+): Promise<void> {
   return new SearchPicker(services, passages, picker, options).done;
-}
-
-function storeName(store: VectorStore): string {
-  return store.name || store.id;
-}
-
-function searchTitle(store: VectorStore, restriction: readonly FileChoice[]): string {
-  return restriction.length
-    ? restriction.length === 1
-      ? vscode.l10n.t('Search "{0}" in "{1}"', storeName(store), restriction[0]!.name)
-      : vscode.l10n.t('Search "{0}" in {1} files', storeName(store), restriction.length)
-    : vscode.l10n.t('Search "{0}"', storeName(store));
-}
-
-function searchPlaceholder(store: VectorStore): string {
-  return vscode.l10n.t('Search "{0}" (results as you type)', storeName(store));
 }
 
 class SearchPicker {
@@ -88,7 +64,6 @@ class SearchPicker {
   /** The search of the store chosen, while the picker searches one. */
   private search: StoreSearch | undefined;
   private resolve: () => void = () => undefined;
-  private reject: (error: unknown) => void = () => undefined;
 
   constructor(
     private readonly services: Services,
@@ -97,9 +72,8 @@ class SearchPicker {
     private readonly options: SearchPickerOptions,
   ) {
     this.restriction = options.restrictTo ?? [];
-    this.done = new Promise<void>((resolve, reject) => {
+    this.done = new Promise<void>((resolve) => {
       this.resolve = resolve;
-      this.reject = reject;
     });
     this.listeners.push(
       picker.onDidChangeValue((value) => this.valueChanged(value)),
@@ -112,7 +86,9 @@ class SearchPicker {
       this.withChat = available;
       this.search?.render();
     });
-    this.open().then(undefined, (error: unknown) => this.fail(error));
+    this.open().then(undefined, (error: unknown) =>
+      this.fail(error, vscode.l10n.t('DocChat: could not search.'), { ...this.options, value: this.picker.value }),
+    );
   }
 
   /** Connects, then searches the store given or the only one, or lists the stores to choose from. */
@@ -240,11 +216,14 @@ class SearchPicker {
     if (this.phase.kind !== 'search') return;
     const { store } = this.phase;
     if (button === vscode.QuickInputButtons.Back) {
+      const typed = this.picker.value;
       this.restriction = this.options.restrictTo ?? [];
       this.picker.value = '';
       this.picker.busy = true;
       const stores = await listStoreItems(this.services, this.abort.signal).catch((error: unknown) => {
-        this.services.errors.report(error, vscode.l10n.t('DocChat: could not list the vector stores.'));
+        // Retry reopens the list of stores (step 1), with what was typed.
+        const { store: _searched, ...atTheStores } = this.options;
+        this.fail(error, vscode.l10n.t('DocChat: could not list the vector stores.'), { ...atTheStores, value: typed });
         return undefined;
       });
       if (stores && !this.ended) this.chooseStore(stores);
@@ -276,11 +255,19 @@ class SearchPicker {
     this.resolve();
   }
 
-  /** Opening failed (no connection, the stores could not be listed): the command reports it. */
-  private fail(error: unknown): void {
+  /**
+   * Connecting or listing the stores failed: the picker closes and the error says why, with a
+   * Retry that reopens it where it was (`reopen`: the store or the list of stores) with the text
+   * typed so far, not an empty box. Nothing is reported once the user has closed it.
+   */
+  private fail(error: unknown, failure: string, reopen: SearchPickerOptions & { value: string }): void {
     if (this.ended) return;
+    const { value, ...where } = reopen;
     this.end();
-    this.reject(error);
+    this.services.errors.report(error, failure, {
+      retry: () => showSearchPicker(this.services, this.passages, value ? { ...where, value } : where),
+    });
+    this.resolve();
   }
 
   private end(): void {

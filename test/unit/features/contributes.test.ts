@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FileObject, VectorStore, VectorStoreFile } from '../../../src/api/documents/schemas';
 import { Commands, Settings } from '../../../src/common/constants';
 import { ContextValues, presentStore, presentStoreFile } from '../../../src/features/stores/presentation';
+import { contributedSettings } from '../../support/manifestSettings';
 
 // The menus of the Vector Stores view are driven by contextValues; a `when` clause that no node
 // matches silently hides the command, so the clauses are checked against the real node values.
@@ -61,7 +62,7 @@ describe('Vector Stores view menus', () => {
   });
 
   it('keep the URL, network and field-name settings in machine scope', () => {
-    const properties = manifest.contributes.configuration.properties;
+    const properties = contributedSettings(manifest);
     for (const key of [
       Settings.documentsUrl,
       Settings.gatewayUrl,
@@ -77,14 +78,14 @@ describe('Vector Stores view menus', () => {
   });
 
   it('contribute every setting the extension reads', () => {
-    const properties = manifest.contributes.configuration.properties;
+    const properties = contributedSettings(manifest);
     const missing = Object.values(Settings).filter((key) => !properties[`docchat.${key}`]);
     assert.deepEqual(missing, []);
   });
 });
 
 describe('the settings as the Settings editor shows them', () => {
-  const properties: Record<string, Record<string, unknown>> = manifest.contributes.configuration.properties;
+  const properties = contributedSettings(manifest);
   const nls: Record<string, string> = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.nls.json'), 'utf8'));
 
   it('names every choice of a choice setting in words, not as its raw value ("asTheyStream")', () => {

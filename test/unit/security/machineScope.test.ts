@@ -10,11 +10,12 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadWithFakeVscode } from '../../support/fakeVscode';
+import { contributedSettings } from '../../support/manifestSettings';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-const properties: Record<string, { scope?: string }> = manifest.contributes.configuration.properties;
+const properties = contributedSettings<{ scope?: string }>(manifest);
 
 /** Settings that decide where (and how safely) a token travels. */
 const TOKEN_ROUTING = /\.(url|proxy|caFiles|strictSSL|allowInsecureHttp|skipOcrField|fileIdsField)$/;

@@ -29,7 +29,8 @@ class FakeQuickPick {
   readonly onDidChangeValue = this.valueChanged.event;
   readonly onDidAccept = this.accept.event;
   readonly onDidHide = this.hide_.event;
-  readonly onDidTriggerButton = new FakeEventEmitter<unknown>().event;
+  readonly button = new FakeEventEmitter<unknown>();
+  readonly onDidTriggerButton = this.button.event;
   readonly onDidTriggerItemButton = new FakeEventEmitter<unknown>().event;
   get value() {
     return this._value;
@@ -61,6 +62,14 @@ function deferred<T>() {
 }
 
 const BACK = { iconPath: 'back' };
+
+/** Settles once `holds` is true, checking after each turn of the event loop. */
+function until(holds: () => boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const check = () => (holds() ? resolve() : setImmediate(check));
+    check();
+  });
+}
 
 function fakeVscode(pickers: FakeQuickPick[]) {
   const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
@@ -102,14 +111,17 @@ describe('search quick pick', () => {
   after(() => scope.dispose());
   beforeEach(() => (pickers.length = 0));
 
-  /** Services whose connection and store list wait until the test releases them. */
-  function services(stores: (typeof demo)[]) {
+  /** Services whose connection and store list wait until the test releases them (or fail as it says). */
+  function services(stores: (typeof demo)[], failures: { connect?: Error; list?: (Error | undefined)[] } = {}) {
     const connected = deferred<void>();
     const listed = deferred<void>();
+    const reported: { failure: string; error: unknown; retry?: () => unknown }[] = [];
     const searched = deferred<string>();
     const documents = {
       listVectorStores: async () => {
         await listed.promise;
+        const failure = failures.list?.shift();
+        if (failure) throw failure;
         return { data: stores, hasMore: false };
       },
       search: async (_id: string, request: { query: string }) => {
@@ -119,14 +131,25 @@ describe('search quick pick', () => {
       listFiles: async () => ({ data: [], hasMore: false }),
     };
     const value = {
-      connection: { documents, use: () => connected.promise },
+      connection: {
+        documents,
+        use: async () => {
+          await connected.promise;
+          const failure = failures.connect;
+          failures.connect = undefined;
+          if (failure) throw failure;
+        },
+      },
       config: { current: { searchMaxResults: 10 } },
       recentStores: { list: () => [], sort: <T>(items: T[]) => items, touch: async () => undefined },
       rateLimits: { secondsLeft: () => 0, report: () => undefined, onDidChange: () => ({ dispose() {} }) },
       log: { warn: () => undefined, error: () => undefined },
-      errors: { report: () => undefined },
+      errors: {
+        report: (error: unknown, failure: string, options: { retry?: () => unknown } = {}) =>
+          reported.push({ error, failure, ...(options.retry ? { retry: options.retry } : {}) }),
+      },
     };
-    return { value: value as never, connected, listed, searched };
+    return { value: value as never, connected, listed, searched, reported };
   }
 
   it('shows at once, before connecting or listing, and searches the only store for what was typed meanwhile', async () => {
@@ -154,10 +177,7 @@ describe('search quick pick', () => {
     const picker = pickers[0]!;
     s.connected.resolve();
     s.listed.resolve();
-    await new Promise<void>((resolve) => {
-      const check = () => (picker.step === 1 ? resolve() : setImmediate(check));
-      check();
-    });
+    await until(() => picker.step === 1);
     const rows = picker.items.filter((i) => i.store).map((i) => [i.store!.id, i.detail ?? '']);
     assert.deepEqual(
       rows.map(([id]) => id),
@@ -176,10 +196,7 @@ describe('search quick pick', () => {
     picker.type('folder sync');
     s.connected.resolve();
     s.listed.resolve();
-    await new Promise<void>((resolve) => {
-      const check = () => (picker.step === 1 ? resolve() : setImmediate(check));
-      check();
-    });
+    await until(() => picker.step === 1);
     assert.equal(picker.totalSteps, 2);
     assert.deepEqual(
       picker.items.map((i) => i.detail),
@@ -194,5 +211,81 @@ describe('search quick pick', () => {
     assert.equal(pickers.length, 1, 'one quick pick throughout');
     picker.hide();
     await done;
+  });
+
+  it('when connecting fails, closes with the error and a Retry that reopens it with the text typed so far', async () => {
+    const s = services([demo], { connect: new Error('The local backend did not start.') });
+    const done = showSearchPicker(s.value, {} as never, {});
+    const picker = pickers[0]!;
+    picker.type('folder sync');
+    s.connected.resolve();
+    await done;
+    assert.equal(picker.shown, false, 'the picker closes');
+    assert.deepEqual(
+      s.reported.map((r) => [r.failure, (r.error as Error).message]),
+      [['DocChat: could not search.', 'The local backend did not start.']],
+    );
+    s.listed.resolve();
+    const again = s.reported[0]!.retry!() as Promise<void>;
+    const reopened = pickers[1]!;
+    assert.equal(reopened.shown, true);
+    assert.equal(reopened.value, 'folder sync', 'Retry reopens it with the text typed before the failure');
+    assert.equal(await s.searched.promise, 'folder sync', 'and searches for it');
+    assert.equal(reopened.title, 'Search "demo"');
+    reopened.hide();
+    await again;
+  });
+
+  it('when listing the stores fails, Retry reopens the list of stores (step 1 of 2) with the text', async () => {
+    const s = services([handbook, demo], { list: [new Error('The documents service is unreachable.')] });
+    const done = showSearchPicker(s.value, {} as never, {});
+    const picker = pickers[0]!;
+    picker.type('attach a folder');
+    s.connected.resolve();
+    s.listed.resolve();
+    await done;
+    assert.equal(picker.shown, false);
+    assert.equal(s.reported.length, 1);
+    const again = s.reported[0]!.retry!() as Promise<void>;
+    const reopened = pickers[1]!;
+    assert.equal(reopened.value, 'attach a folder');
+    await until(() => reopened.step === 1);
+    assert.deepEqual(
+      reopened.items.map((i) => i.detail),
+      ['Search “handbook” for “attach a folder”', 'Search “demo” for “attach a folder”'],
+    );
+    reopened.hide();
+    await again;
+  });
+
+  it('when Back cannot list the stores again, Retry reopens the list of stores with the text searched for', async () => {
+    const s = services([handbook, demo], { list: [undefined, new Error('The documents service is unreachable.')] });
+    const done = showSearchPicker(s.value, {} as never, {});
+    const picker = pickers[0]!;
+    s.connected.resolve();
+    s.listed.resolve();
+    await until(() => picker.step === 1);
+    picker.selectedItems = [picker.items[1]!];
+    picker.accept.fire();
+    picker.type('folder sync');
+    assert.equal(await s.searched.promise, 'folder sync');
+    assert.equal(picker.step, 2);
+    picker.button.fire(BACK);
+    await done;
+    assert.equal(picker.shown, false);
+    assert.deepEqual(
+      s.reported.map((r) => r.failure),
+      ['DocChat: could not list the vector stores.'],
+    );
+    const again = s.reported[0]!.retry!() as Promise<void>;
+    const reopened = pickers[1]!;
+    assert.equal(reopened.value, 'folder sync');
+    await until(() => reopened.step === 1);
+    assert.deepEqual(
+      reopened.items.map((i) => i.detail),
+      ['Search “handbook” for “folder sync”', 'Search “demo” for “folder sync”'],
+    );
+    reopened.hide();
+    await again;
   });
 });
