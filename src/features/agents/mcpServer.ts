@@ -63,16 +63,34 @@ export class DocChatMcpServerProvider extends Disposable implements vscode.McpSe
   }
 
   async resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): Promise<vscode.McpStdioServerDefinition> {
-    await this.services.connection.use('the DocChat MCP server');
-    const credentials = await this.credentials();
+    // VS Code may start the server on its own (1.104 does at startup, to learn its tools): that is
+    // not a use of DocChat, so nothing is connected or started for it. In Local mode the server
+    // joins (or starts) the local backend on its first tool call instead.
+    const credentials = this.services.connection.used ? await this.credentials() : await this.credentialsBeforeUse();
     server.env = {
       ...server.env,
       ...credentials,
       ...mcpSettingsEnv(this.services),
       ...(vscode.l10n.uri ? { [McpEnv.l10nBundle]: vscode.l10n.uri.fsPath } : {}),
     };
-    this.services.log.child('mcp').info(`Starting the ${MCP_SERVER_NAME} MCP server (${this.services.connection.state.kind} mode)`);
+    const mode = this.services.connection.used
+      ? this.services.connection.state.kind
+      : this.services.config.current.documentsUrl
+        ? 'remote'
+        : 'local';
+    this.services.log.child('mcp').info(`Starting the ${MCP_SERVER_NAME} MCP server (${mode} mode)`);
     return server;
+  }
+
+  /** Credentials from the settings and SecretStorage alone: no connection, no backend, no request. */
+  private async credentialsBeforeUse(): Promise<Record<string, string>> {
+    const settings = this.services.config.current;
+    if (!settings.documentsUrl) return { [McpEnv.storageDir]: this.services.localBackend.storageDir };
+    const token = await this.services.secrets.get(SecretKeys.documentsToken);
+    if (token) return { [McpEnv.documentsUrl]: settings.documentsUrl, [McpEnv.documentsToken]: token };
+    throw new Error(
+      vscode.l10n.t('DocChat has no documents token yet. Run "DocChat: Set Documents Token" and start the DocChat MCP server again.'),
+    );
   }
 
   private async credentials(): Promise<Record<string, string>> {

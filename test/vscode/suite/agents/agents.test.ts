@@ -246,6 +246,67 @@ describe('Agents: the models in VS Code and the MCP server definition', function
     }
   });
 
+  it('resolves the MCP server before DocChat is used without connecting: in Local mode the server joins the backend at its first tool call', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const storage = mkdtempSync(path.join(os.tmpdir(), 'docchat-mcp-unused-'));
+    const discoveryFile = path.join(storage, 'backend.json');
+    let uses = 0;
+    const services = withConnection(
+      base,
+      { state: { kind: 'idle' } satisfies ConnectionState, used: false, use: async () => void uses++ },
+      {
+        config: {
+          current: { ...base.config.current, documentsUrl: '' },
+          onDidChange: base.config.onDidChange,
+        } as unknown as TestServices['config'],
+        localBackend: { discoveryFile, storageDir: storage } as unknown as LocalBackend,
+      },
+    );
+    const context = { extensionPath: extension.extensionPath, extension } as unknown as vscode.ExtensionContext;
+    const provider = new DocChatMcpServerProvider(context, services);
+    let client: Client | undefined;
+    try {
+      const [listed] = provider.provideMcpServerDefinitions();
+      assert.ok(listed);
+      const resolved = await provider.resolveMcpServerDefinition(listed);
+      assert.equal(uses, 0, 'resolving the MCP server connected DocChat');
+      assert.equal(resolved.env[McpEnv.storageDir], storage);
+      assert.equal(resolved.env[McpEnv.documentsUrl], undefined);
+      assert.equal(resolved.env[McpEnv.documentsToken], undefined);
+      const transport = new StdioClientTransport({
+        command: resolved.command,
+        args: resolved.args,
+        env: { ...(process.env as Record<string, string>), ...(resolved.env as Record<string, string>) },
+        stderr: 'pipe',
+      });
+      client = new Client({ name: 'exthost-test', version: '1.0.0' });
+      await client.connect(transport);
+      const tools = await client.listTools();
+      assert.ok(tools.tools.some((tool) => tool.name === 'docchat_list_stores'));
+      // Listing the tools (what VS Code does at startup) started and joined nothing.
+      assert.equal(statSync(discoveryFile, { throwIfNoEntry: false }), undefined, 'a backend was started to list the tools');
+      // The first tool call joins the backend named by the discovery file.
+      await writeDiscovery(discoveryFile, {
+        url: backend.url,
+        pid: process.pid,
+        version: String(extension.packageJSON.version),
+        token: TOKEN,
+        upstream: null,
+        startedAt: '',
+      });
+      const result = (await client.callTool({ name: 'docchat_list_stores', arguments: {} })) as {
+        isError?: boolean;
+        structuredContent?: unknown;
+      };
+      assert.ok(!result.isError, JSON.stringify(result));
+      assert.ok(Array.isArray((result.structuredContent as { stores: unknown[] }).stores));
+    } finally {
+      await client?.close();
+      provider.dispose();
+      rmSync(storage, { recursive: true, force: true });
+    }
+  });
+
   for (const mode of ['remote', 'local'] as const) {
     it(`resolves the MCP server with working credentials in ${mode === 'remote' ? 'Remote' : 'Local'} mode, leaving no secret in a file`, async () => {
       const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
