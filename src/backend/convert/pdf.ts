@@ -360,6 +360,8 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
   let chars = 0;
   let rotated = 0;
   let turnedEnd = false;
+  // Whether the current run holds right-to-left letters (only its first item can: such a run is never extended).
+  let currentRtl = false;
   for (const raw of items) {
     const item = raw as TextItemLike & { width?: number };
     if (typeof item?.str !== 'string') continue;
@@ -388,9 +390,11 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
     const bold = !!item.fontName && !!fonts.boldFonts?.has(item.fontName);
     const italic = !!item.fontName && !!fonts.italicFonts?.has(item.fontName);
     // Right-to-left text is joined by rowsFromRuns, from its right end.
+    const rtl = RTL_LETTER.test(item.str);
     const near =
       current &&
-      !RTL_LETTER.test(item.str + current.text) &&
+      !rtl &&
+      !currentRtl &&
       Math.abs(y - current.y) <= 0.3 * Math.max(size, current.size) &&
       x >= current.end - 0.5 * size &&
       x - current.end <= RUN_GAP * Math.max(size, current.size);
@@ -400,7 +404,10 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
       addSize(current, size, item.str.length);
       current.bold &&= bold;
       current.italic &&= italic;
-    } else runs.push((current = { x, end: x + width, y, size, text: item.str, bold, italic }));
+    } else {
+      runs.push((current = { x, end: x + width, y, size, text: item.str, bold, italic }));
+      currentRtl = rtl;
+    }
     space = !!item.hasEOL;
   }
   return rotated > chars * 0.2 ? undefined : { runs, turned };
@@ -863,8 +870,8 @@ function turnedHeader(
   const size = first.size;
   const heads = turned.filter((t) => t.up && !used.has(t) && t.y > first.y && t.y - first.y <= 3 * size && t.text.trim());
   if (heads.length < 2) return undefined;
-  const columns = table.columns.map((col) => ({ ...col }));
-  let cells = table.cells.map((row) => [...row]);
+  // The table's columns, by the index of their cells, and the columns no row filled (no index) inserted among them.
+  const columns: { x: number; end: number; cell?: number }[] = table.columns.map((col, cell) => ({ ...col, cell }));
   const header = Array<string>(columns.length).fill('');
   // Upward text stands left of its baseline, one font height wide.
   for (const t of [...heads].sort((p, q) => p.x - q.x)) {
@@ -872,20 +879,20 @@ function turnedHeader(
     let c = columns.findIndex((col) => x0 < col.end + 0.5 * size && x1 > col.x - 0.5 * size);
     if (c < 0) {
       if (x0 < columns[0]!.end) continue;
-      // A column no row filled: inserted where it stands.
+      // A column no row filled: inserted where it stands (its empty cells are added once all heads are placed).
       c = columns.findIndex((col) => col.x > x1);
       if (c < 0) c = columns.length;
       columns.splice(c, 0, { x: x0, end: x1 });
       header.splice(c, 0, '');
-      cells = cells.map((row) => [...row.slice(0, c), '', ...row.slice(c)]);
     }
     if (header[c]) return undefined;
     header[c] = squashSpaces(t.text);
   }
   if (header.filter(Boolean).length < 2) return undefined;
   for (const t of heads) used.add(t);
+  const cells = table.cells.map((row) => columns.map((col) => (col.cell === undefined ? '' : (row[col.cell] ?? ''))));
   // The first column's header, set upright and level with the sideways ones.
-  const top = Math.max(...heads.map((t) => t.y + t.text.length * t.size * 0.6));
+  const top = heads.reduce((most, t) => Math.max(most, t.y + t.text.length * t.size * 0.6), -Infinity);
   const labelled =
     !!label &&
     !header[0] &&
