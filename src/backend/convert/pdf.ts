@@ -75,8 +75,11 @@ interface HeadingLine {
   beforeTable?: boolean;
 }
 
-/** A caption ("Figure 3", "Table 2.1: …") names a picture or table; it is not a heading. */
-const CAPTION = /^(fig(ure)?|table|tab|chart|exhibit)\.?\s*[\dIVX]/iu;
+/**
+ * A caption ("Figure 3", "Table 2.1: …", "Table IV") names a picture or table; it is not a heading.
+ * A roman numeral is a word of its own: "Table views" and "Chart index" are headings.
+ */
+const CAPTION = /^(fig(ure)?|table|tab|chart|exhibit)\.?\s*(\d|[IVX]+\b)/iu;
 /** A section number at the start of a line ("2", "2.3", "2.3.1.", "A.1", "B.") followed by its title. */
 const SECTION_NUMBER = /^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z](\.\d{1,2}){1,4}\.?|[A-Z]\.)\s+(?=\p{L})/u;
 
