@@ -300,8 +300,8 @@ interface Run {
   y: number;
   /** The font height most of its characters are set in. */
   size: number;
-  /** How many of its characters are set in `size`. */
-  weight?: number;
+  /** How many of its characters are set in each size (absent: all in `size`). */
+  weights?: Map<number, number>;
   text: string;
   /** Every item of the run is set in a bold font. */
   bold?: boolean;
@@ -310,17 +310,17 @@ interface Run {
 }
 
 /**
- * Run `into` with `chars` more characters in `size`: its size stays the one most of its
- * characters are set in (a footnote mark or an inline symbol does not change it).
+ * Run `into` with the characters of `from` added (call before joining their text): its size stays
+ * the one most of its characters are set in (a footnote mark or an inline symbol does not change it).
  */
-function addSize(into: Run, size: number, chars: number): void {
-  const total = into.text.length;
-  const weight = into.weight ?? total - chars;
-  if (size === into.size) into.weight = weight + chars;
-  else if (total - weight > weight) {
-    into.size = size;
-    into.weight = total - weight;
-  } else into.weight = weight;
+function addSize(into: Run, from: Pick<Run, 'size' | 'text' | 'weights'>): void {
+  into.weights ??= new Map([[into.size, into.text.length]]);
+  for (const [size, chars] of from.weights ?? [[from.size, from.text.length]]) {
+    const weight = (into.weights.get(size) ?? 0) + chars;
+    into.weights.set(size, weight);
+    // Only this size's count grew: it becomes the run's size when it now holds more characters.
+    if (weight > into.weights.get(into.size)!) into.size = size;
+  }
 }
 
 /** A visual line: the runs that share a baseline, left to right. */
@@ -402,9 +402,9 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
       x >= current.end - 0.5 * size &&
       x - current.end <= RUN_GAP * Math.max(size, current.size);
     if (current && near) {
+      addSize(current, { size, text: item.str });
       current.text += (space || x - current.end > 0.15 * size ? ' ' : '') + item.str;
       current.end = Math.max(current.end, x + width);
-      addSize(current, size, item.str.length);
       current.bold &&= bold;
       current.italic &&= italic;
     } else {
@@ -423,10 +423,10 @@ function rowsFromRuns(runs: Run[]): Row[] {
     const row = rows[rows.length - 1];
     // A superscript or subscript (a footnote mark) is set up to 0.45 em off its line's baseline.
     if (row && Math.abs(row.y - run.y) <= 0.45 * Math.max(row.size, run.size)) {
-      row.runs.push({ ...run });
+      row.runs.push({ ...run, weights: run.weights && new Map(run.weights) });
       if (run.size > row.size * 1.2) row.y = run.y;
       row.size = Math.min(row.size, run.size);
-    } else rows.push({ y: run.y, size: run.size, runs: [{ ...run }] });
+    } else rows.push({ y: run.y, size: run.size, runs: [{ ...run, weights: run.weights && new Map(run.weights) }] });
   }
   for (const row of rows) {
     // A right-to-left line is joined from its right end.
@@ -439,10 +439,10 @@ function rowsFromRuns(runs: Run[]): Row[] {
       const gap = last ? (rtl ? last.x - run.end : run.x - last.end) : Infinity;
       if (last && gap < 0 && run.text === last.text) continue;
       if (last && gap <= RUN_GAP * Math.max(run.size, last.size)) {
+        addSize(last, run);
         last.text += (gap > 0.15 * run.size ? ' ' : '') + run.text;
         last.x = Math.min(last.x, run.x);
         last.end = Math.max(last.end, run.end);
-        addSize(last, run.size, run.text.length);
         last.bold &&= run.bold;
         last.italic &&= run.italic;
       } else merged.push(run);

@@ -400,4 +400,23 @@ describe('backend: PDF layout from text positions', function () {
     assert.ok(lines.includes(`|  |  |  | ${heads.join(' | ')} |`), lines.slice(0, 3).join('\n').slice(0, 500));
     assert.ok(lines.includes(`| B1 | B2 | B3 |${'  |'.repeat(heads.length)}`), lines.slice(0, 5).join('\n').slice(0, 500));
   });
+
+  it("a line's size is the one most of its characters are set in, however many other sizes it mixes", () => {
+    const item = (str: string, x: number, y: number, size = 10) => ({
+      str,
+      transform: [size, 0, 0, size, x, y],
+      width: str.length * size * 0.5,
+    });
+    const items = [
+      ...LEFT.map((text, k) => item(text, 72, 700 - k * 14)),
+      // Fifteen characters at the body size, then nine set small and nine set large: still a line of body text.
+      item('The gearbox ran', 72, 540),
+      item('ppm units', 150, 540, 7),
+      item('Δθ ≤ 4 °C', 185, 540, 16),
+      ...RIGHT.map((text, k) => item(text, 72, 526 - k * 14)),
+    ];
+    const markdown = layoutFromItems(items) ?? '';
+    assert.ok(markdown.split('\n').includes('The gearbox ran ppm units Δθ ≤ 4 °C'), markdown);
+    assert.doesNotMatch(markdown, /^#/m, markdown);
+  });
 });
