@@ -75,8 +75,11 @@ interface HeadingLine {
   beforeTable?: boolean;
 }
 
-/** A caption ("Figure 3", "Table 2.1: …") names a picture or table; it is not a heading. */
-const CAPTION = /^(fig(ure)?|table|tab|chart|exhibit)\.?\s*[\dIVX]/iu;
+/**
+ * A caption ("Figure 3", "Table 2.1: …", "Table IV") names a picture or table; it is not a heading.
+ * A roman numeral is a word of its own: "Table views" and "Chart index" are headings.
+ */
+const CAPTION = /^(fig(ure)?|table|tab|chart|exhibit)\.?\s*(\d|[IVX]+\b)/iu;
 /** A section number at the start of a line ("2", "2.3", "2.3.1.", "A.1", "B.") followed by its title. */
 const SECTION_NUMBER = /^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z](\.\d{1,2}){1,4}\.?|[A-Z]\.)\s+(?=\p{L})/u;
 
@@ -297,8 +300,8 @@ interface Run {
   y: number;
   /** The font height most of its characters are set in. */
   size: number;
-  /** How many of its characters are set in `size`. */
-  weight?: number;
+  /** How many of its characters are set in each size (absent: all in `size`). */
+  weights?: Map<number, number>;
   text: string;
   /** Every item of the run is set in a bold font. */
   bold?: boolean;
@@ -307,17 +310,17 @@ interface Run {
 }
 
 /**
- * Run `into` with `chars` more characters in `size`: its size stays the one most of its
- * characters are set in (a footnote mark or an inline symbol does not change it).
+ * Run `into` with the characters of `from` added (call before joining their text): its size stays
+ * the one most of its characters are set in (a footnote mark or an inline symbol does not change it).
  */
-function addSize(into: Run, size: number, chars: number): void {
-  const total = into.text.length;
-  const weight = into.weight ?? total - chars;
-  if (size === into.size) into.weight = weight + chars;
-  else if (total - weight > weight) {
-    into.size = size;
-    into.weight = total - weight;
-  } else into.weight = weight;
+function addSize(into: Run, from: Pick<Run, 'size' | 'text' | 'weights'>): void {
+  into.weights ??= new Map([[into.size, into.text.length]]);
+  for (const [size, chars] of from.weights ?? [[from.size, from.text.length]]) {
+    const weight = (into.weights.get(size) ?? 0) + chars;
+    into.weights.set(size, weight);
+    // Only this size's count grew: it becomes the run's size when it now holds more characters.
+    if (weight > into.weights.get(into.size)!) into.size = size;
+  }
 }
 
 /** A visual line: the runs that share a baseline, left to right. */
@@ -360,6 +363,8 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
   let chars = 0;
   let rotated = 0;
   let turnedEnd = false;
+  // Whether the current run holds right-to-left letters (only its first item can: such a run is never extended).
+  let currentRtl = false;
   for (const raw of items) {
     const item = raw as TextItemLike & { width?: number };
     if (typeof item?.str !== 'string') continue;
@@ -388,19 +393,24 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
     const bold = !!item.fontName && !!fonts.boldFonts?.has(item.fontName);
     const italic = !!item.fontName && !!fonts.italicFonts?.has(item.fontName);
     // Right-to-left text is joined by rowsFromRuns, from its right end.
+    const rtl = RTL_LETTER.test(item.str);
     const near =
       current &&
-      !RTL_LETTER.test(item.str + current.text) &&
+      !rtl &&
+      !currentRtl &&
       Math.abs(y - current.y) <= 0.3 * Math.max(size, current.size) &&
       x >= current.end - 0.5 * size &&
       x - current.end <= RUN_GAP * Math.max(size, current.size);
     if (current && near) {
+      addSize(current, { size, text: item.str });
       current.text += (space || x - current.end > 0.15 * size ? ' ' : '') + item.str;
       current.end = Math.max(current.end, x + width);
-      addSize(current, size, item.str.length);
       current.bold &&= bold;
       current.italic &&= italic;
-    } else runs.push((current = { x, end: x + width, y, size, text: item.str, bold, italic }));
+    } else {
+      runs.push((current = { x, end: x + width, y, size, text: item.str, bold, italic }));
+      currentRtl = rtl;
+    }
     space = !!item.hasEOL;
   }
   return rotated > chars * 0.2 ? undefined : { runs, turned };
@@ -413,10 +423,10 @@ function rowsFromRuns(runs: Run[]): Row[] {
     const row = rows[rows.length - 1];
     // A superscript or subscript (a footnote mark) is set up to 0.45 em off its line's baseline.
     if (row && Math.abs(row.y - run.y) <= 0.45 * Math.max(row.size, run.size)) {
-      row.runs.push({ ...run });
+      row.runs.push({ ...run, weights: run.weights && new Map(run.weights) });
       if (run.size > row.size * 1.2) row.y = run.y;
       row.size = Math.min(row.size, run.size);
-    } else rows.push({ y: run.y, size: run.size, runs: [{ ...run }] });
+    } else rows.push({ y: run.y, size: run.size, runs: [{ ...run, weights: run.weights && new Map(run.weights) }] });
   }
   for (const row of rows) {
     // A right-to-left line is joined from its right end.
@@ -429,10 +439,10 @@ function rowsFromRuns(runs: Run[]): Row[] {
       const gap = last ? (rtl ? last.x - run.end : run.x - last.end) : Infinity;
       if (last && gap < 0 && run.text === last.text) continue;
       if (last && gap <= RUN_GAP * Math.max(run.size, last.size)) {
+        addSize(last, run);
         last.text += (gap > 0.15 * run.size ? ' ' : '') + run.text;
         last.x = Math.min(last.x, run.x);
         last.end = Math.max(last.end, run.end);
-        addSize(last, run.size, run.text.length);
         last.bold &&= run.bold;
         last.italic &&= run.italic;
       } else merged.push(run);
@@ -863,8 +873,8 @@ function turnedHeader(
   const size = first.size;
   const heads = turned.filter((t) => t.up && !used.has(t) && t.y > first.y && t.y - first.y <= 3 * size && t.text.trim());
   if (heads.length < 2) return undefined;
-  const columns = table.columns.map((col) => ({ ...col }));
-  let cells = table.cells.map((row) => [...row]);
+  // The table's columns, by the index of their cells, and the columns no row filled (no index) inserted among them.
+  const columns: { x: number; end: number; cell?: number }[] = table.columns.map((col, cell) => ({ ...col, cell }));
   const header = Array<string>(columns.length).fill('');
   // Upward text stands left of its baseline, one font height wide.
   for (const t of [...heads].sort((p, q) => p.x - q.x)) {
@@ -872,20 +882,20 @@ function turnedHeader(
     let c = columns.findIndex((col) => x0 < col.end + 0.5 * size && x1 > col.x - 0.5 * size);
     if (c < 0) {
       if (x0 < columns[0]!.end) continue;
-      // A column no row filled: inserted where it stands.
+      // A column no row filled: inserted where it stands (its empty cells are added once all heads are placed).
       c = columns.findIndex((col) => col.x > x1);
       if (c < 0) c = columns.length;
       columns.splice(c, 0, { x: x0, end: x1 });
       header.splice(c, 0, '');
-      cells = cells.map((row) => [...row.slice(0, c), '', ...row.slice(c)]);
     }
     if (header[c]) return undefined;
     header[c] = squashSpaces(t.text);
   }
   if (header.filter(Boolean).length < 2) return undefined;
   for (const t of heads) used.add(t);
+  const cells = table.cells.map((row) => columns.map((col) => (col.cell === undefined ? '' : (row[col.cell] ?? ''))));
   // The first column's header, set upright and level with the sideways ones.
-  const top = Math.max(...heads.map((t) => t.y + t.text.length * t.size * 0.6));
+  const top = heads.reduce((most, t) => Math.max(most, t.y + t.text.length * t.size * 0.6), -Infinity);
   const labelled =
     !!label &&
     !header[0] &&

@@ -92,6 +92,23 @@ describe('backend: PDF headings from font size', function () {
     assert.deepEqual(headingsOf(markdown), ['#### Inspection notes'], markdown);
   });
 
+  it('a bold line whose first word is "Table", "Tab" or "Chart" is a heading; a caption numbered in digits or roman numerals is not', async () => {
+    const page = column([
+      { text: 'Table views', size: 11, bold: true },
+      ...body,
+      { text: 'Chart index', size: 11, bold: true, gap: 30 },
+      ...body,
+      { text: 'Tab visibility', size: 11, bold: true, gap: 30 },
+      ...body,
+      { text: 'Table IV Bearing wear', size: 11, bold: true, gap: 30 },
+      ...body,
+      { text: 'Fig. 3 Oil temperatures', size: 11, bold: true, gap: 30 },
+      ...body,
+    ]);
+    const markdown = await convert('captions.pdf', makePdf([{ placed: page }]));
+    assert.deepEqual(headingsOf(markdown), ['#### Table views', '#### Chart index', '#### Tab visibility'], markdown);
+  });
+
   it("a numbered line set a little larger than the body is a heading, by its number's depth; a numbered list item at body size and a line starting with the word A are not", async () => {
     const page = column([
       { text: '2 Results', size: 12 },

@@ -137,6 +137,13 @@ describe('backend: PDF layout from text positions', function () {
       assert.equal(layoutFromItems(items), 'שלום עולם\nטוב');
     }
   });
+  it('a line of tens of thousands of text items is read whole, in order', () => {
+    const words = Array.from({ length: 50_000 }, (_, k) => `w${k}`);
+    // Each word a text item of its own, a little apart from the one before, as PDF.js gives a justified line.
+    const items = words.map((str, k) => ({ str, transform: [10, 0, 0, 10, k * 40, 700], width: str.length * 5 }));
+    assert.equal(layoutFromItems(items), words.join(' '));
+  });
+
   it('a short bold line at body size standing alone above body text is a heading; bold words in a sentence and a bold lead-in are not', async () => {
     const body = (text: string, y: number) => ({ text, x: 72, y });
     const markdown = await markdownOf([
@@ -373,5 +380,43 @@ describe('backend: PDF layout from text positions', function () {
     }
     // Used as headers, the sideways words are not repeated after the page's text.
     assert.equal(markdown.match(/Mechanic/g)?.length, 1, markdown);
+  });
+
+  it('a table with a thousand sideways column headers (a column no row filled each) keeps every header', () => {
+    const item = (str: string, x: number, y: number, up = false) => ({
+      str,
+      transform: up ? [0, 10, -10, 0, x, y] : [10, 0, 0, 10, x, y],
+      width: up ? 0 : str.length * 5,
+    });
+    const heads = Array.from({ length: 1000 }, (_, k) => `h${k}`);
+    const items = [
+      // Upright prose below the table, so that most of the page's text is upright.
+      ...Array.from({ length: 80 }, (_, k) => item('x'.repeat(400), 50, 300 - k * 14)),
+      ...['A', 'B', 'C', 'D'].flatMap((row, r) => [1, 2, 3].map((c) => item(`${row}${c}`, c * 60 - 10, 700 - r * 12))),
+      // Each header reads upwards from just above the first row, right of the filled columns: a column no row filled.
+      ...heads.map((text, k) => item(text, 300 + k * 15, 712, true)),
+    ];
+    const lines = (layoutFromItems(items) ?? '').split('\n');
+    assert.ok(lines.includes(`|  |  |  | ${heads.join(' | ')} |`), lines.slice(0, 3).join('\n').slice(0, 500));
+    assert.ok(lines.includes(`| B1 | B2 | B3 |${'  |'.repeat(heads.length)}`), lines.slice(0, 5).join('\n').slice(0, 500));
+  });
+
+  it("a line's size is the one most of its characters are set in, however many other sizes it mixes", () => {
+    const item = (str: string, x: number, y: number, size = 10) => ({
+      str,
+      transform: [size, 0, 0, size, x, y],
+      width: str.length * size * 0.5,
+    });
+    const items = [
+      ...LEFT.map((text, k) => item(text, 72, 700 - k * 14)),
+      // Fifteen characters at the body size, then nine set small and nine set large: still a line of body text.
+      item('The gearbox ran', 72, 540),
+      item('ppm units', 150, 540, 7),
+      item('Δθ ≤ 4 °C', 185, 540, 16),
+      ...RIGHT.map((text, k) => item(text, 72, 526 - k * 14)),
+    ];
+    const markdown = layoutFromItems(items) ?? '';
+    assert.ok(markdown.split('\n').includes('The gearbox ran ppm units Δθ ≤ 4 °C'), markdown);
+    assert.doesNotMatch(markdown, /^#/m, markdown);
   });
 });
