@@ -338,6 +338,14 @@ const isRightToLeft = (text: string) => (text.match(RTL_LETTERS)?.length ?? 0) *
 
 /** Items further apart than this many font heights on one baseline are apart (table cells, columns). */
 const RUN_GAP = 1;
+/** Items whose baselines differ by at most this many font heights share a baseline (sub- and superscripts differ by more). */
+const BASELINE_TOLERANCE = 0.3;
+/** An average glyph's advance in font heights, for an item PDF.js gives no width (Latin text sets about 0.5). */
+const GLYPH_ADVANCE = 0.5;
+/** A generous glyph advance in font heights: where sideways text may reach, so a header's top is not underestimated. */
+const WIDE_GLYPH_ADVANCE = 0.6;
+/** A line of its own at most this many font heights below the line above continues that line's cell (single to one-and-a-half spacing). */
+const WRAPPED_CELL_GAP = 1.5;
 
 const LIST_MARKER = /^([•◦▪▫●○■□►▶‣⁃∙·*–-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$/u;
 
@@ -383,13 +391,13 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
       const up = Math.abs(a) < 0.1 * Math.abs(b) && b > 0 && c < 0;
       const last = turned[turned.length - 1];
       // An item continues the sideways line before it unless that line ended or stands on another baseline.
-      if (last && !turnedEnd && last.up === up && (!up || Math.abs(last.x - x) <= 0.3 * size)) last.text += item.str;
+      if (last && !turnedEnd && last.up === up && (!up || Math.abs(last.x - x) <= BASELINE_TOLERANCE * size)) last.text += item.str;
       else turned.push({ text: item.str, x, y, size, up });
       turnedEnd = !!item.hasEOL;
       continue;
     }
     const size = Math.abs(d) || item.height || 10;
-    const width = item.width && item.width > 0 ? item.width : item.str.length * size * 0.5;
+    const width = item.width && item.width > 0 ? item.width : item.str.length * size * GLYPH_ADVANCE;
     const bold = !!item.fontName && !!fonts.boldFonts?.has(item.fontName);
     const italic = !!item.fontName && !!fonts.italicFonts?.has(item.fontName);
     // Right-to-left text is joined by rowsFromRuns, from its right end.
@@ -398,7 +406,7 @@ function runsFromItems(items: readonly unknown[], fonts: FontStyles = {}): { run
       current &&
       !rtl &&
       !currentRtl &&
-      Math.abs(y - current.y) <= 0.3 * Math.max(size, current.size) &&
+      Math.abs(y - current.y) <= BASELINE_TOLERANCE * Math.max(size, current.size) &&
       x >= current.end - 0.5 * size &&
       x - current.end <= RUN_GAP * Math.max(size, current.size);
     if (current && near) {
@@ -766,7 +774,7 @@ function ruledTableAt(rows: Row[], i: number, rules: readonly Rule[]): FoundTabl
         const above = lines[k - 1];
         const gapUp = above ? Math.min(...above.map((line) => line.y)) - y : Infinity;
         const gapDown = lines[k + 1] ? y - Math.max(...lines[k + 1]!.map((line) => line.y)) : Infinity;
-        if (!above || !(gapUp <= 1.5 * lines[k]![0]!.size && gapUp < gapDown)) return undefined;
+        if (!above || !(gapUp <= WRAPPED_CELL_GAP * lines[k]![0]!.size && gapUp < gapDown)) return undefined;
         lines[k - 1] = [...above, ...lines[k]!];
         lines.splice(k, 1);
         k = Math.max(-1, k - 2);
@@ -895,7 +903,7 @@ function turnedHeader(
   for (const t of heads) used.add(t);
   const cells = table.cells.map((row) => columns.map((col) => (col.cell === undefined ? '' : (row[col.cell] ?? ''))));
   // The first column's header, set upright and level with the sideways ones.
-  const top = heads.reduce((most, t) => Math.max(most, t.y + t.text.length * t.size * 0.6), -Infinity);
+  const top = heads.reduce((most, t) => Math.max(most, t.y + t.text.length * t.size * WIDE_GLYPH_ADVANCE), -Infinity);
   const labelled =
     !!label &&
     !header[0] &&
