@@ -38,6 +38,15 @@ const SETTINGS = `settings.md
 | \`docchat.sync.watch\` | \`false\` | re-sync a followed folder when its files change |`;
 
 describe('local-extractive: quotes that answer the question', () => {
+  it('quotes a piece of a sentence longer than the answer may quote, not the whole run-on', () => {
+    // One line of 200,000 words without a sentence break; the words the question asks about sit in the middle.
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 97}`).join(' ');
+    const runOn = `${filler(100_000)} the retention period for audit logs is ninety days ${filler(100_000)}`;
+    const text = answer(grounded([`logs.md\n${runOn}`], 'What is the retention period for audit logs?'));
+    assert.match(text, /retention period for audit logs is ninety days/);
+    assert.ok(text.length < 2_000, `the answer is ${text.length} characters long`);
+  });
+
   it('a how-to question quotes the step, not a table that shares its words', () => {
     const text = answer(grounded([TESTED_VERSIONS, FOLDER_SYNC], 'How do I attach a whole folder?'));
     assert.match(
