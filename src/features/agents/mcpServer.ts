@@ -66,7 +66,11 @@ export class DocChatMcpServerProvider extends Disposable implements vscode.McpSe
     // VS Code may start the server on its own (1.104 does at startup, to learn its tools): that is
     // not a use of DocChat, so nothing is connected or started for it. In Local mode the server
     // joins (or starts) the local backend on its first tool call instead.
-    const credentials = this.services.connection.used ? await this.credentials() : await this.credentialsBeforeUse();
+    // Once DocChat is used, the connection it is making (or has made) decides.
+    const connection = this.services.connection;
+    const credentials = connection.used
+      ? await connection.use('the DocChat MCP server').then(() => this.credentials())
+      : await this.credentialsBeforeUse();
     server.env = {
       ...server.env,
       ...credentials,

@@ -307,6 +307,43 @@ describe('Agents: the models in VS Code and the MCP server definition', function
     }
   });
 
+  it('resolves the MCP server once the connection DocChat is making is up', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const storage = mkdtempSync(path.join(os.tmpdir(), 'docchat-mcp-starting-'));
+    const discoveryFile = path.join(storage, 'backend.json');
+    await writeDiscovery(discoveryFile, {
+      url: backend.url,
+      pid: process.pid,
+      version: '0.0.0',
+      token: TOKEN,
+      upstream: null,
+      startedAt: '',
+    });
+    const services: TestServices = withConnection(
+      base,
+      {
+        // Used, and still connecting: the local backend is up only when the first use resolves.
+        state: { kind: 'starting' } satisfies ConnectionState,
+        use: async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          (services.connection as unknown as { state: ConnectionState }).state = { kind: 'local', url: backend.url };
+        },
+      },
+      { localBackend: { discoveryFile, storageDir: storage } as unknown as LocalBackend },
+    );
+    const context = { extensionPath: extension.extensionPath, extension } as unknown as vscode.ExtensionContext;
+    const provider = new DocChatMcpServerProvider(context, services);
+    try {
+      const [listed] = provider.provideMcpServerDefinitions();
+      const resolved = await provider.resolveMcpServerDefinition(listed!);
+      assert.equal(resolved.env[McpEnv.documentsUrl], backend.url);
+      assert.equal(resolved.env[McpEnv.documentsToken], TOKEN);
+    } finally {
+      provider.dispose();
+      rmSync(storage, { recursive: true, force: true });
+    }
+  });
+
   for (const mode of ['remote', 'local'] as const) {
     it(`resolves the MCP server with working credentials in ${mode === 'remote' ? 'Remote' : 'Local'} mode, leaving no secret in a file`, async () => {
       const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
