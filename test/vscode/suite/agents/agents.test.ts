@@ -128,11 +128,33 @@ function userDataDir(): string {
   throw new Error(`No profile folder above ${start}`);
 }
 
+/** An MCP client connected to the server VS Code would start from this resolved definition. */
+async function connectMcpClient(resolved: vscode.McpStdioServerDefinition): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: resolved.command,
+    args: resolved.args,
+    env: { ...(process.env as Record<string, string>), ...(resolved.env as Record<string, string>) },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'exthost-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
 describe('Agents: the models in VS Code and the MCP server definition', function () {
   this.timeout(120_000);
   let channel: vscode.LogOutputChannel;
   let base: TestServices;
   let backend: TestBackend;
+  /** The discovery file's entry naming the test backend (what a running local backend writes). */
+  const backendDiscovery = (version = '0.0.0') => ({
+    url: backend.url,
+    pid: process.pid,
+    version,
+    token: TOKEN,
+    upstream: null,
+    startedAt: '',
+  });
   let gatewayServer: ScriptedGateway;
   const memento = new Map<string, unknown>();
   const state: vscode.Memento = {
@@ -273,27 +295,13 @@ describe('Agents: the models in VS Code and the MCP server definition', function
       assert.equal(resolved.env[McpEnv.storageDir], storage);
       assert.equal(resolved.env[McpEnv.documentsUrl], undefined);
       assert.equal(resolved.env[McpEnv.documentsToken], undefined);
-      const transport = new StdioClientTransport({
-        command: resolved.command,
-        args: resolved.args,
-        env: { ...(process.env as Record<string, string>), ...(resolved.env as Record<string, string>) },
-        stderr: 'pipe',
-      });
-      client = new Client({ name: 'exthost-test', version: '1.0.0' });
-      await client.connect(transport);
+      client = await connectMcpClient(resolved);
       const tools = await client.listTools();
       assert.ok(tools.tools.some((tool) => tool.name === 'docchat_list_stores'));
       // Listing the tools (what VS Code does at startup) started and joined nothing.
       assert.equal(statSync(discoveryFile, { throwIfNoEntry: false }), undefined, 'a backend was started to list the tools');
       // The first tool call joins the backend named by the discovery file.
-      await writeDiscovery(discoveryFile, {
-        url: backend.url,
-        pid: process.pid,
-        version: String(extension.packageJSON.version),
-        token: TOKEN,
-        upstream: null,
-        startedAt: '',
-      });
+      await writeDiscovery(discoveryFile, backendDiscovery(String(extension.packageJSON.version)));
       const result = (await client.callTool({ name: 'docchat_list_stores', arguments: {} })) as {
         isError?: boolean;
         structuredContent?: unknown;
@@ -311,14 +319,7 @@ describe('Agents: the models in VS Code and the MCP server definition', function
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     const storage = mkdtempSync(path.join(os.tmpdir(), 'docchat-mcp-starting-'));
     const discoveryFile = path.join(storage, 'backend.json');
-    await writeDiscovery(discoveryFile, {
-      url: backend.url,
-      pid: process.pid,
-      version: '0.0.0',
-      token: TOKEN,
-      upstream: null,
-      startedAt: '',
-    });
+    await writeDiscovery(discoveryFile, backendDiscovery());
     const services: TestServices = withConnection(
       base,
       {
@@ -349,14 +350,7 @@ describe('Agents: the models in VS Code and the MCP server definition', function
       const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
       const storage = mkdtempSync(path.join(os.tmpdir(), 'docchat-mcp-exthost-'));
       const discoveryFile = path.join(storage, 'backend.json');
-      await writeDiscovery(discoveryFile, {
-        url: backend.url,
-        pid: process.pid,
-        version: '0.0.0',
-        token: TOKEN,
-        upstream: null,
-        startedAt: '',
-      });
+      await writeDiscovery(discoveryFile, backendDiscovery());
       const connectionState: ConnectionState =
         mode === 'remote' ? { kind: 'remote', url: backend.url, host: '127.0.0.1' } : { kind: 'local', url: backend.url };
       const services = withConnection(
@@ -377,14 +371,7 @@ describe('Agents: the models in VS Code and the MCP server definition', function
         const resolved = await provider.resolveMcpServerDefinition(listed);
         assert.equal(resolved.env[McpEnv.documentsToken], TOKEN);
         assert.equal(resolved.env[McpEnv.documentsUrl], backend.url);
-        const transport = new StdioClientTransport({
-          command: resolved.command,
-          args: resolved.args,
-          env: { ...(process.env as Record<string, string>), ...(resolved.env as Record<string, string>) },
-          stderr: 'pipe',
-        });
-        client = new Client({ name: 'exthost-test', version: '1.0.0' });
-        await client.connect(transport);
+        client = await connectMcpClient(resolved);
         const result = (await client.callTool({ name: 'docchat_list_stores', arguments: {} })) as {
           isError?: boolean;
           structuredContent?: unknown;
