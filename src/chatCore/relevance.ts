@@ -11,8 +11,6 @@
 import { matchRoot, splitCjk, STOP_WORDS } from '../common/terms';
 import { contentWords, isStopWord } from './queryTerms';
 
-export { matchRoot };
-
 /** Kept: at least this fraction of the way from the search's lowest score to its best. */
 export const RELATIVE_FLOOR = 0.35;
 /** The search covers the query when one of its best passages holds at least this share of the query's weight. */

@@ -9,7 +9,8 @@ import { getEventListeners } from 'node:events';
 import { groundingStores, setGroundingStores } from '../../../src/chatCore/conversationStores';
 import type { PromptMessage } from '../../../src/chatCore/promptBuilder';
 import type { ConversationOptions } from '../../../src/chatCore/protocol';
-import { aboveFloor, matchRoot, matchTerms, phrasedInEnglish, sharesWords, weightedCoverage } from '../../../src/chatCore/relevance';
+import { matchRoot } from '../../../src/common/terms';
+import { aboveFloor, matchTerms, phrasedInEnglish, sharesWords, weightedCoverage } from '../../../src/chatCore/relevance';
 import {
   answerWords,
   citedFiles,
