@@ -4,7 +4,7 @@
  * Here with a fake `vscode` and a fake documents client whose answers the test releases.
  */
 import * as assert from 'node:assert/strict';
-import { FakeEventEmitter, useFakeVscode } from '../../../support/fakeVscode';
+import { FakeEventEmitter, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
 
 type Item = { label: string; detail?: string; store?: { id: string; name: string } };
 
@@ -72,10 +72,7 @@ function until(holds: () => boolean): Promise<void> {
 }
 
 function fakeVscode(pickers: FakeQuickPick[]) {
-  const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
-  const stub: object = new Proxy(function () {} as unknown as object, { get: () => stub, construct: () => stub, apply: () => stub });
-  const api: Record<string, unknown> = {
-    l10n: { t: fill },
+  return fakeVscodeApi({
     ThemeIcon: class {
       constructor(readonly id: string) {}
     },
@@ -89,9 +86,7 @@ function fakeVscode(pickers: FakeQuickPick[]) {
       setStatusBarMessage: () => ({ dispose() {} }),
     },
     commands: { getCommands: async () => [], executeCommand: async () => undefined },
-    EventEmitter: FakeEventEmitter,
-  };
-  return new Proxy(api, { get: (target, key: string) => (key in target ? target[key] : stub) });
+  });
 }
 
 const demo = { id: 'vs_demo', name: 'demo', created_at: 0, status: 'completed' };

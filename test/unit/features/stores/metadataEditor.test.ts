@@ -4,7 +4,7 @@
  * a fake `vscode` whose quick pick the test reads and answers.
  */
 import * as assert from 'node:assert/strict';
-import { FakeEventEmitter, useFakeVscode } from '../../../support/fakeVscode';
+import { FakeEventEmitter, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
 
 type Item = { label: string; description?: string; action?: { kind: string } };
 
@@ -33,17 +33,13 @@ class FakeQuickPick {
 }
 
 function fakeVscode(onShow: (picker: FakeQuickPick) => void) {
-  const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
-  const stub: object = new Proxy(function () {} as unknown as object, { get: () => stub, construct: () => stub, apply: () => stub });
-  const api: Record<string, unknown> = {
-    l10n: { t: fill },
+  return fakeVscodeApi({
     ThemeIcon: class {
       constructor(readonly id: string) {}
     },
     QuickPickItemKind: { Separator: -1 },
     window: { createQuickPick: () => new FakeQuickPick(onShow), showInformationMessage: async () => undefined },
-  };
-  return new Proxy(api, { get: (target, key: string) => (key in target ? target[key] : stub) });
+  });
 }
 
 describe('metadata editor: the Save item', () => {
