@@ -1,6 +1,7 @@
 /** One message of the conversation: the user's question, or an answer (live while it streams). */
 import * as l10n from '@vscode/l10n';
 import { citedSources } from '../../src/chatCore/citations';
+import { quotedHeading } from '../../src/chatCore/quotedSection';
 import { sourceTitle } from '../../src/chatCore/grounding';
 import { isOpenableLink } from '../../src/chatCore/links';
 import type {
@@ -468,7 +469,12 @@ export class AnswerView {
       const title = sourceTitle(source);
       const detail =
         source.kind === 'passage'
-          ? [source.storeName, source.heading, source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined]
+          ? [
+              source.storeName,
+              // The section of what the answer quotes, which a passage that runs on through several sections may not start in.
+              quotedHeading(this.message.content, source.number, sources.length, source),
+              source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined,
+            ]
               .filter(Boolean)
               .join(' · ')
           : source.kind === 'web'

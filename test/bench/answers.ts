@@ -23,7 +23,8 @@ import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answ
 import { answer as answerFirst } from './answers/extractiveBefore';
 import { answer as answerPrevious } from './answers/previous/extractive';
 import { citedStatements } from '../../src/chatCore/citations';
-import { locatePassage, locateQuote } from '../../src/features/search/passageLocate';
+import { locateQuote } from '../../src/chatCore/quoteLocate';
+import { locatePassage } from '../../src/features/search/passageLocate';
 import { repoRoot } from './lib/backendProcess';
 import { type BenchResult, main, progress, type Table } from './lib/report';
 
