@@ -152,6 +152,8 @@ export class AnswerView {
   private live = false;
   /** Answer text has been rendered (the first time is marked for the latency benchmark). */
   private textShown: boolean;
+  /** The sections the Sources list names, for the answer text and sources they were found for. */
+  private sections: { content: string; sources: ChatSource[]; headings: Array<string | undefined> } | undefined;
 
   constructor(
     readonly message: AssistantMessage,
@@ -465,16 +467,12 @@ export class AnswerView {
 
   private sourcesList(sources: ChatSource[]): HTMLElement {
     const cited = new Set(citedSources(this.message.content, sources.length));
-    const items = sources.map((source) => {
+    const sections = this.quotedSections(sources);
+    const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =
         source.kind === 'passage'
-          ? [
-              source.storeName,
-              // The section of what the answer quotes, which a passage that runs on through several sections may not start in.
-              quotedHeading(this.message.content, source.number, sources.length, source),
-              source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined,
-            ]
+          ? [source.storeName, sections[i], source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined]
               .filter(Boolean)
               .join(' · ')
           : source.kind === 'web'
@@ -513,6 +511,22 @@ export class AnswerView {
     );
     details.open = true;
     return details;
+  }
+
+  /**
+   * Each passage's section as the answer quotes it, which a passage that runs on through several
+   * sections may not start in. Found again only when the answer or its sources changed: every
+   * answer's list is built again whenever another answer starts or ends.
+   */
+  private quotedSections(sources: ChatSource[]): Array<string | undefined> {
+    const content = this.message.content;
+    if (this.sections?.content !== content || this.sections.sources !== sources) {
+      const headings = sources.map((source) =>
+        source.kind === 'passage' ? quotedHeading(content, source.number, sources.length, source) : undefined,
+      );
+      this.sections = { content, sources, headings };
+    }
+    return this.sections.headings;
   }
 
   private stopCountdown(): void {

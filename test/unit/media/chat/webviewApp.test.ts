@@ -368,6 +368,20 @@ describe('chat webview', () => {
       t.$$('.sources .source-detail').map((e) => e.textContent),
       ['demo · DocChat > Settings · score 0.50', 'demo · DocChat > What it does > Use DocChat from your agent · score 0.50'],
     );
+
+    // Streamed: the list shows the passage's own heading until the quote has arrived.
+    t.send(t.state(conversation([question, pending('a2', 'r2')])), {
+      type: 'streamStart',
+      requestId: 'r2',
+      messageId: 'a2',
+      sources: [passage(1, 'f1')],
+    });
+    assert.equal(t.$('.sources .source-detail')!.textContent, 'demo · DocChat > What it does > Use DocChat from your agent · score 0.50');
+    t.send(
+      { type: 'streamDelta', requestId: 'r2', text: '"Results are ranked by relevance before they are shown." [1]' },
+      { type: 'streamDone', requestId: 'r2', stopped: false },
+    );
+    assert.equal(t.$('.sources .source-detail')!.textContent, 'demo · DocChat > Settings · score 0.50');
   });
 
   it("shows token usage in the page's number format, with one formatter for every answer", () => {
