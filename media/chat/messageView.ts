@@ -1,6 +1,7 @@
 /** One message of the conversation: the user's question, or an answer (live while it streams). */
 import * as l10n from '@vscode/l10n';
 import { citedSources } from '../../src/chatCore/citations';
+import { quotedHeading } from '../../src/chatCore/quotedSection';
 import { sourceTitle } from '../../src/chatCore/grounding';
 import { isOpenableLink } from '../../src/chatCore/links';
 import type {
@@ -151,6 +152,8 @@ export class AnswerView {
   private live = false;
   /** Answer text has been rendered (the first time is marked for the latency benchmark). */
   private textShown: boolean;
+  /** The sections the Sources list names, for the answer text and sources they were found for. */
+  private sections: { content: string; sources: ChatSource[]; headings: Array<string | undefined> } | undefined;
 
   constructor(
     readonly message: AssistantMessage,
@@ -464,11 +467,12 @@ export class AnswerView {
 
   private sourcesList(sources: ChatSource[]): HTMLElement {
     const cited = new Set(citedSources(this.message.content, sources.length));
-    const items = sources.map((source) => {
+    const sections = this.quotedSections(sources);
+    const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =
         source.kind === 'passage'
-          ? [source.storeName, source.heading, source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined]
+          ? [source.storeName, sections[i], source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined]
               .filter(Boolean)
               .join(' · ')
           : source.kind === 'web'
@@ -507,6 +511,22 @@ export class AnswerView {
     );
     details.open = true;
     return details;
+  }
+
+  /**
+   * Each passage's section as the answer quotes it, which a passage that runs on through several
+   * sections may not start in. Found again only when the answer or its sources changed: every
+   * answer's list is built again whenever another answer starts or ends.
+   */
+  private quotedSections(sources: ChatSource[]): Array<string | undefined> {
+    const content = this.message.content;
+    if (this.sections?.content !== content || this.sections.sources !== sources) {
+      const headings = sources.map((source) =>
+        source.kind === 'passage' ? quotedHeading(content, source.number, sources.length, source) : undefined,
+      );
+      this.sections = { content, sources, headings };
+    }
+    return this.sections.headings;
   }
 
   private stopCountdown(): void {

@@ -22,8 +22,10 @@ import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
 import { answer as answerFirst } from './answers/extractiveBefore';
 import { answer as answerPrevious } from './answers/previous/extractive';
-import { citedStatements } from '../../src/chatCore/citations';
-import { locatePassage, locateQuote } from '../../src/features/search/passageLocate';
+import { citedSources, citedStatements, sectionOf } from '../../src/chatCore/citations';
+import { quotedHeading } from '../../src/chatCore/quotedSection';
+import { locateQuote } from '../../src/chatCore/quoteLocate';
+import { locatePassage } from '../../src/features/search/passageLocate';
 import { repoRoot } from './lib/backendProcess';
 import { type BenchResult, main, progress, type Table } from './lib/report';
 
@@ -187,6 +189,55 @@ function quotesLocated(collection: Collection, a: Answered): { quotes: number; f
   }
   return { quotes, found };
 }
+/** The heading path at `at` of a whole markdown document, from its heading lines and their levels. */
+function headingPathAt(document: string, at: number): string {
+  const path: { level: number; title: string }[] = [];
+  let fence: string | undefined;
+  let lineStart = 0;
+  for (const line of document.split('\n')) {
+    if (lineStart >= at) break;
+    lineStart += line.length + 1;
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      const closes = marker && marker[1]![0] === fence[0] && marker[1]!.length >= fence.length && !line.slice(marker[0].length).trim();
+      if (closes) fence = undefined;
+      continue;
+    }
+    if (marker) {
+      fence = marker[1];
+      continue;
+    }
+    const heading = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    if (!heading) continue;
+    while (path.length && path[path.length - 1]!.level >= heading[1]!.length) path.pop();
+    if (heading[2]?.trim()) path.push({ level: heading[1]!.length, title: heading[2].trim() });
+  }
+  return path.map((h) => h.title).join(' > ');
+}
+/**
+ * What the Sources list names: of each cited passage whose first quote is found in the document,
+ * whether the section named (as the list names it, before and now) is the one the quote is in
+ * there. Before: the section the passage starts in; now: the section of its first quote.
+ */
+function sectionsNamed(collection: Collection, a: Answered): { sources: number; before: number; now: number } {
+  const counts = { sources: 0, before: 0, now: 0 };
+  for (const n of citedSources(a.text, a.sources.length)) {
+    const source = a.sources[n - 1];
+    if (source?.kind !== 'passage') continue;
+    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
+    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
+    const passage = locatePassage(document, source.content);
+    const quote = citedStatements(a.text, n, a.sources.length)
+      .map((statement) => (passage ? locateQuote(document, statement, passage)[0] : undefined))
+      .find((span) => span !== undefined);
+    if (!quote) continue;
+    const section = sectionOf(headingPathAt(document, quote.start));
+    counts.sources++;
+    if (sectionOf(source.heading) === section) counts.before++;
+    if (sectionOf(quotedHeading(a.text, n, a.sources.length, source)) === section) counts.now++;
+  }
+  return counts;
+}
 const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
 
 interface Row {
@@ -258,6 +309,26 @@ async function run(): Promise<BenchResult> {
       ],
     ],
   };
+  const named = rows.map((r) => sectionsNamed(r.collection, r.answers.get('now')!));
+  const namedCount = named.reduce((n, c) => n + c.sources, 0);
+  const sections: Table = {
+    caption:
+      'Sources lists that name the section of the quoted sentence: cited passages of the current answers whose first quote is found in the document',
+    columns: ['cited passages', 'the section the passage starts in (before)', 'the section of its first quote (now)'],
+    rows: [
+      [
+        namedCount,
+        pct(
+          named.reduce((n, c) => n + c.before, 0),
+          namedCount,
+        ),
+        pct(
+          named.reduce((n, c) => n + c.now, 0),
+          namedCount,
+        ),
+      ],
+    ],
+  };
   const mark = (q: Question, a: Answered) => (quotes(q, firstQuote(a.text)) ? 'first' : quotes(q, a.text) ? 'quoted' : '**missed**');
   const detail: Table = {
     caption: 'Each question: the expected sentence quoted first, quoted later, or missed',
@@ -286,7 +357,7 @@ async function run(): Promise<BenchResult> {
     goal: 'The answer quotes the sentence that answers the question for most demo questions, with only the sources it quotes cited.',
     method:
       'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of the documents, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it first was and as it was before its last change (kept copies) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
-    tables: [summary, byKind, opening, detail],
+    tables: [summary, byKind, opening, sections, detail],
     notes: [
       'Two question sets, each with the sentence a person would quote, written before the sentence choice was tuned on it: `test/bench/answers/questions.jsonl` over README.md and CHANGELOG.md (snapshot in `test/bench/answers/fixtures/`), and `test/bench/answers/demo-questions.jsonl` over the documents `npm start` seeds the demo store with — README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md (snapshot in `test/bench/answers/demo/`) — so the figures do not move when the documents change.',
       'Only the `tune` half of each set was looked at while tuning; the `heldout` half is reported apart.',

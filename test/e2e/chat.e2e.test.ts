@@ -42,11 +42,20 @@ const RETENTION = [
   'Meeting notes are deleted after two years unless a project still needs them.',
   '',
 ].join('\n');
-/** The second store's only document (the two-store conversation). */
+/**
+ * The second store's only document (the two-store conversation): short sections, so its one
+ * passage starts in "Travel policy" and runs on through "Allowances" and "Booking".
+ */
 const TRAVEL = [
   '# Travel policy',
   '',
+  'This policy applies to every business trip.',
+  '',
+  '## Allowances',
+  '',
   'The daily travel allowance is 45 euros for meals.',
+  '',
+  '## Booking',
   '',
   'Train tickets are booked in second class.',
   '',
@@ -334,10 +343,10 @@ describe('Chat panel (e2e, embedded backend)', function () {
     assert.match(text, /daily travel allowance is 45 euros/);
     // Each source: its file, then its details (store · heading · score), as the panel lists them.
     const sources = await answer.locator('.sources .source').evaluateAll((items) =>
-      items.map((item) => ({
-        file: item.querySelector('.source-title')?.textContent ?? '',
-        store: (item.querySelector('.source-detail')?.textContent ?? '').split(' · ')[0],
-      })),
+      items.map((item) => {
+        const [store, section] = (item.querySelector('.source-detail')?.textContent ?? '').split(' · ');
+        return { file: item.querySelector('.source-title')?.textContent ?? '', store, section };
+      }),
     );
     assert.ok(
       sources.some((s) => s.file === 'retention.md' && s.store === 'demo'),
@@ -346,6 +355,11 @@ describe('Chat panel (e2e, embedded backend)', function () {
     assert.ok(
       sources.some((s) => s.file === 'travel.md' && s.store === 'travel'),
       `a source from travel.md names the travel store: ${JSON.stringify(sources)}`,
+    );
+    // Its passage starts in "Travel policy": the list names the section of the quoted sentence.
+    assert.ok(
+      sources.some((s) => s.file === 'travel.md' && s.section === 'Travel policy > Allowances'),
+      `the source from travel.md names the section of the quoted allowance: ${JSON.stringify(sources)}`,
     );
     const citedNumbers = await answer.locator('.markdown-body a.citation').allInnerTexts();
     assert.ok(citedNumbers.length >= 2, `both passages are cited: ${JSON.stringify(citedNumbers)}`);

@@ -87,6 +87,8 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
   let size = 0;
   let hasNewContent = false;
   let chunkHeading = '';
+  /** The heading line of the section the chunk starts in, put above a chunk that starts in that section's text. */
+  let chunkHeadingLine: string | undefined;
 
   const breadcrumb = () =>
     headings
@@ -119,8 +121,9 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
   const flush = (carryOverlap: boolean) => {
     if (!hasNewContent) return;
     let text = current.map((p) => p.text).join('\n\n');
-    const nearest = headings[headings.length - 1];
-    if (current[0]?.kind !== 'heading' && nearest) text = `${nearest.line}\n\n${text}`;
+    // The heading of where the chunk starts, not of where it ends: text of a short section may
+    // be followed by later headings in the same chunk.
+    if (current[0]?.kind !== 'heading' && chunkHeadingLine) text = `${chunkHeadingLine}\n\n${text}`;
     chunks.push({ text, heading: chunkHeading });
     current = carryOverlap ? overlapTail(current) : [];
     size = current.reduce((n, p) => n + p.text.length + 2, 0);
@@ -128,7 +131,10 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
   };
 
   const add = (piece: Piece) => {
-    if (!hasNewContent) chunkHeading = breadcrumb();
+    if (!hasNewContent) {
+      chunkHeading = breadcrumb();
+      chunkHeadingLine = headings[headings.length - 1]?.line;
+    }
     current.push(piece);
     size += piece.text.length + 2;
     hasNewContent = true;

@@ -5,6 +5,7 @@ import { describeError, isCancellation } from '../../services/errors';
 import { configuredChatModel } from '../../services/settingsModel';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { citedSources, sourceListMarkdown } from '../../chatCore/citations';
+import { quotedHeading } from '../../chatCore/quotedSection';
 import { FileNameCache, groundTurn, numberSources } from '../../chatCore/grounding';
 import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
@@ -153,7 +154,7 @@ export class DocChatParticipant {
       }
     }
     const cited = citedSources(answer, found.length);
-    this.showSources(stream, found, cited.length ? cited : found.map((_, i) => i + 1));
+    this.showSources(stream, answer, found, cited.length ? cited : found.map((_, i) => i + 1));
     // The model picked in VS Code's Chat only lets VS Code run the request: DocChat answers with
     // its own model (the gateway's, or Local mode's), and says which.
     stream.markdown(`\n\n*${escape(this.answeredBy(model))}*`);
@@ -199,7 +200,13 @@ export class DocChatParticipant {
     });
   }
 
-  private showSources(stream: vscode.ChatResponseStream, found: readonly PassageSource[], numbers: readonly number[]): void {
+  /** The Sources list under `answer`: each source with the section of what the answer quotes of it. */
+  private showSources(
+    stream: vscode.ChatResponseStream,
+    answer: string,
+    found: readonly PassageSource[],
+    numbers: readonly number[],
+  ): void {
     const listed = numbers.map((n) => ({ n, p: found[n - 1] })).filter((x): x is { n: number; p: PassageSource } => !!x.p);
     if (!listed.length) {
       return;
@@ -207,12 +214,15 @@ export class DocChatParticipant {
     stream.markdown(
       this.trusted(
         `\n\n**Sources**\n\n${sourceListMarkdown(
-          listed.map(({ n, p }) => ({
-            n,
-            markdown: this.openLink(p, passageTitle(p)),
-            ...(p.heading ? { heading: p.heading } : {}),
-            store: p.storeName ?? p.storeId,
-          })),
+          listed.map(({ n, p }) => {
+            const heading = quotedHeading(answer, n, found.length, p);
+            return {
+              n,
+              markdown: this.openLink(p, passageTitle(p)),
+              ...(heading ? { heading } : {}),
+              store: p.storeName ?? p.storeId,
+            };
+          }),
         )}`,
       ),
     );

@@ -7,7 +7,8 @@ import { describeError } from '../../services/errors';
 import { ContextKeys } from '../../common/constants';
 import { realTimers } from '../../common/timers';
 import { HIGHLIGHT_MS, PassageHighlights, type QuoteFocus } from './highlights';
-import { highlightedSpans, locatePassage, type TextSpan } from './passageLocate';
+import type { TextSpan } from '../../chatCore/quoteLocate';
+import { highlightedSpans, locatePassage } from './passageLocate';
 
 export const PASSAGE_SCHEME = 'docchat';
 

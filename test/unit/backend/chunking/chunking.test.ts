@@ -51,6 +51,16 @@ describe('backend: markdown chunking', () => {
     assert.ok(!chunks[1]!.text.includes('lorem149'), 'no overlap across sections');
   });
 
+  it('puts the heading of the section a chunk starts in above it, not that of a later section it runs on into', () => {
+    // The rest of a long section A, then short sections B and C, all in one chunk.
+    const md = `# Guide\n\n## A\n\n${words(180)}\n\n${words(180)}\n\n${words(40, 'tail')}\n\n## B\n\nB text.\n\n## C\n\nC text.`;
+    const chunks = chunkMarkdown(md);
+    const last = chunks.at(-1)!;
+    assert.ok(last.text.includes('tail0') && last.text.includes('## C'), JSON.stringify(chunks.map((c) => c.text.slice(0, 40))));
+    assert.equal(last.heading, 'Guide > A');
+    assert.ok(last.text.startsWith('## A\n\ntail0'), last.text.slice(0, 40));
+  });
+
   it('merges tiny sections and records the heading path', () => {
     const chunks = chunkMarkdown('# Guide\n\n## Install\n\nnpm i\n\n### Linux\n\napt install\n');
     assert.equal(chunks.length, 1);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { highlightedSpans, locatePassage, locateQuote, type TextSpan } from '../../../../src/features/search/passageLocate';
+import { locateQuote, type TextSpan } from '../../../../src/chatCore/quoteLocate';
+import { highlightedSpans, locatePassage } from '../../../../src/features/search/passageLocate';
 
 const source = [
   'export function add(a: number, b: number): number {',

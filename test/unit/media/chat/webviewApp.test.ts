@@ -336,6 +336,54 @@ describe('chat webview', () => {
     assert.match(t.$('.usage')!.textContent ?? '', /10 prompt · 5 completion · 15 tokens/);
   });
 
+  it('names in the Sources list the section of the sentence the answer quotes, not the one its passage starts in', () => {
+    const t = setup();
+    // One passage that starts in "Use DocChat from your agent" and runs on into "Settings".
+    const passage = (number: number, fileId: string) => ({
+      kind: 'passage' as const,
+      storeId: 'vs',
+      storeName: 'demo',
+      fileId,
+      filename: 'README.md',
+      heading: 'DocChat > What it does > Use DocChat from your agent',
+      content: [
+        '### Use DocChat from your agent',
+        'Agents reach DocChat through its MCP server.',
+        '## Settings',
+        'Results are ranked by relevance before they are shown.',
+      ].join('\n\n'),
+      score: 0.5,
+      number,
+    });
+    const answer: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: '- "Results are ranked by relevance before they are shown." [1]\n- Nothing of it is quoted here [2].',
+      sources: [passage(1, 'f1'), passage(2, 'f2')],
+    };
+    t.send(t.state(conversation([question, answer])));
+    assert.deepEqual(
+      t.$$('.sources .source-detail').map((e) => e.textContent),
+      ['demo · DocChat > Settings · score 0.50', 'demo · DocChat > What it does > Use DocChat from your agent · score 0.50'],
+    );
+
+    // Streamed: the list shows the passage's own heading until the quote has arrived.
+    t.send(t.state(conversation([question, pending('a2', 'r2')])), {
+      type: 'streamStart',
+      requestId: 'r2',
+      messageId: 'a2',
+      sources: [passage(1, 'f1')],
+    });
+    assert.equal(t.$('.sources .source-detail')!.textContent, 'demo · DocChat > What it does > Use DocChat from your agent · score 0.50');
+    t.send(
+      { type: 'streamDelta', requestId: 'r2', text: '"Results are ranked by relevance before they are shown." [1]' },
+      { type: 'streamDone', requestId: 'r2', stopped: false },
+    );
+    assert.equal(t.$('.sources .source-detail')!.textContent, 'demo · DocChat > Settings · score 0.50');
+  });
+
   it("shows token usage in the page's number format, with one formatter for every answer", () => {
     const t = setup();
     const answers: AssistantMessage[] = [1, 2, 3].map((i) => ({

@@ -20,6 +20,17 @@ import { backendLibrary, EXTENSION_ID, servicesFor, type TestServices } from '..
 
 const KEY = 'nativechat-key-61b0';
 const GUIDE = 'Deploy guide. To roll back a release, run the rollback pipeline with the previous tag and watch the canary dashboards.';
+/** One passage that starts in the handbook's introduction and runs on into a short section. */
+const HANDBOOK = [
+  '# Handbook',
+  '',
+  'This handbook is for the platform team.',
+  '',
+  '## Rolling back',
+  '',
+  'The rollback pipeline takes about ten minutes to finish.',
+  '',
+].join('\n');
 
 interface Running {
   url: string;
@@ -287,5 +298,18 @@ describe('Native chat: @docchat participant and search tool', function () {
     } finally {
       fresh.dispose();
     }
+  });
+
+  it('@docchat names in its Sources list the section of the sentence it quotes, not the one its passage starts in', async () => {
+    const store = await documents.createVectorStore({ name: 'Handbook' });
+    const file = await documents.uploadFile({ filename: 'handbook.md', data: new TextEncoder().encode(HANDBOOK) });
+    await documents.attachFile(store.id, { file_id: file.id });
+    await documents.waitUntilProcessed(store.id, file.id, { initialDelayMs: 20, maxDelayMs: 100 });
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set([{ id: store.id, name: 'Handbook' }]);
+    const { stream, result } = await ask(participantFor(services, chosen), request('How long does the rollback pipeline take?'));
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    assert.match(stream.text, /The rollback pipeline takes about ten minutes to finish\.?["”]? \[1\]/);
+    assert.match(stream.text, /- \\\[1\\\] \[handbook\.md\]\(command:[^\n]* › Rolling back · Handbook\n/);
   });
 });
