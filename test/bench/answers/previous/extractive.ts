@@ -1,7 +1,8 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before the position of a
- * sentence in its source counted (a source's first sentences a little more than its later ones);
- * kept unchanged with answerScoring.ts and answerUnits.ts beside it, so one run measures both.
+ * The answer benchmarks' "previous": `local-extractive` as it answered before a later quote had to
+ * add a word of the question no earlier quote holds, before a lower-ranked source needed a clearly
+ * higher score, and before a follow-up's own words outweighed the ones it carries; kept unchanged
+ * with answerScoring.ts and answerUnits.ts beside it, so one run measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *
