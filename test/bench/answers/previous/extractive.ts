@@ -1,8 +1,7 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before a later quote had to
- * add a word of the question no earlier quote holds, before a lower-ranked source needed a clearly
- * higher score, and before a follow-up's own words outweighed the ones it carries; kept unchanged
- * with answerScoring.ts and answerUnits.ts beside it, so one run measures both.
+ * The answer benchmarks' "previous": `local-extractive` as it answered before a "which X…"
+ * question preferred the sentence that names something next to X; kept unchanged with
+ * answerScoring.ts and answerUnits.ts beside it, so one run measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *
