@@ -76,8 +76,8 @@ const MAX_RESULTS = 10;
 
 const GENERATORS = [
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: a later quote holds a word of the question', answer: answerPrevious },
-  { id: 'now', label: "now: a source's first sentences count more", answer: answerNow },
+  { id: 'previous', label: "previous: a source's first sentences count more", answer: answerPrevious },
+  { id: 'now', label: 'now: "which X" quotes the sentence naming an X first', answer: answerNow },
 ] as const;
 
 function loadQuestions(collection: Collection): Question[] {

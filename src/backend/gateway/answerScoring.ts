@@ -8,7 +8,9 @@
  * that is mostly numbers (tables of measurements) or a list of changes (a changelog's entries)
  * is weaker evidence than prose for a question that asks neither for a number nor for what
  * changed. Words are compared by their roots ("attached", "attaching" and "attach" are one), and
- * a unit whose question words stand close together counts more than one that scatters them. The
+ * a unit whose question words stand close together counts more than one that scatters them. A
+ * "which X…" question asks for a name: a unit that names something (in code marks or bold) right
+ * next to X ("the `local-extractive` model") counts more than one that only holds X. The
  * sources are numbered best first, which counts a little, and a source's first sentences count a
  * little more than its later ones: a passage tends to open with what it is about.
  */
@@ -123,6 +125,14 @@ const RANK_PRIOR = 0.15;
  * (test/bench/answers.ts); a larger weight lost some of those.
  */
 const POSITION_WEIGHT = 0.5;
+/**
+ * For "which X…"/"what X…", a unit naming something within this many words of X scores 1 + this
+ * bonus times as much. Neutral on MT-RAG's conversations (their passages have no code marks or
+ * bold); on DocChat's own documents (test/bench/answers.ts, tuning halves) 0.6 quoted the naming
+ * sentence first for "Which model answers in Local mode?"-like questions more often than 0.3.
+ */
+const NAMING_WINDOW = 3;
+const NAMING_BONUS = 0.6;
 /** A passage whose words are all numbers weighs 1 / (1 + this) of prose. */
 const NUMERIC_WEIGHT = 2;
 /** An entry of a list of changes, for a question not about changes. */
@@ -195,11 +205,44 @@ export function closeness(tokens: readonly string[], wanted: ReadonlySet<string>
   return need / shortest;
 }
 
+/**
+ * The thing a "which X…" or "what X…" question asks to name, as a word root: "Which model answers
+ * in Local mode?" → "model", "What kind of file…" → "file"; undefined when the word after it is
+ * not one content word ("What is…", "What does…").
+ */
+export function askedFor(question: string): string | undefined {
+  const m = /\b(?:which|what)\s+(?:(?:kind|sort|type)s?\s+of\s+)?([\p{L}][\p{L}\p{N}-]*)/iu.exec(question);
+  const words = m ? tokenize(m[1]!) : [];
+  return words.length === 1 ? matchRoot(words[0]!) : undefined;
+}
+
+const NAME_SPAN = /`[^`\n]+`|\*\*[^*\n]+\*\*/g;
+
+/**
+ * Whether a unit names something (a code span or bold text that is not X itself) within
+ * NAMING_WINDOW words of X: "the backend's `local-extractive` model" names the model asked for.
+ */
+export function namesNear(text: string, thing: string): boolean {
+  const words = [...text.matchAll(/\S+/g)].map((w) => ({ start: w.index, end: w.index + w[0].length, text: w[0] }));
+  const wordAt = (offset: number) => words.findIndex((w) => w.end > offset);
+  const holdsThing = (t: string) => tokenize(t.replace(/[`*]/g, ' ')).some((w) => matchRoot(w) === thing);
+  const at = words.flatMap((w, i) => (holdsThing(w.text) ? [i] : []));
+  if (!at.length) return false;
+  for (const span of text.matchAll(NAME_SPAN)) {
+    if (holdsThing(span[0])) continue;
+    const first = wordAt(span.index);
+    const last = wordAt(span.index + span[0].length - 1);
+    if (at.some((i) => i >= first - NAMING_WINDOW && i <= last + NAMING_WINDOW)) return true;
+  }
+  return false;
+}
+
 /** Every unit that shares a word with the question, best first. */
 export function scoreUnits(units: readonly Unit[], question: string, earlier: readonly string[] = []): Scored[] {
   const weights = queryWeights(question, earlier);
   if (!weights.size || !units.length) return [];
   const type = questionType(question);
+  const thing = type === 'choice' ? askedFor(question) : undefined;
   const tokensOf = new Map(units.map((u) => [u, rootsOf(u.tokens)]));
   const df = new Map<string, number>();
   for (const unit of units) for (const term of new Set(tokensOf.get(unit))) df.set(term, (df.get(term) ?? 0) + 1);
@@ -250,7 +293,8 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
       const quality = unit.quality;
       const near = 1 + PROXIMITY_WEIGHT * closeness(tokens, own);
       const place = 1 + POSITION_WEIGHT / (1 + unit.position);
-      const score = bm25 * (0.4 + 0.6 * coverage) * early * near * place * typeFactor(type, unit) * kind * prior * quality;
+      const naming = thing && namesNear(unit.text, thing) ? 1 + NAMING_BONUS : 1;
+      const score = bm25 * (0.4 + 0.6 * coverage) * early * near * place * typeFactor(type, unit) * kind * prior * quality * naming;
       return { unit, score, terms };
     })
     .filter((s) => s.score > 0)

@@ -9,7 +9,8 @@
  * is weaker evidence than prose for a question that asks neither for a number nor for what
  * changed. Words are compared by their roots ("attached", "attaching" and "attach" are one), and
  * a unit whose question words stand close together counts more than one that scatters them. The
- * sources are numbered best first, which counts a little.
+ * sources are numbered best first, which counts a little, and a source's first sentences count a
+ * little more than its later ones: a passage tends to open with what it is about.
  */
 import { matchRoot } from '../../../../src/common/terms';
 import { tokenize } from '../../../../src/backend/search/tokenize';
@@ -114,6 +115,14 @@ const OPENING_TOKENS = 8;
 const OPENING_BONUS = 0.25;
 /** How much being the search's first source counts, against its last. */
 const RANK_PRIOR = 0.15;
+/**
+ * A unit's place in its source: the first scores up to 1 + this times as much, the second
+ * 1 + this / 2, the n-th 1 + this / n. On MT-RAG's conversations (their tuning half,
+ * test/bench/answersPublic.ts) it quoted the sentence of a relevant passage closest to the
+ * reference answer more often, with no fewer expected sentences quoted on DocChat's own documents
+ * (test/bench/answers.ts); a larger weight lost some of those.
+ */
+const POSITION_WEIGHT = 0.5;
 /** A passage whose words are all numbers weighs 1 / (1 + this) of prose. */
 const NUMERIC_WEIGHT = 2;
 /** An entry of a list of changes, for a question not about changes. */
@@ -240,7 +249,9 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
       // Text that does not read as language (OCR noise, a run-on header) is weak evidence.
       const quality = unit.quality;
       const near = 1 + PROXIMITY_WEIGHT * closeness(tokens, own);
-      return { unit, score: bm25 * (0.4 + 0.6 * coverage) * early * near * typeFactor(type, unit) * kind * prior * quality, terms };
+      const place = 1 + POSITION_WEIGHT / (1 + unit.position);
+      const score = bm25 * (0.4 + 0.6 * coverage) * early * near * place * typeFactor(type, unit) * kind * prior * quality;
+      return { unit, score, terms };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);

@@ -158,6 +158,31 @@ export function wordlikeShare(text: string): number {
 }
 
 /** A text far longer than a sentence with no sentence punctuation in it. */
+/** The most an answer quotes (its budget, `DEFAULT_SELECTION.maxChars`): a longer sentence is quoted in pieces. */
+export const MAX_UNIT_CHARS = 1500;
+
+/**
+ * A sentence longer than an answer may quote (a page of text with no sentence break, a hostile
+ * source) as pieces of whole words of at most MAX_UNIT_CHARS each, so the answer quotes the piece
+ * that answers instead of the whole run. Linear in the text's length.
+ */
+export function piecesOf(text: string): string[] {
+  if (text.length <= MAX_UNIT_CHARS) return [text];
+  const pieces: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + MAX_UNIT_CHARS, text.length);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end);
+      if (space > start) end = space;
+    }
+    const piece = text.slice(start, end).trim();
+    if (piece) pieces.push(piece);
+    start = end;
+  }
+  return pieces;
+}
+
 export function isRunOn(text: string): boolean {
   // Sentence punctuation ends a word ("report."), not a stray mark of a scan (" ; ").
   return text.length > RUN_ON_CHARS && !/[\p{L}\p{N})"'”’`][.!?;:](?=\s|$)/u.test(text);
@@ -222,9 +247,11 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
     // line breaks: a line is closer to a sentence than the run of them.
     const joined = sentences(block.lines.join('\n'));
     const split = joined.some(isRunOn) && block.lines.length > 1 ? block.lines.flatMap((line) => sentences(line)) : joined;
-    split.forEach((text, i) => {
-      push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: block.listItem && i === 0 });
-    });
+    split
+      .flatMap((text) => piecesOf(text))
+      .forEach((text, i) => {
+        push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: block.listItem && i === 0 });
+      });
   });
   return out;
 }

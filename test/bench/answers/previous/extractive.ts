@@ -1,7 +1,7 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before the position of a
- * sentence in its source counted (a source's first sentences a little more than its later ones);
- * kept unchanged with answerScoring.ts and answerUnits.ts beside it, so one run measures both.
+ * The answer benchmarks' "previous": `local-extractive` as it answered before a "which X…"
+ * question preferred the sentence that names something next to X; kept unchanged with
+ * answerScoring.ts and answerUnits.ts beside it, so one run measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { answer, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
-import { closeness, type Scored, selectUnits } from '../../../../src/backend/gateway/answerScoring';
+import { askedFor, closeness, namesNear, type Scored, selectUnits } from '../../../../src/backend/gateway/answerScoring';
 import { isRunOn, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources } from '../../../../src/chatCore/citations';
+import { matchRoot } from '../../../../src/common/terms';
 
 /** The system prompt the chat sends: numbered sources, each a title line and its text. */
 function grounded(sources: string[], ...turns: string[]): PlainMessage[] {
@@ -327,5 +328,34 @@ describe("local-extractive: a source's opening sentence", () => {
   it('quotes first the sentence a source opens with over a later one that holds the same question words', () => {
     const text = answer(grounded([SYNC], 'What does sync do with a folder?'));
     assert.match(firstQuote(text), /^- "Sync compares a folder with its vector store and uploads the files that changed\." \[1\]$/, text);
+  });
+});
+
+describe('local-extractive: a "which X" question quotes the sentence naming X first', () => {
+  const MENU = `menu.md
+**Use a Remote Engine…** (Offline mode): run an engine on a server of your own, or any engine of the same kind.`;
+  const CHAT = `chat.md
+Answers stream into the chat as they come. Each of the answers cites its pages. An answer can be copied.`;
+  const ENGINE = `engine.md
+In Offline mode the app's \`lite\` engine answers by looking the question up in the pages kept on disk, with a citation for each page it quotes.`;
+
+  it('reads what the question asks to name: the word after "which" or "what"', () => {
+    assert.equal(askedFor('Which engine answers in Offline mode?'), matchRoot('engine'));
+    assert.equal(askedFor('What kind of files can it convert?'), matchRoot('file'));
+    assert.equal(askedFor('What is the default?'), undefined);
+    assert.equal(askedFor('How do I sync a folder?'), undefined);
+  });
+
+  it('finds a name in code marks or bold next to the word, not the word in bold itself nor a name far from it', () => {
+    const engine = matchRoot('engine');
+    assert.equal(namesNear("the app's `lite` engine answers", engine), true);
+    assert.equal(namesNear('**Use a Remote Engine…** (Offline mode): run an engine on a server', engine), false);
+    assert.equal(namesNear('`lite` is fast on pages of every size and kind, and it is the engine', engine), false);
+  });
+
+  it('quotes first the sentence that names the engine, over one that repeats the word "engine"', () => {
+    const text = answer(grounded([MENU, CHAT, ENGINE], 'Which engine answers in Offline mode?'));
+    assert.match(firstQuote(text), /^- "In Offline mode the app's `lite` engine answers/, text);
+    assert.match(text, /Use a Remote Engine/, 'the sentence that only repeats the word is still quoted, after it');
   });
 });
