@@ -221,9 +221,14 @@ export class AnswerView {
     }
   }
 
-  /** Called when another answer starts or ends (Regenerate waits for it). */
+  /**
+   * Called when another answer starts or ends: Regenerate (and an error's Retry) of the last
+   * answer waits for it. An earlier answer offers neither, whatever runs, so it is not rebuilt: its
+   * sources stay as the user left them (a collapsed list stays collapsed), and the end of an answer
+   * costs the same in a conversation of 200 messages as in one of two.
+   */
   refresh(): void {
-    this.renderAfter();
+    if (this.isLast) this.renderAfter();
   }
 
   start(sources: ChatSource[], searchQuery?: string): void {

@@ -49,6 +49,16 @@ const TARGETS = (process.env.LATENCY_VSCODE ?? 'newest,oldest')
   .split(',')
   .map((t) => t.trim())
   .filter(Boolean);
+/** Which cases to measure (chat: first token, 100 KB answer and panel; tree; search); all by default. */
+const CASES = new Set(
+  (process.env.LATENCY_CASES ?? 'chat,tree,search')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean),
+);
+for (const name of CASES) {
+  if (!['chat', 'tree', 'search'].includes(name)) throw new Error(`LATENCY_CASES: unknown case "${name}" (chat, tree, search)`);
+}
 const DOCCHAT_ID = `${manifest.publisher}.${manifest.name}`;
 const PAGE_SIZE = 50;
 const MAX_RESULTS = 3;
@@ -244,278 +254,285 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
       .waitFor({ state: 'visible', timeout: 15_000 });
     await session.answerQuickInput(API_KEY);
 
-    // ------------------------------------------------------------------ chat: first token
-    progress(`${version}: chat Enter → first token painted, DocChat and the floor's echo`);
-    await session.runCommand('DocChat: Open Chat');
-    const frame = await docchatFrame();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await frame.locator(`.model-select option[value="${MODELS.instant}"]`).waitFor({ state: 'attached', timeout: 30_000 });
-        break;
-      } catch (error) {
-        // As with the token: the key may not have reached the first password box.
-        if (attempt === 3) throw error;
-        await session.runCommand('DocChat: Set Gateway API Key');
-        await page
-          .locator('.quick-input-widget .quick-input-title', { hasText: 'Gateway API Key' })
-          .waitFor({ state: 'visible', timeout: 15_000 });
-        await session.answerQuickInput(API_KEY);
-        await frame.locator('.toolbar .refresh-models').click();
+    if (CASES.has('chat')) {
+      // ------------------------------------------------------------------ chat: first token
+      progress(`${version}: chat Enter → first token painted, DocChat and the floor's echo`);
+      await session.runCommand('DocChat: Open Chat');
+      const frame = await docchatFrame();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await frame.locator(`.model-select option[value="${MODELS.instant}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+          break;
+        } catch (error) {
+          // As with the token: the key may not have reached the first password box.
+          if (attempt === 3) throw error;
+          await session.runCommand('DocChat: Set Gateway API Key');
+          await page
+            .locator('.quick-input-widget .quick-input-title', { hasText: 'Gateway API Key' })
+            .waitFor({ state: 'visible', timeout: 15_000 });
+          await session.answerQuickInput(API_KEY);
+          await frame.locator('.toolbar .refresh-models').click();
+        }
       }
-    }
-    await frame.locator('.store-select option', { hasText: 'handbook' }).waitFor({ state: 'attached', timeout: 60_000 });
-    // The floor's panel opens beside DocChat's, so both are visible (a hidden webview gets no frames).
-    await session.runCommand('Floor: Open Chat');
-    const floorChat = await floorFrame();
-    // Away from the editors' title bars: a hover left there covers the chat's toolbar.
-    const parkMouse = () => page.mouse.move(170, 700);
-    await parkMouse();
-    type Variant = { id: string; label: string; model: string; grounded: boolean };
-    const variants: Variant[] = [
-      { id: 'instant-plain', label: 'no grounding, gateway answers at once', model: MODELS.instant, grounded: false },
-      { id: 'instant-grounded', label: 'grounded, gateway answers at once', model: MODELS.instant, grounded: true },
-      { id: 'delayed-plain', label: `no grounding, first token after ${FIRST_TOKEN_DELAY_MS} ms`, model: MODELS.delayed, grounded: false },
-      { id: 'delayed-grounded', label: `grounded, first token after ${FIRST_TOKEN_DELAY_MS} ms`, model: MODELS.delayed, grounded: true },
-    ];
-    const ui = new Map<string, number[]>(variants.map((v) => [v.id, []]));
-    const echo = new Map<string, number[]>(variants.map((v) => [v.id, []]));
-    const sources = new Map<string, number[]>(variants.map((v) => [v.id, []]));
-    const raws = new Map<string, { search: number[]; ttft: number[]; sum: number[] }>(
-      variants.map((v) => [v.id, { search: [], ttft: [], sum: [] }]),
-    );
-    const stopChatProfile = await startProfile(page, `${targetName}-chat-first-token`, hostPort);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const v of round % 2 ? [...variants].reverse() : variants) {
-        const search = v.grounded ? await rawSearch(QUESTION) : 0;
-        const ttft = await rawFirstToken(v.model);
-        const r = raws.get(v.id)!;
-        r.search.push(search);
-        r.ttft.push(ttft);
-        r.sum.push(search + ttft);
-        await frame.locator('.model-select').selectOption(v.model);
-        if (v.grounded) await frame.locator('.store-select').selectOption({ label: 'handbook' });
-        else await frame.locator('.store-select').selectOption('');
-        const list = await ask(frame, QUESTION);
-        ui.get(v.id)!.push(between(list, 'docchat:send', 'docchat:first-text-painted'));
-        if (v.grounded) sources.get(v.id)!.push(between(list, 'docchat:send', 'docchat:sources-painted'));
-        echo.get(v.id)!.push(await askFloor(floorChat, QUESTION));
+      await frame.locator('.store-select option', { hasText: 'handbook' }).waitFor({ state: 'attached', timeout: 60_000 });
+      // The floor's panel opens beside DocChat's, so both are visible (a hidden webview gets no frames).
+      await session.runCommand('Floor: Open Chat');
+      const floorChat = await floorFrame();
+      // Away from the editors' title bars: a hover left there covers the chat's toolbar.
+      const parkMouse = () => page.mouse.move(170, 700);
+      await parkMouse();
+      type Variant = { id: string; label: string; model: string; grounded: boolean };
+      const variants: Variant[] = [
+        { id: 'instant-plain', label: 'no grounding, gateway answers at once', model: MODELS.instant, grounded: false },
+        { id: 'instant-grounded', label: 'grounded, gateway answers at once', model: MODELS.instant, grounded: true },
+        {
+          id: 'delayed-plain',
+          label: `no grounding, first token after ${FIRST_TOKEN_DELAY_MS} ms`,
+          model: MODELS.delayed,
+          grounded: false,
+        },
+        { id: 'delayed-grounded', label: `grounded, first token after ${FIRST_TOKEN_DELAY_MS} ms`, model: MODELS.delayed, grounded: true },
+      ];
+      const ui = new Map<string, number[]>(variants.map((v) => [v.id, []]));
+      const echo = new Map<string, number[]>(variants.map((v) => [v.id, []]));
+      const sources = new Map<string, number[]>(variants.map((v) => [v.id, []]));
+      const raws = new Map<string, { search: number[]; ttft: number[]; sum: number[] }>(
+        variants.map((v) => [v.id, { search: [], ttft: [], sum: [] }]),
+      );
+      const stopChatProfile = await startProfile(page, `${targetName}-chat-first-token`, hostPort);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const v of round % 2 ? [...variants].reverse() : variants) {
+          const search = v.grounded ? await rawSearch(QUESTION) : 0;
+          const ttft = await rawFirstToken(v.model);
+          const r = raws.get(v.id)!;
+          r.search.push(search);
+          r.ttft.push(ttft);
+          r.sum.push(search + ttft);
+          await frame.locator('.model-select').selectOption(v.model);
+          if (v.grounded) await frame.locator('.store-select').selectOption({ label: 'handbook' });
+          else await frame.locator('.store-select').selectOption('');
+          const list = await ask(frame, QUESTION);
+          ui.get(v.id)!.push(between(list, 'docchat:send', 'docchat:first-text-painted'));
+          if (v.grounded) sources.get(v.id)!.push(between(list, 'docchat:send', 'docchat:sources-painted'));
+          echo.get(v.id)!.push(await askFloor(floorChat, QUESTION));
+        }
+        if (round % 5 === 4) progress(`${version}: chat round ${round + 1}/${ROUNDS}`);
       }
-      if (round % 5 === 4) progress(`${version}: chat round ${round + 1}/${ROUNDS}`);
-    }
-    profiled(await stopChatProfile(), 'chat Enter → first token, all cases');
-    const conversationA = await frame.locator('.conversation-select').inputValue();
-    await session.screenshot('chat first tokens beside the floor');
-    for (const v of variants) {
-      run.felt.push({
-        id: `chat-${v.id}`,
-        label: `chat Enter → first answer text painted: ${v.label}`,
-        target: { kind: 'overhead', maxMs: FRAME_MS },
-        samples: { docchat: ui.get(v.id)!, floor: echo.get(v.id)!, server: raws.get(v.id)!.sum },
-      });
-    }
-    run.tables.push({
-      caption: `${version}, chat, grounded: Enter → sources painted (ms, for information)`,
-      columns: ['case', 'p50', 'p95', 'raw search p50', 'n'],
-      rows: variants
-        .filter((v) => v.grounded)
-        .map((v) => [
-          v.label,
-          ms(p50(sources.get(v.id)!)),
-          ms(p95(sources.get(v.id)!)),
-          ms(p50(raws.get(v.id)!.search)),
-          sources.get(v.id)!.length,
-        ]),
-    });
-    // The floor's panel stays open beside DocChat's, idle, until the panel is measured.
-
-    // ------------------------------------------------------------------ chat: 100 KB answer
-    progress(`${version}: chat, 100 KB answer, last token → complete on screen`);
-    await parkMouse();
-    await frame.locator('.toolbar .new-chat').click();
-    await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: 30_000 });
-    await frame.locator('.model-select').selectOption(MODELS.bulk);
-    await frame.locator('.store-select').selectOption({ label: 'handbook' });
-    const endToPaint: number[] = [];
-    const lastTokenToPaint: number[] = [];
-    const origin = await frameOrigin(frame);
-    const stopBulkProfile = await startProfile(page, `${targetName}-chat-100kb-answer`, hostPort);
-    for (let i = 0; i < BULK_RUNS; i++) {
-      // The question the handbook covers: grounding answers "not covered" (no stream) to one it does not.
-      const list = await ask(frame, QUESTION);
-      endToPaint.push(between(list, 'docchat:stream-ended', 'docchat:answer-painted'));
-      const painted = list.find((m) => m.name === 'docchat:answer-painted')!;
-      lastTokenToPaint.push(origin + painted.startTime - upstream.lastBulkTokenAt);
-    }
-    profiled(await stopBulkProfile(), '100 KB answers');
-    await session.screenshot('chat 100 KB answer');
-    const conversationB = await frame.locator('.conversation-select').inputValue();
-    run.tables.push({
-      caption: `${version}, chat: a 100 KB answer (citations, code, tables) streamed in 1,000 chunks (ms, for information)`,
-      columns: ['span', 'p50', 'p95', 'max', 'n'],
-      rows: [
-        [
-          'upstream writes its last token → finished answer painted (wall clock across processes)',
-          ms(p50(lastTokenToPaint)),
-          ms(p95(lastTokenToPaint)),
-          ms(Math.max(...lastTokenToPaint)),
-          lastTokenToPaint.length,
-        ],
-        [
-          'webview gets streamDone → finished answer painted',
-          ms(p50(endToPaint)),
-          ms(p95(endToPaint)),
-          ms(Math.max(...endToPaint)),
-          endToPaint.length,
-        ],
-      ],
-    });
-
-    // ------------------------------------------------------------------ chat panel: switch, open
-    progress(`${version}: chat panel, switch conversations, open on conversation A beside the floor's static copy`);
-    await parkMouse();
-    await frame.locator('.toolbar .new-chat').click();
-    await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: 30_000 });
-    await frame.locator('.model-select').selectOption(MODELS.instant);
-    await frame.locator('.store-select').selectOption('');
-    await ask(frame, 'Hello?');
-    const conversationC = await frame.locator('.conversation-select').inputValue();
-    const switchTo = new Map<string, number[]>([
-      [conversationA, []],
-      [conversationB, []],
-      [conversationC, []],
-    ]);
-    const stopPanelProfile = await startProfile(page, `${targetName}-chat-panel-switch-open`, hostPort);
-    for (let i = 0; i < PANEL_RUNS; i++) {
-      for (const id of [conversationA, conversationC, conversationB, conversationC]) {
-        await clearMarks(frame);
-        await frame.locator('.conversation-select').selectOption(id);
-        const painted = await waitForMark(frame, 'docchat:conversation-painted');
-        const started = (await marks(frame)).find((m) => m.name === 'docchat:switch-conversation')!;
-        switchTo.get(id)!.push(painted.startTime - started.startTime);
-      }
-    }
-    await clearMarks(frame);
-    await frame.locator('.conversation-select').selectOption(conversationA);
-    const sizeA = Number((await waitForMark(frame, 'docchat:conversation-painted')).detail?.messages ?? 0);
-    // The floor paints the same messages as DocChat shows them: its articles, once all are built.
-    await frame.waitForFunction((n) => document.querySelectorAll('.messages > article').length >= n, sizeA, { timeout: 60_000 });
-    const articles = await frame.locator('.messages > article').evaluateAll((list) => list.map((a) => a.outerHTML));
-    writeFileSync(floorMessagesFile, articles.join('\n'));
-    // Open: close the panel and open it again on conversation A (the one shown last); the floor's
-    // panel opens on the same messages, run by run in turn.
-    const open = { docchat: [] as number[], floor: [] as number[] };
-    const openInWebview = { docchat: [] as number[], floor: [] as number[] };
-    let floorShown = 0;
-    const floorPaint: number[] = [];
-    const scriptReceived: number[] = [];
-    const documentParsed: number[] = [];
-    for (let i = 0; i < PANEL_RUNS; i++) {
-      for (const who of i % 2 ? (['floor', 'docchat'] as const) : (['docchat', 'floor'] as const)) {
-        await session.runCommand('View: Close All Editors');
-        await page
-          .locator('iframe.webview')
-          .first()
-          .waitFor({ state: 'detached', timeout: 30_000 })
-          .catch(() => undefined);
-        await page.evaluate(() => {
-          (window as any).__docchatOpenClick = undefined;
-          window.addEventListener('pointerdown', (e) => ((window as any).__docchatOpenClick = performance.timeOrigin + e.timeStamp), {
-            capture: true,
-            once: true,
-          });
+      profiled(await stopChatProfile(), 'chat Enter → first token, all cases');
+      const conversationA = await frame.locator('.conversation-select').inputValue();
+      await session.screenshot('chat first tokens beside the floor');
+      for (const v of variants) {
+        run.felt.push({
+          id: `chat-${v.id}`,
+          label: `chat Enter → first answer text painted: ${v.label}`,
+          target: { kind: 'overhead', maxMs: FRAME_MS },
+          samples: { docchat: ui.get(v.id)!, floor: echo.get(v.id)!, server: raws.get(v.id)!.sum },
         });
-        await session.runCommand(who === 'docchat' ? 'DocChat: Open Chat' : 'Floor: Open Chat');
-        const clickedAt = (await page.evaluate(() => (window as any).__docchatOpenClick)) as number;
-        const opened = who === 'docchat' ? await docchatFrame() : await floorFrame();
-        const painted = await waitForMark(opened, who === 'docchat' ? 'docchat:conversation-painted' : 'floor:conversation-painted');
-        open[who].push((await frameOrigin(opened)) + painted.startTime - clickedAt);
-        openInWebview[who].push(painted.startTime);
-        if (who === 'floor') {
-          floorShown = Number(painted.detail?.messages ?? 0);
-          // The head's mark comes before the messages' HTML: from it on is parsing, layout and paint.
-          floorPaint.push(painted.startTime - (await waitForMark(opened, 'floor:head')).startTime);
-          if (i === 0) await session.screenshot('floor panel on the same messages');
-        }
-        if (who === 'docchat') {
-          // Where the webview's part goes: its script received, its document parsed (n/a where the timeline lacks them).
-          const steps = await opened.evaluate(() => {
-            const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-            const script = resources.find((e) => /\/chat\.js(\?|$)/.test(e.name));
-            const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-            return { script: script ? script.responseEnd : Number.NaN, parsed: nav ? nav.domContentLoadedEventEnd : Number.NaN };
-          });
-          scriptReceived.push(steps.script);
-          documentParsed.push(steps.parsed);
-        }
-        if (who === 'docchat' && painted.detail?.conversationId !== conversationA) {
-          run.notes.push(
-            `${version}: run ${i + 1} of opening the panel showed another conversation (${painted.detail?.messages} messages).`,
-          );
-        }
       }
-    }
-    profiled(await stopPanelProfile(), 'panel switch and open');
-    await session.screenshot('chat panel reopened');
-    run.notes.push(
-      `${version}: painting the ${floorShown} messages (parse, layout and paint, from the floor page's head script to the paint) takes the floor ${ms(p50(floorPaint))} ms p50 of its ${ms(p50(open.floor))} ms open; DocChat's open is ${ms(p50(open.docchat) - p50(open.floor))} ms over the floor's, ${ms(p50(open.docchat.map((t, k) => t - openInWebview.docchat[k]!)) - p50(open.floor.map((t, k) => t - openInWebview.floor[k]!)))} ms of it before its webview starts to navigate.`,
-    );
-    if (floorShown !== sizeA) run.notes.push(`${version}: the floor's panel painted ${floorShown} messages, DocChat's ${sizeA}.`);
-    run.felt.push({
-      id: 'panel-open',
-      label: `chat panel: open (command clicked) → ${sizeA}-message conversation painted`,
-      target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
-      samples: { docchat: open.docchat, floor: open.floor },
-    });
-    run.felt.push({
-      id: 'panel-open-before-webview',
-      label: '  of which: command clicked → webview navigation start',
-      target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
-      samples: {
-        docchat: open.docchat.map((t, k) => t - openInWebview.docchat[k]!),
-        floor: open.floor.map((t, k) => t - openInWebview.floor[k]!),
-      },
-    });
-    run.felt.push({
-      id: 'panel-open-webview',
-      label: `  of which: webview navigation start → ${sizeA} messages painted`,
-      target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
-      samples: { docchat: openInWebview.docchat, floor: openInWebview.floor },
-    });
-    {
-      const messages = (id: string) =>
-        id === conversationA
-          ? `${sizeA} messages`
-          : id === conversationB
-            ? `${BULK_RUNS * 2} messages, ${BULK_RUNS} × 100 KB answers`
-            : '2 messages';
       run.tables.push({
-        caption: `${version}, chat panel: switch conversations → conversation painted; the floor's parsing and painting of the messages (ms, for information)`,
-        columns: ['step', 'p50', 'p95', 'max', 'n'],
+        caption: `${version}, chat, grounded: Enter → sources painted (ms, for information)`,
+        columns: ['case', 'p50', 'p95', 'raw search p50', 'n'],
+        rows: variants
+          .filter((v) => v.grounded)
+          .map((v) => [
+            v.label,
+            ms(p50(sources.get(v.id)!)),
+            ms(p95(sources.get(v.id)!)),
+            ms(p50(raws.get(v.id)!.search)),
+            sources.get(v.id)!.length,
+          ]),
+      });
+      // The floor's panel stays open beside DocChat's, idle, until the panel is measured.
+
+      // ------------------------------------------------------------------ chat: 100 KB answer
+      progress(`${version}: chat, 100 KB answer, last token → complete on screen`);
+      await parkMouse();
+      await frame.locator('.toolbar .new-chat').click();
+      await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: 30_000 });
+      await frame.locator('.model-select').selectOption(MODELS.bulk);
+      await frame.locator('.store-select').selectOption({ label: 'handbook' });
+      const endToPaint: number[] = [];
+      const lastTokenToPaint: number[] = [];
+      const origin = await frameOrigin(frame);
+      const stopBulkProfile = await startProfile(page, `${targetName}-chat-100kb-answer`, hostPort);
+      for (let i = 0; i < BULK_RUNS; i++) {
+        // The question the handbook covers: grounding answers "not covered" (no stream) to one it does not.
+        const list = await ask(frame, QUESTION);
+        endToPaint.push(between(list, 'docchat:stream-ended', 'docchat:answer-painted'));
+        const painted = list.find((m) => m.name === 'docchat:answer-painted')!;
+        lastTokenToPaint.push(origin + painted.startTime - upstream.lastBulkTokenAt);
+      }
+      profiled(await stopBulkProfile(), '100 KB answers');
+      await session.screenshot('chat 100 KB answer');
+      const conversationB = await frame.locator('.conversation-select').inputValue();
+      run.tables.push({
+        caption: `${version}, chat: a 100 KB answer (citations, code, tables) streamed in 1,000 chunks (ms, for information)`,
+        columns: ['span', 'p50', 'p95', 'max', 'n'],
         rows: [
-          ...[conversationA, conversationB, conversationC].map((id) => {
-            const v = switchTo.get(id)!;
-            return [`switch to a conversation with ${messages(id)}`, ms(p50(v)), ms(p95(v)), ms(Math.max(...v)), v.length];
-          }),
-          ...(
-            [
-              ['DocChat panel open: webview navigation start → chat.js received', scriptReceived],
-              ['DocChat panel open: webview navigation start → its document parsed (DOMContentLoaded end)', documentParsed],
-            ] as const
-          ).map(([label, v]) => [label, ms(p50(v)), ms(p95(v)), ms(Math.max(...v)), v.filter(Number.isFinite).length]),
           [
-            `floor panel open: its head's script → ${floorShown} messages parsed, laid out and painted`,
-            ms(p50(floorPaint)),
-            ms(p95(floorPaint)),
-            ms(Math.max(...floorPaint)),
-            floorPaint.length,
+            'upstream writes its last token → finished answer painted (wall clock across processes)',
+            ms(p50(lastTokenToPaint)),
+            ms(p95(lastTokenToPaint)),
+            ms(Math.max(...lastTokenToPaint)),
+            lastTokenToPaint.length,
+          ],
+          [
+            'webview gets streamDone → finished answer painted',
+            ms(p50(endToPaint)),
+            ms(p95(endToPaint)),
+            ms(Math.max(...endToPaint)),
+            endToPaint.length,
           ],
         ],
       });
+
+      // ------------------------------------------------------------------ chat panel: switch, open
+      progress(`${version}: chat panel, switch conversations, open on conversation A beside the floor's static copy`);
+      await parkMouse();
+      await frame.locator('.toolbar .new-chat').click();
+      await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: 30_000 });
+      await frame.locator('.model-select').selectOption(MODELS.instant);
+      await frame.locator('.store-select').selectOption('');
+      await ask(frame, 'Hello?');
+      const conversationC = await frame.locator('.conversation-select').inputValue();
+      const switchTo = new Map<string, number[]>([
+        [conversationA, []],
+        [conversationB, []],
+        [conversationC, []],
+      ]);
+      const stopPanelProfile = await startProfile(page, `${targetName}-chat-panel-switch-open`, hostPort);
+      for (let i = 0; i < PANEL_RUNS; i++) {
+        for (const id of [conversationA, conversationC, conversationB, conversationC]) {
+          await clearMarks(frame);
+          await frame.locator('.conversation-select').selectOption(id);
+          const painted = await waitForMark(frame, 'docchat:conversation-painted');
+          const started = (await marks(frame)).find((m) => m.name === 'docchat:switch-conversation')!;
+          switchTo.get(id)!.push(painted.startTime - started.startTime);
+        }
+      }
+      await clearMarks(frame);
+      await frame.locator('.conversation-select').selectOption(conversationA);
+      const sizeA = Number((await waitForMark(frame, 'docchat:conversation-painted')).detail?.messages ?? 0);
+      // The floor paints the same messages as DocChat shows them: its articles, once all are built.
+      await frame.waitForFunction((n) => document.querySelectorAll('.messages > article').length >= n, sizeA, { timeout: 60_000 });
+      const articles = await frame.locator('.messages > article').evaluateAll((list) => list.map((a) => a.outerHTML));
+      writeFileSync(floorMessagesFile, articles.join('\n'));
+      // Open: close the panel and open it again on conversation A (the one shown last); the floor's
+      // panel opens on the same messages, run by run in turn.
+      const open = { docchat: [] as number[], floor: [] as number[] };
+      const openInWebview = { docchat: [] as number[], floor: [] as number[] };
+      let floorShown = 0;
+      const floorPaint: number[] = [];
+      const scriptReceived: number[] = [];
+      const documentParsed: number[] = [];
+      for (let i = 0; i < PANEL_RUNS; i++) {
+        for (const who of i % 2 ? (['floor', 'docchat'] as const) : (['docchat', 'floor'] as const)) {
+          await session.runCommand('View: Close All Editors');
+          await page
+            .locator('iframe.webview')
+            .first()
+            .waitFor({ state: 'detached', timeout: 30_000 })
+            .catch(() => undefined);
+          await page.evaluate(() => {
+            (window as any).__docchatOpenClick = undefined;
+            window.addEventListener('pointerdown', (e) => ((window as any).__docchatOpenClick = performance.timeOrigin + e.timeStamp), {
+              capture: true,
+              once: true,
+            });
+          });
+          await session.runCommand(who === 'docchat' ? 'DocChat: Open Chat' : 'Floor: Open Chat');
+          const clickedAt = (await page.evaluate(() => (window as any).__docchatOpenClick)) as number;
+          const opened = who === 'docchat' ? await docchatFrame() : await floorFrame();
+          const painted = await waitForMark(opened, who === 'docchat' ? 'docchat:conversation-painted' : 'floor:conversation-painted');
+          open[who].push((await frameOrigin(opened)) + painted.startTime - clickedAt);
+          openInWebview[who].push(painted.startTime);
+          if (who === 'floor') {
+            floorShown = Number(painted.detail?.messages ?? 0);
+            // The head's mark comes before the messages' HTML: from it on is parsing, layout and paint.
+            floorPaint.push(painted.startTime - (await waitForMark(opened, 'floor:head')).startTime);
+            if (i === 0) await session.screenshot('floor panel on the same messages');
+          }
+          if (who === 'docchat') {
+            // Where the webview's part goes: its script received, its document parsed (n/a where the timeline lacks them).
+            const steps = await opened.evaluate(() => {
+              const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+              const script = resources.find((e) => /\/chat\.js(\?|$)/.test(e.name));
+              const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+              return { script: script ? script.responseEnd : Number.NaN, parsed: nav ? nav.domContentLoadedEventEnd : Number.NaN };
+            });
+            scriptReceived.push(steps.script);
+            documentParsed.push(steps.parsed);
+          }
+          if (who === 'docchat' && painted.detail?.conversationId !== conversationA) {
+            run.notes.push(
+              `${version}: run ${i + 1} of opening the panel showed another conversation (${painted.detail?.messages} messages).`,
+            );
+          }
+        }
+      }
+      profiled(await stopPanelProfile(), 'panel switch and open');
+      await session.screenshot('chat panel reopened');
+      run.notes.push(
+        `${version}: painting the ${floorShown} messages (parse, layout and paint, from the floor page's head script to the paint) takes the floor ${ms(p50(floorPaint))} ms p50 of its ${ms(p50(open.floor))} ms open; DocChat's open is ${ms(p50(open.docchat) - p50(open.floor))} ms over the floor's, ${ms(p50(open.docchat.map((t, k) => t - openInWebview.docchat[k]!)) - p50(open.floor.map((t, k) => t - openInWebview.floor[k]!)))} ms of it before its webview starts to navigate.`,
+      );
+      if (floorShown !== sizeA) run.notes.push(`${version}: the floor's panel painted ${floorShown} messages, DocChat's ${sizeA}.`);
+      run.felt.push({
+        id: 'panel-open',
+        label: `chat panel: open (command clicked) → ${sizeA}-message conversation painted`,
+        target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
+        samples: { docchat: open.docchat, floor: open.floor },
+      });
+      run.felt.push({
+        id: 'panel-open-before-webview',
+        label: '  of which: command clicked → webview navigation start',
+        target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
+        samples: {
+          docchat: open.docchat.map((t, k) => t - openInWebview.docchat[k]!),
+          floor: open.floor.map((t, k) => t - openInWebview.floor[k]!),
+        },
+      });
+      run.felt.push({
+        id: 'panel-open-webview',
+        label: `  of which: webview navigation start → ${sizeA} messages painted`,
+        target: { kind: 'ratio', max: PANEL_GOAL_RATIO },
+        samples: { docchat: openInWebview.docchat, floor: openInWebview.floor },
+      });
+      {
+        const messages = (id: string) =>
+          id === conversationA
+            ? `${sizeA} messages`
+            : id === conversationB
+              ? `${BULK_RUNS * 2} messages, ${BULK_RUNS} × 100 KB answers`
+              : '2 messages';
+        run.tables.push({
+          caption: `${version}, chat panel: switch conversations → conversation painted; the floor's parsing and painting of the messages (ms, for information)`,
+          columns: ['step', 'p50', 'p95', 'max', 'n'],
+          rows: [
+            ...[conversationA, conversationB, conversationC].map((id) => {
+              const v = switchTo.get(id)!;
+              return [`switch to a conversation with ${messages(id)}`, ms(p50(v)), ms(p95(v)), ms(Math.max(...v)), v.length];
+            }),
+            ...(
+              [
+                ['DocChat panel open: webview navigation start → chat.js received', scriptReceived],
+                ['DocChat panel open: webview navigation start → its document parsed (DOMContentLoaded end)', documentParsed],
+              ] as const
+            ).map(([label, v]) => [label, ms(p50(v)), ms(p95(v)), ms(Math.max(...v)), v.filter(Number.isFinite).length]),
+            [
+              `floor panel open: its head's script → ${floorShown} messages parsed, laid out and painted`,
+              ms(p50(floorPaint)),
+              ms(p95(floorPaint)),
+              ms(Math.max(...floorPaint)),
+              floorPaint.length,
+            ],
+          ],
+        });
+      }
+      await session.runCommand('View: Close All Editors');
     }
-    await session.runCommand('View: Close All Editors');
 
     // ------------------------------------------------------------------ tree
-    {
+    if (CASES.has('tree')) {
       progress(
         `${version}: tree, expand a ${BIG_STORE_FILES.toLocaleString('en')}-file store and Load more, DocChat and the floor in turn`,
       );
@@ -582,7 +599,7 @@ async function measureVersion(targetName: string, shared: Shared): Promise<Versi
     }
 
     // ------------------------------------------------------------------ search
-    {
+    if (CASES.has('search')) {
       progress(`${version}: search, last keystroke → results, DocChat then the floor`);
       const shown = { docchat: [] as number[], floor: [] as number[] };
       const raw: number[] = [];

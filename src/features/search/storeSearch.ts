@@ -32,10 +32,29 @@ export function statusItem(label: string, detail?: string): PickItem {
   return { label, detail, alwaysShow: true };
 }
 
+/**
+ * The file names of one connection's search results, shared by its searches: a second search does
+ * not read the whole files list again (10,000 files in a large account) before it shows results.
+ * A new connection has a new client, so its names are its own.
+ */
+const catalogs = new WeakMap<object, FileCatalog>();
+
+function catalogOf(client: object, source: ConstructorParameters<typeof FileCatalog>[0]): FileCatalog {
+  let catalog = catalogs.get(client);
+  if (!catalog) catalogs.set(client, (catalog = new FileCatalog(source)));
+  return catalog;
+}
+
 /** The search of one store in the picker: its results as the user types. */
 export class StoreSearch {
   readonly catalog: FileCatalog;
   private state: SearchState<SearchResult> = { kind: 'idle' };
+  /**
+   * The status rows last given to the picker (label and detail). Each assignment is a message to
+   * the workbench, which draws the list again: the same "Searching…" row is not sent twice, above
+   * all not just before the results it would delay.
+   */
+  private sentStatus: string | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly controller: SearchController<SearchResult>;
   private readonly rateListener: vscode.Disposable;
@@ -47,8 +66,9 @@ export class StoreSearch {
     restriction: () => readonly { id: string }[],
     private readonly withChat: () => boolean,
   ) {
-    this.catalog = new FileCatalog(() => services.connection.documents);
     const client = requireDocuments(services.connection);
+    this.catalog = catalogOf(client, () => services.connection.documents);
+    this.catalog.retryUnknown();
     this.controller = new SearchController<SearchResult>({
       search: async (query, signal) => {
         const result = await client.search(store.id, searchRequest(query, services.config.current.searchMaxResults, restriction()), {
@@ -80,6 +100,7 @@ export class StoreSearch {
 
   setQuery(value: string): void {
     this.controller.setQuery(value);
+    // An unchanged query (the empty one a new search starts with) shows its state too.
     this.render();
   }
 
@@ -97,43 +118,45 @@ export class StoreSearch {
   render(): void {
     const { picker, state } = this;
     const waitSeconds = this.services.rateLimits.secondsLeft('search');
-    picker.busy = state.kind === 'pending' || state.kind === 'loading' || state.kind === 'waiting';
+    const busy = state.kind === 'pending' || state.kind === 'loading' || state.kind === 'waiting';
+    if (picker.busy !== busy) picker.busy = busy;
     switch (state.kind) {
       case 'idle':
-        picker.items = [
+        this.showStatus([
           statusItem(
             vscode.l10n.t('$(search) Type to search'),
             vscode.l10n.t('Results show the file, the score (0–1) and the matching passage.'),
           ),
-        ];
+        ]);
         break;
       case 'pending':
-        picker.items = [statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query))];
+        this.showStatus([statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query))]);
         break;
       case 'loading':
-        picker.items = [
+        this.showStatus([
           waitSeconds > 0
             ? statusItem(
                 vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', waitSeconds),
                 vscode.l10n.t('The documents service allows 30 searches a minute.'),
               )
             : statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query)),
-        ];
+        ]);
         break;
       case 'waiting':
-        picker.items = [
+        this.showStatus([
           statusItem(
             vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))),
             vscode.l10n.t('The service asked DocChat to slow down; the search runs again by itself.'),
           ),
-        ];
+        ]);
         break;
       case 'error':
-        picker.items = [statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))];
+        this.showStatus([statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))]);
         break;
       case 'results': {
         const query = state.query;
         const { shown, hidden } = shownResults(state.result.data, query);
+        this.sentStatus = undefined;
         picker.items = shown.length
           ? [
               ...shown.map((item) => this.resultItem(item, query)),
@@ -159,6 +182,14 @@ export class StoreSearch {
       clearInterval(this.ticker);
       this.ticker = undefined;
     }
+  }
+
+  /** Gives the picker status rows, unless they are the ones it shows already. */
+  private showStatus(items: PickItem[]): void {
+    const key = JSON.stringify(items.map((i) => [i.label, i.detail ?? '']));
+    if (key === this.sentStatus) return;
+    this.sentStatus = key;
+    this.picker.items = items;
   }
 
   private resultItem(item: SearchResult['data'][number], query: string): PickItem {

@@ -40,6 +40,11 @@ export class FileCatalog {
     this.unknown.delete(file.id);
   }
 
+  /** Asks again, at the next ensure(), for the ids that could not be found (a new search session). */
+  retryUnknown(): void {
+    this.unknown.clear();
+  }
+
   /** Forget what is known (after a full refresh or a change of connection). */
   invalidate(): void {
     this.files.clear();

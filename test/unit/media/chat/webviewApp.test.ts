@@ -277,6 +277,38 @@ describe('chat webview', () => {
     assert.equal(t.$$('article').length, 6);
   });
 
+  it('when an answer ends, rebuilds only its own sources and footer and the Regenerate of the last answer, not those of earlier answers', () => {
+    const t = setup();
+    const source = {
+      kind: 'passage' as const,
+      storeId: 'vs',
+      fileId: 'f1',
+      filename: 'retention.md',
+      content: 'Invoices are kept for ten years.',
+      score: 0.9,
+      number: 1,
+    };
+    const done: AssistantMessage = { ...pending(), status: 'done', content: 'Ten years [1].', sources: [source] };
+    delete done.requestId;
+    t.send(t.state(conversation([question, done])));
+    const [, firstAnswer] = t.$$('article');
+    const earlierSources = firstAnswer!.querySelector('details.sources');
+    assert.ok(earlierSources, 'the earlier answer lists its source');
+    assert.ok(firstAnswer!.querySelector('.regenerate'), 'the last answer offers Regenerate');
+    t.send(secondTurn());
+    assert.equal(firstAnswer!.querySelector('.regenerate'), null, 'only the last answer offers Regenerate');
+    const kept = firstAnswer!.querySelector('details.sources');
+    t.send(
+      { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [source] },
+      { type: 'streamDelta', requestId: 'r2', text: 'Six years [1].' },
+      { type: 'streamDone', requestId: 'r2', stopped: false },
+    );
+    t.frame();
+    assert.equal(firstAnswer!.querySelector('details.sources'), kept, 'the earlier answer keeps its sources element');
+    assert.equal(firstAnswer!.querySelector('.regenerate'), null);
+    assert.ok(t.$$('article')[3]!.querySelector('.regenerate'), 'the answer that ended offers Regenerate');
+  });
+
   it('opens a long conversation at its last messages first, then builds the earlier ones above them, in order', () => {
     const t = setup();
     const messages: Conversation['messages'] = [];
