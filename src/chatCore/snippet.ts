@@ -44,7 +44,7 @@ function plainLine(line: string): string {
     // An image or link cut off by the end of the passage: its text.
     .replace(/!?\[([^\]]*)$/, '$1')
     // Inline code: its text, kept apart from what follows (`__init__` is no emphasis).
-    .replace(/(`+)([^`]*?)\1/g, (_m, _ticks: string, code: string) => `\u0000${codes.push(code) - 1}\u0000`);
+    .replace(/(`+)([^`]*?)\1/g, (_m, _ticks: string, code: string) => `\uE000${codes.push(code) - 1}\uE000`);
   // Table rows: the cells, apart; the line under the header row: nothing.
   if (/^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(text)) return '';
   if (/^\s*\|.*\|\s*$/.test(text)) {
@@ -59,7 +59,7 @@ function plainLine(line: string): string {
   return text
     .replace(EMPHASIS, (_m, before: string | undefined) => before ?? '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
-    .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => codes[Number(i)] ?? '');
+    .replace(/\uE000(\d+)\uE000/g, (_m, i: string) => codes[Number(i)] ?? '');
 }
 
 /** A passage's markdown as plain text on one line: marks, fences and table pipes out, whitespace collapsed. */
