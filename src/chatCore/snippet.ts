@@ -19,8 +19,13 @@ export function queryTerms(query: string): string[] {
   return [...new Set(terms)].sort((a, b) => b.length - a.length);
 }
 
+/** Scripts written without spaces between words: emphasis marks sit right against their letters. */
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
 /** Emphasis marks (`**`, `__`, `*`, `_`, `~~`) that open or close a run of words, not those inside a word (snake_case). */
-const EMPHASIS = /(^|[^\p{L}\p{N}\\])(\*{1,3}|_{1,3}|~~)(?=[^\s*_~])|(?<=[^\s*_~\\])(\*{1,3}|_{1,3}|~~)(?=$|[^\p{L}\p{N}])/gu;
+const EMPHASIS = new RegExp(
+  `(^|[^\\p{L}\\p{N}\\\\*_~]|[${CJK}])(\\*{1,3}|_{1,3}|~~)(?=[^\\s*_~])|(?<=[^\\s*_~\\\\])(\\*{1,3}|_{1,3}|~~)(?=$|[^\\p{L}\\p{N}]|[${CJK}])`,
+  'gu',
+);
 
 /** One line of markdown as plain text. */
 function plainLine(line: string): string {
