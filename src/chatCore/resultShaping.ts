@@ -21,7 +21,12 @@ export interface ShapedHit {
  *   the chat, see relevance.ts; the service's scores have no stated scale), the best always.
  * `hidden` counts the hits left out for their score.
  */
-export function shapeResults<T>(hits: readonly T[], hitOf: (hit: T) => ShapedHit, query?: string): { shown: T[]; hidden: number } {
+export function shapeResults<T>(
+  hits: readonly T[],
+  hitOf: (hit: T) => ShapedHit,
+  query?: string,
+  floor = RELATIVE_FLOOR,
+): { shown: T[]; hidden: number } {
   const kept: { hit: T; fileId: string; text: string; row: string; score?: number }[] = [];
   for (const hit of hits) {
     const { fileId, content, score } = hitOf(hit);
@@ -34,7 +39,7 @@ export function shapeResults<T>(hits: readonly T[], hitOf: (hit: T) => ShapedHit
   }
   const shown = aboveFloor(
     kept.map((k) => ({ ...k, content: k.text })),
-    RELATIVE_FLOOR,
+    floor,
   ).map((k) => k.hit);
   return { shown, hidden: kept.length - shown.length };
 }
