@@ -124,6 +124,9 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     const { page } = session;
     const input = page.locator('.interactive-input-editor .monaco-editor').first();
     await input.click();
+    // The input keeps the participant of the last request ("@docchat "): typed over.
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
     await page.keyboard.type('@docchat /search default maxResults');
     await page.keyboard.press('Enter');
     const response = page.locator('.interactive-response').last();
