@@ -25,10 +25,16 @@ const UNTIL_RESTART_MS = 60 * 60 * 1000;
 export const SERVER_INSTRUCTIONS =
   "DocChat reaches the company's document stores. Call docchat_list_stores to find a store, docchat_search to find passages (cite their file names), and docchat_read_file with the arguments a passage gives to read its whole document before quoting it. Each store's files are also resources (docchat://stores/<store id>/files/<file id>).";
 
+/** The server's name for people: what MCP clients, VS Code's tools picker among them, show. */
+export const MCP_SERVER_TITLE = 'DocChat Documents';
+
 export function createDocChatMcpServer(options: DocChatMcpServerOptions): McpServer {
   const catalog = options.catalog ?? new DocumentsCatalog();
   const server = new McpServer(
-    { name: MCP_SERVER_NAME, title: 'DocChat', version: options.version },
+    // VS Code's tools picker names the server's tool group after its title (its description is the
+    // server definition's label), and the #docchatSearch tool's group after the extension
+    // ("DocChat"), which an extension cannot rename: the two groups read apart.
+    { name: MCP_SERVER_NAME, title: MCP_SERVER_TITLE, version: options.version },
     {
       instructions: SERVER_INSTRUCTIONS,
       // Cache hints of the 2026-07-28 revision, as often as each list can change: the tools only

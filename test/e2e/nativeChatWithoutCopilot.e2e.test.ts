@@ -110,13 +110,59 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     await session.screenshot('tools picker');
     await page.keyboard.press('Escape');
     const docChat = groups.filter((row) => row.startsWith('DocChat'));
-    // The #docchatSearch tool's group is the extension's ("DocChat"); the MCP server's is its label.
-    // (The MCP server's row is named "DocChat, DocChat Documents (MCP)": its source, then its label, which it shows.)
+    // The #docchatSearch tool's group is the extension's ("DocChat", which an extension cannot
+    // rename); the MCP server's is its title, then its label as the row's description.
     assert.equal(docChat.length, 2, `groups: ${groups.join(' | ')}`);
     assert.ok(docChat.includes('DocChat'), `groups: ${groups.join(' | ')}`);
     assert.ok(
-      docChat.some((row) => row.endsWith('DocChat Documents (MCP)')),
+      docChat.some((row) => /^DocChat Documents\b.*DocChat Documents \(MCP\)$/.test(row)),
       `groups: ${groups.join(' | ')}`,
     );
+  });
+
+  it('@docchat /search lists every result under a heading that is a link, with no raw link text, and a heading opens its passage', async () => {
+    const { page } = session;
+    const input = page.locator('.interactive-input-editor .monaco-editor').first();
+    await input.click();
+    // The input keeps the participant of the last request ("@docchat "): typed over.
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('@docchat /search default maxResults');
+    await page.keyboard.press('Enter');
+    const response = page.locator('.interactive-response').last();
+    await response.filter({ hasText: /passages? in .* match/ }).waitFor({ state: 'visible', timeout: 120_000 });
+    // Each result's line ends with its score: wait until the last result is there, then count them.
+    const count = Number(/(\d+) passages? in/.exec(await response.innerText())?.[1] ?? '1');
+    const scores = response.locator('p', { hasText: /· score \d\.\d\d/ });
+    await pollUntil(
+      () => scores.count(),
+      (n) => n === count,
+      { what: `${count} result headings`, timeoutMs: 30_000 },
+    );
+    await session.screenshot('docchat search results in the chat view');
+    const text = await response.innerText();
+    assert.doesNotMatch(text, /command:|%5B|%7B|\]\(/, 'no link shows as raw text');
+    const headings = await scores.evaluateAll((rows) =>
+      rows.map((row) => {
+        const link = row.querySelector('a');
+        return { text: row.textContent ?? '', link: link?.textContent ?? '' };
+      }),
+    );
+    headings.forEach((heading, i) => assert.match(heading.link, new RegExp(`^${i + 1}\\. \\S`), `result ${i + 1}: ${heading.text}`));
+    // The excerpt under a heading is plain text: no markdown marks left over.
+    const quotes = await response.locator('blockquote').allInnerTexts();
+    assert.equal(quotes.length, count);
+    for (const quote of quotes) assert.doesNotMatch(quote, /\*\*|!\[|\]\(|^#+ /, quote);
+    // A heading opens its file at the passage, highlighted.
+    const first = headings[0]!.link.replace(/^\d+\. /, '');
+    await scores.first().locator('a').click();
+    const tab = page.locator('.tabs-container .tab.active', { hasText: first.split('/').pop()! });
+    await tab.waitFor({ state: 'visible', timeout: 30_000 });
+    // The passage's lines carry DocChat's whole-line decoration (drawn in the editor's overlay rows).
+    await page
+      .locator('.editor-group-container.active .monaco-editor .view-overlays [class*="ced-"]')
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 });
+    await session.screenshot('search result opened at its passage');
   });
 });

@@ -50,7 +50,8 @@ export class DocChatMcpServerProvider extends Disposable implements vscode.McpSe
 
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     const definition = new vscode.McpStdioServerDefinition(
-      // VS Code names the tool group after this label; the #docchatSearch tool's group is "DocChat".
+      // VS Code names the tool group after the server's title ("DocChat Documents") and describes
+      // it with this label; the #docchatSearch tool's group is the extension's, "DocChat".
       MCP_SERVER_LABEL,
       process.execPath,
       [mcpServerScript(this.context)],

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
-import type { PassageDocuments, Passage } from '../search';
+import type { PassageDocuments } from '../search';
+import { PassageLinks } from './passageLinks';
 import type { ChatStoreSelection } from '../chat';
 import { ChosenStore } from './chosenStore';
 import { DocChatParticipant, PARTICIPANT_ID } from './participant';
@@ -38,6 +39,7 @@ export function register(
 ): void {
   const log = services.log.child('native-chat');
   const store = new ChosenStore(services, context.globalState, chatStores);
+  const links = new PassageLinks();
 
   context.subscriptions.push(
     registerCommand(
@@ -53,15 +55,20 @@ export function register(
         }
       },
     ),
-    registerCommand(services.errors, Commands.openChatPassage, vscode.l10n.t('DocChat: could not open the passage.'), (passage: Passage) =>
-      passages.open(passage),
-    ),
+    registerCommand(services.errors, Commands.openChatPassage, vscode.l10n.t('DocChat: could not open the passage.'), (ref: unknown) => {
+      const passage = links.resolve(ref);
+      if (!passage) throw new Error('The link names no passage.');
+      return passages.open(passage);
+    }),
   );
 
   const support = chatApiSupport();
   if (support.participants) {
     try {
-      const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, new DocChatParticipant(services, store, passages).handler);
+      const participant = vscode.chat.createChatParticipant(
+        PARTICIPANT_ID,
+        new DocChatParticipant(services, store, passages, links).handler,
+      );
       participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icons', 'docchat.svg');
       context.subscriptions.push(participant);
       log.info('@docchat chat participant registered');

@@ -13,13 +13,18 @@ import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuil
 import type { PassageSource } from '../../chatCore/protocol';
 import { passageOf, type PassageDocuments } from '../search';
 import { completeWalkthroughStep } from '../walkthrough';
-import { passageTitle, quotePassage } from '../../chatCore/answerText';
+import { passageTitle } from '../../chatCore/answerText';
+import { makeSnippet } from '../../chatCore/snippet';
+import { shapeResults } from '../../chatCore/resultShaping';
 import type { ChosenStore } from './chosenStore';
+import { commandArgs, type PassageLinks } from './passageLinks';
 
 /** Must match `contributes.chatParticipants[].id` in package.json. */
 export const PARTICIPANT_ID = 'docchat.participant';
 
 const HISTORY_TURNS = 10;
+/** How much of each passage `/search` shows: a few lines around the match. */
+const SEARCH_EXCERPT_CHARS = 320;
 
 interface DocChatResult extends vscode.ChatResult {
   /** `searchQuery`: what the turn searched for, read back from the history by the next turn. */
@@ -44,6 +49,7 @@ export class DocChatParticipant {
     private readonly services: Services,
     private readonly store: ChosenStore,
     private readonly passages: PassageDocuments,
+    private readonly links: PassageLinks,
   ) {
     this.rewriter = new QueryRewriter({ log: (message) => services.log.warn(`@docchat: ${message}`) });
   }
@@ -121,7 +127,7 @@ export class DocChatParticipant {
     const files = found.map((p) => ({ storeId: p.storeId, fileId: p.fileId }));
     const metadata = { storeId: store.id, storeIds: stores.map((s) => s.id), sources: found.length, searchQuery: query, files };
     if (request.command === 'search') {
-      this.showPassages(stream, storeNames, query, found);
+      this.showPassages(stream, storeNames, query, shapeResults(found, (p) => p, query).shown);
       return { metadata: { command: 'search', ...metadata } };
     }
     if (!gateway || !model) {
@@ -191,9 +197,12 @@ export class DocChatParticipant {
         : vscode.l10n.t('{0} passages in **{1}** match “{2}”:', found.length, escape(storeNames), escape(query)) + '\n\n',
     );
     found.forEach((p, i) => {
+      // The excerpt around the match, as plain text (the search quick pick's row): a passage's
+      // markdown cut anywhere would leave marks open ("**Plan, the…").
+      const excerpt = makeSnippet(p.content, query, SEARCH_EXCERPT_CHARS).text;
       stream.markdown(
         this.trusted(
-          `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`)}** · ${escape(p.storeName ?? p.storeId)} · score ${(p.score ?? 0).toFixed(2)}\n\n${quotePassage(p.content)}\n\n`,
+          `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`)}** · ${escape(p.storeName ?? p.storeId)} · score ${(p.score ?? 0).toFixed(2)}\n\n> ${escape(excerpt)}\n\n`,
         ),
       );
       stream.reference(this.passages.uriFor(passageOf(p)));
@@ -231,10 +240,12 @@ export class DocChatParticipant {
     }
   }
 
-  /** A link that opens the passage highlighted (the same way the search quick pick opens it). */
+  /**
+   * A link that opens the passage highlighted (the same way the search quick pick opens it): it
+   * carries a small reference, fully escaped (see passageLinks.ts).
+   */
   private openLink(p: PassageSource, text: string): string {
-    const args = encodeURIComponent(JSON.stringify([passageOf(p)]));
-    return `[${escape(text)}](command:${Commands.openChatPassage}?${args} "Open the passage")`;
+    return `[${escape(text)}](command:${Commands.openChatPassage}?${commandArgs([this.links.refer(p)])} "${vscode.l10n.t('Open the passage')}")`;
   }
 
   private trusted(markdown: string): vscode.MarkdownString {

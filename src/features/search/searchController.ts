@@ -5,7 +5,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { realTimers, type Timers } from '../../common/timers';
-import { aboveFloor, RELATIVE_FLOOR } from '../../chatCore/relevance';
+import { makeSnippet } from '../../chatCore/snippet';
+import { shapeResults } from '../../chatCore/resultShaping';
 
 export type SearchState<R> =
   | { kind: 'idle' }
@@ -135,46 +136,7 @@ export function searchRequest(
   return { query, max_num_results: maxResults, ...(restriction.length ? { file_ids: restriction.map((f) => f.id) } : {}) };
 }
 
-export interface Snippet {
-  text: string;
-  /** Offsets of the match inside `text`, when one was found. */
-  match?: { start: number; end: number };
-}
-
-/** Words of a query worth looking for in a passage (longest first). */
-export function queryTerms(query: string): string[] {
-  const terms = query
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}_]+/u)
-    .filter((t) => t.length >= 2);
-  return [...new Set(terms)].sort((a, b) => b.length - a.length);
-}
-
-/** A one-line excerpt of the passage around the first match of the query (whitespace collapsed). */
-export function makeSnippet(content: string, query: string, width = 160): Snippet {
-  const text = content.replace(/\s+/g, ' ').trim();
-  const lower = text.toLowerCase();
-  let at = -1;
-  let length = 0;
-  for (const term of queryTerms(query)) {
-    const i = lower.indexOf(term);
-    if (i >= 0) {
-      at = i;
-      length = term.length;
-      break;
-    }
-  }
-  if (at < 0) {
-    return { text: text.length > width ? `${text.slice(0, width - 1)}…` : text };
-  }
-  const start = Math.max(0, Math.min(at - Math.floor((width - length) / 3), text.length - width));
-  const end = Math.min(text.length, start + width);
-  const prefix = start > 0 ? '…' : '';
-  const suffix = end < text.length ? '…' : '';
-  const excerpt = `${prefix}${text.slice(start, end)}${suffix}`;
-  const matchStart = prefix.length + at - start;
-  return { text: excerpt, match: { start: matchStart, end: matchStart + length } };
-}
+export { makeSnippet, queryTerms, type Snippet } from '../../chatCore/snippet';
 
 /** "0.87" for a 0–1 score. */
 export function formatScore(score: number): string {
@@ -202,25 +164,16 @@ export function presentResult(filename: string, score: number, content: string, 
 }
 
 /**
- * The results the quick pick lists, best first as the service ranked them: one row per passage
- * (the same text of the same file, returned twice, is one row; so are two overlapping passages of
- * one file whose rows would read the same, the excerpt around the match of `query` being the
- * same), and only those that score at least RELATIVE_FLOOR of the best score of this search (the
- * rule that grounds the chat, see relevance.ts): the service's scores have no stated scale, so the
- * floor is relative, never a fixed number. `hidden` counts the rows left out for their score.
+ * The results the quick pick lists, best first as the service ranked them: one row per passage,
+ * none far below the best (see `shapeResults`). `hidden` counts the rows left out for their score.
  */
 export function shownResults<T extends { file_id: string; content: string; score?: number }>(
   data: readonly T[],
   query?: string,
 ): { shown: T[]; hidden: number } {
-  const seen = new Set<string>();
-  const distinct = data.filter((item) => {
-    const text = query === undefined ? item.content.replace(/\s+/g, ' ').trim() : makeSnippet(item.content, query).text;
-    const key = `${item.file_id}\u0000${text}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  const shown = aboveFloor(distinct, RELATIVE_FLOOR);
-  return { shown, hidden: distinct.length - shown.length };
+  return shapeResults(
+    data,
+    (item) => ({ fileId: item.file_id, content: item.content, ...(item.score === undefined ? {} : { score: item.score }) }),
+    query,
+  );
 }

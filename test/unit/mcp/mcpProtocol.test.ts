@@ -345,9 +345,11 @@ describe('MCP server: following hits, resources, protocol errors and generations
         const raw = new RawSession(env);
         try {
           raw.request(1, 'initialize', { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'pinned', version: '1' } });
-          const init = (await raw.answer(1)).result as { protocolVersion: string; serverInfo: { name: string } };
+          const init = (await raw.answer(1)).result as { protocolVersion: string; serverInfo: { name: string; title?: string } };
           assert.equal(init.protocolVersion, revision);
           assert.equal(init.serverInfo.name, 'docchat');
+          // VS Code's tools picker names the server's group after its title: not the extension's own group's "DocChat".
+          assert.equal(init.serverInfo.title, 'DocChat Documents');
           raw.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
           raw.request(2, 'tools/list');
           const tools = ((await raw.answer(2)).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);

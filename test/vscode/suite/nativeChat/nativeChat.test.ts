@@ -9,6 +9,7 @@ import type { ConnectionService } from '../../../../src/services/connection';
 import { chatApiSupport, ChosenStore, PARTICIPANT_ID, SEARCH_TOOL_NAME, SearchStoreTool } from '../../../../src/features/nativeChat';
 import { DocChatParticipant } from '../../../../src/features/nativeChat/participant';
 import { PassageDocuments } from '../../../../src/features/search/passages';
+import { PassageLinks } from '../../../../src/features/nativeChat/passageLinks';
 import type { Services } from '../../../../src/services';
 import { backendLibrary, EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
 
@@ -89,7 +90,8 @@ describe('Native chat: @docchat participant and search tool', function () {
   let channel: vscode.LogOutputChannel;
   let storeId: string;
   let passages: PassageDocuments;
-  const participantFor = (svc: Services, store: ChosenStore) => new DocChatParticipant(svc, store, passages);
+  const links = new PassageLinks();
+  const participantFor = (svc: Services, store: ChosenStore) => new DocChatParticipant(svc, store, passages, links);
 
   before(async function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
@@ -297,6 +299,55 @@ describe('Native chat: @docchat participant and search tool', function () {
       );
     } finally {
       fresh.dispose();
+    }
+  });
+
+  it('@docchat /search links each result with a small, fully escaped reference that opens the passage, and shows plain excerpts', async () => {
+    // Text with what ends a markdown link early when left unescaped in its address: ( ) ' ! *
+    const text = [
+      '# Release checklist',
+      '',
+      "**Plan, the freeze** (two days) isn't optional! Check *every* service's canary (see [the dashboards](https://example.com/dash_(prod))).",
+      '',
+      '![The canary dashboard](canary.png)',
+      '',
+      '| Step | Owner |',
+      '| --- | --- |',
+      "| Freeze the release branch (no merges!) | release captain's team |",
+    ].join('\n');
+    const store = await documents.createVectorStore({ name: 'Ops_notes' });
+    for (const [i, name] of ['checklist-v2.md', 'freeze.md'].entries()) {
+      const file = await documents.uploadFile({ filename: name, data: new TextEncoder().encode(`${text}\n\nCopy ${i}.`) });
+      await documents.attachFile(store.id, { file_id: file.id });
+      await documents.waitUntilProcessed(store.id, file.id, { initialDelayMs: 20, maxDelayMs: 100 });
+    }
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set([{ id: store.id, name: 'Ops_notes' }]);
+    const { stream, result } = await ask(participantFor(services, chosen), request('freeze canary', 'search'));
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    const headings = stream.markdown.filter((m) => m.startsWith('**['));
+    assert.equal(headings.length, 2, stream.text);
+    for (const heading of headings) {
+      const link = /^\*\*\[(\d+\. [^\]]+)\]\(command:docchat\.participant\.openPassage\?([^ )]*) "[^"]*"\)\*\* · /.exec(heading);
+      assert.ok(link, `a heading that is one whole link: ${heading}`);
+      const args = link[2]!;
+      // Only unreserved characters and escapes: nothing in the address ends the link early.
+      assert.match(args, /^(?:[A-Za-z0-9_.~-]|%[0-9A-F]{2})+$/, args);
+      assert.ok(args.length < 400, `a small reference, not the passage (${args.length} characters)`);
+      const [ref] = JSON.parse(decodeURIComponent(args)) as unknown[];
+      assert.doesNotMatch(JSON.stringify(ref), /freeze the release branch/i, 'the link carries no passage text');
+      const passage = links.resolve(ref);
+      assert.ok(passage?.content.includes('Freeze the release branch'), 'the link opens the passage it names');
+      const editor = await passages.open(passage!);
+      const selected = editor.document.offsetAt(editor.selection.start);
+      assert.equal(selected, editor.document.getText().indexOf('# Release checklist'), 'the editor shows the passage');
+    }
+    // The excerpts are plain text, cut at words: no markdown mark left open.
+    const excerpts = stream.markdown.flatMap((m) => [...m.matchAll(/^> (.*)$/gm)].map((x) => x[1]!));
+    assert.equal(excerpts.length, 2);
+    for (const excerpt of excerpts) {
+      assert.doesNotMatch(excerpt.replace(/\\./g, ''), /\*\*|!\[|\]\(|\|/, excerpt);
+      assert.match(excerpt, /Plan, the freeze \\\(two days\\\) isn't optional/, excerpt);
     }
   });
 

@@ -1,0 +1,134 @@
+/**
+ * One-line excerpts of search passages, as the search quick pick's rows and `@docchat /search`
+ * show them: plain text (the passage's markdown marks taken out) cut at word boundaries, around
+ * the first match of the query. No `vscode` import.
+ */
+
+export interface Snippet {
+  text: string;
+  /** Offsets of the match inside `text`, when one was found. */
+  match?: { start: number; end: number };
+}
+
+/** Words of a query worth looking for in a passage (longest first). */
+export function queryTerms(query: string): string[] {
+  const terms = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((t) => t.length >= 2);
+  return [...new Set(terms)].sort((a, b) => b.length - a.length);
+}
+
+/** Scripts written without spaces between words: emphasis marks sit right against their letters. */
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
+/** Emphasis marks (`**`, `__`, `*`, `_`, `~~`) that open or close a run of words, not those inside a word (snake_case). */
+const EMPHASIS = new RegExp(
+  `(^|[^\\p{L}\\p{N}\\\\*_~]|[${CJK}])(\\*{1,3}|_{1,3}|~~)(?=[^\\s*_~])|(?<=[^\\s*_~\\\\])(\\*{1,3}|_{1,3}|~~)(?=$|[^\\p{L}\\p{N}]|[${CJK}])`,
+  'gu',
+);
+
+/** One line of markdown as plain text. */
+function plainLine(line: string): string {
+  const codes: string[] = [];
+  let text = line
+    // Heading marks, quote marks, list bullets and task boxes at the start of the line.
+    .replace(/^\s{0,3}#{1,6}\s+/, '')
+    .replace(/^\s*(?:>\s?)+/, '')
+    .replace(/^\s*[-*+]\s+(?:\[[ xX]\]\s+)?/, '')
+    // HTML comments and tags (`<br>`, `<img …>`), not autolinks.
+    .replace(/<!--.*?-->/g, ' ')
+    .replace(/<\/?[a-zA-Z][^>\s]*(?:\s[^>]*)?>/g, ' ')
+    // Autolinks: the address itself.
+    .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+    // Images and links: their text (an image's alt text); reference links and footnote marks too.
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!\[([^\]]*)\]\[[^\]]*\]/g, '$1')
+    .replace(/\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/\[\^[^\]]+\]/g, '')
+    // An image or link cut off by the end of the passage: its text.
+    .replace(/!?\[([^\]]*)$/, '$1')
+    // Inline code: its text, kept apart from what follows (`__init__` is no emphasis).
+    .replace(/(`+)([^`]*?)\1/g, (_m, _ticks: string, code: string) => `\uE000${codes.push(code) - 1}\uE000`);
+  // Table rows: the cells, apart; the line under the header row: nothing.
+  if (/^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(text)) return '';
+  if (/^\s*\|.*\|\s*$/.test(text)) {
+    text = text
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim())
+      .filter(Boolean)
+      .join(' · ');
+  }
+  return text
+    .replace(EMPHASIS, (_m, before: string | undefined) => before ?? '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
+    .replace(/\uE000(\d+)\uE000/g, (_m, i: string) => codes[Number(i)] ?? '');
+}
+
+/** A passage's markdown as plain text on one line: marks, fences and table pipes out, whitespace collapsed. */
+export function plainText(markdown: string): string {
+  return markdown
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*(?:`{3,}|~{3,})/.test(line) && !/^\s*\[[^\]]+\]:\s+\S+/.test(line))
+    .map(plainLine)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Writing without spaces between words: any two of its characters are a word boundary. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\u3000-\u303f\uff00-\uffef]/u;
+/** The furthest a cut moves to reach a word boundary; a longer word (an address, a hash) is cut. */
+const MAX_SHIFT = 24;
+
+function isBoundary(text: string, at: number): boolean {
+  if (at <= 0 || at >= text.length) return true;
+  const before = text[at - 1]!;
+  const after = text[at]!;
+  return /\s/.test(before) || /\s/.test(after) || UNSPACED.test(before) || UNSPACED.test(after);
+}
+
+/** `at`, moved forward (or back, `direction` -1) to the nearest word boundary within MAX_SHIFT. */
+function toBoundary(text: string, at: number, direction: 1 | -1, limit: number): number {
+  for (let i = at, moved = 0; moved <= MAX_SHIFT && (direction > 0 ? i <= limit : i >= limit); i += direction, moved++) {
+    if (isBoundary(text, i)) return i;
+  }
+  return at;
+}
+
+/**
+ * A one-line excerpt of the passage, at most about `width` characters, around the first match
+ * of the query: plain text, starting and ending at word boundaries, with "…" where it is cut.
+ */
+export function makeSnippet(content: string, query: string, width = 160): Snippet {
+  const text = plainText(content);
+  const lower = text.toLowerCase();
+  let at = -1;
+  let length = 0;
+  for (const term of queryTerms(query)) {
+    const i = lower.indexOf(term);
+    if (i >= 0) {
+      at = i;
+      length = term.length;
+      break;
+    }
+  }
+  if (text.length <= width) {
+    return at < 0 ? { text } : { text, match: { start: at, end: at + length } };
+  }
+  let start = at < 0 ? 0 : Math.max(0, Math.min(at - Math.floor((width - length) / 3), text.length - width));
+  let end = Math.min(text.length, start + width);
+  // Inward to word boundaries, never past the match.
+  start = toBoundary(text, start, 1, at < 0 ? end : at);
+  end = toBoundary(text, end, -1, at < 0 ? start : at + length);
+  const body = text.slice(start, end).trim();
+  const lead = text.slice(start, end).length - text.slice(start, end).trimStart().length;
+  const prefix = start > 0 ? '…' : '';
+  const suffix = end < text.length ? '…' : '';
+  const excerpt = `${prefix}${body}${suffix}`;
+  if (at < 0) return { text: excerpt };
+  const matchStart = prefix.length + at - start - lead;
+  return { text: excerpt, match: { start: matchStart, end: matchStart + length } };
+}

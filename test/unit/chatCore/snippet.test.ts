@@ -1,0 +1,94 @@
+import * as assert from 'node:assert/strict';
+import { makeSnippet, plainText } from '../../../src/chatCore/snippet';
+
+/** True when the excerpt (its "…" taken off) starts and ends with whole words of `source`. */
+function wholeWords(excerpt: string, source: string): boolean {
+  const body = excerpt.replace(/^…/, '').replace(/…$/, '');
+  const at = source.indexOf(body);
+  if (at < 0) return false;
+  const edge = (c: string | undefined) => c === undefined || /\s/.test(c);
+  return edge(source[at - 1]) && edge(source[at + body.length]);
+}
+
+describe('search snippets', () => {
+  describe('plainText', () => {
+    const cases: [string, string, string][] = [
+      ['emphasis', '**Plan, the freeze** is _not_ optional, ~~never~~ *ever*.', 'Plan, the freeze is not optional, never ever.'],
+      ['an image: its alt text', '![The search quick pick](media/search.png) lists results', 'The search quick pick lists results'],
+      ['a link: its text', 'See [the settings](docs/settings.md#search) and [ref][1].', 'See the settings and ref.'],
+      ['a link whose address has parentheses', 'Read [the page](https://en.wikipedia.org/wiki/Foo_(bar)) first.', 'Read the page first.'],
+      ['heading marks and quotes', '## Attach a folder\n> Use **DocChat: Sync Folder**.', 'Attach a folder Use DocChat: Sync Folder.'],
+      [
+        'a table',
+        '| Setting | Default |\n| --- | :---: |\n| `docchat.search.maxResults` | `10` |',
+        'Setting · Default docchat.search.maxResults · 10',
+      ],
+      ['list bullets and task boxes', '- [x] first\n* second\n+ third', 'first second third'],
+      ['code keeps its underscores and stars', 'Run `__init__(*args)` in snake_case_module', 'Run __init__(*args) in snake_case_module'],
+      ['fences go, code stays', '```ts\nconst a = b * c;\n```', 'const a = b * c;'],
+      ['a bare URL stays whole', 'Docs at https://example.com/a_b_c?x=1*2 now', 'Docs at https://example.com/a_b_c?x=1*2 now'],
+      ['arithmetic is no emphasis', '2 * 3 * 4 = 24', '2 * 3 * 4 = 24'],
+      ['HTML tags and comments', 'one<br>two <!-- hidden --> <kbd>Ctrl</kbd>', 'one two Ctrl'],
+      ['escapes', 'a \\*literal\\* star and 1\\. item', 'a *literal* star and 1. item'],
+      [
+        'non-Latin text',
+        '## 検索\n\n**ベクトルストア**を検索します。 Поиск по *хранилищу*.',
+        '検索 ベクトルストアを検索します。 Поиск по хранилищу.',
+      ],
+      ['an image cut off by the passage end', 'Intro ![The search quick', 'Intro The search quick'],
+    ];
+    for (const [what, markdown, plain] of cases) {
+      it(what, () => assert.equal(plainText(markdown), plain));
+    }
+  });
+
+  describe('makeSnippet', () => {
+    const prose =
+      'DocChat searches the vector stores you choose. To attach a whole folder, run DocChat: Sync Folder from the Explorer; ' +
+      'the folder is uploaded, converted and kept in sync as you save. Older act at once when a change arrives, and the ' +
+      'status bar shows the progress of every sync with the number of files that changed since the last one.';
+
+    it('starts and ends at word boundaries, with an ellipsis where it cuts, around the match', () => {
+      for (const [query, width] of [
+        ['attach folder', 60],
+        ['status bar', 80],
+        ['changed', 50],
+        ['nothing matches', 70],
+        ['Explorer', 33],
+      ] as const) {
+        const s = makeSnippet(prose, query, width);
+        assert.ok(wholeWords(s.text, prose), `"${s.text}" for ${query} is cut inside a word`);
+        assert.ok(s.text.length <= width + 2, `"${s.text}" is longer than ${width}`);
+        if (s.match) {
+          const longest = query
+            .toLowerCase()
+            .split(' ')
+            .sort((a, b) => b.length - a.length)[0];
+          assert.equal(s.text.slice(s.match.start, s.match.end).toLowerCase(), longest);
+        }
+      }
+      const middle = makeSnippet(prose, 'status', 60).text;
+      assert.ok(middle.startsWith('…') && middle.endsWith('…'), middle);
+    });
+
+    it('shows markdown as plain text, and its match where the marks were', () => {
+      const s = makeSnippet('# Plan\n\n**Plan, the freeze** ![The search quick pick](a.png) lists [results](r.md).', 'quick pick');
+      assert.equal(s.text, 'Plan Plan, the freeze The search quick pick lists results.');
+      assert.equal(s.text.slice(s.match!.start, s.match!.end), 'quick');
+    });
+
+    it('cuts text without spaces (Japanese) between characters, and a very long word where it must', () => {
+      const japanese = 'ベクトルストアを選んでから検索します。'.repeat(20);
+      const s = makeSnippet(japanese, '検索', 40);
+      assert.ok(s.text.length <= 42, s.text);
+      assert.equal(s.text.slice(s.match!.start, s.match!.end), '検索');
+      const url = `see https://example.com/${'a'.repeat(300)} here`;
+      const cut = makeSnippet(url, 'zzz', 50).text;
+      assert.ok(cut.length <= 51 && cut.endsWith('…'), cut);
+    });
+
+    it('keeps a short passage whole, whitespace collapsed', () => {
+      assert.deepEqual(makeSnippet('a\n\n  b\tc', 'zzz'), { text: 'a b c' });
+    });
+  });
+});
