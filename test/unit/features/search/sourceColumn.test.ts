@@ -110,6 +110,7 @@ describe('where a source opens', () => {
       kind: 'selection' as const,
       number: 1,
       uri: 'file:///w/notes.md',
+      label: 'notes.md',
       content: 'kept ten years',
       range: { startLine: 3, startCharacter: 0, endLine: 3, endCharacter: 14 },
     };
