@@ -85,6 +85,8 @@ function actionLabel(action: ErrorAction): [string, string] {
       return ['database', l10n.t('Choose a Store')];
     case 'chooseModel':
       return ['sparkle', l10n.t('Choose a Model')];
+    case 'restartLocalBackend':
+      return ['debug-restart', l10n.t('Restart Backend and Retry')];
   }
 }
 
@@ -413,6 +415,8 @@ export class AnswerView {
         () => {
           if (action === 'retry') {
             this.ctx.post({ type: 'regenerate', messageId: this.message.id });
+          } else if (action === 'restartLocalBackend') {
+            this.ctx.post({ type: 'restartBackend', messageId: this.message.id });
           } else if (action === 'chooseModel') {
             this.ctx.chooseModel();
           } else {
@@ -421,7 +425,8 @@ export class AnswerView {
         },
         `error-action action-${action}`,
       );
-      button.disabled = action === 'retry' && (!this.isLast || this.ctx.busy());
+      // Both ask the last question again, which only the last answer may.
+      button.disabled = (action === 'retry' || action === 'restartLocalBackend') && (!this.isLast || this.ctx.busy());
       return button;
     });
     const box = h(

@@ -3,7 +3,7 @@ import createDOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import { JSDOM } from 'jsdom';
 import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
-import { notConnectedError } from '../../../../src/features/chat/chatErrors';
+import { localBackendStoppedError, notConnectedError } from '../../../../src/features/chat/chatErrors';
 
 // The chat webview's behaviour in a DOM (jsdom): what the user sees for each host message and what
 // the webview posts back for each key press and click.
@@ -565,6 +565,25 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'setGatewayApiKey' });
     t.click(t.$('.action-retry'));
     assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a2' });
+  });
+
+  it("offers Restart Backend and Retry when Local mode's backend stopped, posting the restart of that answer (the last one only)", () => {
+    const t = setup();
+    const stopped = localBackendStoppedError();
+    t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    t.send({ type: 'streamError', requestId: 'r2', error: stopped });
+    assert.match(t.$('.inline-error .error-message')!.textContent ?? '', /local backend stopped/);
+    const button = t.$<HTMLButtonElement>('.action-restartLocalBackend')!;
+    assert.equal(button.textContent?.trim(), 'Restart Backend and Retry');
+    assert.equal(button.disabled, false);
+    t.click(button);
+    assert.deepEqual(t.posted.at(-1), { type: 'restartBackend', messageId: 'a2' });
+    // An earlier answer's button would replace the last one: it is disabled.
+    const failed: AssistantMessage = { ...pending('a1', 'r1'), status: 'error', error: stopped };
+    t.send(
+      t.state(conversation([question, failed, { ...question, id: 'u2' }, { ...pending('a2', 'r2'), status: 'done', content: 'Ok.' }])),
+    );
+    assert.equal(t.$<HTMLButtonElement>('article[data-message-id="a1"] .action-restartLocalBackend')!.disabled, true);
   });
 
   it('offers Open Settings when no gateway is configured, posting the action the host maps to the setting', () => {
