@@ -424,7 +424,7 @@ export class ChatApp {
     if (elements.length === 0) {
       this.emptyState.replaceChildren(
         icon('comment-discussion', 'empty-icon'),
-        h('p', { text: l10n.t('Ask a question about your documents or your code.') }),
+        h('p', { text: l10n.t('Ask a question about your documents.') }),
         this.emptyHint,
       );
       this.renderEmptyHint(conversation);

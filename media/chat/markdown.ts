@@ -18,6 +18,8 @@ import { isOpenableLink } from '../../src/chatCore/links';
 export type MarkdownEnv = {
   /** Number of sources the answer may cite; `[n]` with n outside 1..sourceCount stays text. */
   sourceCount: number;
+  /** What source n is (its file and section), at index n - 1: the citation link's name. */
+  sourceLabels?: readonly string[];
 };
 
 type Markdown = MarkdownIt.MarkdownIt;
@@ -81,9 +83,16 @@ export function createMarkdownIt(highlighter: HighlighterSource): Markdown {
     return true;
   });
   const escape = md.utils.escapeHtml;
-  md.renderer.rules.citation = (tokens, idx) => {
+  md.renderer.rules.citation = (tokens, idx, _options, env) => {
     const numbers = (tokens[idx]!.meta as { numbers: number[] }).numbers;
-    return numbers.map((n) => `<a class="citation" data-citation="${n}" title="${escape(l10n.t('Source {0}', n))}">[${n}]</a>`).join('');
+    const labels = (env as Partial<MarkdownEnv> | undefined)?.sourceLabels;
+    return numbers
+      .map((n) => {
+        const label = labels?.[n - 1];
+        const name = escape(label ? l10n.t('Source {0}: {1}', n, label) : l10n.t('Source {0}', n));
+        return `<a class="citation" data-citation="${n}" title="${name}" aria-label="${name}">[${n}]</a>`;
+      })
+      .join('');
   };
 
   md.renderer.rules.image = (tokens, idx, options, env, self) => {

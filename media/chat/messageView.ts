@@ -4,6 +4,7 @@ import { citedSources } from '../../src/chatCore/citations';
 import { quotedHeading } from '../../src/chatCore/quotedSection';
 import { sourceTitle } from '../../src/chatCore/grounding';
 import { isOpenableLink } from '../../src/chatCore/links';
+import { LOCAL_CHAT_MODEL } from '../../src/chatCore/modelTraits';
 import type {
   AssistantMessage,
   ChatErrorInfo,
@@ -84,8 +85,18 @@ function actionLabel(action: ErrorAction): [string, string] {
       return ['database', l10n.t('Choose a Store')];
     case 'chooseModel':
       return ['sparkle', l10n.t('Choose a Model')];
+    case 'restartLocalBackend':
+      return ['debug-restart', l10n.t('Restart Backend and Retry')];
   }
 }
+
+/** What a citation link names: the source's file (or page, or selection) and, for a passage, its section. */
+export function citationLabel(source: ChatSource): string {
+  const section = source.kind === 'passage' ? source.heading?.split(' > ').at(-1)?.trim() : undefined;
+  return section ? l10n.t('{0}, section "{1}"', sourceTitle(source), section) : sourceTitle(source);
+}
+
+const sourceLabels = (sources: readonly ChatSource[] | undefined) => sources?.map(citationLabel) ?? [];
 
 export function contextChip(item: ContextItem, onRemove?: () => void): HTMLElement {
   const title = sourceTitle(item);
@@ -159,7 +170,7 @@ export class AnswerView {
     readonly message: AssistantMessage,
     private readonly ctx: ViewContext,
   ) {
-    this.env = { sourceCount: message.sources?.length ?? 0 };
+    this.env = { sourceCount: message.sources?.length ?? 0, sourceLabels: sourceLabels(message.sources) };
     this.textShown = message.content.trim() !== '';
     this.body = h('div', { className: 'markdown-body' });
     this.phase = h('span', { className: 'phase', attrs: { 'aria-live': 'polite' } });
@@ -237,6 +248,7 @@ export class AnswerView {
     if (searchQuery) this.message.searchQuery = searchQuery;
     this.message.status = 'streaming';
     this.env.sourceCount = sources.length;
+    this.env.sourceLabels = sourceLabels(sources);
     this.showPhase('generating');
     this.renderAfter();
   }
@@ -381,7 +393,8 @@ export class AnswerView {
       parts.push(this.sourcesList(m.sources));
     }
     const footer: HTMLElement[] = [];
-    if (m.usage) {
+    // local-extractive generates nothing: the counts it reports mean nothing to the user.
+    if (m.usage && m.model !== LOCAL_CHAT_MODEL) {
       footer.push(h('span', { className: 'usage', title: l10n.t('Token usage reported by the gateway'), text: formatUsage(m.usage) }));
     }
     if (this.isLast && !this.streaming && m.status !== 'error' && !this.ctx.busy()) {
@@ -402,6 +415,8 @@ export class AnswerView {
         () => {
           if (action === 'retry') {
             this.ctx.post({ type: 'regenerate', messageId: this.message.id });
+          } else if (action === 'restartLocalBackend') {
+            this.ctx.post({ type: 'restartBackend', messageId: this.message.id });
           } else if (action === 'chooseModel') {
             this.ctx.chooseModel();
           } else {
@@ -410,7 +425,8 @@ export class AnswerView {
         },
         `error-action action-${action}`,
       );
-      button.disabled = action === 'retry' && (!this.isLast || this.ctx.busy());
+      // Both ask the last question again, which only the last answer may.
+      button.disabled = (action === 'retry' || action === 'restartLocalBackend') && (!this.isLast || this.ctx.busy());
       return button;
     });
     const box = h(
@@ -473,6 +489,8 @@ export class AnswerView {
   private sourcesList(sources: ChatSource[]): HTMLElement {
     const cited = new Set(citedSources(this.message.content, sources.length));
     const sections = this.quotedSections(sources);
+    // Said once the answer is complete: while it streams, a source may still be quoted.
+    const final = !this.streaming;
     const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =
@@ -488,6 +506,9 @@ export class AnswerView {
         h('span', { className: 'source-number', text: `[${source.number}]` }),
         icon(contextIcon(source)),
         h('span', { className: 'source-title', text: title }),
+        final && !cited.has(source.number)
+          ? h('span', { className: 'source-uncited', text: l10n.t('not quoted in the answer') })
+          : undefined,
       ];
       const snippet = source.content.slice(0, 240).replace(/\s+/g, ' ');
       return h(

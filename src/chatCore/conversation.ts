@@ -89,6 +89,8 @@ export const ERROR_ACTIONS = [
   'chooseStore',
   /** Moves the focus to the chat's model picker (the webview's own action). */
   'chooseModel',
+  /** Local mode: starts DocChat's local backend again (when it stopped), then asks again. */
+  'restartLocalBackend',
 ] as const;
 export type ErrorAction = (typeof ERROR_ACTIONS)[number];
 

@@ -146,6 +146,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('stop'), requestId: id.optional() }),
   /** Regenerates (or retries) an assistant message: only the last one in the conversation. */
   z.strictObject({ type: z.literal('regenerate'), messageId: id }),
+  /** Local mode: starts the local backend again when it stopped, then retries that answer. */
+  z.strictObject({ type: z.literal('restartBackend'), messageId: id }),
   z.strictObject({ type: z.literal('newChat') }),
   z.strictObject({ type: z.literal('openConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('deleteConversation'), conversationId: id }),

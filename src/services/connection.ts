@@ -151,6 +151,16 @@ export class ConnectionService extends Disposable {
     return this.probing;
   }
 
+  /**
+   * The user asked to restart Local mode's backend: a backend that still answers is kept, one that
+   * stopped is started again (the check of `unreachable`), and one given up on after repeated
+   * crashes, or never started, is started anew. Resolves once that attempt finished.
+   */
+  async restartLocal(): Promise<void> {
+    if (await this.unreachable()) return;
+    await this.rebuild('the local backend was restarted from the chat');
+  }
+
   /** Serialised: a newer rebuild always wins over one still starting the local backend. */
   rebuild(reason: string): Promise<void> {
     const generation = ++this.generation;

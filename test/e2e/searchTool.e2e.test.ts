@@ -106,7 +106,7 @@ describe('DocChat search tool via vscode.lm.invokeTool (e2e, Local mode)', funct
       .waitFor({ state: 'visible', timeout: 20_000 });
     await runCommandSettled(session, commandTitle('docchat.attachCurrentFile'));
     await pickQuickItem(session.page, STORE);
-    await notificationMatching(session, /Attached "release-guide\.md" to "e2e-tools"/);
+    await notificationMatching(session, /DocChat: attached "release-guide\.md" to "e2e-tools"/);
   }
 
   captureFailures(() => session);

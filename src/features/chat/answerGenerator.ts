@@ -68,6 +68,14 @@ export interface AnswerDependencies {
   rewriter?: QueryRewriter;
   /** True for a store known to be deleted (not in a list of every store). */
   isStoreGone?: (id: string) => boolean;
+  /** The services Local mode's own backend provides (its failure is worded as the backend stopping). */
+  local?: LocalServices;
+}
+
+/** Which services Local mode's own backend provides: the documents always, the gateway for its own models. */
+export interface LocalServices {
+  readonly documents: boolean;
+  readonly gateway: boolean;
 }
 
 function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
@@ -106,8 +114,8 @@ export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'stores'>): { tex
 const RULE_ONLY = new QueryRewriter();
 
 /** A failure of the answer's generation, as the inline error (the gateway is the service it talks to). */
-export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>): (error: unknown) => ChatErrorInfo {
-  return (error) => toChatError(error, 'gateway', job.model);
+export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>, local?: LocalServices): (error: unknown) => ChatErrorInfo {
+  return (error) => toChatError(error, 'gateway', job.model, local?.gateway === true);
 }
 
 /**
@@ -156,7 +164,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
         return done({ stopped: true });
       }
       const missing = goneStoresOf(error, stores);
-      return failed(missing ? storeGoneError(missing) : toChatError(error, 'documents'));
+      return failed(missing ? storeGoneError(missing) : toChatError(error, 'documents', undefined, deps.local?.documents === true));
     }
   }
   if (signal.aborted) {

@@ -48,6 +48,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private readonly models: ModelCatalog;
   private readonly stores = new StoreCatalog();
   private created: ChatSession | undefined;
+  /** The restart of Local mode's backend the user asked for, while it runs. */
+  private restartingBackend: Promise<void> | undefined;
   private readonly answered = this._register(new Emitter<AnswerEnded>());
   /** An answer of the session ended. */
   readonly onDidAnswer = this.answered.event;
@@ -99,6 +101,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
           documents: connection.documents,
           ...(notConnected ? { notConnected } : {}),
           ...(connecting ? { connecting } : {}),
+          ...(connection.state.kind === 'local' ? { local: { documents: true, gateway: this.localGateway() } } : {}),
         };
       },
       settings: () => ({
@@ -130,6 +133,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
    */
   private connecting(): Promise<void> | undefined {
     const { connection } = this.services;
+    if (this.restartingBackend) return this.restartingBackend;
     if (connection.gatewayUnavailable !== 'notReady') return undefined;
     if (connection.state.kind === 'idle') return connection.use('a question in the chat');
     if (connection.state.kind !== 'starting') return undefined;
@@ -274,6 +278,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       case 'regenerate':
         this.session.regenerate(message.messageId);
         return;
+      case 'restartBackend':
+        return this.restartBackend(message.messageId);
       case 'newChat':
         return this.session.newChat();
       case 'openConversation':
@@ -325,6 +331,19 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       return;
     }
     void this.sources.openExternal(vscode.Uri.parse(href, true));
+  }
+
+  /**
+   * "Restart Backend and Retry": Local mode's backend is started again when it stopped (or was
+   * given up on after repeated crashes), and the answer is asked again once it answers; meanwhile
+   * the answer says "Connecting…".
+   */
+  private restartBackend(messageId: string): void {
+    this.restartingBackend ??= this.services.connection
+      .restartLocal()
+      .catch((error: unknown) => this.log.warn(`Could not restart the local backend: ${String(error)}`))
+      .finally(() => (this.restartingBackend = undefined));
+    this.session.regenerate(messageId);
   }
 
   /** Opens a cited source at what the answer says of it: the statements (quotes) that cite it. */

@@ -45,7 +45,20 @@ export function emptyAnswerError(model: string): ChatErrorInfo {
   };
 }
 
-export function toChatError(error: unknown, service: FailedService, model?: string): ChatErrorInfo {
+/**
+ * A request to Local mode's own backend could not connect: the backend stopped (the user set no
+ * URL, so none is named). The way forward starts it again and asks again.
+ */
+export function localBackendStoppedError(): ChatErrorInfo {
+  return {
+    kind: 'network',
+    message: l10n.t("DocChat's local backend stopped, so the question could not be answered. Restart it to ask again."),
+    actions: ['restartLocalBackend', 'showOutput'],
+  };
+}
+
+/** `local`: the service that failed is Local mode's own backend (not a server the user configured). */
+export function toChatError(error: unknown, service: FailedService, model?: string, local = false): ChatErrorInfo {
   const retry: ErrorAction[] = ['retry'];
   if (!(error instanceof DocChatError)) {
     const message = error instanceof Error ? error.message : String(error);
@@ -96,6 +109,7 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
       return { kind: 'rate_limit', message, ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}), actions: retry };
     }
     case 'network':
+      if (local) return localBackendStoppedError();
       return {
         kind: 'network',
         message: gateway
@@ -152,12 +166,15 @@ export function goneStoresOf<T extends { id: string }>(error: unknown, stores: r
   return named.length ? named : [...stores];
 }
 
-/** DocChat's connection failed (Local mode's backend did not start): the reason, and the log. */
+/**
+ * DocChat's connection failed (Local mode's backend did not start, or stopped too often): the
+ * reason, a new start of the backend, and the log.
+ */
 export function couldNotConnectError(reason: string): ChatErrorInfo {
   return {
     kind: 'not_connected',
     message: l10n.t('DocChat could not connect: {0}', reason),
-    actions: ['retry', 'showOutput'],
+    actions: ['restartLocalBackend', 'showOutput'],
   };
 }
 

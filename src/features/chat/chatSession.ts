@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Emitter } from '../../common/emitter';
 import { parseToolCommand, type ToolGateway } from '../gatewayTools';
-import { type AnswerGateway, describeAnswerFailure, generateAnswer } from './answerGenerator';
+import { type AnswerGateway, describeAnswerFailure, generateAnswer, type LocalServices } from './answerGenerator';
 import { type AnswerEnd, type AnswerEvent, type AnswerStream, consumeAnswer } from './answerStream';
 import type { ConversationStore } from './conversationStore';
 import type { FlushScheduler } from './deltaCoalescer';
@@ -45,6 +45,8 @@ export interface ChatEnvironment {
      * question asked meanwhile shows "Connecting…", waits for it, then is asked.
      */
     connecting?: Promise<void>;
+    /** Local mode: the services its own backend provides. */
+    local?: LocalServices;
   };
   /** `webTools`: false when the gateway has no web tools (Local mode's own backend). */
   settings(): { projectCode: string; maxSearchResults: number; announce: AnnounceMode; webTools?: boolean };
@@ -202,6 +204,8 @@ export class ChatSession {
     if (this.active || last?.id !== messageId || last.role !== 'assistant' || question?.role !== 'user') {
       return undefined;
     }
+    // While DocChat (re)connects (Local mode's backend starting again), "Connecting…", then the answer.
+    const connecting = this.env.clients().connecting;
     return this.answer(
       conversation,
       () => {
@@ -209,6 +213,7 @@ export class ChatSession {
         return { question, from: conversation.messages.length };
       },
       searchQuery,
+      connecting ? { connecting, groundFirst: false } : undefined,
     );
   }
 
@@ -358,7 +363,7 @@ export class ChatSession {
       const { question, from } = turn();
       chosen = this.streamFor(conversation, question, abort.signal, searchQuery);
       if (waiting) {
-        chosen = { ...chosen, stream: this.afterConnecting(conversation, question, abort.signal, waiting) };
+        chosen = { ...chosen, stream: this.afterConnecting(conversation, question, abort.signal, waiting, searchQuery) };
       }
       answer = { id: randomUUID(), role: 'assistant', content: '', createdAt: this.now(), status: 'pending', requestId, ...chosen.fields };
       conversation.messages.push(answer);
@@ -403,6 +408,7 @@ export class ChatSession {
     question: UserMessage,
     signal: AbortSignal,
     waiting: { connecting: Promise<void>; groundFirst: boolean },
+    searchQuery?: string,
   ): AnswerStream {
     yield { type: 'status', phase: 'connecting' };
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -419,7 +425,7 @@ export class ChatSession {
         });
       }
     }
-    return yield* this.streamFor(conversation, question, signal).stream;
+    return yield* this.streamFor(conversation, question, signal, searchQuery).stream;
   }
 
   /** `/web`, `/crawl` and `/research` go to the gateway's tool, anything else (and a search again) to the model. */
@@ -465,10 +471,11 @@ export class ChatSession {
       ...(this.env.rewriter ? { rewriter: this.env.rewriter } : {}),
       ...(this.env.storeGone ? { isStoreGone: (id: string) => this.env.storeGone!(id) } : {}),
       ...(clients.notConnected ? { notConnected: clients.notConnected } : {}),
+      ...(clients.local ? { local: clients.local } : {}),
     };
     return {
       stream: generateAnswer(job, deps, signal),
-      describe: describeAnswerFailure(job),
+      describe: describeAnswerFailure(job, clients.local),
       fields: { model, ...(legacy ? { legacy } : {}), ...(job.stores.length ? { storeIds: job.stores.map((store) => store.id) } : {}) },
     };
   }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
-import { passageOf, type PassageDocuments, type QuoteFocus } from '../search';
+import { passageOf, sourceColumnFor, type PassageDocuments, type QuoteFocus } from '../search';
 import { isOpenableLink } from '../../chatCore/links';
-import type { ChatSource, PassageSource, SelectionSource } from '../../chatCore/protocol';
+import type { ChatSource, SelectionSource } from '../../chatCore/protocol';
 
 /** Opens an answer's sources (passages, selections, web pages) and inserts code where the user was editing. */
 export interface SourceOpener {
@@ -48,36 +48,27 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
       }
       return;
     }
-    await this.focusEditingGroup(chatColumn);
+    // Never in the chat's group, which it would hide: the group last edited in, another, or beside.
+    const column = sourceColumnFor(chatColumn, vscode.window.visibleTextEditors.find((e) => e === this.lastEditor)?.viewColumn);
     if (source.kind === 'selection') {
-      return this.openSelection(source);
+      return this.openSelection(source, column);
     }
-    await this.openPassage(source, focus);
+    await this.passages.open(passageOf(source), focus, column);
   }
 
   async openExternal(uri: vscode.Uri): Promise<void> {
     await vscode.env.openExternal(uri);
   }
 
-  /** Sources open in the active group: make that the one the user edits in, not the chat's. */
-  private async focusEditingGroup(chatColumn: vscode.ViewColumn | undefined): Promise<void> {
-    const editor = vscode.window.visibleTextEditors.find((e) => e === this.lastEditor);
-    if (editor?.viewColumn !== undefined && editor.viewColumn !== chatColumn) {
-      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
-    } else if (chatColumn !== vscode.ViewColumn.One) {
-      await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
-    }
-  }
-
-  private async openPassage(source: PassageSource, focus?: QuoteFocus): Promise<void> {
-    await this.passages.open(passageOf(source), focus);
-  }
-
-  private async openSelection(source: SelectionSource): Promise<void> {
+  private async openSelection(source: SelectionSource, viewColumn: vscode.ViewColumn | undefined): Promise<void> {
     const { startLine, startCharacter, endLine, endCharacter } = source.range;
     const range = new vscode.Range(startLine, startCharacter, endLine, endCharacter);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(source.uri, true));
-    await vscode.window.showTextDocument(document, { selection: range, preview: true });
+    await vscode.window.showTextDocument(document, {
+      selection: range,
+      preview: true,
+      ...(viewColumn !== undefined ? { viewColumn } : {}),
+    });
   }
 
   /** Into the editor the user last worked in (the chat panel has the focus when this runs). */

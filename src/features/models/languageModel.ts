@@ -148,7 +148,7 @@ async function askForServer(): Promise<{ server: ProbedServer; name: string; mod
   if (!server || server.models.length === 0) {
     void vscode.window.showErrorMessage(
       vscode.l10n.t(
-        '{0} did not answer GET /models with a list of chat models within 10 seconds. Check the URL and the key.',
+        'DocChat: {0} did not answer GET /models with a list of chat models within 10 seconds. Check the URL and the key.',
         modelServerBase(url),
       ),
     );

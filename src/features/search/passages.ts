@@ -9,6 +9,7 @@ import { realTimers } from '../../common/timers';
 import { HIGHLIGHT_MS, PassageHighlights, type QuoteFocus } from './highlights';
 import type { TextSpan } from '../../chatCore/quoteLocate';
 import { highlightedSpans, locatePassage } from './passageLocate';
+import { sourceColumnFor } from './sourceColumn';
 
 export const PASSAGE_SCHEME = 'docchat';
 
@@ -135,12 +136,16 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     return { dispose: () => void this.exactResolvers.splice(this.exactResolvers.indexOf(resolver), 1) };
   }
 
-  private async openExactFile(p: Passage, focus?: QuoteFocus): Promise<vscode.TextEditor | undefined> {
+  private async openExactFile(
+    p: Passage,
+    focus: QuoteFocus | undefined,
+    viewColumn: vscode.ViewColumn | undefined,
+  ): Promise<vscode.TextEditor | undefined> {
     for (const resolve of this.exactResolvers) {
       const uri = await resolve(p.storeId, p.fileId).catch(() => undefined);
       if (!uri) continue;
       try {
-        return await this.showHighlighted(await vscode.workspace.openTextDocument(uri), p.content, focus);
+        return await this.showHighlighted(await vscode.workspace.openTextDocument(uri), p.content, focus, viewColumn);
       } catch (error) {
         // A PDF or DOCX has no text editor: its converted markdown shows the passage instead.
         this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
@@ -151,10 +156,11 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
 
   /**
    * Opens the passage; resolves with the editor showing it. With `focus` (what an answer quoted of
-   * it), the quotes are highlighted and scrolled to rather than the whole passage.
+   * it), the quotes are highlighted and scrolled to rather than the whole passage. It opens in
+   * `viewColumn`; by default in the active group unless that shows the chat (see sourceColumn).
    */
-  async open(p: Passage, focus?: QuoteFocus): Promise<vscode.TextEditor> {
-    const local = (await this.openExactFile(p, focus)) ?? (await this.findWorkspaceFile(p, focus));
+  async open(p: Passage, focus?: QuoteFocus, viewColumn: vscode.ViewColumn | undefined = sourceColumnFor()): Promise<vscode.TextEditor> {
+    const local = (await this.openExactFile(p, focus, viewColumn)) ?? (await this.findWorkspaceFile(p, focus, viewColumn));
     if (local) {
       return local;
     }
@@ -164,12 +170,18 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     if (document.languageId !== 'markdown') {
       document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');
     }
-    return this.showHighlighted(document, p.content, focus);
+    return this.showHighlighted(document, p.content, focus, viewColumn);
   }
 
   /** Shows a document with the passage (or its quotes) highlighted and scrolled into view. */
-  private async showHighlighted(document: vscode.TextDocument, passage: string, focus?: QuoteFocus): Promise<vscode.TextEditor> {
-    const editor = await vscode.window.showTextDocument(document, { preview: true });
+  private async showHighlighted(
+    document: vscode.TextDocument,
+    passage: string,
+    focus: QuoteFocus | undefined,
+    viewColumn: vscode.ViewColumn | undefined,
+  ): Promise<vscode.TextEditor> {
+    // `viewColumn` undefined: the active group, which does not show the chat (see sourceColumn).
+    const editor = await vscode.window.showTextDocument(document, { preview: true, ...(viewColumn !== undefined ? { viewColumn } : {}) });
     // Shown after the editor opened: opening it moves no highlight away.
     this.highlights.show(document.uri.toString(), passage, focus);
     this.decorate(editor, true);
@@ -177,7 +189,11 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     return editor;
   }
 
-  private async findWorkspaceFile(p: Passage, focus?: QuoteFocus): Promise<vscode.TextEditor | undefined> {
+  private async findWorkspaceFile(
+    p: Passage,
+    focus: QuoteFocus | undefined,
+    viewColumn: vscode.ViewColumn | undefined,
+  ): Promise<vscode.TextEditor | undefined> {
     const base = path.posix.basename(p.filename);
     if (!base || GLOB_SPECIAL.test(base) || !vscode.workspace.workspaceFolders?.length) {
       return undefined;
@@ -189,7 +205,7 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
         if (!locatePassage(document.getText(), p.content)) {
           continue;
         }
-        return await this.showHighlighted(document, p.content, focus);
+        return await this.showHighlighted(document, p.content, focus, viewColumn);
       } catch (error) {
         this.services.log.debug(`Could not open ${uri.toString()}: ${describeError(error)}`);
       }

@@ -68,13 +68,13 @@ export function summarizeAttach(storeName: string, outcomes: readonly AttachOutc
   if (outcomes.length === 1) {
     const [o] = outcomes as [AttachOutcome];
     if (completed.length) {
-      return { level: 'info', message: l10n.t('Attached "{0}" to "{1}".', o.filename, storeName) };
+      return { level: 'info', message: l10n.t('attached "{0}" to "{1}".', o.filename, storeName) };
     }
     if (failed.length) {
       return { level: 'error', message: l10n.t('"{0}" could not be attached to "{1}": {2}', o.filename, storeName, reason(o)) };
     }
     if (cancelled.length) {
-      return { level: 'warning', message: l10n.t('Attaching "{0}" to "{1}" was cancelled.', o.filename, storeName) };
+      return { level: 'warning', message: l10n.t('attaching "{0}" to "{1}" was cancelled.', o.filename, storeName) };
     }
     return {
       level: 'warning',

@@ -34,7 +34,9 @@ export async function finish(o: FinishOptions): Promise<void> {
   await o.follows.save(saved);
   if (!summary) {
     if (o.interactive) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is in sync with "{1}" ({2}).', folder, store, describePlan(o.counts)));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('DocChat: {0} is in sync with "{1}" ({2}).', folder, store, describePlan(o.counts)),
+      );
     }
     return;
   }
@@ -47,13 +49,13 @@ export async function finish(o: FinishOptions): Promise<void> {
     const retry = vscode.l10n.t('Retry Failed');
     const output = vscode.l10n.t('Open Output');
     const answer = await vscode.window.showWarningMessage(
-      failureMessage(failed, folder, store, firstFailure(summary.failed, o.records)),
+      vscode.l10n.t('DocChat: {0}', failureMessage(failed, folder, store, firstFailure(summary.failed, o.records))),
       retry,
       output,
     );
     if (answer === retry) o.retryFailed(saved);
     else if (answer === output) void vscode.commands.executeCommand(Commands.showOutput);
   } else if (o.interactive) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Synced {0} to "{1}": {2}.', folder, store, parts.join(', ')));
+    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: synced {0} to "{1}": {2}.', folder, store, parts.join(', ')));
   }
 }

@@ -219,7 +219,10 @@ export class LocalBackend extends Disposable {
         continue;
       }
       stillWanted();
-      const keep = check && check.kind !== 'stale' ? check.info : undefined;
+      // The successor keeps the address and token of the backend it follows (the discovery file's,
+      // or, when the backend stopped and removed its file, the one this window used), so the
+      // clients already made go on working; the backend takes a free port when that one is taken.
+      const keep = check ? (check.kind !== 'stale' ? check.info : undefined) : this.endpoint;
       const outcome = await spawnBackend({
         files: this.files,
         execPath: this.options.execPath ?? process.execPath,

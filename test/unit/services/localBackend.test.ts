@@ -246,6 +246,24 @@ describe('Local mode: one backend process per profile', function () {
     );
   });
 
+  it('a backend ended by a plain kill (SIGTERM, no discovery file left) is back at the same address when a request cannot reach it', async () => {
+    const window = openWindow();
+    const endpoint = await started(window);
+    const pid = window.pid!;
+    // SIGTERM is a clean stop: the backend removes its discovery file and exits with code 0.
+    process.kill(pid, 'SIGTERM');
+    await until(`backend ${pid} to end`, () => !isProcessAlive(pid));
+    assert.equal(await readDiscovery(discoveryFile()), undefined, 'the stopped backend removed its discovery file');
+    // What a request that could not connect asks for (ClientOptions.onUnreachable).
+    assert.equal(await window.probe(), true, 'the backend is back');
+    assert.notEqual(window.pid, pid);
+    pids.add(window.pid!);
+    // The client made before the kill: the request it sends again reaches the successor.
+    const client = new DocumentsClient({ baseUrl: endpoint.url, token: endpoint.token, rateLimits: false, transport: { maxRetries: 0 } });
+    assert.ok(Array.isArray((await client.listVectorStores()).data), 'at the same address, with the same token');
+    await client.close();
+  });
+
   it('a crash loop ends in one error after five crashes, without more processes', async () => {
     const window = openWindow();
     await started(window);

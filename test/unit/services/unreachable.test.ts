@@ -86,6 +86,8 @@ describe('backend unreachable: one route to the local backend check', () => {
   /** Calls of `ConnectionService.unreachable` and of `LocalBackend.probe`. */
   let routed: number;
   let probes: number;
+  /** Calls of `LocalBackend.start` (the connection's first one included). */
+  let starts: number;
   /** While set, checks wait for it to end them; otherwise they answer at once. */
   let held: Promise<void> | undefined;
 
@@ -117,10 +119,14 @@ describe('backend unreachable: one route to the local backend check', () => {
     const localUrl = await refusingUrl();
     routed = 0;
     probes = 0;
+    starts = 0;
     held = undefined;
     // The backend stays away: each check answers false.
     Object.assign(services.localBackend, {
-      start: async () => ({ url: localUrl, token: 'local-token' }),
+      start: async () => {
+        starts++;
+        return { url: localUrl, token: 'local-token' };
+      },
       stop: async () => undefined,
       probe: async () => {
         probes++;
@@ -170,6 +176,61 @@ describe('backend unreachable: one route to the local backend check', () => {
       await controller.session.whenIdle();
       assert.equal(answer?.error?.kind, 'network', JSON.stringify(answer?.error));
       assert.deepEqual({ routed, probes }, { routed: 1, probes: 1 });
+    } finally {
+      controller.dispose();
+    }
+  });
+
+  it('a grounded answer whose local backend is gone says the backend stopped; Restart Backend and Retry starts it anew and asks again', async () => {
+    const { ChatController } = scope.load<typeof ChatControllerModule>(path.join(SRC, 'features/chat/chatController'));
+    const context = { globalState: new MemoryState(), workspaceState: new MemoryState() };
+    const controller = new ChatController(context as never, services, {} as SourceOpener, silentLog);
+    try {
+      controller.session.setModel('gpt-test');
+      controller.session.setGrounding([{ id: 'vs_1', name: 'handbook' }]);
+      const answer = (await controller.session.ask('Hi?'))!;
+      await controller.session.whenIdle();
+      assert.match(answer.error?.message ?? '', /DocChat's local backend stopped/, JSON.stringify(answer.error));
+      assert.deepEqual(answer.error?.actions, ['restartLocalBackend', 'showOutput']);
+      assert.equal(starts, 1);
+      // The check finds no backend (this fake's never comes back): it is started anew, then asked again.
+      controller.handle({ type: 'restartBackend', messageId: answer.id });
+      await pollUntil(
+        () => controller.session.current.messages.at(-1),
+        (last) => last?.id !== answer.id && last?.role === 'assistant' && last.status === 'error',
+        { what: 'the answer asked again', intervalMs: 10, timeoutMs: 10_000 },
+      );
+      assert.equal(starts, 2, 'the backend was started again');
+      assert.equal(controller.session.current.messages.length, 2, 'the failed answer was replaced');
+    } finally {
+      controller.dispose();
+    }
+  });
+
+  it('after the backend was given up on (it kept crashing), the chat offers Restart Backend and Retry, which starts it anew', async () => {
+    const { ChatController } = scope.load<typeof ChatControllerModule>(path.join(SRC, 'features/chat/chatController'));
+    const context = { globalState: new MemoryState(), workspaceState: new MemoryState() };
+    const controller = new ChatController(context as never, services, {} as SourceOpener, silentLog);
+    try {
+      // What the local backend reports when its crash policy ends the restarts.
+      (services.localBackend as unknown as { fire(change: Error): void }).fire(
+        new Error('The local DocChat backend stopped 5 times within 3 minutes, so it is not restarted again.'),
+      );
+      assert.equal(services.connection.state.kind, 'error');
+      controller.session.setModel('gpt-test');
+      const answer = (await controller.session.ask('Hi?'))!;
+      await controller.session.whenIdle();
+      assert.equal(answer.error?.kind, 'not_connected', JSON.stringify(answer.error));
+      assert.match(answer.error!.message, /stopped 5 times/);
+      assert.deepEqual(answer.error!.actions, ['restartLocalBackend', 'showOutput']);
+      controller.handle({ type: 'restartBackend', messageId: answer.id });
+      await pollUntil(
+        () => controller.session.current.messages.at(-1),
+        (last) => last?.id !== answer.id && last?.role === 'assistant' && last.status === 'error',
+        { what: 'the answer asked again', intervalMs: 10, timeoutMs: 10_000 },
+      );
+      assert.equal(starts, 2, 'the backend was started anew');
+      assert.equal(services.connection.state.kind, 'local');
     } finally {
       controller.dispose();
     }

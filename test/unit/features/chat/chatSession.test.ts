@@ -227,6 +227,60 @@ describe('chat session', () => {
     assert.equal(unreachable, 1);
   });
 
+  it("in Local mode, says DocChat's local backend stopped (no URL to check) and offers to restart it; the retry waits for the restart", async () => {
+    // A port nothing listens on: the connection is refused, as after the local backend was killed.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const stopped = new GatewayClient({ baseUrl: `http://127.0.0.1:${port}`, token: 'k', rateLimits: false, transport: { maxRetries: 0 } });
+    const stoppedDocuments = new DocumentsClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: 'd',
+      rateLimits: false,
+      transport: { maxRetries: 0 },
+    });
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([chatChunk('Back again.')])));
+    const local = { documents: true, gateway: true };
+    let restart!: () => void;
+    let phase: 'stopped' | 'restarting' | 'back' = 'stopped';
+    const restarted = new Promise<void>((resolve) => (restart = resolve)).then(() => void (phase = 'back'));
+    const t = setup({
+      clients: () =>
+        phase === 'stopped'
+          ? { gateway: stopped as Gateway, documents: stoppedDocuments, local }
+          : phase === 'restarting'
+            ? { gateway: stopped as Gateway, documents: stoppedDocuments, local, connecting: restarted }
+            : { gateway: gateway as Gateway, documents: undefined, local },
+    });
+    // The generation (Local mode's own models) and the grounding search both end the same way.
+    const first = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    assert.equal(first.error?.kind, 'network', JSON.stringify(first.error));
+    assert.match(first.error!.message, /DocChat's local backend stopped/);
+    assert.doesNotMatch(first.error!.message, /127\.0\.0\.1|URL|documents service/);
+    assert.deepEqual(first.error!.actions, ['restartLocalBackend', 'showOutput']);
+    t.session.setGrounding([{ id: 'vs_1', name: 'handbook' }]);
+    const grounded = t.session.regenerate(first.id)!;
+    await t.session.whenIdle();
+    assert.match(grounded.error?.message ?? '', /DocChat's local backend stopped/, JSON.stringify(grounded.error));
+    assert.deepEqual(grounded.error!.actions, ['restartLocalBackend', 'showOutput']);
+    t.session.setGrounding([]);
+
+    // Restart Backend and Retry: the answer says "Connecting…" until the backend is back, then answers.
+    phase = 'restarting';
+    const again = t.session.regenerate(grounded.id)!;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(t.posted.some((m) => m.type === 'streamStatus' && m.phase === 'connecting' && m.requestId === again.requestId));
+    assert.equal(server.count('POST', '/v1/chat/completions'), 0, 'nothing is asked before the backend is back');
+    restart();
+    await t.session.whenIdle();
+    assert.equal(again.status, 'done', JSON.stringify(again.error));
+    assert.equal(again.content, 'Back again.');
+    await stopped.close();
+    await stoppedDocuments.close();
+  });
+
   it('grounds a first question by the default rule once the store list is known', async () => {
     let known = false;
     const t = setup({

@@ -34,12 +34,12 @@ describe('attach flow rules', () => {
   it('reports success, pending and mixed runs', () => {
     assert.deepEqual(summarizeAttach('h', [{ filename: 'a.md', file: file('completed') }]), {
       level: 'info',
-      message: 'Attached "a.md" to "h".',
+      message: 'attached "a.md" to "h".',
     });
     assert.equal(summarizeAttach('h', [{ filename: 'a.md', file: file('in_progress'), cancelled: true }]).level, 'warning');
     assert.deepEqual(summarizeAttach('h', [{ filename: 'a.md', cancelled: true }]), {
       level: 'warning',
-      message: 'Attaching "a.md" to "h" was cancelled.',
+      message: 'attaching "a.md" to "h" was cancelled.',
     });
     assert.match(
       summarizeAttach('h', [

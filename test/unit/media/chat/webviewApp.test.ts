@@ -3,7 +3,7 @@ import createDOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import { JSDOM } from 'jsdom';
 import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
-import { notConnectedError } from '../../../../src/features/chat/chatErrors';
+import { localBackendStoppedError, notConnectedError } from '../../../../src/features/chat/chatErrors';
 
 // The chat webview's behaviour in a DOM (jsdom): what the user sees for each host message and what
 // the webview posts back for each key press and click.
@@ -453,6 +453,76 @@ describe('chat webview', () => {
     assert.deepEqual(formatted, []);
   });
 
+  it('shows no token usage on a local-extractive answer, which generates nothing, and shows it for a model that does', () => {
+    const t = setup();
+    const usage = { promptTokens: 12_079, completionTokens: 200, totalTokens: 12_279 };
+    const quoted: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: 'Ten years.',
+      model: 'local-extractive',
+      usage,
+    };
+    const generated: AssistantMessage = { ...quoted, id: 'a2', createdAt: 3, model: 'alpha-5-mini' };
+    t.send(t.state(conversation([question, quoted, { ...question, id: 'u2' }, generated])));
+    assert.equal(t.$('article[data-message-id="a1"] .usage'), null);
+    assert.match(t.$('article[data-message-id="a2"] .usage')!.textContent ?? '', /prompt · .* completion/);
+  });
+
+  it('names each citation link by the file and section of its source, for the pointer and for screen readers', () => {
+    const t = setup();
+    const answer: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: 'Invoices are kept ten years [1], contracts six [2].',
+      sources: [
+        { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', heading: 'Retention > Invoices', content: 'one', number: 1 },
+        { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'contracts.md', content: 'two', number: 2 },
+      ],
+    };
+    t.send(t.state(conversation([question, answer])));
+    const links = t.$$('a.citation');
+    assert.deepEqual(
+      links.map((a) => [a.getAttribute('title'), a.getAttribute('aria-label')]),
+      [
+        ['Source 1: policy.md, section "Invoices"', 'Source 1: policy.md, section "Invoices"'],
+        ['Source 2: contracts.md', 'Source 2: contracts.md'],
+      ],
+    );
+  });
+
+  it('says "not quoted in the answer" of the sources an answer searched but did not cite, once it is complete', () => {
+    const t = setup();
+    const sources: AssistantMessage['sources'] = [
+      { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
+      { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
+    ];
+    t.send(t.state(conversation([question, pending('a1', 'r1')])));
+    t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'Ten years [2].' });
+    t.frame();
+    // While it streams, source 1 may still be quoted.
+    assert.deepEqual(t.$$('.source-uncited'), []);
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: false });
+    t.frame();
+    const label = (n: number) => t.$$('.source')[n - 1]!.querySelector('.source-uncited')?.textContent;
+    assert.equal(label(1), 'not quoted in the answer');
+    assert.equal(label(2), undefined);
+    // Inside the link: its accessible name says it too.
+    assert.match(t.$$('.source-link')[0]!.textContent ?? '', /policy\.md.*not quoted in the answer/);
+  });
+
+  it('invites questions about documents (not code) in an empty chat', () => {
+    const t = setup();
+    t.send(t.state(conversation([])));
+    assert.match(t.root.textContent ?? '', /Ask a question about your documents\./);
+    assert.doesNotMatch(t.root.textContent ?? '', /your code/);
+  });
+
   it('a rate limit holds Retry until its wait has passed, counting down, then Retry asks again', () => {
     // The countdown reads Date.now and ticks on setInterval: both are driven by hand here.
     const clock = manualClock();
@@ -495,6 +565,25 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'setGatewayApiKey' });
     t.click(t.$('.action-retry'));
     assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a2' });
+  });
+
+  it("offers Restart Backend and Retry when Local mode's backend stopped, posting the restart of that answer (the last one only)", () => {
+    const t = setup();
+    const stopped = localBackendStoppedError();
+    t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    t.send({ type: 'streamError', requestId: 'r2', error: stopped });
+    assert.match(t.$('.inline-error .error-message')!.textContent ?? '', /local backend stopped/);
+    const button = t.$<HTMLButtonElement>('.action-restartLocalBackend')!;
+    assert.equal(button.textContent?.trim(), 'Restart Backend and Retry');
+    assert.equal(button.disabled, false);
+    t.click(button);
+    assert.deepEqual(t.posted.at(-1), { type: 'restartBackend', messageId: 'a2' });
+    // An earlier answer's button would replace the last one: it is disabled.
+    const failed: AssistantMessage = { ...pending('a1', 'r1'), status: 'error', error: stopped };
+    t.send(
+      t.state(conversation([question, failed, { ...question, id: 'u2' }, { ...pending('a2', 'r2'), status: 'done', content: 'Ok.' }])),
+    );
+    assert.equal(t.$<HTMLButtonElement>('article[data-message-id="a1"] .action-restartLocalBackend')!.disabled, true);
   });
 
   it('offers Open Settings when no gateway is configured, posting the action the host maps to the setting', () => {
