@@ -4,7 +4,6 @@ import { isAbortError } from '../../api/http/errors';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
 import { requireDocuments } from '../../services/commands';
-import { connectionModeOf } from '../../services/settingsModel';
 import { act } from './act';
 import { chooseRemoval } from './confirm';
 import { label, type SyncRequest } from './controller';
@@ -83,7 +82,12 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
         journal,
         planned,
         removeDeleted,
-        limits: connectionModeOf(run.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS,
+        // The embedded backend of Local mode applies the same per-minute limits as the service.
+        limits: DOCUMENTS_RATE_LIMITS,
+        rateWaits: {
+          until: (operation) => run.services.rateLimits.until(operation),
+          onDidChange: (listener) => run.services.rateLimits.onDidChange(listener),
+        },
         folder: name,
         abort,
         onOutcome: (outcome) => {
