@@ -12,7 +12,7 @@ export interface ActOptions {
   journal: SyncJournal;
   planned: PlannedSync;
   removeDeleted: boolean;
-  /** The service's per-minute limits, for the estimate; `false` when off. */
+  /** The service's per-minute limits, for the estimate; `false` when off (Local mode). */
   limits: Readonly<Record<string, number | undefined>> | false;
   /** The waits on the rate limit the clients report (the services' `RateLimitMonitor`). */
   rateWaits: RateWaits;

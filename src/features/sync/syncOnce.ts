@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/limits';
 import { isAbortError } from '../../api/http/errors';
 import type { Logger } from '../../common/log';
+import { connectionModeOf } from '../../services/settingsModel';
 import type { Services } from '../../services';
 import { requireDocuments } from '../../services/commands';
 import { act } from './act';
@@ -82,8 +83,8 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
         journal,
         planned,
         removeDeleted,
-        // The embedded backend of Local mode applies the same per-minute limits as the service.
-        limits: DOCUMENTS_RATE_LIMITS,
+        // Local mode's own backend has no per-minute limits (a 429 still counts, through rateWaits).
+        limits: connectionModeOf(run.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS,
         rateWaits: {
           until: (operation) => run.services.rateLimits.until(operation),
           onDidChange: (listener) => run.services.rateLimits.onDidChange(listener),
