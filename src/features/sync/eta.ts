@@ -47,8 +47,18 @@ export function estimateSeconds(options: {
    * own limiter) that requests still to send are held by.
    */
   rateWaitMs?: number;
+  /**
+   * Requests of the whole sync, by operation: a server that counts a sliding minute lets the first
+   * `perMinute` through at once and the next only a minute after the sync began.
+   */
+  totals?: RemainingOps;
 }): number {
-  const floor = limitFloorSeconds(options.remaining, options.limits);
+  // Only operations with requests still to send hold the sync up.
+  const pending = Object.fromEntries(
+    Object.entries(options.totals ?? {}).filter(([operation]) => (options.remaining[operation as keyof RemainingOps] ?? 0) > 0),
+  ) as RemainingOps;
+  const windowFloor = options.limits ? slidingWindowFloorSeconds(pending, options.limits) - options.elapsedMs / 1000 : 0;
+  const floor = Math.max(limitFloorSeconds(options.remaining, options.limits), windowFloor);
   const pace = options.doneItems > 0 ? (options.elapsedMs / 1000 / options.doneItems) * options.remainingItems : 0;
   // Nothing held by the wait goes before it ends; after it, a fresh window lets the rest through
   // at the limits' pace.

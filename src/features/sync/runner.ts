@@ -134,6 +134,7 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
     deleteFile: removals.length + sends.reduce((n, s) => n + s.replaces.length, 0),
     updateVectorStoreFileMetadata: plan.rename.length,
   };
+  const totals: RemainingOps = { ...remaining };
   let done = 0;
   /** The longest running wait of an operation this sync still has requests of. */
   const rateWait = (): { operation: string; ms: number } | undefined => {
@@ -160,6 +161,7 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
         remainingItems: left,
         elapsedMs: clock.now() - started,
         rateWaitMs: wait?.ms,
+        totals,
       }),
       ...(wait ? { waiting: { operation: wait.operation, ...(perMinute ? { perMinute } : {}) } } : {}),
     });
