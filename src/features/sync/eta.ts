@@ -60,10 +60,10 @@ export function estimateSeconds(options: {
   const windowFloor = options.limits ? slidingWindowFloorSeconds(pending, options.limits) - options.elapsedMs / 1000 : 0;
   const floor = Math.max(limitFloorSeconds(options.remaining, options.limits), windowFloor);
   const pace = options.doneItems > 0 ? (options.elapsedMs / 1000 / options.doneItems) * options.remainingItems : 0;
-  // Nothing held by the wait goes before it ends; after it, a fresh window lets the rest through
-  // at the limits' pace.
+  // Nothing held by the wait goes before it ends; after it the rest go at the limits' pace (the
+  // client's emptied bucket refills one request at a time).
   const wait = options.rateWaitMs && options.rateWaitMs > 0 ? options.rateWaitMs / 1000 : 0;
-  const afterWait = wait && options.limits ? slidingWindowFloorSeconds(options.remaining, options.limits) : 0;
+  const afterWait = wait ? limitFloorSeconds(options.remaining, options.limits) : 0;
   return Math.max(floor, pace, wait + afterWait);
 }
 
