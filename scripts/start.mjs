@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import path from 'node:path';
 import { cacheDir, commandExists, log, nodeBinary, repoRoot, run, vscodeTarget } from './lib/common.mjs';
 import { ensureNpmPackages } from './lib/npmPackages.mjs';
+import { demoSettings } from './lib/demoSettings.mjs';
 import { installPackagedFiles } from './lib/extensionFiles.mjs';
 import { codeServerEntry, installCodeServer } from './install-code-server.mjs';
 
@@ -54,25 +55,7 @@ function prepareWorkspace() {
   // Settings of the user profile; the user's own changes are kept across starts.
   const settingsFile = path.join(userDataDir, 'User/settings.json');
   mkdirSync(path.dirname(settingsFile), { recursive: true });
-  const settings = readJson(settingsFile);
-  writeFileSync(
-    settingsFile,
-    JSON.stringify(
-      {
-        'workbench.startupEditor': 'none',
-        'telemetry.telemetryLevel': 'off',
-        // This machine may have no route to an extension gallery: don't ask one.
-        'extensions.autoCheckUpdates': false,
-        'extensions.autoUpdate': false,
-        'extensions.ignoreRecommendations': true,
-        'update.mode': 'none',
-        ...settings,
-        'security.workspace.trust.enabled': false, // otherwise the extension stays disabled
-      },
-      null,
-      2,
-    ),
-  );
+  writeFileSync(settingsFile, JSON.stringify(demoSettings(readJson(settingsFile)), null, 2));
 }
 
 /** Installs the current build into the demo extensions dir: the files of the .vsix, nothing else. */

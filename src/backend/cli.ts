@@ -26,7 +26,7 @@ Options:
   --data-dir DIR         folder for stores, files and the search index (default ./.docchat-data)
   --token T              documents bearer token (default: generated)
   --api-key K            gateway Api-Key (default: the same as the token)
-  --no-rate-limits       turn the per-minute rate limits off (benchmarks)
+  --no-rate-limits       turn the per-minute rate limits off (Local mode, benchmarks)
   --max-upload-mb N      upload limit in MiB (default 50)
   --ocr-languages L      OCR languages, comma-separated (default eng,ara,fas,heb: English, Arabic,
                          Persian, Hebrew); English is read first, the others when it reads poorly

@@ -44,8 +44,10 @@ export interface BackendOptions {
   /** Gateway Api-Key (may equal the token). */
   apiKey: string;
   /**
-   * Per-minute rate limits of the documents service (default true: the documents' table).
-   * false turns them off (benchmarks); an object overrides single operations.
+   * Per-minute rate limits of the documents service (default true: the documents' table, as the
+   * command line has them). false turns them off: the extension's Local mode (the process serves
+   * one user on their own machine, where the limits would only slow a folder sync or search down)
+   * and benchmarks. An object overrides single operations.
    */
   rateLimits?: boolean | Partial<Record<DocumentsOperation, number>>;
   /** Upload size limit, default 50 MiB; larger uploads get 413. */

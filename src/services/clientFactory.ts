@@ -29,6 +29,8 @@ export interface ClientHooks {
   onUnreachable?: () => Promise<boolean>;
   log?: (level: LogLevel, message: string) => void;
   userAgent?: string;
+  /** false: no client-side per-minute limits (Local mode's own backend has none); a 429 is still honoured. */
+  rateLimits?: false;
 }
 
 /**
@@ -71,6 +73,7 @@ function clientOptions(settings: DocChatSettings, endpoint: Endpoint, hooks: Cli
     transport: transportOptions(settings, hooks.userAgent),
     onRateLimitWait: hooks.onRateLimitWait,
     onUnreachable: hooks.onUnreachable,
+    ...(hooks.rateLimits === false ? { rateLimits: false } : {}),
     log: hooks.log,
   };
 }

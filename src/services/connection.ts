@@ -201,7 +201,8 @@ export class ConnectionService extends Disposable {
           void vscode.window.showWarningMessage(vscode.l10n.t('DocChat setting docchat.attach.ocrLanguages: {0}', ocr.error));
         }
         const local = await this.localBackend.start(upstream, networkOptions(settings), ocr.languages);
-        const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.unreachable() };
+        // The local backend serves this user alone, without the service's per-minute limits.
+        const localHooks: ClientHooks = { ...hooks, onUnreachable: () => this.unreachable(), rateLimits: false };
         documents = createDocumentsClient(settings, local, localHooks);
         gatewayEndpoint = plan.gateway === 'local' ? local : plan.gateway;
         if (plan.gateway === 'local') gatewayHooks = localHooks;

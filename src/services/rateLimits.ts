@@ -48,6 +48,12 @@ export class RateLimitMonitor extends Disposable {
     return longest;
   }
 
+  /** When the running wait of one operation ends (epoch ms), if it waits. */
+  until(operation: string, now = this.now()): number | undefined {
+    const wait = this.waits.get(operation);
+    return wait && wait.until > now ? wait.until : undefined;
+  }
+
   /** Seconds left for one operation (0 when it is not waiting). */
   secondsLeft(operation: string, now = this.now()): number {
     const wait = this.waits.get(operation);

@@ -120,4 +120,25 @@ describe('DocChat in the Settings editor (e2e)', function () {
     assert.match(shown('docchat.documents.url') ?? '', /\] Documents:Url$/);
     assert.match(shown('docchat.network.proxy') ?? '', /\] Proxy$/);
   });
+
+  it("names the OCR languages in words and marks the project code as the company gateway's", async () => {
+    const { page } = session;
+    const editor = page.locator('.settings-editor');
+    const describe = async (key: string): Promise<string> => {
+      // The search box is a small editor: its lines take the click.
+      await editor.locator('.settings-header .suggest-input-container .monaco-editor').first().click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type(`@id:${key}`);
+      const row = editor.locator(`.setting-item-contents[data-key="${key}"]`);
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      return (await row.locator('.setting-item-description').innerText()).trim();
+    };
+    const ocr = await describe('docchat.attach.ocrLanguages');
+    await session.screenshot('ocr languages');
+    // The list below shows the codes; the description says which language each is.
+    assert.match(ocr, /eng English, ara Arabic, fas Persian, heb Hebrew/, ocr);
+    const projectCode = await describe('docchat.gateway.projectCode');
+    await session.screenshot('project code');
+    assert.match(projectCode, /^Company gateway only\./, projectCode);
+  });
 });

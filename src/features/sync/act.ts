@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SyncJournal } from './journal';
 import type { PlannedSync } from './planStep';
-import { runSync, type FileOutcome, type RunSummary, type SyncClient } from './runner';
+import { runSync, type FileOutcome, type RateWaits, type RunSummary, type SyncClient } from './runner';
 import { progressMessage } from './syncMessages';
 
 export interface ActOptions {
@@ -12,8 +12,10 @@ export interface ActOptions {
   journal: SyncJournal;
   planned: PlannedSync;
   removeDeleted: boolean;
-  /** The client's per-minute limits; `false` when off (Local mode). */
+  /** The service's per-minute limits, for the estimate; `false` when off (Local mode). */
   limits: Readonly<Record<string, number | undefined>> | false;
+  /** The waits on the rate limit the clients report (the services' `RateLimitMonitor`). */
+  rateWaits: RateWaits;
   /** The folder as the user knows it (`label(follow)`). */
   folder: string;
   /** Aborted by the notification's Cancel, "Stop Following" or the extension's end. */
@@ -45,6 +47,7 @@ export async function act(o: ActOptions): Promise<RunSummary> {
           // Without limits the service is the only bound: the raw client does best at about 64 in flight.
           concurrency: o.limits ? 8 : 64,
           signal: o.abort.signal,
+          rateWaits: o.rateWaits,
           onProgress: (p) => {
             const percent = p.total ? (p.done / p.total) * 100 : 0;
             progress.report({ message: progressMessage(p), increment: Math.max(0, percent - reported) });

@@ -42,10 +42,47 @@ export function estimateSeconds(options: {
   doneItems: number;
   remainingItems: number;
   elapsedMs: number;
+  /**
+   * Milliseconds left of a wait on the service's rate limit (a 429's Retry-After, or the client's
+   * own limiter) that requests still to send are held by.
+   */
+  rateWaitMs?: number;
+  /**
+   * Requests of the whole sync, by operation: a server that counts a sliding minute lets the first
+   * `perMinute` through at once and the next only a minute after the sync began.
+   */
+  totals?: RemainingOps;
 }): number {
-  const floor = limitFloorSeconds(options.remaining, options.limits);
+  // Only operations with requests still to send hold the sync up.
+  const pending = Object.fromEntries(
+    Object.entries(options.totals ?? {}).filter(([operation]) => (options.remaining[operation as keyof RemainingOps] ?? 0) > 0),
+  ) as RemainingOps;
+  const windowFloor = options.limits ? slidingWindowFloorSeconds(pending, options.limits) - options.elapsedMs / 1000 : 0;
+  const floor = Math.max(limitFloorSeconds(options.remaining, options.limits), windowFloor);
   const pace = options.doneItems > 0 ? (options.elapsedMs / 1000 / options.doneItems) * options.remainingItems : 0;
-  return Math.max(floor, pace);
+  // Nothing held by the wait goes before it ends; after it the rest go at the limits' pace (the
+  // client's emptied bucket refills one request at a time).
+  const wait = options.rateWaitMs && options.rateWaitMs > 0 ? options.rateWaitMs / 1000 : 0;
+  const afterWait = wait ? limitFloorSeconds(options.remaining, options.limits) : 0;
+  return Math.max(floor, pace, wait + afterWait);
+}
+
+/** How the sync names an operation's requests in "30 attaches a minute". */
+export function rateLimitText(operation: string, perMinute: number): string {
+  switch (operation) {
+    case 'attachFile':
+      return l10n.t('{0} attaches a minute', perMinute);
+    case 'uploadFile':
+      return l10n.t('{0} uploads a minute', perMinute);
+    case 'deleteVectorStoreFile':
+      return l10n.t('{0} removals from a store a minute', perMinute);
+    case 'deleteFile':
+      return l10n.t('{0} file deletions a minute', perMinute);
+    case 'updateVectorStoreFileMetadata':
+      return l10n.t('{0} metadata updates a minute', perMinute);
+    default:
+      return l10n.t('{0} {1} requests a minute', perMinute, operation);
+  }
 }
 
 /** "12 s", "3 min", "1 h 5 min"; under a second rounds up to "1 s" (read as "about 1 s left"). */

@@ -2,7 +2,6 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { registerCommand } from '../../services/commands';
 import type { PassageDocuments } from '../search';
 import { createStoreInteractive, pickStore, storeOfArgument, type StoresTreeProvider } from '../stores';
 import { SyncController, label } from './controller';
@@ -10,6 +9,8 @@ import { SyncDecorations } from './decorations';
 import { FollowStore, type Follow } from './follows';
 import { FollowWatcher } from './watch';
 import { normalizePath } from './syncMetadata';
+import { syncIntoNewStore } from './newStore';
+import { registerCommand, requireDocuments } from '../../services/commands';
 
 /** The context value of a store's "follows folder" row: `syncFollow` plus `+failed`, `+running`. */
 const FOLLOW_CONTEXT = 'syncFollow';
@@ -100,18 +101,22 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       if (!workspaceFolder) {
         throw new Error(`Only folders inside an open workspace folder can be synced; "${folder.fsPath}" is not.`);
       }
+      let created = false;
       const store =
         storeFromNode ??
         (await pickStore(services, {
           title: vscode.l10n.t('DocChat: Sync "{0}" to a Vector Store', path.basename(folder.fsPath)),
-          create: () =>
-            createStoreInteractive(
+          create: async () => {
+            const made = await createStoreInteractive(
               services,
               path
                 .basename(folder.fsPath)
                 .replace(/[^A-Za-z0-9_-]/g, '-')
                 .slice(0, 63),
-            ),
+            );
+            created = !!made;
+            return made;
+          },
         }));
       if (!store) return;
       await services.recentStores.touch(store.id);
@@ -126,7 +131,30 @@ export function register(context: vscode.ExtensionContext, services: Services, t
         confirmed: false,
       };
       if (!follows.get(follow.id)) await follows.save(follow);
-      await controller.sync(follow, { interactive: true });
+      if (!created) {
+        await controller.sync(follow, { interactive: true });
+        return;
+      }
+      // A store made for this folder is not left behind, empty, when its plan is cancelled.
+      const name = store.name || store.id;
+      const outcome = await syncIntoNewStore({
+        client: requireDocuments(services.connection),
+        storeId: store.id,
+        sync: () => controller.sync(follow, { interactive: true }),
+        confirmed: () => !!follows.get(follow.id)?.confirmed,
+        forget: async () => {
+          const saved = follows.get(follow.id);
+          if (saved) await follows.remove(saved);
+        },
+      });
+      if (outcome === 'deleted' || outcome === 'gone') {
+        tree.removeStore(store.id);
+        services.log.child('sync').info(`The sync of ${label(follow)} was not confirmed: deleted the new vector store ${store.id} again`);
+      } else if (outcome === 'unsupported') {
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('The documents service does not delete vector stores, so the new, empty store "{0}" stays.', name),
+        );
+      }
     }),
     registerCommand(services.errors, Commands.syncNow, vscode.l10n.t('DocChat: could not sync now.'), async (arg: unknown) => {
       const follow = await followOf(arg);

@@ -33,6 +33,16 @@ export interface SyncProgress {
   current?: string;
   phase: 'sending' | 'converting';
   etaSeconds: number;
+  /** Requests wait for the service's rate limit of this operation (`perMinute` when known). */
+  waiting?: { operation: string; perMinute?: number };
+}
+
+/** The waits on the service's rate limit the client reports: its own limiter's and the server's 429 answers. */
+export interface RateWaits {
+  /** When the running wait of one operation ends (on the run's clock), if it waits. */
+  until(operation: string): number | undefined;
+  /** Told when a wait starts. */
+  onDidChange(listener: () => void): { dispose(): void };
 }
 
 export type FileOutcome =
@@ -58,6 +68,8 @@ export interface RunOptions {
   waitForConversion?: boolean;
   signal?: AbortSignal;
   clock?: Clock;
+  /** Waits on the rate limit, so the estimate includes them and the progress says so. */
+  rateWaits?: RateWaits;
   onProgress?(progress: SyncProgress): void;
   onOutcome?(outcome: FileOutcome): void;
   log?(message: string): void;
@@ -122,16 +134,59 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
     deleteFile: removals.length + sends.reduce((n, s) => n + s.replaces.length, 0),
     updateVectorStoreFileMetadata: plan.rename.length,
   };
+  const totals: RemainingOps = { ...remaining };
   let done = 0;
-  const report = (current?: string, phase: SyncProgress['phase'] = 'sending', left = total - done) =>
+  /** The longest running wait of an operation this sync still has requests of. */
+  const rateWait = (): { operation: string; ms: number } | undefined => {
+    let longest: { operation: string; ms: number } | undefined;
+    for (const [operation, count] of Object.entries(remaining)) {
+      const until = count > 0 ? o.rateWaits?.until(operation) : undefined;
+      const ms = until === undefined ? 0 : until - clock.now();
+      if (ms > 0 && (!longest || ms > longest.ms)) longest = { operation, ms };
+    }
+    return longest;
+  };
+  const report = (current?: string, phase: SyncProgress['phase'] = 'sending', left = total - done) => {
+    const wait = phase === 'sending' ? rateWait() : undefined;
+    const perMinute = wait && o.limits ? o.limits[wait.operation] : undefined;
     o.onProgress?.({
       done,
       total,
-      current,
+      current: wait ? undefined : current,
       phase,
-      etaSeconds: estimateSeconds({ remaining, limits: o.limits, doneItems: done, remainingItems: left, elapsedMs: clock.now() - started }),
+      etaSeconds: estimateSeconds({
+        remaining,
+        limits: o.limits,
+        doneItems: done,
+        remainingItems: left,
+        elapsedMs: clock.now() - started,
+        rateWaitMs: wait?.ms,
+        totals,
+      }),
+      ...(wait ? { waiting: { operation: wait.operation, ...(perMinute ? { perMinute } : {}) } } : {}),
     });
+  };
   report();
+
+  // While requests wait for the rate limit, the estimate counts down once a second.
+  const ticks = new AbortController();
+  let ticking = false;
+  const tick = async () => {
+    if (ticking) return;
+    ticking = true;
+    try {
+      for (let wait = rateWait(); wait && !ticks.signal.aborted; wait = rateWait()) {
+        report();
+        await clock.sleep(Math.min(1_000, wait.ms), ticks.signal);
+      }
+      if (!ticks.signal.aborted) report();
+    } catch {
+      // The sync ended.
+    } finally {
+      ticking = false;
+    }
+  };
+  const waitListener = o.rateWaits?.onDidChange(() => void tick());
 
   // Upload requests of an interrupted sync whose answer was lost: find what the server created.
   let orphans: FileObject[] | undefined;
@@ -241,19 +296,24 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
     })),
   ];
 
-  await mapLimit(jobs, o.concurrency ?? 8, async (job) => {
-    signal?.throwIfAborted();
-    try {
-      await job.run();
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      summary.failed.push({ path: job.label, error: message(error) });
-      if (job.failPath) o.onOutcome?.({ path: job.failPath.path, status: 'failed', hash: job.failPath.hash, error: message(error) });
-      o.log?.(`${job.label}: ${message(error)}`);
-    }
-    done++;
-    report();
-  });
+  try {
+    await mapLimit(jobs, o.concurrency ?? 8, async (job) => {
+      signal?.throwIfAborted();
+      try {
+        await job.run();
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        summary.failed.push({ path: job.label, error: message(error) });
+        if (job.failPath) o.onOutcome?.({ path: job.failPath.path, status: 'failed', hash: job.failPath.hash, error: message(error) });
+        o.log?.(`${job.label}: ${message(error)}`);
+      }
+      done++;
+      report();
+    });
+  } finally {
+    ticks.abort();
+    waitListener?.dispose();
+  }
 
   if (o.waitForConversion !== false) {
     await settle(o, sent, summary, removeFile, (left) => report(undefined, 'converting', left), clock);

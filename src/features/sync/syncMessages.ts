@@ -4,7 +4,7 @@
  * `act.ts` and `finish.ts`.
  */
 import * as l10n from '@vscode/l10n';
-import { formatDuration } from './eta';
+import { formatDuration, rateLimitText } from './eta';
 import type { SyncPlan } from './planner';
 import type { RunSummary, SyncProgress } from './runner';
 import type { RemoveDeleted } from '../../services/config';
@@ -49,6 +49,16 @@ export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string
 export function progressMessage(p: SyncProgress): string {
   const eta = formatDuration(p.etaSeconds);
   if (p.phase === 'converting') return l10n.t('{0} of {1} · waiting for conversion · about {2} left', p.done, p.total, eta);
+  if (p.waiting?.perMinute) {
+    return l10n.t(
+      "{0} of {1} · waiting for the service's rate limit ({2}) · about {3} left",
+      p.done,
+      p.total,
+      rateLimitText(p.waiting.operation, p.waiting.perMinute),
+      eta,
+    );
+  }
+  if (p.waiting) return l10n.t("{0} of {1} · waiting for the service's rate limit · about {2} left", p.done, p.total, eta);
   return p.current
     ? l10n.t('{0} of {1} · {2} · about {3} left', p.done, p.total, p.current, eta)
     : l10n.t('{0} of {1} · about {2} left', p.done, p.total, eta);

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { DOCUMENTS_RATE_LIMITS } from '../../api/documents/limits';
 import { isAbortError } from '../../api/http/errors';
 import type { Logger } from '../../common/log';
+import { connectionModeOf } from '../../services/settingsModel';
 import type { Services } from '../../services';
 import { requireDocuments } from '../../services/commands';
-import { connectionModeOf } from '../../services/settingsModel';
 import { act } from './act';
 import { chooseRemoval } from './confirm';
 import { label, type SyncRequest } from './controller';
@@ -83,7 +83,12 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
         journal,
         planned,
         removeDeleted,
+        // Local mode's own backend has no per-minute limits (a 429 still counts, through rateWaits).
         limits: connectionModeOf(run.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS,
+        rateWaits: {
+          until: (operation) => run.services.rateLimits.until(operation),
+          onDidChange: (listener) => run.services.rateLimits.onDidChange(listener),
+        },
         folder: name,
         abort,
         onOutcome: (outcome) => {

@@ -58,6 +58,9 @@ export async function spawnBackend(spec: SpawnSpec): Promise<SpawnOutcome> {
     String(spec.idleExitMs),
     '--lease-ttl-ms',
     String(spec.leaseTtlMs),
+    // The per-minute limits share a service among its users; this process serves one user, on
+    // their own machine (its conversions have bounds of their own).
+    '--no-rate-limits',
     ...(upstream ? ['--upstream', upstream.url] : []),
     ...(upstream?.embeddingModel ? ['--upstream-embed-model', upstream.embeddingModel] : []),
     ...(upstream?.embedPath ? ['--upstream-embed-path', upstream.embedPath] : []),

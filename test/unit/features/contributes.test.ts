@@ -100,6 +100,30 @@ describe('the settings as the Settings editor shows them', () => {
     }
   });
 
+  it('names each item of a list of choices in words: the list shows items by their raw value ("eng")', () => {
+    const text = (value: unknown) => nls[String(value).slice(1, -1)] ?? String(value);
+    for (const [key, setting] of Object.entries(properties)) {
+      const items = setting.items as { enum?: string[]; enumItemLabels?: string[]; enumDescriptions?: string[] } | undefined;
+      if (!Array.isArray(items?.enum)) continue;
+      const labels = items.enumItemLabels?.map(text) ?? [];
+      const descriptions = items.enumDescriptions?.map(text) ?? [];
+      assert.equal(labels.length, items.enum.length, `${key} has a label for each item`);
+      assert.equal(descriptions.length, items.enum.length, `${key} has a description for each item`);
+      const description = text(setting.markdownDescription ?? setting.description);
+      items.enum.forEach((value, i) => {
+        // The Settings editor's list and its item picker show the value, with the item's description beside it.
+        assert.ok(description.includes(`\`${value}\` ${labels[i]}`), `${key}: its description says "\`${value}\` ${labels[i]}"`);
+        assert.ok(descriptions[i]!.startsWith(`${labels[i]} (${value})`), `${key}: "${descriptions[i]}" starts with its name`);
+      });
+    }
+  });
+
+  it('says the project code is for the company gateway only', () => {
+    const description = nls[String(properties['docchat.gateway.projectCode']!.markdownDescription).slice(1, -1)]!;
+    assert.match(description, /^\*\*Company gateway only\.\*\*/);
+    assert.match(description, /Local mode.*not use it/);
+  });
+
   it('marks the request-field names of the documents service as advanced, and sets no project code by default', () => {
     for (const key of ['docchat.api.skipOcrField', 'docchat.api.fileIdsField']) {
       assert.deepEqual(properties[key]!.tags, ['advanced'], key);

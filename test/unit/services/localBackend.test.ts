@@ -120,6 +120,18 @@ describe('Local mode: one backend process per profile', function () {
     rmSync(root, { recursive: true, force: true });
   });
 
+  it("serves the one user of the machine without the documents service's per-minute limits", async () => {
+    const endpoint = await started(openWindow());
+    const client = new DocumentsClient({ baseUrl: endpoint.url, token: endpoint.token, rateLimits: false, transport: { maxRetries: 0 } });
+    try {
+      // The service allows 30 stores a minute per user; the user's own backend refuses none.
+      for (let i = 0; i < 31; i++) await client.createVectorStore({ name: `store-${i}` });
+      assert.equal((await client.listVectorStores({ limit: 100 })).data.length, 31);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('two windows starting at once end with one server and one discovery file', async () => {
     const [a, b] = [openWindow(), openWindow()];
     const [ea, eb] = await Promise.all([started(a), started(b)]);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { limitFloorSeconds } from '../../../../src/features/sync/eta';
 import { SyncJournal } from '../../../../src/features/sync/journal';
-import { listStoreFiles, runSync, type SyncClient, type SyncProgress } from '../../../../src/features/sync/runner';
+import { listStoreFiles, runSync, type RateWaits, type SyncClient, type SyncProgress } from '../../../../src/features/sync/runner';
+import { progressMessage } from '../../../../src/features/sync/syncMessages';
 import { scanFolder } from '../../../../src/features/sync/scanner';
 import { PATH_KEY } from '../../../../src/features/sync/syncMetadata';
 import { FakeClock } from '../../api/helpers';
@@ -231,5 +232,79 @@ describe('folder sync runner (embedded backend)', function () {
     assert.ok(elapsed <= (75 - 30) * 2_000 + 2_000, `the queue kept pace with the limit (${elapsed} ms)`);
     assert.ok(progress[0]!.etaSeconds >= limitFloorSeconds({ attachFile: 75 }, limits), `first estimate ${progress[0]!.etaSeconds} s`);
     assert.equal(progress.at(-1)!.done, 75);
+  });
+});
+
+describe('folder sync runner waiting for the rate limit (fake clock)', function () {
+  this.timeout(60_000);
+  const suite = useSyncSuite();
+
+  it("counts a 429's Retry-After into the estimate and says it waits for the service's rate limit", async () => {
+    const { backend, root, journalDir, tree } = suite;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 41; i++) files[`f${String(i).padStart(2, '0')}.md`] = `# File ${i}`;
+    await tree(files);
+    const store = await backend.client.createVectorStore({ name: 'retry-after' });
+    const clock = new FakeClock();
+    const limits = { uploadFile: 60, attachFile: 30 };
+    // What the client reports: the server refused attach 31 with Retry-After 58 s, and every
+    // attach after it waits for that (the transport's drained bucket).
+    const until = new Map<string, number>();
+    const listeners = new Set<() => void>();
+    const rateWaits: RateWaits = {
+      until: (operation) => until.get(operation),
+      onDidChange(listener) {
+        listeners.add(listener);
+        return { dispose: () => listeners.delete(listener) };
+      },
+    };
+    const client = counting(backend.client, clock);
+    const attach = client.attachFile.bind(client);
+    let attaches = 0;
+    client.attachFile = async (...args) => {
+      if (++attaches > 30) {
+        if (!until.has('attachFile')) {
+          until.set('attachFile', clock.now() + 58_000);
+          for (const listener of listeners) listener();
+        }
+        await clock.sleep(until.get('attachFile')! - clock.now());
+      }
+      return attach(...args);
+    };
+    const { plan, attachedIds } = await planFor(backend.client, store.id, root);
+    const journal = new SyncJournal(path.join(journalDir, 'j.jsonl'));
+    await journal.start(store.id, clock.now());
+    const progress: (SyncProgress & { at: number })[] = [];
+    await runSync(
+      {
+        client,
+        storeId: store.id,
+        root,
+        journal,
+        plan,
+        removeDeleted: true,
+        limits,
+        rateWaits,
+        clock,
+        waitForConversion: false,
+        onProgress: (p) => progress.push({ ...p, at: clock.now() }),
+      },
+      undefined,
+      attachedIds,
+    );
+    await journal.finish();
+    const end = until.get('attachFile')!;
+    const during = progress.filter((p) => p.at < end && p.at >= end - 58_000 && p.done < p.total);
+    const waiting = during.filter((p) => p.waiting);
+    assert.ok(waiting.length > 0, 'the progress says it waits');
+    for (const p of waiting) {
+      assert.deepEqual(p.waiting, { operation: 'attachFile', perMinute: 30 });
+      assert.ok(p.etaSeconds * 1000 >= end - p.at, `at ${p.at - end} ms the estimate was ${p.etaSeconds} s`);
+      assert.match(progressMessage(p), /waiting for the service's rate limit \(30 attaches a minute\)/);
+    }
+    // The estimate counts down while nothing else happens.
+    assert.ok(new Set(waiting.map((p) => Math.ceil(p.etaSeconds))).size > 10, 'the estimate is refreshed during the wait');
+    assert.equal(progress.at(-1)!.done, 41);
+    assert.equal(progress.at(-1)!.waiting, undefined);
   });
 });

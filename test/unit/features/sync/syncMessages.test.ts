@@ -80,6 +80,21 @@ describe('folder sync messages', () => {
     );
   });
 
+  it("says the sync waits for the service's rate limit, naming the limit when known", () => {
+    assert.equal(
+      progressMessage({ done: 30, total: 41, phase: 'sending', etaSeconds: 58, waiting: { operation: 'attachFile', perMinute: 30 } }),
+      "30 of 41 · waiting for the service's rate limit (30 attaches a minute) · about 58 s left",
+    );
+    assert.equal(
+      progressMessage({ done: 5, total: 80, phase: 'sending', etaSeconds: 61, waiting: { operation: 'uploadFile', perMinute: 60 } }),
+      "5 of 80 · waiting for the service's rate limit (60 uploads a minute) · about 2 min left",
+    );
+    assert.equal(
+      progressMessage({ done: 30, total: 41, phase: 'sending', etaSeconds: 12, waiting: { operation: 'attachFile' } }),
+      "30 of 41 · waiting for the service's rate limit · about 12 s left",
+    );
+  });
+
   it('tells what a sync did, naming renames and recovered files only when there were some', () => {
     assert.deepEqual(outcomeParts(summary({ uploaded: 2, removed: 1 })), ['2 uploaded', '1 removed']);
     assert.deepEqual(outcomeParts(summary({ uploaded: 1, renamed: 3, removed: 0, recovered: 2 })), [

@@ -1,0 +1,1 @@
+export function demoSettings(existing?: Record<string, unknown>): Record<string, unknown>;
