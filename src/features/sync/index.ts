@@ -152,7 +152,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
         services.log.child('sync').info(`The sync of ${label(follow)} was not confirmed: deleted the new vector store ${store.id} again`);
       } else if (outcome === 'unsupported') {
         void vscode.window.showWarningMessage(
-          vscode.l10n.t('The documents service does not delete vector stores, so the new, empty store "{0}" stays.', name),
+          vscode.l10n.t('DocChat: the documents service does not delete vector stores, so the new, empty store "{0}" stays.', name),
         );
       }
     }),
