@@ -5,6 +5,7 @@
  * readers, and a link's address must not end early at a character of the text. No `vscode` import.
  */
 import type { PassageSource } from '../../chatCore/protocol';
+import type { Passage } from '../search';
 
 /** What a link to a passage carries. */
 export interface PassageRef {
@@ -17,14 +18,7 @@ export interface PassageRef {
 }
 
 /** The passage a link opens: its text when this window listed it, else the file from its start. */
-export interface OpenablePassage {
-  storeId: string;
-  storeName: string;
-  fileId: string;
-  filename: string;
-  content: string;
-  score: number;
-}
+export type OpenablePassage = Passage;
 
 /** The passages the links of this window refer to: the oldest are forgotten past this many. */
 export const REMEMBERED_PASSAGES = 500;
