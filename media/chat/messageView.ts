@@ -90,13 +90,17 @@ function actionLabel(action: ErrorAction): [string, string] {
   }
 }
 
-/** What a citation link names: the source's file (or page, or selection) and, for a passage, its section. */
-export function citationLabel(source: ChatSource): string {
-  const section = source.kind === 'passage' ? source.heading?.split(' > ').at(-1)?.trim() : undefined;
+/**
+ * What a citation link names: the source's file (or page, or selection) and, for a passage, its
+ * section: `heading` (the section the answer quotes it from, as the Sources list names it) or,
+ * without one, the passage's own heading.
+ */
+export function citationLabel(source: ChatSource, heading?: string): string {
+  const section = source.kind === 'passage' ? (heading ?? source.heading)?.split(' > ').at(-1)?.trim() : undefined;
   return section ? l10n.t('{0}, section "{1}"', sourceTitle(source), section) : sourceTitle(source);
 }
 
-const sourceLabels = (sources: readonly ChatSource[] | undefined) => sources?.map(citationLabel) ?? [];
+const sourceLabels = (sources: readonly ChatSource[] | undefined) => sources?.map((source) => citationLabel(source)) ?? [];
 
 export function contextChip(item: ContextItem, onRemove?: () => void): HTMLElement {
   const title = sourceTitle(item);
@@ -200,6 +204,9 @@ export class AnswerView {
     this.renderer = new IncrementalMarkdownRenderer(this.body, ctx.pipeline, this.env, (blocks) => {
       if (this.live) ctx.announcer.blocks(blocks.textContent ?? '');
     });
+    if (!this.streaming && message.sources?.length) {
+      this.env.sourceLabels = this.quotedLabels(message.sources);
+    }
     this.renderer.append(message.content);
     if (!this.streaming) {
       this.renderer.finish();
@@ -304,6 +311,7 @@ export class AnswerView {
 
   done(stopped: boolean, usage?: TokenUsage, finishReason?: string, nextSteps?: NextStep[]): void {
     this.renderer.finish();
+    this.relabelCitations();
     this.markFirstText(false);
     this.endAnnouncement(
       stopped ? l10n.t('Stopped.') : finishReason === 'length' ? l10n.t('Cut off at the token limit.') : l10n.t('Answer complete.'),
@@ -319,6 +327,7 @@ export class AnswerView {
 
   error(error: ChatErrorInfo): void {
     this.renderer.finish();
+    this.relabelCitations();
     this.endAnnouncement(l10n.t('Error: {0}', error.message));
     this.message.status = 'error';
     this.message.error = error;
@@ -553,6 +562,31 @@ export class AnswerView {
       this.sections = { content, sources, headings };
     }
     return this.sections.headings;
+  }
+
+  /** Each source's citation-link name, by the section the complete answer quotes it from. */
+  private quotedLabels(sources: ChatSource[]): string[] {
+    const sections = this.quotedSections(sources);
+    return sources.map((source, i) => citationLabel(source, sections[i]));
+  }
+
+  /**
+   * Once the answer is complete, names its citation links by the section each source is quoted
+   * from, as the Sources list does (while it streams, they name the passage's own heading: the
+   * quote may not have arrived yet).
+   */
+  private relabelCitations(): void {
+    const sources = this.message.sources;
+    if (!sources?.length) return;
+    const labels = this.quotedLabels(sources);
+    this.env.sourceLabels = labels;
+    for (const link of this.body.querySelectorAll<HTMLElement>('a.citation[data-citation]')) {
+      const label = labels[Number(link.dataset.citation) - 1];
+      if (label === undefined) continue;
+      const name = l10n.t('Source {0}: {1}', Number(link.dataset.citation), label);
+      link.title = name;
+      link.setAttribute('aria-label', name);
+    }
   }
 
   private stopCountdown(): void {

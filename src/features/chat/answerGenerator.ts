@@ -61,6 +61,7 @@ export interface AnswerJob {
 export interface AnswerDependencies {
   /** Undefined when no gateway is configured; `notConnected` explains why. */
   gateway: AnswerGateway | undefined;
+  /** Why there is no gateway; when it offers `restartLocalBackend`, DocChat's whole connection failed: why there are no documents either. */
   notConnected?: ChatErrorInfo;
   documents: GroundingDocuments | undefined;
   fileNames: FileNameCache;
@@ -129,11 +130,17 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
   const stores = job.stores ?? [];
   if (stores.length > 0) {
     if (!deps.documents) {
-      return failed({
-        kind: 'not_connected',
-        message: l10n.t('Not connected to the documents service, so the vector store cannot be searched.'),
-        actions: ['retry', 'showOutput'],
-      });
+      // DocChat's connection failed as a whole (Local mode's backend did not start, or stopped too
+      // often): the same error as a question without a store, with its restart of the backend.
+      return failed(
+        deps.notConnected?.actions.includes('restartLocalBackend')
+          ? deps.notConnected
+          : {
+              kind: 'not_connected',
+              message: l10n.t('Not connected to the documents service, so the vector store cannot be searched.'),
+              actions: ['retry', 'showOutput'],
+            },
+      );
     }
     const gone = deps.isStoreGone ? stores.filter((s) => deps.isStoreGone!(s.id)) : [];
     if (gone.length) {

@@ -186,7 +186,15 @@ export class DocChatParticipant {
     return model;
   }
 
-  private showPassages(stream: vscode.ChatResponseStream, storeNames: string, query: string, found: readonly PassageSource[]): void {
+  /**
+   * The passages as a list of search results, best score first: the score each row shows is the
+   * documents service's (the search quick pick's), while the grounding order is the order the
+   * answer's sources take (interleaved by rank across stores, fused across a follow-up's
+   * searches, neighbouring chunks joined), which a reader of scores would take for disorder.
+   * Equal scores keep the grounding order.
+   */
+  private showPassages(stream: vscode.ChatResponseStream, storeNames: string, query: string, grounded: readonly PassageSource[]): void {
+    const found = [...grounded].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
     if (!found.length) {
       stream.markdown(vscode.l10n.t('No passages in **{0}** match “{1}”.', escape(storeNames), escape(query)));
       return;

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { GatewayClient } from '../../../../src/api/gateway/client';
 import type { AnswerGateway } from '../../../../src/features/chat/answerGenerator';
+import { couldNotConnectError, notConnectedError } from '../../../../src/features/chat/chatErrors';
 import { type AnswerEnded, ChatSession, type ChatEnvironment } from '../../../../src/features/chat/chatSession';
 import { ConversationStore } from '../../../../src/features/chat/conversationStore';
 import type { ToolGateway } from '../../../../src/features/gatewayTools';
@@ -279,6 +280,34 @@ describe('chat session', () => {
     assert.equal(again.content, 'Back again.');
     await stopped.close();
     await stoppedDocuments.close();
+  });
+
+  it('in Local mode, a grounded question while the connection is in error offers Restart Backend and Retry, as an ungrounded one does', async () => {
+    // The clients DocChat's chat has while the local backend could not start: no services, and why.
+    const t = setup({
+      clients: () => ({ gateway: undefined, documents: undefined, notConnected: couldNotConnectError('the backend exited with code 1') }),
+    });
+    const ungrounded = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    t.session.setGrounding([{ id: 'vs_1', name: 'handbook' }]);
+    const grounded = (await t.session.ask('What does the handbook say?'))!;
+    await t.session.whenIdle();
+    for (const answer of [ungrounded, grounded]) {
+      assert.equal(answer.error?.kind, 'not_connected', JSON.stringify(answer.error));
+      assert.equal(answer.error!.message, 'DocChat could not connect: the backend exited with code 1');
+      assert.deepEqual(answer.error!.actions, ['restartLocalBackend', 'showOutput']);
+    }
+  });
+
+  it('a grounded question without the documents service, when the connection has not failed, offers Retry', async () => {
+    const t = setup({
+      clients: () => ({ gateway: gateway as Gateway, documents: undefined, notConnected: notConnectedError('noApiKey')! }),
+    });
+    t.session.setGrounding([{ id: 'vs_1', name: 'handbook' }]);
+    const answer = (await t.session.ask('What does the handbook say?'))!;
+    await t.session.whenIdle();
+    assert.match(answer.error?.message ?? '', /Not connected to the documents service/, JSON.stringify(answer.error));
+    assert.deepEqual(answer.error!.actions, ['retry', 'showOutput']);
   });
 
   it('grounds a first question by the default rule once the store list is known', async () => {

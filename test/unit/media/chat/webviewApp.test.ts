@@ -416,6 +416,59 @@ describe('chat webview', () => {
     assert.equal(t.$('.sources .source-detail')!.textContent, 'demo · DocChat > Settings · score 0.50');
   });
 
+  it("names a complete answer's citation links by the quoted section, as its Sources list does; while streaming, by the passage heading", () => {
+    const t = setup();
+    // One passage that starts in "Use DocChat from your agent" and runs on into "Settings".
+    const passage = (number: number, fileId: string) => ({
+      kind: 'passage' as const,
+      storeId: 'vs',
+      fileId,
+      filename: 'README.md',
+      heading: 'DocChat > What it does > Use DocChat from your agent',
+      content: [
+        '### Use DocChat from your agent',
+        'Agents reach DocChat through its MCP server.',
+        '## Settings',
+        'Results are ranked by relevance before they are shown.',
+      ].join('\n\n'),
+      number,
+    });
+    const names = (messageId: string) =>
+      t
+        .$$(`article[data-message-id="${messageId}"] a.citation`)
+        .map((a) => [a.getAttribute('data-citation'), a.getAttribute('title'), a.getAttribute('aria-label')]);
+    const quoted = 'Source 1: README.md, section "Settings"';
+    const own = 'Source 2: README.md, section "Use DocChat from your agent"';
+    const answer: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: '"Results are ranked by relevance before they are shown." [1] Nothing of it is quoted here [2].',
+      sources: [passage(1, 'f1'), passage(2, 'f2')],
+    };
+    t.send(t.state(conversation([question, answer])));
+    assert.deepEqual(names('a1'), [
+      ['1', quoted, quoted],
+      ['2', own, own],
+    ]);
+
+    // Streamed: the passage's own heading until the answer is complete, then the quoted one.
+    t.send(t.state(conversation([question, pending('a2', 'r2')])), {
+      type: 'streamStart',
+      requestId: 'r2',
+      messageId: 'a2',
+      sources: [passage(1, 'f1')],
+    });
+    t.send({ type: 'streamDelta', requestId: 'r2', text: '"Results are ranked by relevance before they are shown." [1]\n\nMore' });
+    t.frame();
+    const streaming = 'Source 1: README.md, section "Use DocChat from your agent"';
+    assert.deepEqual(names('a2'), [['1', streaming, streaming]]);
+    t.send({ type: 'streamDone', requestId: 'r2', stopped: false });
+    assert.deepEqual(names('a2'), [['1', quoted, quoted]]);
+    assert.equal(t.$('article[data-message-id="a2"] .sources .source-detail')!.textContent, 'DocChat > Settings');
+  });
+
   it("shows token usage in the page's number format, with one formatter for every answer", () => {
     const t = setup();
     const answers: AssistantMessage[] = [1, 2, 3].map((i) => ({

@@ -351,6 +351,51 @@ describe('Native chat: @docchat participant and search tool', function () {
     }
   });
 
+  it('@docchat /search over several stores lists its results in the order of the score each one shows', async () => {
+    // Two stores: the grounding interleaves them by rank (each store's best first), so the second
+    // store's best would come before the first store's second, however much lower it scores.
+    const texts: Record<string, string[]> = {
+      Sirius: [
+        'Sirius beacon calibration: calibrate the sirius beacon before each launch window.',
+        'Sirius beacon calibration log. The sirius beacon calibration drifted; calibration redone.',
+      ],
+      Vega: [
+        [
+          'Vega station weekly notes. The cafeteria menu changes on Mondays and the parking lot is repainted in spring.',
+          'Visitors sign in at the front desk. The library closes at six. Badges are renewed every year.',
+          'Somewhere in the archive a sirius beacon calibration is mentioned once, among many unrelated topics.',
+          'The gardening club meets on Thursdays; the choir rehearses on Fridays after the shift change.',
+        ].join(' '),
+      ],
+    };
+    const stores: { id: string; name: string }[] = [];
+    for (const [name, files] of Object.entries(texts)) {
+      const store = await documents.createVectorStore({ name });
+      for (const [i, text] of files.entries()) {
+        const file = await documents.uploadFile({ filename: `${name.toLowerCase()}-${i}.md`, data: new TextEncoder().encode(text) });
+        await documents.attachFile(store.id, { file_id: file.id });
+        await documents.waitUntilProcessed(store.id, file.id, { initialDelayMs: 20, maxDelayMs: 100 });
+      }
+      stores.push({ id: store.id, name });
+    }
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set(stores);
+    const { stream, result } = await ask(participantFor(services, chosen), request('sirius beacon calibration', 'search'));
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    const rows = stream.markdown
+      .map((m) => /^\*\*\[\d+\. ([^\]]+)\].*\*\* · (\S+) · score (\d\.\d\d)/.exec(m))
+      .filter((m) => m !== null)
+      .map((m) => ({ file: m[1]!, store: m[2]!, score: Number(m[3]) }));
+    assert.deepEqual(new Set(rows.map((r) => r.store)), new Set(['Sirius', 'Vega']), stream.text);
+    assert.ok(rows.length >= 3, stream.text);
+    const scores = rows.map((r) => r.score);
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      `rows in the order of their scores: ${JSON.stringify(rows)}`,
+    );
+  });
+
   it('@docchat names in its Sources list the section of the sentence it quotes, not the one its passage starts in', async () => {
     const store = await documents.createVectorStore({ name: 'Handbook' });
     const file = await documents.uploadFile({ filename: 'handbook.md', data: new TextEncoder().encode(HANDBOOK) });
