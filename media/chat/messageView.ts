@@ -4,6 +4,7 @@ import { citedSources } from '../../src/chatCore/citations';
 import { quotedHeading } from '../../src/chatCore/quotedSection';
 import { sourceTitle } from '../../src/chatCore/grounding';
 import { isOpenableLink } from '../../src/chatCore/links';
+import { makeSnippet } from '../../src/chatCore/snippet';
 import { LOCAL_CHAT_MODEL } from '../../src/chatCore/modelTraits';
 import type {
   AssistantMessage,
@@ -519,7 +520,8 @@ export class AnswerView {
           ? h('span', { className: 'source-uncited', text: l10n.t('not quoted in the answer') })
           : undefined,
       ];
-      const snippet = source.content.slice(0, 240).replace(/\s+/g, ' ');
+      // Plain text cut at a word, as search results show it: no heading marks, emphasis or table pipes.
+      const snippet = makeSnippet(source.content, '', 240).text;
       return h(
         'li',
         { className: cited.has(source.number) ? 'source cited' : 'source' },

@@ -569,6 +569,22 @@ describe('chat webview', () => {
     assert.match(t.$$('.source-link')[0]!.textContent ?? '', /policy\.md.*not quoted in the answer/);
   });
 
+  it('shows the excerpt of each source as plain text cut at a word, without markdown marks', () => {
+    const t = setup();
+    const content = `## Folder sync\n\n**Sync Folder to Vector Store…** picks the store.\n\n| key | value |\n|---|---|\n| a | b |\n${'word '.repeat(80)}`;
+    const sources: AssistantMessage['sources'] = [
+      { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'guide.md', content, number: 1 },
+    ];
+    t.send(t.state(conversation([question, pending('a1', 'r1')])));
+    t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: false });
+    t.frame();
+    const excerpt = t.$$('.source-snippet')[0]!.textContent ?? '';
+    assert.match(excerpt, /^Folder sync Sync Folder to Vector Store… picks the store\./);
+    assert.doesNotMatch(excerpt, /##|\*\*|\|/);
+    assert.match(excerpt, /word…$/, 'cut after a whole word');
+  });
+
   it('invites questions about documents (not code) in an empty chat', () => {
     const t = setup();
     t.send(t.state(conversation([])));
