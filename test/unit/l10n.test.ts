@@ -52,7 +52,7 @@ const SHOWN_ARGUMENTS = new Map<string, number[]>(
     option: [1],
     endAnnouncement: [0],
     // quick pick status rows, input validation, tree items
-    statusItem: [0, 1],
+    statusItem: [1, 2],
     problem: [0],
     TreeItem: [0],
     MessageNode: [1],

@@ -133,7 +133,8 @@ class SearchPicker {
       ? storesOfferingQuery(stores, value).items
       : [
           statusItem(
-            vscode.l10n.t('$(info) No vector store yet'),
+            'info',
+            vscode.l10n.t('No vector store yet'),
             vscode.l10n.t('Create one in the Vector Stores view, then attach documents to it.'),
           ),
         ];

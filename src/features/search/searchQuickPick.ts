@@ -49,7 +49,7 @@ export function showSearchQuickPick(options: SearchPickerOptions): vscode.QuickP
     picker.title = vscode.l10n.t('DocChat: Search a Vector Store');
     picker.placeholder = vscode.l10n.t('Type what to search for');
   }
-  picker.items = [{ label: vscode.l10n.t('$(loading~spin) Listing the vector stores…'), alwaysShow: true }];
+  picker.items = [{ label: vscode.l10n.t('Listing the vector stores…'), iconPath: new vscode.ThemeIcon('loading~spin'), alwaysShow: true }];
   if (options.value) picker.value = options.value;
   picker.show();
   return picker;

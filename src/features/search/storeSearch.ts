@@ -28,8 +28,12 @@ export const REVEAL: vscode.QuickInputButton = {
 };
 
 /** A line that is not a result (a hint, progress, an error): shown whatever is typed. */
-export function statusItem(label: string, detail?: string): PickItem {
-  return { label, detail, alwaysShow: true };
+/**
+ * A row that says what the picker is doing. Its icon is the row's icon, not `$(…)` in its label, so
+ * a screen reader speaks the sentence and not the icon's name ("eye-closed", "loading spin").
+ */
+export function statusItem(icon: string, label: string, detail?: string): PickItem {
+  return { label, iconPath: new vscode.ThemeIcon(icon), detail, alwaysShow: true };
 }
 
 /**
@@ -124,34 +128,37 @@ export class StoreSearch {
       case 'idle':
         this.showStatus([
           statusItem(
-            vscode.l10n.t('$(search) Type to search'),
+            'search',
+            vscode.l10n.t('Type to search'),
             vscode.l10n.t('Results show the file, the score (0–1) and the matching passage.'),
           ),
         ]);
         break;
       case 'pending':
-        this.showStatus([statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query))]);
+        this.showStatus([statusItem('loading~spin', vscode.l10n.t('Searching for "{0}"…', state.query))]);
         break;
       case 'loading':
         this.showStatus([
           waitSeconds > 0
             ? statusItem(
-                vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', waitSeconds),
+                'watch',
+                vscode.l10n.t('Waiting {0} s for the search rate limit…', waitSeconds),
                 vscode.l10n.t('The documents service allows 30 searches a minute.'),
               )
-            : statusItem(vscode.l10n.t('$(loading~spin) Searching for "{0}"…', state.query)),
+            : statusItem('loading~spin', vscode.l10n.t('Searching for "{0}"…', state.query)),
         ]);
         break;
       case 'waiting':
         this.showStatus([
           statusItem(
-            vscode.l10n.t('$(watch) Waiting {0} s for the search rate limit…', Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))),
+            'watch',
+            vscode.l10n.t('Waiting {0} s for the search rate limit…', Math.max(waitSeconds, Math.ceil(state.waitMs / 1000))),
             vscode.l10n.t('The service asked DocChat to slow down; the search runs again by itself.'),
           ),
         ]);
         break;
       case 'error':
-        this.showStatus([statusItem(`$(error) ${describeError(state.error)}`, vscode.l10n.t('Details are in the DocChat output.'))]);
+        this.showStatus([statusItem('error', describeError(state.error), vscode.l10n.t('Details are in the DocChat output.'))]);
         break;
       case 'results': {
         const query = state.query;
@@ -163,15 +170,14 @@ export class StoreSearch {
               ...(hidden
                 ? [
                     statusItem(
-                      hidden === 1
-                        ? vscode.l10n.t('$(eye-closed) 1 weaker match not shown')
-                        : vscode.l10n.t('$(eye-closed) {0} weaker matches not shown', hidden),
+                      'eye-closed',
+                      hidden === 1 ? vscode.l10n.t('1 weaker match not shown') : vscode.l10n.t('{0} weaker matches not shown', hidden),
                       vscode.l10n.t('Their scores are far below the best match of this search.'),
                     ),
                   ]
                 : []),
             ]
-          : [statusItem(vscode.l10n.t('$(info) No results for "{0}"', query))];
+          : [statusItem('info', vscode.l10n.t('No results for "{0}"', query))];
         break;
       }
     }

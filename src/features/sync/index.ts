@@ -150,6 +150,10 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       if (outcome === 'deleted' || outcome === 'gone') {
         tree.removeStore(store.id);
         services.log.child('sync').info(`The sync of ${label(follow)} was not confirmed: deleted the new vector store ${store.id} again`);
+        // Its "created" notification may still be on screen: say it is gone again.
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('DocChat: the sync was not confirmed, so the new, empty vector store "{0}" was deleted again.', name),
+        );
       } else if (outcome === 'unsupported') {
         void vscode.window.showWarningMessage(
           vscode.l10n.t('DocChat: the documents service does not delete vector stores, so the new, empty store "{0}" stays.', name),

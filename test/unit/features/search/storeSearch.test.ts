@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
 
-type Item = { label: string; description?: string; detail?: string };
+type Item = { label: string; description?: string; detail?: string; iconPath?: { id?: string } };
 
 /** Records every assignment of `items` and `busy`, as the extension host would send each one on. */
 class RecordingPicker {
@@ -18,7 +18,8 @@ class RecordingPicker {
   }
   set items(items: Item[]) {
     this._items = items;
-    this.sent.push(`items: ${items.map((i) => i.description || i.label).join(' | ')}`);
+    // A status row's icon is its iconPath, never `$(…)` in the label a screen reader speaks.
+    this.sent.push(`items: ${items.map((i) => (i.iconPath?.id ? `[${i.iconPath.id}] ` : '') + (i.description || i.label)).join(' | ')}`);
   }
   get busy(): boolean {
     return this._busy;
@@ -101,9 +102,9 @@ describe('store search in the quick pick', () => {
       () => false,
     );
     search.setQuery('invoices');
-    assert.deepEqual(picker.sent, ['busy: true', 'items: $(loading~spin) Searching for "invoices"…']);
+    assert.deepEqual(picker.sent, ['busy: true', 'items: [loading~spin] Searching for "invoices"…']);
     await until(() => results(picker));
-    assert.deepEqual(picker.sent.slice(2), ['busy: false', 'items: retention.md · score 0.90']);
+    assert.deepEqual(picker.sent.slice(2), ['busy: false', 'items: [file] retention.md · score 0.90']);
     search.dispose();
   });
 
