@@ -136,8 +136,6 @@ export function searchRequest(
   return { query, max_num_results: maxResults, ...(restriction.length ? { file_ids: restriction.map((f) => f.id) } : {}) };
 }
 
-export { makeSnippet, queryTerms, type Snippet } from '../../chatCore/snippet';
-
 /** "0.87" for a 0–1 score. */
 export function formatScore(score: number): string {
   return Number.isFinite(score) ? score.toFixed(2) : '–';

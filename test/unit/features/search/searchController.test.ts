@@ -1,14 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { SearchResult } from '../../../../src/api/documents/schemas';
 import { RateLimitError } from '../../../../src/api/http/errors';
-import {
-  SearchController,
-  makeSnippet,
-  queryTerms,
-  searchRequest,
-  shownResults,
-  type SearchState,
-} from '../../../../src/features/search/searchController';
+import { makeSnippet, queryTerms } from '../../../../src/chatCore/snippet';
+import { SearchController, searchRequest, shownResults, type SearchState } from '../../../../src/features/search/searchController';
 import { attachText, startTestBackend, type TestBackend } from '../backend';
 import { ManualTimers, until } from '../manualTimers';
 
