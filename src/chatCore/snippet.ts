@@ -123,6 +123,9 @@ export function makeSnippet(content: string, query: string, width = 160): Snippe
   // Inward to word boundaries, never past the match.
   start = toBoundary(text, start, 1, at < 0 ? end : at);
   end = toBoundary(text, end, -1, at < 0 ? start : at + length);
+  // Not from or up to a table's cell separator: "…· false · offer" reads as "…false · offer".
+  while (start < (at < 0 ? end : at) && /[\s·]/.test(text[start]!)) start++;
+  while (end > (at < 0 ? start : at + length) && /[\s·]/.test(text[end - 1]!)) end--;
   const body = text.slice(start, end).trim();
   const lead = text.slice(start, end).length - text.slice(start, end).trimStart().length;
   const prefix = start > 0 ? '…' : '';

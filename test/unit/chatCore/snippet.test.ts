@@ -43,6 +43,14 @@ describe('search snippets', () => {
   });
 
   describe('makeSnippet', () => {
+    it('neither starts nor ends a cut at a table cell separator', () => {
+      const table = `| setting | default | what it does |\n|---|---|---|\n${Array.from({ length: 12 }, (_, i) => `| docchat.key${i} | false | offer agents the tools number ${i} |`).join('\n')}`;
+      for (const query of ['tools number 7', 'docchat.key5', 'false']) {
+        const text = makeSnippet(table, query, 80).text;
+        assert.doesNotMatch(text, /^…?\s*·|·\s*…?$/, `${query}: ${text}`);
+      }
+    });
+
     const prose =
       'DocChat searches the vector stores you choose. To attach a whole folder, run DocChat: Sync Folder from the Explorer; ' +
       'the folder is uploaded, converted and kept in sync as you save. Older act at once when a change arrives, and the ' +
