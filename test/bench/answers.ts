@@ -116,8 +116,8 @@ function gatewayOf(answer: (messages: readonly PlainMessage[]) => string, explai
   return {
     async *streamChatCompletion(request) {
       if (explain) {
-        const { sources, question, earlier } = collectSources(request.messages);
-        const top = scoreUnits(sources.flatMap(unitsOf), question, earlier.slice(-2)).slice(0, 6);
+        const { sources, question, earlier, previousAnswer } = collectSources(request.messages);
+        const top = scoreUnits(sources.flatMap(unitsOf), question, earlier.slice(-2), previousAnswer).slice(0, 6);
         process.stderr.write(`${top.map((s) => `  ${s.score.toFixed(2)} [${s.unit.source}] ${s.unit.text.slice(0, 140)}`).join('\n')}\n`);
       }
       yield { content: answer(request.messages), finishReason: 'stop' };

@@ -24,6 +24,7 @@ import { FileNameCache, numberSources } from '../../src/chatCore/grounding';
 import type { ChatMessage, ChatSource, PassageSource } from '../../src/chatCore/conversation';
 import { buildChatMessages, type PromptMessage } from '../../src/chatCore/promptBuilder';
 import { answer as answerNow, collectSources, type PlainMessage } from '../../src/backend/gateway/extractive';
+import { leansOnConversation } from '../../src/backend/gateway/answerScoring';
 import { unitsOf } from '../../src/backend/gateway/answerUnits';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
 import { answer as answerFirst } from './answers/extractiveBefore';
@@ -261,6 +262,76 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const f3 = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
 const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
 
+/** The turn of a task: MT-RAG's task ids end in `<::>n`. */
+const turnOf = (c: Case) => Number(c.taskId.split('<::>')[1] ?? 1);
+
+/** The messages with every assistant message emptied: the model as it was when it read no earlier answer. */
+const withoutAnswers = (messages: readonly PlainMessage[]) => messages.map((m) => (m.role === 'assistant' ? { ...m, content: '' } : m));
+
+/**
+ * Follow-ups (turn 2 and later), and among them those whose question leans on the conversation
+ * for its subject (`leansOnConversation`): `local-extractive` now against the same model reading
+ * no earlier answer (as it did before it took a leaning question's subject from the previous
+ * answer too).
+ */
+function followUpTable(cases: readonly Case[], halves: readonly Half[]): Table {
+  const rows: (string | number)[][] = [];
+  const signed = (n: number) => (n >= 0 ? `+${n.toFixed(3)}` : n.toFixed(3));
+  const subsets = [
+    { label: 'turns 2 and later', keep: (c: Case) => turnOf(c) >= 2 },
+    { label: 'of which lean on the conversation', keep: (c: Case) => turnOf(c) >= 2 && leansOnConversation(questionOf(c)) },
+  ];
+  for (const half of halves) {
+    for (const subset of subsets) {
+      const of = cases.filter((c) => c.half === half && subset.keep(c));
+      for (const grounding of ['retrieved', 'oracle'] as const) {
+        const beforeText = of.map((c) => answerNow(withoutAnswers(c[grounding].messages)));
+        const nowText = of.map((c) => answerNow(c[grounding].messages));
+        const before = of.map((c, i) => judge(c, c[grounding], beforeText[i]!));
+        const now = of.map((c, i) => judge(c, c[grounding], nowText[i]!));
+        const right = (judged: Judged[]) => {
+          const quoting = judged.filter((j) => j.rightSentence !== undefined);
+          return pct(quoting.filter((j) => j.rightSentence).length, quoting.length);
+        };
+        const [low, high] = pairedBootstrap(
+          now.map((j) => j.f1),
+          before.map((j) => j.f1),
+        );
+        rows.push([
+          `${half === 'tune' ? 'tuning half' : 'held out'}: ${subset.label}, ${of.length}`,
+          grounding === 'retrieved' ? "DocChat's grounding" : 'oracle',
+          `${f3(mean(before.map((j) => j.f1)))} → ${f3(mean(now.map((j) => j.f1)))} (${signed(mean(now.map((j) => j.f1)) - mean(before.map((j) => j.f1)))} [${signed(low)}, ${signed(high)}])`,
+          `${f3(mean(before.map((j) => j.rougeL)))} → ${f3(mean(now.map((j) => j.rougeL)))}`,
+          `${f3(mean(before.map((j) => j.precision)))} → ${f3(mean(now.map((j) => j.precision)))}`,
+          `${sum(before.map((j) => j.unrelated))} → ${sum(now.map((j) => j.unrelated))}`,
+          `${before.filter((j) => j.firstRelevant).length} → ${now.filter((j) => j.firstRelevant).length}`,
+          `${right(before)} → ${right(now)}`,
+          nowText.filter((text, i) => text !== beforeText[i]).length,
+        ]);
+      }
+    }
+  }
+  return {
+    caption:
+      "Follow-ups: `local-extractive` reading no earlier answer → now (a question that leans on the conversation also takes the previous answer's words)",
+    columns: [
+      'turns',
+      'grounding',
+      'ROUGE-1 F1 (difference [95% paired-bootstrap interval])',
+      'ROUGE-L F',
+      'ROUGE-1 precision',
+      'unrelated quotes',
+      'first quote from a relevant passage',
+      'right sentence of the relevant passage quoted',
+      'answers that changed',
+    ],
+    rows,
+  };
+}
+
+/** The question of a case: the last user message of its prompt, without sources. */
+const questionOf = (c: Case) => collectSources(c.retrieved.messages).question;
+
 async function run(): Promise<BenchResult | undefined> {
   const collection = findCollection();
   if (!collection) return undefined;
@@ -329,6 +400,7 @@ async function run(): Promise<BenchResult | undefined> {
       ]);
     }
   }
+  const followUps = followUpTable(cases, halves);
   const domains = [...new Set(cases.map((c) => c.domain))].sort();
   const byDomain: Table = {
     caption: 'By domain (the halves judged together): ROUGE-1 F1, ROUGE-L F and the right sentence of the relevant passage quoted',
@@ -386,7 +458,7 @@ async function run(): Promise<BenchResult | undefined> {
     method:
       `${cases.length} answerable turns with a reference answer (${domains.join(', ')}) of ${collection.folder}: each conversation is played through the chat's answer path (\`generateAnswer\`, grounding with ${MAX_RESULTS} results in the domain's store of the embedded backend) with the reference answers as the assistant's text; each turn's prompt is answered by each model, and again with the relevant passages as the only sources (oracle). ` +
       'Words are lower-cased letters and digits without DocChat\'s English stop words, on both sides, unstemmed; ROUGE-1 recall is the share of the reference\'s words the quotes hold and ROUGE-1 precision the share of the quoted words the reference holds (both clipping repeated words), ROUGE-1 F1 their harmonic mean, ROUGE-L F the LCS F1 (β = 1), each the mean over turns (an answer that quotes nothing scores 0). "Unrelated quotes": of all the quotes of the turns, those that hold no word of the reference answer (same words). "First quote from a relevant passage": of all turns. "Right sentence": of the turns whose answer quotes a relevant passage, the first such quote is the sentence of that passage with the highest ROUGE-1 F1 against the reference.',
-    tables: [summary, interval, byDomain],
+    tables: [summary, interval, followUps, byDomain],
     notes: [
       'Conversations are split by the first byte of the SHA-256 of their id (even: tuning half, odd: held out); sentence choice was tuned on the tuning half only.',
       'The lead baselines quote the first one or two sentences of the top source in the same format.',

@@ -144,6 +144,21 @@ const LEANING_MAX_TERMS = 1;
 /** …and so does one with two that refers back ("and how do I restrict it to some files?"). */
 const REFERS_BACK = /\b(?:it|its|that|this|they|them|those|these|there)\b/i;
 const REFERRING_MAX_TERMS = 2;
+/**
+ * A question that leans on the conversation also carries the previous answer's words, this much
+ * (below the previous question's): at most ANSWER_TERMS of them, the rarest of those at least
+ * ANSWER_MIN_SHARE of the units hold. A word only a sentence or two hold is incidental to what
+ * the answer was about ("temperature" in a sentence on the gear button); the words that recur in
+ * the sources sent ("sync", "token") name the topic. Measured on MT-RAG's conversations and
+ * DocChat's own question sets (their tuning halves, test/bench/answersPublic.ts and answers.ts):
+ * with every word of the answer, or its rarest, or a weight of 0.5, follow-ups on DocChat's own
+ * documents quoted the sentence just quoted again instead of answering ("and how do I change it?"
+ * after "Which model answers in Local mode?"); this setting changed none of those and moved
+ * MT-RAG's follow-ups by less than the noise.
+ */
+const ANSWER_WEIGHT = 0.3;
+const ANSWER_TERMS = 3;
+const ANSWER_MIN_SHARE = 0.08;
 
 /** Words that ask rather than name what is asked about ("how long", "is there a way to"). */
 const ASKING = /\b(?:how\s+(?:many|much|long|often|far|big|large|old|fast)|what\s+kind\s+of|is\s+there\s+a\s+way\s+to|way\s+to)\b/gi;
@@ -156,17 +171,34 @@ export function leansOnConversation(question: string): boolean {
 
 /**
  * Query terms with their weights: the question's, then earlier questions' words it lacks — the
- * last earlier question's most, since a follow-up is about what was asked just before.
+ * last earlier question's most, since a follow-up is about what was asked just before. A question
+ * that leans on the conversation also takes `answered`, words of the previous answer, below the
+ * previous question's: after "How do I sync a folder?" and "and can I cancel it?", what "and how
+ * do I stop it?" is about is in the sentences that were quoted, not in the questions' words.
  */
-export function queryWeights(question: string, earlier: readonly string[] = []): Map<string, number> {
+export function queryWeights(question: string, earlier: readonly string[] = [], answered: readonly string[] = []): Map<string, number> {
   const weights = new Map<string, number>();
   for (const term of termsOf(question.replace(ASKING, ' '))) weights.set(term, 1);
-  const carried = earlier.length && leansOnConversation(question) ? LEANING_EARLIER_WEIGHT : EARLIER_WEIGHT;
+  const leans = earlier.length > 0 && leansOnConversation(question);
+  const carried = leans ? LEANING_EARLIER_WEIGHT : EARLIER_WEIGHT;
   [...earlier].reverse().forEach((text, i) => {
     const weight = i === 0 ? carried : EARLIER_WEIGHT;
     for (const term of termsOf(text.replace(ASKING, ' '))) if (!weights.has(term)) weights.set(term, weight);
   });
+  if (leans) for (const term of answered) if ((weights.get(term) ?? 0) < ANSWER_WEIGHT) weights.set(term, ANSWER_WEIGHT);
   return weights;
+}
+
+/**
+ * The words of the previous answer a leaning question carries, as roots, rarest first: those at
+ * least ANSWER_MIN_SHARE of the units hold, at most ANSWER_TERMS (in the answer's order when as rare).
+ */
+export function answerTerms(answer: string, df: ReadonlyMap<string, number>, unitCount: number): string[] {
+  if (!answer.trim() || !unitCount) return [];
+  return [...new Set(termsOf(answer))]
+    .filter((term) => (df.get(term) ?? 0) >= ANSWER_MIN_SHARE * unitCount)
+    .sort((a, b) => df.get(a)! - df.get(b)!)
+    .slice(0, ANSWER_TERMS);
 }
 
 /**
@@ -238,11 +270,7 @@ export function namesNear(text: string, thing: string): boolean {
 }
 
 /** Every unit that shares a word with the question, best first. */
-export function scoreUnits(units: readonly Unit[], question: string, earlier: readonly string[] = []): Scored[] {
-  const weights = queryWeights(question, earlier);
-  if (!weights.size || !units.length) return [];
-  const type = questionType(question);
-  const thing = type === 'choice' ? askedFor(question) : undefined;
+export function scoreUnits(units: readonly Unit[], question: string, earlier: readonly string[] = [], previousAnswer = ''): Scored[] {
   const tokensOf = new Map(units.map((u) => [u, rootsOf(u.tokens)]));
   const df = new Map<string, number>();
   for (const unit of units) for (const term of new Set(tokensOf.get(unit))) df.set(term, (df.get(term) ?? 0) + 1);
@@ -250,6 +278,10 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
     const n = df.get(term) ?? 0;
     return Math.log(1 + (units.length - n + 0.5) / (n + 0.5));
   };
+  const weights = queryWeights(question, earlier, answerTerms(previousAnswer, df, units.length));
+  if (!weights.size || !units.length) return [];
+  const type = questionType(question);
+  const thing = type === 'choice' ? askedFor(question) : undefined;
   const averageLength = units.reduce((sum, u) => sum + u.tokens.length, 0) / units.length;
   // Coverage is of the question's own words, and of the subject it leans on (weighted as carried).
   let totalWeight = 0;

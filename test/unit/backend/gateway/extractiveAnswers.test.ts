@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { answer, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
-import { askedFor, closeness, namesNear, type Scored, selectUnits } from '../../../../src/backend/gateway/answerScoring';
+import { answer, answeredText, collectSources, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
+import { askedFor, closeness, namesNear, queryWeights, type Scored, selectUnits } from '../../../../src/backend/gateway/answerScoring';
 import { isRunOn, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources } from '../../../../src/chatCore/citations';
 import { matchRoot } from '../../../../src/common/terms';
@@ -357,5 +357,87 @@ In Offline mode the app's \`lite\` engine answers by looking the question up in 
     const text = answer(grounded([MENU, CHAT, ENGINE], 'Which engine answers in Offline mode?'));
     assert.match(firstQuote(text), /^- "In Offline mode the app's `lite` engine answers/, text);
     assert.match(text, /Use a Remote Engine/, 'the sentence that only repeats the word is still quoted, after it');
+  });
+});
+
+describe('local-extractive: a follow-up that leans on the conversation takes its subject from the previous answer too', () => {
+  // Three ways to stop something; the conversation is about the vault, a word no question uses.
+  const MAIL = 'mail.md\nThe mail server sends a report every morning. To stop the mail server, run **Stop Mail** from the status bar.';
+  const PRINT = 'print.md\nTo stop a print job, press **Cancel** in the print queue. The print queue lists every job.';
+  const VAULT =
+    'vault.md\nTo stop the vault, run **Pause Vault** from the status bar. The vault keeps nightly backups for thirty days. The vault is encrypted at rest.';
+  const OTHER =
+    'editor.md\nThe editor opens files. The theme changes colours. The terminal runs commands. The explorer lists folders. The search view finds text. The settings editor edits settings.';
+  const quoted = (...quotes: string[]) =>
+    `From the supplied sources:\n\n${quotes.map((q) => `- "${q}" [2]`).join('\n')}\n\n_local-extractive: quoted from the sources, not generated._`;
+  const KEPT = 'The vault keeps nightly backups for thirty days.';
+
+  it('quotes the way to stop what the earlier answers were about, not the first source that says how to stop something', () => {
+    const text = answer(
+      grounded(
+        [MAIL, VAULT, PRINT, OTHER],
+        'What keeps the nightly copies?',
+        quoted(KEPT),
+        'and how long?',
+        quoted(KEPT),
+        'and how do I stop it?',
+      ),
+    );
+    assert.match(firstQuote(text), /^- "To stop the vault, run \*\*Pause Vault\*\* from the status bar\." \[2\]$/, text);
+  });
+
+  it("reads another model's answer as its text", () => {
+    const text = answer(
+      grounded(
+        [MAIL, VAULT, PRINT, OTHER],
+        'What keeps the nightly copies?',
+        'The nightly copies are kept by the vault for thirty days [2].',
+        'and how long?',
+        'Thirty days: the vault keeps them that long [2].',
+        'and how do I stop it?',
+      ),
+    );
+    assert.match(firstQuote(text), /To stop the vault/, text);
+  });
+
+  it("weighs the previous answer's words below the previous question's, and only for a question that leans", () => {
+    const leaning = queryWeights('and how do I stop it?', ['What keeps the nightly copies?'], ['vault']);
+    assert.ok(leaning.get('vault')! > 0 && leaning.get('vault')! < leaning.get(matchRoot('nightly'))!, JSON.stringify([...leaning]));
+    assert.equal(queryWeights('How do I stop the mail server?', ['What keeps the nightly copies?'], ['vault']).has('vault'), false);
+  });
+
+  it('does not carry the previous answer into a question that names its own subject', () => {
+    const text = answer(
+      grounded([MAIL, VAULT, PRINT, OTHER], 'What keeps the nightly copies?', quoted(KEPT), 'How do I stop the mail server?'),
+    );
+    assert.match(firstQuote(text), /To stop the mail server/, text);
+  });
+
+  it("reads of this model's answers only the quotes, and nothing of an answer that quotes nothing", () => {
+    assert.equal(answeredText(quoted(KEPT, 'The vault is encrypted at rest.')), `- "${KEPT}"\n- "The vault is encrypted at rest."`);
+    const table =
+      'From the supplied sources:\n\n| setting | default |\n|---|---|\n| `a.b` | `1` |\n\n[2]\n\n_local-extractive: quoted from the sources, not generated._';
+    assert.equal(answeredText(table), '| setting | default |\n|---|---|\n| `a.b` | `1` |');
+    const nothing = answer(grounded([MAIL], 'Which colour is the sky?'));
+    assert.match(nothing, /nothing to quote/);
+    assert.equal(answeredText(nothing), '');
+    assert.equal(answeredText(answer([{ role: 'user', content: 'hello' }])), '', 'what it says without sources is not an answer');
+    assert.equal(answeredText('Backups are kept for thirty days [1][2].'), 'Backups are kept for thirty days.');
+  });
+
+  it('takes the answer just before the question, not an older one', () => {
+    const { previousAnswer, earlier, question } = collectSources(
+      grounded(
+        [VAULT],
+        'What keeps the nightly copies?',
+        quoted(KEPT),
+        'and how long?',
+        quoted('The vault is encrypted at rest.'),
+        'and how do I stop it?',
+      ),
+    );
+    assert.equal(question, 'and how do I stop it?');
+    assert.deepEqual(earlier, ['What keeps the nightly copies?', 'and how long?']);
+    assert.equal(previousAnswer, '- "The vault is encrypted at rest."');
   });
 });
