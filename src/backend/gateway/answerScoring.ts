@@ -14,7 +14,7 @@
  * sources are numbered best first, which counts a little, and a source's first sentences count a
  * little more than its later ones: a passage tends to open with what it is about.
  */
-import { matchRoot } from '../../common/terms';
+import { matchRoot, namesItsSubject } from '../../common/terms';
 import { tokenize } from '../search/tokenize';
 import type { Unit } from './answerUnits';
 
@@ -163,10 +163,14 @@ const ANSWER_MIN_SHARE = 0.08;
 /** Words that ask rather than name what is asked about ("how long", "is there a way to"). */
 const ASKING = /\b(?:how\s+(?:many|much|long|often|far|big|large|old|fast)|what\s+kind\s+of|is\s+there\s+a\s+way\s+to|way\s+to)\b/gi;
 
-/** Whether a question leans on the conversation for its subject: "and how do I change it?". */
+/**
+ * Whether a question leans on the conversation for its subject: "and how do I change it?". One
+ * that names a file or quotes an identifier ("What is in budget.xlsx?") names its own, however
+ * few its words (`namesItsSubject`).
+ */
 export function leansOnConversation(question: string): boolean {
   const own = new Set(tokenize(question.replace(ASKING, ' '))).size;
-  return own <= LEANING_MAX_TERMS || (own <= REFERRING_MAX_TERMS && REFERS_BACK.test(question));
+  return (own <= LEANING_MAX_TERMS && !namesItsSubject(question)) || (own <= REFERRING_MAX_TERMS && REFERS_BACK.test(question));
 }
 
 /**
