@@ -238,6 +238,38 @@ function sectionsNamed(collection: Collection, a: Answered): { sources: number; 
   }
   return counts;
 }
+/**
+ * Each quote of an answer (the statements before its citations, as the chat reads them) with the
+ * place it is quoted from: the document and the heading path of the section the quote is found in
+ * there (the cited passage's file and number when it is not found).
+ */
+function quotePlaces(collection: Collection, a: Answered): { text: string; place: string }[] {
+  const out: { text: string; place: string }[] = [];
+  for (const n of citedSources(a.text, a.sources.length)) {
+    const source = a.sources[n - 1];
+    if (source?.kind !== 'passage') continue;
+    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
+    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
+    const passage = locatePassage(document, source.content);
+    for (const statement of citedStatements(a.text, n, a.sources.length)) {
+      const span = passage ? locateQuote(document, statement, passage)[0] : undefined;
+      out.push({ text: statement, place: span ? `${file} > ${headingPathAt(document, span.start)}` : `${file} [${n}]` });
+    }
+  }
+  return out;
+}
+/**
+ * A clean answer quotes the expected sentence and nothing from another document or section than
+ * the one it is in: no quote a newcomer has to skip as noise.
+ */
+function clean(collection: Collection, q: Question, a: Answered): boolean {
+  const places = quotePlaces(collection, a);
+  const expected = places.find((p) => quotes(q, p.text));
+  return expected !== undefined && places.every((p) => p.place === expected.place);
+}
+/** How many quotes an answer has: its statements before a citation. */
+const quotesIn = (a: Answered) =>
+  citedSources(a.text, a.sources.length).reduce((n, s) => n + citedStatements(a.text, s, a.sources.length).length, 0);
 const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
 
 interface Row {
@@ -276,8 +308,9 @@ async function run(): Promise<BenchResult> {
     { id: 'heldout', label: 'held out (never looked at while tuning)' },
   ] as const;
   const summary: Table = {
-    caption: 'How often the answer quotes the sentence a person would quote (any quote, and the first one)',
-    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)'],
+    caption:
+      'How often the answer quotes the sentence a person would quote (any quote, and the first one), how many quotes it has, and how often it is clean: the expected sentence and nothing from another document or section',
+    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)', 'quotes per answer', 'clean answers'],
     rows: COLLECTIONS.flatMap((collection) =>
       [...sets, { id: 'all', label: 'all' } as const].flatMap((set) =>
         GENERATORS.map((g) => {
@@ -289,6 +322,8 @@ async function run(): Promise<BenchResult> {
             pct(answers.filter(({ q, a }) => quotes(q, a.text)).length, answers.length),
             pct(answers.filter(({ q, a }) => quotes(q, firstQuote(a.text))).length, answers.length),
             (answers.reduce((n, { a }) => n + citations(a.text), 0) / Math.max(1, answers.length)).toFixed(1),
+            (answers.reduce((n, { a }) => n + quotesIn(a), 0) / Math.max(1, answers.length)).toFixed(2),
+            pct(answers.filter(({ q, a }) => clean(collection, q, a)).length, answers.length),
           ];
         }),
       ),

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import {
+  OFF_TOPIC_PRECISION,
+  offTopicQuote,
+  precisionByPosition,
   quotesOf,
   rouge1F,
   rouge1Precision,
@@ -39,6 +42,33 @@ describe('public answer benchmark measures', () => {
     assert.ok(unrelatedQuote('It was there and then.', reference), 'a quote of stop words only holds no word of it');
     assert.ok(!unrelatedQuote('Production fell in the North.', reference), 'one shared word, whatever its case, relates it');
     assert.ok(unrelatedQuote('Productions fell.', reference), 'words are not stemmed');
+  });
+
+  it('calls a quote off-topic when fewer than one in five of its words are words of the reference', () => {
+    assert.equal(OFF_TOPIC_PRECISION, 0.2);
+    const reference = rougeWords('The cotton gin raised cotton production in the South.');
+    // One of seven words ("cotton") is the reference's: 1/7 < 0.2, though it is not unrelated.
+    const aside = 'Egyptian cotton sells well in London markets today.';
+    assert.ok(offTopicQuote(aside, reference));
+    assert.ok(!unrelatedQuote(aside, reference));
+    // One of five: exactly the threshold, not below it.
+    assert.ok(!offTopicQuote('Cotton sells in London street markets.', reference));
+    assert.ok(!offTopicQuote('The gin raised production.', reference));
+    assert.ok(offTopicQuote('It was there.', reference), 'a quote of stop words only holds none of its words');
+  });
+
+  it("averages each quote's precision by its place in the answers that have a quote there", () => {
+    const reference = rougeWords('cotton gin production south');
+    const positions = precisionByPosition([
+      { quotes: ['cotton gin', 'rice water', 'south india'], reference },
+      { quotes: ['cotton rice'], reference },
+    ]);
+    assert.deepEqual(positions, [
+      { count: 2, precision: (1 + 0.5) / 2 },
+      { count: 1, precision: 0 },
+      { count: 1, precision: 0.5 },
+    ]);
+    assert.ok(Number.isNaN(precisionByPosition([{ quotes: ['cotton'], reference }], 2)[1]!.precision));
   });
 
   it('scores ROUGE-L F by the longest common subsequence, order included', () => {
