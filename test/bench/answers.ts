@@ -21,6 +21,7 @@ import { FileNameCache, type GroundingDocuments } from '../../src/chatCore/groun
 import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
 import { answer as answerFirst } from './answers/extractiveBefore';
+import { isClean, type PlacedQuote } from './answers/clean';
 import { answer as answerPrevious } from './answers/previous/extractive';
 import { citedSources, citedStatements, sectionOf } from '../../src/chatCore/citations';
 import { quotedHeading } from '../../src/chatCore/quotedSection';
@@ -243,8 +244,8 @@ function sectionsNamed(collection: Collection, a: Answered): { sources: number; 
  * place it is quoted from: the document and the heading path of the section the quote is found in
  * there (the cited passage's file and number when it is not found).
  */
-function quotePlaces(collection: Collection, a: Answered): { text: string; place: string }[] {
-  const out: { text: string; place: string }[] = [];
+function quotePlaces(collection: Collection, a: Answered): PlacedQuote[] {
+  const out: PlacedQuote[] = [];
   for (const n of citedSources(a.text, a.sources.length)) {
     const source = a.sources[n - 1];
     if (source?.kind !== 'passage') continue;
@@ -258,15 +259,8 @@ function quotePlaces(collection: Collection, a: Answered): { text: string; place
   }
   return out;
 }
-/**
- * A clean answer quotes the expected sentence and nothing from another document or section than
- * the one it is in: no quote a newcomer has to skip as noise.
- */
-function clean(collection: Collection, q: Question, a: Answered): boolean {
-  const places = quotePlaces(collection, a);
-  const expected = places.find((p) => quotes(q, p.text));
-  return expected !== undefined && places.every((p) => p.place === expected.place);
-}
+/** The answer quotes the expected sentence and nothing from another document or section (isClean). */
+const clean = (collection: Collection, q: Question, a: Answered) => isClean(quotePlaces(collection, a), (text) => quotes(q, text));
 /** How many quotes an answer has: its statements before a citation. */
 const quotesIn = (a: Answered) =>
   citedSources(a.text, a.sources.length).reduce((n, s) => n + citedStatements(a.text, s, a.sources.length).length, 0);

@@ -13,6 +13,7 @@ import {
   unrelatedQuote,
 } from '../../bench/answersPublic/measures';
 import { answer } from '../../../src/backend/gateway/extractive';
+import { isClean } from '../../bench/answers/clean';
 
 describe('public answer benchmark measures', () => {
   it('compares words without stop words on both sides, lower-cased and unstemmed', () => {
@@ -96,5 +97,17 @@ describe('public answer benchmark measures', () => {
     assert.ok(sameSentence('The gin , invented in India , spread.', 'the gin invented in India spread'));
     assert.ok(!sameSentence('Rice grows in water.', 'The gin spread.'));
     assert.ok(!sameSentence('', 'The gin spread.'));
+  });
+
+  it('calls an answer clean when it quotes the expected sentence and nothing from another document or section', () => {
+    const expected = (text: string) => text.includes('Sync Folder');
+    const sync = { text: 'Sync Folder to Vector Store… picks the store.', place: 'user-guide.md > Folder sync' };
+    const sameSection = { text: 'A followed folder syncs on its own.', place: 'user-guide.md > Folder sync' };
+    const otherSection = { text: 'Attach and folder-sync handlers are measured.', place: 'benchmarks.md > Activation' };
+    assert.ok(isClean([sync], expected));
+    assert.ok(isClean([sameSection, sync], expected), 'a quote of the same section is no noise, wherever it stands');
+    assert.ok(!isClean([sync, otherSection], expected));
+    assert.ok(!isClean([sameSection], expected), 'without the expected sentence an answer is not clean');
+    assert.ok(!isClean([], expected));
   });
 });
