@@ -356,7 +356,7 @@ export function asksForSeveral(question: string): boolean {
  * the first one (0.6 of its score when it shares none, up to 1.2): on the tuning half that cut the
  * off-topic later quotes (ROUGE-1 precision below 0.2 against the reference,
  * test/bench/answersPublic/measures.ts) from 45 % to 39 % at the same ROUGE-1 F1, but on the
- * held-out half only from 44 % to 42 % (22 % to 20 % with the relevant passages as sources), and it
+ * held-out half only from 44 % to 42 % (21 % to 20 % with the relevant passages as sources), and it
  * lost an expected sentence of the README set's held-out half (test/bench/answers.ts).
  */
 export const DEFAULT_SELECTION: Selection = { maxQuotes: 3, maxChars: 1500, floor: 0.55, complementFloor: 0.25, perSource: 2 };

@@ -59,8 +59,8 @@ export function unrelatedQuote(quote: string, reference: readonly string[]): boo
  * A quote's ROUGE-1 precision below which it is off-topic: fewer than one in five of its words
  * (rougeWords) are words of the reference answer. Fixed before any rule was judged by it, from the
  * first quotes of the oracle run (the relevant passages as the only sources) on MT-RAG's tuning
- * half, which are about the question by construction: their median precision is 0.54, their 10th
- * percentile 0.16 and their 20th 0.25; 21 of 172 (12 %) fall below 0.2. A quote under it is less
+ * half, which are about the question by construction: as the model answered then, their median
+ * precision was 0.54, their 10th percentile 0.16 and their 20th 0.25; 21 of 172 (12 %) fell below 0.2. A quote under it is less
  * related to the reference than nearly nine in ten of those, yet it is not required to share no
  * word at all (unrelatedQuote), which a quote about another subject of the same sources rarely
  * manages: it still shares a word or two of the domain with the reference.
