@@ -21,6 +21,7 @@ import { FileNameCache, type GroundingDocuments } from '../../src/chatCore/groun
 import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
 import { answer as answerFirst } from './answers/extractiveBefore';
+import { isClean, type PlacedQuote } from './answers/clean';
 import { answer as answerPrevious } from './answers/previous/extractive';
 import { citedSources, citedStatements, sectionOf } from '../../src/chatCore/citations';
 import { quotedHeading } from '../../src/chatCore/quotedSection';
@@ -238,6 +239,31 @@ function sectionsNamed(collection: Collection, a: Answered): { sources: number; 
   }
   return counts;
 }
+/**
+ * Each quote of an answer (the statements before its citations, as the chat reads them) with the
+ * place it is quoted from: the document and the heading path of the section the quote is found in
+ * there (the cited passage's file and number when it is not found).
+ */
+function quotePlaces(collection: Collection, a: Answered): PlacedQuote[] {
+  const out: PlacedQuote[] = [];
+  for (const n of citedSources(a.text, a.sources.length)) {
+    const source = a.sources[n - 1];
+    if (source?.kind !== 'passage') continue;
+    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
+    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
+    const passage = locatePassage(document, source.content);
+    for (const statement of citedStatements(a.text, n, a.sources.length)) {
+      const span = passage ? locateQuote(document, statement, passage)[0] : undefined;
+      out.push({ text: statement, place: span ? `${file} > ${headingPathAt(document, span.start)}` : `${file} [${n}]` });
+    }
+  }
+  return out;
+}
+/** The answer quotes the expected sentence and nothing from another document or section (isClean). */
+const clean = (collection: Collection, q: Question, a: Answered) => isClean(quotePlaces(collection, a), (text) => quotes(q, text));
+/** How many quotes an answer has: its statements before a citation. */
+const quotesIn = (a: Answered) =>
+  citedSources(a.text, a.sources.length).reduce((n, s) => n + citedStatements(a.text, s, a.sources.length).length, 0);
 const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
 
 interface Row {
@@ -276,8 +302,9 @@ async function run(): Promise<BenchResult> {
     { id: 'heldout', label: 'held out (never looked at while tuning)' },
   ] as const;
   const summary: Table = {
-    caption: 'How often the answer quotes the sentence a person would quote (any quote, and the first one)',
-    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)'],
+    caption:
+      'How often the answer quotes the sentence a person would quote (any quote, and the first one), how many quotes it has, and how often it is clean: the expected sentence and nothing from another document or section',
+    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)', 'quotes per answer', 'clean answers'],
     rows: COLLECTIONS.flatMap((collection) =>
       [...sets, { id: 'all', label: 'all' } as const].flatMap((set) =>
         GENERATORS.map((g) => {
@@ -289,6 +316,8 @@ async function run(): Promise<BenchResult> {
             pct(answers.filter(({ q, a }) => quotes(q, a.text)).length, answers.length),
             pct(answers.filter(({ q, a }) => quotes(q, firstQuote(a.text))).length, answers.length),
             (answers.reduce((n, { a }) => n + citations(a.text), 0) / Math.max(1, answers.length)).toFixed(1),
+            (answers.reduce((n, { a }) => n + quotesIn(a), 0) / Math.max(1, answers.length)).toFixed(2),
+            pct(answers.filter(({ q, a }) => clean(collection, q, a)).length, answers.length),
           ];
         }),
       ),
