@@ -22,6 +22,7 @@ import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
 import { answer as answerFirst } from './answers/extractiveBefore';
 import { isClean, type PlacedQuote } from './answers/clean';
+import { outcome, outcomeMark, sourcesHolding } from './answers/missPlace';
 import { answer as answerPrevious } from './answers/previous/extractive';
 import { citedSources, citedStatements, sectionOf } from '../../src/chatCore/citations';
 import { quotedHeading } from '../../src/chatCore/quotedSection';
@@ -168,6 +169,12 @@ async function converse(q: Question, gateway: AnswerGateway, documents: Groundin
 /** Markup and line breaks do not decide whether a sentence was quoted. */
 const normalize = (text: string) => text.replace(/[`*]/g, '').replace(/\\\|/g, '|').replace(/\s+/g, ' ').trim();
 const quotes = (q: Question, text: string) => q.expect.some((e) => normalize(text).includes(normalize(e)));
+/** The numbers of the sources that hold an expected sentence: whether grounding gave the answer what it should quote. */
+const heldIn = (q: Question, a: Answered) =>
+  sourcesHolding(
+    a.sources.map((s) => ({ number: s.number, content: s.content })),
+    (text) => quotes(q, text),
+  );
 /** The answer up to its first citation: its first quote. */
 const firstQuote = (text: string) => text.split(/\[\d{1,3}\]/)[0] ?? '';
 const citations = (text: string) => new Set([...text.matchAll(/\[(\d{1,3})\]/g)].map((m) => m[1])).size;
@@ -358,7 +365,40 @@ async function run(): Promise<BenchResult> {
       ],
     ],
   };
-  const mark = (q: Question, a: Answered) => (quotes(q, firstQuote(a.text)) ? 'first' : quotes(q, a.text) ? 'quoted' : '**missed**');
+  // A miss says whether the sentence was in the turn's sources (the answer quoted another) or in none (grounding did not find it).
+  const mark = (q: Question, a: Answered) => outcomeMark(quotes(q, firstQuote(a.text)), quotes(q, a.text), heldIn(q, a));
+  const outcomeOf = (r: Row) => {
+    const a = r.answers.get('now')!;
+    return outcome(quotes(r.q, firstQuote(a.text)), quotes(r.q, a.text), heldIn(r.q, a));
+  };
+  const misses: Table = {
+    caption:
+      'Where the current answers miss: the expected sentence in one of the last turn’s sources (the answer quoted another) or in none of them (grounding did not find it)',
+    columns: ['questions', 'count', 'sources hold it', 'missed', 'missed, in the sources', 'missed, not in the sources'],
+    rows: COLLECTIONS.flatMap((collection) =>
+      sets.flatMap((set) =>
+        [
+          { label: 'all kinds', of: (r: Row) => r.q.set === set.id },
+          { label: 'third turns', of: (r: Row) => r.q.set === set.id && r.q.kind === 'third turn' },
+        ].map(({ label, of }) => {
+          const these = rows.filter((r) => r.collection === collection && of(r));
+          const outcomes = these.map(outcomeOf);
+          const count = (o: string) => outcomes.filter((x) => x === o).length;
+          const held = these.filter((r) => heldIn(r.q, r.answers.get('now')!).length > 0).length;
+          const inSources = count('missed, in the sources');
+          const notInSources = count('missed, not in the sources');
+          return [
+            `${collection.label}: ${set.label}, ${label}`,
+            these.length,
+            pct(held, these.length),
+            inSources + notInSources,
+            inSources,
+            notInSources,
+          ];
+        }),
+      ),
+    ),
+  };
   const detail: Table = {
     caption: 'Each question: the expected sentence quoted first, quoted later, or missed',
     columns: ['id', 'kind', 'question', ...GENERATORS.map((g) => g.id)],
@@ -386,10 +426,11 @@ async function run(): Promise<BenchResult> {
     goal: 'The answer quotes the sentence that answers the question for most demo questions, with only the sources it quotes cited.',
     method:
       'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of the documents, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it first was and as it was before its last change (kept copies) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
-    tables: [summary, byKind, opening, sections, detail],
+    tables: [summary, byKind, misses, opening, sections, detail],
     notes: [
       'Two question sets, each with the sentence a person would quote, written before the sentence choice was tuned on it: `test/bench/answers/questions.jsonl` over README.md and CHANGELOG.md (snapshot in `test/bench/answers/fixtures/`), and `test/bench/answers/demo-questions.jsonl` over the documents `npm start` seeds the demo store with — README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md (snapshot in `test/bench/answers/demo/`) — so the figures do not move when the documents change.',
       'Only the `tune` half of each set was looked at while tuning; the `heldout` half is reported apart.',
+      'A source holds the sentence when its text does (compared as above). A miss whose sentence is in a source is the answer’s choice of sentence; one whose sentence is in none is grounding’s. Neighbouring chunks of a file are joined into one source named by its first chunk’s heading, so a source can hold a sentence of a section its heading does not name.',
     ],
   };
 }
