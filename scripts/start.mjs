@@ -11,7 +11,7 @@
 // its embedded backend; a demo store made from this repository's documents is seeded once.
 // Node built-ins only: this file runs before the npm packages exist.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir, commandExists, log, nodeBinary, repoRoot, run, vscodeTarget } from './lib/common.mjs';
 import { ensureNpmPackages } from './lib/npmPackages.mjs';
@@ -36,6 +36,26 @@ const extensionsDir = path.join(demoRoot, 'extensions');
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const extensionId = `${manifest.publisher}.${manifest.name}`;
 const DEMO_DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs'];
+/**
+ * Not in the demo store: the benchmark report quotes the benchmarks' own questions word for word
+ * ("Which model answers in Local mode?"), so it would answer questions about DocChat with sentences
+ * about measuring the answers. It stays in the demo workspace.
+ */
+const NOT_SEEDED = new Set(['docs/benchmarks.md']);
+
+/** The files the demo store is seeded with: DEMO_DOCUMENTS, folders listed, less NOT_SEEDED. */
+function seedDocuments() {
+  return DEMO_DOCUMENTS.flatMap((name) => {
+    const file = path.join(repoRoot, name);
+    if (!existsSync(file)) return [];
+    if (!statSync(file).isDirectory()) return [file];
+    return readdirSync(file, { recursive: true })
+      .map((entry) => path.join(name, String(entry)))
+      .filter((entry) => !NOT_SEEDED.has(entry.split(path.sep).join('/')) && statSync(path.join(repoRoot, entry)).isFile())
+      .sort()
+      .map((entry) => path.join(repoRoot, entry));
+  });
+}
 
 function readJson(file) {
   try {
@@ -79,9 +99,9 @@ async function seedDemoStore() {
     log('this backend has no --seed-demo option: skipping the demo store');
     return;
   }
-  const documents = DEMO_DOCUMENTS.map((name) => path.join(repoRoot, name)).filter((file) => existsSync(file));
+  const documents = seedDocuments();
   mkdirSync(dataDir, { recursive: true });
-  log(`seeding a demo store from ${documents.map((d) => path.basename(d)).join(', ')}`);
+  log(`seeding a demo store from ${documents.map((d) => path.relative(repoRoot, d)).join(', ')}`);
   const helpText = `${help.stdout}${help.stderr}`;
   const seedOnly = helpText.includes('--seed-only');
   // With --seed-only the backend exits once seeded; otherwise it is stopped when it prints its
