@@ -14,11 +14,12 @@
  * the last user message without its sources; earlier user messages say what a follow-up refers to.
  * The answer quotes the sentences, table rows and code blocks of the sources that answer the
  * question best (answerScoring.ts), best source first, each followed by the `[n]` of the source it
- * comes from; rows of a table are quoted as a table. Sources it does not quote are not cited.
+ * comes from; rows of a table are quoted as a table, a row whose header the source does not hold
+ * as its cells. Sources it does not quote are not cited.
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
 import { asksForSeveral, questionType, scoreUnits, selectUnits } from './answerScoring';
-import { type Unit, unitsOf } from './answerUnits';
+import { rowCells, type Unit, unitsOf } from './answerUnits';
 import { LOCAL_CHAT_MODEL } from './models';
 
 export interface PlainMessage {
@@ -202,7 +203,10 @@ export function answeredText(content: string): string {
 }
 
 export interface Extract {
-  /** A sentence, a code block, or rows of one table with the table's header (markdown). */
+  /**
+   * A sentence (or a table row without its header, as its cells: "a · b"), a code block, or rows
+   * of one table with the table's header (markdown).
+   */
   text: string;
   source: number;
   kind: Unit['kind'];
@@ -235,7 +239,10 @@ export function extract(sources: readonly Source[], question: string, earlier: r
   const tables = new Map<string, Unit[]>();
   for (const { unit } of ordered) {
     if (unit.kind !== 'row' || !unit.table) {
-      out.push({ text: unit.text, source: unit.source, kind: unit.kind });
+      // A row without its table's header (a passage that starts inside a table) would be a table
+      // of one line: it is quoted as its cells, like a sentence.
+      const headerless = unit.kind === 'row';
+      out.push({ text: headerless ? rowCells(unit.text) : unit.text, source: unit.source, kind: headerless ? 'sentence' : unit.kind });
       continue;
     }
     const key = `${unit.source}:${unit.block}`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { answer, answeredText, collectSources, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
 import { askedFor, closeness, namesNear, queryWeights, type Scored, selectUnits } from '../../../../src/backend/gateway/answerScoring';
-import { isRunOn, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
+import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources, citedStatements } from '../../../../src/chatCore/citations';
 import { numberSources } from '../../../../src/chatCore/grounding';
 import { buildChatMessages } from '../../../../src/chatCore/promptBuilder';
@@ -70,6 +70,21 @@ describe('local-extractive: quotes that answer the question', () => {
     ];
     assert.ok(text.includes(`${table.join('\n')}\n\n[2]`), `the row is quoted as a markdown table:\n${text}`);
     assert.ok(!/"\|/.test(text), 'no table row is quoted as flattened pipe text');
+  });
+
+  it('quotes a table row whose header the source does not hold as its cells, like a sentence, cited on its line', () => {
+    // A passage that starts inside a table: its rows come without the header and separator lines.
+    const rows =
+      'api.md\n| `response_format.type` beyond text | `json_schema` is refused with a clear error | — |\n| attachments of images | refused: text formats only | — |';
+    const text = answer(grounded([FOLDER_SYNC, rows], 'Which response_format types are refused?'));
+    assert.match(
+      firstQuote(text),
+      /^- "`response_format\.type` beyond text · `json_schema` is refused with a clear error · —" \[2\]$/,
+      text,
+    );
+    assert.ok(!/^\|/m.test(text), `no row is quoted as a bare line of pipes:\n${text}`);
+    assert.ok(!/^\[\d+\]$/m.test(text), `no citation stands on its own line:\n${text}`);
+    assert.equal(rowCells('| `a \\| b` | | c |'), '`a \\| b` · c', 'an escaped pipe stays in its cell; an empty cell is left out');
   });
 
   it('cites only the sources it quotes, and leaves out sentences that share one common word', () => {
