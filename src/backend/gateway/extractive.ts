@@ -7,8 +7,9 @@
  * may hold lines that look like markers (a changelog line "[3]), in number order", a list item
  * "- [1] …", a footnote): inside a source, a line is the next marker only when it is written the
  * way the source's own marker is (`sourceMarker`: the same prefix, label and separator, indented no
- * more), and, while the markers so far were numbered in order, carries the next number; a `<source>`
- * tag with the next number also opens one. `[n]` followed by `)`, `,`, `;` or another character
+ * more), and, while the markers so far were numbered in order, carries the next number (another
+ * number only when no later line carries the next: sources numbered out of order or with a gap); a
+ * `<source>` tag with the next number also opens one. `[n]` followed by `)`, `,`, `;` or another character
  * that does not start a title is a citation, not a marker. A line of the source's fenced code
  * block, or one whose number this message has given already, is the source's text. The question is
  * the last user message without its sources; earlier user messages say what a follow-up refers to.
