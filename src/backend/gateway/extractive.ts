@@ -306,14 +306,23 @@ function render(quotes: readonly Extract[]): string {
   };
   for (const quote of quotes) {
     if (quote.kind === 'sentence') {
-      list.push(`- "${quote.text}" [${quote.source}]`);
+      list.push(`- "${escapeCitations(quote.text)}" [${quote.source}]`);
       continue;
     }
     flush();
-    parts.push(`${quote.text}\n\n[${quote.source}]`);
+    // A code block is shown as written; markdown escapes would be shown with it.
+    parts.push(`${quote.kind === 'code' ? quote.text : escapeCitations(quote.text)}\n\n[${quote.source}]`);
   }
   flush();
   return parts.join('\n\n');
+}
+
+/**
+ * A quoted `[3]` or `[2, 3]` (a changelog line "citing [3], [2], [1]") escaped as markdown, so it
+ * reads as written and is not taken for a citation of this answer's sources.
+ */
+export function escapeCitations(text: string): string {
+  return text.replace(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g, '\\[$1\\]');
 }
 
 /** ~4 characters per token, the same estimate as the chunker. */

@@ -103,6 +103,21 @@ describe('local-extractive: quotes that answer the question', () => {
     assert.deepEqual(citedSources(text, 4), [1], `only the source that answers is quoted and cited:\n${text}`);
   });
 
+  it('a quoted "[2]" reads as written and is not taken for a citation of the answer', () => {
+    const text = answer(
+      grounded(
+        [
+          'changelog.md\nThe sources list now orders citations by number, citing [2] before [3, 4] wherever an answer names them.',
+          'other.md\nThe status bar shows Local while the backend starts.',
+        ],
+        'How does the sources list order citations?',
+      ),
+    );
+    assert.match(text, /citing \\\[2\\\] before \\\[3, 4\\\] wherever/, text);
+    assert.deepEqual(citedSources(text, 4), [1], `only the quoted source is cited:\n${text}`);
+    assert.deepEqual(citedStatements(text, 2, 4), [], 'the quoted "[2]" cites nothing');
+  });
+
   it('a follow-up uses the earlier question to know what "it" is', () => {
     const text = answer(
       grounded(
