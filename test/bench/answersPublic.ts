@@ -209,7 +209,7 @@ const GENERATORS = [
   { id: 'lead1', label: 'baseline: the first sentence of the top source', answer: leadAnswer(1) },
   { id: 'lead2', label: 'baseline: the first two sentences of the top source', answer: leadAnswer(2) },
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: "previous: a source's first sentences count more", answer: answerPrevious },
+  { id: 'previous', label: "previous: a leaning question carries the previous answer's topic words", answer: answerPrevious },
   { id: 'now', label: 'now: "which X" quotes the sentence naming an X first', answer: answerNow },
 ] as const;
 
