@@ -78,8 +78,8 @@ const MAX_RESULTS = 10;
 
 const GENERATORS = [
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: "previous: a source's first sentences count more", answer: answerPrevious },
-  { id: 'now', label: 'now: "which X" quotes the sentence naming an X first', answer: answerNow },
+  { id: 'previous', label: 'previous: the same, kept to measure the next change against', answer: answerPrevious },
+  { id: 'now', label: "now: a leaning question also carries the previous answer's topic words", answer: answerNow },
 ] as const;
 
 function loadQuestions(collection: Collection): Question[] {
@@ -330,6 +330,26 @@ async function run(): Promise<BenchResult> {
       ),
     ),
   };
+  // The third turn of a conversation leans on two questions before it: reported apart, as the summary is.
+  const thirdTurns: Table = {
+    caption: 'Third turns of a conversation: how often the answer quotes the expected sentence, first, and cleanly',
+    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'clean answers'],
+    rows: COLLECTIONS.flatMap((collection) =>
+      sets.flatMap((set) =>
+        GENERATORS.map((g) => {
+          const of = rows.filter((r) => r.collection === collection && r.q.set === set.id && r.q.kind === 'third turn');
+          const answers = of.map((r) => ({ q: r.q, a: r.answers.get(g.id)! }));
+          return [
+            `${collection.label}: ${set.label}, ${of.length}`,
+            g.label,
+            pct(answers.filter(({ q, a }) => quotes(q, a.text)).length, answers.length),
+            pct(answers.filter(({ q, a }) => quotes(q, firstQuote(a.text))).length, answers.length),
+            pct(answers.filter(({ q, a }) => clean(collection, q, a)).length, answers.length),
+          ];
+        }),
+      ),
+    ),
+  };
   const located = rows.map((r) => quotesLocated(r.collection, r.answers.get('now')!));
   const quoteCount = located.reduce((n, l) => n + l.quotes, 0);
   const opening: Table = {
@@ -426,7 +446,7 @@ async function run(): Promise<BenchResult> {
     goal: 'The answer quotes the sentence that answers the question for most demo questions, with only the sources it quotes cited.',
     method:
       'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of the documents, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it first was and as it was before its last change (kept copies) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
-    tables: [summary, byKind, misses, opening, sections, detail],
+    tables: [summary, thirdTurns, byKind, misses, opening, sections, detail],
     notes: [
       'Two question sets, each with the sentence a person would quote, written before the sentence choice was tuned on it: `test/bench/answers/questions.jsonl` over README.md and CHANGELOG.md (snapshot in `test/bench/answers/fixtures/`), and `test/bench/answers/demo-questions.jsonl` over the documents `npm start` seeds the demo store with — README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md (snapshot in `test/bench/answers/demo/`) — so the figures do not move when the documents change.',
       'Only the `tune` half of each set was looked at while tuning; the `heldout` half is reported apart.',
