@@ -28,6 +28,8 @@ import { firstUseEntry, requireFromFirstUse } from './scripts/lib/firstUseBundle
 const root = path.dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+/** `--quiet`: warnings and errors only, not the list of files written (`npm start`). */
+const quiet = process.argv.includes('--quiet');
 
 const common = {
   bundle: true,
@@ -36,7 +38,7 @@ const common = {
   // apply an extension's maps to the stack traces it logs), so production bundles do not link them.
   sourcemap: production ? 'external' : true,
   sourcesContent: !production,
-  logLevel: 'info',
+  logLevel: quiet ? 'warning' : 'info',
   absWorkingDir: root,
   legalComments: 'linked',
 };

@@ -11,7 +11,7 @@
 // its embedded backend; a demo store made from this repository's documents is seeded once.
 // Node built-ins only: this file runs before the npm packages exist.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir, commandExists, log, nodeBinary, repoRoot, run, vscodeTarget } from './lib/common.mjs';
 import { ensureNpmPackages } from './lib/npmPackages.mjs';
@@ -36,6 +36,26 @@ const extensionsDir = path.join(demoRoot, 'extensions');
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const extensionId = `${manifest.publisher}.${manifest.name}`;
 const DEMO_DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs'];
+/**
+ * Not in the demo store: the benchmark report quotes the benchmarks' own questions word for word
+ * ("Which model answers in Local mode?"), so it would answer questions about DocChat with sentences
+ * about measuring the answers. It stays in the demo workspace.
+ */
+const NOT_SEEDED = new Set(['docs/benchmarks.md']);
+
+/** The files the demo store is seeded with: DEMO_DOCUMENTS, folders listed, less NOT_SEEDED. */
+function seedDocuments() {
+  return DEMO_DOCUMENTS.flatMap((name) => {
+    const file = path.join(repoRoot, name);
+    if (!existsSync(file)) return [];
+    if (!statSync(file).isDirectory()) return [file];
+    return readdirSync(file, { recursive: true })
+      .map((entry) => path.join(name, String(entry)))
+      .filter((entry) => !NOT_SEEDED.has(entry.split(path.sep).join('/')) && statSync(path.join(repoRoot, entry)).isFile())
+      .sort()
+      .map((entry) => path.join(repoRoot, entry));
+  });
+}
 
 function readJson(file) {
   try {
@@ -79,9 +99,9 @@ async function seedDemoStore() {
     log('this backend has no --seed-demo option: skipping the demo store');
     return;
   }
-  const documents = DEMO_DOCUMENTS.map((name) => path.join(repoRoot, name)).filter((file) => existsSync(file));
+  const documents = seedDocuments();
   mkdirSync(dataDir, { recursive: true });
-  log(`seeding a demo store from ${documents.map((d) => path.basename(d)).join(', ')}`);
+  log(`seeding a demo store from ${documents.map((d) => path.relative(repoRoot, d)).join(', ')}`);
   const helpText = `${help.stdout}${help.stderr}`;
   const seedOnly = helpText.includes('--seed-only');
   // With --seed-only the backend exits once seeded; otherwise it is stopped when it prints its
@@ -89,15 +109,20 @@ async function seedDemoStore() {
   await new Promise((resolve, reject) => {
     const cliArgs = [cli, '--port', '0', '--data-dir', dataDir, '--seed-demo', ...documents];
     if (seedOnly) cliArgs.push('--seed-only');
-    const child = spawn(process.execPath, cliArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+    // Its log (one line a file) is shown only when seeding fails.
+    const child = spawn(process.execPath, cliArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let errors = '';
     const announced = () => /^\{.*"url"/m.test(output);
     child.stdout.on('data', (chunk) => {
       output += chunk;
       if (!seedOnly && announced()) child.kill('SIGTERM');
     });
+    child.stderr.on('data', (chunk) => (errors += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => ((seedOnly ? code === 0 : announced()) ? resolve() : reject(new Error(`seeding failed:\n${output}`))));
+    child.on('exit', (code) =>
+      (seedOnly ? code === 0 : announced()) ? resolve() : reject(new Error(`seeding failed:\n${errors}${output}`)),
+    );
   });
   writeFileSync(marker, new Date().toISOString());
 }
@@ -123,10 +148,20 @@ async function startCodeServer() {
       userDataDir,
       workspaceDir,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // code-server's own log (extension gallery lookups, Node deprecation warnings) goes to a file;
+  // the terminal shows DocChat's lines, and the log's end when code-server stops with an error.
+  const logFile = path.join(demoRoot, 'code-server.log');
+  const logStream = createWriteStream(logFile, { flags: 'w' });
+  let tail = '';
+  const keep = (chunk) => {
+    logStream.write(chunk);
+    tail = `${tail}${chunk}`.slice(-4000);
+  };
+  child.stderr.on('data', keep);
   child.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
+    keep(chunk);
     const match = /HTTP server listening on (http:\/\/\S+)/.exec(chunk.toString());
     if (match) {
       const url = `${match[1].replace(/\/$/, '')}/?folder=${encodeURIComponent(workspaceDir)}`;
@@ -136,12 +171,15 @@ async function startCodeServer() {
           ? `\n  DocChat in VS Code, opened in your browser: ${url}\n  Press Ctrl+C to stop.\n`
           : `\n  DocChat in VS Code is ready: open ${url} in your browser.\n  Press Ctrl+C to stop.\n`,
       );
+      log(`code-server's log: ${logFile}`);
     }
   });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 0)));
+  logStream.end();
+  if (code !== 0) console.error(`code-server stopped (exit code ${code}); the end of its log (${logFile}):\n${tail}`);
   process.exit(code);
 }
 
@@ -181,7 +219,9 @@ async function startDesktop() {
 
 try {
   await ensureNpmPackages();
-  await run('npm', ['run', 'build']);
+  // The build's file list is for `npm run build`; here only its warnings and errors are shown.
+  await run(process.execPath, ['esbuild.mjs', '--quiet'], { quiet: true });
+  log('built dist/');
   mkdirSync(demoRoot, { recursive: true });
   const configFile = path.join(demoRoot, 'code-server.yaml');
   if (!existsSync(configFile)) writeFileSync(configFile, 'auth: none\ncert: false\n');

@@ -21,6 +21,8 @@ import { FileNameCache, type GroundingDocuments } from '../../src/chatCore/groun
 import type { ChatMessage, ChatSource } from '../../src/chatCore/conversation';
 import { type AnswerGateway, generateAnswer } from '../../src/features/chat/answerGenerator';
 import { answer as answerFirst } from './answers/extractiveBefore';
+import { isClean, type PlacedQuote } from './answers/clean';
+import { outcome, outcomeMark, sourcesHolding } from './answers/missPlace';
 import { answer as answerPrevious } from './answers/previous/extractive';
 import { citedSources, citedStatements, sectionOf } from '../../src/chatCore/citations';
 import { quotedHeading } from '../../src/chatCore/quotedSection';
@@ -76,8 +78,8 @@ const MAX_RESULTS = 10;
 
 const GENERATORS = [
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: "previous: a source's first sentences count more", answer: answerPrevious },
-  { id: 'now', label: 'now: "which X" quotes the sentence naming an X first', answer: answerNow },
+  { id: 'previous', label: 'previous: the same, kept to measure the next change against', answer: answerPrevious },
+  { id: 'now', label: "now: a leaning question also carries the previous answer's topic words", answer: answerNow },
 ] as const;
 
 function loadQuestions(collection: Collection): Question[] {
@@ -167,6 +169,12 @@ async function converse(q: Question, gateway: AnswerGateway, documents: Groundin
 /** Markup and line breaks do not decide whether a sentence was quoted. */
 const normalize = (text: string) => text.replace(/[`*]/g, '').replace(/\\\|/g, '|').replace(/\s+/g, ' ').trim();
 const quotes = (q: Question, text: string) => q.expect.some((e) => normalize(text).includes(normalize(e)));
+/** The numbers of the sources that hold an expected sentence: whether grounding gave the answer what it should quote. */
+const heldIn = (q: Question, a: Answered) =>
+  sourcesHolding(
+    a.sources.map((s) => ({ number: s.number, content: s.content })),
+    (text) => quotes(q, text),
+  );
 /** The answer up to its first citation: its first quote. */
 const firstQuote = (text: string) => text.split(/\[\d{1,3}\]/)[0] ?? '';
 const citations = (text: string) => new Set([...text.matchAll(/\[(\d{1,3})\]/g)].map((m) => m[1])).size;
@@ -238,6 +246,31 @@ function sectionsNamed(collection: Collection, a: Answered): { sources: number; 
   }
   return counts;
 }
+/**
+ * Each quote of an answer (the statements before its citations, as the chat reads them) with the
+ * place it is quoted from: the document and the heading path of the section the quote is found in
+ * there (the cited passage's file and number when it is not found).
+ */
+function quotePlaces(collection: Collection, a: Answered): PlacedQuote[] {
+  const out: PlacedQuote[] = [];
+  for (const n of citedSources(a.text, a.sources.length)) {
+    const source = a.sources[n - 1];
+    if (source?.kind !== 'passage') continue;
+    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
+    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
+    const passage = locatePassage(document, source.content);
+    for (const statement of citedStatements(a.text, n, a.sources.length)) {
+      const span = passage ? locateQuote(document, statement, passage)[0] : undefined;
+      out.push({ text: statement, place: span ? `${file} > ${headingPathAt(document, span.start)}` : `${file} [${n}]` });
+    }
+  }
+  return out;
+}
+/** The answer quotes the expected sentence and nothing from another document or section (isClean). */
+const clean = (collection: Collection, q: Question, a: Answered) => isClean(quotePlaces(collection, a), (text) => quotes(q, text));
+/** How many quotes an answer has: its statements before a citation. */
+const quotesIn = (a: Answered) =>
+  citedSources(a.text, a.sources.length).reduce((n, s) => n + citedStatements(a.text, s, a.sources.length).length, 0);
 const pct = (n: number, of: number) => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0} %)`;
 
 interface Row {
@@ -276,8 +309,9 @@ async function run(): Promise<BenchResult> {
     { id: 'heldout', label: 'held out (never looked at while tuning)' },
   ] as const;
   const summary: Table = {
-    caption: 'How often the answer quotes the sentence a person would quote (any quote, and the first one)',
-    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)'],
+    caption:
+      'How often the answer quotes the sentence a person would quote (any quote, and the first one), how many quotes it has, and how often it is clean: the expected sentence and nothing from another document or section',
+    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)', 'quotes per answer', 'clean answers'],
     rows: COLLECTIONS.flatMap((collection) =>
       [...sets, { id: 'all', label: 'all' } as const].flatMap((set) =>
         GENERATORS.map((g) => {
@@ -289,6 +323,28 @@ async function run(): Promise<BenchResult> {
             pct(answers.filter(({ q, a }) => quotes(q, a.text)).length, answers.length),
             pct(answers.filter(({ q, a }) => quotes(q, firstQuote(a.text))).length, answers.length),
             (answers.reduce((n, { a }) => n + citations(a.text), 0) / Math.max(1, answers.length)).toFixed(1),
+            (answers.reduce((n, { a }) => n + quotesIn(a), 0) / Math.max(1, answers.length)).toFixed(2),
+            pct(answers.filter(({ q, a }) => clean(collection, q, a)).length, answers.length),
+          ];
+        }),
+      ),
+    ),
+  };
+  // The third turn of a conversation leans on two questions before it: reported apart, as the summary is.
+  const thirdTurns: Table = {
+    caption: 'Third turns of a conversation: how often the answer quotes the expected sentence, first, and cleanly',
+    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'clean answers'],
+    rows: COLLECTIONS.flatMap((collection) =>
+      sets.flatMap((set) =>
+        GENERATORS.map((g) => {
+          const of = rows.filter((r) => r.collection === collection && r.q.set === set.id && r.q.kind === 'third turn');
+          const answers = of.map((r) => ({ q: r.q, a: r.answers.get(g.id)! }));
+          return [
+            `${collection.label}: ${set.label}, ${of.length}`,
+            g.label,
+            pct(answers.filter(({ q, a }) => quotes(q, a.text)).length, answers.length),
+            pct(answers.filter(({ q, a }) => quotes(q, firstQuote(a.text))).length, answers.length),
+            pct(answers.filter(({ q, a }) => clean(collection, q, a)).length, answers.length),
           ];
         }),
       ),
@@ -329,7 +385,40 @@ async function run(): Promise<BenchResult> {
       ],
     ],
   };
-  const mark = (q: Question, a: Answered) => (quotes(q, firstQuote(a.text)) ? 'first' : quotes(q, a.text) ? 'quoted' : '**missed**');
+  // A miss says whether the sentence was in the turn's sources (the answer quoted another) or in none (grounding did not find it).
+  const mark = (q: Question, a: Answered) => outcomeMark(quotes(q, firstQuote(a.text)), quotes(q, a.text), heldIn(q, a));
+  const outcomeOf = (r: Row) => {
+    const a = r.answers.get('now')!;
+    return outcome(quotes(r.q, firstQuote(a.text)), quotes(r.q, a.text), heldIn(r.q, a));
+  };
+  const misses: Table = {
+    caption:
+      'Where the current answers miss: the expected sentence in one of the last turn’s sources (the answer quoted another) or in none of them (grounding did not find it)',
+    columns: ['questions', 'count', 'sources hold it', 'missed', 'missed, in the sources', 'missed, not in the sources'],
+    rows: COLLECTIONS.flatMap((collection) =>
+      sets.flatMap((set) =>
+        [
+          { label: 'all kinds', of: (r: Row) => r.q.set === set.id },
+          { label: 'third turns', of: (r: Row) => r.q.set === set.id && r.q.kind === 'third turn' },
+        ].map(({ label, of }) => {
+          const these = rows.filter((r) => r.collection === collection && of(r));
+          const outcomes = these.map(outcomeOf);
+          const count = (o: string) => outcomes.filter((x) => x === o).length;
+          const held = these.filter((r) => heldIn(r.q, r.answers.get('now')!).length > 0).length;
+          const inSources = count('missed, in the sources');
+          const notInSources = count('missed, not in the sources');
+          return [
+            `${collection.label}: ${set.label}, ${label}`,
+            these.length,
+            pct(held, these.length),
+            inSources + notInSources,
+            inSources,
+            notInSources,
+          ];
+        }),
+      ),
+    ),
+  };
   const detail: Table = {
     caption: 'Each question: the expected sentence quoted first, quoted later, or missed',
     columns: ['id', 'kind', 'question', ...GENERATORS.map((g) => g.id)],
@@ -357,10 +446,11 @@ async function run(): Promise<BenchResult> {
     goal: 'The answer quotes the sentence that answers the question for most demo questions, with only the sources it quotes cited.',
     method:
       'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of the documents, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it first was and as it was before its last change (kept copies) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
-    tables: [summary, byKind, opening, sections, detail],
+    tables: [summary, thirdTurns, byKind, misses, opening, sections, detail],
     notes: [
       'Two question sets, each with the sentence a person would quote, written before the sentence choice was tuned on it: `test/bench/answers/questions.jsonl` over README.md and CHANGELOG.md (snapshot in `test/bench/answers/fixtures/`), and `test/bench/answers/demo-questions.jsonl` over the documents `npm start` seeds the demo store with — README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md (snapshot in `test/bench/answers/demo/`) — so the figures do not move when the documents change.',
       'Only the `tune` half of each set was looked at while tuning; the `heldout` half is reported apart.',
+      'A source holds the sentence when its text does (compared as above). A miss whose sentence is in a source is the answer’s choice of sentence; one whose sentence is in none is grounding’s. Neighbouring chunks of a file are joined into one source named by its first chunk’s heading, so a source can hold a sentence of a section its heading does not name.',
     ],
   };
 }

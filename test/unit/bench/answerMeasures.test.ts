@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import {
+  OFF_TOPIC_PRECISION,
+  offTopicQuote,
+  precisionByPosition,
   quotesOf,
   rouge1F,
   rouge1Precision,
@@ -10,6 +13,7 @@ import {
   unrelatedQuote,
 } from '../../bench/answersPublic/measures';
 import { answer } from '../../../src/backend/gateway/extractive';
+import { isClean } from '../../bench/answers/clean';
 
 describe('public answer benchmark measures', () => {
   it('compares words without stop words on both sides, lower-cased and unstemmed', () => {
@@ -41,6 +45,33 @@ describe('public answer benchmark measures', () => {
     assert.ok(unrelatedQuote('Productions fell.', reference), 'words are not stemmed');
   });
 
+  it('calls a quote off-topic when fewer than one in five of its words are words of the reference', () => {
+    assert.equal(OFF_TOPIC_PRECISION, 0.2);
+    const reference = rougeWords('The cotton gin raised cotton production in the South.');
+    // One of seven words ("cotton") is the reference's: 1/7 < 0.2, though it is not unrelated.
+    const aside = 'Egyptian cotton sells well in London markets today.';
+    assert.ok(offTopicQuote(aside, reference));
+    assert.ok(!unrelatedQuote(aside, reference));
+    // One of five: exactly the threshold, not below it.
+    assert.ok(!offTopicQuote('Cotton sells in London street markets.', reference));
+    assert.ok(!offTopicQuote('The gin raised production.', reference));
+    assert.ok(offTopicQuote('It was there.', reference), 'a quote of stop words only holds none of its words');
+  });
+
+  it("averages each quote's precision by its place in the answers that have a quote there", () => {
+    const reference = rougeWords('cotton gin production south');
+    const positions = precisionByPosition([
+      { quotes: ['cotton gin', 'rice water', 'south india'], reference },
+      { quotes: ['cotton rice'], reference },
+    ]);
+    assert.deepEqual(positions, [
+      { count: 2, precision: (1 + 0.5) / 2 },
+      { count: 1, precision: 0 },
+      { count: 1, precision: 0.5 },
+    ]);
+    assert.ok(Number.isNaN(precisionByPosition([{ quotes: ['cotton'], reference }], 2)[1]!.precision));
+  });
+
   it('scores ROUGE-L F by the longest common subsequence, order included', () => {
     const reference = rougeWords('gin raised cotton production south');
     assert.equal(rougeLF(reference, reference), 1);
@@ -66,5 +97,17 @@ describe('public answer benchmark measures', () => {
     assert.ok(sameSentence('The gin , invented in India , spread.', 'the gin invented in India spread'));
     assert.ok(!sameSentence('Rice grows in water.', 'The gin spread.'));
     assert.ok(!sameSentence('', 'The gin spread.'));
+  });
+
+  it('calls an answer clean when it quotes the expected sentence and nothing from another document or section', () => {
+    const expected = (text: string) => text.includes('Sync Folder');
+    const sync = { text: 'Sync Folder to Vector Store… picks the store.', place: 'user-guide.md > Folder sync' };
+    const sameSection = { text: 'A followed folder syncs on its own.', place: 'user-guide.md > Folder sync' };
+    const otherSection = { text: 'Attach and folder-sync handlers are measured.', place: 'benchmarks.md > Activation' };
+    assert.ok(isClean([sync], expected));
+    assert.ok(isClean([sameSection, sync], expected), 'a quote of the same section is no noise, wherever it stands');
+    assert.ok(!isClean([sync, otherSection], expected));
+    assert.ok(!isClean([sameSection], expected), 'without the expected sentence an answer is not clean');
+    assert.ok(!isClean([], expected));
   });
 });

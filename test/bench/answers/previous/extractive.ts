@@ -1,7 +1,7 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before a "which X…"
- * question preferred the sentence that names something next to X; kept unchanged with
- * answerScoring.ts and answerUnits.ts beside it, so one run measures both.
+ * The answer benchmarks' "previous": `local-extractive` as it answered before a question leaning
+ * on a leaning one carried the conversation's topic; kept unchanged with answerScoring.ts and
+ * answerUnits.ts beside it, so one run measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *
@@ -98,12 +98,25 @@ export function parseMessage(content: string): Parsed {
   return { sources, rest: rest.join('\n').trim(), labelledQuestion: labelled?.join('\n').trim() };
 }
 
-export function collectSources(messages: readonly PlainMessage[]): { sources: Source[]; question: string; earlier: string[] } {
+export interface Collected {
+  sources: Source[];
+  question: string;
+  /** Earlier questions of the conversation, oldest first. */
+  earlier: string[];
+  /** What the answer before the question said (`answeredText`): what a question that leans on the conversation is about. */
+  previousAnswer: string;
+}
+
+export function collectSources(messages: readonly PlainMessage[]): Collected {
   const byNumber = new Map<number, Source>();
   let question = '';
+  let previousAnswer = '';
   const earlier: string[] = [];
   messages.forEach((message, i) => {
-    if (message.role === 'assistant') return;
+    if (message.role === 'assistant') {
+      if (messages.slice(i + 1).some((m) => m.role === 'user')) previousAnswer = answeredText(message.content);
+      return;
+    }
     const parsed = parseMessage(message.content);
     for (const source of parsed.sources) if (source.text) byNumber.set(source.n, source);
     if (message.role !== 'user') return;
@@ -111,7 +124,29 @@ export function collectSources(messages: readonly PlainMessage[]): { sources: So
     if (messages.slice(i + 1).every((m) => m.role !== 'user')) question = asked;
     else if (asked) earlier.push(asked);
   });
-  return { sources: [...byNumber.values()].sort((a, b) => a.n - b.n), question, earlier };
+  return { sources: [...byNumber.values()].sort((a, b) => a.n - b.n), question, earlier, previousAnswer };
+}
+
+const INTRO = 'From the supplied sources:';
+const CITATION = /\[\d{1,3}\]/g;
+
+/**
+ * What an answer said, for the question after it: of this model's answers, the quoted text before
+ * each citation (not its opening line, footer or what it says when it has nothing to quote); of
+ * another model's, its text without the citation marks.
+ */
+export function answeredText(content: string): string {
+  const text = content.trim();
+  // What it says with no sources or no question is not an answer.
+  if (text.startsWith(`I am ${LOCAL_CHAT_MODEL},`) || NO_QUESTION.test(text)) return '';
+  if (!text.startsWith(INTRO) && !text.includes(FOOTER)) return text.replace(/\s*\[\d{1,3}\]/g, '');
+  const statements = text.replace(INTRO, '').split(CITATION);
+  // After the last citation comes the footer, or nothing was quoted at all.
+  return statements
+    .slice(0, -1)
+    .map((statement) => statement.trim())
+    .filter(Boolean)
+    .join('\n');
 }
 
 export interface Extract {
@@ -124,10 +159,13 @@ export interface Extract {
 /** A labelled sentence shorter than this is a topic line: the sentence after it is quoted with it. */
 const LABEL_TOKENS = 20;
 
-/** The question's own words weigh most; earlier questions of the conversation say what "it" is. */
-export function extract(sources: readonly Source[], question: string, earlier: readonly string[] = []): Extract[] {
+/**
+ * The question's own words weigh most; earlier questions of the conversation, and for a question
+ * that leans on it the previous answer, say what "it" is.
+ */
+export function extract(sources: readonly Source[], question: string, earlier: readonly string[] = [], previousAnswer = ''): Extract[] {
   const units = sources.flatMap((source) => unitsOf(source));
-  const picked = selectUnits(scoreUnits(units, question, earlier), asksForSeveral(question));
+  const picked = selectUnits(scoreUnits(units, question, earlier, previousAnswer), asksForSeveral(question));
   const first = picked[0]?.unit;
   // The sentence that matches the question best may only name the topic ("Why the HTTP layer is
   // hand-written"); the answer to a "why", or to such a label, is the sentence after it.
@@ -167,6 +205,7 @@ export function extract(sources: readonly Source[], question: string, earlier: r
 }
 
 const FOOTER = `_${LOCAL_CHAT_MODEL}: quoted from the sources, not generated._`;
+const NO_QUESTION = /^I received \d+ source\(s\) but no question\./;
 
 export function describeSelf(): string {
   return (
@@ -181,12 +220,12 @@ export function describeSelf(): string {
 
 /** The whole answer of the local model for a conversation. */
 export function answer(messages: readonly PlainMessage[]): string {
-  const { sources, question, earlier } = collectSources(messages);
+  const { sources, question, earlier, previousAnswer } = collectSources(messages);
   if (!sources.length) return describeSelf();
   if (!question.trim()) {
     return `I received ${sources.length} source(s) but no question. Ask a question and I will quote the sentences of the sources that answer it.`;
   }
-  const quotes = extract(sources, question, earlier.slice(-2));
+  const quotes = extract(sources, question, earlier.slice(-2), previousAnswer);
   if (!quotes.length) {
     const count = sources.length === 1 ? 'The supplied source does' : `None of the ${sources.length} supplied sources`;
     return `${count}${sources.length === 1 ? ' not contain' : ' contains'} a sentence that shares words with the question, so I have nothing to quote. Try other words, or a different store.\n\n${FOOTER}`;

@@ -9,8 +9,11 @@ import {
   type Scored,
   selectUnits,
 } from '../../../../src/backend/gateway/answerScoring';
-import { isRunOn, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
-import { citedSources } from '../../../../src/chatCore/citations';
+import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
+import { citedSources, citedStatements } from '../../../../src/chatCore/citations';
+import { numberSources } from '../../../../src/chatCore/grounding';
+import { buildChatMessages } from '../../../../src/chatCore/promptBuilder';
+import type { PassageSource } from '../../../../src/chatCore/protocol';
 import { matchRoot } from '../../../../src/common/terms';
 
 /** The system prompt the chat sends: numbered sources, each a title line and its text. */
@@ -77,6 +80,21 @@ describe('local-extractive: quotes that answer the question', () => {
     assert.ok(!/"\|/.test(text), 'no table row is quoted as flattened pipe text');
   });
 
+  it('quotes a table row whose header the source does not hold as its cells, like a sentence, cited on its line', () => {
+    // A passage that starts inside a table: its rows come without the header and separator lines.
+    const rows =
+      'api.md\n| `response_format.type` beyond text | `json_schema` is refused with a clear error | — |\n| attachments of images | refused: text formats only | — |';
+    const text = answer(grounded([FOLDER_SYNC, rows], 'Which response_format types are refused?'));
+    assert.match(
+      firstQuote(text),
+      /^- "`response_format\.type` beyond text · `json_schema` is refused with a clear error · —" \[2\]$/,
+      text,
+    );
+    assert.ok(!/^\|/m.test(text), `no row is quoted as a bare line of pipes:\n${text}`);
+    assert.ok(!/^\[\d+\]$/m.test(text), `no citation stands on its own line:\n${text}`);
+    assert.equal(rowCells('| `a \\| b` | | c |'), '`a \\| b` · c', 'an escaped pipe stays in its cell; an empty cell is left out');
+  });
+
   it('cites only the sources it quotes, and leaves out sentences that share one common word', () => {
     const text = answer(
       grounded(
@@ -91,6 +109,21 @@ describe('local-extractive: quotes that answer the question', () => {
     );
     assert.match(firstQuote(text), /local-extractive model answers by quoting the sources\." \[1\]/);
     assert.deepEqual(citedSources(text, 4), [1], `only the source that answers is quoted and cited:\n${text}`);
+  });
+
+  it('a quoted "[2]" reads as written and is not taken for a citation of the answer', () => {
+    const text = answer(
+      grounded(
+        [
+          'changelog.md\nThe sources list now orders citations by number, citing [2] before [3, 4] wherever an answer names them.',
+          'other.md\nThe status bar shows Local while the backend starts.',
+        ],
+        'How does the sources list order citations?',
+      ),
+    );
+    assert.match(text, /citing \\\[2\\\] before \\\[3, 4\\\] wherever/, text);
+    assert.deepEqual(citedSources(text, 4), [1], `only the quoted source is cited:\n${text}`);
+    assert.deepEqual(citedStatements(text, 2, 4), [], 'the quoted "[2]" cites nothing');
   });
 
   it('a follow-up uses the earlier question to know what "it" is', () => {
@@ -469,5 +502,133 @@ describe('local-extractive: a question that names a file or quotes an identifier
     assert.equal(leansOnConversation('And retries?'), true);
     const weights = queryWeights('What does `retries` do?', ['How many years is the retention period for ledger 4?'], ['ledger']);
     assert.ok(weights.get(matchRoot('retention'))! < 0.8, JSON.stringify([...weights]));
+  });
+});
+
+describe("local-extractive: lines of a source's text that look like source markers", () => {
+  // A changelog entry that cites answers' sources, as DocChat's own CHANGELOG does.
+  const CHANGELOG =
+    'CHANGELOG.md\n### Fixed\n\n- Citations of an answer were listed out of order (answers citing [2] before\n  [3]), in number order; an answer citing [3], [2], [1] no longer lists them as 3., 4., 5.\n- Remove from Store, Delete File and Delete Store did nothing from the context menu.';
+  const GUIDE = 'user-guide.md\nDelete Vector Store asks first, then deletes the store and its files.';
+  const BENCH = 'benchmarks.md\nCompiling extension.js takes 12 ms on two cores.';
+  const titlesAndTexts = (content: string) => parseMessage(content).sources.map((s) => [s.n, s.title, s.text]);
+
+  it('keeps a wrapped line starting "[3])" in the source that holds it, and cites each quote to its own source', () => {
+    const messages = grounded([CHANGELOG, GUIDE, BENCH], 'What did Remove from Store do from the context menu?');
+    assert.deepEqual(
+      titlesAndTexts(messages[0]!.content).map(([n, title]) => [n, title]),
+      [
+        [1, 'CHANGELOG.md'],
+        [2, 'user-guide.md'],
+        [3, 'benchmarks.md'],
+      ],
+    );
+    assert.equal(parseMessage(messages[0]!.content).sources[2]!.text, 'Compiling extension.js takes 12 ms on two cores.');
+    const text = answer(messages);
+    assert.match(text, /Remove from Store, Delete File and Delete Store did nothing from the context menu\." \[1\]/, text);
+  });
+
+  const HOSTILE: Array<[string, string]> = [
+    ['a citation list at the start of a wrapped line', '[3]), in number order; see [2] too.'],
+    ['citations at the start of a line', '[2], [3] and [1] are cited in number order.'],
+    ['citations written together', '[2][3] both say so.'],
+    ['a label of another style in prose', 'Source 2: the vendor data sheet says so.'],
+    ['a source tag in a code sample', '<source id="9">'],
+    ['a changelog list item', '- [2] Fixed: the second entry of the list.'],
+    ['a numbered reference out of order', '[7] A. Smith, Retrieval for answers, 2019.'],
+    ['an indented marker', '  [2] an indented reference.'],
+    ['a reference link definition', '[2]: https://example.com/reference'],
+  ];
+  for (const [what, line] of HOSTILE) {
+    it(`keeps ${what} ("${line}") in the text of the source that holds it`, () => {
+      for (const at of [0, 1]) {
+        const sources = ['a.md\nFirst passage.', 'b.md\nSecond passage.', 'c.md\nThird passage.'];
+        sources[at] = sources[at]!.replace('passage.', `passage.\n${line}\nMore text.`);
+        assert.deepEqual(
+          titlesAndTexts(grounded(sources)[0]!.content),
+          [
+            [1, 'a.md', at === 0 ? `First passage.\n${line}\nMore text.` : 'First passage.'],
+            [2, 'b.md', at === 1 ? `Second passage.\n${line}\nMore text.` : 'Second passage.'],
+            [3, 'c.md', 'Third passage.'],
+          ],
+          `in source ${at + 1}`,
+        );
+      }
+    });
+  }
+
+  it("reads other clients' marker styles with marker-like lines of another style in their text", () => {
+    assert.deepEqual(titlesAndTexts('Source 1: a.md\nOne.\n[2] a footnote.\n\nSource 2: b.md\nTwo.\n\nQuestion: Why?'), [
+      [1, 'a.md', 'One.\n[2] a footnote.'],
+      [2, 'b.md', 'Two.'],
+    ]);
+    assert.deepEqual(titlesAndTexts('### [1] a.md\nOne.\n[2] a footnote.\n- [2] an item.\n\n### [2] b.md\nTwo.'), [
+      [1, 'a.md', 'One.\n[2] a footnote.\n- [2] an item.'],
+      [2, 'b.md', 'Two.'],
+    ]);
+    assert.deepEqual(titlesAndTexts('<source id="1">\nOne.\n[2] a footnote.\n</source>\n<source id="2">\nTwo.\n</source>'), [
+      [1, '', 'One.\n[2] a footnote.'],
+      [2, '', 'Two.'],
+    ]);
+  });
+
+  it('reads sources numbered out of order, or with a number left out, when the next number never comes', () => {
+    assert.deepEqual(
+      titlesAndTexts('[3] c.md\nThree.\n\n[1] a.md\nOne.\n\n[2] b.md\nTwo.').map(([n, title]) => [n, title]),
+      [
+        [3, 'c.md'],
+        [1, 'a.md'],
+        [2, 'b.md'],
+      ],
+    );
+    assert.deepEqual(
+      titlesAndTexts('[1] a.md\nOne.\n\n[2] b.md\nTwo.\n\n[4] d.md\nFour.').map(([n, title]) => [n, title]),
+      [
+        [1, 'a.md'],
+        [2, 'b.md'],
+        [4, 'd.md'],
+      ],
+    );
+  });
+
+  it("cites every quote of an answer to DocChat's own prompt to the passage it is in", () => {
+    const passage = (fileId: string, filename: string, content: string): PassageSource => ({
+      kind: 'passage',
+      storeId: 'vs_1',
+      fileId,
+      filename,
+      content,
+    });
+    const sources = numberSources(
+      [],
+      [
+        passage('f1', 'CHANGELOG.md', CHANGELOG.split('\n').slice(1).join('\n')),
+        passage(
+          'f2',
+          'user-guide.md',
+          'Remove from Store takes the file out of the store and keeps it on disk.\n[3], [1] and [2] are cited in number order.',
+        ),
+        passage('f3', 'benchmarks.md', 'Remove from Store of 100 files takes 0.4 s.'),
+      ],
+    );
+    const question = 'What does Remove from Store do?';
+    const messages = buildChatMessages({ question, history: [], sources });
+    const text = answer(messages);
+    const normalize = (s: string) =>
+      s
+        .replace(/^- "|"$/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+    let quotes = 0;
+    for (const source of sources) {
+      for (const statement of citedStatements(text, source.number, sources.length)) {
+        quotes++;
+        assert.ok(
+          source.content.replace(/\s+/g, ' ').includes(normalize(statement)),
+          `"${statement}" is quoted from [${source.number}]:\n${text}`,
+        );
+      }
+    }
+    assert.ok(quotes >= 2, `the answer quotes passages after the ones holding such lines:\n${text}`);
   });
 });
