@@ -12,6 +12,7 @@ import { splitCjk, stem, STOP_WORDS } from '../../common/terms';
 const WORD = /\p{Nd}+(?:[.,]\p{Nd}+)+(?![\p{L}\p{N}])|[\p{L}\p{N}]+/gu;
 const FIGURE = /^\p{Nd}+[.,]/u;
 const NUMBER = /^\p{Nd}+$/u;
+const ONE_DIGIT = /^\p{Nd}$/u;
 const ORDINAL = /^(\d+)(?:st|nd|rd|th)$/;
 const CAMEL = /[\p{Lu}]?[\p{Ll}\p{N}]+|[\p{Lu}]+(?![\p{Ll}])/gu;
 const MAX_TOKEN_LENGTH = 64;
@@ -64,6 +65,17 @@ function emitWord(out: string[], word: string, numbers: boolean): void {
     const parts = word.match(CAMEL);
     if (parts && parts.length > 1) for (const part of parts) emit(out, part, numbers);
   }
+}
+
+/**
+ * A passage's length as search normalises by it: its tokens but one-digit numbers. A "3" or a
+ * "step 2" is a term to find ("ledger 4") without making the passage read as longer, so the
+ * ranking of questions that name no such number is what it was before they were terms.
+ */
+export function indexedLength(tokens: readonly string[]): number {
+  let length = 0;
+  for (const token of tokens) if (!ONE_DIGIT.test(token)) length++;
+  return length;
 }
 
 export function isStopWord(word: string): boolean {

@@ -108,6 +108,15 @@ describe('backend: BM25 index', () => {
     assert.equal(index.search('How many years is the retention period for ledger 12?', { maxResults: 3 })[0]!.fileId, 'ledger-12');
   });
 
+  it('store index: one-digit numbers are found but do not lengthen their passage', () => {
+    const index = new StoreIndex();
+    index.addFile('steps', [{ text: 'torque: steps 1 2 3 4 5 6', heading: '' }]);
+    index.addFile('plain', [{ text: 'torque: steps', heading: '' }]);
+    const [a, b] = index.search('torque', { maxResults: 2 });
+    assert.equal(a!.score, b!.score);
+    assert.equal(index.search('step 4', { maxResults: 2 })[0]!.fileId, 'steps');
+  });
+
   it('store index: file restriction, file removal and hybrid fusion', () => {
     const index = new StoreIndex();
     index.addFile('f1', [{ text: 'alpha beta', heading: '' }], [Float32Array.from([1, 0])]);
