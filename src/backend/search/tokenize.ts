@@ -44,8 +44,8 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   const out: string[] = [];
   for (const match of text.matchAll(WORD)) {
     if (FIGURE.test(match[0])) {
-      // Measured: a figure as one term ("3.5") or as all its digits ranked public questions
-      // worse (test/bench/RESULTS.md), so its parts count as they always did.
+      // Measured: a figure as one term ("3.5") or as all its digits ranked MT-RAG's first turns
+      // and DocChat's answer sets worse, so its parts count as they always did.
       for (const part of match[0].split(/[.,]/)) emit(out, part, false);
       continue;
     }
