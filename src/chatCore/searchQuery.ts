@@ -6,6 +6,7 @@
  * the message with and without the conversation's subject and the previous answer's words, and
  * the rankings are fused (grounding.ts). No `vscode` import.
  */
+import { namesItsSubject } from '../common/terms';
 import type { PromptMessage } from './promptBuilder';
 import { contentWords, looksEnglish, termSet } from './queryTerms';
 
@@ -74,9 +75,14 @@ const OPENING =
 /** A message with this few distinctive words is taken as elliptical ("On Windows?"); two ("Which port does Ollama use?") can be a question of its own. */
 const ELLIPTICAL_WORDS = 1;
 
+/** True when the message has too few words of its own to name its subject, and names no file or quoted identifier (`namesItsSubject`). */
+function elliptical(question: string): boolean {
+  return contentWords(question).length <= ELLIPTICAL_WORDS && !namesItsSubject(question);
+}
+
 /** True when the message leans on the conversation: it refers back, opens with a connective, or is elliptical. */
 export function isFollowUp(question: string): boolean {
-  return REFERRING.test(question) || OPENING.test(question) || contentWords(question).length <= ELLIPTICAL_WORDS;
+  return REFERRING.test(question) || OPENING.test(question) || elliptical(question);
 }
 
 /** A name in the message: an acronym ("WACC"), a number, a capitalised word after the first ("the Arizona Cardinals"). */
@@ -86,7 +92,7 @@ const NAME = /(?:^|[^\p{L}\p{N}])(?:\p{Lu}{2,}|\p{N}{2,})(?=$|[^\p{L}\p{N}])|[^.
 function ownSubject(subject: readonly string[], question: string): boolean {
   if (subject.length === 0) return true;
   if (!looksEnglish(question) || REFERRING.test(question) || OPENING.test(question)) return false;
-  if (NAME.test(question.trim())) return true;
+  if (NAME.test(question.trim()) || namesItsSubject(question)) return true;
   if (contentWords(question).length <= ELLIPTICAL_WORDS) return false;
   const own = termSet(question);
   return subject.some((message) => [...termSet(message)].some((term) => own.has(term)));
@@ -113,7 +119,7 @@ export function subjectMessages(history: readonly QueryTurn[]): string[] {
  * True when the message names a subject of its own, so nothing of the conversation is carried
  * into its query: the first message, or an English message with no follow-up marker (no pronoun
  * referring back, no opening connective) that names something ("What is WACC?", "Do the Arizona
- * Cardinals play abroad?") or names the conversation's subject again (shares a distinctive word
+ * Cardinals play abroad?", "What is in budget.xlsx?", `namesItsSubject`) or names the conversation's subject again (shares a distinctive word
  * with `subjectMessages`). A message in another language, or one that changes the subject
  * without naming it ("Which ports are probed?"), does not.
  */

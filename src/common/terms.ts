@@ -63,3 +63,20 @@ export function splitCjk(word: string, onText: (text: string) => void, onCjkTerm
   }
   if (last < word.length) onText(word.slice(last));
 }
+
+/** A file name with an extension: "budget.xlsx", "README.md", "src/app.config.ts". */
+const FILE_NAME = /(?:^|[^\p{L}\p{N}_.-])[\p{L}\p{N}_-]{2,}(?:\.[\p{L}\p{N}_-]+)*\.\p{L}[\p{L}\p{N}]{0,7}(?=$|[^\p{L}\p{N}_-])/u;
+/** Something quoted or written as code: "the “Sync now” button", `retries`, 'strict mode'. */
+const QUOTED =
+  /"[^"\n]*[\p{L}\p{N}][^"\n]*"|“[^”\n]*[\p{L}\p{N}][^”\n]*”|`[^`\n]*[\p{L}\p{N}][^`\n]*`|(?:^|\s)'[^'\n]*[\p{L}\p{N}][^'\n]*'(?=$|[\s?.!,;:])/u;
+
+/**
+ * True when a question names what it asks about by itself, whatever its count of words: it names
+ * a file (`What is in budget.xlsx?`) or quotes a name or identifier (`What does "Sync now" do?`).
+ * Such a question is not elliptical: the follow-up rules carry nothing of the conversation into it
+ * on account of its few words (the chat's query, `src/chatCore/searchQuery.ts`, and the local
+ * answerer's scoring, `src/backend/gateway/answerScoring.ts`).
+ */
+export function namesItsSubject(question: string): boolean {
+  return FILE_NAME.test(question) || QUOTED.test(question);
+}

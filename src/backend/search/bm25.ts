@@ -59,9 +59,10 @@ export class Bm25Index {
   /**
    * Adds a document given its tokens; returns its number (stable for the life of the index).
    * A `hidden` document is not searchable until `reveal` (or dropped by `discard`), so a file
-   * indexed in several slices appears in results all at once.
+   * indexed in several slices appears in results all at once. `length` is the document's length
+   * for BM25's length normalisation (by default its number of tokens).
    */
-  add(tokens: readonly string[], hidden = false): number {
+  add(tokens: readonly string[], hidden = false, length = tokens.length): number {
     const doc = this.docCount++;
     this.lengths = grow(this.lengths, this.docCount, (n) => new Uint32Array(n));
     this.alive = grow(this.alive, this.docCount, (n) => new Uint8Array(n));
@@ -76,7 +77,7 @@ export class Bm25Index {
       }
       postings.push(doc, tf);
     }
-    this.lengths[doc] = tokens.length;
+    this.lengths[doc] = length;
     if (hidden) this.pending[doc] = 1;
     else this.markLive(doc);
     return doc;

@@ -4,7 +4,7 @@
  * fused with BM25's by reciprocal rank fusion for hybrid search.
  */
 import { Bm25Index } from './bm25';
-import { tokenize } from './tokenize';
+import { indexedLength, tokenize } from './tokenize';
 
 export interface ChunkInput {
   text: string;
@@ -108,7 +108,8 @@ export class StoreIndex {
     this.removeFile(fileId);
     const docs: number[] = [];
     chunks.forEach((chunk, chunkIndex) => {
-      const doc = this.bm25.add(tokenize(indexedText(chunk, title)));
+      const tokens = tokenize(indexedText(chunk, title));
+      const doc = this.bm25.add(tokens, false, indexedLength(tokens));
       const vector = vectors?.[chunkIndex];
       if (vector) this.vectorCount++;
       this.chunks[doc] = { ...chunk, fileId, chunkIndex, vector };
@@ -138,7 +139,8 @@ export class StoreIndex {
         await nextTurn();
         sliceStart = performance.now();
       }
-      docs.push(this.bm25.add(tokenize(indexedText(chunk, title)), true));
+      const tokens = tokenize(indexedText(chunk, title));
+      docs.push(this.bm25.add(tokens, true, indexedLength(tokens)));
     }
     if (!stillWanted()) {
       this.bm25.discard(docs);

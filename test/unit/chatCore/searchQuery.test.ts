@@ -92,6 +92,24 @@ describe('search query of a turn: the deterministic follow-up rule', () => {
     assert.equal(followUpQuery(history, 'And what about its limits?').by, 'rule');
   });
 
+  it('carries nothing into a question that names a file or quotes an identifier, however few its words', () => {
+    const history: QueryTurn[] = [
+      { role: 'user', content: 'How many years is the retention period for ledger 4?' },
+      { role: 'assistant', content: 'The retention period for ledger 4 is 9 years [1].' },
+    ];
+    for (const question of ['What is in budget.xlsx?', 'What does `retries` do?', 'What is "Sync now"?']) {
+      assert.equal(isFollowUp(question), false, question);
+      assert.deepEqual(followUpQuery(history, question), { text: question, by: 'question' });
+    }
+    // The file's question is the subject the next follow-up leans on.
+    assert.equal(
+      followUpQuery([...history, { role: 'user', content: 'What is in budget.xlsx?' }], 'And its totals?').text,
+      'And its totals? budget.xlsx',
+    );
+    // Without a name, one word of its own is still elliptical.
+    assert.equal(followUpQuery(history, 'Which budgets?').by, 'rule');
+  });
+
   it("searches a later question that names its own subject with the previous answer's words too, once the documents answered", () => {
     const grounded: QueryTurn[] = [
       { role: 'user', content: 'How is enterprise value calculated?' },

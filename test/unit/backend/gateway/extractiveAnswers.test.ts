@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { answer, answeredText, collectSources, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
-import { askedFor, closeness, namesNear, queryWeights, type Scored, selectUnits } from '../../../../src/backend/gateway/answerScoring';
+import {
+  askedFor,
+  closeness,
+  leansOnConversation,
+  namesNear,
+  queryWeights,
+  type Scored,
+  selectUnits,
+} from '../../../../src/backend/gateway/answerScoring';
 import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources, citedStatements } from '../../../../src/chatCore/citations';
 import { numberSources } from '../../../../src/chatCore/grounding';
@@ -472,6 +480,28 @@ describe('local-extractive: a follow-up that leans on the conversation takes its
     assert.equal(question, 'and how do I stop it?');
     assert.deepEqual(earlier, ['What keeps the nightly copies?', 'and how long?']);
     assert.equal(previousAnswer, '- "The vault is encrypted at rest."');
+  });
+});
+
+describe('local-extractive: a number in the question counts', () => {
+  const NOTES = [2, 1, 3, 4, 5, 6].map((n) => `ledger-${n}.md\nThe retention period for ledger ${n} is ${n + 5} years.`);
+
+  it('quotes the note on the one-digit ledger the question names', () => {
+    const text = answer(grounded(NOTES, 'How many years is the retention period for ledger 4?'));
+    assert.match(firstQuote(text), /^- "The retention period for ledger 4 is 9 years\." \[4\]$/, text);
+  });
+});
+
+describe('local-extractive: a question that names a file or quotes an identifier names its own subject', () => {
+  it('does not lean on the conversation however few its words', () => {
+    assert.equal(leansOnConversation('What does `retries` do?'), false);
+    assert.equal(leansOnConversation('What is "Sync now"?'), false);
+    assert.equal(leansOnConversation('What is in budget.xlsx?'), false);
+    // Without a name, one word of its own still leans; a pronoun with two still does.
+    assert.equal(leansOnConversation('What does it do?'), true);
+    assert.equal(leansOnConversation('And retries?'), true);
+    const weights = queryWeights('What does `retries` do?', ['How many years is the retention period for ledger 4?'], ['ledger']);
+    assert.ok(weights.get(matchRoot('retention'))! < 0.8, JSON.stringify([...weights]));
   });
 });
 

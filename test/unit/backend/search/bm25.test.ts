@@ -87,6 +87,36 @@ describe('backend: BM25 index', () => {
     assert.ok(hits.every((h) => h.doc >= 2500));
   });
 
+  it('tokenizes numbers of any length as terms, single letters not', () => {
+    assert.deepEqual(tokenize('ledger 4'), ['ledger', '4']);
+    assert.deepEqual(tokenize('§4 and item 7'), ['4', 'item', '7']);
+    // A figure's parts count as before: those of two digits or more.
+    assert.deepEqual(tokenize('3.5 in 1.139.1, at 1,000'), ['139', '000']);
+    // An ordinal is its word and its number; a version like "v2" stays one term.
+    assert.deepEqual(tokenize('the 4th ledger, v2'), ['4th', '4', 'ledger', 'v2']);
+    assert.deepEqual(tokenize('x = a + b'), []);
+    // The tokens of before, which local-hashing-embed keeps so its vectors do not change.
+    assert.deepEqual(tokenize('ledger 4 in 1.139.1, the 4th', { numbers: false }), ['ledger', '139', '4th']);
+  });
+
+  it('store index: a question naming a one-digit number finds the passage on it', () => {
+    const index = new StoreIndex();
+    for (const n of [1, 2, 3, 4, 5, 6, 12]) {
+      index.addFile(`ledger-${n}`, [{ text: `The retention period for ledger ${n} is ${n + 5} years.`, heading: `Ledger ${n}` }]);
+    }
+    assert.equal(index.search('How many years is the retention period for ledger 4?', { maxResults: 3 })[0]!.fileId, 'ledger-4');
+    assert.equal(index.search('How many years is the retention period for ledger 12?', { maxResults: 3 })[0]!.fileId, 'ledger-12');
+  });
+
+  it('store index: one-digit numbers are found but do not lengthen their passage', () => {
+    const index = new StoreIndex();
+    index.addFile('steps', [{ text: 'torque: steps 1 2 3 4 5 6', heading: '' }]);
+    index.addFile('plain', [{ text: 'torque: steps', heading: '' }]);
+    const [a, b] = index.search('torque', { maxResults: 2 });
+    assert.equal(a!.score, b!.score);
+    assert.equal(index.search('step 4', { maxResults: 2 })[0]!.fileId, 'steps');
+  });
+
   it('store index: file restriction, file removal and hybrid fusion', () => {
     const index = new StoreIndex();
     index.addFile('f1', [{ text: 'alpha beta', heading: '' }], [Float32Array.from([1, 0])]);
