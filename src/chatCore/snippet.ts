@@ -133,8 +133,10 @@ export function excerptAt(content: string, span: { start: number; end: number },
   const quoted = plainText(content.slice(span.start, span.end));
   // Where the span is in the plain text: its words, nearest to where its markdown puts them.
   const near = plainText(content.slice(0, span.start)).length;
-  let at = quoted ? text.indexOf(quoted, Math.max(0, near - quoted.length)) : -1;
-  if (at < 0 && quoted) at = text.indexOf(quoted);
+  let at = -1;
+  for (let i = quoted ? text.indexOf(quoted) : -1; i >= 0; i = text.indexOf(quoted, i + 1)) {
+    if (at < 0 || Math.abs(i - near) < Math.abs(at - near)) at = i;
+  }
   if (at < 0) at = Math.min(near, text.length);
   const length = Math.min(quoted.length, text.length - at);
   if (text.length <= width && at === 0) return { text, match: { start: 0, end: length } };
