@@ -4,6 +4,7 @@ import { joinNeighbours } from '../../../src/chatCore/passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from '../../../src/chatCore/protocol';
 import { quotedHeading } from '../../../src/chatCore/quotedSection';
 import { shownScores, sourceExcerpt } from '../../../src/chatCore/sourceList';
+import { mergeByRank } from '../../../src/chatCore/storeMerge';
 
 const passage = (chunkIndex: number, score: number, content = `Passage ${chunkIndex}.`, fileId = 'readme'): PassageSource => ({
   kind: 'passage',
@@ -45,12 +46,24 @@ describe('the scores of the chat Sources list: shown only when they read in the 
     );
   });
 
-  it('shows no score when neighbouring chunks joined into one source put a lower score before higher ones', () => {
-    // Chunk 5 ranks first; chunk 4, its neighbour, ranks low: joined, they take chunk 5's place with chunk 4's fields.
+  it('shows the scores of one search whose neighbouring chunks were joined: a joined source has its best chunk’s score', () => {
+    // Chunk 5 ranks first; chunk 4, its neighbour, ranks low: joined, they take chunk 5's place and score.
     const joined = joinNeighbours([passage(5, 0.89), passage(12, 0.8), passage(4, 0.49)]);
     assert.equal(joined.length, 2);
-    const sources = numbered(joined);
-    assert.deepEqual(shownScores(sources), [undefined, undefined]);
+    assert.deepEqual(shownScores(numbered(joined)), [0.89, 0.8]);
+  });
+
+  it('shows no score for sources of several stores interleaved by rank, each on its own scale', () => {
+    const travel = (chunk: number, score: number) => ({ ...passage(chunk, score, `Travel ${chunk}.`, 'travel'), storeId: 'travel' });
+    const merged = mergeByRank([
+      [passage(1, 0.9), passage(2, 0.85)],
+      [travel(1, 12.5), travel(2, 11)],
+    ]);
+    assert.deepEqual(
+      merged.map((p) => p.score),
+      [0.9, 12.5, 0.85, 11],
+    );
+    assert.deepEqual(shownScores(numbered(merged)), [undefined, undefined, undefined, undefined]);
   });
 
   it('shows the scores of search passages after the context the user attached, which has none', () => {
