@@ -509,12 +509,20 @@ export class AnswerView {
       const title = sourceTitle(source);
       const detail =
         source.kind === 'passage'
-          ? [source.storeName, sections[i], scores[i] !== undefined ? l10n.t('score {0}', scores[i].toFixed(2)) : undefined]
-              .filter(Boolean)
-              .join(' · ')
+          ? [source.storeName, sections[i]].filter(Boolean).join(' · ')
           : source.kind === 'web'
             ? source.url
             : 'selection';
+      // Shown only when the list reads in its order (see shownScores); kept on one line.
+      const score = scores[i];
+      const scoreLabel =
+        score !== undefined
+          ? h('span', {
+              className: 'source-score',
+              text: l10n.t('score {0}', score.toFixed(2)),
+              title: l10n.t('Score {0}: how well the passage matched the search that found it (0 to 1)', score.toFixed(2)),
+            })
+          : undefined;
       const openable = source.kind !== 'web' || isOpenableLink(source.url);
       const label = [
         h('span', { className: 'source-number', text: `[${source.number}]` }),
@@ -539,14 +547,8 @@ export class AnswerView {
               ...label,
             )
           : h('span', { className: 'source-link inert', title: l10n.t('Not a web address: not opened') }, ...label),
-        detail &&
-          h('span', {
-            className: 'source-detail',
-            text: detail,
-            ...(scores[i] !== undefined
-              ? { title: l10n.t('Score {0}: how well the passage matched the search that found it (0 to 1)', scores[i].toFixed(2)) }
-              : {}),
-          }),
+        (detail || scoreLabel) &&
+          h('span', { className: 'source-detail', text: detail && scoreLabel ? `${detail} · ` : detail }, scoreLabel),
         snippet && h('div', { className: 'source-snippet', text: snippet }),
       );
     });

@@ -648,7 +648,7 @@ describe('chat webview', () => {
       ['demo · score 0.89', 'demo · score 0.87', 'demo · score 0.50'],
     );
     assert.equal(
-      t.$('.sources .source-detail')!.getAttribute('title'),
+      t.$('.sources .source-score')!.getAttribute('title'),
       'Score 0.89: how well the passage matched the search that found it (0 to 1)',
     );
     // A follow-up's sources, fused from several searches: each one's first score is out of the list's order.
@@ -657,7 +657,7 @@ describe('chat webview', () => {
       t.$$('.sources .source-detail').map((e) => e.textContent),
       ['demo', 'demo', 'demo', 'demo'],
     );
-    assert.equal(t.$('.sources .source-detail')!.getAttribute('title'), null);
+    assert.equal(t.$('.sources .source-score'), null);
     assert.deepEqual(
       t.$$('.sources .source-number').map((e) => e.textContent),
       ['[1]', '[2]', '[3]', '[4]'],
