@@ -1,10 +1,10 @@
 /** One message of the conversation: the user's question, or an answer (live while it streams). */
 import * as l10n from '@vscode/l10n';
 import { citedSources } from '../../src/chatCore/citations';
-import { quotedHeading } from '../../src/chatCore/quotedSection';
+import { headingAt, quotedSpan } from '../../src/chatCore/quotedSection';
+import { excerptFor, shownScores } from '../../src/chatCore/sourceList';
 import { sourceTitle } from '../../src/chatCore/grounding';
 import { isOpenableLink } from '../../src/chatCore/links';
-import { makeSnippet } from '../../src/chatCore/snippet';
 import { LOCAL_CHAT_MODEL } from '../../src/chatCore/modelTraits';
 import type {
   AssistantMessage,
@@ -42,6 +42,8 @@ export interface ViewContext {
 
 /** Text waiting for a frame beyond this is rendered at once (a few milliseconds of rendering). */
 const MAX_UNRENDERED_CHARS = 2048;
+/** About how many characters of a source the Sources list shows. */
+const SOURCE_EXCERPT_CHARS = 240;
 
 /** Functions, not tables: the words are looked up after main.ts has loaded the translations. */
 function toolLabels(tool: ChatToolName): { badge: string; working: string } {
@@ -168,8 +170,9 @@ export class AnswerView {
   private live = false;
   /** Answer text has been rendered (the first time is marked for the latency benchmark). */
   private textShown: boolean;
-  /** The sections the Sources list names, for the answer text and sources they were found for. */
-  private sections: { content: string; sources: ChatSource[]; headings: Array<string | undefined> } | undefined;
+  /** The sections and excerpts the Sources list shows, for the answer text, sources and query they were found for. */
+  private quoted:
+    { content: string; sources: ChatSource[]; query: string; headings: Array<string | undefined>; excerpts: string[] } | undefined;
 
   constructor(
     readonly message: AssistantMessage,
@@ -498,19 +501,28 @@ export class AnswerView {
 
   private sourcesList(sources: ChatSource[]): HTMLElement {
     const cited = new Set(citedSources(this.message.content, sources.length));
-    const sections = this.quotedSections(sources);
+    const { headings: sections, excerpts } = this.quotedParts(sources);
+    const scores = shownScores(sources);
     // Said once the answer is complete: while it streams, a source may still be quoted.
     const final = !this.streaming;
     const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =
         source.kind === 'passage'
-          ? [source.storeName, sections[i], source.score !== undefined ? `score ${source.score.toFixed(2)}` : undefined]
-              .filter(Boolean)
-              .join(' · ')
+          ? [source.storeName, sections[i]].filter(Boolean).join(' · ')
           : source.kind === 'web'
             ? source.url
             : 'selection';
+      // Shown only when the list reads in its order (see shownScores); kept on one line.
+      const score = scores[i];
+      const scoreLabel =
+        score !== undefined
+          ? h('span', {
+              className: 'source-score',
+              text: l10n.t('score {0}', score.toFixed(2)),
+              title: l10n.t('Score {0}: how well the passage matched the search that found it (0 to 1)', score.toFixed(2)),
+            })
+          : undefined;
       const openable = source.kind !== 'web' || isOpenableLink(source.url);
       const label = [
         h('span', { className: 'source-number', text: `[${source.number}]` }),
@@ -520,8 +532,7 @@ export class AnswerView {
           ? h('span', { className: 'source-uncited', text: l10n.t('not quoted in the answer') })
           : undefined,
       ];
-      // Plain text cut at a word, as search results show it: no heading marks, emphasis or table pipes.
-      const snippet = makeSnippet(source.content, '', 240).text;
+      const snippet = excerpts[i];
       return h(
         'li',
         { className: cited.has(source.number) ? 'source cited' : 'source' },
@@ -536,7 +547,8 @@ export class AnswerView {
               ...label,
             )
           : h('span', { className: 'source-link inert', title: l10n.t('Not a web address: not opened') }, ...label),
-        detail && h('span', { className: 'source-detail', text: detail }),
+        (detail || scoreLabel) &&
+          h('span', { className: 'source-detail', text: detail && scoreLabel ? `${detail} · ` : detail }, scoreLabel),
         snippet && h('div', { className: 'source-snippet', text: snippet }),
       );
     });
@@ -552,24 +564,31 @@ export class AnswerView {
 
   /**
    * Each passage's section as the answer quotes it, which a passage that runs on through several
-   * sections may not start in. Found again only when the answer or its sources changed: every
-   * answer's list is built again whenever another answer starts or ends.
+   * sections may not start in, and each source's excerpt: at what the answer quoted of it, else
+   * at its best match for the query. Found again only when the answer, its sources or its query
+   * changed: every answer's list is built again whenever another answer starts or ends.
    */
-  private quotedSections(sources: ChatSource[]): Array<string | undefined> {
+  private quotedParts(sources: ChatSource[]): { headings: Array<string | undefined>; excerpts: string[] } {
     const content = this.message.content;
-    if (this.sections?.content !== content || this.sections.sources !== sources) {
-      const headings = sources.map((source) =>
-        source.kind === 'passage' ? quotedHeading(content, source.number, sources.length, source) : undefined,
-      );
-      this.sections = { content, sources, headings };
-    }
-    return this.sections.headings;
+    const query = this.message.searchQuery ?? '';
+    const quoted = this.quoted;
+    if (quoted?.content === content && quoted.sources === sources && quoted.query === query) return quoted;
+    const spans = sources.map((source) => quotedSpan(content, source.number, sources.length, source.content));
+    const headings = sources.map((source, i) => {
+      if (source.kind !== 'passage') return undefined;
+      const span = spans[i];
+      return span ? headingAt(source.content, span.start, source.heading) : source.heading;
+    });
+    // Plain text cut at a word, as search results show it: no heading marks, emphasis or table pipes.
+    const excerpts = sources.map((source, i) => excerptFor(source.content, spans[i], query, SOURCE_EXCERPT_CHARS));
+    this.quoted = { content, sources, query, headings, excerpts };
+    return this.quoted;
   }
 
   /** Each source's citation-link name, by the section the complete answer quotes it from. */
   private quotedLabels(sources: ChatSource[]): string[] {
-    const sections = this.quotedSections(sources);
-    return sources.map((source, i) => citationLabel(source, sections[i]));
+    const { headings } = this.quotedParts(sources);
+    return sources.map((source, i) => citationLabel(source, headings[i]));
   }
 
   /**

@@ -278,8 +278,9 @@ export const RRF_K = 60;
  * Several rankings of one store's passages fused by reciprocal rank (each passage scores the sum
  * of weight / (RRF_K + rank) over the rankings that hold it, each ranking's weight 1 unless
  * `weights` gives it), best first; a passage is known by its file and chunk. Each passage keeps
- * the score of the first search that found it: that is what the sources list shows, on the
- * documents service's scale.
+ * the score of the first search that found it, on the documents service's scale: the fused order
+ * is not that of these scores, so the chat's Sources list shows them only when they happen to
+ * read in its order (sourceList.ts `shownScores`).
  */
 export function fuseRankings(rankings: readonly (readonly PassageSource[])[], weights?: readonly number[]): PassageSource[] {
   const fused = new Map<string, { passage: PassageSource; score: number; first: number }>();

@@ -45,6 +45,8 @@ export interface BudgetPassage {
   chunkIndex?: number;
   /** Which search it came from: chunk numbers are per store. */
   storeId: string;
+  /** The search's score: a joined source shows the best of its chunks'. */
+  score?: number;
 }
 
 /** `b`'s text without the paragraphs it repeats from the end of `a` (chunks overlap). */
@@ -61,7 +63,8 @@ export function joinText(a: string, b: string): string {
  * Joins neighbouring chunks of one file (chunk numbers one apart, both found) into the
  * higher-ranked one, in chunk order, so one part of a document is one source rather than two.
  * Order is kept; the joined chunks take the place of the best-ranked of them, with the first
- * chunk's fields (its heading).
+ * chunk's fields (its heading) but the best score of them: the one that earned the place (the
+ * Sources list shows it, and a lower one there would read as out of order).
  */
 export function joinNeighbours<T extends BudgetPassage>(passages: readonly T[]): T[] {
   const byChunk = new Map<string, number>();
@@ -86,13 +89,16 @@ export function joinNeighbours<T extends BudgetPassage>(passages: readonly T[]):
       return;
     }
     let text = '';
+    let score: number | undefined;
     for (let n = first; n <= last; n++) {
       const index = byChunk.get(key(n))!;
       consumed.add(index);
       text = text ? joinText(text, passages[index]!.content) : passages[index]!.content;
+      const chunkScore = passages[index]!.score;
+      if (typeof chunkScore === 'number' && Number.isFinite(chunkScore) && (score === undefined || chunkScore > score)) score = chunkScore;
     }
     // The joined source starts where its first chunk starts: that chunk's heading names it.
-    out.push({ ...passages[byChunk.get(key(first))!]!, content: text, chunkIndex: first });
+    out.push({ ...passages[byChunk.get(key(first))!]!, content: text, chunkIndex: first, ...(score !== undefined ? { score } : {}) });
   });
   return out;
 }

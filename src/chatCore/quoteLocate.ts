@@ -47,6 +47,16 @@ function sentenceSpans(text: string, from: number, to: number): TextSpan[] {
   });
 }
 
+/** Where the sentence (table row, list item) of `text` holding position `at` starts. */
+export function sentenceStart(text: string, at: number): number {
+  let start = at;
+  for (const span of sentenceSpans(text, 0, text.length)) {
+    if (span.start > at) break;
+    start = span.start;
+  }
+  return Math.min(start, at);
+}
+
 /**
  * Where an answer's quote of a passage is, within the passage's span (`within`) of `text`: the
  * quote's own words when it is quoted as written (its line breaks and list markers may differ), a

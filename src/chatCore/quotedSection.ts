@@ -5,7 +5,7 @@
  * chat webview's Sources list and VS Code's native chat. No `vscode` import, no DOM.
  */
 import { citedStatements } from './citations';
-import { locateQuote } from './quoteLocate';
+import { locateQuote, type TextSpan } from './quoteLocate';
 
 /** An ATX heading line, as the backend's chunker reads it (setext headings reach passages as `## Title`). */
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
@@ -82,14 +82,24 @@ export interface LabelledSource {
 }
 
 /**
+ * Where the answer's first quote of source `number` is in the source's `content` (located as the
+ * source opener locates it, which scrolls there), or undefined when the answer quotes nothing of
+ * it that can be found.
+ */
+export function quotedSpan(answer: string, number: number, sourceCount: number, content: string): TextSpan | undefined {
+  for (const statement of citedStatements(answer, number, sourceCount)) {
+    const [span] = locateQuote(content, statement);
+    if (span) return span;
+  }
+  return undefined;
+}
+
+/**
  * The heading path to show for source `number` of an answer: that of the section its first
- * quote (located as the source opener locates it) is in, or the passage's own heading when the
- * answer quotes nothing of it that can be found.
+ * quote (`quotedSpan`) is in, or the passage's own heading when the answer quotes nothing of it
+ * that can be found.
  */
 export function quotedHeading(answer: string, number: number, sourceCount: number, source: LabelledSource): string | undefined {
-  for (const statement of citedStatements(answer, number, sourceCount)) {
-    const [span] = locateQuote(source.content, statement);
-    if (span) return headingAt(source.content, span.start, source.heading);
-  }
-  return source.heading;
+  const span = quotedSpan(answer, number, sourceCount, source.content);
+  return span ? headingAt(source.content, span.start, source.heading) : source.heading;
 }

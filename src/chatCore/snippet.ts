@@ -118,14 +118,45 @@ export function makeSnippet(content: string, query: string, width = 160): Snippe
   if (text.length <= width) {
     return at < 0 ? { text } : { text, match: { start: at, end: at + length } };
   }
-  let start = at < 0 ? 0 : Math.max(0, Math.min(at - Math.floor((width - length) / 3), text.length - width));
+  const start = at < 0 ? 0 : Math.max(0, Math.min(at - Math.floor((width - length) / 3), text.length - width));
+  return cut(text, start, at, length, width);
+}
+
+/**
+ * A one-line excerpt of the passage from `span` of its markdown (what an answer quoted of it) on:
+ * plain text, about `width` characters, cut at word boundaries with "…" where it is cut. It starts
+ * there even near the passage's end: what comes before may be another section (neighbouring
+ * chunks joined into one source), which the excerpt must not seem to quote. `match` is the span.
+ */
+export function excerptAt(content: string, span: { start: number; end: number }, width = 160): Snippet {
+  const text = plainText(content);
+  const quoted = plainText(content.slice(span.start, span.end));
+  // Where the span is in the plain text: its words, nearest to where its markdown puts them.
+  const near = plainText(content.slice(0, span.start)).length;
+  let at = -1;
+  for (let i = quoted ? text.indexOf(quoted) : -1; i >= 0; i = text.indexOf(quoted, i + 1)) {
+    if (at < 0 || Math.abs(i - near) < Math.abs(at - near)) at = i;
+  }
+  if (at < 0) at = Math.min(near, text.length);
+  const length = Math.min(quoted.length, text.length - at);
+  if (text.length <= width && at === 0) return { text, match: { start: 0, end: length } };
+  return cut(text, at, at, length, width);
+}
+
+/**
+ * `text` from `start`, about `width` characters, moved inward to word boundaries (never past
+ * the match at `at`, `length` long, when there is one) with "…" where it is cut.
+ */
+function cut(text: string, from: number, at: number, length: number, width: number): Snippet {
+  let start = from;
   let end = Math.min(text.length, start + width);
-  // Inward to word boundaries, never past the match.
+  // Inward to word boundaries, never past the match (its start, when it runs on past the excerpt).
+  const keep = at < 0 ? -1 : at + length <= end ? at + length : at;
   start = toBoundary(text, start, 1, at < 0 ? end : at);
-  end = toBoundary(text, end, -1, at < 0 ? start : at + length);
+  end = toBoundary(text, end, -1, at < 0 ? start : keep);
   // Not from or up to a table's cell separator: "…· false · offer" reads as "…false · offer".
   while (start < (at < 0 ? end : at) && /[\s·]/.test(text[start]!)) start++;
-  while (end > (at < 0 ? start : at + length) && /[\s·]/.test(text[end - 1]!)) end--;
+  while (end > (at < 0 ? start : keep) && /[\s·]/.test(text[end - 1]!)) end--;
   const body = text.slice(start, end).trim();
   const lead = text.slice(start, end).length - text.slice(start, end).trimStart().length;
   const prefix = start > 0 ? '…' : '';
@@ -133,5 +164,5 @@ export function makeSnippet(content: string, query: string, width = 160): Snippe
   const excerpt = `${prefix}${body}${suffix}`;
   if (at < 0) return { text: excerpt };
   const matchStart = prefix.length + at - start - lead;
-  return { text: excerpt, match: { start: matchStart, end: matchStart + length } };
+  return { text: excerpt, match: { start: matchStart, end: matchStart + Math.min(length, end - at) } };
 }

@@ -275,6 +275,8 @@ describe('Chat panel (e2e, embedded backend)', function () {
     const searched = followUp.locator('.searched-for-input');
     assert.match(await searched.inputValue(), /^And meeting notes\? .*invoices/i, 'the query carries the subject');
     assert.match(await followUp.locator('.markdown-body').innerText(), /Meeting notes are deleted after two years/);
+    // The cited source's excerpt is at the quoted sentence, not at the start of its passage (the shelves).
+    assert.match(await followUp.locator('.sources .source-snippet').first().innerText(), /^…?Meeting notes are deleted after two years/);
     await session.screenshot('follow-up with Searched for');
 
     // The edited query is what is searched: one the store has no words for finds nothing.
@@ -364,6 +366,12 @@ describe('Chat panel (e2e, embedded backend)', function () {
     );
     const citedNumbers = await answer.locator('.markdown-body a.citation').allInnerTexts();
     assert.ok(citedNumbers.length >= 2, `both passages are cited: ${JSON.stringify(citedNumbers)}`);
+    // The stores' scores are each on their own scale and the sources interleaved by rank: any score shown reads in the list's order.
+    const scores = (await answer.locator('.sources .source-score').allInnerTexts()).map((text) => Number(/[\d.]+/.exec(text)?.[0]));
+    assert.ok(
+      scores.every((score, i) => i === 0 || score <= scores[i - 1]!),
+      `the scores shown read in order: ${JSON.stringify(scores)}`,
+    );
     await session.screenshot('answer from two stores');
   });
 

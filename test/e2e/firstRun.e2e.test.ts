@@ -68,7 +68,7 @@ describe('First run (e2e, Local mode)', function () {
     assert.equal(await answer.locator('.next-steps').count(), 0, 'a grounded answer with sources offers no way-forward buttons');
     await session.screenshot('first answer with citations');
 
-    // The cited source's text, as the panel lists it (its first 240 characters, spaces collapsed).
+    // The cited source's text, as the panel lists it (from the sentence the answer quotes, spaces collapsed).
     const cited = await citations.first().getAttribute('data-citation');
     const source = answer.locator('.sources .source').filter({ has: chat.locator('.source-number', { hasText: `[${cited}]` }) });
     const snippet = (await source.locator('.source-snippet').textContent()) ?? '';

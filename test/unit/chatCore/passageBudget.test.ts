@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
+  type BudgetPassage,
   capPerFile,
   joinNeighbours,
   joinText,
@@ -99,6 +100,25 @@ describe('passage budget', () => {
     const [joined] = joinNeighbours(ranked);
     assert.equal(joined!.heading, 'DocChat > Settings');
     assert.equal(joined!.content, '## Settings\n\nnetwork settings');
+  });
+
+  it('gives a joined source the best score of its chunks, the one whose place it takes, so scores read in order', () => {
+    // One search's ranking: chunk 5 first, its neighbour chunk 4 last.
+    const ranked = [
+      { ...p('a', 5, 'five'), score: 0.89 },
+      { ...p('b', 1), score: 0.8 },
+      { ...p('a', 4, 'four'), score: 0.49 },
+    ];
+    const joined = joinNeighbours(ranked);
+    assert.deepEqual(
+      joined.map((x) => [x.fileId, x.chunkIndex, x.score]),
+      [
+        ['a', 4, 0.89],
+        ['b', 1, 0.8],
+      ],
+    );
+    // Chunks without scores join without one.
+    assert.equal(joinNeighbours<BudgetPassage>([p('a', 1), p('a', 2)])[0]!.score, undefined);
   });
 
   it('does not join chunks of different stores or without chunk numbers', () => {

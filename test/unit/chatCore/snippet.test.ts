@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { makeSnippet, plainText } from '../../../src/chatCore/snippet';
+import { excerptAt, makeSnippet, plainText } from '../../../src/chatCore/snippet';
 
 /** True when the excerpt (its "…" taken off) starts and ends with whole words of `source`. */
 function wholeWords(excerpt: string, source: string): boolean {
@@ -97,6 +97,38 @@ describe('search snippets', () => {
 
     it('keeps a short passage whole, whitespace collapsed', () => {
       assert.deepEqual(makeSnippet('a\n\n  b\tc', 'zzz'), { text: 'a b c' });
+    });
+  });
+
+  describe('excerptAt: from what an answer quoted', () => {
+    const markdown = [
+      '## Search',
+      '',
+      '**Search Vector Store…** shows results as you type, with a [snippet](docs/search.md) around the match.',
+      '',
+      '## Folder sync',
+      '',
+      `**Sync Folder to Vector Store…** keeps a store in step with a folder. ${'It never uploads a file twice. '.repeat(8)}`,
+    ].join('\n');
+    const spanOf = (words: string) => ({ start: markdown.indexOf(words), end: markdown.indexOf(words) + words.length });
+
+    it('starts at the span as plain text, marks out, and cuts the end at a whole word', () => {
+      const s = excerptAt(markdown, spanOf('**Sync Folder to Vector Store…** keeps a store in step with a folder.'), 100);
+      assert.match(s.text, /^…Sync Folder to Vector Store… keeps a store in step with a folder\. It never/);
+      assert.ok(s.text.endsWith('…') && s.text.length <= 101, s.text);
+      assert.ok(wholeWords(s.text, plainText(markdown)), s.text);
+      assert.equal(s.text.slice(s.match!.start, s.match!.end), 'Sync Folder to Vector Store… keeps a store in step with a folder.');
+    });
+
+    it('starts at the span even near the end, rather than show the section before it', () => {
+      const last = markdown.lastIndexOf('It never uploads');
+      const s = excerptAt(markdown, { start: last, end: markdown.trimEnd().length }, 160);
+      assert.equal(s.text, '…It never uploads a file twice.');
+    });
+
+    it('keeps a quote that starts the passage and fits whole, without "…"', () => {
+      const s = excerptAt('Invoices are kept ten years.', { start: 0, end: 10 }, 160);
+      assert.deepEqual(s, { text: 'Invoices are kept ten years.', match: { start: 0, end: 10 } });
     });
   });
 });

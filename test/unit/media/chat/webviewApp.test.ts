@@ -585,6 +585,86 @@ describe('chat webview', () => {
     assert.match(excerpt, /word…$/, 'cut after a whole word');
   });
 
+  it('shows the excerpt of a cited source at the sentence the answer quoted, and of an uncited one at its match for the query', () => {
+    const t = setup();
+    // Two neighbouring chunks of README.md joined into one source under the first one's heading.
+    const joined = [
+      '### Search',
+      '**Search Vector Store…** shows results as you type, each with its file, score and a snippet around the match. Pick one to open the passage highlighted, add it to the chat as context, or reveal the file in the tree.',
+      '### Folder sync',
+      '**Sync Folder to Vector Store…** keeps a store in step with a workspace folder: it shows the plan before it acts and never uploads a file twice.',
+    ].join('\n\n');
+    const other = `## Troubleshooting\n\n${'Open the output channel to see what went wrong. '.repeat(6)}A folder sync that fails says which file failed.`;
+    const answer: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      searchQuery: 'How do I sync a folder?',
+      content: '- "Sync Folder to Vector Store… keeps a store in step with a workspace folder" [1]',
+      sources: [
+        { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'README.md', heading: 'DocChat > Search', content: joined, number: 1 },
+        { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', heading: 'Troubleshooting', content: other, number: 2 },
+      ],
+    };
+    t.send(t.state(conversation([question, answer])));
+    const details = t.$$('.sources .source-detail').map((e) => e.textContent);
+    const excerpts = t.$$('.sources .source-snippet').map((e) => e.textContent ?? '');
+    assert.equal(details[0], 'DocChat > Folder sync', `named by the section of the quote: ${excerpts[0]}`);
+    assert.match(
+      excerpts[0]!,
+      /^…Sync Folder to Vector Store… keeps a store in step with a workspace folder/,
+      'the excerpt is where the quote is: ' + excerpts[0],
+    );
+    assert.doesNotMatch(excerpts[0]!, /shows results as you type/);
+    assert.match(excerpts[1]!, /^….*\bsync\b/i, 'the uncited source at its match for the query');
+    assert.match(excerpts[1]!, /A folder sync that fails says which file failed\.$/);
+  });
+
+  it('shows the scores of a Sources list only when they read in its order, saying what they are', () => {
+    const t = setup();
+    const passage = (number: number, score: number) => ({
+      kind: 'passage' as const,
+      storeId: 'vs',
+      storeName: 'demo',
+      fileId: `f${number}`,
+      filename: `doc${number}.md`,
+      content: `Passage ${number}.`,
+      score,
+      number,
+    });
+    const answer = (id: string, scores: number[]): AssistantMessage => ({
+      id,
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: 'Passage 1 [1].',
+      sources: scores.map((score, i) => passage(i + 1, score)),
+    });
+    // One search: best first.
+    t.send(t.state(conversation([question, answer('a1', [0.89, 0.87, 0.5])])));
+    assert.deepEqual(
+      t.$$('.sources .source-detail').map((e) => e.textContent),
+      ['demo · score 0.89', 'demo · score 0.87', 'demo · score 0.50'],
+    );
+    assert.equal(
+      t.$('.sources .source-score')!.getAttribute('title'),
+      'Score 0.89: how well the passage matched the search that found it (0 to 1)',
+    );
+    // A follow-up's sources, fused from several searches: each one's first score is out of the list's order.
+    t.send(t.state(conversation([question, answer('a2', [0.89, 0.49, 0.79, 0.5])])));
+    assert.deepEqual(
+      t.$$('.sources .source-detail').map((e) => e.textContent),
+      ['demo', 'demo', 'demo', 'demo'],
+    );
+    assert.equal(t.$('.sources .source-score'), null);
+    assert.deepEqual(
+      t.$$('.sources .source-number').map((e) => e.textContent),
+      ['[1]', '[2]', '[3]', '[4]'],
+      'in the order they were numbered',
+    );
+  });
+
   it('invites questions about documents (not code) in an empty chat', () => {
     const t = setup();
     t.send(t.state(conversation([])));
