@@ -151,4 +151,30 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
     );
     await session.screenshot('deleted store');
   });
+
+  it('Choose a Store: Enter with no store ticked keeps the picker open and says how to tick one, instead of dropping the store', async () => {
+    await chat.locator('.inline-error button', { hasText: 'Choose a Store' }).last().click();
+    const quick = session.page.locator('.quick-input-widget');
+    const input = quick.locator('input.input');
+    // One store left, none ticked (the chat's store is gone), none highlighted.
+    await quick.locator('.monaco-list-row', { hasText: STORE }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await input.press('Enter');
+    await pollUntil(
+      () => input.getAttribute('placeholder'),
+      (placeholder) => placeholder === 'Nothing is ticked: press Down, then Space to tick a store, then Enter',
+      { what: 'the picker saying how to tick a store' },
+    );
+    assert.ok(await quick.isVisible(), 'the picker stays open');
+    assert.ok(await chat.locator('.store-gone').isVisible(), 'the chat still asks for a store: no "No grounding" chosen silently');
+    await session.screenshot('choose a store, Enter with none ticked');
+    // What the picker says works: Down, Space ticks the store, Enter chooses it for the chat.
+    await session.page.keyboard.press('ArrowDown');
+    await session.page.keyboard.press('Space');
+    const checkbox = quick.locator('.monaco-list-row', { hasText: STORE }).first().locator('.monaco-checkbox');
+    await checkbox.and(session.page.locator('[aria-checked="true"]')).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page.keyboard.press('Enter');
+    await quick.waitFor({ state: 'hidden', timeout: 15_000 });
+    await chat.locator('.store-gone').waitFor({ state: 'hidden', timeout: 30_000 });
+    assert.equal(await chat.locator('.store-select').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.text), STORE);
+  });
 });

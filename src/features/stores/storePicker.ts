@@ -76,9 +76,9 @@ async function showStorePicker(
         // Nothing ticked, nothing highlighted (a multi-select picker highlights nothing at first):
         // "none" only when the user unticked the stores; never silently.
         if (noneAllowed()) return resolve([]);
-        picker.placeholder = vscode.l10n.t(
-          'Nothing is ticked: use the arrow keys and Space to tick a vector store, then press Enter. Escape changes nothing.',
-        );
+        // Short enough to show whole in a narrow window. Down moves the focus into the list, where
+        // Space ticks the highlighted store.
+        picker.placeholder = vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter');
       });
       picker.onDidHide(() => resolve(undefined));
     });
