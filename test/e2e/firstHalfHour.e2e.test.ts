@@ -151,4 +151,68 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
     );
     await session.screenshot('deleted store');
   });
+
+  it('Choose a Store: Enter with no store ticked keeps the picker open and says how to tick one, instead of dropping the store', async () => {
+    await chat.locator('.inline-error button', { hasText: 'Choose a Store' }).last().click();
+    const quick = session.page.locator('.quick-input-widget');
+    const input = quick.locator('input.input');
+    // One store left, none ticked (the chat's store is gone), none highlighted.
+    await quick.locator('.monaco-list-row', { hasText: STORE }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await input.press('Enter');
+    await pollUntil(
+      () => input.getAttribute('placeholder'),
+      (placeholder) => placeholder === 'Nothing is ticked: press Down, then Space to tick a store, then Enter',
+      { what: 'the picker saying how to tick a store' },
+    );
+    assert.ok(await quick.isVisible(), 'the picker stays open');
+    assert.ok(await chat.locator('.store-gone').isVisible(), 'the chat still asks for a store: no "No grounding" chosen silently');
+    await session.screenshot('choose a store, Enter with none ticked');
+    // What the picker says works: Down, Space ticks the store, Enter chooses it for the chat.
+    await session.page.keyboard.press('ArrowDown');
+    await session.page.keyboard.press('Space');
+    const checkbox = quick.locator('.monaco-list-row', { hasText: STORE }).first().locator('.monaco-checkbox');
+    await checkbox.and(session.page.locator('[aria-checked="true"]')).waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page.keyboard.press('Enter');
+    await quick.waitFor({ state: 'hidden', timeout: 15_000 });
+    await chat.locator('.store-gone').waitFor({ state: 'hidden', timeout: 30_000 });
+    assert.equal(await chat.locator('.store-select').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.text), STORE);
+  });
+
+  it("opens the citations of two answers beside the chat, in the first source's group, and the chat stays in view", async () => {
+    // Only the chat is open, as after a first start.
+    await session.runCommand('View: Close All Editors');
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    chat = await chatWebviewFrame(session.page);
+    const first = await askInChat(chat, 'How do I attach a whole folder?');
+    await answerDone(chat, first, 120_000);
+    const second = await askInChat(chat, 'How do I search a vector store?');
+    await answerDone(chat, second, 120_000);
+    const groups = session.page.locator('.editor-group-container');
+    const chatGroup = groups.filter({ has: session.page.locator('.tab', { hasText: 'DocChat' }) });
+    const sourceGroup = groups.filter({ hasNot: session.page.locator('.tab', { hasText: 'DocChat' }) });
+    /** Where the source's editor put the cursor: at the quote a citation opened. */
+    const cursor = () =>
+      session.page
+        .locator('.statusbar-item', { hasText: /^\s*Ln \d+, Col \d+/ })
+        .first()
+        .innerText()
+        .catch(() => '');
+    await first.locator('.markdown-body a.citation').first().click();
+    await sourceGroup.locator('.tab.active').waitFor({ state: 'visible', timeout: 30_000 });
+    const firstCursor = await pollUntil(cursor, (text) => text.length > 0, {
+      timeoutMs: 30_000,
+      what: 'the first source, beside the chat',
+    });
+    // A click into the other answer: the chat's group becomes the active one just as the source opens.
+    await second.locator('.markdown-body a.citation').last().click();
+    await pollUntil(
+      async () => ({ inChatGroup: await chatGroup.locator('.tab').count(), cursor: await cursor() }),
+      (state) => state.inChatGroup > 1 || (state.cursor.length > 0 && state.cursor !== firstCursor),
+      { timeoutMs: 30_000, what: 'the second source shown' },
+    );
+    await session.screenshot('two citations opened beside the chat');
+    assert.equal(await groups.count(), 2, 'no third group');
+    assert.equal(await chatGroup.locator('.tab').count(), 1, "no source opened in the chat's group");
+    assert.equal(await chatGroup.locator('.tab.active', { hasText: 'DocChat' }).count(), 1, 'the chat stays in view');
+  });
 });

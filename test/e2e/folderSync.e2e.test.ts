@@ -14,6 +14,7 @@ import {
   type BackendProcess,
   type VSCodeSession,
   openStoreSearch,
+  notificationTexts,
 } from '../support/harness';
 import { CountingProxy } from '../support/servers/countingProxy';
 import { makeDocx, makePdf } from '../unit/backend/helpers';
@@ -42,7 +43,7 @@ function explorerRow(page: Page, name: string): Locator {
   });
 }
 
-/** The workspace: 50 files in handbook/ (one ignored by .gitignore), 24 in bulk/. */
+/** The workspace: 50 files in handbook/ (one ignored by .gitignore), 24 in bulk/, 2 in fresh/. */
 async function workspaceFiles(): Promise<Record<string, string | Uint8Array>> {
   const files: Record<string, string | Uint8Array> = { '.gitignore': 'handbook/drafts/\n' };
   for (let i = 0; i < 30; i++) {
@@ -61,6 +62,8 @@ async function workspaceFiles(): Promise<Record<string, string | Uint8Array>> {
   files['handbook/ops/README.md'] = shared;
   files['handbook/drafts/wip.md'] = '# Not ready\n';
   for (let i = 0; i < 24; i++) files[`bulk/b-${String(i).padStart(2, '0')}.md`] = `# Bulk ${i}\n\nBulk file ${i}.\n`;
+  files['fresh/alpha.md'] = '# Alpha\n\nThe alpha release ships on Mondays.\n';
+  files['fresh/beta.md'] = '# Beta\n\nThe beta channel is updated nightly.\n';
   return files;
 }
 
@@ -234,6 +237,26 @@ describe('Folder sync (e2e)', function () {
     const files = (await backend.request<{ data: { id: string; filename: string }[] }>('GET', '/v1/files?limit=10000')).data;
     assert.equal(files.filter((f) => f.filename.startsWith('b-')).length, 24, 'no orphan upload is left');
     await session.screenshot('resumed after reload');
+  });
+
+  it('syncs a folder into a store created for it, with no "created" notification over the sync\'s progress', async () => {
+    const before = (await notificationTexts(session.page)).length;
+    await syncFromExplorer('fresh', 'Create Vector Store…');
+    // The name box suggests the folder's name; the metadata step creates the store.
+    await session.answerQuickInput('fresh');
+    await pickQuickItem(session.page, 'Create "fresh"');
+    await confirmPlan(/Sync "workspace\/fresh" to "fresh": 2 new/);
+    const texts = await pollUntil(
+      async () => (await notificationTexts(session.page)).slice(before),
+      (shown) => shown.some((t) => t.includes('synced "workspace/fresh" to "fresh"')),
+      { timeoutMs: 120_000, what: "the sync's summary naming the new store" },
+    );
+    await session.screenshot('synced into a new store');
+    assert.deepEqual(
+      texts.filter((t) => t.includes('created the vector store')),
+      [],
+      `no "created" toast covers the sync's progress and its Cancel button; shown: ${JSON.stringify(texts)}`,
+    );
   });
 
   it('re-syncs a saved file of a watched folder', async () => {

@@ -34,9 +34,9 @@ export class ChatPanel extends Disposable {
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       'DocChat',
-      // Beside the code being read; otherwise (the walkthrough, no editor) in the active group, so
-      // the chat does not become a third narrow column next to VS Code's own Chat view.
-      { viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus },
+      // Beside what is being read (code, a document, the walkthrough whose step opened it), which
+      // stays in view; in the active group when that group is empty.
+      { viewColumn: vscode.window.tabGroups.activeTabGroup.activeTab ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus },
       webviewOptions(extensionUri),
     );
     return new ChatPanel(panel, extensionUri, handler, log);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
-import { passageOf, sourceColumnFor, type PassageDocuments, type QuoteFocus } from '../search';
+import { passageOf, sourceColumnFor, sourceOpenedIn, type PassageDocuments, type QuoteFocus } from '../search';
 import { isOpenableLink } from '../../chatCore/links';
 import type { ChatSource, SelectionSource } from '../../chatCore/protocol';
 
@@ -48,7 +48,8 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
       }
       return;
     }
-    // Never in the chat's group, which it would hide: the group last edited in, another, or beside.
+    // Never in the chat's group, which it would hide: the previous source's group, the group last
+    // edited in, another, or beside.
     const column = sourceColumnFor(chatColumn, vscode.window.visibleTextEditors.find((e) => e === this.lastEditor)?.viewColumn);
     if (source.kind === 'selection') {
       return this.openSelection(source, column);
@@ -64,11 +65,12 @@ export class ChatSourceOpener extends Disposable implements SourceOpener {
     const { startLine, startCharacter, endLine, endCharacter } = source.range;
     const range = new vscode.Range(startLine, startCharacter, endLine, endCharacter);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(source.uri, true));
-    await vscode.window.showTextDocument(document, {
+    const editor = await vscode.window.showTextDocument(document, {
       selection: range,
       preview: true,
       ...(viewColumn !== undefined ? { viewColumn } : {}),
     });
+    sourceOpenedIn(editor.viewColumn);
   }
 
   /** Into the editor the user last worked in (the chat panel has the focus when this runs). */

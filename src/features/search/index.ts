@@ -13,7 +13,7 @@ import { markWalkthroughStepDone } from '../walkthrough';
 export type { ExactFileResolver, Passage, PassageDocuments } from './passages';
 export type { QuoteFocus } from './highlights';
 export { passageOf } from './passages';
-export { sourceColumnFor } from './sourceColumn';
+export { sourceColumnFor, sourceOpenedIn } from './sourceColumn';
 
 // The quick pick and its search: loaded at the first search, not when DocChat activates.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose

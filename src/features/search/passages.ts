@@ -9,7 +9,7 @@ import { realTimers } from '../../common/timers';
 import { HIGHLIGHT_MS, PassageHighlights, type QuoteFocus } from './highlights';
 import type { TextSpan } from '../../chatCore/quoteLocate';
 import { highlightedSpans, locatePassage } from './passageLocate';
-import { sourceColumnFor } from './sourceColumn';
+import { sourceColumnFor, sourceOpenedIn } from './sourceColumn';
 
 export const PASSAGE_SCHEME = 'docchat';
 
@@ -180,8 +180,9 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     focus: QuoteFocus | undefined,
     viewColumn: vscode.ViewColumn | undefined,
   ): Promise<vscode.TextEditor> {
-    // `viewColumn` undefined: the active group, which does not show the chat (see sourceColumn).
+    // `viewColumn` undefined: the active group, as no group shows the chat (see sourceColumn).
     const editor = await vscode.window.showTextDocument(document, { preview: true, ...(viewColumn !== undefined ? { viewColumn } : {}) });
+    sourceOpenedIn(editor.viewColumn);
     // Shown after the editor opened: opening it moves no highlight away.
     this.highlights.show(document.uri.toString(), passage, focus);
     this.decorate(editor, true);

@@ -18,15 +18,27 @@ export interface GroupView {
 export const BESIDE_COLUMN = -2;
 
 /**
- * The group a source opens in. `undefined`: the active group, which does not show the chat (as
- * VS Code opens any editor). Otherwise `preferred` (the group the user last edited in) when it is
- * another group than the chat's, else the first other group, else a new group beside the chat.
+ * The group a source opens in. `undefined`: no group shows the chat, so the active group (as
+ * VS Code opens any editor). Otherwise always a group named by its column, never the chat's: the
+ * group the previous source opened in (`previous`) while it still exists, else `preferred` (the
+ * group the user last edited in), else the active group, else the first other group, else a new
+ * group beside the chat. Never "the active group" while the chat is on screen: the extension host
+ * learns late that a click into the chat made the chat's group the active one, and a source opened
+ * there would hide the chat.
  */
-export function chooseSourceColumn(groups: readonly GroupView[], preferred?: number): number | undefined {
-  const active = groups.find((g) => g.isActive);
-  if (active && !active.showsChat) return undefined;
+export function chooseSourceColumn(groups: readonly GroupView[], preferred?: number, previous?: number): number | undefined {
   const others = groups.filter((g) => !g.showsChat);
-  return others.find((g) => g.viewColumn === preferred)?.viewColumn ?? others[0]?.viewColumn ?? BESIDE_COLUMN;
+  if (others.length === groups.length) return undefined;
+  const other = (column: number | undefined) => others.find((g) => g.viewColumn === column)?.viewColumn;
+  return other(previous) ?? other(preferred) ?? others.find((g) => g.isActive)?.viewColumn ?? others[0]?.viewColumn ?? BESIDE_COLUMN;
+}
+
+/** The group the last source opened in (sources from the chat and from search alike). */
+let previousSourceColumn: number | undefined;
+
+/** Notes the group a source opened in, so the next source opens there too. */
+export function sourceOpenedIn(column: vscode.ViewColumn | undefined): void {
+  if (column !== undefined) previousSourceColumn = column;
 }
 
 /** A tab that is the DocChat chat panel (VS Code prefixes a webview tab's view type). */
@@ -38,6 +50,7 @@ function isChatTab(tab: vscode.Tab | undefined): boolean {
 /**
  * The column to open a source in, from VS Code's tab groups (see `chooseSourceColumn`).
  * `chatColumn`: where the caller knows the chat panel is; `preferred`: the group last edited in.
+ * A source opened in the column returned is noted with `sourceOpenedIn`.
  */
 export function sourceColumnFor(chatColumn?: vscode.ViewColumn, preferred?: vscode.ViewColumn): vscode.ViewColumn | undefined {
   const groups = vscode.window.tabGroups.all.map((g) => ({
@@ -45,5 +58,5 @@ export function sourceColumnFor(chatColumn?: vscode.ViewColumn, preferred?: vsco
     isActive: g.isActive,
     showsChat: g.viewColumn === chatColumn || isChatTab(g.activeTab),
   }));
-  return chooseSourceColumn(groups, preferred) as vscode.ViewColumn | undefined;
+  return chooseSourceColumn(groups, preferred, previousSourceColumn) as vscode.ViewColumn | undefined;
 }

@@ -12,9 +12,15 @@ const schemas = atFirstUse(() => require('../../api/documents/schemas') as typeo
 
 /**
  * Asks for a name (validated as it is typed) and optional metadata, then creates the store.
- * Resolves undefined when the user cancels.
+ * Resolves undefined when the user cancels. `announce: false`: no "created" notification, for a
+ * store created as a step of something that tells the user about it itself (a folder's sync, whose
+ * progress notification the toast would cover).
  */
-export async function createStoreInteractive(services: Services, suggestedName = ''): Promise<VectorStore | undefined> {
+export async function createStoreInteractive(
+  services: Services,
+  suggestedName = '',
+  { announce = true }: { announce?: boolean } = {},
+): Promise<VectorStore | undefined> {
   const name = await vscode.window.showInputBox({
     title: vscode.l10n.t('DocChat: Create Vector Store'),
     prompt: vscode.l10n.t('1 to 63 characters: letters, digits, hyphens (-) and underscores (_).'),
@@ -42,7 +48,9 @@ export async function createStoreInteractive(services: Services, suggestedName =
     services.log.info(`Created vector store ${created.id} (${created.name})`);
     await services.recentStores.touch(created.id);
     services.documentsEvents.storeChanged(created);
-    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: created the vector store "{0}".', created.name || name));
+    if (announce) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: created the vector store "{0}".', created.name || name));
+    }
   }
   return created;
 }

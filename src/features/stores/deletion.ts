@@ -126,9 +126,9 @@ export function registerDeletion(
     const name = store.name || store.id;
     const detail = local()
       ? vscode.l10n.t(
-          "This store is in DocChat's local backend, on this computer. Its files stay there; the store and its search index cannot be restored.",
+          "Its files are not deleted: they stay in DocChat's local backend, on this computer. The store and its search index cannot be restored.",
         )
-      : vscode.l10n.t('Its files stay in the documents service; the store and its search index cannot be restored.');
+      : vscode.l10n.t('Its files are not deleted: they stay in the documents service. The store and its search index cannot be restored.');
     if (!(await confirm(vscode.l10n.t('Delete the vector store "{0}"?', name), detail, vscode.l10n.t('Delete Store')))) return;
     if (!settle(await deleteVectorStore(client(), store.id), name)) return;
     tree.removeStore(store.id);

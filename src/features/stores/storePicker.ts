@@ -39,11 +39,15 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
 /**
  * Shows a store picker set up by `setup`, fills it with the stores once listed (`fill`), and
  * resolves the items accepted (undefined when it is hidden). A failed listing hides it and rejects.
+ * In a multi-select picker, Enter with nothing ticked takes the highlighted store; with nothing
+ * highlighted either, it takes none only when `noneAllowed` says so (the user unticked every
+ * store), else the picker stays open and says how to tick one.
  */
 async function showStorePicker(
   services: Services,
   setup: (picker: vscode.QuickPick<StoreItem>) => void,
   fill: (picker: vscode.QuickPick<StoreItem>, items: StoreItem[]) => readonly StoreItem[] | void,
+  noneAllowed: () => boolean = () => true,
 ): Promise<readonly StoreItem[] | undefined> {
   const client = requireDocuments(services.connection);
   const picker = vscode.window.createQuickPick<StoreItem>();
@@ -65,10 +69,17 @@ async function showStorePicker(
         picker.hide();
         reject(error);
       });
-      // Enter on a highlighted store without ticking any takes that store, not "none".
-      picker.onDidAccept(() =>
-        resolve(picker.canSelectMany && picker.selectedItems.length === 0 ? picker.activeItems : picker.selectedItems),
-      );
+      picker.onDidAccept(() => {
+        if (!picker.canSelectMany || picker.selectedItems.length > 0) return resolve(picker.selectedItems);
+        // Enter on a highlighted store without ticking any takes that store, not "none".
+        if (picker.activeItems.length > 0) return resolve(picker.activeItems);
+        // Nothing ticked, nothing highlighted (a multi-select picker highlights nothing at first):
+        // "none" only when the user unticked the stores; never silently.
+        if (noneAllowed()) return resolve([]);
+        // Short enough to show whole in a narrow window. Down moves the focus into the list, where
+        // Space ticks the highlighted store.
+        picker.placeholder = vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter');
+      });
       picker.onDidHide(() => resolve(undefined));
     });
     picker.hide();
@@ -81,12 +92,14 @@ async function showStorePicker(
 
 /**
  * Lets the user pick any number of vector stores (those in `selected` ticked). Resolves the
- * picked stores (possibly none), or undefined when cancelled.
+ * picked stores (none only when the user unticked those ticked at first), or undefined when
+ * cancelled.
  */
 export async function pickStores(
   services: Services,
   options: { title: string; selected: readonly string[] },
 ): Promise<VectorStore[] | undefined> {
+  let tickedAtFirst = false;
   const picked = await showStorePicker(
     services,
     (picker) => {
@@ -97,7 +110,10 @@ export async function pickStores(
     (picker, items) => {
       picker.items = items;
       picker.selectedItems = items.filter((item) => item.store && options.selected.includes(item.store.id));
+      tickedAtFirst = picker.selectedItems.length > 0;
     },
+    // No store at all: only after unticking those ticked at first, not on Enter with none ticked yet.
+    () => tickedAtFirst,
   );
   return picked?.flatMap((item) => (item.store ? [item.store] : []));
 }

@@ -18,6 +18,8 @@ export interface ActOptions {
   rateWaits: RateWaits;
   /** The folder as the user knows it (`label(follow)`). */
   folder: string;
+  /** The store's name (its id when it has none): the progress names it, a store just created too. */
+  store: string;
   /** Aborted by the notification's Cancel, "Stop Following" or the extension's end. */
   abort: AbortController;
   onOutcome(outcome: FileOutcome): void;
@@ -31,7 +33,11 @@ export interface ActOptions {
 export async function act(o: ActOptions): Promise<RunSummary> {
   await o.journal.start(o.storeId, Date.now());
   const summary = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('DocChat: syncing {0}', o.folder), cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('DocChat: syncing {0} to "{1}"', o.folder, o.store),
+      cancellable: true,
+    },
     (progress, token) => {
       token.onCancellationRequested(() => o.abort.abort());
       let reported = 0;

@@ -107,12 +107,15 @@ export function register(context: vscode.ExtensionContext, services: Services, t
         (await pickStore(services, {
           title: vscode.l10n.t('DocChat: Sync "{0}" to a Vector Store', path.basename(folder.fsPath)),
           create: async () => {
+            // No "created" toast: it would cover the sync's progress notification and its Cancel
+            // button; the plan, the progress and the summary name the new store.
             const made = await createStoreInteractive(
               services,
               path
                 .basename(folder.fsPath)
                 .replace(/[^A-Za-z0-9_-]/g, '-')
                 .slice(0, 63),
+              { announce: false },
             );
             created = !!made;
             return made;
@@ -150,7 +153,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
       if (outcome === 'deleted' || outcome === 'gone') {
         tree.removeStore(store.id);
         services.log.child('sync').info(`The sync of ${label(follow)} was not confirmed: deleted the new vector store ${store.id} again`);
-        // Its "created" notification may still be on screen: say it is gone again.
+        // The plan named the new store: say it is gone again.
         void vscode.window.showInformationMessage(
           vscode.l10n.t('DocChat: the sync was not confirmed, so the new, empty vector store "{0}" was deleted again.', name),
         );

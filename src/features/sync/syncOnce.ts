@@ -90,6 +90,7 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
           onDidChange: (listener) => run.services.rateLimits.onDidChange(listener),
         },
         folder: name,
+        store,
         abort,
         onOutcome: (outcome) => {
           if (recordOutcome(records, outcome, planned.hashed)) run.follows.changed(follow);

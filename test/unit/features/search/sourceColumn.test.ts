@@ -78,15 +78,39 @@ describe('where a source opens', () => {
     scope.dispose();
   });
 
-  it('opens in the active group when that group does not show the chat', () => {
+  it('opens in the active group when no group shows the chat', () => {
     assert.equal(chooseSourceColumn([{ viewColumn: 1, isActive: true, showsChat: false }]), undefined);
+    assert.equal(chooseSourceColumn([]), undefined);
+  });
+
+  it('names the group while the chat is on screen, even when the group believed active is another', () => {
+    // The extension host learns late that a click into the chat made its group the active one:
+    // "the active group" could then be the chat's own.
     assert.equal(
       chooseSourceColumn([
         { viewColumn: 1, isActive: true, showsChat: false },
         { viewColumn: 2, isActive: false, showsChat: true },
       ]),
-      undefined,
+      1,
     );
+    assert.equal(
+      chooseSourceColumn([
+        { viewColumn: 1, isActive: false, showsChat: true },
+        { viewColumn: 2, isActive: true, showsChat: false },
+      ]),
+      2,
+    );
+  });
+
+  it("reuses the previous source's group while it exists and is not the chat's", () => {
+    const groups = [
+      { viewColumn: 1, isActive: false, showsChat: false },
+      { viewColumn: 2, isActive: true, showsChat: true },
+      { viewColumn: 3, isActive: false, showsChat: false },
+    ];
+    assert.equal(chooseSourceColumn(groups, 1, 3), 3, 'before the group last edited in');
+    assert.equal(chooseSourceColumn(groups, 1, 2), 1, "never the chat's group, though a source opened there once");
+    assert.equal(chooseSourceColumn(groups, undefined, 4), 1, 'a group that is gone: another');
   });
 
   it('opens beside the chat when the chat is the only group', () => {

@@ -11,14 +11,15 @@ interface Shown {
   message: string;
 }
 
-function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) => unknown>, details: string[] = []) {
+function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) => unknown>, details: string[] = [], modal: boolean[] = []) {
   const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
   return {
     l10n: { t: fill },
     window: {
       // Every confirmation is answered "Cancel": nothing is removed, only asked.
-      showWarningMessage: (message: string, options?: { detail?: string }) => {
+      showWarningMessage: (message: string, options?: { detail?: string; modal?: boolean }) => {
         shown.push({ kind: 'warning', message });
+        modal.push(options?.modal === true);
         if (options?.detail) details.push(options.detail);
         return Promise.resolve(undefined);
       },
@@ -40,6 +41,7 @@ function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) =
 describe('deletion commands without a row argument', () => {
   const shown: Shown[] = [];
   const details: string[] = [];
+  const modal: boolean[] = [];
   const commands = new Map<string, (...args: unknown[]) => unknown>();
   let selection: unknown[] = [];
   const connection: { state: { kind: string } } = { state: { kind: 'remote' } };
@@ -49,7 +51,7 @@ describe('deletion commands without a row argument', () => {
 
   before(() => {
     const { registerDeletion } = loadWithFakeVscode<typeof import('../../../../src/features/stores/deletion')>(
-      fakeVscode(shown, commands, details),
+      fakeVscode(shown, commands, details, modal),
       require.resolve('../../../../src/features/stores/deletion'),
     );
     const services = { errors: { report: (error: unknown) => assert.fail(`reported ${String(error)}`) }, connection };
@@ -59,6 +61,7 @@ describe('deletion commands without a row argument', () => {
   beforeEach(() => {
     shown.length = 0;
     details.length = 0;
+    modal.length = 0;
     connection.state = { kind: 'remote' };
   });
 
@@ -93,6 +96,17 @@ describe('deletion commands without a row argument', () => {
     await commands.get('docchat.removeFromStore')!(other);
     assert.deepEqual(shown, [{ kind: 'warning', message: 'Remove "other.md" from the vector store "Policies"?' }]);
   });
+
+  for (const kind of ['remote', 'local'] as const) {
+    it(`docchat.deleteStore says plainly, in a modal warning, that the files are not deleted (${kind})`, async () => {
+      connection.state = { kind };
+      selection = [storeNode];
+      await commands.get('docchat.deleteStore')!();
+      assert.deepEqual(modal, [true], 'a modal dialog');
+      const where = kind === 'local' ? "DocChat's local backend, on this computer" : 'the documents service';
+      assert.equal(details[0], `Its files are not deleted: they stay in ${where}. The store and its search index cannot be restored.`);
+    });
+  }
 
   describe("the confirmations name where things are kept: the documents service, or Local mode's backend", () => {
     const cases = [

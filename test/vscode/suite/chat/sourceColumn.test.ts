@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ViewIds } from '../../../../src/common/constants';
 import { ChatSourceOpener } from '../../../../src/features/chat/sourceOpener';
 import type { PassageDocuments } from '../../../../src/features/search';
+import { eventually } from '../documents/fixtures';
 
 // A cited source opens next to the DocChat chat, never in the chat's own editor group (which it
 // would hide): in real VS Code, with a webview of the chat's view type, found by its tab alone.
@@ -78,6 +79,20 @@ describe('Chat sources open beside the chat (extension host)', () => {
     assert.notEqual(editor?.viewColumn, vscode.ViewColumn.One, `not in the chat group; groups before: ${before}, after: ${groups()}`);
     assert.equal(chat.visible, true, 'the chat stays in view');
     assert.equal(editor?.document.getText(editor.selection), 'Invoices are kept for ten years.');
+  });
+
+  it("opens a second source in the first one's group right after a click into the chat, not over the chat", async () => {
+    // A click into the chat's webview makes the chat's group the active one in the workbench; the
+    // extension host hears of it only later. `reveal` does the same: the extension host still
+    // believes the first source's group (Two) active when the second source is opened.
+    const before = groups();
+    chat!.reveal(vscode.ViewColumn.One);
+    await opener.open(selection());
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.toString(), file.toString());
+    assert.equal(editor?.viewColumn, vscode.ViewColumn.Two, `in the first source's group; groups before: ${before}, after: ${groups()}`);
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'no third group');
+    await eventually(() => chat!.visible || undefined, 'the chat in view');
   });
 
   it('opens in the other group when there is one', async () => {

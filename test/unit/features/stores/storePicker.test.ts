@@ -1,0 +1,136 @@
+/**
+ * The multi-select store picker ("Choose a Store"): Enter with nothing ticked and nothing
+ * highlighted does not silently choose no store. Here with a fake `vscode` whose quick pick the
+ * test drives as a user would.
+ */
+import * as assert from 'node:assert/strict';
+import { FakeEventEmitter, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
+
+type Item = { label: string; store?: { id: string; name: string } };
+
+class FakeQuickPick {
+  title: string | undefined;
+  placeholder: string | undefined;
+  canSelectMany = false;
+  busy = false;
+  matchOnDescription = false;
+  items: Item[] = [];
+  selectedItems: Item[] = [];
+  activeItems: Item[] = [];
+  visible = false;
+  readonly accept = new FakeEventEmitter<void>();
+  readonly hidden = new FakeEventEmitter<void>();
+  readonly onDidAccept = this.accept.event;
+  readonly onDidHide = this.hidden.event;
+  show() {
+    this.visible = true;
+  }
+  hide() {
+    if (!this.visible) return;
+    this.visible = false;
+    this.hidden.fire();
+  }
+  dispose() {}
+}
+
+const STORES = [
+  { id: 'vs_handbook', name: 'handbook', object: 'vector_store', created_at: 1_700_000_000 },
+  { id: 'vs_notes', name: 'notes', object: 'vector_store', created_at: 1_700_000_000 },
+];
+
+describe('choosing stores in the multi-select picker', () => {
+  let scope: ReturnType<typeof useFakeVscode>;
+  let pickStores: typeof import('../../../../src/features/stores/storePicker').pickStores;
+  let picker: FakeQuickPick;
+  let listed: () => void;
+  let stores: typeof STORES;
+
+  before(() => {
+    scope = useFakeVscode(
+      fakeVscodeApi({
+        window: {
+          createQuickPick: () => (picker = new FakeQuickPick()),
+        },
+      }),
+    );
+    ({ pickStores } = scope.load<typeof import('../../../../src/features/stores/storePicker')>(
+      require.resolve('../../../../src/features/stores/storePicker'),
+    ));
+  });
+  after(() => scope.dispose());
+
+  const services = () =>
+    ({
+      connection: {
+        documents: {
+          listVectorStores: async () => {
+            listed();
+            return { object: 'list', data: stores, has_more: false };
+          },
+        },
+      },
+      recentStores: { list: () => [], sort: <T>(data: readonly T[]) => [...data], touch: async () => undefined },
+    }) as never;
+
+  /** Opens the picker; resolves (with what the picker will resolve) once it lists the stores. */
+  async function open(selected: string[]): Promise<{ result: Promise<Array<{ id: string }> | undefined> }> {
+    const shown = new Promise<void>((resolve) => (listed = resolve));
+    const result = pickStores(services(), { title: 'Choose', selected });
+    await shown;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(picker.busy, false, 'the stores are listed');
+    return { result };
+  }
+
+  for (const count of [1, 2]) {
+    it(`stays open and says how to tick a store on Enter with nothing ticked or highlighted (${count} store${count > 1 ? 's' : ''})`, async () => {
+      stores = STORES.slice(0, count);
+      // The chat's store was deleted: nothing is ticked, and a multi-select picker highlights nothing.
+      const { result } = await open(['vs_deleted']);
+      const settled = { done: false };
+      void result.then(() => (settled.done = true));
+      picker.accept.fire();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      assert.equal(settled.done, false, 'Enter did not choose "no store"');
+      assert.equal(picker.visible, true);
+      assert.match(picker.placeholder ?? '', /^Nothing is ticked: press Down, then Space to tick a store, then Enter$/);
+      // The user ticks a store, then presses Enter.
+      picker.selectedItems = [picker.items[0]!];
+      picker.accept.fire();
+      assert.deepEqual(
+        (await result)?.map((s) => s.id),
+        ['vs_handbook'],
+      );
+    });
+  }
+
+  it('takes the highlighted store on Enter with nothing ticked', async () => {
+    stores = STORES;
+    const { result } = await open([]);
+    picker.activeItems = [picker.items[1]!];
+    picker.accept.fire();
+    assert.deepEqual(
+      (await result)?.map((s) => s.id),
+      ['vs_notes'],
+    );
+  });
+
+  it('takes no store when the user unticked the ones ticked at first', async () => {
+    stores = STORES;
+    const { result } = await open(['vs_notes']);
+    assert.deepEqual(
+      picker.selectedItems.map((i) => i.store?.id),
+      ['vs_notes'],
+    );
+    picker.selectedItems = [];
+    picker.accept.fire();
+    assert.deepEqual(await result, []);
+  });
+
+  it('changes nothing on Escape', async () => {
+    stores = STORES;
+    const { result } = await open([]);
+    picker.hide();
+    assert.equal(await result, undefined);
+  });
+});
