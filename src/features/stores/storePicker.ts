@@ -104,7 +104,7 @@ export async function pickStores(
     services,
     (picker) => {
       picker.title = options.title;
-      picker.placeholder = vscode.l10n.t('Tick the vector stores to search (Space), then press Enter');
+      picker.placeholder = vscode.l10n.t('Press Down, then Space to tick each store to search, then Enter');
       picker.canSelectMany = true;
     },
     (picker, items) => {
