@@ -77,6 +77,20 @@ const QUOTED =
  * on account of its few words (the chat's query, `src/chatCore/searchQuery.ts`, and the local
  * answerer's scoring, `src/backend/gateway/answerScoring.ts`).
  */
+/**
+ * The files a question names, lower-cased, each as written ("docs/guide.md") and without its
+ * folders ("guide.md").
+ */
+export function namedFiles(question: string): string[] {
+  const named = new Set<string>();
+  for (const match of question.matchAll(new RegExp(FILE_NAME.source, 'gu'))) {
+    const name = match[0].replace(/^[^\p{L}\p{N}_-]/u, '').toLowerCase();
+    named.add(name);
+    named.add(name.slice(name.lastIndexOf('/') + 1));
+  }
+  return [...named];
+}
+
 export function namesItsSubject(question: string): boolean {
   return FILE_NAME.test(question) || QUOTED.test(question);
 }

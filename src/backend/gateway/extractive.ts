@@ -19,7 +19,8 @@
  * as its cells. Sources it does not quote are not cited.
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
-import { asksForSeveral, questionType, scoreUnits, selectUnits } from './answerScoring';
+import { namedFiles } from '../../common/terms';
+import { asksForSeveral, DEFAULT_SELECTION, questionType, scoreUnits, selectUnits } from './answerScoring';
 import { rowCells, type Unit, unitsOf } from './answerUnits';
 import { LOCAL_CHAT_MODEL } from './models';
 
@@ -221,8 +222,16 @@ const LABEL_TOKENS = 20;
  * that leans on it the previous answer, say what "it" is.
  */
 export function extract(sources: readonly Source[], question: string, earlier: readonly string[] = [], previousAnswer = ''): Extract[] {
-  const units = sources.flatMap((source) => unitsOf(source));
-  const picked = selectUnits(scoreUnits(units, question, earlier, previousAnswer), asksForSeveral(question));
+  const all = sources.flatMap((source) => unitsOf(source));
+  // A question that names a file among the sources ("What is in budget.xlsx?") is answered from
+  // that file: by its sentences that share the question's words, else by its opening ones.
+  const named = namedSources(sources, question);
+  const units = named.size ? all.filter((unit) => named.has(unit.source)) : all;
+  let picked = selectUnits(scoreUnits(units, question, earlier, previousAnswer), asksForSeveral(question));
+  if (!picked.length && named.size) {
+    picked = units.filter((unit) => unit.position === 0 && unit.kind === 'sentence').map((unit) => ({ unit, score: 1, terms: [] }));
+    picked = picked.slice(0, DEFAULT_SELECTION.maxQuotes);
+  }
   const first = picked[0]?.unit;
   // The sentence that matches the question best may only name the topic ("Why the HTTP layer is
   // hand-written"); the answer to a "why", or to such a label, is the sentence after it.
@@ -260,6 +269,19 @@ export function extract(sources: readonly Source[], question: string, earlier: r
     if (!rows) continue;
     rows.sort((a, b) => a.position - b.position);
     quote.text = [rows[0]!.table!.header, rows[0]!.table!.separator, ...rows.map((r) => r.text)].join('\n');
+  }
+  return out;
+}
+
+/** The sources whose title is a file the question names (by its name, or its path's end). */
+export function namedSources(sources: readonly Source[], question: string): Set<number> {
+  const files = namedFiles(question);
+  const out = new Set<number>();
+  if (!files.length) return out;
+  for (const source of sources) {
+    // "ledger2.md", "notes/ledger2.md", "ledger2.md (score 0.83)", "guide.md, section Sync".
+    const words = source.title.toLowerCase().split(/[\s,;()]+/);
+    if (words.some((word) => files.some((file) => word === file || word.endsWith(`/${file}`)))) out.add(source.n);
   }
   return out;
 }

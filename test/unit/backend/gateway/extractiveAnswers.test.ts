@@ -126,6 +126,27 @@ describe('local-extractive: quotes that answer the question', () => {
     assert.deepEqual(citedStatements(text, 2, 4), [], 'the quoted "[2]" cites nothing');
   });
 
+  it('a question naming a file among the sources is answered from that file, whatever was asked before', () => {
+    const ledgers = [4, 2, 3].map((n) => `ledgers/ledger${n}.md\nLedger ${n} keeps records for ${n + 5} years.`);
+    const text = answer(
+      grounded(
+        ledgers,
+        'How many years does ledger 4 keep records?',
+        'From the supplied sources:\n\n- "Ledger 4 keeps records for 9 years." [1]',
+        'What is in ledger2.md?',
+      ),
+    );
+    assert.match(firstQuote(text), /Ledger 2 keeps records for 7 years\." \[2\]/, text);
+    assert.deepEqual(citedSources(text, 3), [2], `only the file named is quoted:\n${text}`);
+  });
+
+  it("a question naming a file whose words it does not share quotes the file's opening sentence", () => {
+    const text = answer(
+      grounded(['ledger2.md (score 0.17)\nLedger 2 keeps records for 7 years. It is audited each spring.'], 'What is in ledger2.md?'),
+    );
+    assert.match(firstQuote(text), /Ledger 2 keeps records for 7 years\." \[1\]/, text);
+  });
+
   it('a follow-up uses the earlier question to know what "it" is', () => {
     const text = answer(
       grounded(
