@@ -222,6 +222,17 @@ function headingPathAt(document: string, at: number): string {
   }
   return path.map((h) => h.title).join(' > ');
 }
+/** Each passage source an answer cites, with the snapshot document it is from and its place there. */
+function* citedPassages(collection: Collection, a: Answered) {
+  for (const n of citedSources(a.text, a.sources.length)) {
+    const source = a.sources[n - 1];
+    if (source?.kind !== 'passage') continue;
+    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
+    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
+    yield { n, source, file, document, passage: locatePassage(document, source.content) };
+  }
+}
+
 /**
  * What the Sources list names: of each cited passage whose first quote is found in the document,
  * whether the section named (as the list names it, before and now) is the one the quote is in
@@ -229,12 +240,7 @@ function headingPathAt(document: string, at: number): string {
  */
 function sectionsNamed(collection: Collection, a: Answered): { sources: number; before: number; now: number } {
   const counts = { sources: 0, before: 0, now: 0 };
-  for (const n of citedSources(a.text, a.sources.length)) {
-    const source = a.sources[n - 1];
-    if (source?.kind !== 'passage') continue;
-    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
-    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
-    const passage = locatePassage(document, source.content);
+  for (const { n, source, document, passage } of citedPassages(collection, a)) {
     const quote = citedStatements(a.text, n, a.sources.length)
       .map((statement) => (passage ? locateQuote(document, statement, passage)[0] : undefined))
       .find((span) => span !== undefined);
@@ -253,12 +259,7 @@ function sectionsNamed(collection: Collection, a: Answered): { sources: number; 
  */
 function quotePlaces(collection: Collection, a: Answered): PlacedQuote[] {
   const out: PlacedQuote[] = [];
-  for (const n of citedSources(a.text, a.sources.length)) {
-    const source = a.sources[n - 1];
-    if (source?.kind !== 'passage') continue;
-    const file = collection.documents.find((d) => path.basename(d) === source.filename) ?? '';
-    const document = readFileSync(path.join(FOLDER, collection.root, file), 'utf8');
-    const passage = locatePassage(document, source.content);
+  for (const { n, file, document, passage } of citedPassages(collection, a)) {
     for (const statement of citedStatements(a.text, n, a.sources.length)) {
       const span = passage ? locateQuote(document, statement, passage)[0] : undefined;
       out.push({ text: statement, place: span ? `${file} > ${headingPathAt(document, span.start)}` : `${file} [${n}]` });
