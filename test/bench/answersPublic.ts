@@ -16,7 +16,6 @@
  * prompts the last run grounded (kept in the set's cache folder) without starting the backend,
  * to try a change of sentence choice in seconds.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LOCAL_CHAT_MODEL } from '../../src/api/gateway/models';
@@ -31,6 +30,7 @@ import { answer as answerFirst } from './answers/extractiveBefore';
 import { answer as answerPrevious } from './answers/previous/extractive';
 import { cacheFolder, type Collection, progressBar } from './conversations/collection';
 import { conversations, findCollection, openConversationSet } from './conversations/session';
+import { type Half, halfOf } from './conversations/halves';
 import { mean, pairedBootstrap } from './conversations/measures';
 import {
   OFF_TOPIC_PRECISION,
@@ -51,13 +51,6 @@ const TOKEN = 'bench-answers-public';
 /** The "search result count" setting's default. */
 const MAX_RESULTS = 10;
 const GROUNDING_FILE = 'answers-grounding.json';
-
-type Half = 'tune' | 'heldout';
-
-/** A conversation's half: the first byte of the SHA-256 of its id, even or odd. */
-export function halfOf(conversationId: string): Half {
-  return createHash('sha256').update(conversationId).digest()[0]! % 2 === 0 ? 'tune' : 'heldout';
-}
 
 /** One prompt to answer: the messages the model gets and the passage behind each source number. */
 interface Prompt {
