@@ -78,8 +78,8 @@ const MAX_RESULTS = 10;
 
 const GENERATORS = [
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: before later quotes were weighed by their place', answer: answerPrevious },
-  { id: 'now', label: "now: a later quote of the first quote's source, or right after it, counts more", answer: answerNow },
+  { id: 'previous', label: 'previous: the same, kept to measure the next change against', answer: answerPrevious },
+  { id: 'now', label: "now: a leaning question also carries the previous answer's topic words", answer: answerNow },
 ] as const;
 
 function loadQuestions(collection: Collection): Question[] {

@@ -209,8 +209,8 @@ const GENERATORS = [
   { id: 'lead1', label: 'baseline: the first sentence of the top source', answer: leadAnswer(1) },
   { id: 'lead2', label: 'baseline: the first two sentences of the top source', answer: leadAnswer(2) },
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: before later quotes were weighed by their place', answer: answerPrevious },
-  { id: 'now', label: "now: a later quote of the first quote's source, or right after it, counts more", answer: answerNow },
+  { id: 'previous', label: 'previous: the same, kept to measure the next change against', answer: answerPrevious },
+  { id: 'now', label: "now: a leaning question also carries the previous answer's topic words", answer: answerNow },
 ] as const;
 
 interface Judged {

@@ -376,52 +376,25 @@ export const DEFAULT_SELECTION: Selection = { maxQuotes: 3, maxChars: 1500, floo
 const normalized = (text: string) => text.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
- * A quote after the first weighs by where it sits against the first, as a writer quotes: a sentence
- * of the first quote's source counts SAME_SOURCE times its score against another source's, and the
- * sentence right after the first quote, in its section, CONTINUATION times more again (it goes on
- * with what the first said). Chosen on the tuning halves of MT-RAG's conversations
- * (test/bench/answersPublic.ts) and DocChat's own question sets (test/bench/answers.ts): the range
- * 1.15–1.25 and 1.3–1.5 gave the same figures, and 1.3 or 1.7 lost expected sentences of DocChat's
- * sets. Scores cannot tell an off-topic later quote from an on-topic one; its place can, a little:
- * a later quote from another source is off-topic more often.
- */
-const SAME_SOURCE = 1.2;
-const CONTINUATION = 1.4;
-
-/** How much a later quote's place weighs against the first quote's (`SAME_SOURCE`, `CONTINUATION`). */
-export function placeFactor(unit: Unit, first: Unit): number {
-  if (unit.source !== first.source) return 1;
-  const sameSection = unit.heading.join(' ') === first.heading.join(' ');
-  return unit.position === first.position + 1 && sameSection ? SAME_SOURCE * CONTINUATION : SAME_SOURCE;
-}
-
-/**
  * The units to quote, best first; a unit quoted already (chunks overlap) is not quoted twice. A
  * quote after the first holds a word of the question itself: a unit that scores only by the words
  * of earlier questions or of the heading it is under is about the conversation, not about what was
  * just asked (after "How long are backups kept?", "and restores?" is not answered by more
  * sentences on backups that never name a restore). A unit well below the best is quoted only for
  * a question that asks for several things, when it holds a word of the question that no quote
- * holds yet. Later quotes are ranked and held to the floor by their score weighed by their place
- * against the first quote (`placeFactor`): of its source, or right after it.
+ * holds yet.
  */
 export function selectUnits(scored: readonly Scored[], several = false, bounds: Selection = DEFAULT_SELECTION): Scored[] {
-  const first = scored[0];
-  if (!first) return [];
-  const best = first.score;
-  const later = scored
-    .slice(1)
-    .map((entry) => ({ entry, weight: entry.score * placeFactor(entry.unit, first.unit) }))
-    .sort((a, b) => b.weight - a.weight);
+  const best = scored[0]?.score ?? 0;
   const picked: Scored[] = [];
   const seen = new Set<string>();
   const perSource = new Map<number, number>();
   let chars = 0;
   const covered = new Set<string>();
-  for (const { entry, weight } of [{ entry: first, weight: best }, ...later]) {
-    if (picked.length >= bounds.maxQuotes || weight < best * (several ? bounds.complementFloor : bounds.floor)) break;
+  for (const entry of scored) {
+    if (picked.length >= bounds.maxQuotes || entry.score < best * (several ? bounds.complementFloor : bounds.floor)) break;
     if (picked.length && !entry.terms.length) continue;
-    if (weight < best * bounds.floor && entry.terms.every((t) => covered.has(t))) continue;
+    if (entry.score < best * bounds.floor && entry.terms.every((t) => covered.has(t))) continue;
     const key = normalized(entry.unit.text);
     if (seen.has(key)) continue;
     if ((perSource.get(entry.unit.source) ?? 0) >= bounds.perSource) continue;

@@ -6,20 +6,10 @@ import {
   leansOnConversation,
   namesNear,
   queryWeights,
-  DEFAULT_SELECTION,
-  placeFactor,
   type Scored,
   selectUnits,
 } from '../../../../src/backend/gateway/answerScoring';
-import {
-  isRunOn,
-  rowCells,
-  RUN_ON_CHARS,
-  textQuality,
-  type Unit,
-  unitsOf,
-  wordlikeShare,
-} from '../../../../src/backend/gateway/answerUnits';
+import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources, citedStatements } from '../../../../src/chatCore/citations';
 import { numberSources } from '../../../../src/chatCore/grounding';
 import { buildChatMessages } from '../../../../src/chatCore/promptBuilder';
@@ -363,12 +353,9 @@ describe('local-extractive: when a later quote is added', () => {
   const entry = (i: number, score: number, terms: string[]): Scored => ({ unit: units[i]!, score, terms });
   const texts = (picked: Scored[]) => picked.map((p) => p.unit.text);
 
-  const other = unitsOf({ n: 2, text: 'Backup tapes are stored off site.' });
-
-  it('quotes a later sentence of another source that holds a word of the question down to 0.55 of the best score, not below', () => {
-    const later = (score: number): Scored => ({ unit: other[0]!, score, terms: ['backup'] });
-    assert.deepEqual(texts(selectUnits([entry(0, 1, ['backup']), later(0.57)])), [units[0]!.text, other[0]!.text]);
-    assert.deepEqual(texts(selectUnits([entry(0, 1, ['backup']), later(0.5)])), [units[0]!.text]);
+  it('quotes a later sentence that holds a word of the question down to 0.55 of the best score, not below', () => {
+    assert.deepEqual(texts(selectUnits([entry(0, 1, ['backup']), entry(1, 0.57, ['backup'])])), [units[0]!.text, units[1]!.text]);
+    assert.deepEqual(texts(selectUnits([entry(0, 1, ['backup']), entry(1, 0.5, ['backup'])])), [units[0]!.text]);
   });
 
   it('quotes after the first no sentence that holds no word of the question itself, however close its score', () => {
@@ -392,58 +379,6 @@ describe('local-extractive: when a later quote is added', () => {
     assert.match(firstQuote(text), /^- "A restore of a backup needs a ticket to the help desk\." \[2\]$/, text);
     assert.ok(!text.includes('thirty days'), `the sentence on how long backups are kept is not quoted again:\n${text}`);
     assert.deepEqual(citedSources(text, 2), [2], 'only the source that answers is cited');
-  });
-});
-
-describe('local-extractive: a later quote by its place against the first', () => {
-  const FIRST = unitsOf({
-    n: 1,
-    text: '# Backups\n\nBackups are kept for thirty days. Restores of a backup need a ticket. The backup vault is in Zurich.\n\n# Vaults\n\nA backup vault is locked at night.',
-  });
-  const OTHER = unitsOf({ n: 2, text: 'Backup tapes are stored off site by a courier.' });
-  const at = (unit: Unit, score: number): Scored => ({ unit, score, terms: ['backup'] });
-  const texts = (picked: Scored[]) => picked.map((p) => p.unit.text);
-  const two = { ...DEFAULT_SELECTION, maxQuotes: 2 };
-
-  it("weighs a sentence of the first quote's source, and most the one right after it in its section", () => {
-    assert.equal(placeFactor(OTHER[0]!, FIRST[0]!), 1, 'another source');
-    assert.equal(placeFactor(FIRST[2]!, FIRST[0]!), 1.2, 'the same source, not next');
-    assert.ok(Math.abs(placeFactor(FIRST[1]!, FIRST[0]!) - 1.68) < 1e-9, 'the sentence right after it');
-    assert.equal(placeFactor(FIRST[3]!, FIRST[2]!), 1.2, 'the next sentence under another heading is not its continuation');
-  });
-
-  it("prefers a later sentence of the first quote's source to another source's of a slightly higher score", () => {
-    const picked = selectUnits([at(FIRST[0]!, 1), at(OTHER[0]!, 0.8), at(FIRST[2]!, 0.75)], false, two);
-    assert.deepEqual(texts(picked), [FIRST[0]!.text, FIRST[2]!.text]);
-  });
-
-  it('quotes the sentence right after the first quote before a higher-scoring one further on in its source', () => {
-    const picked = selectUnits([at(FIRST[0]!, 1), at(FIRST[2]!, 0.7), at(FIRST[1]!, 0.6)], false, two);
-    assert.deepEqual(texts(picked), [FIRST[0]!.text, FIRST[1]!.text]);
-  });
-
-  it("holds the place-weighed score to the floor: the next sentence of the section is quoted lower than another source's", () => {
-    assert.deepEqual(texts(selectUnits([at(FIRST[0]!, 1), at(FIRST[1]!, 0.4)])), [FIRST[0]!.text, FIRST[1]!.text]);
-    assert.deepEqual(texts(selectUnits([at(FIRST[0]!, 1), at(OTHER[0]!, 0.4)])), [FIRST[0]!.text]);
-    assert.deepEqual(texts(selectUnits([at(FIRST[2]!, 1), at(FIRST[3]!, 0.4)])), [FIRST[2]!.text], 'not across a heading');
-  });
-
-  it('quotes the sentence that goes on from the first quote, well below its score, and not a sentence of another source as low', () => {
-    const text = answer(
-      grounded(
-        [
-          'backups.md\nBackups are kept for thirty days in the vault. Older backups of the vault are then kept on tape for a year by the archive team. The vault is in Zurich.',
-          'mail.md\nMail is kept for a year. Backups of the mail server are kept by the mail team on the mail server itself. Mail is stored on the mail server.',
-        ],
-        'How long are backups kept?',
-      ),
-    );
-    assert.match(
-      text,
-      /- "Backups are kept for thirty days in the vault\." \[1\]\n- "Older backups of the vault are then kept on tape for a year by the archive team\." \[1\]/,
-      text,
-    );
-    assert.deepEqual(citedSources(text, 2), [1], `the other source's sentence is not quoted:\n${text}`);
   });
 });
 
