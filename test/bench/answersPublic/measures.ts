@@ -151,3 +151,25 @@ export function sameSentence(quote: string, sentence: string): boolean {
   const b = comparable(sentence);
   return Boolean(a && b) && (a.includes(b) || b.includes(a));
 }
+
+/** Where a quote after the first sits against the first quote of its answer. */
+export type QuotePlace = 'right after the first, same source' | 'elsewhere in the same source' | 'another source';
+
+/**
+ * The place of each quote after the first against the first: the sentence right after it in its
+ * source, another sentence of its source, or another source's. `sentencesOf` gives a source's
+ * sentences in order; a quote is found among them by `sameSentence` (its place is undefined when
+ * it is not found, and every place is when the first quote is not).
+ */
+export function laterQuotePlaces(quotes: readonly Quote[], sentencesOf: (source: number) => readonly string[]): (QuotePlace | undefined)[] {
+  const at = (quote: Quote) => sentencesOf(quote.source).findIndex((sentence) => sameSentence(quote.text, sentence));
+  const [first, ...later] = quotes;
+  if (!first) return [];
+  const firstAt = at(first);
+  return later.map((quote) => {
+    if (quote.source !== first.source) return 'another source';
+    const position = at(quote);
+    if (firstAt < 0 || position < 0) return undefined;
+    return position === firstAt + 1 ? 'right after the first, same source' : 'elsewhere in the same source';
+  });
+}

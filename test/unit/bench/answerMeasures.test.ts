@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  laterQuotePlaces,
   OFF_TOPIC_PRECISION,
   offTopicQuote,
   precisionByPosition,
@@ -97,6 +98,33 @@ describe('public answer benchmark measures', () => {
     assert.ok(sameSentence('The gin , invented in India , spread.', 'the gin invented in India spread'));
     assert.ok(!sameSentence('Rice grows in water.', 'The gin spread.'));
     assert.ok(!sameSentence('', 'The gin spread.'));
+  });
+
+  it('places each quote after the first against it: right after it, elsewhere in its source, or another source', () => {
+    const sentences: Record<number, string[]> = {
+      1: ['Backups are kept for thirty days.', 'Older backups go to tape.', 'The vault is in Zurich.'],
+      2: ['Mail is kept for a year.'],
+    };
+    const of = (source: number) => sentences[source] ?? [];
+    const quotes = [
+      { text: 'Backups are kept for thirty days.', source: 1 },
+      { text: 'Mail is kept for a year.', source: 2 },
+      { text: 'Older backups go to tape', source: 1 },
+      { text: 'The vault is in Zurich.', source: 1 },
+      { text: 'A sentence no source holds.', source: 1 },
+    ];
+    assert.deepEqual(laterQuotePlaces(quotes, of), [
+      'another source',
+      'right after the first, same source',
+      'elsewhere in the same source',
+      undefined,
+    ]);
+    assert.deepEqual(
+      laterQuotePlaces([quotes[2]!, quotes[0]!], of),
+      ['elsewhere in the same source'],
+      'the sentence before is not after it',
+    );
+    assert.deepEqual(laterQuotePlaces([], of), []);
   });
 
   it('calls an answer clean when it quotes the expected sentence and nothing from another document or section', () => {
