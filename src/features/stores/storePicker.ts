@@ -41,8 +41,8 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
  * resolves the items accepted (undefined when it is hidden). A failed listing hides it and rejects.
  * In a multi-select picker, Enter with nothing ticked takes the highlighted store; with nothing
  * highlighted either, it takes none only when `noneAllowed` says so (the user unticked every
- * store), else the picker stays open and says how to tick one (in its title too, which filter
- * text does not hide).
+ * store), else the picker stays open and says how to tick one (in its title, which filter text
+ * does not hide).
  */
 async function showStorePicker(
   services: Services,
@@ -70,10 +70,13 @@ async function showStorePicker(
         picker.hide();
         reject(error);
       });
-      // The hint below takes the title's place while nothing is ticked; a ticked store brings it back.
-      const title = picker.title;
+      // The hint below takes the title's and the placeholder's place while nothing is ticked; a
+      // ticked store brings them back.
+      const { title, placeholder } = picker;
       picker.onDidChangeSelection((items) => {
-        if (items.length > 0) picker.title = title;
+        if (items.length === 0) return;
+        picker.title = title;
+        picker.placeholder = placeholder;
       });
       picker.onDidAccept(() => {
         if (!picker.canSelectMany || picker.selectedItems.length > 0) return resolve(picker.selectedItems);
@@ -83,11 +86,11 @@ async function showStorePicker(
         // "none" only when the user unticked the stores; never silently.
         if (noneAllowed()) return resolve([]);
         // Short enough to show whole in a narrow window. Down moves the focus into the list, where
-        // Space ticks the highlighted store. VS Code hides the placeholder once filter text is
-        // typed, so the title says it too (screen readers read it with the input); the text stays.
-        const hint = vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter');
-        picker.placeholder = hint;
-        picker.title = hint;
+        // Space ticks the highlighted store. In the title, not the placeholder: VS Code hides the
+        // placeholder once filter text is typed (the text stays). Screen readers read the title
+        // with the input; without the placeholder they read the hint once.
+        picker.title = vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter');
+        picker.placeholder = '';
       });
       picker.onDidHide(() => resolve(undefined));
     });
