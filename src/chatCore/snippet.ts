@@ -1,7 +1,7 @@
 /**
  * One-line excerpts of search passages, as the search quick pick's rows and `@docchat /search`
- * show them: plain text (the passage's markdown marks taken out) cut at word boundaries, around
- * the first match of the query. No `vscode` import.
+ * show them: plain text (the passage's markdown marks taken out, each sentence once) cut at word
+ * boundaries, around the first match of the query. No `vscode` import.
  */
 
 export interface Snippet {
@@ -78,6 +78,77 @@ export function plainText(markdown: string): string {
     .trim();
 }
 
+/** A sentence or line of fewer words may repeat on purpose ("Yes.", "Example"): it is always kept. */
+const MIN_REPEAT_WORDS = 2;
+/** The same, in characters, for writing without spaces between words. */
+const MIN_UNSPACED_REPEAT = 4;
+/** A line's list, heading or quote marks, kept when its first sentence is a repeat. */
+const LINE_LEAD = /^\s*(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|>)\s+)*/;
+
+/** The words of markdown text that tell two sentences apart (case, marks and spacing aside). */
+function repeatKey(markdown: string): string | undefined {
+  // Words as written ("e.g." is one): an abbreviation's dot ends no sentence worth comparing.
+  const words = plainLine(markdown)
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/[^\p{L}\p{N}]+/gu, ''))
+    .filter(Boolean);
+  const key = words.join(' ');
+  // Writing without spaces is one "word" a sentence: its length tells a sentence from a word.
+  return words.length >= MIN_REPEAT_WORDS || (UNSPACED.test(key) && key.length >= MIN_UNSPACED_REPEAT) ? key : undefined;
+}
+
+/**
+ * A passage's markdown with each sentence and line once: a chunk's overlap may repeat the
+ * sentence before it, a document the same line twice. Code blocks and table rows are kept whole
+ * (their lines repeat on purpose); a line whose every sentence came before is left out.
+ */
+export function withoutRepeats(markdown: string): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of markdown.split(/\r?\n/)) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      out.push(line);
+      continue;
+    }
+    if (marker) fence = marker;
+    if (marker || !line.trim() || /^\s*\|/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const lead = LINE_LEAD.exec(line)![0];
+    // Sentences with the spaces after them, so that what is kept reads as it did.
+    const parts = line.slice(lead.length).split(/(?<=[.!?])(\s+)/);
+    let kept = '';
+    for (let i = 0; i < parts.length; i += 2) {
+      const key = repeatKey(parts[i]!);
+      if (key !== undefined && seen.has(key)) continue;
+      if (key !== undefined) seen.add(key);
+      kept += parts[i]! + (parts[i + 1] ?? '');
+    }
+    if (kept.trim()) out.push(lead + kept.trimEnd());
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+/** Plain text with each sentence once (a repeat wrapped onto other lines than the first). */
+function uniqueSentences(text: string): string {
+  const seen = new Set<string>();
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => {
+      const key = repeatKey(sentence);
+      if (key === undefined) return true;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .join(' ');
+}
+
 /** Writing without spaces between words: any two of its characters are a word boundary. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\u3000-\u303f\uff00-\uffef]/u;
 /** The furthest a cut moves to reach a word boundary; a longer word (an address, a hash) is cut. */
@@ -100,10 +171,11 @@ function toBoundary(text: string, at: number, direction: 1 | -1, limit: number):
 
 /**
  * A one-line excerpt of the passage, at most about `width` characters, around the first match
- * of the query: plain text, starting and ending at word boundaries, with "…" where it is cut.
+ * of the query: plain text with each sentence and line once, starting and ending at word
+ * boundaries, with "…" where it is cut.
  */
 export function makeSnippet(content: string, query: string, width = 160): Snippet {
-  const text = plainText(content);
+  const text = uniqueSentences(plainText(withoutRepeats(content)));
   const lower = text.toLowerCase();
   let at = -1;
   let length = 0;

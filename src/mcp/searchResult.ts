@@ -5,6 +5,7 @@
  * file lets a host (VS Code since 1.105) offer the document and read it by URI. No `vscode` import.
  */
 import type { ContentBlock } from '@modelcontextprotocol/server';
+import { withoutRepeats } from '../chatCore/snippet';
 import { fileResourceUri } from './resourceUris';
 
 export interface SearchHit {
@@ -27,7 +28,10 @@ export function searchResultText(store: { id: string; name: string }, query: str
     return `No passage in ${where} is relevant to "${query}": the documents do not cover it. Say so rather than citing anything from them.`;
   }
   const body = hits
-    .map((hit, i) => `[${i + 1}] ${hit.file_name} (score ${hit.score.toFixed(2)}) · read: ${readFileArguments(hit)}\n${hit.content.trim()}`)
+    .map(
+      (hit, i) =>
+        `[${i + 1}] ${hit.file_name} (score ${hit.score.toFixed(2)}) · read: ${readFileArguments(hit)}\n${withoutRepeats(hit.content).trim()}`,
+    )
     .join('\n\n');
   return (
     `${hits.length} passage${hits.length === 1 ? '' : 's'} from ${where} matching "${query}", best first. ` +

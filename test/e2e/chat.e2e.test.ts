@@ -35,7 +35,8 @@ const RETENTION = [
   '',
   ...SHELVES,
   '',
-  'Invoices are kept for ten years after the end of the fiscal year.',
+  // The quoted sentence starts mid-line: its highlight starts where it does, not at the line's start.
+  'Paper goes to the archive first. Invoices are kept for ten years after the end of the fiscal year.',
   '',
   'Employment contracts are kept for six years after the employee leaves.',
   '',
@@ -127,7 +128,7 @@ async function screenLines(page: VSCodeSession['page']): Promise<{ text: string;
     .locator('.editor-group-container.active .monaco-editor')
     .first()
     .evaluate((editor) => {
-      // A whole-line decoration is drawn in the overlay row at the same height as its text line.
+      // A decoration (whole-line or not) is drawn in the overlay row at the same height as its text line.
       const lit = new Set(
         [...editor.querySelectorAll('.view-overlays [class*="ced-"]')].map((d) => (d.parentElement as HTMLElement).style.top),
       );
@@ -135,6 +136,56 @@ async function screenLines(page: VSCodeSession['page']): Promise<{ text: string;
         .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
         .map((line) => ({ text: (line.textContent ?? '').replace(/\u00a0/g, ' '), highlighted: lit.has(line.style.top) }));
     });
+}
+
+/**
+ * Where the highlight in the active editor is drawn (its pieces, one a screen line), and where the
+ * words `first` and `last` are on screen: the first of `first`, the last of `last`.
+ */
+async function highlightAndWords(
+  page: VSCodeSession['page'],
+  first: string,
+  last: string,
+): Promise<{ pieces: { top: number; left: number; right: number }[]; first?: { left: number }; last?: { right: number } }> {
+  return page
+    .locator('.editor-group-container.active .monaco-editor')
+    .first()
+    .evaluate(
+      (editor, [firstWord, lastWord]) => {
+        const pieces = [...editor.querySelectorAll('.view-overlays [class*="ced-"]')].map((d) => {
+          const r = d.getBoundingClientRect();
+          return { top: r.top, left: r.left, right: r.right };
+        });
+        // Screen rectangles of each occurrence of each word on the editor's lines, top to bottom
+        // (no named function in here: the test's compiler would wrap it in a helper the page lacks).
+        const found: DOMRect[][] = [[], []];
+        const lines = [...editor.querySelectorAll<HTMLElement>('.view-lines .view-line')].sort(
+          (a, b) => parseFloat(a.style.top) - parseFloat(b.style.top),
+        );
+        [firstWord, lastWord].forEach((word, i) => {
+          for (const line of lines) {
+            const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const text = (node.textContent ?? '').replace(/\u00a0/g, ' ');
+              for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+                const range = document.createRange();
+                range.setStart(node, at);
+                range.setEnd(node, at + word.length);
+                found[i]!.push(range.getBoundingClientRect());
+              }
+            }
+          }
+        });
+        const firstRect = found[0]![0];
+        const lastRect = found[1]!.at(-1);
+        return {
+          pieces,
+          ...(firstRect ? { first: { left: firstRect.left } } : {}),
+          ...(lastRect ? { last: { right: lastRect.right } } : {}),
+        };
+      },
+      [first, last] as const,
+    );
 }
 
 describe('Chat panel (e2e, embedded backend)', function () {
@@ -264,6 +315,16 @@ describe('Chat panel (e2e, embedded backend)', function () {
       highlighted.every((text) => !/Shelf|Retention policy/.test(text)),
       `only the quoted sentence is highlighted, not the rest of the passage: ${JSON.stringify(highlighted)}`,
     );
+    // Of its line, only the quoted sentence's characters: from "Invoices" (not "Paper goes…") to
+    // its full stop (not the editor's right edge).
+    const drawn = await highlightAndWords(session.page, 'Invoices', 'year.');
+    assert.ok(drawn.first && drawn.last && drawn.pieces.length > 0, `the quote and its highlight are on screen: ${JSON.stringify(drawn)}`);
+    const top = Math.min(...drawn.pieces.map((p) => p.top));
+    const bottom = Math.max(...drawn.pieces.map((p) => p.top));
+    const start = Math.min(...drawn.pieces.filter((p) => p.top === top).map((p) => p.left));
+    const end = Math.max(...drawn.pieces.filter((p) => p.top === bottom).map((p) => p.right));
+    assert.ok(Math.abs(start - drawn.first.left) <= 3, `the highlight starts at ${start}px, the quote at ${drawn.first.left}px`);
+    assert.ok(Math.abs(end - drawn.last.right) <= 3, `the highlight ends at ${end}px, the quote at ${drawn.last.right}px`);
     await session.screenshot('cited passage opened at the quoted sentence');
   });
 

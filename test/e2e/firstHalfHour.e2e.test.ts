@@ -158,12 +158,21 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
     const input = quick.locator('input.input');
     // One store left, none ticked (the chat's store is gone), none highlighted.
     await quick.locator('.monaco-list-row', { hasText: STORE }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The user types to find the store (VS Code then hides the placeholder) and presses Enter.
+    const typed = STORE.slice(0, 3);
+    await input.fill(typed);
     await input.press('Enter');
+    const hint = 'Nothing is ticked: press Down, then Space to tick a store, then Enter';
+    const title = quick.locator('.quick-input-title');
     await pollUntil(
-      () => input.getAttribute('placeholder'),
-      (placeholder) => placeholder === 'Nothing is ticked: press Down, then Space to tick a store, then Enter',
-      { what: 'the picker saying how to tick a store' },
+      () => title.innerText().catch(() => ''),
+      (text) => text.trim() === hint,
+      { what: 'the hint in the title, which typed text does not hide' },
     );
+    assert.ok(await title.isVisible(), 'the hint is on screen with filter text typed');
+    assert.equal(await input.inputValue(), typed, 'the typed text stays');
+    const spoken = (await input.getAttribute('aria-label')) ?? '';
+    assert.equal(spoken.split(hint).length - 1, 1, `a screen reader reads the hint once: "${spoken}"`);
     assert.ok(await quick.isVisible(), 'the picker stays open');
     assert.ok(await chat.locator('.store-gone').isVisible(), 'the chat still asks for a store: no "No grounding" chosen silently');
     await session.screenshot('choose a store, Enter with none ticked');

@@ -300,6 +300,16 @@ export function describeSelf(): string {
   );
 }
 
+/**
+ * What the model says when no sentence of the sources answers the question: in the words the chat
+ * uses when a store's documents do not cover a question (the user meets both), and whole without
+ * the chat (an MCP client or @docchat may show it), so it says what to try next.
+ */
+export function nothingToQuote(sourceCount: number): string {
+  const documents = sourceCount === 1 ? 'The supplied document does' : 'The supplied documents do';
+  return `${documents} not cover this question, so ${LOCAL_CHAT_MODEL} has nothing to quote. Try other words, or a different store.`;
+}
+
 /** The whole answer of the local model for a conversation. */
 export function answer(messages: readonly PlainMessage[]): string {
   const { sources, question, earlier, previousAnswer } = collectSources(messages);
@@ -309,8 +319,7 @@ export function answer(messages: readonly PlainMessage[]): string {
   }
   const quotes = extract(sources, question, earlier.slice(-2), previousAnswer);
   if (!quotes.length) {
-    const count = sources.length === 1 ? 'The supplied source does' : `None of the ${sources.length} supplied sources`;
-    return `${count}${sources.length === 1 ? ' not contain' : ' contains'} a sentence that shares words with the question, so I have nothing to quote. Try other words, or a different store.\n\n${FOOTER}`;
+    return `${nothingToQuote(sources.length)}\n\n${FOOTER}`;
   }
   return `From the supplied sources:\n\n${render(quotes)}\n\n${FOOTER}`;
 }

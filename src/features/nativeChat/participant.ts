@@ -140,8 +140,13 @@ export class DocChatParticipant {
       stream.markdown(`*${escape(vscode.l10n.t('Searched for: {0}', query))}*\n\n`);
     }
     if (!found.length) {
-      // Nothing relevant: say so honestly, cite nothing, and offer the way forward.
-      stream.markdown(vscode.l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', storeNames));
+      // Nothing relevant: say so honestly (in the chat panel's words), cite nothing, and offer the way forward.
+      const names = escape(stores.map((s) => `“${s.name}”`).join(', '));
+      stream.markdown(
+        model === LOCAL_CHAT_MODEL
+          ? vscode.l10n.t('The documents in {0} do not cover this question, so {1} has nothing to quote.', names, LOCAL_CHAT_MODEL)
+          : vscode.l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names),
+      );
       stream.button({ command: Commands.chooseChatStore, title: vscode.l10n.t('Choose Vector Store') });
       return { metadata };
     }

@@ -6,6 +6,15 @@
 import { locateQuote, type TextSpan } from '../../chatCore/quoteLocate';
 import type { QuoteFocus } from './highlights';
 
+/**
+ * Theme colours (VS Code's own) of the highlights: what an answer quoted, by its characters, in the
+ * colour of the find widget's other matches (the "go to" colour is too faint on a few words in
+ * Dark+); a whole passage, by its lines, in the "go to" colour. High-contrast themes have no such
+ * backgrounds, only the borders.
+ */
+export const QUOTE_HIGHLIGHT = { background: 'editor.findMatchHighlightBackground', border: 'editor.findMatchHighlightBorder' } as const;
+export const PASSAGE_HIGHLIGHT = { background: 'editor.rangeHighlightBackground', border: 'editor.rangeHighlightBorder' } as const;
+
 const FENCE = /^(`{3,}|~{3,})/;
 /** Lines shorter than this are too common ("}", "- a") to anchor a passage. */
 const MIN_ANCHOR = 8;
@@ -62,12 +71,18 @@ export function locatePassage(text: string, chunk: string): TextSpan | undefined
 
 /**
  * What to highlight of a passage found at `passage` in `text`: the quotes of `focus` that are found
- * in it (the one to scroll to is the clicked citation's, else the first found), else the passage.
+ * in it, character for character (a quote may start or end mid-line; the one to scroll to is the
+ * clicked citation's, else the first found), else the passage, as whole lines (a chunk's first and
+ * last lines are cut anywhere).
  */
-export function highlightedSpans(text: string, passage: TextSpan, focus?: QuoteFocus): { spans: TextSpan[]; focused: TextSpan } {
+export function highlightedSpans(
+  text: string,
+  passage: TextSpan,
+  focus?: QuoteFocus,
+): { spans: TextSpan[]; focused: TextSpan; wholeLines: boolean } {
   const perQuote = (focus?.quotes ?? []).map((quote) => locateQuote(text, quote, passage));
   const spans = perQuote.flat();
-  if (!spans.length) return { spans: [passage], focused: passage };
+  if (!spans.length) return { spans: [passage], focused: passage, wholeLines: true };
   const clicked = focus?.index !== undefined ? perQuote[focus.index]?.[0] : undefined;
-  return { spans, focused: clicked ?? spans[0]! };
+  return { spans, focused: clicked ?? spans[0]!, wholeLines: false };
 }

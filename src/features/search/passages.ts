@@ -8,7 +8,7 @@ import { ContextKeys } from '../../common/constants';
 import { realTimers } from '../../common/timers';
 import { HIGHLIGHT_MS, PassageHighlights, type QuoteFocus } from './highlights';
 import type { TextSpan } from '../../chatCore/quoteLocate';
-import { highlightedSpans, locatePassage } from './passageLocate';
+import { highlightedSpans, locatePassage, PASSAGE_HIGHLIGHT, QUOTE_HIGHLIGHT } from './passageLocate';
 import { sourceColumnFor, sourceOpenedIn } from './sourceColumn';
 
 export const PASSAGE_SCHEME = 'docchat';
@@ -57,11 +57,26 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
   /** Passages shown in virtual documents, used when the converted file cannot be loaded. */
   private readonly fallbacks = new Map<string, Passage>();
   private readonly exactResolvers: ExactFileResolver[] = [];
+  /** A whole passage: its lines (a chunk's first and last lines are cut anywhere). */
   private readonly decoration = this._register(
     vscode.window.createTextEditorDecorationType({
-      // VS Code's own "go to" highlight colour: drawn under the selection, so the selection shows.
-      backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+      // Drawn under the selection, so the selection shows.
+      backgroundColor: new vscode.ThemeColor(PASSAGE_HIGHLIGHT.background),
+      borderColor: new vscode.ThemeColor(PASSAGE_HIGHLIGHT.border),
+      borderStyle: 'dotted',
+      borderWidth: '1px',
       isWholeLine: true,
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Center,
+    }),
+  );
+  /** What an answer quoted of a passage: its characters, from where the quote starts to where it ends. */
+  private readonly quoteDecoration = this._register(
+    vscode.window.createTextEditorDecorationType({
+      backgroundColor: new vscode.ThemeColor(QUOTE_HIGHLIGHT.background),
+      borderColor: new vscode.ThemeColor(QUOTE_HIGHLIGHT.border),
+      borderStyle: 'solid',
+      borderWidth: '1px',
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Center,
     }),
@@ -98,7 +113,9 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
 
   private undecorate(uri: string, anyLeft: boolean): void {
     for (const editor of vscode.window.visibleTextEditors) {
-      if (editor.document.uri.toString() === uri) editor.setDecorations(this.decoration, []);
+      if (editor.document.uri.toString() !== uri) continue;
+      editor.setDecorations(this.decoration, []);
+      editor.setDecorations(this.quoteDecoration, []);
     }
     void vscode.commands.executeCommand('setContext', ContextKeys.passageHighlighted, anyLeft);
   }
@@ -224,11 +241,13 @@ export class PassageDocuments extends Disposable implements vscode.TextDocumentC
     const span = locatePassage(text, chunk);
     if (!span) {
       editor.setDecorations(this.decoration, []);
+      editor.setDecorations(this.quoteDecoration, []);
       return;
     }
-    const { spans, focused } = highlightedSpans(text, span, this.highlights.focus(uri));
+    const { spans, focused, wholeLines } = highlightedSpans(text, span, this.highlights.focus(uri));
     const toRange = (s: TextSpan) => new vscode.Range(editor.document.positionAt(s.start), editor.document.positionAt(s.end));
-    editor.setDecorations(this.decoration, spans.map(toRange));
+    editor.setDecorations(this.decoration, wholeLines ? spans.map(toRange) : []);
+    editor.setDecorations(this.quoteDecoration, wholeLines ? [] : spans.map(toRange));
     if (reveal) {
       const range = toRange(focused);
       editor.selection = new vscode.Selection(range.start, range.start);

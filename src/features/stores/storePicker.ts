@@ -41,7 +41,8 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
  * resolves the items accepted (undefined when it is hidden). A failed listing hides it and rejects.
  * In a multi-select picker, Enter with nothing ticked takes the highlighted store; with nothing
  * highlighted either, it takes none only when `noneAllowed` says so (the user unticked every
- * store), else the picker stays open and says how to tick one.
+ * store), else the picker stays open and says how to tick one (in its title, which filter text
+ * does not hide).
  */
 async function showStorePicker(
   services: Services,
@@ -69,6 +70,14 @@ async function showStorePicker(
         picker.hide();
         reject(error);
       });
+      // The hint below takes the title's and the placeholder's place while nothing is ticked; a
+      // ticked store brings them back.
+      const { title, placeholder } = picker;
+      picker.onDidChangeSelection((items) => {
+        if (items.length === 0) return;
+        picker.title = title;
+        picker.placeholder = placeholder;
+      });
       picker.onDidAccept(() => {
         if (!picker.canSelectMany || picker.selectedItems.length > 0) return resolve(picker.selectedItems);
         // Enter on a highlighted store without ticking any takes that store, not "none".
@@ -77,8 +86,11 @@ async function showStorePicker(
         // "none" only when the user unticked the stores; never silently.
         if (noneAllowed()) return resolve([]);
         // Short enough to show whole in a narrow window. Down moves the focus into the list, where
-        // Space ticks the highlighted store.
-        picker.placeholder = vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter');
+        // Space ticks the highlighted store. In the title, not the placeholder: VS Code hides the
+        // placeholder once filter text is typed (the text stays). Screen readers read the title
+        // with the input; without the placeholder they read the hint once.
+        picker.title = vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter');
+        picker.placeholder = '';
       });
       picker.onDidHide(() => resolve(undefined));
     });

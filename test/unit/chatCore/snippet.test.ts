@@ -95,6 +95,42 @@ describe('search snippets', () => {
       assert.ok(cut.length <= 51 && cut.endsWith('…'), cut);
     });
 
+    it('shows a sentence the passage repeats once (a chunk whose overlap repeats the sentence before it)', () => {
+      const chunk =
+        '## Rollback\n\nRun the rollback job first.\n\nRun the rollback job first. Then watch the canary dashboards for errors.';
+      assert.equal(makeSnippet(chunk, 'canary').text, 'Rollback Run the rollback job first. Then watch the canary dashboards for errors.');
+    });
+
+    it('shows a line the passage repeats once, and a repeat wrapped onto other lines', () => {
+      assert.equal(makeSnippet('Deploy checklist\nDeploy checklist\nCheck the build.', 'build').text, 'Deploy checklist Check the build.');
+      assert.equal(
+        makeSnippet('The folder is kept in sync\nas you save. The folder is kept\nin sync as you save. Done.', 'sync').text,
+        'The folder is kept in sync as you save. Done.',
+      );
+    });
+
+    it('keeps what repeats on purpose: one-word lines, abbreviations, code lines and table rows', () => {
+      assert.equal(makeSnippet('Yes.\nYes.\nE.g. one. E.g. two.', 'one').text, 'Yes. Yes. E.g. one. E.g. two.');
+      assert.equal(makeSnippet('```\nreturn a + b;\nreturn a + b;\n```', 'return').text, 'return a + b; return a + b;');
+      assert.equal(
+        makeSnippet('| os | result |\n|---|---|\n| linux | works fine |\n| linux | works fine |', 'linux').text,
+        'os · result linux · works fine linux · works fine',
+      );
+    });
+
+    it('cuts a long passage with repeats at whole words, each sentence once', () => {
+      const steps = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+      const sentences = steps.map((step) => `Step ${step} checks the build and the configuration of the release.`);
+      // Every sentence twice, as overlapping chunks joined back to back would have them.
+      const repeated = sentences.map((sentence) => `${sentence}\n${sentence}`).join('\n');
+      const unique = sentences.join(' ');
+      const s = makeSnippet(repeated, 'seven', 120);
+      assert.ok(wholeWords(s.text, unique), `"${s.text}" is not whole words of the sentences, each once`);
+      assert.ok(s.text.length <= 122, s.text);
+      assert.equal((s.text.match(/Step seven checks/g) ?? []).length, 1, s.text);
+      assert.equal(new Set(s.text.match(/Step \w+/g)).size, (s.text.match(/Step \w+/g) ?? []).length, `a step twice: ${s.text}`);
+    });
+
     it('keeps a short passage whole, whitespace collapsed', () => {
       assert.deepEqual(makeSnippet('a\n\n  b\tc', 'zzz'), { text: 'a b c' });
     });

@@ -15,6 +15,7 @@ import { numberSources } from '../../../../src/chatCore/grounding';
 import { buildChatMessages } from '../../../../src/chatCore/promptBuilder';
 import type { PassageSource } from '../../../../src/chatCore/protocol';
 import { matchRoot } from '../../../../src/common/terms';
+import { noSourcesAnswer } from '../../../../src/features/chat/answerGenerator';
 
 /** The system prompt the chat sends: numbered sources, each a title line and its text. */
 function grounded(sources: string[], ...turns: string[]): PlainMessage[] {
@@ -485,6 +486,28 @@ describe('local-extractive: a follow-up that leans on the conversation takes its
     assert.equal(answeredText(nothing), '');
     assert.equal(answeredText(answer([{ role: 'user', content: 'hello' }])), '', 'what it says without sources is not an answer');
     assert.equal(answeredText('Backups are kept for thirty days [1][2].'), 'Backups are kept for thirty days.');
+  });
+
+  it('says it has nothing to quote in the words the chat uses when the documents do not cover the question, and what to try', () => {
+    const one = answer(grounded([MAIL], 'Which colour is the sky?'));
+    const two = answer(grounded([MAIL, VAULT], 'Which colour is the sky?'));
+    assert.ok(
+      one.startsWith(
+        'The supplied document does not cover this question, so local-extractive has nothing to quote. Try other words, or a different store.',
+      ),
+      one,
+    );
+    assert.ok(
+      two.startsWith(
+        'The supplied documents do not cover this question, so local-extractive has nothing to quote. Try other words, or a different store.',
+      ),
+      two,
+    );
+    // What the chat says when a store's documents do not cover the question, in the same words.
+    const chat = noSourcesAnswer({ model: 'local-extractive', stores: [{ id: 'vs_1', name: 'policies' }] })!.text;
+    const shared = ' do not cover this question, so local-extractive has nothing to quote.';
+    assert.ok(chat.endsWith(shared), chat);
+    assert.ok(two.includes(shared), two);
   });
 
   it('takes the answer just before the question, not an older one', () => {

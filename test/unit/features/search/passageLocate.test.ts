@@ -128,11 +128,22 @@ describe('locating what an answer quoted of a passage', () => {
     assert.deepEqual(highlightedSpans(README, whole, { quotes }).focused, spans[0], 'without a clicked citation, the first quote');
   });
 
+  it('highlights a quote that starts and ends mid-line by its characters, across the line it wraps onto', () => {
+    const text = '## Retention\n\nPaper goes to the archive. Invoices are kept for ten\nyears after the fiscal year. Receipts follow.\n';
+    const passage: TextSpan = { start: 0, end: text.length };
+    const quote = 'Invoices are kept for ten years after the fiscal year.';
+    const { spans, focused, wholeLines } = highlightedSpans(text, passage, { quotes: [quote], index: 0 });
+    assert.equal(wholeLines, false, 'a quote is highlighted by its characters, not its lines');
+    assert.deepEqual(spans, [{ start: text.indexOf('Invoices'), end: text.indexOf('Receipts') - 1 }]);
+    assert.equal(text.slice(focused.start, focused.end), 'Invoices are kept for ten\nyears after the fiscal year.');
+  });
+
   it('highlights the whole passage when the answer quoted nothing found in it', () => {
-    assert.deepEqual(highlightedSpans(README, whole), { spans: [whole], focused: whole });
+    assert.deepEqual(highlightedSpans(README, whole), { spans: [whole], focused: whole, wholeLines: true });
     assert.deepEqual(highlightedSpans(README, whole, { quotes: ['Nothing like this is in the file at all'] }), {
       spans: [whole],
       focused: whole,
+      wholeLines: true,
     });
   });
 

@@ -11,6 +11,7 @@ type Item = { label: string; store?: { id: string; name: string } };
 class FakeQuickPick {
   title: string | undefined;
   placeholder: string | undefined;
+  value = '';
   canSelectMany = false;
   busy = false;
   matchOnDescription = false;
@@ -22,6 +23,13 @@ class FakeQuickPick {
   readonly hidden = new FakeEventEmitter<void>();
   readonly onDidAccept = this.accept.event;
   readonly onDidHide = this.hidden.event;
+  readonly selectionChanged = new FakeEventEmitter<Item[]>();
+  readonly onDidChangeSelection = this.selectionChanged.event;
+  /** Space on a store: VS Code ticks it and tells the extension. */
+  tick(item: Item) {
+    this.selectedItems = [...this.selectedItems, item];
+    this.selectionChanged.fire(this.selectedItems);
+  }
   show() {
     this.visible = true;
   }
@@ -93,7 +101,8 @@ describe('choosing stores in the multi-select picker', () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       assert.equal(settled.done, false, 'Enter did not choose "no store"');
       assert.equal(picker.visible, true);
-      assert.match(picker.placeholder ?? '', /^Nothing is ticked: press Down, then Space to tick a store, then Enter$/);
+      assert.match(picker.title ?? '', /^Nothing is ticked: press Down, then Space to tick a store, then Enter$/);
+      assert.equal(picker.placeholder, '', 'the hint is said once (screen readers read the placeholder and the title)');
       // The user ticks a store, then presses Enter.
       picker.selectedItems = [picker.items[0]!];
       picker.accept.fire();
@@ -103,6 +112,28 @@ describe('choosing stores in the multi-select picker', () => {
       );
     });
   }
+
+  it('says how to tick a store in the title, which filter text does not hide (it hides the placeholder), and keeps the text', async () => {
+    stores = STORES;
+    const { result } = await open(['vs_deleted']);
+    assert.equal(picker.title, 'Choose');
+    // The user types to find a store, then presses Enter without ticking it.
+    picker.value = 'hand';
+    picker.accept.fire();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(picker.visible, true);
+    assert.equal(picker.title, 'Nothing is ticked: press Down, then Space to tick a store, then Enter');
+    assert.equal(picker.value, 'hand', 'the typed text stays');
+    // Ticking a store brings the picker's own title and placeholder back; Enter then takes it.
+    picker.tick(picker.items[0]!);
+    assert.equal(picker.title, 'Choose');
+    assert.equal(picker.placeholder, 'Press Down, then Space to tick each store to search, then Enter');
+    picker.accept.fire();
+    assert.deepEqual(
+      (await result)?.map((s) => s.id),
+      ['vs_handbook'],
+    );
+  });
 
   it('takes the highlighted store on Enter with nothing ticked', async () => {
     stores = STORES;

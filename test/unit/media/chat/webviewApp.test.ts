@@ -594,7 +594,9 @@ describe('chat webview', () => {
       '### Folder sync',
       '**Sync Folder to Vector Store…** keeps a store in step with a workspace folder: it shows the plan before it acts and never uploads a file twice.',
     ].join('\n\n');
-    const other = `## Troubleshooting\n\n${'Open the output channel to see what went wrong. '.repeat(6)}A folder sync that fails says which file failed.`;
+    // Long enough to be cut (an excerpt shows a sentence once, so each is a different one).
+    const checks = Array.from({ length: 6 }, (_, i) => `Check ${i + 1} opens the output channel to see what went wrong. `).join('');
+    const other = `## Troubleshooting\n\n${checks}A folder sync that fails says which file failed.`;
     const answer: AssistantMessage = {
       id: 'a1',
       role: 'assistant',

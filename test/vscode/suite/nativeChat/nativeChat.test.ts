@@ -239,6 +239,15 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.match(stream.text, /\*Answered by local-extractive through DocChat's (Local mode|language-model gateway)\.\*$/);
   });
 
+  it("@docchat says in the chat panel's words that the documents do not cover a question the store cannot answer", async () => {
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
+    const { stream, result } = await ask(participantFor(services, chosen), request('Which colour is the sky at noon?'));
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    assert.equal(stream.text, 'The documents in “Runbooks” do not cover this question, so local-extractive has nothing to quote.');
+    assert.equal(stream.references.length, 0, 'nothing is cited');
+  });
+
   it('@docchat grounds in the only store when none was chosen in this workspace (the default-grounding rule)', async () => {
     const fresh = servicesFor(documents, channel);
     try {
