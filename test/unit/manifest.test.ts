@@ -83,4 +83,12 @@ describe('The manifest for the Marketplace and Workspace Trust', () => {
     assert.ok(syncEntries.length >= 3);
     for (const item of syncEntries) assert.match(item.when ?? '', /!virtualWorkspace/, JSON.stringify(item));
   });
+
+  it("the Vector Stores view's menu offers no credential Local mode does not use", () => {
+    const titleMenu = (manifest.contributes.menus as Record<string, Array<{ command: string; when?: string }>>)['view/title'];
+    const when = (command: string) => titleMenu.find((item) => item.command === command)?.when ?? '';
+    // Local mode has no documents service to sign in to; its gateway key matters only with a gateway configured.
+    assert.match(when('docchat.setDocumentsToken'), /&& !docchat\.localMode$/);
+    assert.match(when('docchat.setGatewayApiKey'), /&& \(!docchat\.localMode \|\| config\.docchat\.gateway\.url\)$/);
+  });
 });

@@ -50,7 +50,7 @@ export function register(
         const chosen = await store.choose();
         if (chosen?.length) {
           void vscode.window.showInformationMessage(
-            vscode.l10n.t('@docchat now answers from {0}.', chosen.map((s) => `“${s.name}”`).join(', ')),
+            vscode.l10n.t('@docchat and the DocChat chat now answer from {0}.', chosen.map((s) => `“${s.name}”`).join(', ')),
           );
         }
       },

@@ -81,7 +81,7 @@ export class DocChatParticipant {
       const chosen = await this.store.choose();
       stream.markdown(
         chosen?.length
-          ? vscode.l10n.t('@docchat now answers from {0}.', chosen.map((s) => `**${escape(s.name)}**`).join(', '))
+          ? vscode.l10n.t('@docchat and the DocChat chat now answer from {0}.', chosen.map((s) => `**${escape(s.name)}**`).join(', '))
           : vscode.l10n.t('No vector store chosen.'),
       );
       return { metadata: { command: 'store', storeId: chosen?.[0]?.id } };
