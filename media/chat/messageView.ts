@@ -383,7 +383,7 @@ export class AnswerView {
     const parts: Array<HTMLElement | undefined> = [];
     if (m.status === 'stopped') {
       const why = m.finishReason === 'interrupted' ? l10n.t('Interrupted (the window was reloaded)') : l10n.t('Stopped');
-      parts.push(h('div', { className: 'answer-note stopped' }, icon('debug-stop'), h('span', { text: why })));
+      parts.push(h('div', { className: 'answer-note stopped' }, icon('stop-circle'), h('span', { text: why })));
     } else if (m.status === 'done' && m.finishReason === 'length') {
       parts.push(h('div', { className: 'answer-note' }, icon('warning'), h('span', { text: l10n.t('Cut off at the token limit.') })));
     } else if (m.status === 'done' && m.content.trim() === '') {

@@ -210,6 +210,8 @@ describe('chat webview', () => {
 
     t.send({ type: 'streamDone', requestId: 'r1', stopped: true });
     assert.match(t.$('.answer-note.stopped')!.textContent ?? '', /Stopped/);
+    // A circled stop sign: the plain square read as an unticked checkbox beside "Stopped".
+    assert.ok(t.$('.answer-note.stopped .codicon-stop-circle'), 'the stopped note shows a stop sign, not a box');
     assert.ok(t.$('.send:not([hidden])'), 'Send is back');
     assert.match(body.textContent ?? '', /More/, 'the partial answer stays');
     t.click(t.$('.regenerate'));
