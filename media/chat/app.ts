@@ -191,6 +191,12 @@ export class ChatApp {
       if ((event.key === 'Enter' || event.key === ' ') && target.getAttribute('role') === 'link') {
         event.preventDefault();
         target.click();
+        return;
+      }
+      // Typing while reading the answers goes to the question box, as in VS Code's Chat view: the
+      // focus moves before the key's default action, so the character lands in the box.
+      if (startsTyping(event) && !isEditable(target)) {
+        this.input.focus();
       }
     });
     const composer = h(
@@ -205,6 +211,13 @@ export class ChatApp {
       'main',
       { className: 'conversation' },
       h('h1', { className: 'visually-hidden', text: 'DocChat' }),
+      // Every citation and source is a Tab stop; this one skips them (shown when focused).
+      h('button', {
+        className: 'skip-to-composer',
+        text: l10n.t('Skip to the question box'),
+        attrs: { type: 'button' },
+        onClick: () => this.input.focus(),
+      }),
       this.messageList,
       this.announcer.element,
     );
@@ -640,4 +653,13 @@ function placeChildren(parent: HTMLElement, elements: HTMLElement[]): void {
     if (current !== element) parent.insertBefore(element, current ?? null);
   });
   while (parent.children.length > elements.length) parent.lastElementChild!.remove();
+}
+
+/** A key that types a character (not Space, which presses the focused control). */
+function startsTyping(event: KeyboardEvent): boolean {
+  return event.key.length === 1 && event.key !== ' ' && !event.ctrlKey && !event.metaKey && !event.altKey && !event.isComposing;
+}
+
+function isEditable(element: HTMLElement): boolean {
+  return element.matches('input, textarea, select, [contenteditable]:not([contenteditable="false"])');
 }

@@ -249,6 +249,7 @@ describe('Chat panel for screen readers and the keyboard', function () {
       try {
         await deliver(page, stateMessage([question(), answer({ id: 'a1' })], { pendingContext: [SOURCES[0]!] }));
         await assertFocusRings(page, file, [
+          'button.skip-to-composer',
           'button.send',
           'button.regenerate',
           '.code-action[data-action="copy"]',

@@ -218,6 +218,50 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a1' });
   });
 
+  it('gets from the answers to the question box in one keystroke: typing there, or the skip button', () => {
+    const t = setup();
+    t.send(
+      t.state(conversation([question, pending()])),
+      {
+        type: 'streamStart',
+        requestId: 'r1',
+        messageId: 'a1',
+        searchQuery: 'how long are invoices kept',
+        sources: [
+          { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'retention.md', content: 'Invoices are kept.', score: 0.9, number: 1 },
+        ],
+      },
+      { type: 'streamDelta', requestId: 'r1', text: 'Invoices are kept [1].' },
+    );
+    t.frame();
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: false });
+    const doc = dom.window.document;
+    const input = t.$<HTMLTextAreaElement>('textarea.composer-input')!;
+    const citation = t.$<HTMLElement>('.markdown-body a.citation')!;
+    citation.focus();
+    t.key(citation, 'a', { ctrlKey: true });
+    assert.equal(doc.activeElement, citation, 'a shortcut is not typing');
+    t.key(citation, ' ');
+    assert.equal(doc.activeElement, citation, 'Space presses the link');
+    t.key(citation, 'W');
+    assert.equal(doc.activeElement, input, 'a typed character goes to the question box');
+    const searchedFor = t.$<HTMLInputElement>('.searched-for-input')!;
+    searchedFor.focus();
+    t.key(searchedFor, 'x');
+    assert.equal(doc.activeElement, searchedFor, 'typing into the answer’s own search box stays there');
+
+    const skip = t.$<HTMLButtonElement>('.skip-to-composer')!;
+    assert.equal(skip.textContent, 'Skip to the question box');
+    assert.equal(
+      skip.compareDocumentPosition(t.$('.messages')!) & dom.window.Node.DOCUMENT_POSITION_FOLLOWING,
+      dom.window.Node.DOCUMENT_POSITION_FOLLOWING,
+      'before the messages in Tab order',
+    );
+    citation.focus();
+    t.click(skip);
+    assert.equal(doc.activeElement, input);
+  });
+
   it('keeps the live answer element when the state is posted again mid-stream, and ignores other request ids', () => {
     const t = setup();
     t.send(
