@@ -74,6 +74,13 @@ describe('package.json is translatable (package.nls.json)', () => {
     assert.ok(strings.some(([where]) => where.startsWith('contributes.configuration')));
   });
 
+  it("keeps each walkthrough step's title to one line of the step list (30 characters)", () => {
+    // The step list is about 270 px wide beside the open step; a longer title is cut with "…".
+    const long = Object.entries(nls).filter(([key, value]) => /^walkthroughs\.steps\.\w+\.title$/.test(key) && value.length > 30);
+    assert.deepEqual(long, []);
+    assert.ok(Object.keys(nls).filter((key) => /^walkthroughs\.steps\.\w+\.title$/.test(key)).length >= 5);
+  });
+
   it('has no bare string in the contributions', () => {
     const bare = strings
       .filter(([, value]) => !/^%[\w.-]+%$/.test(value))
