@@ -30,10 +30,19 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
   for (const store of stores) if (store.name) named.set(store.name, (named.get(store.name) ?? 0) + 1);
   return stores.map((store) => ({
     label: `$(database) ${store.name || store.id}`,
-    description: [recent.has(store.id) ? vscode.l10n.t('recently used') : '', formatDate(store.created_at)].filter(Boolean).join(' · '),
+    description: [recent.has(store.id) ? vscode.l10n.t('recently used') : '', fileCount(store), formatDate(store.created_at)]
+      .filter(Boolean)
+      .join(' · '),
     detail: [describeExpiry(store.expires_at, now), store.name && named.get(store.name)! > 1 ? store.id : ''].filter(Boolean).join(' · '),
     store,
   }));
+}
+
+/** "12 files", when the service counts them (stores alike by name and date differ by it). */
+function fileCount(store: VectorStore): string {
+  const total = store.file_counts?.total;
+  if (typeof total !== 'number') return '';
+  return total === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', total.toLocaleString());
 }
 
 /**

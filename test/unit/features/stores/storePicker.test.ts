@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { FakeEventEmitter, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
 
-type Item = { label: string; store?: { id: string; name: string } };
+type Item = { label: string; description?: string; store?: { id: string; name: string } };
 
 class FakeQuickPick {
   title: string | undefined;
@@ -41,7 +41,7 @@ class FakeQuickPick {
   dispose() {}
 }
 
-const STORES = [
+const STORES: Array<{ id: string; name: string; object: string; created_at: number; file_counts?: { total: number } }> = [
   { id: 'vs_handbook', name: 'handbook', object: 'vector_store', created_at: 1_700_000_000 },
   { id: 'vs_notes', name: 'notes', object: 'vector_store', created_at: 1_700_000_000 },
 ];
@@ -133,6 +133,21 @@ describe('choosing stores in the multi-select picker', () => {
       (await result)?.map((s) => s.id),
       ['vs_handbook'],
     );
+  });
+
+  it('tells stores apart by how many files they hold, when the service counts them', async () => {
+    stores = [
+      { ...STORES[0]!, file_counts: { total: 12 } },
+      { ...STORES[1]!, file_counts: { total: 1 } },
+      { id: 'vs_old', name: 'old', object: 'vector_store', created_at: 1_700_000_000 },
+    ];
+    const { result } = await open([]);
+    const described = picker.items.filter((item) => item.store).map((item) => item.description ?? '');
+    const date = described[2]!;
+    assert.match(date, /^\d{4}-\d{2}-\d{2}$/, 'a store without counts shows its date only');
+    assert.deepEqual(described, [`12 files · ${date}`, `1 file · ${date}`, date]);
+    picker.hide();
+    await result;
   });
 
   it('takes the highlighted store on Enter with nothing ticked', async () => {
