@@ -93,7 +93,7 @@ const MAX_RESULTS = 10;
 const GENERATORS = [
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
   { id: 'previous', label: 'previous: the same, kept to measure the next change against', answer: answerPrevious },
-  { id: 'now', label: "now: a leaning question also carries the previous answer's topic words", answer: answerNow },
+  { id: 'now', label: 'now', answer: answerNow },
 ] as const;
 
 function loadQuestions(collection: Collection): Question[] {
