@@ -92,8 +92,8 @@ const MAX_RESULTS = 10;
 
 const GENERATORS = [
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: the same, kept to measure the next change against', answer: answerPrevious },
-  { id: 'now', label: 'now', answer: answerNow },
+  { id: 'previous', label: 'previous: before the first quote weighed code names', answer: answerPrevious },
+  { id: 'now', label: "now: a question not about code is not first answered by the code's own files", answer: answerNow },
 ] as const;
 
 function loadQuestions(collection: Collection): Question[] {

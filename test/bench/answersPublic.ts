@@ -204,8 +204,8 @@ const GENERATORS = [
   { id: 'lead1', label: 'baseline: the first sentence of the top source', answer: leadAnswer(1) },
   { id: 'lead2', label: 'baseline: the first two sentences of the top source', answer: leadAnswer(2) },
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: the same, kept to measure the next change against', answer: answerPrevious },
-  { id: 'now', label: "now: a leaning question also carries the previous answer's topic words", answer: answerNow },
+  { id: 'previous', label: 'previous: before the first quote weighed code names', answer: answerPrevious },
+  { id: 'now', label: "now: a question not about code is not first answered by the code's own files", answer: answerNow },
 ] as const;
 
 interface Judged {
