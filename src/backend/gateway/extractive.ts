@@ -20,7 +20,7 @@
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
 import { namedFiles } from '../../common/terms';
-import { asksForSeveral, DEFAULT_SELECTION, questionType, scoreUnits, selectUnits } from './answerScoring';
+import { asksForSeveral, DEFAULT_SELECTION, questionType, scoreUnits, selectUnits, withFirstQuote } from './answerScoring';
 import { rowCells, type Unit, unitsOf } from './answerUnits';
 import { LOCAL_CHAT_MODEL } from './models';
 
@@ -227,7 +227,7 @@ export function extract(sources: readonly Source[], question: string, earlier: r
   // that file: by its sentences that share the question's words, else by its opening ones.
   const named = namedSources(sources, question);
   const units = named.size ? all.filter((unit) => named.has(unit.source)) : all;
-  let picked = selectUnits(scoreUnits(units, question, earlier, previousAnswer), asksForSeveral(question));
+  let picked = selectUnits(withFirstQuote(scoreUnits(units, question, earlier, previousAnswer), question), asksForSeveral(question));
   if (!picked.length && named.size) {
     picked = units.filter((unit) => unit.position === 0 && unit.kind === 'sentence').map((unit) => ({ unit, score: 1, terms: [] }));
     picked = picked.slice(0, DEFAULT_SELECTION.maxQuotes);

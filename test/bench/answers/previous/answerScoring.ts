@@ -14,7 +14,7 @@
  * sources are numbered best first, which counts a little, and a source's first sentences count a
  * little more than its later ones: a passage tends to open with what it is about.
  */
-import { matchRoot } from '../../../../src/common/terms';
+import { matchRoot, namesItsSubject } from '../../../../src/common/terms';
 import { tokenize } from '../../../../src/backend/search/tokenize';
 import type { Unit } from './answerUnits';
 
@@ -47,6 +47,8 @@ const REASON_WORDS =
   /\b(?:because|since|so that|so\s+(?:a|the|it|that|search|nothing)|in order to|why|reason|measured|otherwise|instead)\b/i;
 const PLACE_WORDS = /(?:\/[\w.-]+|\\[\w.-]+|\b(?:folder|directory|storage|path|stored|kept|lives?)\b)/i;
 const NAMED = /`[^`]+`|\*\*[^*]+\*\*/;
+const DIGITS = /^\d+$/;
+const ONE_DIGIT = /^\d$/;
 
 /** Share of a text's words that are numbers ("142", "1.139.1", "0.687"). */
 export function numericShare(tokens: readonly string[]): number {
@@ -62,7 +64,8 @@ export function textKindFactor(type: QuestionType, question: string, unit: Unit,
   // a figure wherever it is written; the kind of text counts for the others.
   if (type === 'quantity' || /\d/.test(question)) return 1;
   // Tables and passages of measurements rarely say how to do something or what a thing is.
-  let f = 1 / (1 + NUMERIC_WEIGHT * Math.max(sourceNumericShare, numericShare(unit.tokens)));
+  // (The question names no number, so one-digit numbers are not the unit's words: `scoreUnits`.)
+  let f = 1 / (1 + NUMERIC_WEIGHT * Math.max(sourceNumericShare, numericShare(unit.tokens.filter((t) => !ONE_DIGIT.test(t)))));
   // An entry of a list of changes says that something changed, not how to use it.
   if (unit.changeEntry && !ASKS_ABOUT_CHANGES.test(question)) f *= CHANGE_ENTRY_FACTOR;
   return f;
@@ -163,10 +166,14 @@ const ANSWER_MIN_SHARE = 0.08;
 /** Words that ask rather than name what is asked about ("how long", "is there a way to"). */
 const ASKING = /\b(?:how\s+(?:many|much|long|often|far|big|large|old|fast)|what\s+kind\s+of|is\s+there\s+a\s+way\s+to|way\s+to)\b/gi;
 
-/** Whether a question leans on the conversation for its subject: "and how do I change it?". */
+/**
+ * Whether a question leans on the conversation for its subject: "and how do I change it?". One
+ * that names a file or quotes an identifier ("What is in budget.xlsx?") names its own, however
+ * few its words (`namesItsSubject`).
+ */
 export function leansOnConversation(question: string): boolean {
   const own = new Set(tokenize(question.replace(ASKING, ' '))).size;
-  return own <= LEANING_MAX_TERMS || (own <= REFERRING_MAX_TERMS && REFERS_BACK.test(question));
+  return (own <= LEANING_MAX_TERMS && !namesItsSubject(question)) || (own <= REFERRING_MAX_TERMS && REFERS_BACK.test(question));
 }
 
 /**
@@ -271,7 +278,12 @@ export function namesNear(text: string, thing: string): boolean {
 
 /** Every unit that shares a word with the question, best first. */
 export function scoreUnits(units: readonly Unit[], question: string, earlier: readonly string[] = [], previousAnswer = ''): Scored[] {
-  const tokensOf = new Map(units.map((u) => [u, rootsOf(u.tokens)]));
+  // A one-digit number in a sentence is a word only for a question that names a number ("ledger
+  // 4"): elsewhere it is a count or a position ("3 s", "step 2") and says little of what the
+  // sentence is about, so it neither matches nor lengthens the sentence.
+  const numbers = tokenize(question).some((t) => DIGITS.test(t));
+  const wordsOf = (unit: Unit) => (numbers ? unit.tokens : unit.tokens.filter((t) => !ONE_DIGIT.test(t)));
+  const tokensOf = new Map(units.map((u) => [u, rootsOf(wordsOf(u))]));
   const df = new Map<string, number>();
   for (const unit of units) for (const term of new Set(tokensOf.get(unit))) df.set(term, (df.get(term) ?? 0) + 1);
   const idf = (term: string) => {
@@ -282,13 +294,13 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
   if (!weights.size || !units.length) return [];
   const type = questionType(question);
   const thing = type === 'choice' ? askedFor(question) : undefined;
-  const averageLength = units.reduce((sum, u) => sum + u.tokens.length, 0) / units.length;
+  const averageLength = units.reduce((sum, u) => sum + tokensOf.get(u)!.length, 0) / units.length;
   // Coverage is of the question's own words, and of the subject it leans on (weighted as carried).
   let totalWeight = 0;
   for (const [term, weight] of weights) if (weight === 1 || weight === LEANING_EARLIER_WEIGHT) totalWeight += weight * idf(term);
   const sourceNumbers = [...new Set(units.map((u) => u.source))].sort((a, b) => a - b);
   const numericBySource = new Map<number, number>();
-  for (const n of sourceNumbers) numericBySource.set(n, numericShare(units.filter((u) => u.source === n).flatMap((u) => u.tokens)));
+  for (const n of sourceNumbers) numericBySource.set(n, numericShare(units.filter((u) => u.source === n).flatMap(wordsOf)));
   const own = new Set([...weights].filter(([, w]) => w === 1 || w === LEANING_EARLIER_WEIGHT).map(([t]) => t));
   return units
     .map((unit) => {

@@ -119,6 +119,20 @@ function blocks(text: string): Block[] {
   return out;
 }
 
+/**
+ * A table row as text: its cells apart, joined as search excerpts join them ("a · b · c"), for a
+ * row quoted without its table's header.
+ */
+export function rowCells(row: string): string {
+  return row
+    .trim()
+    .replace(/^\||(?<!\\)\|$/g, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim())
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /** A sentence longer than this without sentence punctuation is no sentence (a scanned page's header run together). */
 export const RUN_ON_CHARS = 300;
 /** Below this share of words that read as words, a text is mostly noise (OCR of a scan, a page header). */

@@ -1,23 +1,31 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before a question leaning
- * on a leaning one carried the conversation's topic; kept unchanged with answerScoring.ts and
- * answerUnits.ts beside it, so one run measures both.
+ * The answer benchmarks' "previous": `local-extractive` as it answered before its first quote
+ * was weighed by what it names; kept unchanged with answerScoring.ts and answerUnits.ts beside it,
+ * so one run measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *
  * Numbered sources are recognised in system, user and tool messages as blocks starting with a
  * line like `[1] title`, `Source 1: title`, `### [2] file.md` or `<source id="3">`; a block runs
- * to the next marker, `</source>`, a `Question:` line or the end of the message; a line of a
- * source's fenced code block, or one whose number this message has given already, is the
- * source's text, not a marker. The question is
+ * to the next marker, `</source>`, a `Question:` line or the end of the message. A source's text
+ * may hold lines that look like markers (a changelog line "[3]), in number order", a list item
+ * "- [1] …", a footnote): inside a source, a line is the next marker only when it is written the
+ * way the source's own marker is (`sourceMarker`: the same prefix, label and separator, indented no
+ * more), and, while the markers so far were numbered in order, carries the next number (another
+ * number only when no later line carries the next: sources numbered out of order or with a gap); a
+ * `<source>` tag with the next number also opens one. `[n]` followed by `)`, `,`, `;` or another character
+ * that does not start a title is a citation, not a marker. A line of the source's fenced code
+ * block, or one whose number this message has given already, is the source's text. The question is
  * the last user message without its sources; earlier user messages say what a follow-up refers to.
  * The answer quotes the sentences, table rows and code blocks of the sources that answer the
  * question best (answerScoring.ts), best source first, each followed by the `[n]` of the source it
- * comes from; rows of a table are quoted as a table. Sources it does not quote are not cited.
+ * comes from; rows of a table are quoted as a table, a row whose header the source does not hold
+ * as its cells. Sources it does not quote are not cited.
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
-import { asksForSeveral, questionType, scoreUnits, selectUnits } from './answerScoring';
-import { type Unit, unitsOf } from './answerUnits';
+import { namedFiles } from '../../../../src/common/terms';
+import { asksForSeveral, DEFAULT_SELECTION, questionType, scoreUnits, selectUnits } from './answerScoring';
+import { rowCells, type Unit, unitsOf } from './answerUnits';
 import { LOCAL_CHAT_MODEL } from '../../../../src/backend/gateway/models';
 
 export interface PlainMessage {
@@ -31,8 +39,13 @@ export interface Source {
   text: string;
 }
 
+/**
+ * A line that may start a source: its indent, prefix (`###`, `-`), then `[n]` (followed by the end
+ * of the line, a space, or `:`, `.` or `-` and a space: "[3])" and "[2]," are citations), a label
+ * with its number (`Source 1:`) or a `<source id="n">` tag; then a separator and the title.
+ */
 const MARKER =
-  /^\s*(?:#{1,6}\s*|[-*]\s+)?(?:\[(\d{1,3})\]|(?:source|document|doc|context)\s*(?:#\s*)?\[?(\d{1,3})\]?(?=\s*[:.)\-\]]|\s*$)|<source\s+(?:id|n|index|number)\s*=\s*["']?(\d{1,3})["']?[^>]*>)\s*[:.)-]?\s*(.*)$/i;
+  /^(\s*)(?:(#{1,6}(?!#)|[-*](?=\s))\s*)?(?:\[(\d{1,3})\](?=\s|$|[:.-](?:\s|$))|(source|document|doc|context)\s*(?:#\s*)?\[?(\d{1,3})\]?(?=\s*[:.)\-\]]|\s*$)|<source\s+(?:id|n|index|number)\s*=\s*["']?(\d{1,3})["']?[^>]*>)\s*([:.)-]?)\s*(.*)$/i;
 const QUESTION_LABEL = /^\s*(?:\*\*)?(?:user\s+)?(?:question|q)(?:\*\*)?\s*:\s*(.*)$/i;
 const SOURCE_END = /^\s*<\/source>\s*$/i;
 const FENCE = /^\s*(`{3,}|~{3,})/;
@@ -45,11 +58,36 @@ interface Parsed {
   labelledQuestion?: string;
 }
 
+interface Marker {
+  n: number;
+  /** How the marker is written: prefix, `[n]`, label or tag, and separator ("-|[n]|:"). */
+  style: string;
+  indent: number;
+  tag: boolean;
+  title: string;
+}
+
+/** The marker a line starts with, if it is written as one (`MARKER`). */
+function sourceMarker(line: string): Marker | undefined {
+  const m = MARKER.exec(line);
+  if (!m) return undefined;
+  const [, indent = '', prefix = '', bracket, label, labelled, tagged, separator = '', title = ''] = m;
+  const tag = tagged !== undefined;
+  const shape = tag ? '<source>' : bracket !== undefined ? '[n]' : label!.toLowerCase();
+  return {
+    n: Number(bracket ?? labelled ?? tagged),
+    style: `${prefix}|${shape}|${tag ? '' : separator}`,
+    indent: indent.replace(/\t/g, '    ').length,
+    tag,
+    title,
+  };
+}
+
 export function parseMessage(content: string): Parsed {
   const sources: Source[] = [];
   const rest: string[] = [];
   let labelled: string[] | undefined;
-  let current: { n: number; lines: string[] } | undefined;
+  let current: { n: number; lines: string[]; marker: Marker } | undefined;
   const close = () => {
     if (!current) return;
     const [first = '', ...others] = current.lines;
@@ -63,7 +101,27 @@ export function parseMessage(content: string): Parsed {
   // ("[1] holidays.md (score 0.83)" in a transcript) starts no source.
   let fence: string | undefined;
   const used = new Set<number>();
-  for (const line of content.replace(/\r\n?/g, '\n').split('\n')) {
+  /** The numbers of the markers so far, while each is the one after the one before. */
+  let last: number | undefined;
+  let inOrder = true;
+  const lines = content.replace(/\r\n?/g, '\n').split('\n');
+  // Where each marker-like line of each style is last: whether the next number still comes.
+  const lastAt = new Map<string, number>();
+  lines.forEach((line, i) => {
+    const marker = sourceMarker(line);
+    if (marker) lastAt.set(`${marker.style}#${marker.n}`, i);
+  });
+  /** Whether a marker-like line (at `i`) inside the open source starts the next source, not a line of its text. */
+  const opensNext = (marker: Marker, i: number): boolean => {
+    if (!current) return true;
+    const own = current.marker;
+    const next = last! + 1;
+    // Another way of writing markers is text, except a `<source>` tag with the next number.
+    if (marker.style !== own.style || marker.indent > own.indent) return marker.tag && inOrder && marker.n === next;
+    // Numbered in order so far: the next number, unless it never comes (sources numbered out of order).
+    return !inOrder || marker.n === next || (lastAt.get(`${own.style}#${next}`) ?? -1) < i;
+  };
+  for (const [i, line] of lines.entries()) {
     const opening = current ? FENCE.exec(line) : undefined;
     if (fence !== undefined || opening) {
       if (fence === undefined) fence = opening![1]!;
@@ -71,13 +129,14 @@ export function parseMessage(content: string): Parsed {
       current!.lines.push(line);
       continue;
     }
-    const marker = MARKER.exec(line);
-    const n = marker ? Number(marker[1] ?? marker[2] ?? marker[3]) : NaN;
+    const marker = sourceMarker(line);
     // A number already given in this message is a line of the source it is in, not a new one.
-    if (marker && !used.has(n)) {
+    if (marker && !used.has(marker.n) && opensNext(marker, i)) {
       close();
-      used.add(n);
-      current = { n, lines: [marker[4] ?? ''] };
+      used.add(marker.n);
+      if (last !== undefined && marker.n !== last + 1) inOrder = false;
+      last = marker.n;
+      current = { n: marker.n, lines: [marker.title], marker };
       continue;
     }
     if (current && SOURCE_END.test(line)) {
@@ -150,7 +209,10 @@ export function answeredText(content: string): string {
 }
 
 export interface Extract {
-  /** A sentence, a code block, or rows of one table with the table's header (markdown). */
+  /**
+   * A sentence (or a table row without its header, as its cells: "a · b"), a code block, or rows
+   * of one table with the table's header (markdown).
+   */
   text: string;
   source: number;
   kind: Unit['kind'];
@@ -164,8 +226,16 @@ const LABEL_TOKENS = 20;
  * that leans on it the previous answer, say what "it" is.
  */
 export function extract(sources: readonly Source[], question: string, earlier: readonly string[] = [], previousAnswer = ''): Extract[] {
-  const units = sources.flatMap((source) => unitsOf(source));
-  const picked = selectUnits(scoreUnits(units, question, earlier, previousAnswer), asksForSeveral(question));
+  const all = sources.flatMap((source) => unitsOf(source));
+  // A question that names a file among the sources ("What is in budget.xlsx?") is answered from
+  // that file: by its sentences that share the question's words, else by its opening ones.
+  const named = namedSources(sources, question);
+  const units = named.size ? all.filter((unit) => named.has(unit.source)) : all;
+  let picked = selectUnits(scoreUnits(units, question, earlier, previousAnswer), asksForSeveral(question));
+  if (!picked.length && named.size) {
+    picked = units.filter((unit) => unit.position === 0 && unit.kind === 'sentence').map((unit) => ({ unit, score: 1, terms: [] }));
+    picked = picked.slice(0, DEFAULT_SELECTION.maxQuotes);
+  }
   const first = picked[0]?.unit;
   // The sentence that matches the question best may only name the topic ("Why the HTTP layer is
   // hand-written"); the answer to a "why", or to such a label, is the sentence after it.
@@ -183,7 +253,10 @@ export function extract(sources: readonly Source[], question: string, earlier: r
   const tables = new Map<string, Unit[]>();
   for (const { unit } of ordered) {
     if (unit.kind !== 'row' || !unit.table) {
-      out.push({ text: unit.text, source: unit.source, kind: unit.kind });
+      // A row without its table's header (a passage that starts inside a table) would be a table
+      // of one line: it is quoted as its cells, like a sentence.
+      const headerless = unit.kind === 'row';
+      out.push({ text: headerless ? rowCells(unit.text) : unit.text, source: unit.source, kind: headerless ? 'sentence' : unit.kind });
       continue;
     }
     const key = `${unit.source}:${unit.block}`;
@@ -200,6 +273,19 @@ export function extract(sources: readonly Source[], question: string, earlier: r
     if (!rows) continue;
     rows.sort((a, b) => a.position - b.position);
     quote.text = [rows[0]!.table!.header, rows[0]!.table!.separator, ...rows.map((r) => r.text)].join('\n');
+  }
+  return out;
+}
+
+/** The sources whose title is a file the question names (by its name, or its path's end). */
+export function namedSources(sources: readonly Source[], question: string): Set<number> {
+  const files = namedFiles(question);
+  const out = new Set<number>();
+  if (!files.length) return out;
+  for (const source of sources) {
+    // "ledger2.md", "notes/ledger2.md", "ledger2.md (score 0.83)", "guide.md, section Sync".
+    const words = source.title.toLowerCase().split(/[\s,;()]+/);
+    if (words.some((word) => files.some((file) => word === file || word.endsWith(`/${file}`)))) out.add(source.n);
   }
   return out;
 }
@@ -246,14 +332,23 @@ function render(quotes: readonly Extract[]): string {
   };
   for (const quote of quotes) {
     if (quote.kind === 'sentence') {
-      list.push(`- "${quote.text}" [${quote.source}]`);
+      list.push(`- "${escapeCitations(quote.text)}" [${quote.source}]`);
       continue;
     }
     flush();
-    parts.push(`${quote.text}\n\n[${quote.source}]`);
+    // A code block is shown as written; markdown escapes would be shown with it.
+    parts.push(`${quote.kind === 'code' ? quote.text : escapeCitations(quote.text)}\n\n[${quote.source}]`);
   }
   flush();
   return parts.join('\n\n');
+}
+
+/**
+ * A quoted `[3]` or `[2, 3]` (a changelog line "citing [3], [2], [1]") escaped as markdown, so it
+ * reads as written and is not taken for a citation of this answer's sources.
+ */
+export function escapeCitations(text: string): string {
+  return text.replace(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g, '\\[$1\\]');
 }
 
 /** ~4 characters per token, the same estimate as the chunker. */

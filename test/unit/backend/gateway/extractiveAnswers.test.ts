@@ -3,11 +3,13 @@ import { answer, answeredText, collectSources, parseMessage, type PlainMessage }
 import {
   askedFor,
   closeness,
+  codeShare,
   leansOnConversation,
   namesNear,
   queryWeights,
   type Scored,
   selectUnits,
+  withFirstQuote,
 } from '../../../../src/backend/gateway/answerScoring';
 import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources, citedStatements } from '../../../../src/chatCore/citations';
@@ -674,5 +676,49 @@ describe("local-extractive: lines of a source's text that look like source marke
       }
     }
     assert.ok(quotes >= 2, `the answer quotes passages after the ones holding such lines:\n${text}`);
+  });
+});
+
+describe("local-extractive: the first quote of a question not about code is not the code's own files", () => {
+  const CODE = `contributing.md
+\`src/server/tools.ts\` lists the server's tools for agents (\`registerTools\`, \`ToolRegistry.add\`) and the tools' input schemas.`;
+  const USER = `guide.md
+Agents can use four read-only tools of the server: list stores, list files, search and read a file.`;
+  const sentence = (text: string) => ({ text, tokens: text.split(/\W+/).filter(Boolean) });
+
+  it('counts the words in code marks that name paths, source files and identifiers, not settings, commands or names', () => {
+    assert.ok(codeShare(sentence('`src/mcp/` holds the server (`dist/mcp-server.js`) and `consumeAnswer` reads it')) > 0.5);
+    assert.equal(codeShare(sentence('`DocumentsClient.uploadFile` sends it')) > 0, true);
+    assert.equal(codeShare(sentence('Set `docchat.search.maxResults` or type `/search` to list passages')), 0);
+    assert.equal(codeShare(sentence('The tools are `docchat_search` and `docchat_read_file`, answered by `local-extractive`')), 0);
+  });
+
+  it('quotes first the sentence that answers, over a better-scoring one naming where the code lives', () => {
+    const text = answer(grounded([CODE, USER], 'What tools does the server give agents?'));
+    assert.match(firstQuote(text), /^- "Agents can use four read-only tools of the server/, text);
+  });
+
+  it('keeps the sentence naming the code first for a question about the code', () => {
+    const text = answer(grounded([CODE, USER], 'Which module implements the server tools?'));
+    assert.match(firstQuote(text), /^- "`src\/server\/tools\.ts` lists/, text);
+  });
+
+  it('moves only the first quote: it takes the best score and the others keep their order', () => {
+    const unit = (source: number, text: string) => unitsOf({ n: source, text })[0]!;
+    const scored: Scored[] = [
+      { unit: unit(1, '`src/a.ts` calls `readStore` and `writeStore` here.'), score: 10, terms: ['store'] },
+      { unit: unit(2, 'A store keeps its files on this machine.'), score: 8, terms: ['store'] },
+      { unit: unit(3, 'Each store has a name.'), score: 6, terms: ['store'] },
+    ];
+    const ordered = withFirstQuote(scored, 'Where does a store keep files?');
+    assert.deepEqual(
+      ordered.map((s) => [s.unit.source, s.score]),
+      [
+        [2, 10],
+        [1, 10],
+        [3, 6],
+      ],
+    );
+    assert.deepEqual(withFirstQuote(scored, 'Where is `readStore` defined?'), scored);
   });
 });
