@@ -503,8 +503,9 @@ export class AnswerView {
     const cited = new Set(citedSources(this.message.content, sources.length));
     const { headings: sections, excerpts } = this.quotedParts(sources);
     const scores = shownScores(sources);
-    // Said once the answer is complete: while it streams, a source may still be quoted.
-    const final = !this.streaming;
+    // Said once the answer is complete: while it streams, a source may still be quoted. An answer
+    // that failed has no text to quote them, so its sources are listed plainly.
+    const final = !this.streaming && this.message.status !== 'error';
     const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =
