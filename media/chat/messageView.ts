@@ -90,6 +90,8 @@ function actionLabel(action: ErrorAction): [string, string] {
       return ['sparkle', l10n.t('Choose a Model')];
     case 'restartLocalBackend':
       return ['debug-restart', l10n.t('Restart Backend and Retry')];
+    case 'useLocalExtractive':
+      return ['quote', l10n.t('Use {0}', LOCAL_CHAT_MODEL)];
   }
 }
 
@@ -432,6 +434,8 @@ export class AnswerView {
             this.ctx.post({ type: 'restartBackend', messageId: this.message.id });
           } else if (action === 'chooseModel') {
             this.ctx.chooseModel();
+          } else if (action === 'useLocalExtractive') {
+            this.ctx.post({ type: 'setModel', model: LOCAL_CHAT_MODEL });
           } else {
             this.ctx.post({ type: 'runAction', action });
           }

@@ -24,6 +24,8 @@ export function isEmbeddingModel(id: string): boolean {
 export class Upstream {
   readonly base: string;
   private models: { at: number; list: ModelInfo[] } | undefined;
+  /** The last list the upstream gave: listed, marked, while it does not answer. */
+  private lastListed: ModelInfo[] = [];
 
   constructor(
     private readonly options: UpstreamOptions,
@@ -58,6 +60,8 @@ export class Upstream {
       });
     } catch (error) {
       if (init.signal?.aborted) throw error;
+      // The next model list asks again, instead of listing from the cache as if it answered.
+      this.models = undefined;
       throw new ApiError({
         type: 'server_error',
         message: `The upstream server ${this.base} could not be reached: ${describe(error)}.`,
@@ -140,16 +144,19 @@ export class Upstream {
         })
         .filter((m): m is ModelInfo => m !== undefined);
       this.models = { at: Date.now(), list };
+      this.lastListed = list;
       return list;
     } catch (error) {
       this.log('warn', `Could not list the upstream models: ${describe(error)}`);
-      return [];
+      // A server that stopped: its models stay listed, marked, so the client can say why they fail.
+      const unreachable = error instanceof ApiError && error.code === 'upstream_unreachable';
+      return unreachable ? this.lastListed.map((m) => ({ ...m, unavailable: 'server not answering' })) : [];
     }
   }
 
   async embeddingModel(): Promise<string | undefined> {
     if (this.options.embeddingModel) return this.options.embeddingModel;
-    return (await this.listModels()).find((m) => isEmbeddingModel(m.id))?.id;
+    return (await this.listModels()).find((m) => isEmbeddingModel(m.id) && !m.unavailable)?.id;
   }
 
   /** Embeddings in OpenAI's shape: `{data: [{embedding, index}], usage}`. */

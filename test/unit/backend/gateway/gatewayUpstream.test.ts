@@ -28,6 +28,21 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
     assert.equal(fake.requests[0]!.headers.authorization, 'Bearer up-secret');
   });
 
+  it('keeps the models of an upstream that stopped listed, marked "server not answering", once a request found it gone', async () => {
+    assert.equal((await t.gw('GET', '/v1/completions/models')).status, 200);
+    await fake.close();
+    const chat = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(chat.json.error.code, 'upstream_unreachable');
+    const listed = await t.gw('GET', '/v1/completions/models');
+    assert.deepEqual(
+      listed.json.data.map((m: { id: string; unavailable?: string }) => [m.id, m.unavailable]),
+      [
+        ['local-extractive', undefined],
+        ['llama3', 'server not answering'],
+      ],
+    );
+  });
+
   it('forwards a chat completion and returns it whole', async () => {
     const reply = await t.gw('POST', '/v1/chat/completions', {
       model: 'llama3',

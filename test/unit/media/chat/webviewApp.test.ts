@@ -753,6 +753,42 @@ describe('chat webview', () => {
     assert.equal(t.$<HTMLButtonElement>('article[data-message-id="a1"] .action-restartLocalBackend')!.disabled, true);
   });
 
+  it('offers another model and local-extractive (no Retry) for a model that cannot chat, and marks it unavailable in the model list', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    t.send({
+      type: 'streamError',
+      requestId: 'r2',
+      error: {
+        kind: 'model_unavailable',
+        message: 'whisper-1 cannot answer chat questions: "whisper-1" does not support chat.',
+        actions: ['chooseModel', 'useLocalExtractive'],
+        unavailable: { reason: '"whisper-1" does not support chat' },
+      },
+    });
+    assert.equal(t.$('.action-retry'), null);
+    const back = t.$<HTMLButtonElement>('.action-useLocalExtractive')!;
+    assert.equal(back.textContent?.trim(), 'Use local-extractive');
+    t.click(back);
+    assert.deepEqual(t.posted.at(-1), { type: 'setModel', model: 'local-extractive' });
+    t.send({
+      type: 'models',
+      catalog: {
+        loading: false,
+        defaultModel: 'local-extractive',
+        models: [
+          { id: 'local-extractive', kind: 'completion' },
+          { id: 'tiny-chat', kind: 'completion' },
+          { id: 'whisper-1', kind: 'completion', unavailable: '"whisper-1" does not support chat' },
+        ],
+      },
+    });
+    assert.deepEqual(
+      t.$$('.model-select option').map((o) => o.textContent),
+      ['local-extractive', 'tiny-chat', 'whisper-1 — unavailable: "whisper-1" does not support chat'],
+    );
+  });
+
   it('offers Open Settings when no gateway is configured, posting the action the host maps to the setting', () => {
     const t = setup();
     t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
