@@ -29,6 +29,16 @@ const MAX_LIST_BYTES = 1_000_000;
 
 const openAiList = z.object({ data: z.array(z.object({ id: z.string().min(1) }).passthrough()) }).passthrough();
 const ollamaTags = z.object({ models: z.array(z.object({ name: z.string().min(1) }).passthrough()) }).passthrough();
+/** LM Studio's own list (`/api/v0/models`) says what each model is: `llm`, `vlm`, `embeddings`. */
+const lmStudioList = z
+  .object({ data: z.array(z.object({ id: z.string().min(1), type: z.string().optional() }).passthrough()) })
+  .passthrough();
+/** Ollama's `/api/show` says what a model can do: `completion` (chat), `embedding`, `tools`, … */
+const ollamaShow = z.object({ capabilities: z.array(z.string()).optional() }).passthrough();
+/** The LM Studio model types that chat. */
+const LM_STUDIO_CHAT_TYPES = new Set(['llm', 'vlm']);
+/** At most this many models are asked about one by one (Ollama's `/api/show`); the others are kept. */
+const MAX_CAPABILITY_CHECKS = 50;
 
 export interface ProbedServer {
   /** OpenAI-compatible base URL (ending in `/v1`), what the backend forwards to. */
@@ -60,13 +70,19 @@ function chatModels(ids: readonly string[]): string[] {
   return [...new Set(ids)].filter((id) => !/embed/i.test(id));
 }
 
-async function getJson(url: string, options: ProbeOptions): Promise<unknown> {
+async function getJson(url: string, options: ProbeOptions, body?: unknown): Promise<unknown> {
   const signals = [AbortSignal.timeout(options.timeoutMs ?? PROBE_TIMEOUT_MS)];
   if (options.signal) signals.push(options.signal);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
   // The signal bounds the body too: a server that sends headers and then stalls is cut off.
-  const response = await fetch(url, { headers, signal: AbortSignal.any(signals), redirect: 'error' });
+  const response = await fetch(url, {
+    headers,
+    signal: AbortSignal.any(signals),
+    redirect: 'error',
+    ...(body !== undefined ? { method: 'POST', body: JSON.stringify(body) } : {}),
+  });
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     throw new Error(`HTTP ${response.status}`);
@@ -77,22 +93,59 @@ async function getJson(url: string, options: ProbeOptions): Promise<unknown> {
 }
 
 /**
+ * The models of `ids` the server says cannot chat, where it says so: LM Studio's `/api/v0/models`
+ * gives each model's type (`llm` and `vlm` chat), Ollama's `/api/show` its capabilities
+ * (`completion` chats). A server that says nothing (or fails to) leaves every model in.
+ */
+async function withoutNonChat(base: string, ids: string[], options: ProbeOptions & { ollama?: boolean }): Promise<string[]> {
+  const origin = new URL(base).origin;
+  let kept = ids;
+  try {
+    const listed = lmStudioList.safeParse(await getJson(`${origin}/api/v0/models`, options));
+    if (listed.success) {
+      const notChat = new Set(listed.data.data.filter((m) => m.type !== undefined && !LM_STUDIO_CHAT_TYPES.has(m.type)).map((m) => m.id));
+      kept = kept.filter((id) => !notChat.has(id));
+    }
+  } catch {
+    // Not LM Studio.
+  }
+  if (!options.ollama || options.signal?.aborted) return kept;
+  const chats = await Promise.all(
+    kept.map(async (id, i) => {
+      if (i >= MAX_CAPABILITY_CHECKS) return true;
+      try {
+        const shown = ollamaShow.safeParse(await getJson(`${origin}/api/show`, options, { model: id }));
+        return !shown.success || shown.data.capabilities === undefined || shown.data.capabilities.includes('completion');
+      } catch {
+        return true;
+      }
+    }),
+  );
+  return kept.filter((_, i) => chats[i]);
+}
+
+/**
  * Asks `url` for its models: `GET <base>/models` (OpenAI's shape), then, when `ollama` is set,
- * Ollama's `GET /api/tags`. Resolves to undefined when neither answers with a model list within
- * the timeout (a port that answers something else, refuses, or hangs); never rejects.
+ * Ollama's `GET /api/tags`. Models the server says cannot chat (see `withoutNonChat`) are left
+ * out. Resolves to undefined when neither answers with a model list within the timeout (a port
+ * that answers something else, refuses, or hangs); never rejects.
  */
 export async function probeModelServer(url: string, options: ProbeOptions & { ollama?: boolean } = {}): Promise<ProbedServer | undefined> {
   const base = modelServerBase(url);
   try {
     const list = openAiList.safeParse(await getJson(`${base}/models`, options));
-    if (list.success) return { url: base, models: chatModels(list.data.data.map((m) => m.id)), shape: 'openai' };
+    if (list.success) {
+      return { url: base, models: await withoutNonChat(base, chatModels(list.data.data.map((m) => m.id)), options), shape: 'openai' };
+    }
   } catch {
     // Not an OpenAI-compatible list: try Ollama's own below, or give up.
   }
   if (options.ollama && !options.signal?.aborted) {
     try {
       const tags = ollamaTags.safeParse(await getJson(`${new URL(base).origin}/api/tags`, options));
-      if (tags.success) return { url: base, models: chatModels(tags.data.models.map((m) => m.name)), shape: 'ollama' };
+      if (tags.success) {
+        return { url: base, models: await withoutNonChat(base, chatModels(tags.data.models.map((m) => m.name)), options), shape: 'ollama' };
+      }
     } catch {
       // Nothing there.
     }
