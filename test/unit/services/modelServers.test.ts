@@ -89,12 +89,12 @@ describe('language-model server detection', () => {
   it("leaves out the models LM Studio's own list types as not chatting (embeddings), keeping llm and vlm", async () => {
     const server = await start((req, res) =>
       req.url === '/v1/models'
-        ? json(res, 200, { data: ['qwen2.5-7b', 'text-embedding-bge', 'llava-1.6', 'whisper-1'].map((id) => ({ id })) })
+        ? json(res, 200, { data: ['qwen2.5-7b', 'bge-m3', 'llava-1.6', 'whisper-1'].map((id) => ({ id })) })
         : req.url === '/api/v0/models'
           ? json(res, 200, {
               data: [
                 { id: 'qwen2.5-7b', type: 'llm' },
-                { id: 'text-embedding-bge', type: 'embeddings' },
+                { id: 'bge-m3', type: 'embeddings' },
                 { id: 'llava-1.6', type: 'vlm' },
               ],
             })
