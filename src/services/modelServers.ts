@@ -4,6 +4,7 @@
  * No `vscode` import: detection is unit-tested against real servers on 127.0.0.1.
  */
 import * as z from 'zod';
+import { chatCapable } from '../common/chatCapability';
 import type { ModelServerChoice } from './modelServerMemory';
 
 export interface ModelServerCandidate {
@@ -29,16 +30,6 @@ const MAX_LIST_BYTES = 1_000_000;
 
 const openAiList = z.object({ data: z.array(z.object({ id: z.string().min(1) }).passthrough()) }).passthrough();
 const ollamaTags = z.object({ models: z.array(z.object({ name: z.string().min(1) }).passthrough()) }).passthrough();
-/** LM Studio's own list (`/api/v0/models`) says what each model is: `llm`, `vlm`, `embeddings`. */
-const lmStudioList = z
-  .object({ data: z.array(z.object({ id: z.string().min(1), type: z.string().optional() }).passthrough()) })
-  .passthrough();
-/** Ollama's `/api/show` says what a model can do: `completion` (chat), `embedding`, `tools`, … */
-const ollamaShow = z.object({ capabilities: z.array(z.string()).optional() }).passthrough();
-/** The LM Studio model types that chat. */
-const LM_STUDIO_CHAT_TYPES = new Set(['llm', 'vlm']);
-/** At most this many models are asked about one by one (Ollama's `/api/show`); the others are kept. */
-const MAX_CAPABILITY_CHECKS = 50;
 
 export interface ProbedServer {
   /** OpenAI-compatible base URL (ending in `/v1`), what the backend forwards to. */
@@ -92,36 +83,13 @@ async function getJson(url: string, options: ProbeOptions, body?: unknown): Prom
   return JSON.parse(text);
 }
 
-/**
- * The models of `ids` the server says cannot chat, where it says so: LM Studio's `/api/v0/models`
- * gives each model's type (`llm` and `vlm` chat), Ollama's `/api/show` its capabilities
- * (`completion` chats). A server that says nothing (or fails to) leaves every model in.
- */
-async function withoutNonChat(base: string, ids: string[], options: ProbeOptions & { ollama?: boolean }): Promise<string[]> {
+/** `ids` without the models the server says cannot chat (see common/chatCapability.ts). */
+function withoutNonChat(base: string, ids: string[], options: ProbeOptions & { ollama?: boolean }): Promise<string[]> {
   const origin = new URL(base).origin;
-  let kept = ids;
-  try {
-    const listed = lmStudioList.safeParse(await getJson(`${origin}/api/v0/models`, options));
-    if (listed.success) {
-      const notChat = new Set(listed.data.data.filter((m) => m.type !== undefined && !LM_STUDIO_CHAT_TYPES.has(m.type)).map((m) => m.id));
-      kept = kept.filter((id) => !notChat.has(id));
-    }
-  } catch {
-    // Not LM Studio.
-  }
-  if (!options.ollama || options.signal?.aborted) return kept;
-  const chats = await Promise.all(
-    kept.map(async (id, i) => {
-      if (i >= MAX_CAPABILITY_CHECKS) return true;
-      try {
-        const shown = ollamaShow.safeParse(await getJson(`${origin}/api/show`, options, { model: id }));
-        return !shown.success || shown.data.capabilities === undefined || shown.data.capabilities.includes('completion');
-      } catch {
-        return true;
-      }
-    }),
-  );
-  return kept.filter((_, i) => chats[i]);
+  return chatCapable(ids, (path, body) => getJson(`${origin}${path}`, options, body), {
+    ollama: options.ollama === true,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 /**
