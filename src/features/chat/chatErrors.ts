@@ -69,6 +69,9 @@ export interface LocalModelServer {
 /** What a request's content can be refused for (its length, its tools, its parameters), not the model. */
 const ABOUT_CONTENT = /\btools?\b|function|context|token|too (long|large|many)|length|max_|temperature|parameter|messages?\b/i;
 
+/** A refusal that names no model but says the model cannot (vLLM: "The model does not support Chat Completions API"). */
+const SAYS_MODEL_CANNOT = /\b(the|this) model (does not|doesn't|cannot|can't|is not able to) support\b|\bnot a chat model\b/i;
+
 /**
  * A 4xx refusal that is about the model itself ("whisper-1" does not support chat): the server
  * named the model, or the `model` parameter, and not something of the request's content. Asking
@@ -80,7 +83,7 @@ function refusedModelReason(error: DocChatError, model: string | undefined): str
     .replace(/^Upstream server:\s*/i, '')
     .trim()
     .replace(/\.$/, '');
-  const aboutModel = error.param === 'model' || reason.toLowerCase().includes(model.toLowerCase());
+  const aboutModel = error.param === 'model' || reason.toLowerCase().includes(model.toLowerCase()) || SAYS_MODEL_CANNOT.test(reason);
   return aboutModel && !ABOUT_CONTENT.test(reason.replaceAll(model, '')) ? reason : undefined;
 }
 

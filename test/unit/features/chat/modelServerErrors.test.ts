@@ -48,6 +48,16 @@ describe('chat answers through Local mode to a model server (embedded backend + 
     upstream.on('POST', '/v1/chat/completions', (req, res) => {
       const model = (req.json as { model: string }).model;
       if (model === 'whisper-1') return sendJson(res, 400, { error: { message: '"whisper-1" does not support chat' } });
+      if (model === 'e5-large') {
+        // vLLM serving an embedding model: the refusal names no model.
+        return sendJson(res, 400, {
+          object: 'error',
+          message: 'The model does not support Chat Completions API',
+          type: 'BadRequestError',
+          param: null,
+          code: 400,
+        });
+      }
       if (model === 'tiny-chat-long') {
         return sendJson(res, 400, { error: { message: "This model's maximum context length is 2048 tokens (tiny-chat-long)" } });
       }
@@ -68,6 +78,12 @@ describe('chat answers through Local mode to a model server (embedded backend + 
     assert.equal(error.message, 'whisper-1 cannot answer chat questions: "whisper-1" does not support chat.');
     assert.deepEqual(error.actions, ['chooseModel', 'useLocalExtractive']);
     assert.deepEqual(error.unavailable, { reason: '"whisper-1" does not support chat' });
+  });
+
+  it('also when the refusal says "the model does not support" chat without naming it (vLLM)', async () => {
+    const error = await answerError(gateway, 'e5-large', local);
+    assert.equal(error.message, 'e5-large cannot answer chat questions: The model does not support Chat Completions API.');
+    assert.deepEqual(error.actions, ['chooseModel', 'useLocalExtractive']);
   });
 
   it('keeps Retry for a refusal about the request (its length), which names no fault of the model', async () => {
