@@ -98,12 +98,27 @@ export class ModelCatalog {
   }
 
   /**
+   * `model` answered: its server answers again, so no model is "server not answering" any more
+   * (a model the server refused stays marked). False when nothing changed.
+   */
+  markAnswered(model: string): boolean {
+    if (!this.unavailable.get(model)?.server) return false;
+    for (const [id, mark] of this.unavailable) if (mark.server) this.unavailable.delete(id);
+    this.set(this.ids, this.configuredDefault, this.error);
+    return true;
+  }
+
+  /**
    * Marks `model` unavailable for `reason`; with `server`, every model of the language-model
    * server (all but local-extractive) too. Kept in the list, marked, until a forced refresh.
    */
   markUnavailable(model: string, reason: string, server = false): ModelCatalogState {
     const ids = server ? [model, ...this.ids.filter((id) => id !== LOCAL_CHAT_MODEL)] : [model];
-    for (const id of ids) if (id !== LOCAL_CHAT_MODEL) this.unavailable.set(id, { reason, ...(server ? { server } : {}) });
+    for (const id of ids) {
+      // A model the server refused stays marked with that reason when the whole server stops.
+      if (id === LOCAL_CHAT_MODEL || (server && this.unavailable.has(id) && !this.unavailable.get(id)!.server)) continue;
+      this.unavailable.set(id, { reason, ...(server ? { server } : {}) });
+    }
     return this.set(this.ids, this.configuredDefault, this.error);
   }
 

@@ -125,6 +125,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         this.models.markUnavailable(model, unavailable.reason, unavailable.server);
         this.panel?.post({ type: 'models', catalog: this.models.state });
       },
+      modelAnswered: (model) => {
+        if (this.models.markAnswered(model)) this.panel?.post({ type: 'models', catalog: this.models.state });
+      },
     });
     this._register(session);
     this._register(session.onMessage((message) => this.panel?.post(message)));

@@ -68,6 +68,8 @@ export interface ChatEnvironment {
   unreachable(): void;
   /** An answer found its model (or the model's whole server) unusable, for `reason`: the model lists mark it. */
   modelUnavailable?(model: string, unavailable: { reason: string; server?: boolean }): void;
+  /** `model` answered (its server answers): a mark that its server does not answer is dropped. */
+  modelAnswered?(model: string): void;
 }
 
 export interface ChatSessionOptions {
@@ -550,6 +552,8 @@ export class ChatSession {
       this.env.warn(`Answer ${requestId} failed (${end.error.kind}): ${end.error.message}`);
       if (end.error.kind === 'network') this.env.unreachable();
       if (end.error.unavailable && answer.model) this.env.modelUnavailable?.(answer.model, end.error.unavailable);
+    } else if (!end.result.stopped && answer.model) {
+      this.env.modelAnswered?.(answer.model);
     }
     this._onDidAnswer.fire({ conversationId: conversation.id, end });
   }

@@ -243,6 +243,17 @@ describe('chat session', () => {
     assert.deepEqual(marked, [['whisper-1', { reason: '"whisper-1" does not support chat' }]]);
   });
 
+  it('tells the environment which model answered, so a mark that its server does not answer is dropped', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(res, sseBody([chatChunk('Back.'), chatChunk(undefined, { finish_reason: 'stop' })])),
+    );
+    const answered: string[] = [];
+    const t = setup({ defaultModel: () => 'tiny-chat', modelAnswered: (model) => answered.push(model) });
+    await t.session.ask('Hi?');
+    await t.session.whenIdle();
+    assert.deepEqual(answered, ['tiny-chat']);
+  });
+
   it("in Local mode, says DocChat's local backend stopped (no URL to check) and offers to restart it; the retry waits for the restart", async () => {
     // A port nothing listens on: the connection is refused, as after the local backend was killed.
     const probe = net.createServer();

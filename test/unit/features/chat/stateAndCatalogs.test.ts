@@ -236,9 +236,17 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
     const server = catalog.markUnavailable('tiny-chat', 'server not answering', true);
     assert.deepEqual(
       server.models.map((m) => m.unavailable),
-      [undefined, 'server not answering', 'server not answering'],
-      "the whole server's models; local-extractive always answers",
+      [undefined, 'server not answering', '"whisper-1" does not support chat'],
+      "the whole server's models (a refused one keeps its reason); local-extractive always answers",
     );
+    assert.equal(catalog.markAnswered('local-extractive'), false, 'local-extractive says nothing of the server');
+    assert.equal(catalog.markAnswered('tiny-chat'), true);
+    assert.deepEqual(
+      catalog.state.models.map((m) => m.unavailable),
+      [undefined, undefined, '"whisper-1" does not support chat'],
+      'a model of the server answered: the server answers again; the refused model stays marked',
+    );
+    assert.equal(catalog.markAnswered('tiny-chat'), false, 'nothing more to drop');
     const refreshed = await catalog.load(source, 'local+http://127.0.0.1:8000/v1', 'whisper-1', true, 'local');
     assert.ok(refreshed.models.every((m) => m.unavailable === undefined));
     assert.equal(unusable.size, 0);
