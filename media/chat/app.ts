@@ -468,7 +468,13 @@ export class ChatApp {
     if (selectedModel && !this.models.models.some((m) => m.id === selectedModel)) {
       groups.push(option(selectedModel, l10n.t('{0} (not in the current list)', selectedModel)));
     }
-    groups.push(h('optgroup', { attrs: { label: l10n.t('Chat completion models') } }, ...completion.map((m) => option(m.id, m.id))));
+    groups.push(
+      h(
+        'optgroup',
+        { attrs: { label: l10n.t('Chat completion models') } },
+        ...completion.map((m) => option(m.id, m.unavailable ? l10n.t('{0} — unavailable: {1}', m.id, m.unavailable) : m.id)),
+      ),
+    );
     if (legacy.length) {
       const retirement = legacy[0]?.retirement;
       groups.push(

@@ -90,6 +90,8 @@ function actionLabel(action: ErrorAction): [string, string] {
       return ['sparkle', l10n.t('Choose a Model')];
     case 'restartLocalBackend':
       return ['debug-restart', l10n.t('Restart Backend and Retry')];
+    case 'useLocalExtractive':
+      return ['quote', l10n.t('Use {0}', LOCAL_CHAT_MODEL)];
   }
 }
 
@@ -432,6 +434,8 @@ export class AnswerView {
             this.ctx.post({ type: 'restartBackend', messageId: this.message.id });
           } else if (action === 'chooseModel') {
             this.ctx.chooseModel();
+          } else if (action === 'useLocalExtractive') {
+            this.ctx.post({ type: 'setModel', model: LOCAL_CHAT_MODEL });
           } else {
             this.ctx.post({ type: 'runAction', action });
           }
@@ -503,8 +507,9 @@ export class AnswerView {
     const cited = new Set(citedSources(this.message.content, sources.length));
     const { headings: sections, excerpts } = this.quotedParts(sources);
     const scores = shownScores(sources);
-    // Said once the answer is complete: while it streams, a source may still be quoted.
-    const final = !this.streaming;
+    // Said once the answer is complete: while it streams, a source may still be quoted. An answer
+    // that failed has no text to quote them, so its sources are listed plainly.
+    const final = !this.streaming && this.message.status !== 'error';
     const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =

@@ -91,6 +91,8 @@ export const ERROR_ACTIONS = [
   'chooseModel',
   /** Local mode: starts DocChat's local backend again (when it stopped), then asks again. */
   'restartLocalBackend',
+  /** Local mode: the conversation answers with local-extractive (the webview's own action). */
+  'useLocalExtractive',
 ] as const;
 export type ErrorAction = (typeof ERROR_ACTIONS)[number];
 
@@ -110,6 +112,11 @@ export const chatErrorInfoSchema = z.object({
   /** Rate limits: how long the service asked to wait. */
   retryAfterMs: z.number().optional(),
   actions: z.array(z.string()).transform((actions) => actions.filter(isErrorAction)),
+  /**
+   * The answer's model cannot be used, and why (`server`: its whole server does not answer): the
+   * model lists mark it unavailable with that reason for the rest of the session.
+   */
+  unavailable: z.object({ reason: z.string(), server: z.boolean().optional() }).optional(),
 });
 export type ChatErrorInfo = z.infer<typeof chatErrorInfoSchema>;
 

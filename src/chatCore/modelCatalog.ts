@@ -9,6 +9,12 @@ import { COMPLETION_MODELS, INFERENCE_RETIREMENT, LEGACY_INFERENCE_MODELS, LOCAL
 import type { ModelCatalogState, ModelOption } from './protocol';
 import { StateKeys } from '../common/constants';
 
+/** Why a model cannot be used this session; `server`: its whole server does not answer. */
+export interface UnavailableModel {
+  reason: string;
+  server?: boolean;
+}
+
 export interface ModelLister {
   listCompletionModels(options?: { signal?: AbortSignal }): Promise<ReadonlyArray<{ id: string }>>;
 }
@@ -56,12 +62,15 @@ function documentedModels(server: ModelServer): string[] {
   return server === 'local' ? [LOCAL_CHAT_MODEL] : [...COMPLETION_MODELS];
 }
 
-/** The setting wins when set; otherwise the local model when offered, else the first one. */
+/**
+ * The setting wins when set (unless it is marked unavailable); otherwise the local model when
+ * offered, else the first one that is not marked unavailable.
+ */
 export function pickDefaultModel(options: readonly ModelOption[], configured: string): string | undefined {
-  if (configured) {
+  if (configured && !options.some((o) => o.id === configured && o.unavailable)) {
     return configured;
   }
-  const completion = options.filter((o) => o.kind === 'completion');
+  const completion = options.filter((o) => o.kind === 'completion' && !o.unavailable);
   return (completion.find((o) => o.id === LOCAL_CHAT_MODEL) ?? completion[0] ?? options[0])?.id;
 }
 
@@ -70,13 +79,47 @@ export class ModelCatalog {
   private server: ModelServer = 'gateway';
   private inflight: Promise<ModelCatalogState> | undefined;
 
+  private configuredDefault = '';
+  private ids: readonly string[] = [];
+  private error: string | undefined;
+
   constructor(
     private readonly storage: KeyValueStore,
     private readonly now: () => number = Date.now,
+    /**
+     * Models found unusable this session, with the reason (shared with "Use a Language Model…"):
+     * marked in the list until a forced refresh (Refresh Model List) asks the server again.
+     */
+    private readonly unavailable: Map<string, UnavailableModel> = new Map(),
   ) {}
 
   get state(): ModelCatalogState {
     return this.current;
+  }
+
+  /**
+   * `model` answered: its server answers again, so no model is "server not answering" any more
+   * (a model the server refused stays marked). False when nothing changed.
+   */
+  markAnswered(model: string): boolean {
+    if (!this.unavailable.get(model)?.server) return false;
+    for (const [id, mark] of this.unavailable) if (mark.server) this.unavailable.delete(id);
+    this.set(this.ids, this.configuredDefault, this.error);
+    return true;
+  }
+
+  /**
+   * Marks `model` unavailable for `reason`; with `server`, every model of the language-model
+   * server (all but local-extractive) too. Kept in the list, marked, until a forced refresh.
+   */
+  markUnavailable(model: string, reason: string, server = false): ModelCatalogState {
+    const ids = server ? [model, ...this.ids.filter((id) => id !== LOCAL_CHAT_MODEL)] : [model];
+    for (const id of ids) {
+      // A model the server refused stays marked with that reason when the whole server stops.
+      if (id === LOCAL_CHAT_MODEL || (server && this.unavailable.has(id) && !this.unavailable.get(id)!.server)) continue;
+      this.unavailable.set(id, { reason, ...(server ? { server } : {}) });
+    }
+    return this.set(this.ids, this.configuredDefault, this.error);
   }
 
   /**
@@ -91,6 +134,7 @@ export class ModelCatalog {
     server: ModelServer = 'gateway',
   ): Promise<ModelCatalogState> {
     this.server = server;
+    if (force) this.unavailable.clear();
     const cached = this.storage.get<CachedList>(CACHE_KEY);
     const usable = cached && cached.origin === origin && Array.isArray(cached.ids) ? cached : undefined;
     if (!force && usable && this.now() - usable.fetchedAt < MODEL_LIST_TTL_MS) {
@@ -110,6 +154,11 @@ export class ModelCatalog {
       .then(
         async (models) => {
           const ids = models.map((m) => m.id).filter((id) => typeof id === 'string' && id !== '');
+          // The server says which of its models cannot be used now (a model server that stopped).
+          for (const m of models) {
+            const reason = (m as { unavailable?: unknown }).unavailable;
+            if (typeof reason === 'string' && reason && m.id !== LOCAL_CHAT_MODEL) this.unavailable.set(m.id, { reason, server: true });
+          }
           await this.storage.update(CACHE_KEY, { origin, fetchedAt: this.now(), ids } satisfies CachedList);
           return this.set(ids, configuredDefault);
         },
@@ -125,7 +174,13 @@ export class ModelCatalog {
   }
 
   private set(ids: readonly string[], configuredDefault: string, error?: string): ModelCatalogState {
-    const models = modelOptions(ids, this.server);
+    this.ids = ids;
+    this.configuredDefault = configuredDefault;
+    this.error = error;
+    const models = modelOptions(ids, this.server).map((m) => {
+      const mark = this.unavailable.get(m.id);
+      return mark ? { ...m, unavailable: mark.reason } : m;
+    });
     const defaultModel = pickDefaultModel(models, configuredDefault);
     this.current = { models, loading: false, ...(error ? { error } : {}), ...(defaultModel ? { defaultModel } : {}) };
     return this.current;

@@ -62,6 +62,8 @@ export interface ModelOption {
   kind: 'completion' | 'legacy';
   /** Legacy models: when the inference endpoint retires. */
   retirement?: string;
+  /** Why the model cannot be used this session (its server refused it for chat, or does not answer). */
+  unavailable?: string;
 }
 
 export interface ModelCatalogState {

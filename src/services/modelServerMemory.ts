@@ -6,6 +6,7 @@
 import { atFirstUse } from '../common/atFirstUse';
 import type * as ModelServers from './modelServers';
 import { StateKeys } from '../common/constants';
+import type { UnavailableModel } from '../chatCore/modelCatalog';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const modelServers = atFirstUse(() => require('./modelServers') as typeof ModelServers);
@@ -23,6 +24,12 @@ export interface ModelServerChoice {
 const CHOICE_KEY = StateKeys.modelServer;
 
 export class ModelServerMemory {
+  /**
+   * Models found unusable this session (refused for chat, or their server does not answer), with
+   * the reason: the chat's model list and "Use a Language Model…" mark them. Not kept.
+   */
+  readonly unavailable = new Map<string, UnavailableModel>();
+
   constructor(
     private readonly state: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> | Promise<void> },
   ) {}

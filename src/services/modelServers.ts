@@ -4,6 +4,7 @@
  * No `vscode` import: detection is unit-tested against real servers on 127.0.0.1.
  */
 import * as z from 'zod';
+import { chatCapable } from '../common/chatCapability';
 import type { ModelServerChoice } from './modelServerMemory';
 
 export interface ModelServerCandidate {
@@ -60,13 +61,19 @@ function chatModels(ids: readonly string[]): string[] {
   return [...new Set(ids)].filter((id) => !/embed/i.test(id));
 }
 
-async function getJson(url: string, options: ProbeOptions): Promise<unknown> {
+async function getJson(url: string, options: ProbeOptions, body?: unknown): Promise<unknown> {
   const signals = [AbortSignal.timeout(options.timeoutMs ?? PROBE_TIMEOUT_MS)];
   if (options.signal) signals.push(options.signal);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
   // The signal bounds the body too: a server that sends headers and then stalls is cut off.
-  const response = await fetch(url, { headers, signal: AbortSignal.any(signals), redirect: 'error' });
+  const response = await fetch(url, {
+    headers,
+    signal: AbortSignal.any(signals),
+    redirect: 'error',
+    ...(body !== undefined ? { method: 'POST', body: JSON.stringify(body) } : {}),
+  });
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     throw new Error(`HTTP ${response.status}`);
@@ -76,23 +83,37 @@ async function getJson(url: string, options: ProbeOptions): Promise<unknown> {
   return JSON.parse(text);
 }
 
+/** `ids` without the models the server says cannot chat (see common/chatCapability.ts). */
+function withoutNonChat(base: string, ids: string[], options: ProbeOptions & { ollama?: boolean }): Promise<string[]> {
+  const origin = new URL(base).origin;
+  return chatCapable(ids, (path, body) => getJson(`${origin}${path}`, options, body), {
+    ollama: options.ollama === true,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
 /**
  * Asks `url` for its models: `GET <base>/models` (OpenAI's shape), then, when `ollama` is set,
- * Ollama's `GET /api/tags`. Resolves to undefined when neither answers with a model list within
- * the timeout (a port that answers something else, refuses, or hangs); never rejects.
+ * Ollama's `GET /api/tags`. Models the server says cannot chat (see `withoutNonChat`) are left
+ * out. Resolves to undefined when neither answers with a model list within the timeout (a port
+ * that answers something else, refuses, or hangs); never rejects.
  */
 export async function probeModelServer(url: string, options: ProbeOptions & { ollama?: boolean } = {}): Promise<ProbedServer | undefined> {
   const base = modelServerBase(url);
   try {
     const list = openAiList.safeParse(await getJson(`${base}/models`, options));
-    if (list.success) return { url: base, models: chatModels(list.data.data.map((m) => m.id)), shape: 'openai' };
+    if (list.success) {
+      return { url: base, models: await withoutNonChat(base, chatModels(list.data.data.map((m) => m.id)), options), shape: 'openai' };
+    }
   } catch {
     // Not an OpenAI-compatible list: try Ollama's own below, or give up.
   }
   if (options.ollama && !options.signal?.aborted) {
     try {
       const tags = ollamaTags.safeParse(await getJson(`${new URL(base).origin}/api/tags`, options));
-      if (tags.success) return { url: base, models: chatModels(tags.data.models.map((m) => m.name)), shape: 'ollama' };
+      if (tags.success) {
+        return { url: base, models: await withoutNonChat(base, chatModels(tags.data.models.map((m) => m.name)), options), shape: 'ollama' };
+      }
     } catch {
       // Nothing there.
     }

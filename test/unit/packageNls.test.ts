@@ -96,3 +96,21 @@ describe('package.json is translatable (package.nls.json)', () => {
     assert.deepEqual(unused, [], 'in package.nls.json but used nowhere');
   });
 });
+
+describe('setting descriptions speak plainly', () => {
+  const description = (key: string) => nls[`config.docchat.${key}.markdownDescription`] ?? '';
+
+  it('say what the everyday settings are for without header names, API fields or endpoints', () => {
+    const everyday = ['gateway.url', 'gateway.projectCode', 'gateway.embeddingModel', 'chat.defaultModel', 'search.maxResults'];
+    const internal = /X-[A-Z][\w-]+|\b[a-z]+_[a-z_]+\b|\b(GET|POST) \/|\/v1\/\w|`NA`/;
+    const found = everyday.filter((key) => internal.test(description(key))).map((key) => `${key}: ${description(key)}`);
+    assert.deepEqual(found, []);
+    assert.match(description('search.maxResults'), /1 to 50/, 'the limit is said');
+    assert.match(description('chat.defaultModel'), /Local mode/, 'what an empty value means in Local mode too');
+  });
+
+  it("agree with the chat that Local mode has no web tools: an empty gateway URL does not 'serve the gateway'", () => {
+    assert.doesNotMatch(description('gateway.url'), /serves the gateway/);
+    assert.match(description('gateway.url'), /no web tools/);
+  });
+});

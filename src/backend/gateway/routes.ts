@@ -50,7 +50,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   });
 
   async function completionModels(): Promise<ModelInfo[]> {
-    const remote = upstream ? (await upstream.listModels()).filter((m) => !isEmbeddingModel(m.id)) : [];
+    const remote = upstream ? await upstream.listChatModels() : [];
     return [LOCAL_CHAT_MODEL_INFO, ...remote.filter((m) => m.id !== LOCAL_CHAT_MODEL)];
   }
 

@@ -8,9 +8,12 @@ import { ApiError } from '../http/errors';
 import type { BackendLog, UpstreamOptions } from '../options';
 import type { Embedder } from '../search/embedder';
 import type { ModelInfo } from './models';
+import { chatCapable } from '../../common/chatCapability';
 
 const MODEL_LIST_TTL_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 120_000;
+/** How long a question about a model's abilities (LM Studio's list, Ollama's /api/show) may take. */
+const CAPABILITY_TIMEOUT_MS = 5_000;
 
 export function upstreamBase(url: string): string {
   const trimmed = url.replace(/\/+$/, '');
@@ -24,6 +27,10 @@ export function isEmbeddingModel(id: string): boolean {
 export class Upstream {
   readonly base: string;
   private models: { at: number; list: ModelInfo[] } | undefined;
+  /** The last list the upstream gave: listed, marked, while it does not answer. */
+  private lastListed: ModelInfo[] = [];
+  /** Which models of the list (by its time) chat, as the server says (see chatCapable). */
+  private chatting: { at: number; ids: Set<string> } | undefined;
 
   constructor(
     private readonly options: UpstreamOptions,
@@ -58,6 +65,8 @@ export class Upstream {
       });
     } catch (error) {
       if (init.signal?.aborted) throw error;
+      // The next model list asks again, instead of listing from the cache as if it answered.
+      this.models = undefined;
       throw new ApiError({
         type: 'server_error',
         message: `The upstream server ${this.base} could not be reached: ${describe(error)}.`,
@@ -140,16 +149,65 @@ export class Upstream {
         })
         .filter((m): m is ModelInfo => m !== undefined);
       this.models = { at: Date.now(), list };
+      this.lastListed = list;
       return list;
     } catch (error) {
       this.log('warn', `Could not list the upstream models: ${describe(error)}`);
-      return [];
+      // A server that stopped: its models stay listed, marked, so the client can say why they fail.
+      const unreachable = error instanceof ApiError && error.code === 'upstream_unreachable';
+      return unreachable ? this.lastListed.map((m) => ({ ...m, unavailable: 'server not answering' })) : [];
     }
+  }
+
+  /**
+   * The upstream's chat models: not the embedding models, nor those a model server says cannot
+   * chat (LM Studio's model types, Ollama's capabilities). The company gateway (`embedPath`
+   * `/embed`) is not asked: its list is its chat models.
+   */
+  async listChatModels(): Promise<ModelInfo[]> {
+    const list = (await this.listModels()).filter((m) => !isEmbeddingModel(m.id));
+    const at = this.models?.at;
+    if (this.options.embedPath === '/embed') return list;
+    if (at === undefined) {
+      // The server does not answer: its models as it last said.
+      const known = this.chatting?.ids;
+      return known ? list.filter((m) => known.has(m.id)) : list;
+    }
+    if (this.chatting?.at !== at) {
+      const ollama = await this.originJson('/api/tags').then(
+        (body) => Array.isArray((body as { models?: unknown } | null)?.models),
+        () => false,
+      );
+      const ids = await chatCapable(
+        list.map((m) => m.id),
+        (path, body) => this.originJson(path, body),
+        { ollama },
+      );
+      this.chatting = { at, ids: new Set(ids) };
+    }
+    const chatting = this.chatting.ids;
+    return list.filter((m) => chatting.has(m.id));
+  }
+
+  /** JSON from the server's own API beside `/v1` (`/api/…`); rejects when it does not answer with it. */
+  private async originJson(path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${new URL(this.base).origin}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: this.headers(body !== undefined),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(CAPABILITY_TIMEOUT_MS),
+      ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+    });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(`HTTP ${response.status}`);
+    }
+    return response.json();
   }
 
   async embeddingModel(): Promise<string | undefined> {
     if (this.options.embeddingModel) return this.options.embeddingModel;
-    return (await this.listModels()).find((m) => isEmbeddingModel(m.id))?.id;
+    return (await this.listModels()).find((m) => isEmbeddingModel(m.id) && !m.unavailable)?.id;
   }
 
   /** Embeddings in OpenAI's shape: `{data: [{embedding, index}], usage}`. */

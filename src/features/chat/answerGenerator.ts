@@ -6,7 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { type AnswerStream, done, failed } from './answerStream';
-import { emptyAnswerError, goneStoresOf, storeGoneError, toChatError } from './chatErrors';
+import { emptyAnswerError, goneStoresOf, type LocalModelServer, storeGoneError, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, groundTurn, numberSources } from '../../chatCore/grounding';
 import type { PassageSource } from '../../chatCore/conversation';
 import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
@@ -77,6 +77,8 @@ export interface AnswerDependencies {
 export interface LocalServices {
   readonly documents: boolean;
   readonly gateway: boolean;
+  /** The language-model server the backend forwards chat to, when one is chosen. */
+  readonly modelServer?: LocalModelServer;
 }
 
 function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
@@ -116,7 +118,7 @@ const RULE_ONLY = new QueryRewriter();
 
 /** A failure of the answer's generation, as the inline error (the gateway is the service it talks to). */
 export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>, local?: LocalServices): (error: unknown) => ChatErrorInfo {
-  return (error) => toChatError(error, 'gateway', job.model, local?.gateway === true);
+  return (error) => toChatError(error, 'gateway', job.model, local?.gateway === true, local?.modelServer);
 }
 
 /**

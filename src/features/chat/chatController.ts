@@ -10,6 +10,7 @@ import { accessibleAnswerText } from './accessibleView';
 import { ChatPanel, type ChatPanelHandler } from './chatPanel';
 import { couldNotConnectError, notConnectedError } from './chatErrors';
 import { type AnswerEnded, ChatSession } from './chatSession';
+import type { LocalServices } from './answerGenerator';
 import type * as ConversationStoreModule from './conversationStore';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { groundingStores } from '../../chatCore/conversationStores';
@@ -61,7 +62,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     private readonly log: Logger,
   ) {
     super();
-    this.models = new ModelCatalog(context.globalState);
+    this.models = new ModelCatalog(context.globalState, Date.now, services.modelServer.unavailable);
     this._register(
       services.connection.onDidChange(() => {
         void this.loadModels(false);
@@ -101,7 +102,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
           documents: connection.documents,
           ...(notConnected ? { notConnected } : {}),
           ...(connecting ? { connecting } : {}),
-          ...(connection.state.kind === 'local' ? { local: { documents: true, gateway: this.localGateway() } } : {}),
+          ...(connection.state.kind === 'local' ? { local: this.localServices() } : {}),
         };
       },
       settings: () => ({
@@ -120,6 +121,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       rewriter: new QueryRewriter({ log: (message) => log.warn(message) }),
       warn: (message) => log.warn(message),
       unreachable: () => void services.connection.unreachable(),
+      modelUnavailable: (model, unavailable) => {
+        this.models.markUnavailable(model, unavailable.reason, unavailable.server);
+        this.panel?.post({ type: 'models', catalog: this.models.state });
+      },
+      modelAnswered: (model) => {
+        if (this.models.markAnswered(model)) this.panel?.post({ type: 'models', catalog: this.models.state });
+      },
     });
     this._register(session);
     this._register(session.onMessage((message) => this.panel?.post(message)));
@@ -209,6 +217,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private localGateway(): boolean {
     const { gatewayUrl, documentsUrl } = this.services.config.current;
     return !gatewayUrl && !documentsUrl;
+  }
+
+  /** What Local mode's own backend provides, and the model server it forwards chat to. */
+  private localServices(): LocalServices {
+    const gateway = this.localGateway();
+    const server = gateway ? this.services.modelServer.choice : undefined;
+    return { documents: true, gateway, ...(server ? { modelServer: { url: server.url, name: server.name } } : {}) };
   }
 
   async loadModels(force: boolean): Promise<void> {

@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { DocChatError, RateLimitError } from '../../api/http/errors';
 import type { ChatErrorInfo, ErrorAction } from '../../chatCore/protocol';
+import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 
 export type FailedService = 'gateway' | 'documents';
 
@@ -57,8 +58,51 @@ export function localBackendStoppedError(): ChatErrorInfo {
   };
 }
 
-/** `local`: the service that failed is Local mode's own backend (not a server the user configured). */
-export function toChatError(error: unknown, service: FailedService, model?: string, local = false): ChatErrorInfo {
+/** The language-model server Local mode forwards chat to (chosen with "Use a Language Model…"). */
+export interface LocalModelServer {
+  /** Its OpenAI-compatible base URL. */
+  url: string;
+  /** What it is ("vLLM", "Ollama", …) or its host. */
+  name: string;
+}
+
+/** What a request's content can be refused for (its length, its tools, its parameters), not the model. */
+const ABOUT_CONTENT = /\btools?\b|function|context|token|too (long|large|many)|length|max_|temperature|parameter|messages?\b/i;
+
+/** A refusal that names no model but says the model cannot (vLLM: "The model does not support Chat Completions API"). */
+const SAYS_MODEL_CANNOT = /\b(the|this) model (does not|doesn't|cannot|can't|is not able to) support\b|\bnot a chat model\b/i;
+
+/**
+ * A 4xx refusal that is about the model itself ("whisper-1" does not support chat): the server
+ * named the model, or the `model` parameter, and not something of the request's content. Asking
+ * again fails the same way; another model is the way forward.
+ */
+function refusedModelReason(error: DocChatError, model: string | undefined): string | undefined {
+  if (error.kind !== 'validation' || !model || model === LOCAL_CHAT_MODEL) return undefined;
+  const reason = error.message
+    .replace(/^Upstream server:\s*/i, '')
+    .trim()
+    .replace(/\.$/, '');
+  const aboutModel = error.param === 'model' || reason.toLowerCase().includes(model.toLowerCase()) || SAYS_MODEL_CANNOT.test(reason);
+  return aboutModel && !ABOUT_CONTENT.test(reason.replaceAll(model, '')) ? reason : undefined;
+}
+
+/** Local mode's model server could not be reached (the backend itself answered). */
+function modelServerDown(error: DocChatError, server: LocalModelServer | undefined): boolean {
+  return server !== undefined && error.code === 'upstream_unreachable';
+}
+
+/**
+ * `local`: the service that failed is Local mode's own backend (not a server the user configured).
+ * `modelServer`: the server Local mode's backend forwards chat to, when one is chosen.
+ */
+export function toChatError(
+  error: unknown,
+  service: FailedService,
+  model?: string,
+  local = false,
+  modelServer?: LocalModelServer,
+): ChatErrorInfo {
   const retry: ErrorAction[] = ['retry'];
   if (!(error instanceof DocChatError)) {
     const message = error instanceof Error ? error.message : String(error);
@@ -66,6 +110,28 @@ export function toChatError(error: unknown, service: FailedService, model?: stri
   }
   const detail = error.hint ? `${error.message} ${error.hint}` : error.message;
   const gateway = service === 'gateway';
+  // Local mode answers with local-extractive whatever happens to a model server.
+  const backToLocal: ErrorAction[] = local ? ['useLocalExtractive'] : [];
+  const refused = gateway ? refusedModelReason(error, model) : undefined;
+  if (refused !== undefined && model) {
+    // Retry would only fail again: another model (or local-extractive) is the way forward.
+    return {
+      kind: 'model_unavailable',
+      message: l10n.t('{0} cannot answer chat questions: {1}.', model, refused),
+      actions: ['chooseModel', ...backToLocal],
+      unavailable: { reason: refused },
+    };
+  }
+  if (gateway && local && modelServerDown(error, modelServer)) {
+    // It may be started again, so Retry is a way forward here.
+    const where = modelServer!.url.includes(modelServer!.name) ? modelServer!.url : `${modelServer!.url} (${modelServer!.name})`;
+    return {
+      kind: 'model_unavailable',
+      message: l10n.t('The model server at {0} is not running or not reachable.', where),
+      actions: ['retry', ...backToLocal, 'showOutput'],
+      unavailable: { reason: l10n.t('server not answering'), server: true },
+    };
+  }
   if (gateway && isModelNotServed(error)) {
     // The server does not have the model at all: waiting changes nothing, another model does.
     return {

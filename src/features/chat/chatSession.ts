@@ -66,6 +66,10 @@ export interface ChatEnvironment {
   warn(message: string): void;
   /** An answer could not reach its server: Local mode checks its backend. */
   unreachable(): void;
+  /** An answer found its model (or the model's whole server) unusable, for `reason`: the model lists mark it. */
+  modelUnavailable?(model: string, unavailable: { reason: string; server?: boolean }): void;
+  /** `model` answered (its server answers): a mark that its server does not answer is dropped. */
+  modelAnswered?(model: string): void;
 }
 
 export interface ChatSessionOptions {
@@ -547,6 +551,9 @@ export class ChatSession {
     if (end.type === 'error') {
       this.env.warn(`Answer ${requestId} failed (${end.error.kind}): ${end.error.message}`);
       if (end.error.kind === 'network') this.env.unreachable();
+      if (end.error.unavailable && answer.model) this.env.modelUnavailable?.(answer.model, end.error.unavailable);
+    } else if (!end.result.stopped && answer.model) {
+      this.env.modelAnswered?.(answer.model);
     }
     this._onDidAnswer.fire({ conversationId: conversation.id, end });
   }

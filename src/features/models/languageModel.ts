@@ -62,12 +62,19 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
     const { detectModelServers, modelServerCandidates } = modelServers();
     void detectModelServers(modelServerCandidates(process.env.DOCCHAT_MODEL_SERVER_PORTS), { signal: abort.signal }).then((servers) => {
       log.info(`Model servers found: ${servers.map((s) => `${s.name} at ${s.url} (${s.models.length} models)`).join(', ') || 'none'}`);
+      const unavailable = services.modelServer.unavailable;
       const found = servers.flatMap((server) =>
-        server.models.map((model): ServerItem => ({
-          label: `$(sparkle) ${model}`,
-          description: `${server.name} · ${server.url}`,
-          pick: { server, name: server.name, model },
-        })),
+        server.models.map((model): ServerItem => {
+          // The server answered just now: "not answering" no longer holds; a refusal of the model does.
+          if (unavailable.get(model)?.server) unavailable.delete(model);
+          const reason = unavailable.get(model)?.reason;
+          return {
+            label: `$(sparkle) ${model}`,
+            description: `${server.name} · ${server.url}`,
+            ...(reason ? { detail: vscode.l10n.t('$(warning) Unavailable: {0}', reason) } : {}),
+            pick: { server, name: server.name, model },
+          };
+        }),
       );
       // The placeholder is one short line; what was looked for goes in the item's own line below.
       const searched: ServerItem = {

@@ -168,6 +168,44 @@ export const PANEL_STATES: PanelState[] = [
       ),
   },
   {
+    name: 'model that cannot chat, marked in the model list',
+    show: (page) =>
+      deliver(
+        page,
+        {
+          type: 'models',
+          catalog: {
+            loading: false,
+            defaultModel: 'local-extractive',
+            models: [
+              { id: 'local-extractive', kind: 'completion' },
+              { id: 'tiny-chat', kind: 'completion' },
+              { id: 'whisper-1', kind: 'completion', unavailable: '"whisper-1" does not support chat' },
+            ],
+          },
+        },
+        catalogs[1]!,
+        stateMessage(
+          [
+            question(),
+            answer({
+              content: '',
+              status: 'error',
+              model: 'whisper-1',
+              usage: undefined,
+              error: {
+                kind: 'model_unavailable',
+                message: 'whisper-1 cannot answer chat questions: "whisper-1" does not support chat.',
+                actions: ['chooseModel', 'useLocalExtractive'],
+                unavailable: { reason: '"whisper-1" does not support chat' },
+              },
+            }),
+          ],
+          { options: { model: 'whisper-1', vectorStoreId: 'vs_1', vectorStoreName: 'handbook' } },
+        ),
+      ),
+  },
+  {
     name: 'pickers, notices and options open',
     show: async (page) => {
       await deliver(

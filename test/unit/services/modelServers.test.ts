@@ -80,9 +80,53 @@ describe('language-model server detection', () => {
     const server = await start(ollamaOnly);
     const found = await probeModelServer(`http://127.0.0.1:${server.port}/`, { ollama: true });
     assert.deepEqual(found, { url: `http://127.0.0.1:${server.port}/v1`, models: ['mistral:7b', 'gemma2:2b'], shape: 'ollama' });
-    assert.deepEqual(server.requests, ['/v1/models', '/api/tags']);
+    // Then what it says of each model (this older one answers no /api/show: both are kept).
+    assert.deepEqual(server.requests, ['/v1/models', '/api/tags', '/api/v0/models', '/api/show', '/api/show']);
     // Without the Ollama flag only the OpenAI list is asked.
     assert.equal(await probeModelServer(`http://127.0.0.1:${server.port}`), undefined);
+  });
+
+  it("leaves out the models LM Studio's own list types as not chatting (embeddings), keeping llm and vlm", async () => {
+    const server = await start((req, res) =>
+      req.url === '/v1/models'
+        ? json(res, 200, { data: ['qwen2.5-7b', 'bge-m3', 'llava-1.6', 'whisper-1'].map((id) => ({ id })) })
+        : req.url === '/api/v0/models'
+          ? json(res, 200, {
+              data: [
+                { id: 'qwen2.5-7b', type: 'llm' },
+                { id: 'bge-m3', type: 'embeddings' },
+                { id: 'llava-1.6', type: 'vlm' },
+              ],
+            })
+          : json(res, 404, { error: 'not found' }),
+    );
+    const found = await probeModelServer(`http://127.0.0.1:${server.port}`);
+    // whisper-1 has no type in that list: the server says nothing of it, so it stays.
+    assert.deepEqual(found?.models, ['qwen2.5-7b', 'llava-1.6', 'whisper-1']);
+  });
+
+  it('leaves out the Ollama models whose /api/show capabilities lack completion (embedding models), keeping those it says nothing of', async () => {
+    const capabilities: Record<string, string[] | undefined> = {
+      'llama3.2': ['completion', 'tools'],
+      'bge-m3': ['embedding'],
+      'old-model': undefined,
+    };
+    const server = await start((req, res) => {
+      if (req.url === '/v1/models') return json(res, 200, { data: Object.keys(capabilities).map((id) => ({ id })) });
+      if (req.url === '/api/show' && req.method === 'POST') {
+        let raw = '';
+        req.on('data', (c) => (raw += c));
+        req.on('end', () => {
+          const model = (JSON.parse(raw) as { model: string }).model;
+          const caps = capabilities[model];
+          json(res, 200, caps ? { capabilities: caps, details: {} } : { details: {} });
+        });
+        return;
+      }
+      json(res, 404, { error: 'not found' });
+    });
+    const found = await probeModelServer(`http://127.0.0.1:${server.port}`, { ollama: true });
+    assert.deepEqual(found?.models, ['llama3.2', 'old-model']);
   });
 
   it('skips a port that answers something else (HTML, or JSON of another shape)', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseSse, startTestBackend, type TestBackend } from '../helpers';
 import { startFakeUpstream, type FakeUpstream } from '../fakeUpstream';
+import { ScriptServer, sendJson } from '../../../support/servers/scriptServer';
 
 describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
   let fake: FakeUpstream;
@@ -26,6 +27,21 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
       ['local-hashing-embed', 'nomic-embed-text'],
     );
     assert.equal(fake.requests[0]!.headers.authorization, 'Bearer up-secret');
+  });
+
+  it('keeps the models of an upstream that stopped listed, marked "server not answering", once a request found it gone', async () => {
+    assert.equal((await t.gw('GET', '/v1/completions/models')).status, 200);
+    await fake.close();
+    const chat = await t.gw('POST', '/v1/chat/completions', { model: 'llama3', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(chat.json.error.code, 'upstream_unreachable');
+    const listed = await t.gw('GET', '/v1/completions/models');
+    assert.deepEqual(
+      listed.json.data.map((m: { id: string; unavailable?: string }) => [m.id, m.unavailable]),
+      [
+        ['local-extractive', undefined],
+        ['llama3', 'server not answering'],
+      ],
+    );
   });
 
   it('forwards a chat completion and returns it whole', async () => {
@@ -195,5 +211,62 @@ describe('backend: the company gateway as the embeddings upstream', () => {
     assert.ok(embedCalls.every((r) => (r.body as { model: string }).model === 'text-embed-3-small'));
     assert.equal(embedCalls[0].headers['api-key'], 'gateway-key');
     assert.equal(fake.requests.filter((r) => r.path === '/v1/embeddings').length, 0);
+  });
+});
+
+describe('backend: the chat models of a model server, as it says what its models can do', () => {
+  let server: ScriptServer;
+  let t: TestBackend;
+  afterEach(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  const chatList = async () => (await t.gw('GET', '/v1/completions/models')).json.data.map((m: { id: string }) => m.id);
+
+  it("leaves out the models LM Studio's own list types as not chatting", async () => {
+    server = await ScriptServer.start();
+    server.on('GET', '/v1/models', (_req, res) =>
+      sendJson(res, 200, { data: ['qwen2.5-7b', 'bge-m3', 'llava-1.6'].map((id) => ({ id })) }),
+    );
+    server.on('GET', '/api/v0/models', (_req, res) =>
+      sendJson(res, 200, {
+        data: [
+          { id: 'qwen2.5-7b', type: 'llm' },
+          { id: 'bge-m3', type: 'embeddings' },
+          { id: 'llava-1.6', type: 'vlm' },
+        ],
+      }),
+    );
+    t = await startTestBackend({ rateLimits: false, upstream: { url: server.url } });
+    assert.deepEqual(await chatList(), ['local-extractive', 'qwen2.5-7b', 'llava-1.6']);
+  });
+
+  it('leaves out the Ollama models whose capabilities lack completion, keeping those it says nothing of', async () => {
+    server = await ScriptServer.start();
+    const capabilities: Record<string, string[] | undefined> = {
+      'llama3.2': ['completion', 'tools'],
+      'bge-m3': ['embedding'],
+      old: undefined,
+    };
+    server.on('GET', '/v1/models', (_req, res) => sendJson(res, 200, { data: Object.keys(capabilities).map((id) => ({ id })) }));
+    server.on('GET', '/api/tags', (_req, res) => sendJson(res, 200, { models: Object.keys(capabilities).map((name) => ({ name })) }));
+    server.on('POST', '/api/show', (req, res) => {
+      const caps = capabilities[(req.json as { model: string }).model];
+      sendJson(res, 200, caps ? { capabilities: caps } : {});
+    });
+    t = await startTestBackend({ rateLimits: false, upstream: { url: server.url } });
+    assert.deepEqual(await chatList(), ['local-extractive', 'llama3.2', 'old']);
+  });
+
+  it('does not ask the company gateway (embeddings at /embed) about its models: its list is its chat models', async () => {
+    server = await ScriptServer.start();
+    server.on('GET', '/v1/models', (_req, res) => sendJson(res, 200, { data: [{ id: 'alpha-5-mini' }] }));
+    t = await startTestBackend({ rateLimits: false, upstream: { url: server.url, embedPath: '/embed' } });
+    assert.deepEqual(await chatList(), ['local-extractive', 'alpha-5-mini']);
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      ['/v1/models'],
+    );
   });
 });

@@ -228,6 +228,32 @@ describe('chat session', () => {
     assert.equal(unreachable, 1);
   });
 
+  it('tells the environment which model the server refused for chat, and why, so the model lists mark it unavailable', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendJson(res, 400, { error: { message: 'Upstream server: "whisper-1" does not support chat' } }),
+    );
+    const marked: unknown[] = [];
+    const t = setup({
+      defaultModel: () => 'whisper-1',
+      modelUnavailable: (model, unavailable) => marked.push([model, unavailable]),
+    });
+    const answer = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    assert.equal(answer.error?.message, 'whisper-1 cannot answer chat questions: "whisper-1" does not support chat.');
+    assert.deepEqual(marked, [['whisper-1', { reason: '"whisper-1" does not support chat' }]]);
+  });
+
+  it('tells the environment which model answered, so a mark that its server does not answer is dropped', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(res, sseBody([chatChunk('Back.'), chatChunk(undefined, { finish_reason: 'stop' })])),
+    );
+    const answered: string[] = [];
+    const t = setup({ defaultModel: () => 'tiny-chat', modelAnswered: (model) => answered.push(model) });
+    await t.session.ask('Hi?');
+    await t.session.whenIdle();
+    assert.deepEqual(answered, ['tiny-chat']);
+  });
+
   it("in Local mode, says DocChat's local backend stopped (no URL to check) and offers to restart it; the retry waits for the restart", async () => {
     // A port nothing listens on: the connection is refused, as after the local backend was killed.
     const probe = net.createServer();

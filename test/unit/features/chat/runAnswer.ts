@@ -34,6 +34,11 @@ export function runAnswer(job: AnswerJob, deps: RunDependencies, handlers: Answe
       },
       end: (end) => (end.type === 'done' ? handlers.done(end.result) : handlers.error(end.error)),
     },
-    { signal, describe: describeAnswerFailure(job), ...(frameMs !== undefined ? { frameMs } : {}), ...(scheduler ? { scheduler } : {}) },
+    {
+      signal,
+      describe: describeAnswerFailure(job, dependencies.local),
+      ...(frameMs !== undefined ? { frameMs } : {}),
+      ...(scheduler ? { scheduler } : {}),
+    },
   );
 }

@@ -2,7 +2,13 @@ import * as assert from 'node:assert/strict';
 import { parseContextArgument } from '../../../../src/features/chat/contextArgument';
 import { ConversationStore, MAX_CONVERSATIONS } from '../../../../src/features/chat/conversationStore';
 import { DeltaCoalescer, type FlushScheduler } from '../../../../src/features/chat/deltaCoalescer';
-import { type KeyValueStore, MODEL_LIST_TTL_MS, ModelCatalog, isLegacyModel } from '../../../../src/chatCore/modelCatalog';
+import {
+  type KeyValueStore,
+  MODEL_LIST_TTL_MS,
+  ModelCatalog,
+  isLegacyModel,
+  type UnavailableModel,
+} from '../../../../src/chatCore/modelCatalog';
 import type { AssistantMessage } from '../../../../src/chatCore/protocol';
 import { MemoryState } from './fixtures';
 import { StoreCatalog } from '../../../../src/features/chat/storeCatalog';
@@ -207,6 +213,58 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
     assert.equal(source.calls.count, 3, 'stale after an hour');
     await catalog.load(source, 'remote-b', '');
     assert.equal(source.calls.count, 4, 'another gateway has its own list');
+  });
+
+  it('marks a model found unusable with its reason for the session, not as the default, until Refresh Model List asks again', async () => {
+    const unusable = new Map<string, UnavailableModel>();
+    const catalog = new ModelCatalog(new MemoryState(), Date.now, unusable);
+    const source = lister(['local-extractive', 'tiny-chat', 'whisper-1']);
+    await catalog.load(source, 'local+http://127.0.0.1:8000/v1', 'whisper-1', false, 'local');
+    const marked = catalog.markUnavailable('whisper-1', '"whisper-1" does not support chat');
+    assert.deepEqual(
+      marked.models.map((m) => [m.id, m.unavailable]),
+      [
+        ['local-extractive', undefined],
+        ['tiny-chat', undefined],
+        ['whisper-1', '"whisper-1" does not support chat'],
+      ],
+    );
+    assert.equal(marked.defaultModel, 'local-extractive', 'a model that cannot chat is not the default of new chats');
+    assert.deepEqual(unusable.get('whisper-1'), { reason: '"whisper-1" does not support chat' }, 'shared with "Use a Language Model…"');
+    const cached = await catalog.load(source, 'local+http://127.0.0.1:8000/v1', 'whisper-1', false, 'local');
+    assert.equal(cached.models.find((m) => m.id === 'whisper-1')?.unavailable, '"whisper-1" does not support chat', 'for the session');
+    const server = catalog.markUnavailable('tiny-chat', 'server not answering', true);
+    assert.deepEqual(
+      server.models.map((m) => m.unavailable),
+      [undefined, 'server not answering', '"whisper-1" does not support chat'],
+      "the whole server's models (a refused one keeps its reason); local-extractive always answers",
+    );
+    assert.equal(catalog.markAnswered('local-extractive'), false, 'local-extractive says nothing of the server');
+    assert.equal(catalog.markAnswered('tiny-chat'), true);
+    assert.deepEqual(
+      catalog.state.models.map((m) => m.unavailable),
+      [undefined, undefined, '"whisper-1" does not support chat'],
+      'a model of the server answered: the server answers again; the refused model stays marked',
+    );
+    assert.equal(catalog.markAnswered('tiny-chat'), false, 'nothing more to drop');
+    const refreshed = await catalog.load(source, 'local+http://127.0.0.1:8000/v1', 'whisper-1', true, 'local');
+    assert.ok(refreshed.models.every((m) => m.unavailable === undefined));
+    assert.equal(unusable.size, 0);
+  });
+
+  it('marks the models the backend lists as unavailable (a model server that stopped) with its reason', async () => {
+    const source = {
+      listCompletionModels: async () => [{ id: 'local-extractive' }, { id: 'tiny-chat', unavailable: 'server not answering' }],
+    };
+    const state = await new ModelCatalog(new MemoryState()).load(source, 'local', 'tiny-chat', true, 'local');
+    assert.deepEqual(
+      state.models.map((m) => [m.id, m.unavailable]),
+      [
+        ['local-extractive', undefined],
+        ['tiny-chat', 'server not answering'],
+      ],
+    );
+    assert.equal(state.defaultModel, 'local-extractive');
   });
 
   it('keeps the last list (or the documented models) and shows the error when listing fails', async () => {

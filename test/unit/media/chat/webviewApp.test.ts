@@ -615,6 +615,24 @@ describe('chat webview', () => {
     assert.match(t.$$('.source-link')[0]!.textContent ?? '', /policy\.md.*not quoted in the answer/);
   });
 
+  it('does not say "not quoted in the answer" of the sources of an answer that failed: there is no answer to quote them', () => {
+    const t = setup();
+    const sources: AssistantMessage['sources'] = [
+      { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
+      { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
+    ];
+    t.send(t.state(conversation([question, pending('a1', 'r1')])));
+    t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+    t.send({
+      type: 'streamError',
+      requestId: 'r1',
+      error: { kind: 'model_unavailable', message: 'whisper-1 cannot answer chat questions.', actions: ['chooseModel'] },
+    });
+    t.frame();
+    assert.equal(t.$$('.source').length, 2, 'the sources searched are still listed');
+    assert.deepEqual(t.$$('.source-uncited'), []);
+  });
+
   it('shows the excerpt of each source as plain text cut at a word, without markdown marks', () => {
     const t = setup();
     const content = `## Folder sync\n\n**Sync Folder to Vector Store…** picks the store.\n\n| key | value |\n|---|---|\n| a | b |\n${'word '.repeat(80)}`;
@@ -781,6 +799,42 @@ describe('chat webview', () => {
       t.state(conversation([question, failed, { ...question, id: 'u2' }, { ...pending('a2', 'r2'), status: 'done', content: 'Ok.' }])),
     );
     assert.equal(t.$<HTMLButtonElement>('article[data-message-id="a1"] .action-restartLocalBackend')!.disabled, true);
+  });
+
+  it('offers another model and local-extractive (no Retry) for a model that cannot chat, and marks it unavailable in the model list', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
+    t.send({
+      type: 'streamError',
+      requestId: 'r2',
+      error: {
+        kind: 'model_unavailable',
+        message: 'whisper-1 cannot answer chat questions: "whisper-1" does not support chat.',
+        actions: ['chooseModel', 'useLocalExtractive'],
+        unavailable: { reason: '"whisper-1" does not support chat' },
+      },
+    });
+    assert.equal(t.$('.action-retry'), null);
+    const back = t.$<HTMLButtonElement>('.action-useLocalExtractive')!;
+    assert.equal(back.textContent?.trim(), 'Use local-extractive');
+    t.click(back);
+    assert.deepEqual(t.posted.at(-1), { type: 'setModel', model: 'local-extractive' });
+    t.send({
+      type: 'models',
+      catalog: {
+        loading: false,
+        defaultModel: 'local-extractive',
+        models: [
+          { id: 'local-extractive', kind: 'completion' },
+          { id: 'tiny-chat', kind: 'completion' },
+          { id: 'whisper-1', kind: 'completion', unavailable: '"whisper-1" does not support chat' },
+        ],
+      },
+    });
+    assert.deepEqual(
+      t.$$('.model-select option').map((o) => o.textContent),
+      ['local-extractive', 'tiny-chat', 'whisper-1 — unavailable: "whisper-1" does not support chat'],
+    );
   });
 
   it('offers Open Settings when no gateway is configured, posting the action the host maps to the setting', () => {
