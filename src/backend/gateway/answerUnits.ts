@@ -59,6 +59,15 @@ const SENTENCE_BOUNDARY = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx)\.)(?<=[.!?]["')\
 const MIN_SENTENCE_WORDS = 4;
 const MAX_CODE_CHARS = 600;
 const LABEL_START = /^(?:\*\*|__|`)[^*_`]/;
+/**
+ * Line breaks written as HTML (`<br>`, `<br/>`, `<br />`): converters keep the lines of a table
+ * cell apart with them. The chat renders no HTML, so quoted (and weighed) they are a space.
+ */
+const HTML_BREAK = /<br\s*\/?>/gi;
+/** The text with its HTML line breaks as spaces. */
+export function withoutBreaks(text: string): string {
+  return text.replace(HTML_BREAK, ' ');
+}
 
 interface Block {
   kind: 'text' | 'table' | 'code';
@@ -77,7 +86,9 @@ function blocks(text: string): Block[] {
     if (current && current.lines.some((l) => l.trim())) out.push(current);
     current = undefined;
   };
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const written of text.replace(/\r\n?/g, '\n').split('\n')) {
+    // Code is quoted as written; elsewhere an HTML line break is a space.
+    const line = fence !== undefined || FENCE.test(written) ? written : withoutBreaks(written);
     if (fence !== undefined) {
       current!.lines.push(line);
       if (line.trim().startsWith(fence)) {
@@ -124,13 +135,60 @@ function blocks(text: string): Block[] {
  * row quoted without its table's header.
  */
 export function rowCells(row: string): string {
+  return cellsOfRow(row).filter(Boolean).join(' · ');
+}
+
+/** A table row's cells in order, empty ones too, trimmed. */
+function cellsOfRow(row: string): string[] {
   return row
     .trim()
     .replace(/^\||(?<!\\)\|$/g, '')
     .split(/(?<!\\)\|/)
-    .map((cell) => cell.trim())
-    .filter(Boolean)
-    .join(' · ');
+    .map((cell) => cell.trim());
+}
+
+/** A cell holding at least this many words is a line of prose, not a table's value or label. */
+const PROSE_CELL_WORDS = 8;
+/** A table with this many sentences broken between a cell and the one below it is prose set in columns. */
+const MIN_BROKEN_SENTENCES = 2;
+/** A cell that ends as a sentence or a clause does (or with the bracket or quote after it). */
+const CLOSED = /[.!?:;]["'”’)\]*_`]*$/u;
+/** A sentence's end inside a cell, the next sentence's start after it ("… (RCAC). It"). */
+const SENTENCE_INSIDE = /[\p{L}\p{N})"'”’][.!?]["'”’)]*\s+["'“‘(]*\p{Lu}/u;
+const wordCount = (cell: string) => cell.split(/\s+/).filter(Boolean).length;
+
+/**
+ * Whether a table's rows (its header first) are lines of running prose set side by side rather
+ * than a table: a page laid out in columns that a converter read as one (a back cover's blurb
+ * between its side headings and a margin note). Such a table breaks sentences between rows: a cell
+ * that is a line of prose (PROSE_CELL_WORDS words or more) ends one sentence, starts the next and
+ * stops without sentence punctuation, and the cell below it goes on with a small letter ("… (RCAC).
+ * It" over "offers a broad description …"), and its first row (the header) is such a line of prose
+ * broken off, not names of columns. MIN_BROKEN_SENTENCES of them under such a first row make it
+ * prose. A real table's header names its columns; its cells end where they end, however long its
+ * descriptions.
+ */
+export function isProseLayout(rows: readonly (readonly string[])[]): boolean {
+  const prose = (cell: string) => wordCount(cell) >= PROSE_CELL_WORDS && !CLOSED.test(cell);
+  let broken = 0;
+  for (let r = 0; r + 1 < rows.length; r++) {
+    rows[r]!.forEach((cell, c) => {
+      const below = rows[r + 1]![c] ?? '';
+      if (prose(cell) && SENTENCE_INSIDE.test(cell) && /^\p{Ll}/u.test(below)) broken++;
+    });
+  }
+  return broken >= MIN_BROKEN_SENTENCES && (rows[0] ?? []).some(prose);
+}
+
+/** The text of a table of prose set side by side: each column's cells in order, one paragraph per column. */
+function proseOfColumns(rows: readonly (readonly string[])[]): string[] {
+  const columns = Math.max(...rows.map((row) => row.length));
+  return Array.from({ length: columns }, (_, c) =>
+    rows
+      .map((row) => row[c] ?? '')
+      .filter(Boolean)
+      .join(' '),
+  ).filter(Boolean);
 }
 
 /** A sentence longer than this without sentence punctuation is no sentence (a scanned page's header run together). */
@@ -242,6 +300,17 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
       const quality = unit.kind === 'sentence' ? textQuality(unit.text) : 1;
       if (tokens.length) out.push({ ...unit, source: source.n, position: out.length, tokens, heading, changeEntry, quality });
     };
+    const pushSentences = (lines: readonly string[], listItem: boolean) => {
+      // A run-on of several lines (OCR of a scanned page, lines without punctuation) is split at its
+      // line breaks: a line is closer to a sentence than the run of them.
+      const joined = sentences(lines.join('\n'));
+      const split = joined.some(isRunOn) && lines.length > 1 ? lines.flatMap((line) => sentences(line)) : joined;
+      split
+        .flatMap((text) => piecesOf(text))
+        .forEach((text, i) => {
+          push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: listItem && i === 0 });
+        });
+    };
     if (block.kind === 'code') {
       const text = block.lines.join('\n').trim();
       if (text.length <= MAX_CODE_CHARS) push({ kind: 'code', text, block: index, labelled: false, listItem: false });
@@ -249,23 +318,22 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
     }
     if (block.kind === 'table') {
       const separatorAt = block.lines.findIndex((l) => TABLE_SEPARATOR.test(l));
+      const lines = block.lines.filter((l) => !TABLE_SEPARATOR.test(l));
+      // Prose laid out in columns is quoted as its sentences, column by column.
+      const cells = lines.map(cellsOfRow);
+      if (isProseLayout(cells)) {
+        for (const paragraph of proseOfColumns(cells)) pushSentences([paragraph], false);
+        return;
+      }
       // Without a header (a chunk that starts inside a table) the rows are quoted as rows.
       const header = separatorAt === 1 ? { header: block.lines[0]!, separator: block.lines[1]! } : undefined;
-      const rows = header ? block.lines.slice(2) : block.lines.filter((l) => !TABLE_SEPARATOR.test(l));
+      const rows = header ? block.lines.slice(2) : lines;
       for (const row of rows) {
         push({ kind: 'row', text: row, block: index, ...(header ? { table: header } : {}), labelled: false, listItem: false });
       }
       return;
     }
-    // A run-on of several lines (OCR of a scanned page, lines without punctuation) is split at its
-    // line breaks: a line is closer to a sentence than the run of them.
-    const joined = sentences(block.lines.join('\n'));
-    const split = joined.some(isRunOn) && block.lines.length > 1 ? block.lines.flatMap((line) => sentences(line)) : joined;
-    split
-      .flatMap((text) => piecesOf(text))
-      .forEach((text, i) => {
-        push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: block.listItem && i === 0 });
-      });
+    pushSentences(block.lines, block.listItem);
   });
   return out;
 }
