@@ -3,6 +3,7 @@
  * the rows of its tables (each kept with the table's header, so a quote stays a table) and its
  * short code blocks. Headings are not quoted; they name the section of the units below them.
  */
+import { isProseLayout, proseOfColumns } from '../../common/proseLayout';
 import { tokenize } from '../search/tokenize';
 
 export interface TableQuote {
@@ -61,12 +62,13 @@ const MAX_CODE_CHARS = 600;
 const LABEL_START = /^(?:\*\*|__|`)[^*_`]/;
 /**
  * Line breaks written as HTML (`<br>`, `<br/>`, `<br />`): converters keep the lines of a table
- * cell apart with them. The chat renders no HTML, so quoted (and weighed) they are a space.
+ * cell apart with them. The chat renders no HTML, so quoted (and weighed) they are a space; in a
+ * code span one is code, kept as written.
  */
-const HTML_BREAK = /<br\s*\/?>/gi;
-/** The text with its HTML line breaks as spaces. */
+const HTML_BREAK_OR_CODE = /`+[^`\n]*`+|<br\s*\/?>/gi;
+/** The text with its HTML line breaks (outside code spans) as spaces. */
 export function withoutBreaks(text: string): string {
-  return text.replace(HTML_BREAK, ' ');
+  return text.replace(HTML_BREAK_OR_CODE, (match) => (match.startsWith('`') ? match : ' '));
 }
 
 interface Block {
@@ -145,50 +147,6 @@ function cellsOfRow(row: string): string[] {
     .replace(/^\||(?<!\\)\|$/g, '')
     .split(/(?<!\\)\|/)
     .map((cell) => cell.trim());
-}
-
-/** A cell holding at least this many words is a line of prose, not a table's value or label. */
-const PROSE_CELL_WORDS = 8;
-/** A table with this many sentences broken between a cell and the one below it is prose set in columns. */
-const MIN_BROKEN_SENTENCES = 2;
-/** A cell that ends as a sentence or a clause does (or with the bracket or quote after it). */
-const CLOSED = /[.!?:;]["'”’)\]*_`]*$/u;
-/** A sentence's end inside a cell, the next sentence's start after it ("… (RCAC). It"). */
-const SENTENCE_INSIDE = /[\p{L}\p{N})"'”’][.!?]["'”’)]*\s+["'“‘(]*\p{Lu}/u;
-const wordCount = (cell: string) => cell.split(/\s+/).filter(Boolean).length;
-
-/**
- * Whether a table's rows (its header first) are lines of running prose set side by side rather
- * than a table: a page laid out in columns that a converter read as one (a back cover's blurb
- * between its side headings and a margin note). Such a table breaks sentences between rows: a cell
- * that is a line of prose (PROSE_CELL_WORDS words or more) ends one sentence, starts the next and
- * stops without sentence punctuation, and the cell below it goes on with a small letter ("… (RCAC).
- * It" over "offers a broad description …"), and its first row (the header) is such a line of prose
- * broken off, not names of columns. MIN_BROKEN_SENTENCES of them under such a first row make it
- * prose. A real table's header names its columns; its cells end where they end, however long its
- * descriptions.
- */
-export function isProseLayout(rows: readonly (readonly string[])[]): boolean {
-  const prose = (cell: string) => wordCount(cell) >= PROSE_CELL_WORDS && !CLOSED.test(cell);
-  let broken = 0;
-  for (let r = 0; r + 1 < rows.length; r++) {
-    rows[r]!.forEach((cell, c) => {
-      const below = rows[r + 1]![c] ?? '';
-      if (prose(cell) && SENTENCE_INSIDE.test(cell) && /^\p{Ll}/u.test(below)) broken++;
-    });
-  }
-  return broken >= MIN_BROKEN_SENTENCES && (rows[0] ?? []).some(prose);
-}
-
-/** The text of a table of prose set side by side: each column's cells in order, one paragraph per column. */
-function proseOfColumns(rows: readonly (readonly string[])[]): string[] {
-  const columns = Math.max(...rows.map((row) => row.length));
-  return Array.from({ length: columns }, (_, c) =>
-    rows
-      .map((row) => row[c] ?? '')
-      .filter(Boolean)
-      .join(' '),
-  ).filter(Boolean);
 }
 
 /** A sentence longer than this without sentence punctuation is no sentence (a scanned page's header run together). */
@@ -319,9 +277,10 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
     if (block.kind === 'table') {
       const separatorAt = block.lines.findIndex((l) => TABLE_SEPARATOR.test(l));
       const lines = block.lines.filter((l) => !TABLE_SEPARATOR.test(l));
-      // Prose laid out in columns is quoted as its sentences, column by column.
+      // Prose laid out in columns is quoted as its sentences, column by column. Only a table with
+      // its header tells: a chunk that starts inside a table starts at any row.
       const cells = lines.map(cellsOfRow);
-      if (isProseLayout(cells)) {
+      if (separatorAt === 1 && isProseLayout(cells)) {
         for (const paragraph of proseOfColumns(cells)) pushSentences([paragraph], false);
         return;
       }

@@ -11,19 +11,12 @@ import {
   selectUnits,
   withFirstQuote,
 } from '../../../../src/backend/gateway/answerScoring';
-import {
-  isProseLayout,
-  isRunOn,
-  rowCells,
-  RUN_ON_CHARS,
-  textQuality,
-  unitsOf,
-  wordlikeShare,
-} from '../../../../src/backend/gateway/answerUnits';
+import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
 import { citedSources, citedStatements } from '../../../../src/chatCore/citations';
 import { numberSources } from '../../../../src/chatCore/grounding';
 import { buildChatMessages } from '../../../../src/chatCore/promptBuilder';
 import type { PassageSource } from '../../../../src/chatCore/protocol';
+import { isProseLayout } from '../../../../src/common/proseLayout';
 import { matchRoot } from '../../../../src/common/terms';
 import { noSourcesAnswer } from '../../../../src/features/chat/answerGenerator';
 
@@ -760,7 +753,11 @@ describe('local-extractive: tables as converters write them', () => {
       ['Backups are kept for a week.', 'They are removed on the first restart after that.'],
     );
     assert.ok(!units.some((u) => u.tokens.includes('br')), 'the break is no word');
-    // Code is quoted as written.
+    // Code is quoted as written: a code block's, and a code span's.
+    assert.deepEqual(
+      unitsOf({ n: 1, text: 'A cell keeps its lines apart with `<br>` or `<br/>` in the table.' }).map((u) => u.text),
+      ['A cell keeps its lines apart with `<br>` or `<br/>` in the table.'],
+    );
     const code = unitsOf({ n: 1, text: '```html\n<p>a<br>b</p>\n```' });
     assert.equal(code[0]?.text, '```html\n<p>a<br>b</p>\n```');
   });
@@ -824,6 +821,17 @@ describe('local-extractive: tables as converters write them', () => {
       '| publish | the archive is uploaded to the marketplace. A release note goes with it |',
     ];
     assert.equal(isProseLayout(cells(steps)), false);
+    // Descriptions that end with a label after their sentence ("Machine scope") look like lines of
+    // prose broken off; under a header that names the columns, or in a chunk that starts inside the
+    // table (no header), they are rows.
+    const scoped = [
+      '| `net.caFiles` | `[]` | extra files of certificate authorities the client trusts. Machine scope |',
+      '| `net.strictSSL` | `true` | verify certificates of every host; turning it off disables that. Machine scope |',
+      '| `net.allowHttp` | `false` | allow plain http to hosts other than this machine. Machine scope |',
+      '| `sync.exclude` | `[]` | globs of the files a folder sync leaves out, on top of the ignore file |',
+    ];
+    assert.equal(isProseLayout(cells(['| setting | default | what it does |', ...scoped])), false);
+    assert.ok(unitsOf({ n: 1, text: scoped.join('\n') }).every((u) => u.kind === 'row'));
     assert.ok(unitsOf({ n: 1, text: [steps[0], '|---|---|', ...steps.slice(1)].join('\n') }).every((u) => u.kind === 'row'));
   });
 });
