@@ -26,6 +26,11 @@ type Markdown = MarkdownIt.MarkdownIt;
 type Token = MarkdownIt.Token;
 
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
+/**
+ * A line break written as HTML in a table cell (`<br>`, `<br/>`, `<br />`): a cell has no other way
+ * to hold two lines, so converters and language models write one there.
+ */
+const CELL_BREAK = /<br\s*\/?>/i;
 
 /** The part of highlight.js the renderer uses. */
 export interface Highlighter {
@@ -79,6 +84,26 @@ export function createMarkdownIt(highlighter: HighlighterSource): Markdown {
       const align = /text-align:\s*(left|center|right)/.exec(String(token.attrGet('style') ?? ''))?.[1];
       token.attrs = token.attrs.filter(([name]) => name !== 'style');
       if (align) token.attrJoin('class', `md-align-${align}`);
+    }
+    return true;
+  });
+  // HTML is not rendered, but a table cell's `<br>` is a line break: shown as text it would read
+  // as markup in the answer. Only in cells' text (not in a code span, not elsewhere).
+  md.core.ruler.push('table_cell_breaks', (state) => {
+    let inCell = false;
+    for (const token of state.tokens) {
+      if (token.type === 'th_open' || token.type === 'td_open') inCell = true;
+      else if (token.type === 'th_close' || token.type === 'td_close') inCell = false;
+      else if (inCell && token.type === 'inline' && token.children) {
+        token.children = token.children.flatMap((child) => {
+          if (child.type !== 'text' || !CELL_BREAK.test(child.content)) return [child];
+          return child.content.split(new RegExp(CELL_BREAK.source, 'gi')).flatMap((part, i) => {
+            const text = new state.Token('text', '', 0);
+            text.content = part;
+            return i ? [new state.Token('hardbreak', 'br', 0), text] : [text];
+          });
+        });
+      }
     }
     return true;
   });

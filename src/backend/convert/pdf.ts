@@ -5,6 +5,7 @@
  */
 import { note, progress, type ConvertContext } from './context';
 import { ConversionError } from './errors';
+import { isProseLayout } from '../../common/proseLayout';
 import { markdownTable } from './markdown';
 import { checkImageSize, cropPgm, encodePgm, enlargeSmallScan, missingLines, ocrSkippedMessage, readImage } from './ocr';
 
@@ -833,6 +834,18 @@ export function layoutBlocks(
     let previous: Row | undefined;
     for (let i = 0; i < region.length;) {
       const table = tables ? ((rules?.length ? ruledTableAt(region, i, rules) : undefined) ?? tableAt(region, i, rules)) : undefined;
+      if (table && isProseLayout(table.cells.map((cellRow) => cellRow.map(squashSpaces)))) {
+        // Running text set beside side headings or a margin note lines up as a table does, but its
+        // sentences go on from row to row: each column's lines are read in order, a paragraph each.
+        const size = median(region.slice(i, table.end).map((r) => r.size));
+        for (let c = 0; c < (table.cells[0]?.length ?? 0); c++) {
+          const lines = table.cells.flatMap((cellRow) => (cellRow[c] ? cellRow[c].split('\n') : []));
+          lines.forEach((text, k) => blocks.push({ kind: 'line', text, size, blankBefore: k === 0 }));
+        }
+        i = table.end;
+        previous = undefined;
+        continue;
+      }
       if (table) {
         const last = blocks[blocks.length - 1];
         const header = turnedHeader(table, region[i]!, read.turned, used, previous && last?.kind === 'line' ? previous : undefined);

@@ -39,6 +39,31 @@ const RIGHT = [
 describe('backend: PDF layout from text positions', function () {
   this.timeout(60_000);
 
+  it('running text set between side headings and a margin note is read column by column, not as a table', async () => {
+    // A back cover: side headings left, the blurb in the middle, a margin note right; the blurb's
+    // sentences go on from line to line, so its lines line up with the others as rows of cells would.
+    const rows: [string | undefined, string | undefined, string | undefined][] = [
+      ['Plan the trip and', 'This guide explains how to book a train ticket online and how', 'RAILWAY'],
+      ['pack light', 'to change it when your plans change. It covers refunds and', 'TRAVEL'],
+      ['Know the rules', 'seat reservations on night trains in every country. This', 'SERIES'],
+      ['of the road', 'guide is written for travellers who book their own tickets', undefined],
+      ['Ask for help', 'and for the station staff who help them with a booking.', 'SECOND'],
+    ];
+    const cols = [60, 170, 480];
+    const placed = rows.flatMap((cells, r) => cells.flatMap((text, c) => (text ? [{ text, x: cols[c]!, y: 600 - 16 * r, size: 10 }] : [])));
+    const markdown = await markdownOf([{ placed }]);
+    assert.ok(!markdown.includes('|'), `no table:\n${markdown}`);
+    const prose = markdown.replace(/\s+/g, ' ');
+    assert.ok(
+      prose.includes(
+        'This guide is written for travellers who book their own tickets and for the station staff who help them with a booking.',
+      ),
+      markdown,
+    );
+    assert.ok(prose.includes('Plan the trip and pack light Know the rules of the road Ask for help'), markdown);
+    assert.ok(prose.includes('RAILWAY TRAVEL SERIES SECOND'), markdown);
+  });
+
   it('a table laid out by positions becomes a markdown table, a cell of two lines kept apart by <br>; skip_ocr keeps its rows as lines', async () => {
     const cols = [72, 200, 330];
     const row = (y: number, cells: (string | undefined)[]) => cells.flatMap((text, c) => (text ? [{ text, x: cols[c]!, y }] : []));

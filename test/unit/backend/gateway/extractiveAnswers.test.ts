@@ -16,6 +16,7 @@ import { citedSources, citedStatements } from '../../../../src/chatCore/citation
 import { numberSources } from '../../../../src/chatCore/grounding';
 import { buildChatMessages } from '../../../../src/chatCore/promptBuilder';
 import type { PassageSource } from '../../../../src/chatCore/protocol';
+import { isProseLayout } from '../../../../src/common/proseLayout';
 import { matchRoot } from '../../../../src/common/terms';
 import { noSourcesAnswer } from '../../../../src/features/chat/answerGenerator';
 
@@ -720,5 +721,117 @@ Agents can use four read-only tools of the server: list stores, list files, sear
       ],
     );
     assert.deepEqual(withFirstQuote(scored, 'Where is `readStore` defined?'), scored);
+  });
+});
+
+describe('local-extractive: tables as converters write them', () => {
+  it('quotes a table cell with HTML line breaks (`<br>`, `<br/>`, `<br />`) as words apart by a space', () => {
+    const settings = [
+      'settings.md',
+      '| setting | what it does |',
+      '|---|---|',
+      '| `sync.interval` | how often a synced folder is checked<br>for changed files, in minutes |',
+      '| `sync.depth` | how deep a synced folder is read<br/>below its top,<br />in folders |',
+    ].join('\n');
+    const text = answer(grounded([settings], 'How often is a synced folder checked for changed files?'));
+    assert.ok(text.includes('| `sync.interval` | how often a synced folder is checked for changed files, in minutes |'), text);
+    assert.ok(!/<br/i.test(text), `no HTML line break is quoted as text:\n${text}`);
+    const depth = answer(grounded([settings], 'How deep is a synced folder read?'));
+    assert.ok(depth.includes('read below its top, in folders'), depth);
+    assert.ok(!/<br/i.test(depth), depth);
+    // A quoted row without its header is its cells, also without the breaks.
+    const headerless = answer(
+      grounded(['settings.md\n| `sync.depth` | how deep a synced folder is read<br>below its top |'], 'How deep is a synced folder read?'),
+    );
+    assert.match(firstQuote(headerless), /^- "`sync\.depth` · how deep a synced folder is read below its top" \[1\]$/, headerless);
+  });
+
+  it('splits and weighs sentences at an HTML line break as at a space', () => {
+    const units = unitsOf({ n: 1, text: 'Backups are kept for a week.<br/>They are removed on the first restart after that.' });
+    assert.deepEqual(
+      units.map((u) => u.text),
+      ['Backups are kept for a week.', 'They are removed on the first restart after that.'],
+    );
+    assert.ok(!units.some((u) => u.tokens.includes('br')), 'the break is no word');
+    // Code is quoted as written: a code block's, and a code span's.
+    assert.deepEqual(
+      unitsOf({ n: 1, text: 'A cell keeps its lines apart with `<br>` or `<br/>` in the table.' }).map((u) => u.text),
+      ['A cell keeps its lines apart with `<br>` or `<br/>` in the table.'],
+    );
+    const code = unitsOf({ n: 1, text: '```html\n<p>a<br>b</p>\n```' });
+    assert.equal(code[0]?.text, '```html\n<p>a<br>b</p>\n```');
+  });
+
+  /** A page laid out in columns (side headings, a blurb, a margin note) that a converter read as one table. */
+  const LAYOUT = [
+    'guide.pdf, Page 9',
+    'Back cover',
+    '',
+    '| Plan the trip and | This guide explains how to book a train ticket online and<br>how to change it when your plans change. It | RAILWAY |',
+    '| --- | --- | --- |',
+    '| pack light | covers refunds, seat reservations and the rules for night trains in | TRAVEL |',
+    '| Know the rules | every country the network serves. This guide is written for travellers who | SERIES |',
+    '| Ask for help | book their own tickets on the website and for the station staff who help them. |  |',
+  ].join('\n');
+
+  it('quotes prose laid out in columns as its sentences, not as a table', () => {
+    const text = answer(grounded([LAYOUT], 'Who is the guide written for?'));
+    assert.match(
+      firstQuote(text),
+      /^- "This guide is written for travellers who book their own tickets on the website and for the station staff who help them\." \[1\]$/,
+      text,
+    );
+    assert.ok(!/^\|/m.test(text), `no table is quoted:\n${text}`);
+    const units = unitsOf({ n: 1, text: LAYOUT.split('\n').slice(1).join('\n') });
+    assert.ok(!units.some((u) => u.kind === 'row'), 'the layout gives no table rows');
+    assert.ok(
+      units.some(
+        (u) => u.text === 'It covers refunds, seat reservations and the rules for night trains in every country the network serves.',
+      ),
+      units.map((u) => u.text).join('\n'),
+    );
+  });
+
+  it('keeps a real table a table: a header that names its columns, cells that end where they end', () => {
+    const cells = (rows: string[]) =>
+      rows.map((row) =>
+        row
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
+    // Long descriptions without a full stop, starting with a small letter, under a header of labels.
+    const options = [
+      '| option | what it does |',
+      '| `--watch` | rebuilds the extension whenever a source file of the project changes on disk |',
+      '| `--minify` | shrinks the bundles and leaves out the comments and the source maps of them |',
+      '| `--check` | runs the type checker over every file before the bundles are written out |',
+    ];
+    assert.equal(isProseLayout(cells(options)), false);
+    const units = unitsOf({ n: 1, text: [options[0], '|---|---|', ...options.slice(1)].join('\n') });
+    assert.deepEqual(
+      units.map((u) => u.kind),
+      ['row', 'row', 'row'],
+    );
+    // Descriptions of two sentences, the second without a full stop, each complete in its cell.
+    const steps = [
+      '| step | what happens |',
+      '| build | the bundles are written to the output folder. Source maps are kept beside them |',
+      '| package | the bundles are packed into one archive. Nothing else is added to it |',
+      '| publish | the archive is uploaded to the marketplace. A release note goes with it |',
+    ];
+    assert.equal(isProseLayout(cells(steps)), false);
+    // Descriptions that end with a label after their sentence ("Machine scope") look like lines of
+    // prose broken off; under a header that names the columns, or in a chunk that starts inside the
+    // table (no header), they are rows.
+    const scoped = [
+      '| `net.caFiles` | `[]` | extra files of certificate authorities the client trusts. Machine scope |',
+      '| `net.strictSSL` | `true` | verify certificates of every host; turning it off disables that. Machine scope |',
+      '| `net.allowHttp` | `false` | allow plain http to hosts other than this machine. Machine scope |',
+      '| `sync.exclude` | `[]` | globs of the files a folder sync leaves out, on top of the ignore file |',
+    ];
+    assert.equal(isProseLayout(cells(['| setting | default | what it does |', ...scoped])), false);
+    assert.ok(unitsOf({ n: 1, text: scoped.join('\n') }).every((u) => u.kind === 'row'));
+    assert.ok(unitsOf({ n: 1, text: [steps[0], '|---|---|', ...steps.slice(1)].join('\n') }).every((u) => u.kind === 'row'));
   });
 });

@@ -349,6 +349,27 @@ describe('chat renderer: markdown features', () => {
     assert.equal(streamed.querySelectorAll('td.md-align-right').length, 1);
   });
 
+  it("renders a table cell's HTML line break (`<br>`, `<br/>`, `<br />`) as a line break, and no other HTML", () => {
+    const table = '| a | b |\n|---|---|\n| one<br>two | three<br/>four<br />five |\n| `x<br>y` | <b>bold</b><br> |\n';
+    const dom = JSDOM.fragment(fullRender(table));
+    const cells = [...dom.querySelectorAll('td')];
+    assert.deepEqual(
+      cells.map((td) => td.querySelectorAll('br').length),
+      [1, 2, 0, 1],
+    );
+    assert.equal(cells[0]!.textContent!.replace(/\n/g, ''), 'onetwo');
+    assert.equal(cells[1]!.textContent!.replace(/\n/g, ''), 'threefourfive');
+    // In a code span the text stays as written; other HTML stays text.
+    assert.equal(cells[2]!.querySelector('code')?.textContent, 'x<br>y');
+    assert.equal(cells[3]!.querySelector('b'), null);
+    assert.equal(cells[3]!.textContent!.trim(), '<b>bold</b>');
+    assert.ok(!/&lt;br/i.test(dom.querySelector('tbody')!.innerHTML.replace(/<code>.*?<\/code>/g, '')));
+    // Outside a table it stays text, as all HTML does.
+    assert.equal(JSDOM.fragment(fullRender('one<br>two')).querySelector('br'), null);
+    const streamed = JSDOM.fragment(incremental(splitEvery(table, 4)).html);
+    assert.equal(streamed.querySelectorAll('td br').length, 4);
+  });
+
   it('shows images as links instead of loading them', () => {
     const dom = JSDOM.fragment(fullRender('![diagram](https://images.example/d.png)'));
     assert.equal(dom.querySelector('img'), null);
