@@ -67,6 +67,48 @@ export function estimateSeconds(options: {
   return Math.max(floor, pace, wait + afterWait);
 }
 
+/**
+ * How long the files still converting take, from the pace conversion has kept: nothing until a file
+ * has finished converting (before that there is no evidence), then the pace seen at the latest
+ * finish (files finished per second since conversion began) applied to the files left, counting
+ * down from that moment. A finish is seen only at the next look, so it is taken to have happened
+ * halfway between that look and the one before. It never grows while nothing finishes; when the count-down runs out before
+ * the next file finishes, the estimate is withdrawn until one does. Plain TypeScript, on the
+ * caller's clock.
+ */
+export class ConversionEstimate {
+  private finished = 0;
+  private lastLook: number;
+  private anchor: { at: number; seconds: number } | undefined;
+
+  /** `total` files whose conversion began at `startedAt` (ms, on the caller's clock). */
+  constructor(
+    private readonly startedAt: number,
+    private readonly total: number,
+  ) {
+    this.lastLook = startedAt;
+  }
+
+  /** At `now`, `left` of the files are still converting. */
+  observe(left: number, now: number): void {
+    const finished = this.total - left;
+    const previous = this.lastLook;
+    this.lastLook = Math.max(previous, now);
+    if (finished <= this.finished) return;
+    this.finished = finished;
+    const at = (previous + this.lastLook) / 2;
+    const elapsed = Math.max(0, at - this.startedAt) / 1000;
+    this.anchor = left > 0 && elapsed > 0 ? { at, seconds: (elapsed / finished) * left } : undefined;
+  }
+
+  /** Seconds left at `now`, or undefined while there is no honest estimate. */
+  secondsLeft(now: number): number | undefined {
+    if (!this.anchor) return undefined;
+    const seconds = this.anchor.seconds - (now - this.anchor.at) / 1000;
+    return seconds > 0 ? seconds : undefined;
+  }
+}
+
 /** How the sync names an operation's requests in "30 attaches a minute". */
 export function rateLimitText(operation: string, perMinute: number): string {
   switch (operation) {

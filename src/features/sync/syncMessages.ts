@@ -47,8 +47,11 @@ export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string
 
 /** The progress notification's line. */
 export function progressMessage(p: SyncProgress): string {
+  if (p.etaSeconds === undefined) return progressWithoutTime(p);
   const eta = formatDuration(p.etaSeconds);
-  if (p.phase === 'converting') return l10n.t('{0} of {1} · waiting for conversion · about {2} left', p.done, p.total, eta);
+  if (p.phase === 'converting') {
+    return l10n.t('{0} of {1} sent · converting {2} file(s) · about {3} left', p.done, p.total, p.converting ?? p.total - p.done, eta);
+  }
   if (p.waiting?.perMinute) {
     return l10n.t(
       "{0} of {1} · waiting for the service's rate limit ({2}) · about {3} left",
@@ -62,6 +65,22 @@ export function progressMessage(p: SyncProgress): string {
   return p.current
     ? l10n.t('{0} of {1} · {2} · about {3} left', p.done, p.total, p.current, eta)
     : l10n.t('{0} of {1} · about {2} left', p.done, p.total, eta);
+}
+
+/** The progress line before there is evidence for a time estimate. */
+function progressWithoutTime(p: SyncProgress): string {
+  if (p.phase === 'converting')
+    {return l10n.t('{0} of {1} sent · converting {2} file(s)…', p.done, p.total, p.converting ?? p.total - p.done);}
+  if (p.waiting?.perMinute) {
+    return l10n.t(
+      "{0} of {1} · waiting for the service's rate limit ({2})",
+      p.done,
+      p.total,
+      rateLimitText(p.waiting.operation, p.waiting.perMinute),
+    );
+  }
+  if (p.waiting) return l10n.t("{0} of {1} · waiting for the service's rate limit", p.done, p.total);
+  return p.current ? l10n.t('{0} of {1} · {2}', p.done, p.total, p.current) : l10n.t('{0} of {1}', p.done, p.total);
 }
 
 /** What a sync did, as the parts of one sentence ("3 uploaded", "1 removed", …). */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { estimateSeconds } from '../../../../src/features/sync/eta';
+import { ConversionEstimate, estimateSeconds } from '../../../../src/features/sync/eta';
 
 describe('folder sync estimate', () => {
   const limits = { uploadFile: 60, attachFile: 30 };
@@ -40,5 +40,20 @@ describe('folder sync estimate', () => {
       elapsedMs: 22_000,
     });
     assert.ok(eta < 10, `estimate ${eta} s`);
+  });
+
+  it('while converting: no time before a file finished, then a count-down that a steady pace keeps, withdrawn when it runs out', () => {
+    const eta = new ConversionEstimate(0, 4);
+    eta.observe(4, 1_000);
+    assert.equal(eta.secondsLeft(1_000), undefined, 'nothing converted yet');
+    // Seen at 6 s, after a look at 1 s: taken to have finished at 3.5 s, so 3 more at that pace.
+    eta.observe(3, 6_000);
+    assert.equal(eta.secondsLeft(6_000), 3.5 * 3 - 2.5);
+    assert.equal(eta.secondsLeft(10_000), 3.5 * 3 - 6.5, 'counts down between looks');
+    eta.observe(3, 10_000);
+    assert.equal(eta.secondsLeft(10_000), 3.5 * 3 - 6.5, 'a look that finds nothing new changes nothing');
+    assert.equal(eta.secondsLeft(20_000), undefined, 'past the estimate: no time is promised');
+    eta.observe(0, 21_000);
+    assert.equal(eta.secondsLeft(21_000), undefined, 'all converted');
   });
 });
