@@ -69,8 +69,9 @@ export function progressMessage(p: SyncProgress): string {
 
 /** The progress line before there is evidence for a time estimate. */
 function progressWithoutTime(p: SyncProgress): string {
-  if (p.phase === 'converting')
-    {return l10n.t('{0} of {1} sent · converting {2} file(s)…', p.done, p.total, p.converting ?? p.total - p.done);}
+  if (p.phase === 'converting') {
+    return l10n.t('{0} of {1} sent · converting {2} file(s)…', p.done, p.total, p.converting ?? p.total - p.done);
+  }
   if (p.waiting?.perMinute) {
     return l10n.t(
       "{0} of {1} · waiting for the service's rate limit ({2})",
