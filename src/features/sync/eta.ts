@@ -68,15 +68,19 @@ export function estimateSeconds(options: {
 }
 
 /**
- * How long the files still converting take, from the pace conversion has kept: nothing until a file
- * has finished converting (before that there is no evidence), then the pace seen at the latest
- * finish (files finished per second since conversion began) applied to the files left, counting
- * down from that moment. A finish is seen only at the next look, so it is taken to have happened
- * halfway between that look and the one before. It never grows while nothing finishes; when the count-down runs out before
- * the next file finishes, the estimate is withdrawn until one does. Plain TypeScript, on the
- * caller's clock.
+ * How long the files still converting take, from the pace conversion has kept: nothing until two
+ * files have finished converting (the service converts several at once, so the first finish tells
+ * how long one conversion takes, not the pace), then the pace seen so far (files finished per
+ * second since conversion began) applied to the files left, counting down. A finish
+ * is seen only at the next look, somewhere since the look before, so a look allows a range of
+ * estimates: a count-down inside that range is kept (a steady pace never makes the time left grow),
+ * one outside it moves to the nearest end, and without one the middle is taken. It never grows
+ * while nothing finishes; when the count-down runs out before the next file finishes, the
+ * estimate is withdrawn until one does. Plain TypeScript, on the caller's clock.
  */
 export class ConversionEstimate {
+  /** Files that must have finished before a time is told. */
+  static readonly EVIDENCE = 2;
   private finished = 0;
   private lastLook: number;
   private anchor: { at: number; seconds: number } | undefined;
@@ -89,16 +93,24 @@ export class ConversionEstimate {
     this.lastLook = startedAt;
   }
 
-  /** At `now`, `left` of the files are still converting. */
+  /** A look at `now` found `left` of the files still converting. */
   observe(left: number, now: number): void {
     const finished = this.total - left;
     const previous = this.lastLook;
     this.lastLook = Math.max(previous, now);
     if (finished <= this.finished) return;
     this.finished = finished;
-    const at = (previous + this.lastLook) / 2;
-    const elapsed = Math.max(0, at - this.startedAt) / 1000;
-    this.anchor = left > 0 && elapsed > 0 ? { at, seconds: (elapsed / finished) * left } : undefined;
+    if (left <= 0 || finished < ConversionEstimate.EVIDENCE) {
+      this.anchor = undefined;
+      return;
+    }
+    // Seconds left at `now` if the latest finish was at `at`.
+    const leftIf = (at: number) => (Math.max(0, at - this.startedAt) / 1000 / finished) * left - (now - at) / 1000;
+    const low = leftIf(previous);
+    const high = leftIf(now);
+    const current = this.secondsLeft(now);
+    const seconds = current === undefined ? leftIf((previous + now) / 2) : Math.min(high, Math.max(low, current));
+    this.anchor = seconds > 0 ? { at: now, seconds } : undefined;
   }
 
   /** Seconds left at `now`, or undefined while there is no honest estimate. */

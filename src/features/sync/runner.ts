@@ -327,10 +327,10 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
   if (o.waitForConversion !== false) {
     // The time left comes from conversions seen to finish, not from how long sending took.
     let conversion: ConversionEstimate | undefined;
-    const reportConverting = (left: number) => {
+    const reportConverting = (left: number, looked: boolean) => {
       const now = clock.now();
       conversion ??= new ConversionEstimate(conversionStarted ?? now, sent.length);
-      conversion.observe(left, now);
+      if (looked) conversion.observe(left, now);
       const eta = conversion.secondsLeft(now);
       o.onProgress?.({ done, total, phase: 'converting', converting: left, ...(eta !== undefined ? { etaSeconds: eta } : {}) });
     };
@@ -341,19 +341,21 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
 
 /**
  * Follows conversion with one store listing per round (backoff 1 s → 10 s); a replaced file's old
- * version is removed once its new version completed, and kept when the new one failed.
+ * version is removed once its new version completed, and kept when the new one failed. Between
+ * listings the progress is told again once a second, so the time left counts down.
  */
 async function settle(
   o: RunOptions,
   sent: { local: LocalFile; fileId: string; replaces: RemoteFile[] }[],
   summary: RunSummary,
   removeFile: (fileId: string) => Promise<void>,
-  report: (left: number) => void,
+  /** `looked`: told right after a listing, which found `left` files still converting. */
+  report: (left: number, looked: boolean) => void,
   clock: Clock,
 ): Promise<void> {
   let waiting = sent;
   let delay = 1_000;
-  if (waiting.length > 0) report(waiting.length);
+  if (waiting.length > 0) report(waiting.length, false);
   while (waiting.length > 0) {
     const files = new Map((await listStoreFiles(o.client, o.storeId, o.signal)).map((f) => [f.id, f]));
     const still: typeof waiting = [];
@@ -384,8 +386,11 @@ async function settle(
     waiting = still;
     if (waiting.length === 0) break;
     // Told what this listing found, when it found it.
-    report(waiting.length);
-    await clock.sleep(delay, o.signal);
+    report(waiting.length, true);
+    for (let slept = 0; slept < delay; slept += 1_000) {
+      if (slept > 0) report(waiting.length, false);
+      await clock.sleep(Math.min(1_000, delay - slept), o.signal);
+    }
     delay = Math.min(delay * 2, 10_000);
   }
 }
