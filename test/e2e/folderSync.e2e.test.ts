@@ -43,7 +43,7 @@ function explorerRow(page: Page, name: string): Locator {
   });
 }
 
-/** The workspace: 50 files in handbook/ (one ignored by .gitignore), 24 in bulk/, 2 in fresh/. */
+/** The workspace: 51 files in handbook/ (one ignored by .gitignore, one of a type DocChat cannot convert), 24 in bulk/, 2 in fresh/. */
 async function workspaceFiles(): Promise<Record<string, string | Uint8Array>> {
   const files: Record<string, string | Uint8Array> = { '.gitignore': 'handbook/drafts/\n' };
   for (let i = 0; i < 30; i++) {
@@ -61,6 +61,7 @@ async function workspaceFiles(): Promise<Record<string, string | Uint8Array>> {
   files['handbook/team/README.md'] = shared;
   files['handbook/ops/README.md'] = shared;
   files['handbook/drafts/wip.md'] = '# Not ready\n';
+  files['handbook/recording.mp3'] = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0]);
   for (let i = 0; i < 24; i++) files[`bulk/b-${String(i).padStart(2, '0')}.md`] = `# Bulk ${i}\n\nBulk file ${i}.\n`;
   files['fresh/alpha.md'] = '# Alpha\n\nThe alpha release ships on Mondays.\n';
   files['fresh/beta.md'] = '# Beta\n\nThe beta channel is updated nightly.\n';
@@ -127,9 +128,10 @@ describe('Folder sync (e2e)', function () {
     await backend?.stop();
   });
 
-  it('shows the plan of a 50-file folder and syncs it, leaving out the ignored file', async () => {
+  it('shows the plan of a 51-file folder, naming the file it cannot convert, and syncs it, leaving out the ignored file', async () => {
     await syncFromExplorer('handbook', STORE);
-    const plan = await confirmPlan(/49 new, 0 changed, 0 removed, 0 unchanged/);
+    const plan = await confirmPlan(/49 new, 0 changed, 0 removed, 0 unchanged, 1 left out/);
+    assert.match(plan, /Left out:\s+handbook\/recording\.mp3 \(audio is not supported\)/);
     assert.doesNotMatch(plan, /wip\.md/);
     const paths = await waitForStore(storeId, 49);
     assert.ok(paths.includes('handbook/guide.pdf') && paths.includes('handbook/travel.docx'));

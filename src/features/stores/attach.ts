@@ -4,7 +4,7 @@ import type { VectorStore, VectorStoreFile } from '../../api/documents/schemas';
 import { Commands, StateKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
-import { mayUseOcr, summarizeAttach, type AttachOutcome } from './attachModel';
+import { convertingMessage, everySecond, mayUseOcr, summarizeAttach, type AttachOutcome } from './attachModel';
 import { createStoreInteractive } from './createStore';
 import type { StoreFileNode } from './nodes';
 import { pickStore } from './storePicker';
@@ -165,8 +165,11 @@ export class AttachFlow {
         }
         progress.report({ increment: step });
       }
-      // … then follow every conversion at once.
-      progress.report({ message: vscode.l10n.t('converting…') });
+      // … then follow every conversion at once, telling how long it has run.
+      const started = Date.now();
+      let converting = outcomes.filter((o) => o.file && !o.cancelled).length;
+      const ticker =
+        converting === 0 ? undefined : everySecond(() => progress.report({ message: convertingMessage(converting, Date.now() - started) }));
       await Promise.all(
         outcomes.map(async (outcome) => {
           if (!outcome.file || outcome.cancelled) {
@@ -185,9 +188,10 @@ export class AttachFlow {
               outcome.error = describeError(error);
             }
           }
+          converting--;
           progress.report({ increment: step, message: `"${outcome.filename}": ${outcome.file.status.replace(/_/g, ' ')}` });
         }),
-      );
+      ).finally(() => ticker?.dispose());
     } finally {
       cancel.dispose();
       // Conversions the user stopped waiting for continue on the service: the tree follows them.

@@ -4,6 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { VectorStoreFile } from '../../api/documents/schemas';
+import { realTimers, type Timers } from '../../common/timers';
 
 /** Formats whose conversion can use OCR or table recognition; text formats never ask. */
 const OCR_EXTENSIONS = new Set([
@@ -31,6 +32,41 @@ const OCR_EXTENSIONS = new Set([
 export function mayUseOcr(filename: string): boolean {
   const dot = filename.lastIndexOf('.');
   return dot >= 0 && OCR_EXTENSIONS.has(filename.slice(dot + 1).toLowerCase());
+}
+
+/** How long conversion has run: "12 s", "2 min 5 s" (whole seconds, counted up). */
+export function elapsedText(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return l10n.t('{0} s', seconds);
+  return l10n.t('{0} min {1} s', Math.floor(seconds / 60), seconds % 60);
+}
+
+/**
+ * The progress line while attached files convert: the service tells no progress of a conversion,
+ * so the line says how many files are converting and for how long, to show the wait is alive.
+ */
+export function convertingMessage(converting: number, elapsedMs: number): string {
+  return converting === 1
+    ? l10n.t('converting… {0}', elapsedText(elapsedMs))
+    : l10n.t('converting {0} files… {1}', converting, elapsedText(elapsedMs));
+}
+
+/** Calls `tick` now and then once a second until disposed, with one timer at a time. */
+export function everySecond(tick: () => void, timers: Timers = realTimers): { dispose(): void } {
+  let handle: unknown;
+  let disposed = false;
+  const run = () => {
+    if (disposed) return;
+    tick();
+    handle = timers.setTimeout(run, 1_000);
+  };
+  run();
+  return {
+    dispose() {
+      disposed = true;
+      timers.clearTimeout(handle);
+    },
+  };
 }
 
 /** The lines of a `text/uri-list` (RFC 2483): comments and blank lines dropped. */

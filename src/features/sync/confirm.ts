@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { RemoveDeleted } from '../../services/config';
 import { describePlan, type PlanCounts, type SyncPlan } from './planner';
-import { planDetail } from './syncMessages';
+import { planDetail, type LeftOut } from './syncMessages';
 
 export interface RemovalQuestion {
   plan: SyncPlan;
   counts: PlanCounts;
+  /** Files of the folder the sync leaves out, named in the plan. */
+  leftOut?: LeftOut;
   /** The folder as the user knows it (`label(follow)`). */
   folder: string;
   store: string;
@@ -39,7 +41,7 @@ async function confirmPlan(q: RemovalQuestion): Promise<boolean | undefined> {
   const buttons = q.plan.remove.length && q.setting === 'ask' ? [syncRemove, sync] : [sync];
   const answer = await vscode.window.showInformationMessage(
     vscode.l10n.t('Sync {0} to "{1}": {2}.', q.folder, q.store, describePlan(q.counts)),
-    { modal: true, detail: planDetail(q.plan, q.setting) || vscode.l10n.t('Nothing to send.') },
+    { modal: true, detail: planDetail(q.plan, q.setting, q.leftOut) || vscode.l10n.t('Nothing to send.') },
     ...buttons,
   );
   if (!answer) return undefined;

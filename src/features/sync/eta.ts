@@ -67,6 +67,60 @@ export function estimateSeconds(options: {
   return Math.max(floor, pace, wait + afterWait);
 }
 
+/**
+ * How long the files still converting take, from the pace conversion has kept: nothing until two
+ * files have finished converting (the service converts several at once, so the first finish tells
+ * how long one conversion takes, not the pace), then the pace seen so far (files finished per
+ * second since conversion began) applied to the files left, counting down. A finish
+ * is seen only at the next look, somewhere since the look before, so a look allows a range of
+ * estimates: a count-down inside that range is kept (a steady pace never makes the time left grow),
+ * one outside it moves to the nearest end, and without one the middle is taken. It never grows
+ * while nothing finishes; when the count-down runs out before the next file finishes, the
+ * estimate is withdrawn until one does. Plain TypeScript, on the caller's clock.
+ */
+export class ConversionEstimate {
+  /** Files that must have finished before a time is told. */
+  static readonly EVIDENCE = 2;
+  private finished = 0;
+  private lastLook: number;
+  private anchor: { at: number; seconds: number } | undefined;
+
+  /** `total` files whose conversion began at `startedAt` (ms, on the caller's clock). */
+  constructor(
+    private readonly startedAt: number,
+    private readonly total: number,
+  ) {
+    this.lastLook = startedAt;
+  }
+
+  /** A look at `now` found `left` of the files still converting. */
+  observe(left: number, now: number): void {
+    const finished = this.total - left;
+    const previous = this.lastLook;
+    this.lastLook = Math.max(previous, now);
+    if (finished <= this.finished) return;
+    this.finished = finished;
+    if (left <= 0 || finished < ConversionEstimate.EVIDENCE) {
+      this.anchor = undefined;
+      return;
+    }
+    // Seconds left at `now` if the latest finish was at `at`.
+    const leftIf = (at: number) => (Math.max(0, at - this.startedAt) / 1000 / finished) * left - (now - at) / 1000;
+    const low = leftIf(previous);
+    const high = leftIf(now);
+    const current = this.secondsLeft(now);
+    const seconds = current === undefined ? leftIf((previous + now) / 2) : Math.min(high, Math.max(low, current));
+    this.anchor = seconds > 0 ? { at: now, seconds } : undefined;
+  }
+
+  /** Seconds left at `now`, or undefined while there is no honest estimate. */
+  secondsLeft(now: number): number | undefined {
+    if (!this.anchor) return undefined;
+    const seconds = this.anchor.seconds - (now - this.anchor.at) / 1000;
+    return seconds > 0 ? seconds : undefined;
+  }
+}
+
 /** How the sync names an operation's requests in "30 attaches a minute". */
 export function rateLimitText(operation: string, perMinute: number): string {
   switch (operation) {

@@ -34,6 +34,8 @@ export interface PlannedSync {
   hashed: ReadonlyMap<string, HashedFile>;
   /** Files left out because they could not be read. */
   unreadable: { path: string; error: string }[];
+  /** Files left out because DocChat cannot convert their type (workspace-relative paths). */
+  unsupported: string[];
   /** What an interrupted sync of this store left behind. */
   unfinished: Unfinished | undefined;
   /** Ids of every file the store holds (synced from this folder or not). */
@@ -56,10 +58,11 @@ function retryFailed(plan: SyncPlan): void {
 export async function planFolderSync(o: PlanStepOptions): Promise<PlannedSync> {
   const { signal } = o;
   // Hashing (in a worker thread) overlaps the store listing.
-  const [{ hashed, unreadable }, storeFiles, unfinished] = await Promise.all([
-    scanFolder({ root: o.root, folder: o.folder, exclude: o.exclude, signal }).then((scan) =>
-      hashFiles(scan.files, { cache: (p) => o.records.get(p), signal }),
-    ),
+  const [{ hashed, unreadable, unsupported }, storeFiles, unfinished] = await Promise.all([
+    scanFolder({ root: o.root, folder: o.folder, exclude: o.exclude, signal }).then(async (scan) => ({
+      ...(await hashFiles(scan.files, { cache: (p) => o.records.get(p), signal })),
+      unsupported: scan.unsupported.sort(),
+    })),
     listStoreFiles(o.client, o.storeId, signal),
     o.journal.readFor(o.storeId),
   ]);
@@ -71,11 +74,13 @@ export async function planFolderSync(o: PlanStepOptions): Promise<PlannedSync> {
   const locals: LocalFile[] = hashed.map((f) => ({ path: f.path, hash: f.hash, size: f.size }));
   const plan = planSync(locals, remotes);
   if (o.retryFailed) retryFailed(plan);
+  const leftOut = unsupported.length + unreadable.length;
   return {
     plan,
-    counts: countPlan(plan),
+    counts: { ...countPlan(plan), ...(leftOut ? { leftOut } : {}) },
     hashed: new Map(hashed.map((f) => [f.path, f])),
     unreadable,
+    unsupported,
     unfinished,
     attachedIds: new Set(storeFiles.map((f) => f.id)),
     prefix,

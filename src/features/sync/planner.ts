@@ -134,6 +134,8 @@ export interface PlanCounts {
   removed: number;
   unchanged: number;
   failed: number;
+  /** Files of the folder the sync leaves out (a type DocChat cannot convert, or unreadable); absent when none. */
+  leftOut?: number;
 }
 
 export function countPlan(plan: SyncPlan): PlanCounts {
@@ -160,6 +162,7 @@ export function describePlan(counts: PlanCounts): string {
     l10n.t('{0} removed', counts.removed),
     l10n.t('{0} unchanged', counts.unchanged),
     ...(counts.failed ? [l10n.t('{0} failed before', counts.failed)] : []),
+    ...(counts.leftOut ? [l10n.t('{0} left out', counts.leftOut)] : []),
   ];
   return parts.join(', ');
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { DocumentsClient } from '../../api/documents/client';
 import type { FileObject, VectorStoreFile } from '../../api/documents/schemas';
 import { type Clock, systemClock } from '../../api/http/clock';
-import { estimateSeconds, type RemainingOps } from './eta';
+import { ConversionEstimate, estimateSeconds, type RemainingOps } from './eta';
 import { entryKey, type SyncJournal, type Unfinished } from './journal';
 import type { LocalFile, RemoteFile, SyncPlan } from './planner';
 import { mapLimit } from './scanner';
@@ -32,7 +32,10 @@ export interface SyncProgress {
   total: number;
   current?: string;
   phase: 'sending' | 'converting';
-  etaSeconds: number;
+  /** Files still converting (phase 'converting'). */
+  converting?: number;
+  /** Seconds left; absent while nothing observed yet supports an estimate. */
+  etaSeconds?: number;
   /** Requests wait for the service's rate limit of this operation (`perMinute` when known). */
   waiting?: { operation: string; perMinute?: number };
 }
@@ -146,23 +149,25 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
     }
     return longest;
   };
-  const report = (current?: string, phase: SyncProgress['phase'] = 'sending', left = total - done) => {
-    const wait = phase === 'sending' ? rateWait() : undefined;
+  const report = (current?: string) => {
+    const wait = rateWait();
     const perMinute = wait && o.limits ? o.limits[wait.operation] : undefined;
+    const eta = estimateSeconds({
+      remaining,
+      limits: o.limits,
+      doneItems: done,
+      remainingItems: total - done,
+      elapsedMs: clock.now() - started,
+      rateWaitMs: wait?.ms,
+      totals,
+    });
     o.onProgress?.({
       done,
       total,
       current: wait ? undefined : current,
-      phase,
-      etaSeconds: estimateSeconds({
-        remaining,
-        limits: o.limits,
-        doneItems: done,
-        remainingItems: left,
-        elapsedMs: clock.now() - started,
-        rateWaitMs: wait?.ms,
-        totals,
-      }),
+      phase: 'sending',
+      // Before anything was done only the rate limits can tell a time.
+      ...(done > 0 || eta > 0 ? { etaSeconds: eta } : {}),
       ...(wait ? { waiting: { operation: wait.operation, ...(perMinute ? { perMinute } : {}) } } : {}),
     });
   };
@@ -205,6 +210,8 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
 
   /** Attached new versions, by file id, with the old versions they replace. */
   const sent: { local: LocalFile; fileId: string; replaces: RemoteFile[] }[] = [];
+  /** When the first file of this sync was attached: its conversion began then. */
+  let conversionStarted: number | undefined;
 
   const removeFile = async (fileId: string) => {
     await journal.append({ t: 'remove', fileId });
@@ -224,6 +231,7 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
     const { local } = item;
     report(local.path);
     if (item.current) {
+      conversionStarted ??= clock.now();
       sent.push({ local, fileId: item.current.fileId, replaces: item.replaces });
       return;
     }
@@ -262,6 +270,7 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
       summary.attached++;
     }
     remaining.attachFile--;
+    conversionStarted ??= clock.now();
     o.onOutcome?.({ path: local.path, status: 'converting', fileId, hash: local.hash });
     sent.push({ local, fileId, replaces: item.replaces });
   };
@@ -316,27 +325,38 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
   }
 
   if (o.waitForConversion !== false) {
-    await settle(o, sent, summary, removeFile, (left) => report(undefined, 'converting', left), clock);
+    // The time left comes from conversions seen to finish, not from how long sending took.
+    let conversion: ConversionEstimate | undefined;
+    const reportConverting = (left: number, looked: boolean) => {
+      const now = clock.now();
+      conversion ??= new ConversionEstimate(conversionStarted ?? now, sent.length);
+      if (looked) conversion.observe(left, now);
+      const eta = conversion.secondsLeft(now);
+      o.onProgress?.({ done, total, phase: 'converting', converting: left, ...(eta !== undefined ? { etaSeconds: eta } : {}) });
+    };
+    await settle(o, sent, summary, removeFile, reportConverting, clock);
   }
   return summary;
 }
 
 /**
  * Follows conversion with one store listing per round (backoff 1 s → 10 s); a replaced file's old
- * version is removed once its new version completed, and kept when the new one failed.
+ * version is removed once its new version completed, and kept when the new one failed. Between
+ * listings the progress is told again once a second, so the time left counts down.
  */
 async function settle(
   o: RunOptions,
   sent: { local: LocalFile; fileId: string; replaces: RemoteFile[] }[],
   summary: RunSummary,
   removeFile: (fileId: string) => Promise<void>,
-  report: (left: number) => void,
+  /** `looked`: told right after a listing, which found `left` files still converting. */
+  report: (left: number, looked: boolean) => void,
   clock: Clock,
 ): Promise<void> {
   let waiting = sent;
   let delay = 1_000;
+  if (waiting.length > 0) report(waiting.length, false);
   while (waiting.length > 0) {
-    report(waiting.length);
     const files = new Map((await listStoreFiles(o.client, o.storeId, o.signal)).map((f) => [f.id, f]));
     const still: typeof waiting = [];
     for (const item of waiting) {
@@ -365,7 +385,12 @@ async function settle(
     }
     waiting = still;
     if (waiting.length === 0) break;
-    await clock.sleep(delay, o.signal);
+    // Told what this listing found, when it found it.
+    report(waiting.length, true);
+    for (let slept = 0; slept < delay; slept += 1_000) {
+      if (slept > 0) report(waiting.length, false);
+      await clock.sleep(Math.min(1_000, delay - slept), o.signal);
+    }
     delay = Math.min(delay * 2, 10_000);
   }
 }

@@ -3,6 +3,7 @@
  * Plain text (no `vscode`), so each is unit-tested; the dialogs that show them are in `confirm.ts`,
  * `act.ts` and `finish.ts`.
  */
+import path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { formatDuration, rateLimitText } from './eta';
 import type { SyncPlan } from './planner';
@@ -19,8 +20,27 @@ function sample(label: string, paths: string[]): string[] {
   return [label, ...shown];
 }
 
+/** Files of the folder a sync leaves out, as the plan step found them. */
+export interface LeftOut {
+  /** Of a type DocChat cannot convert. */
+  unsupported: readonly string[];
+  unreadable: readonly { path: string; error: string }[];
+}
+
+const AUDIO = new Set(['.mp3', '.wav', '.m4a', '.aac', '.flac', '.ogg', '.oga', '.opus', '.wma', '.aif', '.aiff', '.mid', '.midi']);
+const VIDEO = new Set(['.mp4', '.m4v', '.mov', '.avi', '.mkv', '.webm', '.wmv', '.flv', '.mpg', '.mpeg', '.3gp']);
+
+/** Why a file of a type DocChat cannot convert is left out ("audio is not supported"). */
+export function unsupportedReason(file: string): string {
+  const ext = path.posix.extname(file).toLowerCase();
+  if (AUDIO.has(ext)) return l10n.t('audio is not supported');
+  if (VIDEO.has(ext)) return l10n.t('video is not supported');
+  if (ext) return l10n.t('{0} files are not supported', ext);
+  return l10n.t('files without an extension are not supported');
+}
+
 /** The plan as the confirmation shows it ('' when the plan lists nothing). */
-export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string {
+export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted, leftOut?: LeftOut): string {
   return [
     ...sample(
       l10n.t('New:'),
@@ -42,13 +62,25 @@ export function planDetail(plan: SyncPlan, removeDeleted: RemoveDeleted): string
       l10n.t('Failed before (not retried):'),
       plan.failed.map((f) => `${f.local.path}: ${f.remote.lastError ?? f.remote.status}`),
     ),
+    ...sample(
+      l10n.t('Left out:'),
+      [
+        ...(leftOut?.unsupported ?? []).map((p) => ({ path: p, why: unsupportedReason(p) })),
+        ...(leftOut?.unreadable ?? []).map((f) => ({ path: f.path, why: l10n.t('could not be read: {0}', f.error) })),
+      ]
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+        .map((f) => `${f.path} (${f.why})`),
+    ),
   ].join('\n');
 }
 
 /** The progress notification's line. */
 export function progressMessage(p: SyncProgress): string {
+  if (p.etaSeconds === undefined) return progressWithoutTime(p);
   const eta = formatDuration(p.etaSeconds);
-  if (p.phase === 'converting') return l10n.t('{0} of {1} · waiting for conversion · about {2} left', p.done, p.total, eta);
+  if (p.phase === 'converting') {
+    return l10n.t('{0} of {1} sent · converting {2} file(s) · about {3} left', p.done, p.total, p.converting ?? p.total - p.done, eta);
+  }
   if (p.waiting?.perMinute) {
     return l10n.t(
       "{0} of {1} · waiting for the service's rate limit ({2}) · about {3} left",
@@ -62,6 +94,23 @@ export function progressMessage(p: SyncProgress): string {
   return p.current
     ? l10n.t('{0} of {1} · {2} · about {3} left', p.done, p.total, p.current, eta)
     : l10n.t('{0} of {1} · about {2} left', p.done, p.total, eta);
+}
+
+/** The progress line before there is evidence for a time estimate. */
+function progressWithoutTime(p: SyncProgress): string {
+  if (p.phase === 'converting') {
+    return l10n.t('{0} of {1} sent · converting {2} file(s)…', p.done, p.total, p.converting ?? p.total - p.done);
+  }
+  if (p.waiting?.perMinute) {
+    return l10n.t(
+      "{0} of {1} · waiting for the service's rate limit ({2})",
+      p.done,
+      p.total,
+      rateLimitText(p.waiting.operation, p.waiting.perMinute),
+    );
+  }
+  if (p.waiting) return l10n.t("{0} of {1} · waiting for the service's rate limit", p.done, p.total);
+  return p.current ? l10n.t('{0} of {1} · {2}', p.done, p.total, p.current) : l10n.t('{0} of {1}', p.done, p.total);
 }
 
 /** What a sync did, as the parts of one sentence ("3 uploaded", "1 removed", …). */

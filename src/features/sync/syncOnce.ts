@@ -61,10 +61,19 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
     );
     const { plan, counts } = planned;
     for (const file of planned.unreadable) run.log.warn(`${file.path} could not be read, so it is left out: ${file.error}`);
+    if (planned.unsupported.length) run.log.info(`Left out (a type DocChat cannot convert): ${planned.unsupported.join(', ')}`);
     run.log.info(`${name} → ${store}: ${describePlan(counts)}`);
 
     const needsConfirm = !follow.confirmed && !request.resume;
-    const removeDeleted = await chooseRemoval({ plan, counts, folder: name, store, setting: settings.removeDeleted, needsConfirm });
+    const removeDeleted = await chooseRemoval({
+      plan,
+      counts,
+      leftOut: planned,
+      folder: name,
+      store,
+      setting: settings.removeDeleted,
+      needsConfirm,
+    });
     if (removeDeleted === undefined) return;
     if (needsConfirm) {
       follow = { ...follow, confirmed: true };

@@ -1,8 +1,16 @@
 import * as assert from 'node:assert/strict';
 import type { VectorStoreFile } from '../../../../src/api/documents/schemas';
 import { SUPPORTED_DESCRIPTION } from '../../../../src/backend/convert/detect';
-import { mayUseOcr, parseUriList, summarizeAttach } from '../../../../src/features/stores/attachModel';
+import {
+  convertingMessage,
+  elapsedText,
+  everySecond,
+  mayUseOcr,
+  parseUriList,
+  summarizeAttach,
+} from '../../../../src/features/stores/attachModel';
 import { orderByRecent } from '../../../../src/services/recentStores';
+import { ManualTimers } from '../manualTimers';
 
 const file = (status: string, last_error: string | null = null) => ({ id: 'file-1', status, last_error, metadata: {} }) as VectorStoreFile;
 
@@ -78,5 +86,29 @@ describe('attach flow rules', () => {
       orderByRecent(stores, (s) => s.id, ['c', 'x', 'a']).map((s) => s.id),
       ['c', 'a', 'b', 'd'],
     );
+  });
+
+  it('tells how long the conversion has run while the service gives no progress, once a second on one timer', () => {
+    const timers = new ManualTimers();
+    let now = 0;
+    const shown: string[] = [];
+    let converting = 2;
+    const ticker = everySecond(() => shown.push(convertingMessage(converting, now)), timers);
+    assert.deepEqual(shown, ['converting 2 files… 0 s']);
+    assert.deepEqual(timers.delays(), [1_000]);
+    now = 1_000;
+    timers.fireAll();
+    converting = 1;
+    now = 12_400;
+    timers.fireAll();
+    now = 125_000;
+    timers.fireAll();
+    assert.deepEqual(shown, ['converting 2 files… 0 s', 'converting 2 files… 1 s', 'converting… 12 s', 'converting… 2 min 5 s']);
+    assert.equal(timers.count, 1, 'one timer at a time');
+    ticker.dispose();
+    assert.equal(timers.count, 0, 'disposed: no timer left');
+    timers.fireAll();
+    assert.equal(shown.length, 4);
+    assert.equal(elapsedText(59_999), '59 s');
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { estimateSeconds } from '../../../../src/features/sync/eta';
+import { ConversionEstimate, estimateSeconds } from '../../../../src/features/sync/eta';
 
 describe('folder sync estimate', () => {
   const limits = { uploadFile: 60, attachFile: 30 };
@@ -40,5 +40,27 @@ describe('folder sync estimate', () => {
       elapsedMs: 22_000,
     });
     assert.ok(eta < 10, `estimate ${eta} s`);
+  });
+
+  it('while converting: no time before two files finished, then a count-down kept while the pace allows it, withdrawn when it runs out', () => {
+    const eta = new ConversionEstimate(0, 5);
+    eta.observe(5, 1_000);
+    assert.equal(eta.secondsLeft(1_000), undefined, 'nothing converted yet');
+    eta.observe(4, 6_000);
+    assert.equal(eta.secondsLeft(6_000), undefined, 'one finish tells how long a conversion takes, not the pace');
+    // The second finish, seen at 11 s after a look at 6 s, is taken to be at 8.5 s: 2 files in 8.5 s, 3 left.
+    eta.observe(3, 11_000);
+    assert.equal(eta.secondsLeft(11_000), 8.5 * 1.5 - 2.5);
+    assert.equal(eta.secondsLeft(14_000), 7.25, 'counts down between looks');
+    // A third finish somewhere in 11–14 s allows 4.3–9.3 s left: the count-down (7.25 s) is kept.
+    eta.observe(2, 14_000);
+    assert.equal(eta.secondsLeft(14_000), 7.25);
+    eta.observe(2, 24_000);
+    assert.equal(eta.secondsLeft(24_000), undefined, 'past the estimate with nothing finished: no time is promised');
+    // The fourth finish, in 24–25 s: the middle, 24.5 s, 4 files in 24.5 s, 1 left.
+    eta.observe(1, 25_000);
+    assert.equal(eta.secondsLeft(25_000), 24.5 / 4 - 0.5);
+    eta.observe(0, 26_000);
+    assert.equal(eta.secondsLeft(26_000), undefined, 'all converted');
   });
 });

@@ -62,6 +62,21 @@ describe('folder sync plan step (embedded backend)', function () {
     assert.equal(planned.unfinished, undefined);
   });
 
+  it('counts and names the files it leaves out for their type, so the plan can say so', async () => {
+    const { backend, tree } = suite;
+    await tree({ 'a.pdf': makePdf([{ lines: ['A'] }]), 'b.md': '# B', 'test.mp3': 'ID3', 'clip.mov': 'x' });
+    const store = await backend.client.createVectorStore({ name: 'left-out' });
+
+    const planned = await planFolderSync(options(store.id));
+
+    assert.deepEqual(
+      planned.plan.upload.map((f) => f.path),
+      ['a.pdf', 'b.md'],
+    );
+    assert.deepEqual(planned.unsupported, ['clip.mov', 'test.mp3']);
+    assert.deepEqual(planned.counts, { new: 2, changed: 0, renamed: 0, removed: 0, unchanged: 0, failed: 0, leftOut: 2 });
+  });
+
   it('moves the files whose conversion failed into the replacements only when asked to retry them', async () => {
     const { backend, tree } = suite;
     const scan = makePdf([{ image: true }]);

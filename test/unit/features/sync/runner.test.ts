@@ -230,7 +230,10 @@ describe('folder sync runner (embedded backend)', function () {
     }
     const elapsed = clock.now() - started;
     assert.ok(elapsed <= (75 - 30) * 2_000 + 2_000, `the queue kept pace with the limit (${elapsed} ms)`);
-    assert.ok(progress[0]!.etaSeconds >= limitFloorSeconds({ attachFile: 75 }, limits), `first estimate ${progress[0]!.etaSeconds} s`);
+    assert.ok(
+      (progress[0]!.etaSeconds ?? -1) >= limitFloorSeconds({ attachFile: 75 }, limits),
+      `first estimate ${progress[0]!.etaSeconds} s`,
+    );
     assert.equal(progress.at(-1)!.done, 75);
   });
 });
@@ -299,11 +302,11 @@ describe('folder sync runner waiting for the rate limit (fake clock)', function 
     assert.ok(waiting.length > 0, 'the progress says it waits');
     for (const p of waiting) {
       assert.deepEqual(p.waiting, { operation: 'attachFile', perMinute: 30 });
-      assert.ok(p.etaSeconds * 1000 >= end - p.at, `at ${p.at - end} ms the estimate was ${p.etaSeconds} s`);
+      assert.ok((p.etaSeconds ?? -1) * 1000 >= end - p.at, `at ${p.at - end} ms the estimate was ${p.etaSeconds} s`);
       assert.match(progressMessage(p), /waiting for the service's rate limit \(30 attaches a minute\)/);
     }
     // The estimate counts down while nothing else happens.
-    assert.ok(new Set(waiting.map((p) => Math.ceil(p.etaSeconds))).size > 10, 'the estimate is refreshed during the wait');
+    assert.ok(new Set(waiting.map((p) => Math.ceil(p.etaSeconds ?? -1))).size > 10, 'the estimate is refreshed during the wait');
     assert.equal(progress.at(-1)!.done, 41);
     assert.equal(progress.at(-1)!.waiting, undefined);
   });

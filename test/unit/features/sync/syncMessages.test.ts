@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { planSync, type LocalFile, type RemoteFile } from '../../../../src/features/sync/planner';
+import { countPlan, describePlan, planSync, type LocalFile, type RemoteFile } from '../../../../src/features/sync/planner';
 import type { RunSummary } from '../../../../src/features/sync/runner';
 import { failureMessage, outcomeParts, planDetail, PLAN_SAMPLE, progressMessage } from '../../../../src/features/sync/syncMessages';
 import { encodePath } from '../../../../src/features/sync/syncMetadata';
@@ -63,6 +63,35 @@ describe('folder sync messages', () => {
     assert.equal(planDetail(planSync([local('kept.md', 'k')], [remote('kept.md', 'k')]), 'ask'), '');
   });
 
+  it('names the files it leaves out and why, a sample of them, and counts them in the plan', () => {
+    const plan = planSync([local('a.pdf', 'a'), local('b.md', 'b')], []);
+    const leftOut = { unsupported: ['test.mp3'], unreadable: [] };
+    assert.equal(describePlan({ ...countPlan(plan), leftOut: 1 }), '2 new, 0 changed, 0 removed, 0 unchanged, 1 left out');
+    assert.equal(
+      planDetail(plan, 'ask', leftOut),
+      ['New:', '  a.pdf', '  b.md', 'Left out:', '  test.mp3 (audio is not supported)'].join('\n'),
+    );
+
+    const many = {
+      unsupported: ['z/clip.MOV', 'data.bin', 'Makefile.local', 'song.flac', 'LICENSE', 'x.wav'],
+      unreadable: [{ path: 'locked.pdf', error: 'EACCES: permission denied' }],
+    };
+    const detail = planDetail(planSync([], []), 'ask', many);
+    assert.equal(
+      detail,
+      [
+        'Left out:',
+        '  LICENSE (files without an extension are not supported)',
+        '  Makefile.local (.local files are not supported)',
+        '  data.bin (.bin files are not supported)',
+        '  locked.pdf (could not be read: EACCES: permission denied)',
+        '  song.flac (audio is not supported)',
+        `  … and ${7 - PLAN_SAMPLE} more`,
+      ].join('\n'),
+    );
+    assert.equal(describePlan({ ...countPlan(planSync([], [])), leftOut: 7 }), '0 new, 0 changed, 0 removed, 0 unchanged, 7 left out');
+  });
+
   it('tells the progress of each phase', () => {
     assert.equal(
       progressMessage({ done: 3, total: 10, phase: 'sending', current: 'a.md', etaSeconds: 90 }),
@@ -75,8 +104,18 @@ describe('folder sync messages', () => {
       'never "about less than a second"',
     );
     assert.equal(
-      progressMessage({ done: 9, total: 10, phase: 'converting', current: 'a.md', etaSeconds: 5 }),
-      '9 of 10 · waiting for conversion · about 5 s left',
+      progressMessage({ done: 10, total: 10, phase: 'converting', converting: 4, etaSeconds: 5 }),
+      '10 of 10 sent · converting 4 file(s) · about 5 s left',
+    );
+  });
+
+  it('tells no time while nothing supports an estimate', () => {
+    assert.equal(progressMessage({ done: 0, total: 10, phase: 'sending' }), '0 of 10');
+    assert.equal(progressMessage({ done: 0, total: 10, phase: 'sending', current: 'a.md' }), '0 of 10 · a.md');
+    assert.equal(progressMessage({ done: 10, total: 10, phase: 'converting', converting: 10 }), '10 of 10 sent · converting 10 file(s)…');
+    assert.equal(
+      progressMessage({ done: 0, total: 41, phase: 'sending', waiting: { operation: 'attachFile', perMinute: 30 } }),
+      "0 of 41 · waiting for the service's rate limit (30 attaches a minute)",
     );
   });
 
