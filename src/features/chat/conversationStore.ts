@@ -1,7 +1,12 @@
 /**
- * Conversations of this workspace, persisted in workspaceState so they survive reloading the
- * window. What comes back from storage is validated (an older or damaged entry is dropped, not
- * trusted). No `vscode` import: the memento is passed in.
+ * Conversations of this workspace, persisted so they survive reloading the window (in a file in
+ * the workspace's storage folder, see `conversationFile.ts`; tests pass a memento). What comes back
+ * from storage is validated (an older or damaged entry is dropped, not trusted). No `vscode`
+ * import: the storage is passed in.
+ *
+ * Two windows on the same workspace write the same conversations: every save re-reads what is
+ * stored and merges it with this window's copy (`mergeConversations`), so a turn asked in another
+ * window is kept, and a conversation deleted there stays deleted.
  */
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
@@ -9,6 +14,7 @@ import * as z from 'zod';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
 import { type Conversation, type ConversationOptions, conversationSchema } from '../../chatCore/conversation';
 import type { ConversationSummary } from '../../chatCore/protocol';
+import { type MergeBase, mergeBaseOf, mergeConversations } from '../../chatCore/conversationMerge';
 import { StateKeys } from '../../common/constants';
 
 const STATE_KEY = StateKeys.conversations;
@@ -34,26 +40,46 @@ function settleInterrupted(c: Conversation): Conversation {
   return c;
 }
 
+/** Where the conversations are kept. */
+export interface ConversationStorage extends KeyValueStore {
+  /** Reads again what another window may have written since (absent: `get` is always current). */
+  reload?(): Promise<void>;
+}
+
+/**
+ * The valid conversations of a stored value (an older or damaged entry is dropped); an answer
+ * stored while it streamed reads as stopped (here it cannot be streaming).
+ */
+function readConversations(value: unknown): { activeId?: string; conversations: Conversation[] } {
+  const parsed = stored.safeParse(value);
+  if (!parsed.success) {
+    return { conversations: [] };
+  }
+  const conversations: Conversation[] = [];
+  for (const raw of parsed.data.conversations) {
+    const c = conversationSchema.safeParse(raw);
+    if (c.success) {
+      conversations.push(settleInterrupted(c.data));
+    }
+  }
+  return { ...(parsed.data.activeId !== undefined ? { activeId: parsed.data.activeId } : {}), conversations };
+}
+
 export class ConversationStore {
   private conversations: Conversation[];
   private activeId: string | undefined;
   private pendingSave: { timer: ReturnType<typeof setTimeout>; done: Promise<void>; resolve: () => void } | undefined;
+  /** What this window last read or wrote: the merge tells another window's additions from deletions here. */
+  private base: MergeBase;
 
   constructor(
-    private readonly storage: KeyValueStore,
+    private readonly storage: ConversationStorage,
     private readonly now: () => number = Date.now,
   ) {
-    const parsed = stored.safeParse(storage.get(STATE_KEY));
-    this.conversations = [];
-    if (parsed.success) {
-      for (const raw of parsed.data.conversations) {
-        const c = conversationSchema.safeParse(raw);
-        if (c.success) {
-          this.conversations.push(settleInterrupted(c.data));
-        }
-      }
-      this.activeId = parsed.data.activeId;
-    }
+    const read = readConversations(storage.get(STATE_KEY));
+    this.base = mergeBaseOf(read.conversations);
+    this.conversations = read.conversations;
+    this.activeId = read.activeId;
   }
 
   /** The conversation the panel shows; created when there is none. */
@@ -127,6 +153,15 @@ export class ConversationStore {
     this.pendingSave = undefined;
     clearTimeout(pending.timer);
     try {
+      await this.storage.reload?.();
+      const latest = readConversations(this.storage.get(STATE_KEY)).conversations;
+      this.conversations = mergeConversations(this.conversations, latest, this.base);
+      if (!this.get(this.activeId ?? '')) {
+        this.activeId = this.summaries()[0]?.id;
+      }
+      this.trim();
+      // The base is what is written now: an answer still streaming changes after this point.
+      this.base = mergeBaseOf(this.conversations);
       await this.storage.update(STATE_KEY, { activeId: this.activeId, conversations: this.conversations });
     } finally {
       pending.resolve();
