@@ -304,6 +304,16 @@ export class ChatSession {
     });
   }
 
+  /**
+   * Takes in what another window on this workspace saved (its turns, its new or deleted
+   * conversations) and shows it when something changed.
+   */
+  async refresh(): Promise<void> {
+    if (await this.store.refresh()) {
+      this._onMessage.fire(this.state());
+    }
+  }
+
   dispose(): void {
     this.stop();
     void this.store.flush();

@@ -42,8 +42,11 @@ function settleInterrupted(c: Conversation): Conversation {
 
 /** Where the conversations are kept. */
 export interface ConversationStorage extends KeyValueStore {
-  /** Reads again what another window may have written since (absent: `get` is always current). */
-  reload?(): Promise<void>;
+  /**
+   * Reads again what another window may have written since; false when nothing changed since this
+   * window last read or wrote (absent: `get` is always current).
+   */
+  reload?(): Promise<boolean>;
 }
 
 /**
@@ -153,19 +156,57 @@ export class ConversationStore {
     this.pendingSave = undefined;
     clearTimeout(pending.timer);
     try {
-      await this.storage.reload?.();
-      const latest = readConversations(this.storage.get(STATE_KEY)).conversations;
-      this.conversations = mergeConversations(this.conversations, latest, this.base);
-      if (!this.get(this.activeId ?? '')) {
-        this.activeId = this.summaries()[0]?.id;
-      }
-      this.trim();
-      // The base is what is written now: an answer still streaming changes after this point.
-      this.base = mergeBaseOf(this.conversations);
-      await this.storage.update(STATE_KEY, { activeId: this.activeId, conversations: this.conversations });
+      await this.inTurn(async () => {
+        await this.mergeStored();
+        // The base is what is written now: an answer still streaming changes after this point.
+        this.base = mergeBaseOf(this.conversations);
+        await this.storage.update(STATE_KEY, { activeId: this.activeId, conversations: this.conversations });
+      });
     } finally {
       pending.resolve();
     }
+  }
+
+  /**
+   * Takes in what another window saved since this one last read or wrote (without writing).
+   * Resolves true when the conversations or their list changed, so the panel shows them again.
+   */
+  async refresh(): Promise<boolean> {
+    return this.inTurn(async () => {
+      const before = this.fingerprint();
+      const latest = await this.mergeStored();
+      if (latest) this.base = mergeBaseOf(latest);
+      return this.fingerprint() !== before;
+    });
+  }
+
+  /** One read-merge(-write) at a time: a save never races a refresh or another save of this window. */
+  private inTurn<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(run);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private turn: Promise<unknown> = Promise.resolve();
+
+  /** Merges the stored conversations into this window's; returns what was stored (undefined: unchanged). */
+  private async mergeStored(): Promise<Conversation[] | undefined> {
+    if ((await this.storage.reload?.()) === false) {
+      return undefined; // what is stored is what this window last read or wrote: nothing to take in
+    }
+    const latest = readConversations(this.storage.get(STATE_KEY)).conversations;
+    this.conversations = mergeConversations(this.conversations, latest, this.base);
+    if (!this.get(this.activeId ?? '')) {
+      this.activeId = this.summaries()[0]?.id;
+    }
+    this.trim();
+    return latest;
+  }
+
+  /** Each conversation's id, title and messages (ids and signatures): what the panel shows of them. */
+  private fingerprint(): string {
+    const messages = mergeBaseOf(this.conversations);
+    return JSON.stringify([this.activeId, this.conversations.map((c) => [c.id, c.title, [...messages.get(c.id)!]])]);
   }
 
   private trim(): void {
