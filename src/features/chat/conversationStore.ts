@@ -96,7 +96,15 @@ export class ConversationStore {
 
   /** Newest first. */
   summaries(): ConversationSummary[] {
-    return [...this.conversations].sort((a, b) => b.updatedAt - a.updatedAt).map(({ id, title, updatedAt }) => ({ id, title, updatedAt }));
+    return [...this.conversations]
+      .sort((a, b) => b.updatedAt - a.updatedAt)
+      .map(({ id, title, createdAt, updatedAt, messages }) => ({
+        id,
+        title,
+        createdAt,
+        updatedAt,
+        questions: messages.filter((m) => m.role === 'user').length,
+      }));
   }
 
   create(options: ConversationOptions = {}): Conversation {
