@@ -314,6 +314,11 @@ export class ChatSession {
     }
   }
 
+  /** Writes the pending save now; resolves once the conversations are saved. */
+  whenSaved(): Promise<void> {
+    return this.store.flush();
+  }
+
   dispose(): void {
     this.stop();
     void this.store.flush();

@@ -155,10 +155,11 @@ export class ConversationStore {
     return this.pendingSave.done;
   }
 
-  /** Writes a pending save now (when the extension stops). */
+  /** Writes a pending save now (when the extension stops); resolves once every save asked for is written. */
   async flush(): Promise<void> {
     const pending = this.pendingSave;
     if (!pending) {
+      await this.turn;
       return;
     }
     this.pendingSave = undefined;
