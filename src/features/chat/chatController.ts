@@ -92,9 +92,10 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private createSession(): ChatSession {
     const { services, log } = this;
     // In a file of the workspace's storage folder, which the windows on this workspace share (see
-    // conversationFile.ts); a window without a folder keeps them in its workspaceState.
+    // conversationFile.ts); a window without a folder (or storage not on disk) keeps them in its workspaceState.
     const { storageUri, workspaceState } = this.context;
-    const storage = storageUri ? new ConversationFile(storageUri.fsPath, workspaceState, (m) => log.warn(m)) : workspaceState;
+    const storage =
+      storageUri?.scheme === 'file' ? new ConversationFile(storageUri.fsPath, workspaceState, (m) => log.warn(m)) : workspaceState;
     const session = new ChatSession(new (conversationStore().ConversationStore)(storage), {
       clients: () => {
         const { connection } = services;
