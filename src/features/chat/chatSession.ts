@@ -116,6 +116,8 @@ export class ChatSession {
     private readonly options: ChatSessionOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    // The conversation shown here was deleted in another window: the panel follows.
+    store.onDidDropActive = () => this._onMessage.fire(this.state());
   }
 
   /** The conversation the panel shows (created when there is none). */

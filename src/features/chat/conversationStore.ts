@@ -72,6 +72,8 @@ export class ConversationStore {
   private conversations: Conversation[];
   private activeId: string | undefined;
   private pendingSave: { timer: ReturnType<typeof setTimeout>; done: Promise<void>; resolve: () => void } | undefined;
+  /** Called when the conversation shown here was deleted in another window (another one is shown now). */
+  onDidDropActive: (() => void) | undefined;
   /** What this window last read or wrote: the merge tells another window's additions from deletions here. */
   private base: MergeBase;
 
@@ -206,7 +208,9 @@ export class ConversationStore {
     const latest = readConversations(this.storage.get(STATE_KEY)).conversations;
     this.conversations = mergeConversations(this.conversations, latest, this.base);
     if (!this.get(this.activeId ?? '')) {
+      const shown = this.activeId !== undefined;
       this.activeId = this.summaries()[0]?.id;
+      if (shown) this.onDidDropActive?.();
     }
     this.trim();
     return latest;

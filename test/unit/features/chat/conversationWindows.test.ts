@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { Conversation } from '../../../../src/chatCore/conversation';
+import type { HostMessage } from '../../../../src/chatCore/protocol';
+import { ChatSession } from '../../../../src/features/chat/chatSession';
 import { ConversationStore } from '../../../../src/features/chat/conversationStore';
-import { MemoryState } from './fixtures';
+import { MemoryState, testEnvironment } from './fixtures';
 
 /** One turn: a question and its answer, `at` the question's time. */
 function ask(c: Conversation, id: string, question: string, at: number): void {
@@ -135,5 +137,38 @@ describe('chat conversations: two windows on the same workspace', () => {
         ['t2-a', 'Answer to Next'],
       ],
     );
+  });
+
+  it('shows another conversation when the one shown here was deleted in another window (at a save, or coming back)', async () => {
+    for (const via of ['save', 'refresh'] as const) {
+      const state = new MemoryState();
+      const setup = new ConversationStore(state);
+      const other = setup.create();
+      ask(other, 'o', 'Other', 1);
+      const shown = setup.create();
+      ask(shown, 's', 'Shown', 2);
+      await saveNow(setup);
+      const session = new ChatSession(new ConversationStore(state), testEnvironment());
+      const posted: HostMessage[] = [];
+      session.onMessage((m) => posted.push(m));
+      assert.equal(session.current.id, shown.id);
+      const window2 = new ConversationStore(state);
+      window2.delete(shown.id);
+      await saveNow(window2);
+      if (via === 'save') {
+        session.setModel('alpha-5-mini');
+        await session.whenSaved();
+      } else {
+        await session.refresh();
+      }
+      const last = posted.filter((m): m is Extract<HostMessage, { type: 'state' }> => m.type === 'state').at(-1);
+      assert.equal(last?.conversation.id, other.id, `the panel follows (${via})`);
+      assert.deepEqual(
+        last?.conversations.map((c) => c.id),
+        [other.id],
+        `the deleted conversation leaves the list (${via})`,
+      );
+      assert.equal(new ConversationStore(state).get(shown.id), undefined, `and stays deleted (${via})`);
+    }
   });
 });
