@@ -75,11 +75,11 @@ export function mergeConversations(local: readonly Conversation[], stored: reado
       continue;
     }
     mergeMessages(c, other, base.get(c.id));
+    // The newer title and options win; the context waiting in this window's composer stays its own.
     if (other.updatedAt > c.updatedAt) {
       c.updatedAt = other.updatedAt;
       c.title = other.title;
       c.options = other.options;
-      c.pendingContext = other.pendingContext;
     }
     merged.push(c);
   }

@@ -171,4 +171,28 @@ describe('chat conversations: two windows on the same workspace', () => {
       assert.equal(new ConversationStore(state).get(shown.id), undefined, `and stays deleted (${via})`);
     }
   });
+
+  it('takes the newer title and options from the window that asked last, and keeps the context waiting in this window', async () => {
+    let time = 100;
+    const state = new MemoryState();
+    const setup = new ConversationStore(state, () => time);
+    const c = setup.create({ model: 'alpha-5-mini' });
+    await saveNow(setup);
+    const window1 = new ConversationStore(state, () => time);
+    const window2 = new ConversationStore(state, () => time);
+    const waiting = { kind: 'web' as const, url: 'https://example.com/', title: 'Example', content: 'x' };
+    window1.get(c.id)!.pendingContext.push(waiting);
+    time = 200;
+    const asked = window2.get(c.id)!;
+    ask(asked, 't', 'How do I delete a store?', 200);
+    asked.title = 'How do I delete a store?';
+    asked.options.model = 'beta-7';
+    window2.touch(asked);
+    await saveNow(window2);
+    await saveNow(window1);
+    const merged = window1.get(c.id)!;
+    assert.equal(merged.title, 'How do I delete a store?');
+    assert.equal(merged.options.model, 'beta-7');
+    assert.deepEqual(merged.pendingContext, [waiting]);
+  });
 });
