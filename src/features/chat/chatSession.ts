@@ -118,6 +118,10 @@ export class ChatSession {
     this.now = options.now ?? Date.now;
     // The conversation shown here was deleted in another window: the panel follows.
     store.onDidDropActive = () => this._onMessage.fire(this.state());
+    // The stored conversations are read without blocking: the panel shows them once they are.
+    void store.opened.then((changed) => {
+      if (changed) this._onMessage.fire(this.state());
+    });
   }
 
   /** The conversation the panel shows (created when there is none). */

@@ -13,12 +13,11 @@
  * every other window (several a second while an answer streams) would cost more than a stat when
  * the user comes back.
  *
- * The first read (the chat's first use) is synchronous, as the memento's was: the store is built
- * then. Conversations saved in workspaceState by an older DocChat are read from there until the
- * file is first written. Writes go to a temporary file then a rename, so a reader never sees half
- * a file. No `vscode` import.
+ * Nothing is read synchronously: until the file is read (at the chat's first use), `get` answers
+ * from workspaceState, where an older DocChat saved the conversations; the store merges the file
+ * in once it is read. The first write of the file clears them from workspaceState. Writes go to a
+ * temporary file then a rename, so a reader never sees half a file. No `vscode` import.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
@@ -51,15 +50,9 @@ export class ConversationFile implements ConversationStorage {
     private readonly warn: (message: string) => void = () => undefined,
   ) {
     this.file = path.join(folder, CONVERSATIONS_FILE);
-    try {
-      this.text = readFileSync(this.file, 'utf8');
-      parse(this.text);
-    } catch (error) {
-      this.text = undefined;
-      this.failed(error);
-    }
   }
 
+  /** Until the file is read (`reload`, at the chat's first use): what workspaceState holds. */
   get<T>(key: string): T | undefined {
     return (this.text === undefined ? this.legacy.get(key) : parse(this.text)[key]) as T | undefined;
   }
@@ -94,6 +87,8 @@ export class ConversationFile implements ConversationStorage {
     await rename(temporary, this.file);
     this.text = text;
     this.stamp = stamp;
+    // The file has them now: workspaceState no longer holds a second, ageing copy.
+    if (this.legacy.get(key) !== undefined) await this.legacy.update(key, undefined);
   }
 
   private failed(error: unknown): void {

@@ -81,10 +81,32 @@ export class ConversationStore {
     private readonly storage: ConversationStorage,
     private readonly now: () => number = Date.now,
   ) {
+    // What the storage has at hand now (a file is read after, without blocking: `opened`).
     const read = readConversations(storage.get(STATE_KEY));
     this.base = mergeBaseOf(read.conversations);
     this.conversations = read.conversations;
     this.activeId = read.activeId;
+    this.opened = storage.reload ? this.inTurn(() => this.open()) : Promise.resolve(false);
+  }
+
+  /** Resolves once the stored conversations are read; true when that changed what the panel shows. */
+  readonly opened: Promise<boolean>;
+
+  /** The first read: takes in the stored conversations and shows the one shown last. */
+  private async open(): Promise<boolean> {
+    const before = this.fingerprint();
+    const read = await this.mergeStored();
+    if (read) {
+      this.base = mergeBaseOf(read.conversations);
+      const shown = this.get(this.activeId ?? '');
+      const untouched = shown && shown.messages.length === 0 && shown.pendingContext.length === 0 && !this.base.has(shown.id);
+      if (read.activeId && this.get(read.activeId) && (!shown || untouched)) {
+        // The empty chat made while the file was read gives way to the conversation shown before.
+        this.conversations = this.conversations.filter((c) => c !== shown);
+        this.activeId = read.activeId;
+      }
+    }
+    return this.fingerprint() !== before;
   }
 
   /** The conversation the panel shows; created when there is none. */
@@ -185,8 +207,8 @@ export class ConversationStore {
   async refresh(): Promise<boolean> {
     return this.inTurn(async () => {
       const before = this.fingerprint();
-      const latest = await this.mergeStored();
-      if (latest) this.base = mergeBaseOf(latest);
+      const read = await this.mergeStored();
+      if (read) this.base = mergeBaseOf(read.conversations);
       return this.fingerprint() !== before;
     });
   }
@@ -201,19 +223,19 @@ export class ConversationStore {
   private turn: Promise<unknown> = Promise.resolve();
 
   /** Merges the stored conversations into this window's; returns what was stored (undefined: unchanged). */
-  private async mergeStored(): Promise<Conversation[] | undefined> {
+  private async mergeStored(): Promise<{ activeId?: string; conversations: Conversation[] } | undefined> {
     if ((await this.storage.reload?.()) === false) {
       return undefined; // what is stored is what this window last read or wrote: nothing to take in
     }
-    const latest = readConversations(this.storage.get(STATE_KEY)).conversations;
-    this.conversations = mergeConversations(this.conversations, latest, this.base);
+    const read = readConversations(this.storage.get(STATE_KEY));
+    this.conversations = mergeConversations(this.conversations, read.conversations, this.base);
     if (!this.get(this.activeId ?? '')) {
       const shown = this.activeId !== undefined;
       this.activeId = this.summaries()[0]?.id;
       if (shown) this.onDidDropActive?.();
     }
     this.trim();
-    return latest;
+    return read;
   }
 
   /** Each conversation's id, title and messages (ids and signatures): what the panel shows of them. */

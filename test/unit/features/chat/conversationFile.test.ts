@@ -22,7 +22,11 @@ const questions = (c: Conversation | undefined) => c?.messages.filter((m) => m.r
 describe('chat conversations: the file two windows on a workspace share', () => {
   let folder: string;
   /** A window: its own workspaceState and its own read of the shared file. */
-  const openWindow = (legacy = new MemoryState()) => new ConversationStore(new ConversationFile(folder, legacy));
+  const openWindow = async (legacy = new MemoryState()) => {
+    const store = new ConversationStore(new ConversationFile(folder, legacy));
+    await store.opened;
+    return store;
+  };
 
   beforeEach(() => {
     folder = mkdtempSync(path.join(tmpdir(), 'docchat-conversations-'));
@@ -30,17 +34,17 @@ describe('chat conversations: the file two windows on a workspace share', () => 
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   it('keeps the turn asked in a window that closed when the other window asks next (each window has its own workspaceState)', async () => {
-    const setup = openWindow();
+    const setup = await openWindow();
     const c = setup.create();
     ask(c, 't1', 'How do I create a store?', 10);
     await saveNow(setup);
-    const window1 = openWindow();
-    const window2 = openWindow();
+    const window1 = await openWindow();
+    const window2 = await openWindow();
     ask(window2.get(c.id)!, 't2', 'How do I delete a store?', 20);
     await saveNow(window2);
     ask(window1.get(c.id)!, 't3', 'How do I rename a store?', 30);
     await saveNow(window1);
-    assert.deepEqual(questions(openWindow().get(c.id)), [
+    assert.deepEqual(questions((await openWindow()).get(c.id)), [
       'How do I create a store?',
       'How do I delete a store?',
       'How do I rename a store?',
@@ -48,11 +52,11 @@ describe('chat conversations: the file two windows on a workspace share', () => 
   });
 
   it('shows another window’s turn when this window refreshes (coming back to it), and reports no change when there is none', async () => {
-    const window1 = openWindow();
+    const window1 = await openWindow();
     const c = window1.create();
     ask(c, 't1', 'First', 1);
     await saveNow(window1);
-    const window2 = openWindow();
+    const window2 = await openWindow();
     ask(window2.get(c.id)!, 't2', 'From window 2', 5);
     await saveNow(window2);
     assert.equal(await window1.refresh(), true);
@@ -65,23 +69,41 @@ describe('chat conversations: the file two windows on a workspace share', () => 
     const old = new ConversationStore(legacy);
     ask(old.create(), 'o', 'Saved before', 1);
     await saveNow(old);
-    const store = openWindow(legacy);
+    const store = await openWindow(legacy);
     assert.deepEqual(questions(store.active()), ['Saved before']);
     ask(store.active(), 'n', 'Asked after', 2);
     await saveNow(store);
-    assert.deepEqual(questions(openWindow().active()), ['Saved before', 'Asked after'], 'read from the file, not workspaceState');
+    assert.deepEqual(questions((await openWindow()).active()), ['Saved before', 'Asked after'], 'read from the file, not workspaceState');
+    assert.equal(legacy.get('docchat.chat.conversations'), undefined, 'no second, ageing copy stays in workspaceState');
+  });
+
+  it('reads the file without blocking: an empty chat made meanwhile gives way to the conversation shown before', async () => {
+    const before = await openWindow();
+    const c = before.create();
+    ask(c, 't', 'Shown before the reload', 1);
+    before.create();
+    before.activate(c.id);
+    await saveNow(before);
+    const store = new ConversationStore(new ConversationFile(folder, new MemoryState()));
+    const early = store.active();
+    assert.equal(early.messages.length, 0, 'nothing read yet');
+    assert.equal(await store.opened, true, 'reading the file changed what the panel shows');
+    assert.equal(store.active().id, c.id);
+    assert.equal(store.get(early.id), undefined);
+    assert.equal(store.summaries().length, 2, 'the saved conversations, and not the empty one made meanwhile');
   });
 
   it('keeps a damaged file aside instead of overwriting it', async () => {
     writeFileSync(path.join(folder, CONVERSATIONS_FILE), '{"docchat.chat.conversations": {"conversations": [', 'utf8');
     const warnings: string[] = [];
     const store = new ConversationStore(new ConversationFile(folder, new MemoryState(), (m) => warnings.push(m)));
+    await store.opened;
     assert.equal(warnings.length, 1);
     ask(store.active(), 'n', 'New', 1);
     await saveNow(store);
     const kept = readdirSync(folder).filter((f) => f.startsWith(`${CONVERSATIONS_FILE}.damaged-`));
     assert.equal(kept.length, 1);
     assert.match(readFileSync(path.join(folder, kept[0]!), 'utf8'), /"conversations": \[$/);
-    assert.deepEqual(questions(openWindow().active()), ['New']);
+    assert.deepEqual(questions((await openWindow()).active()), ['New']);
   });
 });

@@ -116,7 +116,11 @@ describe('Chat conversations in two windows on one workspace (extension host)', 
     const panel = new Panel();
     controller.restore(panel as unknown as vscode.WebviewPanel);
     panel.send({ type: 'ready' });
-    return { controller, panel, state: await panel.waitFor(isState, 'the state after ready') };
+    await panel.waitFor(isState, 'the state after ready');
+    // The stored conversations are read without blocking; once they are, the panel has them.
+    await controller.session.whenSaved();
+    const state = panel.posted.filter(isState).at(-1)!;
+    return { controller, panel, state };
   }
 
   async function ask(window: { controller: ChatController; panel: Panel }, text: string): Promise<void> {
