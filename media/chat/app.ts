@@ -18,6 +18,7 @@ import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContex
 import { type FrameScheduler, FrameLoop } from './frameLoop';
 import { afterPaint, mark, Marks } from './marks';
 import { SlashCommandList } from './slashCommands';
+import { conversationLabels } from './conversationList';
 import { Announcer } from './announcer';
 
 /** Store select entries that are not stores: the conversation's several stores, and the multi-select picker. */
@@ -55,6 +56,8 @@ export class ChatApp {
   /** Messages before this index of the shown conversation are not built yet. */
   private builtFrom = 0;
 
+  /** The conversation list as shown (newest first). */
+  private summaries: ConversationSummary[] = [];
   private readonly conversationSelect = h('select', { className: 'conversation-select', attrs: { 'aria-label': l10n.t('Conversation') } });
   private readonly modelSelect = h('select', { className: 'model-select', attrs: { 'aria-label': l10n.t('Model') } });
   private readonly storeSelect = h('select', { className: 'store-select', attrs: { 'aria-label': l10n.t('Vector store for grounding') } });
@@ -376,11 +379,11 @@ export class ChatApp {
     conversation.title = turn.title;
     conversation.pendingContext = turn.pendingContext;
     // The conversation just asked is the newest: first in the list, with its (new) title.
-    const option = [...this.conversationSelect.options].find((o) => o.value === conversation.id);
-    if (option) {
-      option.textContent = turn.title;
-      this.conversationSelect.insertBefore(option, this.conversationSelect.firstChild);
-      this.conversationSelect.value = conversation.id;
+    const summary = this.summaries.find((s) => s.id === conversation.id);
+    if (summary) {
+      summary.title = turn.title;
+      summary.questions = conversation.messages.filter((m) => m.role === 'user').length;
+      this.renderConversationList([summary, ...this.summaries.filter((s) => s !== summary)], conversation.id);
     }
     this.pendingChips.replaceChildren(
       ...conversation.pendingContext.map((item, index) => contextChip(item, () => this.post({ type: 'removeContext', index }))),
@@ -391,8 +394,10 @@ export class ChatApp {
   }
 
   private renderConversationList(summaries: ConversationSummary[], activeId: string): void {
+    this.summaries = summaries;
+    const labels = conversationLabels(summaries);
     this.conversationSelect.replaceChildren(
-      ...summaries.map((s) => h('option', { text: s.title, attrs: { value: s.id, ...(s.id === activeId ? { selected: '' } : {}) } })),
+      ...summaries.map((s, i) => h('option', { text: labels[i]!, attrs: { value: s.id, ...(s.id === activeId ? { selected: '' } : {}) } })),
     );
     this.conversationSelect.value = activeId;
   }

@@ -53,7 +53,10 @@ export type {
 export interface ConversationSummary {
   id: string;
   title: string;
+  createdAt: number;
   updatedAt: number;
+  /** How many questions it holds: with the start time, it tells apart conversations with the same title. */
+  questions: number;
 }
 
 export interface ModelOption {

@@ -60,7 +60,15 @@ function stateMessage(answer?: Partial<AssistantMessage>): HostMessage {
   return {
     type: 'state',
     conversation,
-    conversations: [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }],
+    conversations: [
+      {
+        id: conversation.id,
+        title: conversation.title,
+        createdAt: conversation.createdAt,
+        updatedAt: conversation.updatedAt,
+        questions: 1,
+      },
+    ],
     projectCode: 'NA',
   };
 }

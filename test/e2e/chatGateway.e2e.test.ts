@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import * as path from 'node:path';
 import { setTimeout as pace } from 'node:timers/promises';
 import type { Locator } from 'playwright-core';
 import {
@@ -86,35 +88,23 @@ interface StoredAnswer {
 }
 
 /**
- * The chat conversations as the window's workspace storage holds them right now (VS Code for the
- * web keeps it in the browser's IndexedDB): the content of the answers still streaming.
+ * The chat conversations as the workspace's storage folder holds them right now (the file the
+ * windows on the workspace share): the content of the answers still streaming.
  */
 async function storedStreamingAnswers(session: VSCodeSession): Promise<string[]> {
-  // Sent as source text: the test's compiled helpers (esbuild's name keeping) do not exist in the page.
-  const raw = await session.page.evaluate<string[]>(`(async () => {
-    const request = (r) => new Promise((resolve, reject) => {
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const values = [];
-    for (const { name } of await indexedDB.databases()) {
-      if (!name) continue;
-      const db = await request(indexedDB.open(name));
-      try {
-        if (!db.objectStoreNames.contains('ItemTable')) continue;
-        const value = await request(db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('docchat.docchat'));
-        if (typeof value === 'string') values.push(value);
-      } finally {
-        db.close();
-      }
-    }
-    return values;
-  })()`);
-  return raw.flatMap((value) => {
-    const state = JSON.parse(value) as Record<string, { conversations?: Array<{ messages: StoredAnswer[] }> } | undefined>;
+  const root = path.join(session.userDataDir, 'User', 'workspaceStorage');
+  const folders = await readdir(root).catch(() => [] as string[]);
+  const contents: string[] = [];
+  for (const folder of folders) {
+    const text = await readFile(path.join(root, folder, 'docchat.docchat', 'conversations.json'), 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    const state = JSON.parse(text) as Record<string, { conversations?: Array<{ messages: StoredAnswer[] }> } | undefined>;
     const conversations = state['docchat.chat.conversations']?.conversations ?? [];
-    return conversations.flatMap((c) => c.messages.filter((m) => m.role === 'assistant' && m.status === 'streaming').map((m) => m.content));
-  });
+    contents.push(
+      ...conversations.flatMap((c) => c.messages.filter((m) => m.role === 'assistant' && m.status === 'streaming').map((m) => m.content)),
+    );
+  }
+  return contents;
 }
 
 describe('Chat panel against a scripted gateway (e2e)', function () {

@@ -12,6 +12,7 @@ import { couldNotConnectError, notConnectedError } from './chatErrors';
 import { type AnswerEnded, ChatSession } from './chatSession';
 import type { LocalServices } from './answerGenerator';
 import type * as ConversationStoreModule from './conversationStore';
+import { ConversationFile } from './conversationFile';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { groundingStores } from '../../chatCore/conversationStores';
 import { ModelCatalog } from '../../chatCore/modelCatalog';
@@ -91,7 +92,12 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   private createSession(): ChatSession {
     const { services, log } = this;
-    const session = new ChatSession(new (conversationStore().ConversationStore)(this.context.workspaceState), {
+    // In a file of the workspace's storage folder, which the windows on this workspace share (see
+    // conversationFile.ts); a window without a folder (or storage not on disk) keeps them in its workspaceState.
+    const { storageUri, workspaceState } = this.context;
+    const storage =
+      storageUri?.scheme === 'file' ? new ConversationFile(storageUri.fsPath, workspaceState, (m) => log.warn(m)) : workspaceState;
+    const session = new ChatSession(new (conversationStore().ConversationStore)(storage), {
       clients: () => {
         const { connection } = services;
         const connecting = this.connecting();
@@ -132,6 +138,12 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     this._register(session);
     this._register(session.onMessage((message) => this.panel?.post(message)));
     this._register(session.onDidAnswer((ended) => this.answered.fire(ended)));
+    // Coming back to this window shows what was asked meanwhile in another window on the workspace.
+    this._register(
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) void session.refresh();
+      }),
+    );
     return session;
   }
 

@@ -120,6 +120,12 @@ export class ChatSession {
     private readonly options: ChatSessionOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    // The conversation shown here was deleted in another window: the panel follows.
+    store.onDidDropActive = () => this._onMessage.fire(this.state());
+    // The stored conversations are read without blocking: the panel shows them once they are.
+    void store.opened.then((changed) => {
+      if (changed) this._onMessage.fire(this.state());
+    });
   }
 
   /** The conversation the panel shows (created when there is none). */
@@ -306,6 +312,21 @@ export class ChatSession {
       this.store.delete(conversationId);
       return [this.state()];
     });
+  }
+
+  /**
+   * Takes in what another window on this workspace saved (its turns, its new or deleted
+   * conversations) and shows it when something changed.
+   */
+  async refresh(): Promise<void> {
+    if (await this.store.refresh()) {
+      this._onMessage.fire(this.state());
+    }
+  }
+
+  /** Writes the pending save now; resolves once the conversations are saved. */
+  whenSaved(): Promise<void> {
+    return this.store.flush();
   }
 
   dispose(): void {

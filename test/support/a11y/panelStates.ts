@@ -81,8 +81,8 @@ export function stateMessage(messages: ChatMessage[], extra: Partial<Conversatio
     type: 'state',
     conversation: c,
     conversations: [
-      { id: c.id, title: c.title, updatedAt: T },
-      { id: 'c0', title: 'Earlier chat', updatedAt: T - 1 },
+      { id: c.id, title: c.title, createdAt: T, updatedAt: T, questions: 1 },
+      { id: 'c0', title: 'Earlier chat', createdAt: T - 1, updatedAt: T - 1, questions: 1 },
     ],
     projectCode: 'P-4711',
   };

@@ -77,6 +77,7 @@ function fakeVscode(reached: Reached) {
       activeTextEditor: undefined,
       visibleTextEditors: [],
       onDidChangeActiveTextEditor: () => disposable,
+      onDidChangeWindowState: () => disposable,
       setStatusBarMessage: (text: string) => {
         reached.status.push(text);
         return disposable;

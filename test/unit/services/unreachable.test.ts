@@ -59,6 +59,7 @@ function fakeVscode(settings: Record<string, unknown>) {
       showErrorMessage: shown,
       showWarningMessage: shown,
       showInformationMessage: shown,
+      onDidChangeWindowState: () => disposable,
     },
     commands: { executeCommand: async () => undefined, registerCommand: () => disposable },
   };

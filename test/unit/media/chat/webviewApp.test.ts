@@ -142,7 +142,7 @@ function setup() {
   const state = (c: Conversation): HostMessage => ({
     type: 'state',
     conversation: c,
-    conversations: [{ id: c.id, title: c.title, updatedAt: 2 }],
+    conversations: [{ id: c.id, title: c.title, createdAt: 1, updatedAt: 2, questions: 1 }],
     projectCode: 'P-7',
   });
   return { root, app, posted, send, frame, pendingFrames: () => frames.length, $, $$, key, click, state };
@@ -173,6 +173,34 @@ describe('chat webview', () => {
     assert.ok(t.$('.stop:not([hidden])'), 'the wait can be stopped');
     t.send({ type: 'streamStatus', requestId: 'r1', phase: 'searching' });
     assert.match(t.$('.phase')!.textContent ?? '', /Searching/);
+  });
+
+  it('tells apart conversations with the same title by when they started and how many questions they hold, also for screen readers', () => {
+    const t = setup();
+    const same = 'How do I create a store?';
+    const c = conversation([question, { ...pending(), status: 'done', content: 'Ten years.' }], { id: 'c1', title: same });
+    const started = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    const [t1, t2] = [Date.UTC(2026, 10, 27, 9, 5), Date.UTC(2026, 10, 28, 14, 40)];
+    t.send({
+      ...t.state(c),
+      conversations: [
+        { id: 'c1', title: same, createdAt: t2, updatedAt: 9, questions: 1 },
+        { id: 'c2', title: 'Retention', createdAt: t1, updatedAt: 8, questions: 4 },
+        { id: 'c3', title: same, createdAt: t1, updatedAt: 7, questions: 3 },
+      ],
+    } as HostMessage);
+    const labels = () => [...t.$<HTMLSelectElement>('select.conversation-select')!.options].map((o) => o.textContent);
+    assert.deepEqual(labels(), [
+      `${same} — started ${started.format(t2)}, 1 question`,
+      'Retention',
+      `${same} — started ${started.format(t1)}, 3 questions`,
+    ]);
+    t.send({ ...secondTurn(), title: same });
+    assert.deepEqual(
+      labels(),
+      [`${same} — started ${started.format(t2)}, 2 questions`, 'Retention', `${same} — started ${started.format(t1)}, 3 questions`],
+      'a new question counts at once',
+    );
   });
 
   it('renders a streaming answer with citations, stops it with Escape, and shows it as stopped with Regenerate', () => {
