@@ -508,8 +508,8 @@ export class AnswerView {
     const { headings: sections, excerpts } = this.quotedParts(sources);
     const scores = shownScores(sources);
     // Said once the answer is complete: while it streams, a source may still be quoted. An answer
-    // that failed has no text to quote them, so its sources are listed plainly.
-    const final = !this.streaming && this.message.status !== 'error';
+    // that failed or was stopped did not get to quote them, so its sources are listed plainly.
+    const final = !this.streaming && this.message.status !== 'error' && this.message.status !== 'stopped';
     const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =

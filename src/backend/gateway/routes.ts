@@ -180,8 +180,10 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   }
 
   async function forwardTool(ctx: RequestContext, path: string, body: unknown, what: string): Promise<void> {
-    if (!upstream) {
-      // One sentence; the client knows the case by its code and words it in the user's language.
+    if (!upstream?.isCompanyGateway) {
+      // Nothing upstream, or a model server (which has no web tools): the company gateway is
+      // missing. One sentence; the client knows the case by its code and words it in the user's
+      // language.
       throw new ApiError({
         type: 'not_implemented',
         code: LOCAL_MODE_TOOL,

@@ -32,6 +32,14 @@ export class Upstream {
   /** Which models of the list (by its time) chat, as the server says (see chatCapable). */
   private chatting: { at: number; ids: Set<string> } | undefined;
 
+  /**
+   * Whether the upstream is the company gateway (it embeds at `/embed`), which has the web tools;
+   * a model server chosen with "Use a Language Model…" has only models.
+   */
+  get isCompanyGateway(): boolean {
+    return this.options.embedPath === '/embed';
+  }
+
   constructor(
     private readonly options: UpstreamOptions,
     private readonly log: BackendLog,
@@ -167,7 +175,7 @@ export class Upstream {
   async listChatModels(): Promise<ModelInfo[]> {
     const list = (await this.listModels()).filter((m) => !isEmbeddingModel(m.id));
     const at = this.models?.at;
-    if (this.options.embedPath === '/embed') return list;
+    if (this.isCompanyGateway) return list;
     if (at === undefined) {
       // The server does not answer: its models as it last said.
       const known = this.chatting?.ids;

@@ -148,39 +148,20 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
     assert.equal(again.json.data[0].file_id, felines.json.id);
   });
 
-  it('forwards web search and research to an upstream that has them, with its key, and relays the answer', async () => {
+  it("answers a model server's web tools as Local mode's: they need the company gateway", async () => {
+    // A model server chosen with "Use a Language Model…" has models only; it is never asked.
     fake.webTools = true;
-    const search = await t.gw('POST', '/v1/tools/web/search', { query: 'vpn setup', max_results: 3 });
-    assert.equal(search.status, 200, search.text);
-    assert.deepEqual(search.json, { results: [{ title: 'About vpn setup', url: 'https://example.test/a', snippet: 'from upstream' }] });
-    const started = await t.gw('POST', '/v1/tools/web/research', { query: 'deploy rollback' });
-    assert.equal(started.status, 202, started.text);
-    assert.deepEqual(started.json, { id: 'research-up-1', status: 'in_progress', query: 'deploy rollback' });
-    const report = await t.gw('GET', '/v1/tools/web/research/research-up-1');
-    assert.equal(report.status, 200, report.text);
-    assert.deepEqual(report.json, { id: 'research-up-1', status: 'completed', report: 'report for research-up-1' });
-    const forwarded = fake.requests.filter((r) => r.path.startsWith('/v1/tools/'));
-    assert.deepEqual(
-      forwarded.map((r) => [r.method, r.path, r.body]),
-      [
-        ['POST', '/v1/tools/web/search', { query: 'vpn setup', max_results: 3 }],
-        ['POST', '/v1/tools/web/research', { query: 'deploy rollback' }],
-        ['GET', '/v1/tools/web/research/research-up-1', undefined],
-      ],
-    );
-    for (const r of forwarded) assert.equal(r.headers.authorization, 'Bearer up-secret', `${r.path} carries the upstream key`);
-  });
-
-  it('answers 501 naming the missing endpoint when the upstream has no web tools', async () => {
-    const search = await t.gw('POST', '/v1/tools/web/search', { query: 'x' });
-    assert.equal(search.status, 501);
-    assert.match(
-      search.json.error.message,
-      /^Web search is not available: the upstream server .* does not provide \/tools\/web\/search\.$/,
-    );
-    const research = await t.gw('POST', '/v1/tools/web/research', { query: 'x' });
-    assert.equal(research.status, 501);
-    assert.match(research.json.error.message, /does not provide \/tools\/web\/research\.$/);
+    for (const [method, path, body] of [
+      ['POST', '/v1/tools/web/search', { query: 'x' }],
+      ['POST', '/v1/tools/web/research', { query: 'x' }],
+      ['GET', '/v1/tools/web/research/research-up-1', undefined],
+    ] as const) {
+      const reply = await t.gw(method, path, body);
+      assert.equal(reply.status, 501, path);
+      assert.equal(reply.json.error.code, 'local_mode', path);
+      assert.match(reply.json.error.message, /needs your company's gateway; DocChat's Local mode has none\.$/);
+    }
+    assert.equal(fake.requests.filter((r) => r.path.startsWith('/v1/tools/')).length, 0, 'the model server is not asked');
   });
 });
 
@@ -211,6 +192,41 @@ describe('backend: the company gateway as the embeddings upstream', () => {
     assert.ok(embedCalls.every((r) => (r.body as { model: string }).model === 'text-embed-3-small'));
     assert.equal(embedCalls[0].headers['api-key'], 'gateway-key');
     assert.equal(fake.requests.filter((r) => r.path === '/v1/embeddings').length, 0);
+  });
+
+  it('forwards web search and research to an upstream that has them, with its key, and relays the answer', async () => {
+    fake.webTools = true;
+    const search = await t.gw('POST', '/v1/tools/web/search', { query: 'vpn setup', max_results: 3 });
+    assert.equal(search.status, 200, search.text);
+    assert.deepEqual(search.json, { results: [{ title: 'About vpn setup', url: 'https://example.test/a', snippet: 'from upstream' }] });
+    const started = await t.gw('POST', '/v1/tools/web/research', { query: 'deploy rollback' });
+    assert.equal(started.status, 202, started.text);
+    assert.deepEqual(started.json, { id: 'research-up-1', status: 'in_progress', query: 'deploy rollback' });
+    const report = await t.gw('GET', '/v1/tools/web/research/research-up-1');
+    assert.equal(report.status, 200, report.text);
+    assert.deepEqual(report.json, { id: 'research-up-1', status: 'completed', report: 'report for research-up-1' });
+    const forwarded = fake.requests.filter((r) => r.path.startsWith('/v1/tools/'));
+    assert.deepEqual(
+      forwarded.map((r) => [r.method, r.path, r.body]),
+      [
+        ['POST', '/v1/tools/web/search', { query: 'vpn setup', max_results: 3 }],
+        ['POST', '/v1/tools/web/research', { query: 'deploy rollback' }],
+        ['GET', '/v1/tools/web/research/research-up-1', undefined],
+      ],
+    );
+    for (const r of forwarded) assert.equal(r.headers.authorization, 'Bearer gateway-key', `${r.path} carries the upstream key`);
+  });
+
+  it('answers 501 naming the missing endpoint when the upstream has no web tools', async () => {
+    const search = await t.gw('POST', '/v1/tools/web/search', { query: 'x' });
+    assert.equal(search.status, 501);
+    assert.match(
+      search.json.error.message,
+      /^Web search is not available: the upstream server .* does not provide \/tools\/web\/search\.$/,
+    );
+    const research = await t.gw('POST', '/v1/tools/web/research', { query: 'x' });
+    assert.equal(research.status, 501);
+    assert.match(research.json.error.message, /does not provide \/tools\/web\/research\.$/);
   });
 });
 

@@ -661,6 +661,23 @@ describe('chat webview', () => {
     assert.deepEqual(t.$$('.source-uncited'), []);
   });
 
+  it('does not say "not quoted in the answer" of the sources of a stopped answer: it did not get to quote them', () => {
+    const t = setup();
+    const sources: AssistantMessage['sources'] = [
+      { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
+      { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
+    ];
+    t.send(t.state(conversation([question, pending('a1', 'r1')])));
+    t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+    t.send({ type: 'streamDelta', requestId: 'r1', text: 'Ten' });
+    t.frame();
+    t.send({ type: 'streamDone', requestId: 'r1', stopped: true });
+    t.frame();
+    assert.match(t.$('.answer-note.stopped')!.textContent ?? '', /Stopped/);
+    assert.equal(t.$$('.source').length, 2, 'the sources searched are still listed');
+    assert.deepEqual(t.$$('.source-uncited'), []);
+  });
+
   it('shows the excerpt of each source as plain text cut at a word, without markdown marks', () => {
     const t = setup();
     const content = `## Folder sync\n\n**Sync Folder to Vector Store…** picks the store.\n\n| key | value |\n|---|---|\n| a | b |\n${'word '.repeat(80)}`;
