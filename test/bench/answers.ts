@@ -30,6 +30,7 @@ import { citedSources, citedStatements, sectionOf } from '../../src/chatCore/cit
 import { quotedHeading } from '../../src/chatCore/quotedSection';
 import { locateQuote } from '../../src/chatCore/quoteLocate';
 import { locatePassage } from '../../src/features/search/passageLocate';
+import { opensMidSentence, quotesOf } from './answersPublic/measures';
 import { repoRoot } from './lib/backendProcess';
 import { type BenchResult, main, progress, type Table } from './lib/report';
 
@@ -92,8 +93,12 @@ const MAX_RESULTS = 10;
 
 const GENERATORS = [
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: before the first quote weighed code names', answer: answerPrevious },
-  { id: 'now', label: "now: a question not about code is not first answered by the code's own files", answer: answerNow },
+  {
+    id: 'previous',
+    label: 'previous: before words were matched across inflections and cut sentence starts weighed less',
+    answer: answerPrevious,
+  },
+  { id: 'now', label: 'now: four-letter words fold their final e; a sentence cut at its start weighs less', answer: answerNow },
 ] as const;
 
 function loadQuestions(collection: Collection): Question[] {
@@ -326,7 +331,16 @@ async function run(): Promise<BenchResult> {
   const summary: Table = {
     caption:
       'How often the answer quotes the sentence a person would quote (any quote, and the first one), how many quotes it has, and how often it is clean: the expected sentence and nothing from another document or section',
-    columns: ['questions', 'model', 'quotes it', 'first quote is it', 'sources cited (mean)', 'quotes per answer', 'clean answers'],
+    columns: [
+      'questions',
+      'model',
+      'quotes it',
+      'first quote is it',
+      'sources cited (mean)',
+      'quotes per answer',
+      'clean answers',
+      'quotes opening mid-sentence',
+    ],
     rows: COLLECTIONS.flatMap((collection) =>
       [...sets, { id: 'all', label: 'all' } as const].flatMap((set) =>
         GENERATORS.map((g) => {
@@ -340,6 +354,10 @@ async function run(): Promise<BenchResult> {
             (answers.reduce((n, { a }) => n + citations(a.text), 0) / Math.max(1, answers.length)).toFixed(1),
             (answers.reduce((n, { a }) => n + quotesIn(a), 0) / Math.max(1, answers.length)).toFixed(2),
             pct(answers.filter(({ q, a }) => clean(collection, q, a)).length, answers.length),
+            pct(
+              answers.reduce((n, { a }) => n + quotesOf(a.text).filter((quote) => opensMidSentence(quote.text)).length, 0),
+              answers.reduce((n, { a }) => n + quotesOf(a.text).length, 0),
+            ),
           ];
         }),
       ),

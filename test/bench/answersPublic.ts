@@ -46,6 +46,7 @@ import {
   rougeWords,
   sameSentence,
   unrelatedQuote,
+  opensMidSentence,
 } from './answersPublic/measures';
 import { type BenchResult, main, progress, type Table } from './lib/report';
 
@@ -204,8 +205,12 @@ const GENERATORS = [
   { id: 'lead1', label: 'baseline: the first sentence of the top source', answer: leadAnswer(1) },
   { id: 'lead2', label: 'baseline: the first two sentences of the top source', answer: leadAnswer(2) },
   { id: 'first', label: 'first: words shared with the question', answer: answerFirst },
-  { id: 'previous', label: 'previous: before the first quote weighed code names', answer: answerPrevious },
-  { id: 'now', label: "now: a question not about code is not first answered by the code's own files", answer: answerNow },
+  {
+    id: 'previous',
+    label: 'previous: before words were matched across inflections and cut sentence starts weighed less',
+    answer: answerPrevious,
+  },
+  { id: 'now', label: 'now: four-letter words fold their final e; a sentence cut at its start weighs less', answer: answerNow },
 ] as const;
 
 interface Judged {
@@ -215,6 +220,8 @@ interface Judged {
   f1: number;
   rougeL: number;
   quotes: number;
+  /** Quotes that open mid-sentence: the tail of a sentence cut off before them (`startsMidSentence`). */
+  midSentence: number;
   /** Quotes that share no word with the reference. */
   unrelated: number;
   /** The quotes' texts, in the answer's order. */
@@ -259,6 +266,7 @@ function judge(c: Case, prompt: Prompt, answer: string): Judged {
     f1: rouge1F(quoted, reference),
     rougeL: rougeLF(quoted, reference),
     quotes: quotes.length,
+    midSentence: quotes.filter((q) => opensMidSentence(q.text)).length,
     unrelated: quotes.filter((q) => unrelatedQuote(q.text, reference)).length,
     texts: quotes.map((q) => q.text),
     reference,
@@ -394,6 +402,7 @@ async function run(): Promise<BenchResult | undefined> {
           pct(quoting.filter((j) => j.rightSentence).length, quoting.length),
           (mean(judged.map((j) => j.quotes)) || 0).toFixed(2),
           (mean(judged.map((j) => j.words)) || 0).toFixed(1),
+          pct(sum(judged.map((j) => j.midSentence)), sum(judged.map((j) => j.quotes))),
         ]);
         const positions = precisionByPosition(judged.map((j) => ({ quotes: j.texts, reference: j.reference })));
         byPosition.push([
@@ -473,6 +482,7 @@ async function run(): Promise<BenchResult | undefined> {
       'right sentence of the relevant passage quoted',
       'quotes per answer',
       'words quoted',
+      'quotes opening mid-sentence',
     ],
     rows,
   };
