@@ -7,7 +7,8 @@
  * ("and how do I change it?"), whose subject is theirs. The kind of text counts too: a passage
  * that is mostly numbers (tables of measurements) or a list of changes (a changelog's entries)
  * is weaker evidence than prose for a question that asks neither for a number nor for what
- * changed. Words are compared by their roots ("attached", "attaching" and "attach" are one), and
+ * changed. Words are compared by their roots ("attached", "attaching" and "attach" are one; so
+ * are "save" and "saved"), a sentence whose start a passage cut off weighs far less, and
  * a unit whose question words stand close together counts more than one that scatters them. A
  * "which X…" question asks for a name: a unit that names something (in code marks or bold) right
  * next to X ("the `local-extractive` model") counts more than one that only holds X. The
@@ -163,6 +164,13 @@ const POSITION_WEIGHT = 0.5;
  */
 const NAMING_WINDOW = 3;
 const NAMING_BONUS = 0.6;
+/**
+ * A sentence whose start was cut off (`startsMidSentence`) weighs this much of a whole one, so it
+ * is quoted only when nothing whole comes close. On the tuning halves (test/bench/answers.ts and
+ * answersPublic.ts) 0.3 left no such quote on DocChat's sets and 1 of MT-RAG's 344 with the
+ * relevant passages (9 before), ROUGE-1 F1 unchanged; 0.5 left 2, dropping them (0) the same ROUGE.
+ */
+const MID_SENTENCE_FACTOR = 0.3;
 /** A passage whose words are all numbers weighs 1 / (1 + this) of prose. */
 const NUMERIC_WEIGHT = 2;
 /**
@@ -243,10 +251,21 @@ export function answerTerms(answer: string, df: ReadonlyMap<string, number>, uni
 }
 
 /**
- * Words as sentences and questions are compared: their roots (the index's plural stemmer, then
- * -ing, -ed and a final e), so "attached" and "attaching" meet "attach".
+ * Words as sentences and questions are compared: their roots (`answerRoot`), so "attached" and
+ * "attaching" meet "attach", and "saved" meets "save".
  */
-const rootsOf = (tokens: readonly string[]) => tokens.map(matchRoot);
+const rootsOf = (tokens: readonly string[]) => tokens.map(answerRoot);
+
+/**
+ * A word's root as the answerer compares it: `matchRoot` (plural, -ing, -ed and a final e), and a
+ * four-letter word's final e too, so "save", "type" and "name" meet "saved", "typing" and "named"
+ * as longer words already do ("close", "closed"). Only the answerer's sentence choice folds so;
+ * the search index keeps its plural stemmer.
+ */
+export function answerRoot(word: string): string {
+  const root = matchRoot(word);
+  return root.length === 4 && /[^aeiou]e$/.test(root) ? root.slice(0, -1) : root;
+}
 const termsOf = (text: string) => rootsOf(tokenize(text));
 
 /**
@@ -306,6 +325,29 @@ export function namesNear(text: string, thing: string): boolean {
     const first = wordAt(span.index);
     const last = wordAt(span.index + span[0].length - 1);
     if (at.some((i) => i >= first - NAMING_WINDOW && i <= last + NAMING_WINDOW)) return true;
+  }
+  return false;
+}
+
+const OPENS_LOWER_CASE = /^\p{Ll}/u;
+const CODE_SPANS = /`[^`\n]*`/g;
+
+/**
+ * Whether a sentence is the tail of one cut off before it (a passage that starts inside a
+ * sentence): it opens with a lower-case letter, or closes a bracket it never opened ("is written
+ * before a request is answered; interrupted conversions finish after the restart)."). A list
+ * item's first sentence may open in lower case; code spans are not read for brackets.
+ */
+export function startsMidSentence(unit: Pick<Unit, 'kind' | 'text' | 'listItem'>): boolean {
+  if (unit.kind !== 'sentence' || unit.listItem) return false;
+  const text = unit.text.trimStart();
+  if (OPENS_LOWER_CASE.test(text)) return true;
+  let depth = 0;
+  for (const ch of text.replace(CODE_SPANS, ' ')) {
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') {
+      if (--depth < 0) return true;
+    }
   }
   return false;
 }
@@ -372,7 +414,9 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
       const near = 1 + PROXIMITY_WEIGHT * closeness(tokens, own);
       const place = 1 + POSITION_WEIGHT / (1 + unit.position);
       const naming = thing && namesNear(unit.text, thing) ? 1 + NAMING_BONUS : 1;
-      const score = bm25 * (0.4 + 0.6 * coverage) * early * near * place * typeFactor(type, unit) * kind * prior * quality * naming;
+      // A passage cut inside a sentence opens with the sentence's tail, which says little alone.
+      const whole = startsMidSentence(unit) ? MID_SENTENCE_FACTOR : 1;
+      const score = bm25 * (0.4 + 0.6 * coverage) * early * near * place * typeFactor(type, unit) * kind * prior * quality * naming * whole;
       return { unit, score, terms };
     })
     .filter((s) => s.score > 0)

@@ -9,6 +9,7 @@
  * answer's own word matching.
  */
 import { STOP_WORDS } from '../../../src/common/terms';
+import { startsMidSentence } from '../../../src/backend/gateway/answerScoring';
 
 export function rougeWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w));
@@ -141,6 +142,13 @@ export function quotesOf(answer: string): Quote[] {
   }
   return out;
 }
+
+/**
+ * A quote that opens mid-sentence, the tail of a sentence whose start the passage cut off: judged
+ * from its text as the answerer judges a sentence (`startsMidSentence`, lower-case start or a
+ * bracket closed that it never opened).
+ */
+export const opensMidSentence = (text: string) => startsMidSentence({ kind: 'sentence', text, listItem: false });
 
 /** Text as the sentence match compares it: words and single spaces. */
 export const comparable = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');

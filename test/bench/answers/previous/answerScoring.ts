@@ -12,7 +12,10 @@
  * "which X…" question asks for a name: a unit that names something (in code marks or bold) right
  * next to X ("the `local-extractive` model") counts more than one that only holds X. The
  * sources are numbered best first, which counts a little, and a source's first sentences count a
- * little more than its later ones: a passage tends to open with what it is about.
+ * little more than its later ones: a passage tends to open with what it is about. The first quote
+ * is chosen with one more rule (`withFirstQuote`): for a question that is not about code, a
+ * sentence that names the code's own files and identifiers tells how the product is built rather
+ * than what the question asks, and leads the answer only when nothing else comes close.
  */
 import { matchRoot, namesItsSubject } from '../../../../src/common/terms';
 import { tokenize } from '../../../../src/backend/search/tokenize';
@@ -53,6 +56,30 @@ const ONE_DIGIT = /^\d$/;
 /** Share of a text's words that are numbers ("142", "1.139.1", "0.687"). */
 export function numericShare(tokens: readonly string[]): number {
   return tokens.length ? tokens.filter((t) => /\d/.test(t)).length / tokens.length : 0;
+}
+
+/**
+ * A code mark that names the code itself rather than something a user sees, types or sets: a path
+ * (`src/mcp/`, `@scope/pkg`), a source file (`attach.ts`), a camelCase or compound PascalCase
+ * identifier (`consumeAnswer`, `DocumentsClient.uploadFile`) or a call (`activate()`). Dotted
+ * lower-case keys (`docchat.sync.watch`, `http.proxy`), chat commands (`/search`), and words or
+ * names in marks (`local-extractive`, `skip_ocr`, `docchat_search`) are not.
+ */
+const CODE_NAME =
+  /\w\/|\.(?:[cm]?[jt]sx?|json|py|sh|css|html)\b|^[a-z]+[A-Z]\w*$|^[A-Z][a-z\d]+[A-Z]\w*(?:\.\w+)?$|^[A-Z]\w*\.[a-z]\w*|\w\(/;
+const CODE_SPAN = /`([^`\n]+)`/g;
+/** A question about code: it quotes or names an identifier, a path or a source file, or asks about the code itself. */
+const ASKS_ABOUT_CODE =
+  /`|\w\/\w|\.(?:[cm]?[jt]sx?|py)\b|\b[a-z]+[A-Z]\w*|\b(?:code|function|class|method|module|implement(?:s|ed|ation)?|internals?)\b/;
+
+export const asksAboutCode = (question: string) => ASKS_ABOUT_CODE.test(question);
+
+/** Share of a unit's words that stand in code marks naming the code itself (`CODE_NAME`), 0 to 1. */
+export function codeShare(unit: Pick<Unit, 'text' | 'tokens'>): number {
+  if (!unit.tokens.length) return 0;
+  let words = 0;
+  for (const span of unit.text.matchAll(CODE_SPAN)) if (CODE_NAME.test(span[1]!.trim())) words += tokenize(span[1]!).length;
+  return Math.min(1, words / unit.tokens.length);
 }
 
 /** A question about what changed, or when: a list of changes answers it. */
@@ -138,6 +165,13 @@ const NAMING_WINDOW = 3;
 const NAMING_BONUS = 0.6;
 /** A passage whose words are all numbers weighs 1 / (1 + this) of prose. */
 const NUMERIC_WEIGHT = 2;
+/**
+ * For the first quote of a question not about code, a unit whose words all name code
+ * (`codeShare` 1) weighs 1 / (1 + this) of its score. Chosen on the tuning halves of DocChat's own
+ * question sets (test/bench/answers.ts): 4 and 8 quoted the expected sentence first for two more
+ * questions, 2 for one; MT-RAG's passages have no code marks, so its answers do not change.
+ */
+const FIRST_QUOTE_CODE_WEIGHT = 4;
 /** An entry of a list of changes, for a question not about changes. */
 const CHANGE_ENTRY_FACTOR = 0.6;
 /** Weight of the earlier questions' words when the question leans on them ("and how do I change it?"). */
@@ -343,6 +377,25 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.unit.source - b.unit.source || a.unit.position - b.unit.position);
+}
+
+/**
+ * `scored` with the unit that should lead the answer first. For a question that is not about code
+ * (`asksAboutCode`), a unit that names the code's own files and identifiers ("`src/mcp/` holds the
+ * server (`dist/mcp-server.js`)…") weighs 1 / (1 + FIRST_QUOTE_CODE_WEIGHT × its `codeShare`) in
+ * this choice: a newcomer asking what the MCP server's tools are, or what they can attach, is not
+ * answered by where the code lives. Only the first quote is chosen so: it takes the best score, so
+ * the later quotes are held to the floor the best unit sets, and they keep their own order.
+ */
+export function withFirstQuote(scored: readonly Scored[], question: string): Scored[] {
+  if (scored.length < 2 || asksAboutCode(question)) return [...scored];
+  const weighed = (s: Scored) => s.score / (1 + FIRST_QUOTE_CODE_WEIGHT * codeShare(s.unit));
+  let lead = 0;
+  scored.forEach((s, i) => {
+    if (weighed(s) > weighed(scored[lead]!)) lead = i;
+  });
+  if (!lead) return [...scored];
+  return [{ ...scored[lead]!, score: scored[0]!.score }, ...scored.filter((_, i) => i !== lead)];
 }
 
 /** Quotes within these bounds: the best unit, then those close to it. */

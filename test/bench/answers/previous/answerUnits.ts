@@ -3,6 +3,7 @@
  * the rows of its tables (each kept with the table's header, so a quote stays a table) and its
  * short code blocks. Headings are not quoted; they name the section of the units below them.
  */
+import { isProseLayout, proseOfColumns } from '../../../../src/common/proseLayout';
 import { tokenize } from '../../../../src/backend/search/tokenize';
 
 export interface TableQuote {
@@ -59,6 +60,16 @@ const SENTENCE_BOUNDARY = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx)\.)(?<=[.!?]["')\
 const MIN_SENTENCE_WORDS = 4;
 const MAX_CODE_CHARS = 600;
 const LABEL_START = /^(?:\*\*|__|`)[^*_`]/;
+/**
+ * Line breaks written as HTML (`<br>`, `<br/>`, `<br />`): converters keep the lines of a table
+ * cell apart with them. The chat renders no HTML, so quoted (and weighed) they are a space; in a
+ * code span one is code, kept as written.
+ */
+const HTML_BREAK_OR_CODE = /`+[^`\n]*`+|<br\s*\/?>/gi;
+/** The text with its HTML line breaks (outside code spans) as spaces. */
+export function withoutBreaks(text: string): string {
+  return text.replace(HTML_BREAK_OR_CODE, (match) => (match.startsWith('`') ? match : ' '));
+}
 
 interface Block {
   kind: 'text' | 'table' | 'code';
@@ -77,7 +88,9 @@ function blocks(text: string): Block[] {
     if (current && current.lines.some((l) => l.trim())) out.push(current);
     current = undefined;
   };
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const written of text.replace(/\r\n?/g, '\n').split('\n')) {
+    // Code is quoted as written; elsewhere an HTML line break is a space.
+    const line = fence !== undefined || FENCE.test(written) ? written : withoutBreaks(written);
     if (fence !== undefined) {
       current!.lines.push(line);
       if (line.trim().startsWith(fence)) {
@@ -124,13 +137,16 @@ function blocks(text: string): Block[] {
  * row quoted without its table's header.
  */
 export function rowCells(row: string): string {
+  return cellsOfRow(row).filter(Boolean).join(' · ');
+}
+
+/** A table row's cells in order, empty ones too, trimmed. */
+function cellsOfRow(row: string): string[] {
   return row
     .trim()
     .replace(/^\||(?<!\\)\|$/g, '')
     .split(/(?<!\\)\|/)
-    .map((cell) => cell.trim())
-    .filter(Boolean)
-    .join(' · ');
+    .map((cell) => cell.trim());
 }
 
 /** A sentence longer than this without sentence punctuation is no sentence (a scanned page's header run together). */
@@ -242,6 +258,17 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
       const quality = unit.kind === 'sentence' ? textQuality(unit.text) : 1;
       if (tokens.length) out.push({ ...unit, source: source.n, position: out.length, tokens, heading, changeEntry, quality });
     };
+    const pushSentences = (lines: readonly string[], listItem: boolean) => {
+      // A run-on of several lines (OCR of a scanned page, lines without punctuation) is split at its
+      // line breaks: a line is closer to a sentence than the run of them.
+      const joined = sentences(lines.join('\n'));
+      const split = joined.some(isRunOn) && lines.length > 1 ? lines.flatMap((line) => sentences(line)) : joined;
+      split
+        .flatMap((text) => piecesOf(text))
+        .forEach((text, i) => {
+          push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: listItem && i === 0 });
+        });
+    };
     if (block.kind === 'code') {
       const text = block.lines.join('\n').trim();
       if (text.length <= MAX_CODE_CHARS) push({ kind: 'code', text, block: index, labelled: false, listItem: false });
@@ -249,23 +276,23 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
     }
     if (block.kind === 'table') {
       const separatorAt = block.lines.findIndex((l) => TABLE_SEPARATOR.test(l));
+      const lines = block.lines.filter((l) => !TABLE_SEPARATOR.test(l));
+      // Prose laid out in columns is quoted as its sentences, column by column. Only a table with
+      // its header tells: a chunk that starts inside a table starts at any row.
+      const cells = lines.map(cellsOfRow);
+      if (separatorAt === 1 && isProseLayout(cells)) {
+        for (const paragraph of proseOfColumns(cells)) pushSentences([paragraph], false);
+        return;
+      }
       // Without a header (a chunk that starts inside a table) the rows are quoted as rows.
       const header = separatorAt === 1 ? { header: block.lines[0]!, separator: block.lines[1]! } : undefined;
-      const rows = header ? block.lines.slice(2) : block.lines.filter((l) => !TABLE_SEPARATOR.test(l));
+      const rows = header ? block.lines.slice(2) : lines;
       for (const row of rows) {
         push({ kind: 'row', text: row, block: index, ...(header ? { table: header } : {}), labelled: false, listItem: false });
       }
       return;
     }
-    // A run-on of several lines (OCR of a scanned page, lines without punctuation) is split at its
-    // line breaks: a line is closer to a sentence than the run of them.
-    const joined = sentences(block.lines.join('\n'));
-    const split = joined.some(isRunOn) && block.lines.length > 1 ? block.lines.flatMap((line) => sentences(line)) : joined;
-    split
-      .flatMap((text) => piecesOf(text))
-      .forEach((text, i) => {
-        push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: block.listItem && i === 0 });
-      });
+    pushSentences(block.lines, block.listItem);
   });
   return out;
 }

@@ -1,7 +1,8 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before its first quote
- * was weighed by what it names; kept unchanged with answerScoring.ts and answerUnits.ts beside it,
- * so one run measures both.
+ * The answer benchmarks' "previous": `local-extractive` as it answered before question and
+ * sentence words were matched across inflections and before quotes starting mid-sentence were
+ * weighed down; kept unchanged with answerScoring.ts and answerUnits.ts beside it, so one run
+ * measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *
@@ -24,7 +25,7 @@
  * Without sources it says what it is and what it can do; it never claims to be another model.
  */
 import { namedFiles } from '../../../../src/common/terms';
-import { asksForSeveral, DEFAULT_SELECTION, questionType, scoreUnits, selectUnits } from './answerScoring';
+import { asksForSeveral, DEFAULT_SELECTION, questionType, scoreUnits, selectUnits, withFirstQuote } from './answerScoring';
 import { rowCells, type Unit, unitsOf } from './answerUnits';
 import { LOCAL_CHAT_MODEL } from '../../../../src/backend/gateway/models';
 
@@ -231,7 +232,7 @@ export function extract(sources: readonly Source[], question: string, earlier: r
   // that file: by its sentences that share the question's words, else by its opening ones.
   const named = namedSources(sources, question);
   const units = named.size ? all.filter((unit) => named.has(unit.source)) : all;
-  let picked = selectUnits(scoreUnits(units, question, earlier, previousAnswer), asksForSeveral(question));
+  let picked = selectUnits(withFirstQuote(scoreUnits(units, question, earlier, previousAnswer), question), asksForSeveral(question));
   if (!picked.length && named.size) {
     picked = units.filter((unit) => unit.position === 0 && unit.kind === 'sentence').map((unit) => ({ unit, score: 1, terms: [] }));
     picked = picked.slice(0, DEFAULT_SELECTION.maxQuotes);
@@ -304,6 +305,16 @@ export function describeSelf(): string {
   );
 }
 
+/**
+ * What the model says when no sentence of the sources answers the question: in the words the chat
+ * uses when a store's documents do not cover a question (the user meets both), and whole without
+ * the chat (an MCP client or @docchat may show it), so it says what to try next.
+ */
+export function nothingToQuote(sourceCount: number): string {
+  const documents = sourceCount === 1 ? 'The supplied document does' : 'The supplied documents do';
+  return `${documents} not cover this question, so ${LOCAL_CHAT_MODEL} has nothing to quote. Try other words, or a different store.`;
+}
+
 /** The whole answer of the local model for a conversation. */
 export function answer(messages: readonly PlainMessage[]): string {
   const { sources, question, earlier, previousAnswer } = collectSources(messages);
@@ -313,8 +324,7 @@ export function answer(messages: readonly PlainMessage[]): string {
   }
   const quotes = extract(sources, question, earlier.slice(-2), previousAnswer);
   if (!quotes.length) {
-    const count = sources.length === 1 ? 'The supplied source does' : `None of the ${sources.length} supplied sources`;
-    return `${count}${sources.length === 1 ? ' not contain' : ' contains'} a sentence that shares words with the question, so I have nothing to quote. Try other words, or a different store.\n\n${FOOTER}`;
+    return `${nothingToQuote(sources.length)}\n\n${FOOTER}`;
   }
   return `From the supplied sources:\n\n${render(quotes)}\n\n${FOOTER}`;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { answer, answeredText, collectSources, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
 import {
+  answerRoot,
   askedFor,
   closeness,
   codeShare,
@@ -9,6 +10,7 @@ import {
   queryWeights,
   type Scored,
   selectUnits,
+  startsMidSentence,
   withFirstQuote,
 } from '../../../../src/backend/gateway/answerScoring';
 import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
@@ -343,12 +345,61 @@ In Offline mode the built-in \`lite\` engine answers every question from the pag
     assert.match(firstQuote(text), /^- "Attaching a scanned page runs OCR on it first\." \[2\]$/, text);
   });
 
+  it('matches a four-letter word across its endings as longer words are: "save" meets "saved" and "saving"', () => {
+    assert.equal(answerRoot('save'), answerRoot('saved'));
+    assert.equal(answerRoot('save'), answerRoot('saving'));
+    assert.equal(answerRoot('type'), answerRoot('typed'));
+    assert.equal(answerRoot('name'), answerRoot('named'));
+    assert.equal(answerRoot('stop'), answerRoot('stops'));
+    assert.equal(answerRoot('close'), answerRoot('closed'));
+    assert.equal(answerRoot('free'), 'free', 'a vowel before the final e keeps it');
+  });
+
+  it('quotes the sentence that holds the question\'s word in another form: "save" answers with "saved"', () => {
+    const text = answer(
+      grounded(
+        [
+          'view.md\nThe folder view lists each file of the folder.',
+          'sync.md\nEvery file you saved in the folder is sent again a second later.',
+        ],
+        'Does the folder update when I save a file?',
+      ),
+    );
+    assert.match(firstQuote(text), /^- "Every file you saved in the folder is sent again a second later\." \[2\]$/, text);
+  });
+
   it('measures how close the question words stand: side by side, apart, or only one of them', () => {
     const wanted = new Set(['engine', 'offline']);
     assert.equal(closeness(['offline', 'engine', 'page'], wanted), 1);
     assert.equal(closeness(['offline', 'page', 'disk', 'engine', 'offline'], wanted), 2 / 2, 'the shortest run counts');
     assert.equal(closeness(['offline', 'page', 'disk', 'engine'], wanted), 2 / 4);
     assert.equal(closeness(['engine', 'page'], wanted), 0);
+  });
+});
+
+describe('local-extractive: a passage that starts inside a sentence', () => {
+  it("tells a sentence's cut-off tail from a whole sentence by its text", () => {
+    const sentence = (text: string, listItem = false) => ({ kind: 'sentence' as const, text, listItem });
+    assert.ok(startsMidSentence(sentence('is written before a request is answered; conversions finish after the restart).')));
+    assert.ok(startsMidSentence(sentence('Conversions finish after the restart).')), 'a bracket closed that it never opened');
+    assert.ok(!startsMidSentence(sentence('Conversions finish after the restart (or fail).')));
+    assert.ok(!startsMidSentence(sentence('`npm start` seeds the demo store.')));
+    assert.ok(!startsMidSentence(sentence('Press `)` to close.')), 'brackets in code marks are code');
+    assert.ok(!startsMidSentence(sentence('converts PDF and Office files', true)), 'a list item may open in lower case');
+    assert.ok(!startsMidSentence({ kind: 'row', text: '| a) | b |', listItem: false }));
+  });
+
+  it('quotes a whole sentence before the cut-off tail of one with the same words', () => {
+    const text = answer(
+      grounded(
+        [
+          'backend.md\nan answer being written stops when you press Escape).',
+          'chat.md\nAn answer being written stops when you press Escape.',
+        ],
+        'How do I stop an answer while it is being written?',
+      ),
+    );
+    assert.match(firstQuote(text), /^- "An answer being written stops when you press Escape\." \[2\]$/, text);
   });
 });
 
