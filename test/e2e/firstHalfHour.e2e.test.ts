@@ -212,11 +212,19 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
       timeoutMs: 30_000,
       what: 'the first source, beside the chat',
     });
+    // Move the source's cursor off the quote (the two answers may quote the same sentence), so the
+    // second citation's opening shows as the cursor coming back to a quote.
+    await sourceGroup.locator('.monaco-editor .view-lines').first().click();
+    await session.page.keyboard.press('Control+End');
+    const movedCursor = await pollUntil(cursor, (text) => text.length > 0 && text !== firstCursor, {
+      timeoutMs: 30_000,
+      what: "the source's cursor at its end",
+    });
     // A click into the other answer: the chat's group becomes the active one just as the source opens.
     await second.locator('.markdown-body a.citation').last().click();
     await pollUntil(
       async () => ({ inChatGroup: await chatGroup.locator('.tab').count(), cursor: await cursor() }),
-      (state) => state.inChatGroup > 1 || (state.cursor.length > 0 && state.cursor !== firstCursor),
+      (state) => state.inChatGroup > 1 || (state.cursor.length > 0 && state.cursor !== movedCursor),
       { timeoutMs: 30_000, what: 'the second source shown' },
     );
     await session.screenshot('two citations opened beside the chat');

@@ -120,7 +120,7 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
   log.info(`Local mode forwards chat to ${choice.url} (${choice.model})`);
   void vscode.window.showInformationMessage(
     vscode.l10n.t(
-      "New chats now answer with {0} from {1}; the chat's model picker switches between it and local-extractive.",
+      "DocChat: new chats now answer with {0} from {1}; the chat's model picker switches between it and local-extractive.",
       choice.model,
       choice.name,
     ),
