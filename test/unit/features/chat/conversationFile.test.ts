@@ -2,22 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Conversation } from '../../../../src/chatCore/conversation';
 import { CONVERSATIONS_FILE, ConversationFile } from '../../../../src/features/chat/conversationFile';
 import { ConversationStore } from '../../../../src/features/chat/conversationStore';
-import { MemoryState } from './fixtures';
-
-function ask(c: Conversation, id: string, question: string, at: number): void {
-  c.messages.push({ id: `${id}-q`, role: 'user', content: question, createdAt: at });
-  c.messages.push({ id: `${id}-a`, role: 'assistant', content: `Answer to ${question}`, createdAt: at + 1, status: 'done' });
-}
-
-async function saveNow(store: ConversationStore): Promise<void> {
-  void store.save();
-  await store.flush();
-}
-
-const questions = (c: Conversation | undefined) => c?.messages.filter((m) => m.role === 'user').map((m) => m.content);
+import { ask, MemoryState, questions, saveNow } from './fixtures';
 
 describe('chat conversations: the file two windows on a workspace share', () => {
   let folder: string;

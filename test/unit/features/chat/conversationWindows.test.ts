@@ -1,23 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { Conversation } from '../../../../src/chatCore/conversation';
 import type { HostMessage } from '../../../../src/chatCore/protocol';
 import { ChatSession } from '../../../../src/features/chat/chatSession';
 import { ConversationStore } from '../../../../src/features/chat/conversationStore';
-import { MemoryState, testEnvironment } from './fixtures';
-
-/** One turn: a question and its answer, `at` the question's time. */
-function ask(c: Conversation, id: string, question: string, at: number): void {
-  c.messages.push({ id: `${id}-q`, role: 'user', content: question, createdAt: at });
-  c.messages.push({ id: `${id}-a`, role: 'assistant', content: `Answer to ${question}`, createdAt: at + 1, status: 'done' });
-}
-
-/** Writes what the window has now (a save, then the pending write at once). */
-async function saveNow(store: ConversationStore): Promise<void> {
-  void store.save();
-  await store.flush();
-}
-
-const questions = (c: Conversation | undefined) => c?.messages.filter((m) => m.role === 'user').map((m) => m.content);
+import { ask, MemoryState, questions, saveNow, testEnvironment } from './fixtures';
 
 describe('chat conversations: two windows on the same workspace', () => {
   it('keeps the turns of both windows when each saves the conversation (no last writer wins)', async () => {

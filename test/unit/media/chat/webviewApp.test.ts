@@ -643,40 +643,34 @@ describe('chat webview', () => {
     assert.match(t.$$('.source-link')[0]!.textContent ?? '', /policy\.md.*not quoted in the answer/);
   });
 
-  it('does not say "not quoted in the answer" of the sources of an answer that failed: there is no answer to quote them', () => {
-    const t = setup();
-    const sources: AssistantMessage['sources'] = [
-      { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
-      { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
-    ];
-    t.send(t.state(conversation([question, pending('a1', 'r1')])));
-    t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
-    t.send({
-      type: 'streamError',
-      requestId: 'r1',
-      error: { kind: 'model_unavailable', message: 'whisper-1 cannot answer chat questions.', actions: ['chooseModel'] },
+  const endings: Array<[string, HostMessage]> = [
+    [
+      'failed: there is no answer to quote them',
+      {
+        type: 'streamError',
+        requestId: 'r1',
+        error: { kind: 'model_unavailable', message: 'whisper-1 cannot answer chat questions.', actions: ['chooseModel'] },
+      },
+    ],
+    ['was stopped: it did not get to quote them', { type: 'streamDone', requestId: 'r1', stopped: true }],
+  ];
+  for (const [how, ending] of endings) {
+    it(`does not say "not quoted in the answer" of the sources of an answer that ${how}`, () => {
+      const t = setup();
+      const sources: AssistantMessage['sources'] = [
+        { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
+        { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
+      ];
+      t.send(t.state(conversation([question, pending('a1', 'r1')])));
+      t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+      t.send({ type: 'streamDelta', requestId: 'r1', text: 'Ten' });
+      t.frame();
+      t.send(ending);
+      t.frame();
+      assert.equal(t.$$('.source').length, 2, 'the sources searched are still listed');
+      assert.deepEqual(t.$$('.source-uncited'), []);
     });
-    t.frame();
-    assert.equal(t.$$('.source').length, 2, 'the sources searched are still listed');
-    assert.deepEqual(t.$$('.source-uncited'), []);
-  });
-
-  it('does not say "not quoted in the answer" of the sources of a stopped answer: it did not get to quote them', () => {
-    const t = setup();
-    const sources: AssistantMessage['sources'] = [
-      { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
-      { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
-    ];
-    t.send(t.state(conversation([question, pending('a1', 'r1')])));
-    t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
-    t.send({ type: 'streamDelta', requestId: 'r1', text: 'Ten' });
-    t.frame();
-    t.send({ type: 'streamDone', requestId: 'r1', stopped: true });
-    t.frame();
-    assert.match(t.$('.answer-note.stopped')!.textContent ?? '', /Stopped/);
-    assert.equal(t.$$('.source').length, 2, 'the sources searched are still listed');
-    assert.deepEqual(t.$$('.source-uncited'), []);
-  });
+  }
 
   it('shows the excerpt of each source as plain text cut at a word, without markdown marks', () => {
     const t = setup();

@@ -2,12 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { GatewayClient } from '../../../../src/api/gateway/client';
-import type { AssistantMessage, HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
+import type { AssistantMessage, HostMessage } from '../../../../src/chatCore/protocol';
 import { ChatController } from '../../../../src/features/chat/chatController';
 import type { SourceOpener } from '../../../../src/features/chat/sourceOpener';
 import type { ConnectionService } from '../../../../src/services/connection';
 import { chatChunk, listPage, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
 import { EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
+import { RecordingWebviewPanel } from './recordingPanel';
 
 // The chat panel's host side through the real ChatController: messages come in as the webview
 // sends them (through the real ChatPanel, which validates them and holds posts until `ready`),
@@ -18,70 +19,6 @@ const KEY = 'chat-controller-key-4c1e';
 const MODEL = 'alpha-5-mini';
 const QUESTION = 'How long are invoices kept?';
 const ANSWERS = ['Invoices are kept for ten years.', 'Ten years after the end of the fiscal year.'];
-
-/** A webview panel whose webview is this test: it sends messages and records every post. */
-class RecordingWebviewPanel {
-  readonly posted: HostMessage[] = [];
-  private readonly fromWebview = new vscode.EventEmitter<unknown>();
-  private readonly onPost = new vscode.EventEmitter<void>();
-  private readonly disposed = new vscode.EventEmitter<void>();
-  readonly viewColumn = vscode.ViewColumn.Two;
-  readonly visible = true;
-  iconPath: unknown;
-  readonly webview = {
-    options: {},
-    html: '',
-    cspSource: 'https://webview.test',
-    asWebviewUri: (uri: vscode.Uri) => uri,
-    onDidReceiveMessage: this.fromWebview.event,
-    postMessage: async (message: HostMessage) => {
-      // A webview gets a copy, as it is when posted.
-      this.posted.push(structuredClone(message));
-      this.onPost.fire();
-      return true;
-    },
-  };
-  readonly onDidDispose = this.disposed.event;
-
-  send(message: WebviewMessage): void {
-    this.fromWebview.fire(message);
-  }
-
-  /** The first message posted at or after index `since` that matches. */
-  waitFor<T extends HostMessage>(matches: (m: HostMessage) => m is T, what: string, since = 0, timeoutMs = 30_000): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const find = () => this.posted.slice(since).find(matches);
-      const found = find();
-      if (found) return resolve(found);
-      const timer = setTimeout(() => {
-        listener.dispose();
-        reject(new Error(`The controller never posted ${what}; posted: ${this.posted.map((m) => m.type).join(', ')}`));
-      }, timeoutMs);
-      const listener = this.onPost.event(() => {
-        const match = find();
-        if (match) {
-          clearTimeout(timer);
-          listener.dispose();
-          resolve(match);
-        }
-      });
-    });
-  }
-
-  /** The text a stream delivered, by its request id. */
-  streamedText(requestId: string): string {
-    return this.posted
-      .filter((m): m is Extract<HostMessage, { type: 'streamDelta' }> => m.type === 'streamDelta' && m.requestId === requestId)
-      .map((m) => m.text)
-      .join('');
-  }
-
-  reveal(): void {}
-
-  dispose(): void {
-    this.disposed.fire();
-  }
-}
 
 /** The source opener's seams, recorded: which links were handed to the browser. */
 class RecordingOpener implements SourceOpener {

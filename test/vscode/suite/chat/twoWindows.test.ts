@@ -5,12 +5,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DocumentsClient } from '../../../../src/api/documents/client';
 import { GatewayClient } from '../../../../src/api/gateway/client';
-import type { HostMessage, WebviewMessage } from '../../../../src/chatCore/protocol';
+import type { HostMessage } from '../../../../src/chatCore/protocol';
 import { ChatController } from '../../../../src/features/chat/chatController';
 import type { SourceOpener } from '../../../../src/features/chat/sourceOpener';
 import type { ConnectionService } from '../../../../src/services/connection';
 import { chatChunk, listPage, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
 import { EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
+import { RecordingWebviewPanel as Panel } from './recordingPanel';
 
 // Two windows on one workspace, as two real ChatControllers over the same storage folder, each
 // with its own workspaceState (as each window's extension host has): a turn asked in one window is
@@ -21,59 +22,6 @@ const MODEL = 'alpha-5-mini';
 
 type State = Extract<HostMessage, { type: 'state' }>;
 const isState = (m: HostMessage): m is State => m.type === 'state';
-
-/** A webview panel whose webview is this test. */
-class Panel {
-  readonly posted: HostMessage[] = [];
-  private readonly fromWebview = new vscode.EventEmitter<unknown>();
-  private readonly onPost = new vscode.EventEmitter<void>();
-  private readonly disposed = new vscode.EventEmitter<void>();
-  readonly viewColumn = vscode.ViewColumn.Two;
-  readonly visible = true;
-  iconPath: unknown;
-  readonly webview = {
-    options: {},
-    html: '',
-    cspSource: 'https://webview.test',
-    asWebviewUri: (uri: vscode.Uri) => uri,
-    onDidReceiveMessage: this.fromWebview.event,
-    postMessage: async (message: HostMessage) => {
-      this.posted.push(structuredClone(message));
-      this.onPost.fire();
-      return true;
-    },
-  };
-  readonly onDidDispose = this.disposed.event;
-
-  send(message: WebviewMessage): void {
-    this.fromWebview.fire(message);
-  }
-
-  waitFor<T extends HostMessage>(matches: (m: HostMessage) => m is T, what: string, since = 0): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const find = () => this.posted.slice(since).find(matches);
-      const found = find();
-      if (found) return resolve(found);
-      const timer = setTimeout(() => {
-        listener.dispose();
-        reject(new Error(`never posted ${what}; posted: ${this.posted.map((m) => m.type).join(', ')}`));
-      }, 30_000);
-      const listener = this.onPost.event(() => {
-        const match = find();
-        if (match) {
-          clearTimeout(timer);
-          listener.dispose();
-          resolve(match);
-        }
-      });
-    });
-  }
-
-  reveal(): void {}
-  dispose(): void {
-    this.disposed.fire();
-  }
-}
 
 class WindowState implements vscode.Memento {
   private readonly values = new Map<string, unknown>();
