@@ -88,15 +88,15 @@ interface StoredAnswer {
 }
 
 /**
- * The chat conversations as the workspace's storage folder holds them right now (the file the
- * windows on the workspace share): the content of the answers still streaming.
+ * The chat conversations as stored right now (the file the windows on the workspace share, under
+ * DocChat's global storage): the content of the answers still streaming.
  */
 async function storedStreamingAnswers(session: VSCodeSession): Promise<string[]> {
-  const root = path.join(session.userDataDir, 'User', 'workspaceStorage');
+  const root = path.join(session.userDataDir, 'User', 'globalStorage', 'docchat.docchat', 'conversations');
   const folders = await readdir(root).catch(() => [] as string[]);
   const contents: string[] = [];
   for (const folder of folders) {
-    const text = await readFile(path.join(root, folder, 'docchat.docchat', 'conversations.json'), 'utf8').catch(() => undefined);
+    const text = await readFile(path.join(root, folder, 'conversations.json'), 'utf8').catch(() => undefined);
     if (text === undefined) continue;
     const state = JSON.parse(text) as Record<string, { conversations?: Array<{ messages: StoredAnswer[] }> } | undefined>;
     const conversations = state['docchat.chat.conversations']?.conversations ?? [];

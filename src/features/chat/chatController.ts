@@ -12,7 +12,7 @@ import { couldNotConnectError, notConnectedError } from './chatErrors';
 import { type AnswerEnded, ChatSession } from './chatSession';
 import type { LocalServices } from './answerGenerator';
 import type * as ConversationStoreModule from './conversationStore';
-import { ConversationFile } from './conversationFile';
+import { ConversationFile, conversationFolder } from './conversationFile';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { groundingStores } from '../../chatCore/conversationStores';
 import { ModelCatalog } from '../../chatCore/modelCatalog';
@@ -92,11 +92,14 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   private createSession(): ChatSession {
     const { services, log } = this;
-    // In a file of the workspace's storage folder, which the windows on this workspace share (see
-    // conversationFile.ts); a window without a folder (or storage not on disk) keeps them in its workspaceState.
-    const { storageUri, workspaceState } = this.context;
+    // In a file the windows on this workspace share (see conversationFile.ts); a window without a
+    // folder (or storage not on disk) keeps them in its workspaceState.
+    const { globalStorageUri, workspaceState } = this.context;
+    const workspace = vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     const storage =
-      storageUri?.scheme === 'file' ? new ConversationFile(storageUri.fsPath, workspaceState, (m) => log.warn(m)) : workspaceState;
+      globalStorageUri?.scheme === 'file' && workspace
+        ? new ConversationFile(conversationFolder(globalStorageUri.fsPath, workspace.toString()), workspaceState, (m) => log.warn(m))
+        : workspaceState;
     const session = new ChatSession(new (conversationStore().ConversationStore)(storage), {
       clients: () => {
         const { connection } = services;

@@ -1,6 +1,8 @@
 /**
- * The chat's conversations in a file of the workspace's storage folder (`context.storageUri`),
- * which every window on the same workspace and profile shares.
+ * The chat's conversations in a file that every window on the same workspace and profile shares:
+ * under the extension's global storage, in a folder named by the workspace (`conversationFolder`).
+ * Not the workspace's storage folder (`context.storageUri`): a second window on a workspace that
+ * is open already gets a folder of its own (`<id>-1`, VS Code's lock on the first).
  *
  * Why a file rather than workspaceState: each window's extension host keeps its own copy of
  * workspaceState, read once and never told that another window wrote it (only globalState hears
@@ -18,12 +20,22 @@
  * in once it is read. The first write of the file clears them from workspaceState. Writes go to a
  * temporary file then a rename, so a reader never sees half a file. No `vscode` import.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { KeyValueStore } from '../../chatCore/modelCatalog';
 import type { ConversationStorage } from './conversationStore';
 
 export const CONVERSATIONS_FILE = 'conversations.json';
+
+/**
+ * The folder of a workspace's conversations under `globalStorage`: named by a hash of what
+ * identifies the workspace (its `.code-workspace` file, else its folder), as VS Code names a
+ * workspace's storage folder. One short string hashed, once per window.
+ */
+export function conversationFolder(globalStorage: string, workspace: string): string {
+  return path.join(globalStorage, 'conversations', createHash('sha256').update(workspace).digest('hex').slice(0, 16));
+}
 
 /** Tells a file another window wrote from the one this window last saw (each write is a new inode). */
 interface Stamp {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { CONVERSATIONS_FILE, ConversationFile } from '../../../../src/features/chat/conversationFile';
+import { CONVERSATIONS_FILE, ConversationFile, conversationFolder } from '../../../../src/features/chat/conversationFile';
 import { ConversationStore } from '../../../../src/features/chat/conversationStore';
 import { ask, MemoryState, questions, saveNow } from './fixtures';
 
@@ -92,5 +92,16 @@ describe('chat conversations: the file two windows on a workspace share', () => 
     assert.equal(kept.length, 1);
     assert.match(readFileSync(path.join(folder, kept[0]!), 'utf8'), /"conversations": \[$/);
     assert.deepEqual(questions((await openWindow()).active()), ['New']);
+  });
+});
+
+describe("chat conversations: the folder of a workspace's file", () => {
+  it('is one folder under global storage per workspace, whichever window asks', () => {
+    const global = path.join(tmpdir(), 'global');
+    const folder = conversationFolder(global, 'file:///home/me/handbook');
+    assert.equal(path.dirname(folder), path.join(global, 'conversations'));
+    assert.equal(conversationFolder(global, 'file:///home/me/handbook'), folder);
+    assert.notEqual(conversationFolder(global, 'file:///home/me/notes'), folder);
+    assert.notEqual(conversationFolder(global, 'file:///home/me/handbook.code-workspace'), folder);
   });
 });

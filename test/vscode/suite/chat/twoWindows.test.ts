@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,7 +13,7 @@ import { chatChunk, listPage, ScriptServer, sendChunked, sendJson, sseBody } fro
 import { EXTENSION_ID, servicesFor, type TestServices } from '../documents/fixtures';
 import { RecordingWebviewPanel as Panel } from './recordingPanel';
 
-// Two windows on one workspace, as two real ChatControllers over the same storage folder, each
+// Two windows on one workspace, as two real ChatControllers over the same global storage, each
 // with its own workspaceState (as each window's extension host has): a turn asked in one window is
 // not lost when the other saves, and a window opened afterwards shows both.
 
@@ -49,14 +49,17 @@ describe('Chat conversations in two windows on one workspace (extension host)', 
   let folder: string;
   const opened: ChatController[] = [];
 
-  /** A window: a controller over the shared storage folder, its panel restored and ready. */
+  /** A window: a controller over the shared global storage, its panel restored and ready. */
   async function openWindow(): Promise<{ controller: ChatController; panel: Panel; state: State }> {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is installed`);
+    // Each window gets a workspace storage folder of its own (VS Code gives a second window on an
+    // open workspace `<id>-1`); the profile's global storage is one.
     const context = {
       workspaceState: new WindowState(),
       globalState: services.memento,
-      storageUri: vscode.Uri.file(folder),
+      storageUri: vscode.Uri.file(path.join(folder, `workspace-${opened.length}`)),
+      globalStorageUri: vscode.Uri.file(path.join(folder, 'global')),
       extensionUri: extension.extensionUri,
     } as unknown as vscode.ExtensionContext;
     const controller = new ChatController(context, services, opener, services.log.child('chat'));
@@ -127,5 +130,7 @@ describe('Chat conversations in two windows on one workspace (extension host)', 
     const reloaded = await openWindow();
     assert.deepEqual(questions(reloaded.state), ['How do I create a store?', 'How do I delete a store?', 'How do I rename a store?']);
     assert.equal(reloaded.state.conversations.length, 1, 'one conversation, not one per window');
+    assert.deepEqual(readdirSync(path.join(folder, 'global', 'conversations')).length, 1, "one folder for the workspace's conversations");
+    assert.ok(!existsSync(path.join(folder, 'workspace-0', 'conversations.json')), "not in a window's own storage folder");
   });
 });
