@@ -79,7 +79,10 @@ export function progressMessage(p: SyncProgress): string {
   if (p.etaSeconds === undefined) return progressWithoutTime(p);
   const eta = formatDuration(p.etaSeconds);
   if (p.phase === 'converting') {
-    return l10n.t('{0} of {1} sent · converting {2} file(s) · about {3} left', p.done, p.total, p.converting ?? p.total - p.done, eta);
+    const converting = p.converting ?? p.total - p.done;
+    return converting === 1
+      ? l10n.t('{0} of {1} sent · converting 1 file · about {2} left', p.done, p.total, eta)
+      : l10n.t('{0} of {1} sent · converting {2} files · about {3} left', p.done, p.total, converting, eta);
   }
   if (p.waiting?.perMinute) {
     return l10n.t(
@@ -99,7 +102,10 @@ export function progressMessage(p: SyncProgress): string {
 /** The progress line before there is evidence for a time estimate. */
 function progressWithoutTime(p: SyncProgress): string {
   if (p.phase === 'converting') {
-    return l10n.t('{0} of {1} sent · converting {2} file(s)…', p.done, p.total, p.converting ?? p.total - p.done);
+    const converting = p.converting ?? p.total - p.done;
+    return converting === 1
+      ? l10n.t('{0} of {1} sent · converting 1 file…', p.done, p.total)
+      : l10n.t('{0} of {1} sent · converting {2} files…', p.done, p.total, converting);
   }
   if (p.waiting?.perMinute) {
     return l10n.t(

@@ -105,14 +105,19 @@ describe('folder sync messages', () => {
     );
     assert.equal(
       progressMessage({ done: 10, total: 10, phase: 'converting', converting: 4, etaSeconds: 5 }),
-      '10 of 10 sent · converting 4 file(s) · about 5 s left',
+      '10 of 10 sent · converting 4 files · about 5 s left',
     );
   });
 
   it('tells no time while nothing supports an estimate', () => {
     assert.equal(progressMessage({ done: 0, total: 10, phase: 'sending' }), '0 of 10');
     assert.equal(progressMessage({ done: 0, total: 10, phase: 'sending', current: 'a.md' }), '0 of 10 · a.md');
-    assert.equal(progressMessage({ done: 10, total: 10, phase: 'converting', converting: 10 }), '10 of 10 sent · converting 10 file(s)…');
+    assert.equal(progressMessage({ done: 10, total: 10, phase: 'converting', converting: 10 }), '10 of 10 sent · converting 10 files…');
+    assert.equal(progressMessage({ done: 10, total: 10, phase: 'converting', converting: 1 }), '10 of 10 sent · converting 1 file…');
+    assert.equal(
+      progressMessage({ done: 10, total: 10, phase: 'converting', converting: 1, etaSeconds: 5 }),
+      '10 of 10 sent · converting 1 file · about 5 s left',
+    );
     assert.equal(
       progressMessage({ done: 0, total: 41, phase: 'sending', waiting: { operation: 'attachFile', perMinute: 30 } }),
       "0 of 41 · waiting for the service's rate limit (30 attaches a minute)",
