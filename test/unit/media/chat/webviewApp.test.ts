@@ -148,6 +148,16 @@ function setup() {
   return { root, app, posted, send, frame, pendingFrames: () => frames.length, $, $$, key, click, state };
 }
 
+/** An answer r1 starting with two sources, policy.md [1] and guide.md [2]. */
+function startTwoSourceAnswer(t: ReturnType<typeof setup>): void {
+  const sources: AssistantMessage['sources'] = [
+    { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
+    { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
+  ];
+  t.send(t.state(conversation([question, pending('a1', 'r1')])));
+  t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+}
+
 describe('chat webview', () => {
   before(installPageGlobals);
   after(removePageGlobals);
@@ -624,12 +634,7 @@ describe('chat webview', () => {
 
   it('says "not quoted in the answer" of the sources an answer searched but did not cite, once it is complete', () => {
     const t = setup();
-    const sources: AssistantMessage['sources'] = [
-      { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
-      { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
-    ];
-    t.send(t.state(conversation([question, pending('a1', 'r1')])));
-    t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+    startTwoSourceAnswer(t);
     t.send({ type: 'streamDelta', requestId: 'r1', text: 'Ten years [2].' });
     t.frame();
     // While it streams, source 1 may still be quoted.
@@ -657,12 +662,7 @@ describe('chat webview', () => {
   for (const [how, ending] of endings) {
     it(`does not say "not quoted in the answer" of the sources of an answer that ${how}`, () => {
       const t = setup();
-      const sources: AssistantMessage['sources'] = [
-        { kind: 'passage', storeId: 'vs', fileId: 'f1', filename: 'policy.md', content: 'one', number: 1 },
-        { kind: 'passage', storeId: 'vs', fileId: 'f2', filename: 'guide.md', content: 'two', number: 2 },
-      ];
-      t.send(t.state(conversation([question, pending('a1', 'r1')])));
-      t.send({ type: 'streamStart', requestId: 'r1', messageId: 'a1', sources });
+      startTwoSourceAnswer(t);
       t.send({ type: 'streamDelta', requestId: 'r1', text: 'Ten' });
       t.frame();
       t.send(ending);
