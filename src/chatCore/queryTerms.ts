@@ -5,14 +5,14 @@
  * (`src/common/terms.ts`: the same stemmer, Chinese/Japanese/Korean as pairs of characters).
  * No `vscode` import.
  */
-import { splitCjk, stem, STOP_WORDS } from '../common/terms';
+import { expandContractions, splitCjk, stem, STOP_WORDS } from '../common/terms';
 
 /** Words a question is phrased with, besides the common English ones the search drops too. */
 const QUESTION_WORDS = new Set(
   (
-    "it's tell explain show give please describe list compare between versus vs one ones " +
+    'tell explain show give please describe list compare between versus vs one ones ' +
     'all every many much way ways thing things else first second third last former latter difference ' +
-    'differ doesn didn use used using work works'
+    'differ use used using work works'
   ).split(' '),
 );
 
@@ -27,7 +27,7 @@ export function isStopWord(word: string): boolean {
 /** The words of `text` in order, as written (for building a query a person can read). */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(WORD)) {
+  for (const match of expandContractions(text).matchAll(WORD)) {
     const word = match[0];
     if ((word.length >= 2 || /\d/.test(word)) && !isStopWord(word)) out.push(word);
   }

@@ -14,6 +14,27 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** "n't" and the other English contractions, with a straight or a typographic apostrophe. */
+const CONTRACTION = /(?<![\p{L}\p{N}])(\p{L}+?)(n['’]t|['’](?:re|ve|ll|d|m))(?![\p{L}\p{N}])/giu;
+/** Contractions whose first word is not what stands before "n't". */
+const IRREGULAR_NOT: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
+const CONTRACTED: Readonly<Record<string, string>> = { "'re": 'are', "'ve": 'have', "'ll": 'will', "'d": 'would', "'m": 'am' };
+
+/**
+ * English contractions written out ("haven't" → "have not", "you're" → "you are"), so that a
+ * question's "haven't" or "you've" is not read as the words "haven" and "ve", which no document
+ * holds (and which the relevance check would weigh as the rarest words of the question). A
+ * possessive's "'s" is left: the single "s" is no word anyway.
+ */
+export function expandContractions(text: string): string {
+  if (!text.includes("'") && !text.includes('’')) return text;
+  return text.replace(CONTRACTION, (_whole, word: string, ending: string) => {
+    const tail = ending.toLowerCase().replace('’', "'");
+    if (tail === "n't") return `${IRREGULAR_NOT[word.toLowerCase()] ?? word} not`;
+    return `${word} ${CONTRACTED[tail] ?? ''}`;
+  });
+}
+
 /** Harman's "S" stemmer: plural endings only, so it rarely conflates unrelated words. */
 export function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies') && !/[ae]ies$/.test(word)) return `${word.slice(0, -3)}y`;

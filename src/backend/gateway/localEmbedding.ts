@@ -4,7 +4,8 @@
  * character trigrams of each token (0.25, which makes near spellings similar). Each feature is
  * hashed (FNV-1a) to a dimension and a sign; the vector is scaled to unit length, so a dot
  * product is the cosine similarity. Similar vectors mean shared words, not shared meaning. Its
- * tokens are those of before numbers counted in search (`numbers: false`): a model's vectors do
+ * tokens are those of before numbers counted in search and contractions were written out
+ * (`numbers: false, contractions: false`): a model's vectors do
  * not change under the same name, so vectors stored earlier stay comparable with new ones.
  */
 import { tokenize } from '../search/tokenize';
@@ -28,7 +29,7 @@ export function hashingEmbedding(text: string, dimensions = LOCAL_EMBEDDING_DEFA
     const hash = fnv1a(feature);
     vector[hash % dimensions]! += hash & 0x80000000 ? -weight : weight;
   };
-  const tokens = tokenize(text, { numbers: false });
+  const tokens = tokenize(text, { numbers: false, contractions: false });
   tokens.forEach((token, i) => {
     add(`w:${token}`, 1);
     if (i > 0) add(`b:${tokens[i - 1]} ${token}`, 0.5);

@@ -5,8 +5,9 @@
  * become pairs of characters (`src/common/terms.ts`). A number is a term at any length ("ledger
  * 4", "§4") and an ordinal also yields its number ("4th" → `4th`, `4`); a figure with separators
  * ("3.5", "1.139.1") gives its parts of two digits or more; single letters are not terms.
+ * Contractions are written out ("haven't" → "have not"), so they are stop words, not "haven".
  */
-import { splitCjk, stem, STOP_WORDS } from '../../common/terms';
+import { expandContractions, splitCjk, stem, STOP_WORDS } from '../../common/terms';
 
 /** A figure with separators ("3.5", "1.139.1", "1,000"), then runs of letters and digits. */
 const WORD = /\p{Nd}+(?:[.,]\p{Nd}+)+(?![\p{L}\p{N}])|[\p{L}\p{N}]+/gu;
@@ -24,6 +25,11 @@ export interface TokenizeOptions {
    * that the vectors it gave before stay comparable with the ones it gives now.
    */
   numbers?: boolean;
+  /**
+   * English contractions written out first ("haven't" → "have not"; the default). `false`: split
+   * at the apostrophe as before ("haven", "t"), for `local-hashing-embed`'s vectors likewise.
+   */
+  contractions?: boolean;
 }
 
 function emit(out: string[], raw: string, numbers: boolean): void {
@@ -42,7 +48,8 @@ function emit(out: string[], raw: string, numbers: boolean): void {
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const numbers = options.numbers ?? true;
   const out: string[] = [];
-  for (const match of text.matchAll(WORD)) {
+  const words = (options.contractions ?? true) ? expandContractions(text) : text;
+  for (const match of words.matchAll(WORD)) {
     if (FIGURE.test(match[0])) {
       // Measured: a figure as one term ("3.5") or as all its digits ranked MT-RAG's first turns
       // and DocChat's answer sets worse, so its parts count as they always did.

@@ -69,6 +69,18 @@ describe('relevance: saying no', () => {
     );
   });
 
+  it('reads a contraction as the words it stands for, not as a word no passage holds', () => {
+    const found = [{ score: 4, content: 'In a folder you have not trusted, DocChat stays available.', heading: 'Restricted Mode' }];
+    assert.deepEqual(relevantPassages("Can I use DocChat in a folder I haven't trusted?", found), found);
+    assert.deepEqual(
+      relevantPassages('What happens when my documents don’t have the answer?', [
+        passage(2, 'When the documents have no answer, the chat says so.'),
+      ]).length,
+      1,
+    );
+    assert.deepEqual([...matchTerms("I've synced, isn't it?")], ['sync']);
+  });
+
   it('counts words from the file name and heading too, and plural forms as one', () => {
     const row = { score: 1, content: 'Kept ten years.', filename: 'invoices.md', heading: 'Retention' };
     assert.equal(weightedCoverage(queryWeights('invoice retention', [row]), row), 1);

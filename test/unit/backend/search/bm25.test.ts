@@ -87,6 +87,22 @@ describe('backend: BM25 index', () => {
     assert.ok(hits.every((h) => h.doc >= 2500));
   });
 
+  it('writes English contractions out, so they are stop words and not the words "haven" or "ve"', () => {
+    assert.deepEqual(tokenize("Can I sync a folder I haven't trusted?"), ['sync', 'folder', 'trusted']);
+    assert.deepEqual(tokenize('You’re sure it doesn’t, won’t or can’t? We’ve, I’ll, they’d, I’m'), ['sure']);
+    // "needn't" keeps its verb; a possessive keeps its noun; quotes around a word are not contractions.
+    assert.deepEqual(tokenize("needn't the company's 'draft'"), ['need', 'company', 'draft']);
+    // local-hashing-embed's tokens are as before, so vectors stored earlier stay comparable.
+    assert.deepEqual(tokenize("haven't you've", { numbers: false, contractions: false }), ['haven', 've']);
+    const index = new StoreIndex();
+    index.addFile('f', [{ text: 'In a folder you have not trusted, DocChat stays available.', heading: 'Restricted Mode' }]);
+    index.addFile('g', [{ text: 'The haven of the don: a story.', heading: 'Fiction' }]);
+    assert.deepEqual(
+      index.search("Can I use DocChat in a folder I haven't trusted?", { maxResults: 5 }).map((hit) => hit.fileId),
+      ['f'],
+    );
+  });
+
   it('tokenizes numbers of any length as terms, single letters not', () => {
     assert.deepEqual(tokenize('ledger 4'), ['ledger', '4']);
     assert.deepEqual(tokenize('§4 and item 7'), ['4', 'item', '7']);
