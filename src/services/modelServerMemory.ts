@@ -6,7 +6,8 @@
 import { atFirstUse } from '../common/atFirstUse';
 import type * as ModelServers from './modelServers';
 import { StateKeys } from '../common/constants';
-import type { UnavailableModel } from '../chatCore/modelCatalog';
+import { ModelRefusals, type UnavailableModel } from '../chatCore/modelCatalog';
+import { Emitter } from '../common/emitter';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const modelServers = atFirstUse(() => require('./modelServers') as typeof ModelServers);
@@ -25,10 +26,24 @@ const CHOICE_KEY = StateKeys.modelServer;
 
 export class ModelServerMemory {
   /**
-   * Models found unusable this session (refused for chat, or their server does not answer), with
-   * the reason: the chat's model list and "Use a Language Model…" mark them. Not kept.
+   * Models whose server does not answer, with the reason: the chat's model list and "Use a
+   * Language Model…" mark them until the server answers again. Not kept.
    */
   readonly unavailable = new Map<string, UnavailableModel>();
+  /** Models a server refused for chat this session, per server and model (see `ModelRefusals`). */
+  readonly refusals = new ModelRefusals();
+
+  private readonly chosen = new Emitter<ModelServerChoice | undefined>();
+  /**
+   * The user chose a model with "Use a Language Model…" (undefined: stopped using one), once
+   * DocChat's connection forwards chat to it: the chat follows the choice.
+   */
+  readonly onDidChoose = this.chosen.event;
+
+  /** Tells the chat that the user chose `choice` (see `onDidChoose`). */
+  announce(choice: ModelServerChoice | undefined): void {
+    this.chosen.fire(choice);
+  }
 
   constructor(
     private readonly state: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> | Promise<void> },
