@@ -7,7 +7,6 @@ import { atFirstUse } from '../common/atFirstUse';
 import type * as ModelServers from './modelServers';
 import { StateKeys } from '../common/constants';
 import { ModelRefusals, type UnavailableModel } from '../chatCore/modelCatalog';
-import { Emitter } from '../common/emitter';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const modelServers = atFirstUse(() => require('./modelServers') as typeof ModelServers);
@@ -33,16 +32,20 @@ export class ModelServerMemory {
   /** Models a server refused for chat this session, per server and model (see `ModelRefusals`). */
   readonly refusals = new ModelRefusals();
 
-  private readonly chosen = new Emitter<ModelServerChoice | undefined>();
+  private readonly followers = new Set<(choice: ModelServerChoice | undefined) => void>();
+
   /**
    * The user chose a model with "Use a Language Model…" (undefined: stopped using one), once
    * DocChat's connection forwards chat to it: the chat follows the choice.
    */
-  readonly onDidChoose = this.chosen.event;
+  onDidChoose(listener: (choice: ModelServerChoice | undefined) => void): { dispose(): void } {
+    this.followers.add(listener);
+    return { dispose: () => this.followers.delete(listener) };
+  }
 
   /** Tells the chat that the user chose `choice` (see `onDidChoose`). */
   announce(choice: ModelServerChoice | undefined): void {
-    this.chosen.fire(choice);
+    for (const listener of [...this.followers]) listener(choice);
   }
 
   constructor(
