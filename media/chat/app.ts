@@ -471,7 +471,8 @@ export class ChatApp {
     const option = (value: string, text: string) => h('option', { text, attrs: { value } });
     const groups: HTMLElement[] = [];
     if (selectedModel && !this.models.models.some((m) => m.id === selectedModel)) {
-      groups.push(option(selectedModel, l10n.t('{0} (not in the current list)', selectedModel)));
+      // While the list loads (a model just chosen with "Use a Language Model…"), it is not known yet.
+      groups.push(option(selectedModel, this.models.loading ? selectedModel : l10n.t('{0} (not in the current list)', selectedModel)));
     }
     groups.push(
       h(
@@ -503,7 +504,12 @@ export class ChatApp {
     this.temperatureLabel.hidden = !sampling;
     this.maxTokensLabel.hidden = !sampling;
     this.samplingNote.hidden = sampling;
-    this.modelSelect.title = this.models.loading ? l10n.t('Loading models…') : l10n.t('Model: {0}', selectedModel);
+    const unavailable = this.models.models.find((m) => m.id === selectedModel)?.unavailable;
+    this.modelSelect.title = this.models.loading
+      ? l10n.t('Loading models…')
+      : unavailable
+        ? l10n.t('Model: {0} — unavailable: {1}', selectedModel, unavailable)
+        : l10n.t('Model: {0}', selectedModel);
 
     const grounded = conversation ? groundingStores(conversation.options) : [];
     const names = grounded.map((s) => s.name).join(', ');

@@ -15,6 +15,39 @@ export interface UnavailableModel {
   server?: boolean;
 }
 
+/** The origin of Local mode's model list when its backend forwards chat to the model server at `url`. */
+export function localModelOrigin(url: string): string {
+  return `local+${url}`;
+}
+
+/**
+ * The models a server refused for chat this session ("whisper-1" does not support chat), with the
+ * server's reason, per server (the model list's origin) and model id: a list asked again (Refresh
+ * Model List, the server started again) still marks them, and another server's model of the same
+ * name is not marked. An answer from the model drops its mark. Not kept between sessions.
+ */
+export class ModelRefusals {
+  private readonly reasons = new Map<string, string>();
+
+  private static key(origin: string, model: string): string {
+    return `${origin}\n${model}`;
+  }
+
+  refuse(origin: string, model: string, reason: string): void {
+    this.reasons.set(ModelRefusals.key(origin, model), reason);
+  }
+
+  /** Why the server at `origin` refused `model`, or undefined when it did not. */
+  reason(origin: string, model: string): string | undefined {
+    return this.reasons.get(ModelRefusals.key(origin, model));
+  }
+
+  /** Forgets a refusal (the model answered, or the user chose it again); false when there was none. */
+  clear(origin: string, model: string): boolean {
+    return this.reasons.delete(ModelRefusals.key(origin, model));
+  }
+}
+
 export interface ModelLister {
   listCompletionModels(options?: { signal?: AbortSignal }): Promise<ReadonlyArray<{ id: string }>>;
 }
@@ -63,11 +96,12 @@ function documentedModels(server: ModelServer): string[] {
 }
 
 /**
- * The setting wins when set (unless it is marked unavailable); otherwise the local model when
- * offered, else the first one that is not marked unavailable.
+ * The setting wins when set, also when it is marked unavailable (the chat shows it marked, and
+ * asking says why: nothing switches to another model without the user); otherwise the local
+ * model when offered, else the first one that is not marked unavailable.
  */
 export function pickDefaultModel(options: readonly ModelOption[], configured: string): string | undefined {
-  if (configured && !options.some((o) => o.id === configured && o.unavailable)) {
+  if (configured) {
     return configured;
   }
   const completion = options.filter((o) => o.kind === 'completion' && !o.unavailable);
@@ -82,27 +116,38 @@ export class ModelCatalog {
   private configuredDefault = '';
   private ids: readonly string[] = [];
   private error: string | undefined;
+  /** Where the list comes from (see `load`): the server a refusal is remembered for. */
+  private origin = '';
 
   constructor(
     private readonly storage: KeyValueStore,
     private readonly now: () => number = Date.now,
     /**
-     * Models found unusable this session, with the reason (shared with "Use a Language Model…"):
-     * marked in the list until a forced refresh (Refresh Model List) asks the server again.
+     * Models whose server does not answer, with the reason (shared with "Use a Language Model…"):
+     * marked in the list until the server answers or a forced refresh (Refresh Model List) asks it.
      */
     private readonly unavailable: Map<string, UnavailableModel> = new Map(),
+    /** Models their server refused for chat this session (shared with "Use a Language Model…"). */
+    private readonly refusals: ModelRefusals = new ModelRefusals(),
   ) {}
 
   get state(): ModelCatalogState {
     return this.current;
   }
 
+  /** Why the current server refused `model` for chat this session, or undefined. */
+  refusal(model: string): string | undefined {
+    return model === LOCAL_CHAT_MODEL ? undefined : this.refusals.reason(this.origin, model);
+  }
+
   /**
-   * `model` answered: its server answers again, so no model is "server not answering" any more
-   * (a model the server refused stays marked). False when nothing changed.
+   * `model` answered: its server answers again, so no model is "server not answering" any more,
+   * and `model` itself is no longer refused (another model the server refused stays marked).
+   * False when nothing changed.
    */
   markAnswered(model: string): boolean {
-    if (!this.unavailable.get(model)?.server) return false;
+    const refused = this.refusals.clear(this.origin, model);
+    if (!refused && !this.unavailable.get(model)?.server) return false;
     for (const [id, mark] of this.unavailable) if (mark.server) this.unavailable.delete(id);
     this.set(this.ids, this.configuredDefault, this.error);
     return true;
@@ -110,14 +155,13 @@ export class ModelCatalog {
 
   /**
    * Marks `model` unavailable for `reason`; with `server`, every model of the language-model
-   * server (all but local-extractive) too. Kept in the list, marked, until a forced refresh.
+   * server (all but local-extractive) too, until the server answers again. Without `server`, the
+   * server refused the model: remembered for this server for the session (see `ModelRefusals`).
    */
   markUnavailable(model: string, reason: string, server = false): ModelCatalogState {
-    const ids = server ? [model, ...this.ids.filter((id) => id !== LOCAL_CHAT_MODEL)] : [model];
-    for (const id of ids) {
-      // A model the server refused stays marked with that reason when the whole server stops.
-      if (id === LOCAL_CHAT_MODEL || (server && this.unavailable.has(id) && !this.unavailable.get(id)!.server)) continue;
-      this.unavailable.set(id, { reason, ...(server ? { server } : {}) });
+    if (model !== LOCAL_CHAT_MODEL && !server) this.refusals.refuse(this.origin, model, reason);
+    if (server) {
+      for (const id of [model, ...this.ids]) if (id !== LOCAL_CHAT_MODEL) this.unavailable.set(id, { reason, server });
     }
     return this.set(this.ids, this.configuredDefault, this.error);
   }
@@ -134,6 +178,8 @@ export class ModelCatalog {
     server: ModelServer = 'gateway',
   ): Promise<ModelCatalogState> {
     this.server = server;
+    this.origin = origin;
+    // A refusal stays (it is the model's, see `ModelRefusals`); whether the server answers is asked again.
     if (force) this.unavailable.clear();
     const cached = this.storage.get<CachedList>(CACHE_KEY);
     const usable = cached && cached.origin === origin && Array.isArray(cached.ids) ? cached : undefined;
@@ -178,8 +224,9 @@ export class ModelCatalog {
     this.configuredDefault = configuredDefault;
     this.error = error;
     const models = modelOptions(ids, this.server).map((m) => {
-      const mark = this.unavailable.get(m.id);
-      return mark ? { ...m, unavailable: mark.reason } : m;
+      // A refusal says more than "server not answering": it stays when the whole server stops.
+      const reason = this.refusal(m.id) ?? this.unavailable.get(m.id)?.reason;
+      return reason ? { ...m, unavailable: reason } : m;
     });
     const defaultModel = pickDefaultModel(models, configuredDefault);
     this.current = { models, loading: false, ...(error ? { error } : {}), ...(defaultModel ? { defaultModel } : {}) };

@@ -6,7 +6,7 @@
 import { atFirstUse } from '../common/atFirstUse';
 import type * as ModelServers from './modelServers';
 import { StateKeys } from '../common/constants';
-import type { UnavailableModel } from '../chatCore/modelCatalog';
+import { ModelRefusals, type UnavailableModel } from '../chatCore/modelCatalog';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const modelServers = atFirstUse(() => require('./modelServers') as typeof ModelServers);
@@ -25,10 +25,28 @@ const CHOICE_KEY = StateKeys.modelServer;
 
 export class ModelServerMemory {
   /**
-   * Models found unusable this session (refused for chat, or their server does not answer), with
-   * the reason: the chat's model list and "Use a Language Model…" mark them. Not kept.
+   * Models whose server does not answer, with the reason: the chat's model list and "Use a
+   * Language Model…" mark them until the server answers again. Not kept.
    */
   readonly unavailable = new Map<string, UnavailableModel>();
+  /** Models a server refused for chat this session, per server and model (see `ModelRefusals`). */
+  readonly refusals = new ModelRefusals();
+
+  private readonly followers = new Set<(choice: ModelServerChoice | undefined) => void>();
+
+  /**
+   * The user chose a model with "Use a Language Model…" (undefined: stopped using one), once
+   * DocChat's connection forwards chat to it: the chat follows the choice.
+   */
+  onDidChoose(listener: (choice: ModelServerChoice | undefined) => void): { dispose(): void } {
+    this.followers.add(listener);
+    return { dispose: () => this.followers.delete(listener) };
+  }
+
+  /** Tells the chat that the user chose `choice` (see `onDidChoose`). */
+  announce(choice: ModelServerChoice | undefined): void {
+    for (const listener of [...this.followers]) listener(choice);
+  }
 
   constructor(
     private readonly state: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> | Promise<void> },

@@ -34,6 +34,12 @@ export type AnswerStream = AsyncGenerator<AnswerEvent, AnswerEnd | undefined, un
 export const done = (result: AnswerResult): AnswerEnd => ({ type: 'done', result });
 export const failed = (error: ChatErrorInfo): AnswerEnd => ({ type: 'error', error });
 
+/** An answer that ends with `error` before asking anyone (its failure is already known). */
+// eslint-disable-next-line require-yield -- an answer is an async generator, this one ends at once
+export async function* failedAnswer(error: ChatErrorInfo): AnswerStream {
+  return failed(error);
+}
+
 export interface AnswerSink {
   event(event: AnswerEvent): void;
   /** Called exactly once, last. */

@@ -15,7 +15,7 @@ import type * as ConversationStoreModule from './conversationStore';
 import { ConversationFile, conversationFolder } from './conversationFile';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { groundingStores } from '../../chatCore/conversationStores';
-import { ModelCatalog } from '../../chatCore/modelCatalog';
+import { localModelOrigin, ModelCatalog } from '../../chatCore/modelCatalog';
 import { QueryRewriter } from '../../chatCore/searchQuery';
 import { citedStatements } from '../../chatCore/citations';
 import { isOpenableLink } from '../../chatCore/links';
@@ -63,7 +63,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     private readonly log: Logger,
   ) {
     super();
-    this.models = new ModelCatalog(context.globalState, Date.now, services.modelServer.unavailable);
+    this.models = new ModelCatalog(context.globalState, Date.now, services.modelServer.unavailable, services.modelServer.refusals);
     this._register(
       services.connection.onDidChange(() => {
         void this.loadModels(false);
@@ -134,6 +134,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         this.models.markUnavailable(model, unavailable.reason, unavailable.server);
         this.panel?.post({ type: 'models', catalog: this.models.state });
       },
+      refusal: (model) => this.models.refusal(model),
       modelAnswered: (model) => {
         if (this.models.markAnswered(model)) this.panel?.post({ type: 'models', catalog: this.models.state });
       },
@@ -221,7 +222,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const modelServer = this.services.modelServer.choice;
     return (
       gatewayUrl ||
-      (state.kind === 'local' ? `local${modelServer ? `+${modelServer.url}` : ''}` : state.kind === 'remote' ? state.url : state.kind)
+      (state.kind === 'local'
+        ? modelServer
+          ? localModelOrigin(modelServer.url)
+          : 'local'
+        : state.kind === 'remote'
+          ? state.url
+          : state.kind)
     );
   }
 
@@ -290,6 +297,16 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   newChat(): void {
     this.session.newChat();
+  }
+
+  /**
+   * The user chose `model` with "Use a Language Model…" (or stopped using one: local-extractive):
+   * the chat's conversation answers with it from its next question, whichever model was picked
+   * in it (the latest choice wins; the chat's model picker switches back), and new chats start
+   * from it. Other stored conversations keep the model they have.
+   */
+  followModelChoice(model: string): Promise<void> {
+    return this.session.follow(model);
   }
 
   addContext(items: ContextItem[]): void {

@@ -93,6 +93,19 @@ function modelServerDown(error: DocChatError, server: LocalModelServer | undefin
 }
 
 /**
+ * The server refused `model` for chat, for `reason`. Retry would only fail again: another model
+ * (or, in Local mode, local-extractive) is the way forward. `local`: Local mode's own backend.
+ */
+export function refusedModelError(model: string, reason: string, local: boolean): ChatErrorInfo {
+  return {
+    kind: 'model_unavailable',
+    message: l10n.t('{0} cannot answer chat questions: {1}.', model, reason),
+    actions: ['chooseModel', ...(local ? (['useLocalExtractive'] as const) : [])],
+    unavailable: { reason },
+  };
+}
+
+/**
  * `local`: the service that failed is Local mode's own backend (not a server the user configured).
  * `modelServer`: the server Local mode's backend forwards chat to, when one is chosen.
  */
@@ -114,13 +127,7 @@ export function toChatError(
   const backToLocal: ErrorAction[] = local ? ['useLocalExtractive'] : [];
   const refused = gateway ? refusedModelReason(error, model) : undefined;
   if (refused !== undefined && model) {
-    // Retry would only fail again: another model (or local-extractive) is the way forward.
-    return {
-      kind: 'model_unavailable',
-      message: l10n.t('{0} cannot answer chat questions: {1}.', model, refused),
-      actions: ['chooseModel', ...backToLocal],
-      unavailable: { reason: refused },
-    };
+    return refusedModelError(model, refused, local);
   }
   if (gateway && local && modelServerDown(error, modelServer)) {
     // It may be started again, so Retry is a way forward here.

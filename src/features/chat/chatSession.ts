@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { Emitter } from '../../common/emitter';
 import { parseToolCommand, type ToolGateway } from '../gatewayTools';
 import { type AnswerGateway, describeAnswerFailure, generateAnswer, type LocalServices } from './answerGenerator';
-import { type AnswerEnd, type AnswerEvent, type AnswerStream, consumeAnswer } from './answerStream';
+import { type AnswerEnd, type AnswerEvent, type AnswerStream, consumeAnswer, failedAnswer } from './answerStream';
+import { refusedModelError } from './chatErrors';
 import type { ConversationStore } from './conversationStore';
 import type { FlushScheduler } from './deltaCoalescer';
 import { describeToolFailure, toolAnswer } from './toolAnswer';
@@ -70,6 +71,11 @@ export interface ChatEnvironment {
   modelUnavailable?(model: string, unavailable: { reason: string; server?: boolean }): void;
   /** `model` answered (its server answers): a mark that its server does not answer is dropped. */
   modelAnswered?(model: string): void;
+  /**
+   * Why the server refused `model` for chat this session, or undefined: a question to it is
+   * answered with the same note at once, without a request that would fail again.
+   */
+  refusal?(model: string): string | undefined;
 }
 
 export interface ChatSessionOptions {
@@ -237,6 +243,15 @@ export class ChatSession {
 
   setModel(model: string): void {
     this.changeOptions((o) => (o.model = model));
+  }
+
+  /**
+   * The model chosen outside the chat ("Use a Language Model…"): the shown conversation takes it,
+   * once the stored conversations are read (the one shown then is the one that follows).
+   */
+  async follow(model: string): Promise<void> {
+    await this.store.opened;
+    if (this.store.active({}).options.model !== model) this.setModel(model);
   }
 
   setSampling(sampling: SamplingOptions): void {
@@ -475,6 +490,12 @@ export class ChatSession {
     const model = conversation.options.model ?? this.env.defaultModel();
     const legacy = isLegacyModel(model);
     const { options } = conversation;
+    const refused = this.env.refusal?.(model);
+    if (refused !== undefined) {
+      // Known this session: the same note as the refusal itself, and no request that fails again.
+      const error = refusedModelError(model, refused, clients.local?.gateway === true);
+      return { stream: failedAnswer(error), describe: () => error, fields: { model } };
+    }
     const settings = this.env.settings();
     const job = {
       question: question.content,

@@ -10,6 +10,7 @@ import type { SelectionSource, StoreOption } from '../../chatCore/protocol';
 import type { PassageDocuments } from '../search';
 import { pickStores } from '../stores';
 import { ChatSourceOpener } from './sourceOpener';
+import { LOCAL_CHAT_MODEL } from '../../chatCore/modelTraits';
 
 export type { ChatContextPassage } from './contextArgument';
 export { toChatError } from './chatErrors';
@@ -74,6 +75,10 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     }, 0);
   });
   context.subscriptions.push({ dispose: () => clearTimeout(deferred) });
+  // "Use a Language Model…" (or Stop Using a Language Model): the chat answers with the choice.
+  context.subscriptions.push(
+    services.modelServer.onDidChoose((choice) => void chat().followModelChoice(choice?.model ?? LOCAL_CHAT_MODEL)),
+  );
   context.subscriptions.push(
     opener,
     firstConnection,

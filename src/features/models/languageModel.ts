@@ -3,6 +3,7 @@ import { SecretKeys } from '../../common/constants';
 import type { Services } from '../../services';
 import { atFirstUse } from '../../common/atFirstUse';
 import type { ModelServerChoice } from '../../services/modelServerMemory';
+import { localModelOrigin } from '../../chatCore/modelCatalog';
 import type * as ModelServers from '../../services/modelServers';
 import type { ProbedServer } from '../../services/modelServers';
 
@@ -26,7 +27,8 @@ const ENTER_URL: ServerItem = {
 /**
  * "Use a Language Model…" (Local mode): pick a model of an OpenAI-compatible server found on this
  * machine's usual ports, or of a server at a URL the user gives. The local backend then forwards
- * chat to it, and the chat's model picker lists its models beside `local-extractive`.
+ * chat to it, the chat's model picker lists its models beside `local-extractive`, and the chat
+ * (the conversation it shows, whichever model was picked in it) and new chats answer with it.
  */
 
 export async function useLanguageModel(services: Services, log: ReturnType<Services['log']['child']>): Promise<void> {
@@ -62,12 +64,12 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
     const { detectModelServers, modelServerCandidates } = modelServers();
     void detectModelServers(modelServerCandidates(process.env.DOCCHAT_MODEL_SERVER_PORTS), { signal: abort.signal }).then((servers) => {
       log.info(`Model servers found: ${servers.map((s) => `${s.name} at ${s.url} (${s.models.length} models)`).join(', ') || 'none'}`);
-      const unavailable = services.modelServer.unavailable;
+      const { unavailable, refusals } = services.modelServer;
       const found = servers.flatMap((server) =>
         server.models.map((model): ServerItem => {
           // The server answered just now: "not answering" no longer holds; a refusal of the model does.
           if (unavailable.get(model)?.server) unavailable.delete(model);
-          const reason = unavailable.get(model)?.reason;
+          const reason = refusals.reason(localModelOrigin(server.url), model);
           return {
             label: `$(sparkle) ${model}`,
             description: `${server.name} · ${server.url}`,
@@ -102,7 +104,10 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
     await services.modelServer.set(undefined);
     await services.secrets.delete(SecretKeys.modelServerKey);
     await services.connection.rebuild('language model removed');
-    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat answers with local-extractive again.'));
+    services.modelServer.announce(undefined);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('DocChat: the chat and new chats answer with local-extractive again, whichever model the chat had.'),
+    );
     return;
   }
   const pick = chosen.pick ?? (chosen.enterUrl ? await askForServer() : undefined);
@@ -116,14 +121,14 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
     await services.secrets.delete(SecretKeys.modelServerKey);
   }
   await services.modelServer.set(choice);
+  // Chosen again after the server refused it: the user asks to try it; the next answer says again.
+  services.modelServer.refusals.clear(localModelOrigin(choice.url), choice.model);
   await services.connection.rebuild('language model chosen');
   log.info(`Local mode forwards chat to ${choice.url} (${choice.model})`);
+  // The user's latest choice: the chat follows it, also when a model was picked in the chat.
+  services.modelServer.announce(choice);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      "DocChat: new chats now answer with {0} from {1}; the chat's model picker switches between it and local-extractive.",
-      choice.model,
-      choice.name,
-    ),
+    vscode.l10n.t('DocChat: the chat and new chats now answer with {0} from {1}, whichever model the chat had.', choice.model, choice.name),
   );
 }
 

@@ -9,6 +9,7 @@ import { ConversationStore } from '../../../../src/features/chat/conversationSto
 import type { ToolGateway } from '../../../../src/features/gatewayTools';
 import type { HostMessage } from '../../../../src/chatCore/protocol';
 import { QueryRewriter } from '../../../../src/chatCore/searchQuery';
+import { localModelOrigin, ModelCatalog, ModelRefusals } from '../../../../src/chatCore/modelCatalog';
 import { chatChunk, ScriptServer, sendChunked, sendJson, sseBody } from '../../../support/servers/scriptServer';
 import { MemoryState, testEnvironment } from './fixtures';
 
@@ -241,6 +242,71 @@ describe('chat session', () => {
     await t.session.whenIdle();
     assert.equal(answer.error?.message, 'whisper-1 cannot answer chat questions: "whisper-1" does not support chat.');
     assert.deepEqual(marked, [['whisper-1', { reason: '"whisper-1" does not support chat' }]]);
+  });
+
+  it('a model the server refused stays chosen: asked again, the same note comes at once without a request', async () => {
+    // Wired as the chat's controller wires it: the session asks the model list what was refused.
+    let refuse = true;
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      refuse
+        ? sendJson(res, 400, { error: { message: 'Upstream server: "whisper-1" does not support chat' } })
+        : sendChunked(res, sseBody([chatChunk('Heard.'), chatChunk(undefined, { finish_reason: 'stop' })])),
+    );
+    const origin = localModelOrigin('http://127.0.0.1:8000/v1');
+    const refusals = new ModelRefusals();
+    const catalog = new ModelCatalog(new MemoryState(), Date.now, new Map(), refusals);
+    const lister = { listCompletionModels: async () => ['local-extractive', 'tiny-chat', 'whisper-1'].map((id) => ({ id })) };
+    await catalog.load(lister, origin, 'whisper-1', false, 'local');
+    const local = { documents: true, gateway: true, modelServer: { url: 'http://127.0.0.1:8000/v1', name: 'vLLM' } };
+    const t = setup({
+      clients: () => ({ gateway, documents: undefined, local }),
+      defaultModel: () => catalog.state.defaultModel ?? 'local-extractive',
+      modelUnavailable: (model, unavailable) => catalog.markUnavailable(model, unavailable.reason, unavailable.server),
+      modelAnswered: (model) => catalog.markAnswered(model),
+      refusal: (model) => catalog.refusal(model),
+    });
+    const first = (await t.session.ask('Hi?'))!;
+    await t.session.whenIdle();
+    const note = 'whisper-1 cannot answer chat questions: "whisper-1" does not support chat.';
+    assert.equal(first.error?.message, note);
+    assert.equal(catalog.state.defaultModel, 'whisper-1', 'the chat still shows the refused model: nothing switched');
+    assert.equal(catalog.state.models.find((m) => m.id === 'whisper-1')?.unavailable, '"whisper-1" does not support chat');
+
+    const again = (await t.session.ask('Hi again?'))!;
+    await t.session.whenIdle();
+    assert.equal(again.model, 'whisper-1');
+    assert.equal(again.status, 'error');
+    assert.equal(again.error?.message, note, 'the same clear note');
+    assert.deepEqual(again.error?.actions, ['chooseModel', 'useLocalExtractive'], 'its buttons do the switching');
+    assert.equal(server.count('POST', '/v1/chat/completions'), 1, 'no request that would fail again');
+
+    // Chosen again with "Use a Language Model…" (its refusal is forgotten), the model is asked again.
+    refuse = false;
+    refusals.clear(origin, 'whisper-1');
+    const answered = (await t.session.ask('And now?'))!;
+    await t.session.whenIdle();
+    assert.equal(answered.status, 'done');
+    assert.equal(server.count('POST', '/v1/chat/completions'), 2);
+    assert.equal(catalog.refusal('whisper-1'), undefined);
+  });
+
+  it('follows a model chosen outside the chat in the shown conversation, also after a model was picked in it by hand', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(res, sseBody([chatChunk('From tiny-chat.'), chatChunk(undefined, { finish_reason: 'stop' })])),
+    );
+    const t = setup({ defaultModel: () => 'local-extractive' });
+    t.session.setModel('local-extractive'); // the note's "Use local-extractive" button, or the select
+    await t.session.follow('tiny-chat');
+    assert.equal(t.session.current.options.model, 'tiny-chat');
+    const options = t.posted.filter((m) => m.type === 'options');
+    assert.deepEqual(options.at(-1), { type: 'options', conversationId: t.session.current.id, options: { model: 'tiny-chat' } });
+    await t.session.ask('Hi?');
+    await t.session.whenIdle();
+    assert.equal(server.requests.find((r) => r.path === '/v1/chat/completions')?.json?.model, 'tiny-chat', 'the next question goes to it');
+    t.session.newChat();
+    assert.equal(t.session.current.options.model, 'tiny-chat', 'new chats start from it');
+    await t.session.follow('local-extractive');
+    assert.equal(t.session.current.options.model, 'local-extractive', 'Stop Using a Language Model: back to local-extractive');
   });
 
   it('tells the environment which model answered, so a mark that its server does not answer is dropped', async () => {

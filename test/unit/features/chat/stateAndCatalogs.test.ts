@@ -5,7 +5,9 @@ import { DeltaCoalescer, type FlushScheduler } from '../../../../src/features/ch
 import {
   type KeyValueStore,
   MODEL_LIST_TTL_MS,
+  localModelOrigin,
   ModelCatalog,
+  ModelRefusals,
   isLegacyModel,
   type UnavailableModel,
 } from '../../../../src/chatCore/modelCatalog';
@@ -215,9 +217,10 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
     assert.equal(source.calls.count, 4, 'another gateway has its own list');
   });
 
-  it('marks a model found unusable with its reason for the session, not as the default, until Refresh Model List asks again', async () => {
+  it('marks a model found unusable with its reason for the session, and keeps it as the default (nothing switches silently)', async () => {
     const unusable = new Map<string, UnavailableModel>();
-    const catalog = new ModelCatalog(new MemoryState(), Date.now, unusable);
+    const refusals = new ModelRefusals();
+    const catalog = new ModelCatalog(new MemoryState(), Date.now, unusable, refusals);
     const source = lister(['local-extractive', 'tiny-chat', 'whisper-1']);
     await catalog.load(source, 'local+http://127.0.0.1:8000/v1', 'whisper-1', false, 'local');
     const marked = catalog.markUnavailable('whisper-1', '"whisper-1" does not support chat');
@@ -229,8 +232,12 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
         ['whisper-1', '"whisper-1" does not support chat'],
       ],
     );
-    assert.equal(marked.defaultModel, 'local-extractive', 'a model that cannot chat is not the default of new chats');
-    assert.deepEqual(unusable.get('whisper-1'), { reason: '"whisper-1" does not support chat' }, 'shared with "Use a Language Model…"');
+    assert.equal(marked.defaultModel, 'whisper-1', 'the chosen model stays chosen, shown marked, until the user chooses another');
+    assert.equal(
+      refusals.reason('local+http://127.0.0.1:8000/v1', 'whisper-1'),
+      '"whisper-1" does not support chat',
+      'shared with "Use a Language Model…"',
+    );
     const cached = await catalog.load(source, 'local+http://127.0.0.1:8000/v1', 'whisper-1', false, 'local');
     assert.equal(cached.models.find((m) => m.id === 'whisper-1')?.unavailable, '"whisper-1" does not support chat', 'for the session');
     const server = catalog.markUnavailable('tiny-chat', 'server not answering', true);
@@ -248,8 +255,44 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
     );
     assert.equal(catalog.markAnswered('tiny-chat'), false, 'nothing more to drop');
     const refreshed = await catalog.load(source, 'local+http://127.0.0.1:8000/v1', 'whisper-1', true, 'local');
-    assert.ok(refreshed.models.every((m) => m.unavailable === undefined));
+    assert.deepEqual(
+      refreshed.models.map((m) => m.unavailable),
+      [undefined, undefined, '"whisper-1" does not support chat'],
+      'Refresh Model List asks whether the server answers; the refusal stays for the session',
+    );
     assert.equal(unusable.size, 0);
+  });
+
+  it('remembers a refusal per server and model: kept when the server restarts and is listed again, not for another server, dropped by an answer', async () => {
+    const refusals = new ModelRefusals();
+    const catalog = new ModelCatalog(new MemoryState(), Date.now, new Map(), refusals);
+    const vllm = localModelOrigin('http://127.0.0.1:8000/v1');
+    const up = lister(['local-extractive', 'tiny-chat', 'whisper-1']);
+    const stopped = {
+      listCompletionModels: async () => [
+        { id: 'local-extractive' },
+        { id: 'tiny-chat', unavailable: 'server not answering' },
+        { id: 'whisper-1', unavailable: 'server not answering' },
+      ],
+    };
+    await catalog.load(up, vllm, 'tiny-chat', false, 'local');
+    catalog.markUnavailable('whisper-1', '"whisper-1" does not support chat');
+    const whisper = (state: { models: readonly { id: string; unavailable?: string }[] }) =>
+      state.models.find((m) => m.id === 'whisper-1')?.unavailable;
+    assert.equal(whisper(await catalog.load(stopped, vllm, 'tiny-chat', true, 'local')), '"whisper-1" does not support chat');
+    const restarted = await catalog.load(up, vllm, 'tiny-chat', true, 'local');
+    assert.equal(whisper(restarted), '"whisper-1" does not support chat', 'the server started again and was listed: still refused');
+    assert.equal(restarted.models.find((m) => m.id === 'tiny-chat')?.unavailable, undefined);
+    assert.equal(catalog.refusal('whisper-1'), '"whisper-1" does not support chat');
+
+    const other = await catalog.load(up, localModelOrigin('http://127.0.0.1:11434/v1'), 'tiny-chat', false, 'local');
+    assert.equal(whisper(other), undefined, "another server's whisper-1 was not refused");
+    assert.equal(catalog.refusal('whisper-1'), undefined);
+
+    await catalog.load(up, vllm, 'tiny-chat', false, 'local');
+    assert.equal(catalog.markAnswered('whisper-1'), true, 'an answer from the model');
+    assert.equal(whisper(catalog.state), undefined);
+    assert.equal(refusals.reason(vllm, 'whisper-1'), undefined);
   });
 
   it('marks the models the backend lists as unavailable (a model server that stopped) with its reason', async () => {
@@ -264,7 +307,9 @@ describe('chat model list: cached, refreshable, legacy models marked', () => {
         ['tiny-chat', 'server not answering'],
       ],
     );
-    assert.equal(state.defaultModel, 'local-extractive');
+    assert.equal(state.defaultModel, 'tiny-chat', 'the chosen model stays chosen, shown marked: asking says the server does not answer');
+    const unchosen = await new ModelCatalog(new MemoryState()).load(source, 'local', '', true, 'local');
+    assert.equal(unchosen.defaultModel, 'local-extractive', 'with none chosen, one that answers');
   });
 
   it('keeps the last list (or the documented models) and shows the error when listing fails', async () => {

@@ -876,6 +876,27 @@ describe('chat webview', () => {
     );
   });
 
+  it('keeps showing a refused model as chosen, its reason in the option and the tooltip; a model just chosen is not "not in the list" while the list loads', () => {
+    const t = setup();
+    t.send(t.state(conversation([question], { options: {} })));
+    const models = (loading: boolean, ids: Array<{ id: string; unavailable?: string }>) =>
+      t.send({
+        type: 'models',
+        catalog: { loading, defaultModel: 'whisper-1', models: ids.map((m) => ({ kind: 'completion' as const, ...m })) },
+      });
+    models(true, [{ id: 'local-extractive' }]);
+    const select = t.$<HTMLSelectElement>('.model-select')!;
+    assert.equal(select.value, 'whisper-1');
+    assert.deepEqual(
+      t.$$('.model-select option').map((o) => o.textContent),
+      ['whisper-1', 'local-extractive'],
+    );
+    models(false, [{ id: 'local-extractive' }, { id: 'whisper-1', unavailable: '"whisper-1" does not support chat' }]);
+    assert.equal(select.value, 'whisper-1', 'the refused model stays chosen until the user chooses');
+    assert.equal(select.selectedOptions[0]?.textContent, 'whisper-1 — unavailable: "whisper-1" does not support chat');
+    assert.equal(select.title, 'Model: whisper-1 — unavailable: "whisper-1" does not support chat');
+  });
+
   it('offers Open Settings when no gateway is configured, posting the action the host maps to the setting', () => {
     const t = setup();
     t.send(t.state(conversation([question, { ...pending('a2', 'r2') }])));
