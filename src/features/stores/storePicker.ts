@@ -46,6 +46,13 @@ function fileCount(store: VectorStore): string {
   return total === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', total.toLocaleString());
 }
 
+/** Long filter text cut short in the hint, so that what to do next still shows in a narrow window. */
+const HINT_TEXT_LIMIT = 24;
+function shortened(text: string): string {
+  const chars = [...text];
+  return chars.length <= HINT_TEXT_LIMIT ? text : `${chars.slice(0, HINT_TEXT_LIMIT - 1).join('')}…`;
+}
+
 /**
  * Shows a store picker set up by `setup`, fills it with the stores once listed (`fill`), and
  * resolves the items accepted (undefined when it is hidden). A failed listing hides it and rejects.
@@ -95,7 +102,7 @@ async function showStorePicker(
         const filter = picker.value.trim();
         const noMatch = !picker.busy && filter !== '' && shownItems(picker.items, filter, picker).length === 0;
         const hint = noMatch
-          ? vscode.l10n.t('No store matches “{0}”: clear the filter text to list every store', filter)
+          ? vscode.l10n.t('No store matches “{0}”: clear the filter text to list every store', shortened(filter))
           : nothingTicked
             ? // Down moves the focus into the list, where Space ticks the highlighted store.
               vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter')
