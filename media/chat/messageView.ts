@@ -532,10 +532,15 @@ export class AnswerView {
       const label = [
         h('span', { className: 'source-number', text: `[${source.number}]` }),
         icon(contextIcon(source)),
-        h('span', { className: 'source-title', text: title }),
-        final && !cited.has(source.number)
-          ? h('span', { className: 'source-uncited', text: l10n.t('not quoted in the answer') })
-          : undefined,
+        // The name and its tag wrap as one: in a narrow chat the tag goes whole under the name.
+        h(
+          'span',
+          { className: 'source-name' },
+          h('span', { className: 'source-title', text: title }),
+          final && !cited.has(source.number)
+            ? h('span', { className: 'source-uncited', text: l10n.t('not quoted in the answer') })
+            : undefined,
+        ),
       ];
       const snippet = excerpts[i];
       return h(

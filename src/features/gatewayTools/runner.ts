@@ -62,6 +62,16 @@ export type ToolOutcome =
       readonly researchId?: string;
     };
 
+/**
+ * The gateway endpoint of each command, relative to the gateway URL the user sets: what a gateway
+ * that lacks the tool is missing.
+ */
+const TOOL_PATHS: Record<ToolCommandName, string> = {
+  web: '/v1/tools/web/search',
+  crawl: '/v1/tools/web/crawl',
+  research: '/v1/tools/web/research',
+};
+
 /** Whole sentences per command, so each can be translated as one (no noun phrase slotted into a frame). */
 type ToolSentence = 'cancelled' | 'local' | 'unavailable' | 'auth' | 'rateLimit' | 'invalid' | 'timeout' | 'failed';
 
@@ -72,7 +82,7 @@ function toolSentence(command: ToolCommandName, sentence: ToolSentence, detail =
     case 'web.local':
       return l10n.t("Web search needs your company's gateway; DocChat's Local mode has none.");
     case 'web.unavailable':
-      return l10n.t('Web search is not available on this gateway. {0}', detail);
+      return l10n.t('Web search is not available on this gateway: it does not provide {0}.', TOOL_PATHS.web);
     case 'web.auth':
       return l10n.t('Web search failed: the gateway did not accept the API key. {0}', detail);
     case 'web.rateLimit':
@@ -86,7 +96,7 @@ function toolSentence(command: ToolCommandName, sentence: ToolSentence, detail =
     case 'crawl.cancelled':
       return l10n.t('Crawling was cancelled.');
     case 'crawl.unavailable':
-      return l10n.t('Crawling is not available on this gateway. {0}', detail);
+      return l10n.t('Crawling is not available on this gateway: it does not provide {0}.', TOOL_PATHS.crawl);
     case 'crawl.auth':
       return l10n.t('Crawling failed: the gateway did not accept the API key. {0}', detail);
     case 'crawl.rateLimit':
@@ -102,7 +112,7 @@ function toolSentence(command: ToolCommandName, sentence: ToolSentence, detail =
     case 'research.local':
       return l10n.t("Web research needs your company's gateway; DocChat's Local mode has none.");
     case 'research.unavailable':
-      return l10n.t('Web research is not available on this gateway. {0}', detail);
+      return l10n.t('Web research is not available on this gateway: it does not provide {0}.', TOOL_PATHS.research);
     case 'research.auth':
       return l10n.t('Web research failed: the gateway did not accept the API key. {0}', detail);
     case 'research.rateLimit':
@@ -208,7 +218,9 @@ export function describeToolError(command: ToolCommandName, error: unknown): str
       // The embedded backend (Local mode) has no web service at all; a gateway may lack one tool.
       return error.code === LOCAL_MODE_TOOL && command !== 'crawl'
         ? toolSentence(command, 'local')
-        : toolSentence(command, 'unavailable', error.message);
+        : // One sentence naming the missing endpoint; the service's own words (which may say
+          // "not available" again, and name an upstream URL) stay in the error, for the log.
+          toolSentence(command, 'unavailable');
     }
     switch (error.kind) {
       case 'auth':

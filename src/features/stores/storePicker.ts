@@ -3,6 +3,7 @@ import type { VectorStore } from '../../api/documents/schemas';
 import type { Services } from '../../services';
 import { describeExpiry, formatDate, typedQuery } from './presentation';
 import { requireDocuments } from '../../services/commands';
+import { shownItems } from './quickPickFilter';
 
 /** How many stores a picker lists (recently used ones first). */
 const PICKER_LIMIT = 1000;
@@ -45,13 +46,21 @@ function fileCount(store: VectorStore): string {
   return total === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', total.toLocaleString());
 }
 
+/** Long filter text cut short in the hint, so that what to do next still shows in a narrow window. */
+const HINT_TEXT_LIMIT = 24;
+function shortened(text: string): string {
+  const chars = [...text];
+  return chars.length <= HINT_TEXT_LIMIT ? text : `${chars.slice(0, HINT_TEXT_LIMIT - 1).join('')}…`;
+}
+
 /**
  * Shows a store picker set up by `setup`, fills it with the stores once listed (`fill`), and
  * resolves the items accepted (undefined when it is hidden). A failed listing hides it and rejects.
  * In a multi-select picker, Enter with nothing ticked takes the highlighted store; with nothing
  * highlighted either, it takes none only when `noneAllowed` says so (the user unticked every
  * store), else the picker stays open and says how to tick one (in its title, which filter text
- * does not hide).
+ * does not hide). Filter text that matches no store says so there too, naming the text, and how to
+ * get the list back.
  */
 async function showStorePicker(
   services: Services,
@@ -68,10 +77,13 @@ async function showStorePicker(
   const abort = new AbortController();
   try {
     let accept: (items: readonly StoreItem[]) => void = () => undefined;
+    let showFilterHint: () => void = () => undefined;
     const loaded = client.listVectorStores({ limit: PICKER_LIMIT }, { signal: abort.signal }).then((page) => {
       const chosen = fill(picker, storeItems(services, page.data));
       picker.busy = false;
       if (chosen) accept(chosen);
+      // Text typed while the stores were being listed may match none of them.
+      else showFilterHint();
     });
     const picked = await new Promise<readonly StoreItem[] | undefined>((resolve, reject) => {
       accept = resolve;
@@ -79,13 +91,32 @@ async function showStorePicker(
         picker.hide();
         reject(error);
       });
-      // The hint below takes the title's and the placeholder's place while nothing is ticked; a
-      // ticked store brings them back.
+      // The hints below take the title's place (and the placeholder's, while nothing is ticked):
+      // in the title, not the placeholder, as VS Code hides the placeholder once filter text is
+      // typed (the text stays). Screen readers read the title with the input; without the
+      // placeholder they read a hint once. Each is short enough to show whole in a narrow window.
       const { title, placeholder } = picker;
+      let nothingTicked = false;
+      const showHint = () => {
+        // VS Code does not say how many stores its filter leaves: the same rules tell (see shownItems).
+        const filter = picker.value.trim();
+        const noMatch = !picker.busy && filter !== '' && shownItems(picker.items, filter, picker).length === 0;
+        const hint = noMatch
+          ? vscode.l10n.t('No store matches “{0}”: clear the filter text to list every store', shortened(filter))
+          : nothingTicked
+            ? // Down moves the focus into the list, where Space ticks the highlighted store.
+              vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter')
+            : undefined;
+        // Set only on a change: each setting is a message to the window.
+        if (picker.title !== (hint ?? title)) picker.title = hint ?? title;
+        const shownPlaceholder = nothingTicked ? '' : placeholder;
+        if (picker.placeholder !== shownPlaceholder) picker.placeholder = shownPlaceholder;
+      };
+      picker.onDidChangeValue(showHint);
       picker.onDidChangeSelection((items) => {
-        if (items.length === 0) return;
-        picker.title = title;
-        picker.placeholder = placeholder;
+        if (items.length === 0 || !nothingTicked) return;
+        nothingTicked = false;
+        showHint();
       });
       picker.onDidAccept(() => {
         if (!picker.canSelectMany || picker.selectedItems.length > 0) return resolve(picker.selectedItems);
@@ -94,13 +125,10 @@ async function showStorePicker(
         // Nothing ticked, nothing highlighted (a multi-select picker highlights nothing at first):
         // "none" only when the user unticked the stores; never silently.
         if (noneAllowed()) return resolve([]);
-        // Short enough to show whole in a narrow window. Down moves the focus into the list, where
-        // Space ticks the highlighted store. In the title, not the placeholder: VS Code hides the
-        // placeholder once filter text is typed (the text stays). Screen readers read the title
-        // with the input; without the placeholder they read the hint once.
-        picker.title = vscode.l10n.t('Nothing is ticked: press Down, then Space to tick a store, then Enter');
-        picker.placeholder = '';
+        nothingTicked = true;
+        showHint();
       });
+      showFilterHint = showHint;
       picker.onDidHide(() => resolve(undefined));
     });
     picker.hide();

@@ -197,18 +197,35 @@ describe('describeToolError: a tool that is not offered, per mode', () => {
       type: 'not_implemented',
       code: 'local_mode',
     });
-  const gatewayLacks = () =>
-    new DocChatError('server', 'The upstream server does not provide /tools/web/search.', { status: 501, type: 'not_implemented' });
+  // What the embedded backend says when the company gateway it forwards to lacks the tool.
+  const gatewayLacks = (what: string, path: string) =>
+    new DocChatError('server', `${what} is not available: the upstream server https://gw.example/v1 does not provide ${path}.`, {
+      status: 501,
+      type: 'not_implemented',
+      code: 'not_implemented',
+    });
 
   it('Local mode: one sentence saying the company gateway is needed', () => {
     assert.equal(describeToolError('web', localMode()), "Web search needs your company's gateway; DocChat's Local mode has none.");
     assert.equal(describeToolError('research', localMode()), "Web research needs your company's gateway; DocChat's Local mode has none.");
   });
 
-  it('a real gateway without the tool: says the gateway lacks it, with its reason', () => {
-    assert.equal(
-      describeToolError('web', gatewayLacks()),
-      'Web search is not available on this gateway. The upstream server does not provide /tools/web/search.',
-    );
+  it('a gateway without the tool: one sentence naming the endpoint it lacks, "not available" said once', () => {
+    const cases = [
+      ['web', 'Web search', '/tools/web/search', 'Web search is not available on this gateway: it does not provide /v1/tools/web/search.'],
+      ['crawl', 'Crawling', '/tools/web/crawl', 'Crawling is not available on this gateway: it does not provide /v1/tools/web/crawl.'],
+      [
+        'research',
+        'Web research',
+        '/tools/web/research',
+        'Web research is not available on this gateway: it does not provide /v1/tools/web/research.',
+      ],
+    ] as const;
+    for (const [command, what, path, expected] of cases) {
+      const message = describeToolError(command, gatewayLacks(what, path));
+      assert.equal(message, expected);
+      assert.equal(message.match(/not available/g)?.length, 1, message);
+      assert.equal(message.match(/[.!?](\s|$)/g)?.length, 1, `one sentence: ${message}`);
+    }
   });
 });

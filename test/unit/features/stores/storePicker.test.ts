@@ -25,6 +25,13 @@ class FakeQuickPick {
   readonly onDidHide = this.hidden.event;
   readonly selectionChanged = new FakeEventEmitter<Item[]>();
   readonly onDidChangeSelection = this.selectionChanged.event;
+  readonly valueChanged = new FakeEventEmitter<string>();
+  readonly onDidChangeValue = this.valueChanged.event;
+  /** The user types (or clears) the filter text: VS Code tells the extension. */
+  type(value: string) {
+    this.value = value;
+    this.valueChanged.fire(value);
+  }
   /** Space on a store: VS Code ticks it and tells the extension. */
   tick(item: Item) {
     this.selectedItems = [...this.selectedItems, item];
@@ -132,6 +139,76 @@ describe('choosing stores in the multi-select picker', () => {
     assert.deepEqual(
       (await result)?.map((s) => s.id),
       ['vs_handbook'],
+    );
+  });
+
+  const NO_MATCH = (text: string) => `No store matches “${text}”: clear the filter text to list every store`;
+
+  it('says when the filter text matches no store, naming the text and how to list them again', async () => {
+    stores = STORES;
+    const { result } = await open([]);
+    picker.type('zzz');
+    assert.equal(picker.title, NO_MATCH('zzz'));
+    assert.equal(picker.placeholder, 'Press Down, then Space to tick each store to search, then Enter', 'the placeholder is kept');
+    picker.type('  zzz q ');
+    assert.equal(picker.title, NO_MATCH('zzz q'), 'the text as VS Code filters by it (trimmed)');
+    // Text VS Code's filter matches: part of a name in any case, a wildcard, the description.
+    for (const text of ['HAND', 'oTe', 'h*k', new Date(1_700_000_000_000).getFullYear().toString()]) {
+      picker.type(text);
+      assert.equal(picker.title, 'Choose', text);
+    }
+    // Long text is cut short, so that what to do next still shows in a narrow window.
+    picker.type('a store name nobody ever gave to any store');
+    assert.equal(picker.title, NO_MATCH('a store name nobody eve…'));
+    picker.type('zzz');
+    picker.type('');
+    assert.equal(picker.title, 'Choose', 'clearing the text brings the title back');
+    picker.hide();
+    await result;
+  });
+
+  it('says so for text typed while the stores are still listed, once they are', async () => {
+    stores = STORES;
+    let listedNow = () => undefined as void;
+    const held = new Promise<void>((resolve) => (listedNow = resolve));
+    const slow = {
+      connection: {
+        documents: {
+          listVectorStores: async () => {
+            await held;
+            return { object: 'list', data: stores, has_more: false };
+          },
+        },
+      },
+      recentStores: { list: () => [], sort: <T>(data: readonly T[]) => [...data], touch: async () => undefined },
+    } as never;
+    const result = pickStores(slow, { title: 'Choose', selected: [] });
+    picker.type('zzz');
+    assert.equal(picker.title, 'Choose', 'no stores listed yet: nothing to say');
+    listedNow();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(picker.busy, false);
+    assert.equal(picker.title, NO_MATCH('zzz'));
+    picker.hide();
+    await result;
+  });
+
+  it('puts "no store matches" before "nothing is ticked", and says the latter once the text is cleared', async () => {
+    stores = STORES;
+    const { result } = await open(['vs_deleted']);
+    picker.type('zzz');
+    picker.accept.fire();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(picker.visible, true);
+    assert.equal(picker.title, NO_MATCH('zzz'), 'nothing to tick among the stores shown');
+    picker.type('');
+    assert.equal(picker.title, 'Nothing is ticked: press Down, then Space to tick a store, then Enter');
+    picker.tick(picker.items[1]!);
+    assert.equal(picker.title, 'Choose');
+    picker.accept.fire();
+    assert.deepEqual(
+      (await result)?.map((s) => s.id),
+      ['vs_notes'],
     );
   });
 
