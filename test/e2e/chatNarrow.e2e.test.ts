@@ -30,7 +30,14 @@ const models: HostMessage = {
 };
 const stores: HostMessage = {
   type: 'stores',
-  catalog: { loading: false, complete: true, stores: [{ id: 'vs_1', name: 'handbook' }, { id: 'vs_2', name: 'demo' }] },
+  catalog: {
+    loading: false,
+    complete: true,
+    stores: [
+      { id: 'vs_1', name: 'handbook' },
+      { id: 'vs_2', name: 'demo' },
+    ],
+  },
 };
 
 /** The header in the grounded state (a store, an answer with its query) or with no grounding. */
@@ -73,7 +80,13 @@ function selectFits(page: Page): Promise<SelectFit[]> {
         select.parentElement!.append(probe);
         const needed = probe.getBoundingClientRect().width;
         probe.remove();
-        return { label: select.getAttribute('aria-label') ?? '', text, width: select.getBoundingClientRect().width, needed, title: select.title };
+        return {
+          label: select.getAttribute('aria-label') ?? '',
+          text,
+          width: select.getBoundingClientRect().width,
+          needed,
+          title: select.title,
+        };
       }),
   );
 }
