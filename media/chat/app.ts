@@ -153,20 +153,35 @@ export class ChatApp {
     const header = h(
       'header',
       { className: 'toolbar' },
+      // In a narrow column the rows wrap: a select keeps the width its current name needs and the
+      // controls beside it move to the next line, each refresh button with its select. The order
+      // (and so the keyboard's) is the same at every width.
       h(
         'div',
         { className: 'toolbar-row' },
         this.conversationSelect,
-        iconButton('add', l10n.t('New Chat'), () => this.post({ type: 'newChat' }), 'new-chat'),
-        iconButton('trash', l10n.t('Delete Conversation'), () => this.deleteConversation(), 'delete-chat'),
+        h(
+          'div',
+          { className: 'toolbar-actions' },
+          iconButton('add', l10n.t('New Chat'), () => this.post({ type: 'newChat' }), 'new-chat'),
+          iconButton('trash', l10n.t('Delete Conversation'), () => this.deleteConversation(), 'delete-chat'),
+        ),
       ),
       h(
         'div',
         { className: 'toolbar-row' },
-        h('label', { className: 'picker' }, icon('sparkle'), this.modelSelect),
-        iconButton('refresh', l10n.t('Refresh Model List'), () => this.post({ type: 'refreshModels' }), 'refresh-models'),
-        h('label', { className: 'picker' }, icon('database'), this.storeSelect),
-        iconButton('refresh', l10n.t('Refresh Vector Stores'), () => this.post({ type: 'refreshStores' }), 'refresh-stores'),
+        h(
+          'div',
+          { className: 'toolbar-group' },
+          h('label', { className: 'picker' }, icon('sparkle'), this.modelSelect),
+          iconButton('refresh', l10n.t('Refresh Model List'), () => this.post({ type: 'refreshModels' }), 'refresh-models'),
+        ),
+        h(
+          'div',
+          { className: 'toolbar-group' },
+          h('label', { className: 'picker' }, icon('database'), this.storeSelect),
+          iconButton('refresh', l10n.t('Refresh Vector Stores'), () => this.post({ type: 'refreshStores' }), 'refresh-stores'),
+        ),
         toggleOptions,
       ),
       this.optionsPanel,
@@ -400,6 +415,8 @@ export class ChatApp {
       ...summaries.map((s, i) => h('option', { text: labels[i]!, attrs: { value: s.id, ...(s.id === activeId ? { selected: '' } : {}) } })),
     );
     this.conversationSelect.value = activeId;
+    // A title can be longer than the widest row: the tooltip shows it whole.
+    this.conversationSelect.title = this.conversationSelect.selectedOptions[0]?.text ?? '';
   }
 
   /** Keeps the views of unchanged messages (and the live one); builds the others. */

@@ -479,9 +479,11 @@ export class AnswerView {
     if (!editable) {
       return h('div', { className: 'searched-for' }, icon('search'), h('span', { text: l10n.t('Searched for: {0}', query) }));
     }
-    const input = h('input', {
+    // One line of text that wraps (a text input would cut a long query in a narrow panel): Enter
+    // searches, and a pasted line break becomes a space.
+    const input = h('textarea', {
       className: 'searched-for-input',
-      attrs: { type: 'text', 'aria-label': l10n.t('Searched for (edit and press Enter to search again)'), maxlength: '10000' },
+      attrs: { rows: '1', 'aria-label': l10n.t('Searched for (edit and press Enter to search again)'), maxlength: '10000' },
     });
     input.value = query;
     const submit = () => {
@@ -489,10 +491,13 @@ export class AnswerView {
       if (text) this.ctx.post({ type: 'searchAgain', messageId: m.id, query: text });
     };
     input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') {
+      if (event.key === 'Enter' && !event.isComposing) {
         event.preventDefault();
         submit();
       }
+    });
+    input.addEventListener('input', () => {
+      if (/[\r\n]/.test(input.value)) input.value = input.value.replace(/\s*[\r\n]+\s*/g, ' ');
     });
     return h(
       'div',

@@ -1089,6 +1089,12 @@ describe('chat webview', () => {
     input.value = 'retention exceptions';
     t.click(t.$('.search-again'));
     assert.deepEqual(t.posted.at(-1), { type: 'searchAgain', messageId: 'a1', query: 'retention exceptions' });
+    // The query is one line that wraps: a pasted line break becomes a space, Shift+Enter searches too.
+    input.value = 'retention\r\n  exceptions\napproval';
+    input.dispatchEvent(new dom.window.Event('input', { bubbles: true }));
+    assert.equal(input.value, 'retention exceptions approval');
+    t.key(input, 'Enter', { shiftKey: true });
+    assert.deepEqual(t.posted.at(-1), { type: 'searchAgain', messageId: 'a1', query: 'retention exceptions approval' });
   });
 
   it('shows attached context as removable chips', () => {
