@@ -4,6 +4,7 @@ import { atFirstUse } from '../../common/atFirstUse';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
+import { askConversion } from '../stores';
 import type { Follow, FollowStore } from './follows';
 import type * as SyncSteps from './syncOnce';
 
@@ -36,6 +37,8 @@ export class SyncController extends Disposable {
   constructor(
     private readonly services: Services,
     private readonly follows: FollowStore,
+    /** Where the last answer to "how should the files be converted?" is kept (attaching's too). */
+    private readonly choices: vscode.Memento,
   ) {
     super();
     this.log = services.log.child('sync');
@@ -109,8 +112,12 @@ export class SyncController extends Disposable {
 
   /** One sync: its steps load at the first sync (./syncOnce.ts). */
   private syncOnce(follow: Follow, request: SyncRequest): Promise<void> {
-    const { services, follows, log, aborts } = this;
-    return syncSteps().syncOnce({ services, follows, log, aborts, sync: (next, again) => this.sync(next, again) }, follow, request);
+    const { services, follows, log, aborts, choices } = this;
+    return syncSteps().syncOnce(
+      { services, follows, log, aborts, askConversion: () => askConversion(choices), sync: (next, again) => this.sync(next, again) },
+      follow,
+      request,
+    );
   }
 }
 

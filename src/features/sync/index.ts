@@ -23,7 +23,8 @@ interface NodeLike {
 export function register(context: vscode.ExtensionContext, services: Services, tree: StoresTreeProvider, passages: PassageDocuments): void {
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const follows = new FollowStore(context.workspaceState, storage);
-  const controller = new SyncController(services, follows);
+  // The answer to "how should the files be converted?" is remembered where attaching keeps it.
+  const controller = new SyncController(services, follows, context.globalState);
   context.subscriptions.push(
     follows,
     controller,

@@ -62,6 +62,7 @@ export interface RunOptions {
   journal: SyncJournal;
   plan: SyncPlan;
   removeDeleted: boolean;
+  /** Skip OCR and table recognition: the attach requests say so (without it the service converts fully, its default). */
   skipOcr?: boolean;
   /** Requests in flight at once; the client's rate limits space them out. */
   concurrency?: number;
@@ -261,7 +262,7 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
       await journal.append({ t: 'attach', path: local.path, hash: local.hash, fileId });
       await client.attachFile(
         storeId,
-        { file_id: fileId, metadata: syncMetadata(local.path, local.hash), ...(o.skipOcr !== undefined ? { skipOcr: o.skipOcr } : {}) },
+        { file_id: fileId, metadata: syncMetadata(local.path, local.hash), ...(o.skipOcr ? { skipOcr: true } : {}) },
         { signal },
       );
       // Not waited for: it announces no request, and without it a resumed sync finds the file
