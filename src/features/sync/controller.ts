@@ -4,7 +4,6 @@ import { atFirstUse } from '../../common/atFirstUse';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
-import { askConversion } from '../stores';
 import type { Follow, FollowStore } from './follows';
 import type * as SyncSteps from './syncOnce';
 
@@ -37,8 +36,8 @@ export class SyncController extends Disposable {
   constructor(
     private readonly services: Services,
     private readonly follows: FollowStore,
-    /** Where the last answer to "how should the files be converted?" is kept (attaching's too). */
-    private readonly choices: vscode.Memento,
+    /** Asks "how should the files be converted?" as attaching does (undefined: dismissed). */
+    private readonly askConversion: () => Promise<boolean | undefined>,
   ) {
     super();
     this.log = services.log.child('sync');
@@ -112,9 +111,9 @@ export class SyncController extends Disposable {
 
   /** One sync: its steps load at the first sync (./syncOnce.ts). */
   private syncOnce(follow: Follow, request: SyncRequest): Promise<void> {
-    const { services, follows, log, aborts, choices } = this;
+    const { services, follows, log, aborts, askConversion } = this;
     return syncSteps().syncOnce(
-      { services, follows, log, aborts, askConversion: () => askConversion(choices), sync: (next, again) => this.sync(next, again) },
+      { services, follows, log, aborts, askConversion, sync: (next, again) => this.sync(next, again) },
       follow,
       request,
     );
