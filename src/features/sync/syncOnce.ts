@@ -87,6 +87,7 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
       ask: () => run.askConversion(),
     });
     if (!conversion) return;
+    if (conversion.skipOcr) run.log.info(`${name} → ${store}: converting without OCR and table recognition`);
     if (needsConfirm || conversion.follow !== follow) {
       follow = { ...conversion.follow, ...(needsConfirm ? { confirmed: true } : {}) };
       await run.follows.save(follow);
