@@ -36,6 +36,7 @@ export const SHARED = [
   'src/api/documents/limits.ts',
   'src/services/modelServerMemory.ts',
   'src/common/constants.ts',
+  'src/common/conversionChoice.ts',
   'src/common/atFirstUse.ts',
   'src/common/lifecycle.ts',
   'src/common/terms.ts',

@@ -1,12 +1,13 @@
 import { DEFAULT_OCR_LANGUAGES } from '../common/ocrLanguages';
 import { Settings, type SettingKey } from '../common/constants';
+import type { SkipOcrMode } from '../common/conversionChoice';
 
 /**
  * The settings DocChat reads, as plain values. No `vscode` import: the client factory's
  * decisions (which URL, which proxy, which token) are unit-tested from here.
  */
 
-export type SkipOcrMode = 'ask' | 'always' | 'never';
+export type { SkipOcrMode };
 
 export interface NetworkSettings {
   /** Explicit proxy URL (DocChat's own setting wins over VS Code's `http.proxy`). */

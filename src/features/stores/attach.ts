@@ -1,10 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { VectorStore, VectorStoreFile } from '../../api/documents/schemas';
-import { Commands, StateKeys } from '../../common/constants';
+import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
-import { convertingMessage, everySecond, mayUseOcr, summarizeAttach, type AttachOutcome } from './attachModel';
+import { conversionChoice, convertingMessage, everySecond, summarizeAttach, type AttachOutcome } from './attachModel';
+import { askConversion } from './conversionQuestion';
 import { createStoreInteractive } from './createStore';
 import type { StoreFileNode } from './nodes';
 import { pickStore } from './storePicker';
@@ -15,8 +16,6 @@ export interface AttachSource {
   readonly name: string;
   read(): Promise<Uint8Array>;
 }
-
-const LAST_SKIP_OCR = StateKeys.lastSkipOcr;
 
 /** A file of the workspace (an unsaved editor's text wins over what is on disk). */
 export function sourceFromUri(uri: vscode.Uri): AttachSource {
@@ -103,32 +102,12 @@ export class AttachFlow {
 
   /** undefined: cancelled. Text formats never ask; the setting can answer for the user. */
   private async askSkipOcr(sources: readonly AttachSource[]): Promise<boolean | undefined> {
-    const mode = this.services.config.current.attachSkipOcr;
-    if (mode !== 'ask') {
-      return mode === 'always';
-    }
-    if (!sources.some((s) => mayUseOcr(s.name))) {
-      return false;
-    }
-    const last = this.state.get<boolean>(LAST_SKIP_OCR) ?? false;
-    const full = {
-      label: vscode.l10n.t('Full conversion'),
-      detail: vscode.l10n.t('OCR and table recognition: slower, more accurate'),
-      skip: false,
-    };
-    const fast = {
-      label: vscode.l10n.t('Fast conversion'),
-      detail: vscode.l10n.t('Skip OCR and advanced table recognition: faster, less accurate'),
-      skip: true,
-    };
-    const picked = await vscode.window.showQuickPick(last ? [fast, full] : [full, fast], {
-      title: vscode.l10n.t('DocChat: how should the files be converted?'),
-      placeHolder: vscode.l10n.t('Scanned pages and images need OCR'),
+    const choice = conversionChoice({
+      mode: this.services.config.current.attachSkipOcr,
+      names: sources.map((s) => s.name),
+      canAsk: true,
     });
-    if (picked) {
-      await this.state.update(LAST_SKIP_OCR, picked.skip);
-    }
-    return picked?.skip;
+    return choice === 'ask' ? askConversion(this.state) : choice;
   }
 
   private async attachAll(

@@ -6,33 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { VectorStoreFile } from '../../api/documents/schemas';
 import { realTimers, type Timers } from '../../common/timers';
 
-/** Formats whose conversion can use OCR or table recognition; text formats never ask. */
-const OCR_EXTENSIONS = new Set([
-  'pdf',
-  'png',
-  'jpg',
-  'jpeg',
-  'gif',
-  'bmp',
-  'tif',
-  'tiff',
-  'webp',
-  'docx',
-  'doc',
-  'pptx',
-  'ppt',
-  // OpenDocument, e-books and archives hold pictures and tables too. Spreadsheets do not ask: their
-  // tables are read as they are, and the rare picture on a sheet gets OCR all the same.
-  'odt',
-  'odp',
-  'epub',
-  'zip',
-]);
-
-export function mayUseOcr(filename: string): boolean {
-  const dot = filename.lastIndexOf('.');
-  return dot >= 0 && OCR_EXTENSIONS.has(filename.slice(dot + 1).toLowerCase());
-}
+export { conversionChoice, mayUseOcr } from '../../common/conversionChoice';
 
 /** How long conversion has run: "12 s", "2 min 5 s" (whole seconds, counted up). */
 export function elapsedText(ms: number): string {

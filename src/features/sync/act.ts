@@ -12,6 +12,8 @@ export interface ActOptions {
   journal: SyncJournal;
   planned: PlannedSync;
   removeDeleted: boolean;
+  /** Skip OCR and table recognition when converting the uploads (the user's choice or the setting). */
+  skipOcr: boolean;
   /** The service's per-minute limits, for the estimate; `false` when off (Local mode). */
   limits: Readonly<Record<string, number | undefined>> | false;
   /** The waits on the rate limit the clients report (the services' `RateLimitMonitor`). */
@@ -49,6 +51,7 @@ export async function act(o: ActOptions): Promise<RunSummary> {
           journal: o.journal,
           plan: o.planned.plan,
           removeDeleted: o.removeDeleted,
+          skipOcr: o.skipOcr,
           limits: o.limits,
           // Without limits the service is the only bound: the raw client does best at about 64 in flight.
           concurrency: o.limits ? 8 : 64,

@@ -36,6 +36,8 @@ export class SyncController extends Disposable {
   constructor(
     private readonly services: Services,
     private readonly follows: FollowStore,
+    /** Asks "how should the files be converted?" as attaching does (undefined: dismissed). */
+    private readonly askConversion: () => Promise<boolean | undefined>,
   ) {
     super();
     this.log = services.log.child('sync');
@@ -109,8 +111,12 @@ export class SyncController extends Disposable {
 
   /** One sync: its steps load at the first sync (./syncOnce.ts). */
   private syncOnce(follow: Follow, request: SyncRequest): Promise<void> {
-    const { services, follows, log, aborts } = this;
-    return syncSteps().syncOnce({ services, follows, log, aborts, sync: (next, again) => this.sync(next, again) }, follow, request);
+    const { services, follows, log, aborts, askConversion } = this;
+    return syncSteps().syncOnce(
+      { services, follows, log, aborts, askConversion, sync: (next, again) => this.sync(next, again) },
+      follow,
+      request,
+    );
   }
 }
 

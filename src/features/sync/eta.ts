@@ -68,39 +68,59 @@ export function estimateSeconds(options: {
 }
 
 /**
- * How long the files still converting take, from the pace conversion has kept: nothing until two
- * files have finished converting (the service converts several at once, so the first finish tells
- * how long one conversion takes, not the pace), then the pace seen so far (files finished per
- * second since conversion began) applied to the files left, counting down. A finish
- * is seen only at the next look, somewhere since the look before, so a look allows a range of
- * estimates: a count-down inside that range is kept (a steady pace never makes the time left grow),
- * one outside it moves to the nearest end, and without one the middle is taken. It never grows
- * while nothing finishes; when the count-down runs out before the next file finishes, the
- * estimate is withdrawn until one does. Plain TypeScript, on the caller's clock.
+ * How long the files still converting take, from the pace conversion has kept (files finished per
+ * second since conversion began) applied to the files left, counting down. A finish is seen only at
+ * the next look, somewhere since the look before, so a look allows a range of estimates: a
+ * count-down inside that range is kept (a steady pace never makes the time left grow), one outside
+ * it moves to the nearest end, and without one the middle is taken. It never grows while nothing
+ * finishes; when the count-down runs out before the next file finishes, the estimate is withdrawn
+ * until one does.
+ *
+ * A time is told only from evidence that represents the files left: two files have finished (the
+ * service converts several at once, so the first finish tells how long one conversion takes, not
+ * the pace), and one of them is at least as large as the middle one (by size) of those still
+ * converting. Small files convert first, and their pace says little about the large ones: a
+ * folder of two small files and seven large ones otherwise promised a third of the time it took,
+ * then the time left jumped up as each large file finished late. Plain TypeScript, on the
+ * caller's clock.
  */
 export class ConversionEstimate {
   /** Files that must have finished before a time is told. */
   static readonly EVIDENCE = 2;
+  private readonly total: number;
   private finished = 0;
+  /** The largest file that finished converting (bytes). */
+  private largestFinished = 0;
+  /** Sizes of the files still converting at the last look, smallest first. */
+  private converting: number[];
   private lastLook: number;
   private anchor: { at: number; seconds: number } | undefined;
 
-  /** `total` files whose conversion began at `startedAt` (ms, on the caller's clock). */
+  /**
+   * Files whose conversion began at `startedAt` (ms, on the caller's clock): their sizes in bytes,
+   * or how many they are when their sizes do not matter (then every file counts alike).
+   */
   constructor(
     private readonly startedAt: number,
-    private readonly total: number,
+    files: number | readonly number[],
   ) {
+    this.converting = sizesOf(files);
+    this.total = this.converting.length;
     this.lastLook = startedAt;
   }
 
-  /** A look at `now` found `left` of the files still converting. */
-  observe(left: number, now: number): void {
+  /** A look at `now` found these files still converting: their sizes, or how many they are. */
+  observe(converting: number | readonly number[], now: number): void {
+    const still = sizesOf(converting);
+    const left = still.length;
     const finished = this.total - left;
     const previous = this.lastLook;
     this.lastLook = Math.max(previous, now);
     if (finished <= this.finished) return;
     this.finished = finished;
-    if (left <= 0 || finished < ConversionEstimate.EVIDENCE) {
+    this.largestFinished = Math.max(this.largestFinished, largestGone(this.converting, still));
+    this.converting = still;
+    if (left <= 0 || finished < ConversionEstimate.EVIDENCE || this.largestFinished < still[Math.floor((left - 1) / 2)]!) {
       this.anchor = undefined;
       return;
     }
@@ -119,6 +139,21 @@ export class ConversionEstimate {
     const seconds = this.anchor.seconds - (now - this.anchor.at) / 1000;
     return seconds > 0 ? seconds : undefined;
   }
+}
+
+/** Sizes smallest first; a count stands for as many files of one size. */
+function sizesOf(files: number | readonly number[]): number[] {
+  return typeof files === 'number' ? new Array<number>(Math.max(0, files)).fill(0) : [...files].sort((a, b) => a - b);
+}
+
+/** The largest size of `before` (smallest first) that `after` (smallest first, a part of it) no longer holds; 0 if none. */
+function largestGone(before: readonly number[], after: readonly number[]): number {
+  let j = after.length - 1;
+  for (let i = before.length - 1; i >= 0; i--) {
+    if (j >= 0 && after[j] === before[i]) j--;
+    else return before[i]!;
+  }
+  return 0;
 }
 
 /** How the sync names an operation's requests in "30 attaches a minute". */

@@ -19,6 +19,12 @@ export interface Follow {
   storeName: string;
   /** The user confirmed a plan for this folder: later syncs act without asking. */
   confirmed: boolean;
+  /**
+   * How this folder's files are converted, as the user chose when a sync of it asked
+   * (`docchat.attach.skipOcr` set to "Ask"): true skips OCR and table recognition. Later syncs,
+   * started by the user or by a saved file, use it without asking; absent: never asked (full conversion).
+   */
+  skipOcr?: boolean;
   lastSyncAt?: number;
   lastError?: string;
 }

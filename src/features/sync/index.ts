@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import type { PassageDocuments } from '../search';
-import { createStoreInteractive, pickStore, storeOfArgument, type StoresTreeProvider } from '../stores';
+import { askConversion, createStoreInteractive, pickStore, storeOfArgument, type StoresTreeProvider } from '../stores';
 import { SyncController, label } from './controller';
 import { SyncDecorations } from './decorations';
 import { FollowStore, type Follow } from './follows';
@@ -23,7 +23,8 @@ interface NodeLike {
 export function register(context: vscode.ExtensionContext, services: Services, tree: StoresTreeProvider, passages: PassageDocuments): void {
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const follows = new FollowStore(context.workspaceState, storage);
-  const controller = new SyncController(services, follows);
+  // "How should the files be converted?" is asked as attaching asks it, with the same remembered answer.
+  const controller = new SyncController(services, follows, () => askConversion(context.globalState));
   context.subscriptions.push(
     follows,
     controller,

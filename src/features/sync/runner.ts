@@ -62,6 +62,7 @@ export interface RunOptions {
   journal: SyncJournal;
   plan: SyncPlan;
   removeDeleted: boolean;
+  /** Skip OCR and table recognition: the attach requests say so (without it the service converts fully, its default). */
   skipOcr?: boolean;
   /** Requests in flight at once; the client's rate limits space them out. */
   concurrency?: number;
@@ -261,7 +262,7 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
       await journal.append({ t: 'attach', path: local.path, hash: local.hash, fileId });
       await client.attachFile(
         storeId,
-        { file_id: fileId, metadata: syncMetadata(local.path, local.hash), ...(o.skipOcr !== undefined ? { skipOcr: o.skipOcr } : {}) },
+        { file_id: fileId, metadata: syncMetadata(local.path, local.hash), ...(o.skipOcr ? { skipOcr: true } : {}) },
         { signal },
       );
       // Not waited for: it announces no request, and without it a resumed sync finds the file
@@ -327,12 +328,14 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
   if (o.waitForConversion !== false) {
     // The time left comes from conversions seen to finish, not from how long sending took.
     let conversion: ConversionEstimate | undefined;
-    const reportConverting = (left: number, looked: boolean) => {
+    // Sizes tell which finished files represent those still converting.
+    const sizes = (items: readonly { local: LocalFile }[]) => items.map((item) => item.local.size);
+    const reportConverting = (waiting: readonly { local: LocalFile }[], looked: boolean) => {
       const now = clock.now();
-      conversion ??= new ConversionEstimate(conversionStarted ?? now, sent.length);
-      if (looked) conversion.observe(left, now);
+      conversion ??= new ConversionEstimate(conversionStarted ?? now, sizes(sent));
+      if (looked) conversion.observe(sizes(waiting), now);
       const eta = conversion.secondsLeft(now);
-      o.onProgress?.({ done, total, phase: 'converting', converting: left, ...(eta !== undefined ? { etaSeconds: eta } : {}) });
+      o.onProgress?.({ done, total, phase: 'converting', converting: waiting.length, ...(eta !== undefined ? { etaSeconds: eta } : {}) });
     };
     await settle(o, sent, summary, removeFile, reportConverting, clock);
   }
@@ -349,13 +352,13 @@ async function settle(
   sent: { local: LocalFile; fileId: string; replaces: RemoteFile[] }[],
   summary: RunSummary,
   removeFile: (fileId: string) => Promise<void>,
-  /** `looked`: told right after a listing, which found `left` files still converting. */
-  report: (left: number, looked: boolean) => void,
+  /** `looked`: told right after a listing, which found these files still converting. */
+  report: (waiting: readonly { local: LocalFile }[], looked: boolean) => void,
   clock: Clock,
 ): Promise<void> {
   let waiting = sent;
   let delay = 1_000;
-  if (waiting.length > 0) report(waiting.length, false);
+  if (waiting.length > 0) report(waiting, false);
   while (waiting.length > 0) {
     const files = new Map((await listStoreFiles(o.client, o.storeId, o.signal)).map((f) => [f.id, f]));
     const still: typeof waiting = [];
@@ -386,9 +389,9 @@ async function settle(
     waiting = still;
     if (waiting.length === 0) break;
     // Told what this listing found, when it found it.
-    report(waiting.length, true);
+    report(waiting, true);
     for (let slept = 0; slept < delay; slept += 1_000) {
-      if (slept > 0) report(waiting.length, false);
+      if (slept > 0) report(waiting, false);
       await clock.sleep(Math.min(1_000, delay - slept), o.signal);
     }
     delay = Math.min(delay * 2, 10_000);

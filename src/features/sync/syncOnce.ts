@@ -7,6 +7,7 @@ import type { Services } from '../../services';
 import { requireDocuments } from '../../services/commands';
 import { act } from './act';
 import { chooseRemoval } from './confirm';
+import { chooseSyncConversion } from './conversion';
 import { label, type SyncRequest } from './controller';
 import { finish } from './finish';
 import type { Follow, FollowStore } from './follows';
@@ -25,6 +26,8 @@ export interface SyncRun {
   readonly log: Logger;
   /** The sync's stop signal, by followed folder, for `SyncController.stop`. */
   readonly aborts: Map<string, AbortController>;
+  /** Asks "how should the files be converted?" as attaching does (undefined: dismissed). */
+  askConversion(): Promise<boolean | undefined>;
   /** Queues a sync of the folder (the "retry the failed files" action of the outcome's message). */
   sync(follow: Follow, request: SyncRequest): Promise<void>;
 }
@@ -75,8 +78,18 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
       needsConfirm,
     });
     if (removeDeleted === undefined) return;
-    if (needsConfirm) {
-      follow = { ...follow, confirmed: true };
+    // Full or fast conversion, as attaching asks it: once per sync the user started, then remembered for the folder.
+    const conversion = await chooseSyncConversion({
+      mode: run.services.config.current.attachSkipOcr,
+      follow,
+      plan,
+      interactive: request.interactive,
+      ask: () => run.askConversion(),
+    });
+    if (!conversion) return;
+    if (conversion.skipOcr) run.log.info(`${name} → ${store}: converting without OCR and table recognition`);
+    if (needsConfirm || conversion.follow !== follow) {
+      follow = { ...conversion.follow, ...(needsConfirm ? { confirmed: true } : {}) };
       await run.follows.save(follow);
     }
 
@@ -92,6 +105,7 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
         journal,
         planned,
         removeDeleted,
+        skipOcr: conversion.skipOcr,
         // Local mode's own backend has no per-minute limits (a 429 still counts, through rateWaits).
         limits: connectionModeOf(run.services.config.current) === 'local' ? false : DOCUMENTS_RATE_LIMITS,
         rateWaits: {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { VectorStoreFile } from '../../../../src/api/documents/schemas';
 import { SUPPORTED_DESCRIPTION } from '../../../../src/backend/convert/detect';
 import {
+  conversionChoice,
   convertingMessage,
   elapsedText,
   everySecond,
@@ -25,6 +26,23 @@ describe('attach flow rules', () => {
       assert.equal(mayUseOcr(sheet), false, `no OCR question for ${sheet}`);
     }
     assert.equal(mayUseOcr('Makefile'), false);
+  });
+
+  it('decides the conversion from the setting, a remembered answer, the files and whether anyone can be asked', () => {
+    const pdf = ['docs/scan.pdf', 'notes.md'];
+    // "Always skip" and "Never skip" decide alone, whatever was remembered and whoever runs.
+    assert.equal(conversionChoice({ mode: 'always', names: ['notes.md'], canAsk: true }), true);
+    assert.equal(conversionChoice({ mode: 'always', names: pdf, remembered: false, canAsk: false }), true);
+    assert.equal(conversionChoice({ mode: 'never', names: pdf, remembered: true, canAsk: true }), false);
+    // "Ask": a question only for files that may use OCR, and only when someone can answer.
+    assert.equal(conversionChoice({ mode: 'ask', names: pdf, canAsk: true }), 'ask');
+    assert.equal(conversionChoice({ mode: 'ask', names: ['notes.md', 'data.csv'], canAsk: true }), false);
+    assert.equal(conversionChoice({ mode: 'ask', names: [], canAsk: true }), false);
+    assert.equal(conversionChoice({ mode: 'ask', names: pdf, canAsk: false }), false, 'in the background: full conversion');
+    // A remembered answer is used without asking, in the background too.
+    assert.equal(conversionChoice({ mode: 'ask', names: pdf, remembered: true, canAsk: true }), true);
+    assert.equal(conversionChoice({ mode: 'ask', names: pdf, remembered: true, canAsk: false }), true);
+    assert.equal(conversionChoice({ mode: 'ask', names: pdf, remembered: false, canAsk: true }), false);
   });
 
   it('reads a text/uri-list, skipping comments and blank lines', () => {

@@ -12,19 +12,18 @@ import { runSync, type SyncClient, type SyncProgress } from '../../../../src/fea
 import { progressMessage } from '../../../../src/features/sync/syncMessages';
 import { FakeClock } from '../../api/helpers';
 
-/** A service that takes `sendMs` per upload and finishes converting file i at `finishAt(i)` ms after its attach began. */
+/** A service that takes `sendMs` per upload and finishes converting file i (`doc{i}.pdf`) at `finishAt(i)` ms after the first attach. */
 function convertingService(clock: FakeClock, finishAt: (i: number) => number | undefined, sendMs = 90) {
   const files: { id: string; done?: number }[] = [];
-  let uploads = 0;
   let first: number | undefined;
   const client = {
-    uploadFile: async () => {
+    uploadFile: async (file: { filename: string }) => {
       clock.time += sendMs;
-      return { id: `file-${++uploads}`, object: 'file' };
+      return { id: `file-${file.filename}`, object: 'file' };
     },
     attachFile: async (_store: string, body: { file_id: string }) => {
       first ??= clock.now();
-      const at = finishAt(files.length);
+      const at = finishAt(Number(/doc(\d+)\.pdf$/.exec(body.file_id)![1]));
       files.push({ id: body.file_id, ...(at === undefined ? {} : { done: first + at }) });
       return { id: body.file_id, status: 'in_progress' };
     },
@@ -49,12 +48,13 @@ describe('folder sync: time left while converting', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  async function sync(count: number, finishAt: (i: number) => number | undefined) {
+  /** Syncs `count` files (of `sizeOf(i)` bytes, 6 unless told) that finish converting at `finishAt(i)`. */
+  async function sync(count: number, finishAt: (i: number) => number | undefined, sizeOf: (i: number) => number = () => 6) {
     const clock = new FakeClock();
     const locals = [];
     for (let i = 0; i < count; i++) {
       await writeFile(path.join(root, `doc${i}.pdf`), `%PDF ${i}`);
-      locals.push({ path: `doc${i}.pdf`, hash: `h${i}`, size: 6 });
+      locals.push({ path: `doc${i}.pdf`, hash: `h${i}`, size: sizeOf(i) });
     }
     const journal = new SyncJournal(path.join(root, 'journal.jsonl'));
     await journal.start('vs_1', clock.now());
@@ -128,6 +128,22 @@ describe('folder sync: time left while converting', () => {
       const [a, b] = [timed[k - 1]!, timed[k]!];
       assert.ok(b.etaSeconds! <= a.etaSeconds!, `the estimate grew from ${a.etaSeconds} s to ${b.etaSeconds} s`);
     }
+  });
+
+  it('tells no time from the pace of small files while larger ones convert', async () => {
+    // Two 20 KB notes convert within 3 s, six 1 MB scans after 30–55 s.
+    const finish = (i: number) => (i < 2 ? 2_000 + i * 1_000 : 30_000 + (i - 2) * 5_000);
+    const { progress, firstAttach } = await sync(8, finish, (i) => (i < 2 ? 20_000 : 1_000_000));
+    const converting = progress.filter((p) => p.phase === 'converting');
+    const early = converting.filter((p) => p.at > firstAttach + 3_000 && p.at < firstAttach + 30_000);
+    assert.ok(early.length >= 10, `${early.length} reports while the scans converted`);
+    for (const p of early) {
+      assert.equal(p.etaSeconds, undefined, `at ${p.at - firstAttach} ms, from the notes' pace alone, ${p.etaSeconds} s was told`);
+    }
+    assert.ok(
+      converting.some((p) => p.etaSeconds !== undefined),
+      'a time once a scan converted',
+    );
   });
 
   it('withdraws the time when conversion stalls instead of letting it grow', async () => {

@@ -1,0 +1,232 @@
+/**
+ * A folder sync's Full/Fast conversion through the sync's own steps (plan → confirm → conversion
+ * question → act → records) with a fake `vscode`, against the embedded backend behind a proxy that
+ * records each attach request as it reaches the service.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { DocumentsClient } from '../../../../src/api/documents/client';
+import { StateKeys } from '../../../../src/common/constants';
+import type { Follow, FollowStore as FollowStoreType } from '../../../../src/features/sync/follows';
+import type * as SyncOnce from '../../../../src/features/sync/syncOnce';
+import type * as Question from '../../../../src/features/stores/conversionQuestion';
+import type { SkipOcrMode } from '../../../../src/services/settingsModel';
+import { fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
+import { forward } from '../../../support/servers/forward';
+import { makePdf } from '../../backend/helpers';
+import { TOKEN } from '../backend';
+import { useSyncSuite } from './helpers';
+
+class FakeUri {
+  private constructor(private readonly url: string) {}
+  static parse(value: string) {
+    return new FakeUri(value);
+  }
+  get fsPath() {
+    return fileURLToPath(this.url);
+  }
+  get path() {
+    return new URL(this.url).pathname;
+  }
+  toString() {
+    return this.url;
+  }
+}
+
+class FakeMemento {
+  private readonly values = new Map<string, unknown>();
+  get<T>(key: string, fallback?: T): T | undefined {
+    return this.values.has(key) ? (this.values.get(key) as T) : fallback;
+  }
+  async update(key: string, value: unknown) {
+    this.values.set(key, value);
+  }
+}
+
+describe('folder sync: Full or Fast conversion through the sync (fake vscode, embedded backend)', function () {
+  this.timeout(120_000);
+  const suite = useSyncSuite();
+  /** The attach requests' bodies as they reached the service, by file id. */
+  const attaches = new Map<string, Record<string, unknown>>();
+  /** The conversion questions shown: their title and the order of their choices. */
+  const questions: { title: string; labels: string[] }[] = [];
+  let answer: 'Full conversion' | 'Fast conversion' | undefined;
+  let mode: SkipOcrMode = 'ask';
+  let proxy: Server;
+  let client: DocumentsClient;
+  let scope: ReturnType<typeof useFakeVscode>;
+  let syncOnce: typeof SyncOnce.syncOnce;
+  let askConversion: typeof Question.askConversion;
+  let FollowStore: typeof FollowStoreType;
+  let storage: string;
+
+  before(async () => {
+    proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (req.method === 'POST' && /^\/v1\/vector_stores\/[^/]+\/files$/.test(req.url ?? '')) {
+          const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+          attaches.set(String(json.file_id), json);
+        }
+        forward(req, res, suite.backend.url, body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as AddressInfo;
+    client = new DocumentsClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
+    scope = useFakeVscode(
+      fakeVscodeApi({
+        Uri: FakeUri,
+        ProgressLocation: { Notification: 15, Window: 10 },
+        workspace: { getWorkspaceFolder: () => undefined },
+        commands: { executeCommand: async () => undefined },
+        window: {
+          withProgress: (_options: unknown, task: (progress: unknown, token: unknown) => Promise<unknown>) =>
+            task({ report: () => undefined }, { onCancellationRequested: () => ({ dispose: () => undefined }) }),
+          // The plan's modal dialog: the user confirms it.
+          showInformationMessage: async (_message: string, options?: { modal?: boolean }) => (options?.modal ? 'Sync' : undefined),
+          showWarningMessage: async () => undefined,
+          showQuickPick: async (items: { label: string }[], options: { title: string }) => {
+            questions.push({ title: options.title, labels: items.map((i) => i.label) });
+            return items.find((i) => i.label === answer);
+          },
+        },
+      }),
+    );
+    ({ syncOnce } = scope.load<typeof SyncOnce>(require.resolve('../../../../src/features/sync/syncOnce')));
+    ({ askConversion } = scope.load<typeof Question>(require.resolve('../../../../src/features/stores/conversionQuestion')));
+    ({ FollowStore } = scope.load<typeof import('../../../../src/features/sync/follows')>(
+      require.resolve('../../../../src/features/sync/follows'),
+    ));
+  });
+  after(async () => {
+    scope.dispose();
+    await client.close();
+    await new Promise((resolve) => proxy.close(resolve));
+  });
+  beforeEach(async () => {
+    storage = await mkdtemp(path.join(os.tmpdir(), 'docchat-sync-state-'));
+    questions.length = 0;
+    mode = 'ask';
+    answer = undefined;
+  });
+  afterEach(() => rm(storage, { recursive: true, force: true }));
+
+  /** The sync's context as the controller gives it; `choices` keeps the last answer (attaching's too). */
+  function context(choices = new FakeMemento()) {
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, child: () => log };
+    const follows = new FollowStore(new FakeMemento() as never, storage);
+    const services = {
+      connection: { documents: client },
+      config: {
+        current: {
+          get attachSkipOcr() {
+            return mode;
+          },
+          documentsUrl: '',
+        },
+        forFolder: () => ({ exclude: [], removeDeleted: 'ask', watch: false }),
+      },
+      rateLimits: { until: () => undefined, onDidChange: () => ({ dispose: () => undefined }) },
+      log,
+      errors: { report: () => undefined },
+    };
+    const run = {
+      services: services as never,
+      follows,
+      log: log as never,
+      aborts: new Map<string, AbortController>(),
+      askConversion: () => askConversion(choices as never),
+      sync: async () => undefined,
+    };
+    return { run, follows, choices };
+  }
+
+  async function newFollow(follows: FollowStoreType, name: string, extra: Partial<Follow> = {}): Promise<Follow> {
+    const store = await client.createVectorStore({ name });
+    const folderUri = pathToFileURL(suite.root).toString();
+    const follow: Follow = {
+      id: FollowStore.idFor(folderUri, store.id),
+      rootUri: folderUri,
+      folderUri,
+      relativeFolder: '',
+      storeId: store.id,
+      storeName: name,
+      confirmed: false,
+      ...extra,
+    };
+    await follows.save(follow);
+    return follow;
+  }
+
+  /** The store's files by synced path, with what their attach request asked about OCR. */
+  async function skipOcrByPath(storeId: string): Promise<Record<string, unknown>> {
+    const files = await client.listVectorStoreFiles(storeId, { limit: 100 });
+    return Object.fromEntries(files.data.map((f) => [String(f.metadata?.docchat_path), attaches.get(f.id)?.skip_ocr ?? 'absent']));
+  }
+
+  it('asks once when the user syncs a folder with PDFs, sends skip_ocr as answered, and a re-sync on save reuses the answer without asking', async () => {
+    await suite.tree({ 'scan.pdf': makePdf([{ image: true }]), 'notes.md': '# Notes' });
+    const { run, follows, choices } = context();
+    const follow = await newFollow(follows, 'fast');
+    answer = 'Fast conversion';
+    await syncOnce(run, follow, { interactive: true });
+    assert.deepEqual(questions, [{ title: 'DocChat: how should the files be converted?', labels: ['Full conversion', 'Fast conversion'] }]);
+    assert.deepEqual(await skipOcrByPath(follow.storeId), { 'scan.pdf': true, 'notes.md': true });
+    const saved = follows.get(follow.id)!;
+    assert.equal(saved.skipOcr, true, 'the follow keeps the answer');
+    assert.equal(saved.confirmed, true);
+    assert.equal(choices.get(StateKeys.lastSkipOcr), true, 'the answer is the next question’s default, as attaching’s is');
+
+    // A saved file: the watcher's re-sync (not started by the user) converts the same way, unasked.
+    await suite.tree({ 'more.pdf': makePdf([{ lines: ['More text'] }]) });
+    answer = undefined;
+    await syncOnce(run, follows.get(follow.id)!, { interactive: false });
+    // So does "Sync Now".
+    await suite.tree({ 'last.pdf': makePdf([{ lines: ['Last text'] }]) });
+    await syncOnce(run, follows.get(follow.id)!, { interactive: true });
+    assert.equal(questions.length, 1, 'asked once, when the folder was synced');
+    const sent = await skipOcrByPath(follow.storeId);
+    assert.equal(sent['more.pdf'], true);
+    assert.equal(sent['last.pdf'], true);
+  });
+
+  it('offers the last answer first, and stops the sync when the question is dismissed', async () => {
+    await suite.tree({ 'report.pdf': makePdf([{ lines: ['Quarterly report'] }]) });
+    const choices = new FakeMemento();
+    await choices.update(StateKeys.lastSkipOcr, true);
+    const { run, follows } = context(choices);
+    const follow = await newFollow(follows, 'dismissed');
+    await syncOnce(run, follow, { interactive: true });
+    assert.deepEqual(questions[0]?.labels, ['Fast conversion', 'Full conversion']);
+    assert.deepEqual(await skipOcrByPath(follow.storeId), {}, 'nothing was sent');
+    assert.equal(follows.get(follow.id)!.confirmed, false, 'the folder is not followed as confirmed');
+  });
+
+  it('converts a followed folder that was never asked fully in a background re-sync, without asking', async () => {
+    await suite.tree({ 'report.pdf': makePdf([{ lines: ['Quarterly report'] }]) });
+    const { run, follows } = context();
+    const follow = await newFollow(follows, 'before', { confirmed: true });
+    await syncOnce(run, follow, { interactive: false });
+    assert.equal(questions.length, 0);
+    assert.deepEqual(await skipOcrByPath(follow.storeId), { 'report.pdf': 'absent' }, 'full conversion, as before');
+  });
+
+  it('lets "Always skip" decide without asking', async () => {
+    await suite.tree({ 'report.pdf': makePdf([{ lines: ['Quarterly report'] }]) });
+    mode = 'always';
+    const { run, follows } = context();
+    const follow = await newFollow(follows, 'always');
+    await syncOnce(run, follow, { interactive: true });
+    assert.equal(questions.length, 0);
+    assert.deepEqual(await skipOcrByPath(follow.storeId), { 'report.pdf': true });
+    assert.equal(follows.get(follow.id)!.skipOcr, undefined, 'the setting, not an answer: nothing to remember');
+  });
+});
