@@ -5,9 +5,10 @@ import { StateKeys } from '../../common/constants';
  * Asks how files are converted (the question of `docchat.attach.skipOcr` set to "Ask", for
  * attaching and for syncing a folder), offering the last answer first and remembering the new one.
  * Resolves to `true` to skip OCR and table recognition, `false` for full conversion, undefined
- * when the user dismissed the question.
+ * when the user dismissed the question. `forFolder`: the question of a sync, whose folder keeps the
+ * answer, which the question says.
  */
-export async function askConversion(state: vscode.Memento): Promise<boolean | undefined> {
+export async function askConversion(state: vscode.Memento, forFolder = false): Promise<boolean | undefined> {
   const last = state.get<boolean>(StateKeys.lastSkipOcr) ?? false;
   const full = {
     label: vscode.l10n.t('Full conversion'),
@@ -21,7 +22,9 @@ export async function askConversion(state: vscode.Memento): Promise<boolean | un
   };
   const picked = await vscode.window.showQuickPick(last ? [fast, full] : [full, fast], {
     title: vscode.l10n.t('DocChat: how should the files be converted?'),
-    placeHolder: vscode.l10n.t('Scanned pages and images need OCR'),
+    placeHolder: forFolder
+      ? vscode.l10n.t('Scanned pages and images need OCR. The folder keeps your answer for its later syncs and re-syncs on save')
+      : vscode.l10n.t('Scanned pages and images need OCR'),
   });
   if (picked) {
     await state.update(StateKeys.lastSkipOcr, picked.skip);

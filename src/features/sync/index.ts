@@ -24,7 +24,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const follows = new FollowStore(context.workspaceState, storage);
   // "How should the files be converted?" is asked as attaching asks it, with the same remembered answer.
-  const controller = new SyncController(services, follows, () => askConversion(context.globalState));
+  const controller = new SyncController(services, follows, () => askConversion(context.globalState, true));
   context.subscriptions.push(
     follows,
     controller,

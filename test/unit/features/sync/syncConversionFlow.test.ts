@@ -55,6 +55,8 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
   const attaches = new Map<string, Record<string, unknown>>();
   /** The conversion questions shown: their title and the order of their choices. */
   const questions: { title: string; labels: string[] }[] = [];
+  /** Their placeholders, in the same order. */
+  const placeholders: string[] = [];
   let answer: 'Full conversion' | 'Fast conversion' | undefined;
   let mode: SkipOcrMode = 'ask';
   let proxy: Server;
@@ -93,8 +95,9 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
           // The plan's modal dialog: the user confirms it.
           showInformationMessage: async (_message: string, options?: { modal?: boolean }) => (options?.modal ? 'Sync' : undefined),
           showWarningMessage: async () => undefined,
-          showQuickPick: async (items: { label: string }[], options: { title: string }) => {
+          showQuickPick: async (items: { label: string }[], options: { title: string; placeHolder?: string }) => {
             questions.push({ title: options.title, labels: items.map((i) => i.label) });
+            placeholders.push(options.placeHolder ?? '');
             return items.find((i) => i.label === answer);
           },
         },
@@ -114,6 +117,7 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
   beforeEach(async () => {
     storage = await mkdtemp(path.join(os.tmpdir(), 'docchat-sync-state-'));
     questions.length = 0;
+    placeholders.length = 0;
     mode = 'ask';
     answer = undefined;
   });
@@ -143,7 +147,7 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
       follows,
       log: log as never,
       aborts: new Map<string, AbortController>(),
-      askConversion: () => askConversion(choices as never),
+      askConversion: () => askConversion(choices as never, true),
       sync: async () => undefined,
     };
     return { run, follows, choices };
@@ -179,6 +183,11 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
     answer = 'Fast conversion';
     await syncOnce(run, follow, { interactive: true });
     assert.deepEqual(questions, [{ title: 'DocChat: how should the files be converted?', labels: ['Full conversion', 'Fast conversion'] }]);
+    assert.match(
+      placeholders[0]!,
+      /folder keeps your answer for its later syncs and re-syncs on save/,
+      'the question says the answer is kept',
+    );
     assert.deepEqual(await skipOcrByPath(follow.storeId), { 'scan.pdf': true, 'notes.md': true });
     const saved = follows.get(follow.id)!;
     assert.equal(saved.skipOcr, true, 'the follow keeps the answer');
