@@ -113,6 +113,6 @@ export class ChosenStore {
         // Unknown list: the rule keeps the remembered store.
       }
     }
-    return { rule: defaultGrounding(remembered, stores), stores };
+    return { rule: defaultGrounding(remembered, stores, this.services.recentStores.list()), stores };
   }
 }
