@@ -542,13 +542,20 @@ export class ChatApp {
     storeOptions.push(option(SEVERAL_STORES, l10n.t('Several stores…')));
     this.storeSelect.replaceChildren(...storeOptions);
     this.storeSelect.value = storeId;
-    this.storeSelect.title = grounded.length
-      ? l10n.t('Answers are grounded in {0}', names)
-      : l10n.t('Answers are not grounded in documents');
+    const gone = this.stores.complete ? grounded.filter((g) => !this.stores.stores.some((s) => s.id === g.id)) : [];
+    const goneNames = gone.map((g) => `“${g.name}”`).join(', ');
+    this.storeSelect.title = !grounded.length
+      ? l10n.t('Answers are not grounded in documents')
+      : gone.length === grounded.length
+        ? gone.length === 1
+          ? l10n.t('The vector store {0} no longer exists: choose a store for this chat', goneNames)
+          : l10n.t('The vector stores {0} no longer exist: choose the stores for this chat', goneNames)
+        : gone.length
+          ? l10n.t('Answers are grounded in {0}; {1} no longer exists', names, goneNames)
+          : l10n.t('Answers are grounded in {0}', names);
 
     const notices = [this.models.error, this.stores.error].filter((e): e is string => Boolean(e));
     const noticeRows = notices.map((text) => h('div', { className: 'notice' }, icon('warning'), h('span', { text })));
-    const gone = this.stores.complete ? grounded.filter((g) => !this.stores.stores.some((s) => s.id === g.id)) : [];
     if (gone.length) {
       noticeRows.push(
         h(

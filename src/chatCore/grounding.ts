@@ -24,6 +24,12 @@ export interface GroundingDocuments {
     options?: { signal?: AbortSignal },
   ): Promise<{ data: ReadonlyArray<{ score: number; content: string; file_id: string; [key: string]: unknown }> }>;
   retrieveFile(fileId: string, options?: { signal?: AbortSignal }): Promise<{ filename: string }>;
+  /** A store's files (asked with `limit: 1` only when a search found nothing: is the store empty?). */
+  listVectorStoreFiles?(
+    storeId: string,
+    params: { limit: number },
+    options?: { signal?: AbortSignal },
+  ): Promise<{ data: ReadonlyArray<unknown> }>;
 }
 
 export interface GroundingStore {

@@ -1,6 +1,7 @@
 /**
  * Which vector store a new chat (and `@docchat`) grounds in: the choice last made in this
- * workspace, else the only store there is. "No grounding" is a choice too, and is remembered.
+ * workspace, else (nothing chosen, or that store deleted since) the most recently used store that
+ * still exists, else the only store there is. "No grounding" is a choice too, and is remembered.
  * No `vscode` import: the rule is unit-tested from here.
  */
 import { StateKeys } from '../common/constants';
@@ -17,10 +18,15 @@ export type GroundingChoice = { kind: 'store'; store: StoreRef } | { kind: 'none
  * The default-grounding rule.
  * - "No grounding" chosen last: none.
  * - A store chosen last: that store, unless the list is known and no longer has it.
+ * - Otherwise the most recently used store (`recent`: store ids, newest first) the list still has.
  * - Otherwise the only store, when there is exactly one; else none (the user picks).
  * `stores` is undefined while the list is not known (not loaded, or it failed).
  */
-export function defaultGrounding(remembered: GroundingChoice | undefined, stores: readonly StoreRef[] | undefined): StoreRef | undefined {
+export function defaultGrounding(
+  remembered: GroundingChoice | undefined,
+  stores: readonly StoreRef[] | undefined,
+  recent: readonly string[] = [],
+): StoreRef | undefined {
   if (remembered?.kind === 'none') {
     return undefined;
   }
@@ -33,8 +39,9 @@ export function defaultGrounding(remembered: GroundingChoice | undefined, stores
       return { id: listed.id, name: listed.name || listed.id };
     }
   }
-  const only = stores?.length === 1 ? stores[0] : undefined;
-  return only ? { id: only.id, name: only.name || only.id } : undefined;
+  const used = recent.map((id) => stores?.find((s) => s.id === id)).find((s) => s !== undefined);
+  const chosen = used ?? (stores?.length === 1 ? stores[0] : undefined);
+  return chosen ? { id: chosen.id, name: chosen.name || chosen.id } : undefined;
 }
 
 /** The part of a Memento the memory needs (workspaceState in the extension). */
@@ -66,9 +73,9 @@ export class GroundingMemory {
     await this.state.update(KEY, store ? { kind: 'store', store: { id: store.id, name: store.name } } : { kind: 'none' });
   }
 
-  /** The rule applied to this workspace's memory. */
-  resolve(stores: readonly StoreRef[] | undefined): StoreRef | undefined {
-    return defaultGrounding(this.choice, stores);
+  /** The rule applied to this workspace's memory (`recent`: the recently used store ids, newest first). */
+  resolve(stores: readonly StoreRef[] | undefined, recent: readonly string[] = []): StoreRef | undefined {
+    return defaultGrounding(this.choice, stores, recent);
   }
 }
 

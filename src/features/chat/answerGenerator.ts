@@ -94,16 +94,29 @@ function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
  * A grounded question whose search found nothing relevant, or a question to the quoting model
  * with nothing to quote, is not sent to a model: the answer says so honestly in one sentence, cites
  * nothing, and offers the ways forward (choose a store, attach files, and in Local mode use a real
- * language model).
+ * language model). `empty`: the stores hold no files at all, so the answer says that instead
+ * (and how to attach some) rather than that the documents do not cover the question.
  */
-export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'stores'>): { text: string; nextSteps: NextStep[] } | undefined {
+export function noSourcesAnswer(
+  job: Pick<AnswerJob, 'model' | 'stores'>,
+  empty = false,
+): { text: string; nextSteps: NextStep[] } | undefined {
   const quoting = job.model === LOCAL_CHAT_MODEL;
   const stores = job.stores ?? [];
   if (!quoting && stores.length === 0) {
     return undefined;
   }
-  const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
   const names = stores.map((s) => `“${s.name ?? s.id}”`).join(', ');
+  if (empty && stores.length > 0) {
+    return {
+      text:
+        stores.length === 1
+          ? l10n.t('The vector store {0} holds no files yet: attach some with Attach Files, or choose another store.', names)
+          : l10n.t('The vector stores {0} hold no files yet: attach some with Attach Files, or choose other stores.', names),
+      nextSteps: ['attachFiles', 'chooseStore'],
+    };
+  }
+  const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
   const text =
     stores.length === 0
       ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', LOCAL_CHAT_MODEL)
@@ -111,6 +124,24 @@ export function noSourcesAnswer(job: Pick<AnswerJob, 'model' | 'stores'>): { tex
         ? l10n.t('The documents in {0} do not cover this question, so {1} has nothing to quote.', names, LOCAL_CHAT_MODEL)
         : l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names);
   return { text, nextSteps };
+}
+
+/**
+ * True when every one of `stores` is known to hold no files (a search of it can find nothing):
+ * one file asked of each. Unknown (no way to ask, or the request failed): false.
+ */
+async function holdNoFiles(
+  documents: GroundingDocuments | undefined,
+  stores: readonly GroundingStore[],
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (!documents?.listVectorStoreFiles || stores.length === 0) return false;
+  try {
+    const pages = await Promise.all(stores.map((s) => documents.listVectorStoreFiles!(s.id, { limit: 1 }, { signal })));
+    return pages.every((page) => page.data.length === 0);
+  } catch {
+    return false;
+  }
 }
 
 /** For answers run without a rewriter of their own (tests, one-off calls): the rule only. */
@@ -185,7 +216,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
       deps.notConnected ?? { kind: 'not_connected', message: l10n.t('Not connected to a language-model gateway.'), actions: ['retry'] },
     );
   }
-  const withoutSources = sources.length === 0 ? noSourcesAnswer(job) : undefined;
+  const withoutSources = sources.length === 0 ? noSourcesAnswer(job, await holdNoFiles(deps.documents, stores, signal)) : undefined;
   if (withoutSources) {
     yield { type: 'start', sources: [], ...(searchQuery ? { searchQuery } : {}) };
     yield { type: 'delta', text: withoutSources.text };

@@ -121,7 +121,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         webTools: !this.localGateway(),
       }),
       defaultModel: () => this.models.state.defaultModel ?? LOCAL_CHAT_MODEL,
-      defaultStore: () => services.grounding.resolve(this.stores.known),
+      defaultStore: () => services.grounding.resolve(this.stores.known, services.recentStores.list()),
       storeGone: (id) => this.stores.isGone(id),
       groundingKnown: async () => {
         await this.connecting();

@@ -57,7 +57,7 @@ export class ChosenStore {
   async choose(): Promise<StoreRef[] | undefined> {
     const current = this.chat?.current();
     const stores = await pickStores(this.services, {
-      title: vscode.l10n.t('DocChat: Choose the Vector Stores @docchat and the Chat Answer From'),
+      title: vscode.l10n.t('DocChat: Choose the Stores the Chat and @docchat Answer From'),
       selected: (current?.length ? current : this.chosenMany()).map((s) => s.id),
     });
     if (!stores) {
@@ -113,6 +113,6 @@ export class ChosenStore {
         // Unknown list: the rule keeps the remembered store.
       }
     }
-    return { rule: defaultGrounding(remembered, stores), stores };
+    return { rule: defaultGrounding(remembered, stores, this.services.recentStores.list()), stores };
   }
 }

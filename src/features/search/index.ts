@@ -19,6 +19,17 @@ export { sourceColumnFor, sourceOpenedIn } from './sourceColumn';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const searchPicker = atFirstUse(() => require('./searchPicker') as typeof SearchPicker);
 
+/**
+ * Resolves once what the extension host asked of the window so far (here: show the quick pick) is
+ * on its way. The extension host does not send a request when it is made: it sends what piled up
+ * on its next timer, so loading the search module (dist/first-use.js, tens to hundreds of
+ * milliseconds at the first search) in the same turn would hold the quick pick back, and the keys
+ * typed meanwhile would reach the editor. A timer set after the request runs after that send.
+ */
+function shownInTheWindow(): Promise<void> {
+  return new Promise<void>((resolve) => setTimeout(resolve, 0));
+}
+
 /** The search commands show their quick pick at once; it waits for the connection itself. */
 const SHOWS_AT_ONCE = { waitForConnection: false } as const;
 
@@ -31,11 +42,12 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   // the search itself loads (dist/first-use.js, at the first search): keys typed right after the
   // command go into it, not into the editor. So the command does not wait for the connection
   // first; the picker does, busy.
-  const search = (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
+  const search = async (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
     const options: SearchPickerOptions = { ...(store ? { store } : {}), ...(restrictTo ? { restrictTo } : {}) };
     const picker = showSearchQuickPick(options);
     try {
-      return searchPicker().showSearchPicker(services, passages, options, picker);
+      await shownInTheWindow();
+      return await searchPicker().showSearchPicker(services, passages, options, picker);
     } catch (error) {
       picker.dispose();
       throw error;

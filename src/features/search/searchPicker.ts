@@ -3,7 +3,7 @@ import type { VectorStore } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
-import { type FileCatalog, listStoreItems, storesOfferingQuery, type StoreItem } from '../stores';
+import { type FileCatalog, groupedByRecency, listStoreItems, storesOfferingQuery, type StoreItem } from '../stores';
 import type { PassageDocuments } from './passages';
 import { requireDocuments } from '../../services/commands';
 import { ADD_TO_CHAT, REVEAL, StoreSearch, statusItem, type PickItem } from './storeSearch';
@@ -130,7 +130,7 @@ class SearchPicker {
     if (this.phase.kind !== 'stores') return;
     const { stores } = this.phase;
     this.picker.items = stores.length
-      ? storesOfferingQuery(stores, value).items
+      ? groupedByRecency(storesOfferingQuery(stores, value).items)
       : [
           statusItem(
             'info',

@@ -11,7 +11,7 @@ import type { LoadMoreNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { StoresTreeProvider } from './treeProvider';
 import { offerWalkthrough } from '../walkthrough';
 
-export { listStoreItems, pickStore, pickStores, storesOfferingQuery, type StoreItem } from './storePicker';
+export { groupedByRecency, listStoreItems, pickStore, pickStores, storesOfferingQuery, type StoreItem } from './storePicker';
 export { FileCatalog } from './fileCatalog';
 export { editMetadata } from './metadataEditor';
 export { metadataSavedMessage } from './metadataDraft';

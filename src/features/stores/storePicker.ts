@@ -11,6 +11,8 @@ const PICKER_LIMIT = 1000;
 export interface StoreItem extends vscode.QuickPickItem {
   store?: VectorStore;
   create?: true;
+  /** Picked recently: listed first, under the one "recently used" separator (see `groupedByRecency`). */
+  recent?: true;
 }
 
 export interface PickStoreOptions {
@@ -31,12 +33,28 @@ function storeItems(services: Services, data: readonly VectorStore[]): StoreItem
   for (const store of stores) if (store.name) named.set(store.name, (named.get(store.name) ?? 0) + 1);
   return stores.map((store) => ({
     label: `$(database) ${store.name || store.id}`,
-    description: [recent.has(store.id) ? vscode.l10n.t('recently used') : '', fileCount(store), formatDate(store.created_at)]
-      .filter(Boolean)
-      .join(' · '),
+    description: [fileCount(store), formatDate(store.created_at)].filter(Boolean).join(' · '),
     detail: [describeExpiry(store.expires_at, now), store.name && named.get(store.name)! > 1 ? store.id : ''].filter(Boolean).join(' · '),
     store,
+    ...(recent.has(store.id) ? { recent: true as const } : {}),
   }));
+}
+
+/**
+ * The stores as VS Code's own pickers show what was used recently (the Command Palette): one
+ * "recently used" separator above the recent stores, "other stores" above the rest, rather than a
+ * label on every recent store. No separator when none was used recently.
+ */
+export function groupedByRecency(items: readonly StoreItem[]): StoreItem[] {
+  const recent = items.filter((item) => item.recent);
+  if (recent.length === 0) return [...items];
+  const others = items.filter((item) => !item.recent);
+  const separator = (label: string): StoreItem => ({ label, kind: vscode.QuickPickItemKind.Separator });
+  return [
+    separator(vscode.l10n.t('recently used')),
+    ...recent,
+    ...(others.length ? [separator(vscode.l10n.t('other stores')), ...others] : []),
+  ];
 }
 
 /** "12 files", when the service counts them (stores alike by name and date differ by it). */
@@ -157,7 +175,7 @@ export async function pickStores(
       picker.canSelectMany = true;
     },
     (picker, items) => {
-      picker.items = items;
+      picker.items = groupedByRecency(items);
       picker.selectedItems = items.filter((item) => item.store && options.selected.includes(item.store.id));
       tickedAtFirst = picker.selectedItems.length > 0;
     },
@@ -177,10 +195,13 @@ export async function pickStore(services: Services, options: PickStoreOptions): 
         picker.placeholder = options.placeholder ?? vscode.l10n.t('Pick a vector store');
       },
       (picker, items) => {
+        const grouped = groupedByRecency(items);
         if (options.create) {
-          items.push({ label: vscode.l10n.t('$(add) Create Vector Store…'), create: true, alwaysShow: true });
+          // Apart from the group of stores above it (when there are groups).
+          if (grouped.length > items.length) grouped.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+          grouped.push({ label: vscode.l10n.t('$(add) Create Vector Store…'), create: true, alwaysShow: true });
         }
-        picker.items = items;
+        picker.items = grouped;
       },
     )) ?? [];
   if (picked?.create) {

@@ -137,6 +137,28 @@ describe('chat grounding against the embedded backend', function () {
     assert.deepEqual(result?.nextSteps, ['chooseStore', 'attachFiles', 'useLanguageModel']);
   });
 
+  it('says a store with no files holds none yet, and how to attach some, rather than that its documents do not cover the question', async () => {
+    const empty = await backend.client.createVectorStore({ name: 'new-team' });
+    const { sources, text, result } = await answerOf({
+      question: 'How do I delete a store?',
+      model: 'local-extractive',
+      stores: [{ id: empty.id, name: 'new-team' }],
+    });
+    assert.deepEqual(sources, []);
+    assert.equal(text, 'The vector store “new-team” holds no files yet: attach some with Attach Files, or choose another store.');
+    assert.deepEqual(result?.nextSteps, ['attachFiles', 'chooseStore']);
+    // With a store that has files among those searched, the documents just do not cover it.
+    const both = await answerOf({
+      question: 'xylophone quartz zeppelin',
+      model: 'local-extractive',
+      stores: [
+        { id: empty.id, name: 'new-team' },
+        { id: storeId, name: 'policies' },
+      ],
+    });
+    assert.match(both.text, /The documents in “new-team”, “policies” do not cover this question/);
+  });
+
   it('offers no buttons when a grounded question finds passages', async () => {
     const { result, sources } = await answerOf({
       question: 'How long are invoices kept?',

@@ -46,7 +46,30 @@ describe('default grounding rule', () => {
     assert.equal(defaultGrounding(remembered({ id: 'vs_gone', name: 'gone' }), [handbook, specs]), undefined);
   });
 
+  it('falls back to the most recently used store that still exists when the remembered one is gone', () => {
+    const demo = { id: 'vs_3', name: 'demo' };
+    // The chat's store was deleted; demo and specs remain, demo used more recently than specs.
+    assert.deepEqual(
+      defaultGrounding(remembered({ id: 'vs_gone', name: 'gone' }), [specs, handbook, demo], ['vs_gone', 'vs_3', 'vs_2']),
+      demo,
+    );
+    // Recently used stores that are gone too are skipped; none left: the only store.
+    assert.deepEqual(defaultGrounding(remembered({ id: 'vs_gone', name: 'gone' }), [handbook], ['vs_gone', 'vs_old']), handbook);
+    // Several stores, none of them used recently: the user picks.
+    assert.equal(defaultGrounding(remembered({ id: 'vs_gone', name: 'gone' }), [handbook, specs], ['vs_gone']), undefined);
+    // No store left at all: no grounding.
+    assert.equal(defaultGrounding(remembered({ id: 'vs_gone', name: 'gone' }), [], ['vs_gone', 'vs_1']), undefined);
+  });
+
+  it('takes the most recently used store when nothing was chosen in this workspace, the remembered one otherwise', () => {
+    assert.deepEqual(defaultGrounding(undefined, [handbook, specs], ['vs_2', 'vs_1']), specs);
+    assert.deepEqual(defaultGrounding(remembered(handbook), [handbook, specs], ['vs_2', 'vs_1']), handbook);
+    // While the list is not known, a recently used store cannot be told to exist.
+    assert.equal(defaultGrounding(undefined, undefined, ['vs_2']), undefined);
+  });
+
   it('respects "No grounding" chosen last, even with a single store', () => {
+    assert.equal(defaultGrounding({ kind: 'none' }, [handbook, specs], ['vs_2']), undefined);
     assert.equal(defaultGrounding({ kind: 'none' }, [handbook]), undefined);
   });
 
@@ -57,6 +80,8 @@ describe('default grounding rule', () => {
     assert.deepEqual(memory.resolve([handbook]), handbook);
     await memory.remember(specs);
     assert.deepEqual(memory.resolve([handbook, specs]), specs);
+    // The remembered store deleted since: the most recently used one left.
+    assert.deepEqual(memory.resolve([handbook], ['vs_2', 'vs_1']), handbook);
     await memory.remember(undefined);
     assert.deepEqual(memory.choice, { kind: 'none' });
     assert.equal(memory.resolve([handbook]), undefined);

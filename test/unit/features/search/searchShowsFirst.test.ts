@@ -2,7 +2,9 @@
  * The search quick pick shows before the search itself loads: at the first search that load is
  * dist/first-use.js (the API clients, zod, the search), tens of milliseconds on the extension host
  * during which keys typed after the command would still reach the editor. Here the search module's
- * load is watched: the quick pick must already be shown, listing the stores, when it starts.
+ * load is watched: the quick pick must already be shown, listing the stores, when it starts, and
+ * the show sent: the extension host sends its requests to the window on its next timer, so a load
+ * in the same turn would hold the quick pick back.
  */
 import * as assert from 'node:assert/strict';
 import Module from 'node:module';
@@ -10,13 +12,23 @@ import { FakeEventEmitter, useFakeVscode } from '../../../support/fakeVscode';
 
 interface Picker {
   shown: boolean;
+  /** The show reached the window: VS Code's extension host sends its requests on its next timer. */
+  sent: boolean;
   title?: string;
   busy?: boolean;
   items: { label: string; iconPath?: unknown }[];
 }
 
+/** Settles once `holds` is true, checking after each turn of the event loop. */
+function until(holds: () => boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const check = () => (holds() ? resolve() : setImmediate(check));
+    check();
+  });
+}
+
 describe('search command', () => {
-  it('shows its quick pick, busy and titled, before it loads the search module', async () => {
+  it('shows its quick pick, busy and titled, and lets the show reach the window before it loads the search module', async () => {
     const pickers: Picker[] = [];
     const handlers = new Map<string, (...args: unknown[]) => unknown>();
     const stub: object = new Proxy(function () {} as unknown as object, {
@@ -46,8 +58,13 @@ describe('search command', () => {
         createQuickPick: () => {
           const picker = {
             shown: false,
+            sent: false,
             items: [],
-            show: () => (picker.shown = true),
+            show: () => {
+              picker.shown = true;
+              // Like VS Code's protocol writer: what the extension host asks is sent on a timer.
+              setTimeout(() => (picker.sent = true), 0);
+            },
             hide: () => (picker.shown = false),
             dispose: () => undefined,
             onDidChangeValue: () => ({ dispose() {} }),
@@ -89,9 +106,12 @@ describe('search command', () => {
       );
       search.register({ subscriptions: [] } as never, services as never);
       void handlers.get('docchat.search')!();
+      assert.equal(pickers[0]?.shown, true, 'the quick pick is shown as the command runs');
+      await until(() => whenLoaded.length > 0);
       assert.equal(whenLoaded.length, 1, 'the search module loads at the first search');
       const picker = whenLoaded[0];
       assert.ok(picker?.shown, 'the quick pick is shown before the search module loads');
+      assert.ok(picker.sent, 'the show has left for the window before the search module loads (it blocks the extension host)');
       assert.equal(picker.busy, true);
       assert.equal(picker.title, 'DocChat: Search a Vector Store');
       // The spinner is the row's icon, not `$(…)` in the label a screen reader speaks.

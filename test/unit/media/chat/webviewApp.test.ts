@@ -1001,11 +1001,13 @@ describe('chat webview', () => {
       ['No grounding (no vector store)', 'demo (deleted)', 'demo', 'Several stores…'],
     );
     assert.equal(store.value, 'vs_old');
+    assert.equal(store.title, 'The vector store “demo” no longer exists: choose a store for this chat', 'the tooltip says it too');
     assert.match(t.$('.store-gone')!.textContent ?? '', /“demo” no longer exists/);
     t.click(t.$('.store-gone .choose-store'));
     assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'chooseStore' });
     t.send({ type: 'options', conversationId: 'c1', options: { vectorStoreId: 'vs_new', vectorStoreName: 'demo' } });
     assert.equal(t.$('.store-gone'), null, 'gone once another store is chosen');
+    assert.equal(store.title, 'Answers are grounded in demo');
   });
 
   it('asks to pick a store only while none is picked; then says which store answers search', () => {

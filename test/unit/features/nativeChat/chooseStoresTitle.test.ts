@@ -1,0 +1,64 @@
+/**
+ * The multi-store picker of `/store` and the chat's Several stores… says in plain words what it
+ * chooses: the stores the chat and @docchat answer from. Here with a stubbed `vscode` whose quick
+ * pick the test reads.
+ */
+import * as assert from 'node:assert/strict';
+import { FakeEventEmitter, useFakeVscode } from '../../../support/fakeVscode';
+
+describe('choosing the stores of @docchat and the chat', () => {
+  it('titles its picker "DocChat: Choose the Stores the Chat and @docchat Answer From"', async () => {
+    const pickers: { title?: string; busy?: boolean; hide(): void }[] = [];
+    const stub: object = new Proxy(function () {} as unknown as object, {
+      get: (_target, key) => (key === 'then' ? undefined : stub),
+      construct: () => stub,
+      apply: () => stub,
+    });
+    const api: Record<string, unknown> = {
+      l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
+      EventEmitter: FakeEventEmitter,
+      ...Object.fromEntries(
+        ['ThemeColor', 'Disposable', 'Range', 'Position', 'Uri', 'MarkdownString', 'ThemeIcon'].map((n) => [n, class {}]),
+      ),
+      window: {
+        createQuickPick: () => {
+          const hidden = new FakeEventEmitter<void>();
+          const picker = {
+            title: undefined as string | undefined,
+            busy: false,
+            items: [],
+            selectedItems: [],
+            activeItems: [],
+            show: () => undefined,
+            hide: () => hidden.fire(),
+            dispose: () => undefined,
+            onDidAccept: () => ({ dispose() {} }),
+            onDidChangeSelection: () => ({ dispose() {} }),
+            onDidHide: hidden.event,
+          };
+          pickers.push(picker);
+          return picker;
+        },
+      },
+    };
+    const scope = useFakeVscode(new Proxy(api, { get: (target, key: string) => (key in target ? target[key] : stub) }));
+    try {
+      const { ChosenStore } = scope.load<typeof import('../../../../src/features/nativeChat/chosenStore')>(
+        require.resolve('../../../../src/features/nativeChat/chosenStore'),
+      );
+      const services = {
+        connection: { documents: { listVectorStores: async () => ({ data: [], has_more: false }) } },
+        recentStores: { list: () => [], sort: <T>(data: readonly T[]) => [...data], touch: async () => undefined },
+        grounding: { choice: undefined, remember: async () => undefined },
+      };
+      const state = { get: () => undefined, update: async () => undefined };
+      const chosen = new ChosenStore(services as never, state as never).choose();
+      const picker = pickers[0]!;
+      assert.equal(picker.title, 'DocChat: Choose the Stores the Chat and @docchat Answer From');
+      picker.hide();
+      assert.equal(await chosen, undefined, 'cancelled: nothing chosen');
+    } finally {
+      scope.dispose();
+    }
+  });
+});
