@@ -34,6 +34,7 @@ describe('choosing the stores of @docchat and the chat', () => {
             dispose: () => undefined,
             onDidAccept: () => ({ dispose() {} }),
             onDidChangeSelection: () => ({ dispose() {} }),
+            onDidChangeValue: () => ({ dispose() {} }),
             onDidHide: hidden.event,
           };
           pickers.push(picker);

@@ -25,6 +25,7 @@ class FakeQuickPick {
   readonly onDidAccept = new FakeEventEmitter<void>().event;
   readonly onDidHide = this.hidden.event;
   readonly onDidChangeSelection = new FakeEventEmitter<Item[]>().event;
+  readonly onDidChangeValue = new FakeEventEmitter<string>().event;
   show() {
     this.visible = true;
   }
