@@ -4,6 +4,7 @@
  * it out with the same rules (those of VS Code 1.104 to 1.139, in `QuickInputTree.filter`):
  *
  * - the text is trimmed; no text shows every item;
+ * - a separator is shown only above items that show, so it is never counted as one;
  * - an item shows when its label matches, or its description (only with `matchOnDescription`),
  *   or its detail (only with `matchOnDetail`), or when it has `alwaysShow`;
  * - a field matches "fuzzily": its `$(icon)` references removed and its leading spaces dropped,
@@ -18,7 +19,12 @@ export interface FilterableItem {
   readonly description?: string;
   readonly detail?: string;
   readonly alwaysShow?: boolean;
+  /** `vscode.QuickPickItemKind`: a separator (-1) is never an item the filter matches. */
+  readonly kind?: number;
 }
+
+/** `vscode.QuickPickItemKind.Separator`. */
+const SEPARATOR = -1;
 
 export interface FilterFields {
   readonly matchOnDescription?: boolean;
@@ -31,10 +37,11 @@ export function shownItems<T extends FilterableItem>(items: readonly T[], value:
   if (!query) return [...items];
   return items.filter(
     (item) =>
-      item.alwaysShow === true ||
-      fieldMatches(query, item.label) ||
-      (fields.matchOnDescription === true && fieldMatches(query, item.description ?? '')) ||
-      (fields.matchOnDetail === true && fieldMatches(query, item.detail ?? '')),
+      item.kind !== SEPARATOR &&
+      (item.alwaysShow === true ||
+        fieldMatches(query, item.label) ||
+        (fields.matchOnDescription === true && fieldMatches(query, item.description ?? '')) ||
+        (fields.matchOnDetail === true && fieldMatches(query, item.detail ?? ''))),
   );
 }
 

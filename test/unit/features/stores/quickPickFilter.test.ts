@@ -70,4 +70,10 @@ describe('quick pick filtering (as VS Code filters)', () => {
     const withCreate = [...stores, item('$(add) Create Vector Store…', { alwaysShow: true })];
     assert.deepEqual(labels(shownItems(withCreate, 'zzz')), ['$(add) Create Vector Store…']);
   });
+
+  it('never counts a separator: typing its label ("recently used") matches no store', () => {
+    const grouped = [{ label: 'recently used', kind: -1 }, ...stores, { label: 'other stores', kind: -1 }];
+    assert.deepEqual(shownItems(grouped, 'recently'), []);
+    assert.deepEqual(labels(shownItems(grouped, 'demo')), ['$(database) demo']);
+  });
 });
