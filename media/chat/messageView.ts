@@ -436,6 +436,8 @@ export class AnswerView {
             this.ctx.chooseModel();
           } else if (action === 'useLocalExtractive') {
             this.ctx.post({ type: 'setModel', model: LOCAL_CHAT_MODEL });
+            // The question this answer failed on is answered again, now by local-extractive.
+            if (this.isLast && !this.ctx.busy()) this.ctx.post({ type: 'regenerate', messageId: this.message.id });
           } else {
             this.ctx.post({ type: 'runAction', action });
           }

@@ -97,6 +97,10 @@ describe('Local mode: the chat answers with the model chosen in Use a Language M
     // The note's button switches this chat by hand; then tiny-chat is picked in Use a Language Model….
     await again.locator('.inline-error button', { hasText: 'Use local-extractive' }).click();
     await chosen('local-extractive').waitFor({ state: 'attached', timeout: 30_000 });
+    // The question is answered again, in the failed answer's place, by local-extractive.
+    await again.and(chat.locator('article[data-status="done"]')).waitFor({ timeout: 90_000 });
+    assert.match(await again.innerText(), /local-extractive/);
+    assert.equal(chatRequests('whisper-1'), 1);
     await useModel('tiny-chat');
     await chosen('tiny-chat').waitFor({ state: 'attached', timeout: 60_000 });
     await pollUntil(

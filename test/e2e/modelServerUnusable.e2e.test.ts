@@ -71,6 +71,10 @@ describe('Local mode: a model server model that cannot chat, and a server that s
     // The way back: local-extractive answers this chat.
     await error.locator('button', { hasText: 'Use local-extractive' }).click();
     await chat.locator('.model-select option:checked[value="local-extractive"]').waitFor({ state: 'attached', timeout: 30_000 });
+    // …and answers the question whisper-1 could not, in its place.
+    await refused.and(chat.locator('article[data-status="done"]')).waitFor({ timeout: 90_000 });
+    assert.match(await refused.innerText(), /local-extractive/);
+    assert.equal(await refused.locator('.inline-error').count(), 0);
 
     // The server stops: asking with its other model names it, with Retry and the way back.
     await chat.locator('.model-select').selectOption('tiny-chat');

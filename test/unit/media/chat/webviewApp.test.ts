@@ -857,7 +857,10 @@ describe('chat webview', () => {
     const back = t.$<HTMLButtonElement>('.action-useLocalExtractive')!;
     assert.equal(back.textContent?.trim(), 'Use local-extractive');
     t.click(back);
-    assert.deepEqual(t.posted.at(-1), { type: 'setModel', model: 'local-extractive' });
+    assert.deepEqual(t.posted.slice(-2), [
+      { type: 'setModel', model: 'local-extractive' },
+      { type: 'regenerate', messageId: 'a2' },
+    ]);
     t.send({
       type: 'models',
       catalog: {
