@@ -4,49 +4,8 @@
  * test drives as a user would.
  */
 import * as assert from 'node:assert/strict';
-import { FakeEventEmitter, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
-
-type Item = { label: string; description?: string; store?: { id: string; name: string } };
-
-class FakeQuickPick {
-  title: string | undefined;
-  placeholder: string | undefined;
-  value = '';
-  canSelectMany = false;
-  busy = false;
-  matchOnDescription = false;
-  items: Item[] = [];
-  selectedItems: Item[] = [];
-  activeItems: Item[] = [];
-  visible = false;
-  readonly accept = new FakeEventEmitter<void>();
-  readonly hidden = new FakeEventEmitter<void>();
-  readonly onDidAccept = this.accept.event;
-  readonly onDidHide = this.hidden.event;
-  readonly selectionChanged = new FakeEventEmitter<Item[]>();
-  readonly onDidChangeSelection = this.selectionChanged.event;
-  readonly valueChanged = new FakeEventEmitter<string>();
-  readonly onDidChangeValue = this.valueChanged.event;
-  /** The user types (or clears) the filter text: VS Code tells the extension. */
-  type(value: string) {
-    this.value = value;
-    this.valueChanged.fire(value);
-  }
-  /** Space on a store: VS Code ticks it and tells the extension. */
-  tick(item: Item) {
-    this.selectedItems = [...this.selectedItems, item];
-    this.selectionChanged.fire(this.selectedItems);
-  }
-  show() {
-    this.visible = true;
-  }
-  hide() {
-    if (!this.visible) return;
-    this.visible = false;
-    this.hidden.fire();
-  }
-  dispose() {}
-}
+import { fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
+import { FakeQuickPick } from './fakeQuickPick';
 
 const STORES: Array<{ id: string; name: string; object: string; created_at: number; file_counts?: { total: number } }> = [
   { id: 'vs_handbook', name: 'handbook', object: 'vector_store', created_at: 1_700_000_000 },

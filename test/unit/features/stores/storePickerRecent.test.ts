@@ -4,38 +4,10 @@
  * "recently used" label of its own. Here with a fake `vscode` whose quick pick the test reads.
  */
 import * as assert from 'node:assert/strict';
-import { FakeEventEmitter, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
+import { fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
+import { FakeQuickPick } from './fakeQuickPick';
 
 const SEPARATOR = -1;
-
-type Item = { label: string; kind?: number; description?: string; store?: { id: string; name: string }; create?: true };
-
-class FakeQuickPick {
-  title: string | undefined;
-  placeholder: string | undefined;
-  value = '';
-  canSelectMany = false;
-  busy = false;
-  matchOnDescription = false;
-  items: Item[] = [];
-  selectedItems: Item[] = [];
-  activeItems: Item[] = [];
-  visible = false;
-  readonly hidden = new FakeEventEmitter<void>();
-  readonly onDidAccept = new FakeEventEmitter<void>().event;
-  readonly onDidHide = this.hidden.event;
-  readonly onDidChangeSelection = new FakeEventEmitter<Item[]>().event;
-  readonly onDidChangeValue = new FakeEventEmitter<string>().event;
-  show() {
-    this.visible = true;
-  }
-  hide() {
-    if (!this.visible) return;
-    this.visible = false;
-    this.hidden.fire();
-  }
-  dispose() {}
-}
 
 const STORES = [
   { id: 'vs_demo', name: 'demo', object: 'vector_store', created_at: 1_700_000_000 },
