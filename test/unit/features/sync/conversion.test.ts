@@ -3,10 +3,8 @@
  * once by a sync the user started and remembered for the folder's later (background) syncs.
  */
 import * as assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { DocumentsClient } from '../../../../src/api/documents/client';
+import type { DocumentsClient } from '../../../../src/api/documents/client';
 import { chooseSyncConversion, uploadedPaths } from '../../../../src/features/sync/conversion';
 import type { Follow } from '../../../../src/features/sync/follows';
 import { SyncJournal } from '../../../../src/features/sync/journal';
@@ -15,9 +13,7 @@ import { runSync } from '../../../../src/features/sync/runner';
 import type { SkipOcrMode } from '../../../../src/services/settingsModel';
 import { FakeClock } from '../../api/helpers';
 import { makePdf } from '../../backend/helpers';
-import { forward } from '../../../support/servers/forward';
-import { TOKEN } from '../backend';
-import { planFor, useSyncSuite } from './helpers';
+import { planFor, recordingAttaches, type RecordingClient, useSyncSuite } from './helpers';
 
 const follow: Follow = {
   id: 'f1',
@@ -111,34 +107,19 @@ describe('folder sync: full or fast conversion', () => {
 describe('folder sync: the attach requests carry the conversion chosen (embedded backend)', function () {
   this.timeout(60_000);
   const suite = useSyncSuite();
-  /** The attach requests' bodies as they reached the service, by file id. */
-  const attaches = new Map<string, Record<string, unknown>>();
-  let proxy: Server;
+  /** The backend behind a proxy that records the attach requests. */
+  let recorder: RecordingClient;
   let client: DocumentsClient;
   before(async () => {
-    proxy = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        if (req.method === 'POST' && /^\/v1\/vector_stores\/[^/]+\/files$/.test(req.url ?? '')) {
-          const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-          attaches.set(String(json.file_id), json);
-        }
-        forward(req, res, suite.backend.url, body);
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { port } = proxy.address() as AddressInfo;
-    client = new DocumentsClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
+    recorder = await recordingAttaches(suite.backend.url);
+    client = recorder.client;
   });
   after(async () => {
-    await client.close();
-    await new Promise((resolve) => proxy.close(resolve));
+    await recorder.close();
   });
 
   /** What the attach request of the file asked about OCR (`skip_ocr`, absent: the service's full conversion). */
-  const skipOcrOf = (fileId: string | undefined) => attaches.get(fileId!)?.skip_ocr;
+  const skipOcrOf = (fileId: string | undefined) => recorder.attaches.get(fileId!)?.skip_ocr;
 
   /** Plans, chooses the conversion as the sync does, and runs the plan; the files' ids by path. */
   async function syncWith(current: Follow, storeId: string, interactive: boolean, ask: () => Promise<boolean | undefined>) {

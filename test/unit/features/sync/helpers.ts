@@ -1,9 +1,13 @@
 /** What the folder-sync tests share: an embedded backend and folders, a client that counts the requests a sync sends, and a plan. */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FakeClock } from '../../api/helpers';
-import { startTestBackend, type TestBackend } from '../backend';
+import { startTestBackend, TOKEN, type TestBackend } from '../backend';
+import { DocumentsClient } from '../../../../src/api/documents/client';
+import { forward } from '../../../support/servers/forward';
 import { planFolderSync, type PlanStepOptions } from '../../../../src/features/sync/planStep';
 import type { SyncClient } from '../../../../src/features/sync/runner';
 
@@ -98,4 +102,45 @@ export function useSyncSuite(): SyncSuite {
     await rm(suite.journalDir, { recursive: true, force: true });
   });
   return suite;
+}
+
+/** A documents client whose attach requests are recorded on their way to the backend. */
+export interface RecordingClient {
+  client: DocumentsClient;
+  /** The attach requests' bodies as they reached the service, by file id. */
+  attaches: Map<string, Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Starts a proxy in front of the backend at `backendUrl` that records every attach request. */
+export async function recordingAttaches(backendUrl: string): Promise<RecordingClient> {
+  const attaches = new Map<string, Record<string, unknown>>();
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.method === 'POST' && /^\/v1\/vector_stores\/[^/]+\/files$/.test(req.url ?? '')) {
+        const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+        attaches.set(String(json.file_id), json);
+      }
+      forward(req, res, backendUrl, body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  const client = new DocumentsClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    token: TOKEN,
+    rateLimits: false,
+    transport: { maxRetries: 0 },
+  });
+  return {
+    client,
+    attaches,
+    close: async () => {
+      await client.close();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
 }

@@ -5,22 +5,18 @@
  */
 import * as assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { DocumentsClient } from '../../../../src/api/documents/client';
+import type { DocumentsClient } from '../../../../src/api/documents/client';
 import { StateKeys } from '../../../../src/common/constants';
 import type { Follow, FollowStore as FollowStoreType } from '../../../../src/features/sync/follows';
 import type * as SyncOnce from '../../../../src/features/sync/syncOnce';
 import type * as Question from '../../../../src/features/stores/conversionQuestion';
 import type { SkipOcrMode } from '../../../../src/services/settingsModel';
 import { fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
-import { forward } from '../../../support/servers/forward';
 import { makePdf } from '../../backend/helpers';
-import { TOKEN } from '../backend';
-import { useSyncSuite } from './helpers';
+import { recordingAttaches, type RecordingClient, useSyncSuite } from './helpers';
 
 class FakeUri {
   private constructor(private readonly url: string) {}
@@ -51,15 +47,13 @@ class FakeMemento {
 describe('folder sync: Full or Fast conversion through the sync (fake vscode, embedded backend)', function () {
   this.timeout(120_000);
   const suite = useSyncSuite();
-  /** The attach requests' bodies as they reached the service, by file id. */
-  const attaches = new Map<string, Record<string, unknown>>();
   /** The conversion questions shown: their title and the order of their choices. */
   const questions: { title: string; labels: string[] }[] = [];
   /** Their placeholders, in the same order. */
   const placeholders: string[] = [];
   let answer: 'Full conversion' | 'Fast conversion' | undefined;
   let mode: SkipOcrMode = 'ask';
-  let proxy: Server;
+  let recorder: RecordingClient;
   let client: DocumentsClient;
   let scope: ReturnType<typeof useFakeVscode>;
   let syncOnce: typeof SyncOnce.syncOnce;
@@ -68,21 +62,8 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
   let storage: string;
 
   before(async () => {
-    proxy = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        if (req.method === 'POST' && /^\/v1\/vector_stores\/[^/]+\/files$/.test(req.url ?? '')) {
-          const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-          attaches.set(String(json.file_id), json);
-        }
-        forward(req, res, suite.backend.url, body);
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { port } = proxy.address() as AddressInfo;
-    client = new DocumentsClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, rateLimits: false, transport: { maxRetries: 0 } });
+    recorder = await recordingAttaches(suite.backend.url);
+    client = recorder.client;
     scope = useFakeVscode(
       fakeVscodeApi({
         Uri: FakeUri,
@@ -111,8 +92,7 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
   });
   after(async () => {
     scope.dispose();
-    await client.close();
-    await new Promise((resolve) => proxy.close(resolve));
+    await recorder.close();
   });
   beforeEach(async () => {
     storage = await mkdtemp(path.join(os.tmpdir(), 'docchat-sync-state-'));
@@ -173,7 +153,7 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
   /** The store's files by synced path, with what their attach request asked about OCR. */
   async function skipOcrByPath(storeId: string): Promise<Record<string, unknown>> {
     const files = await client.listVectorStoreFiles(storeId, { limit: 100 });
-    return Object.fromEntries(files.data.map((f) => [String(f.metadata?.docchat_path), attaches.get(f.id)?.skip_ocr ?? 'absent']));
+    return Object.fromEntries(files.data.map((f) => [String(f.metadata?.docchat_path), recorder.attaches.get(f.id)?.skip_ocr ?? 'absent']));
   }
 
   it('asks once when the user syncs a folder with PDFs, sends skip_ocr as answered, and a re-sync on save reuses the answer without asking', async () => {
