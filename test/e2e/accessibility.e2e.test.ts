@@ -7,21 +7,14 @@ import { PANEL_STATES } from '../support/a11y/panelStates';
 // Serious and critical findings fail; lesser ones are printed.
 
 describe('Chat panel accessibility (axe-core, four themes)', function () {
-  let panels: PanelBrowser;
-
-  before(async () => {
-    panels = await PanelBrowser.launch();
-  });
-  after(async () => {
-    await panels?.close();
-  });
+  const panels = PanelBrowser.perSuite();
 
   for (const themeFile of THEME_FILES) {
     it(`has no serious or critical findings in any panel state (${themeFile})`, async () => {
       const theme = loadTheme(themeFile);
       const failures: string[] = [];
       for (const state of PANEL_STATES) {
-        const page = await panels.open(theme);
+        const page = await panels().open(theme);
         try {
           await state.show(page);
           await loadAxe(page);

@@ -44,17 +44,10 @@ const focused = (page: Page) =>
   });
 
 describe('Chat panel for screen readers and the keyboard', function () {
-  let panels: PanelBrowser;
-
-  before(async () => {
-    panels = await PanelBrowser.launch();
-  });
-  after(async () => {
-    await panels?.close();
-  });
+  const panels = PanelBrowser.perSuite();
 
   it('announces each finished block once while streaming, sets aria-busy, and never rebuilds finished blocks', async () => {
-    const page = await panels.open(lightPlus());
+    const page = await panels().open(lightPlus());
     try {
       await deliver(page, stateMessage([question(), answer({ id: 'a1' }), question('u2', 'And contracts?'), pending()]));
       await countAnnounced(page);
@@ -92,7 +85,7 @@ describe('Chat panel for screen readers and the keyboard', function () {
   });
 
   it('announces the answer once, when done, if the user prefers that (docchat.chat.announceAnswers)', async () => {
-    const page = await panels.open(lightPlus());
+    const page = await panels().open(lightPlus());
     try {
       await deliver(page, {
         ...(stateMessage([question('u2', 'And contracts?'), pending()]) as Extract<HostMessage, { type: 'state' }>),
@@ -113,7 +106,7 @@ describe('Chat panel for screen readers and the keyboard', function () {
   });
 
   it('adds only the new messages when a question is sent (earlier ones are not inserted again)', async () => {
-    const page = await panels.open(lightPlus());
+    const page = await panels().open(lightPlus());
     try {
       await deliver(page, stateMessage([question(), answer({ id: 'a1' })]));
       await page.evaluate(() => {
@@ -135,7 +128,7 @@ describe('Chat panel for screen readers and the keyboard', function () {
   });
 
   it('keeps the focus on a sensible control when Send, Stop, Regenerate or a chip goes away', async () => {
-    const page = await panels.open(lightPlus());
+    const page = await panels().open(lightPlus());
     try {
       await deliver(page, stateMessage([question(), answer({ id: 'a1' })], { pendingContext: [SOURCES[0]!, SOURCES[1]!, SOURCES[2]!] }));
 
@@ -186,7 +179,7 @@ describe('Chat panel for screen readers and the keyboard', function () {
   });
 
   it('exposes the slash menu as a combobox with a listbox, its state and the chosen option', async () => {
-    const page = await panels.open(lightPlus());
+    const page = await panels().open(lightPlus());
     try {
       await deliver(page, stateMessage([]));
       const input = 'textarea.composer-input';
@@ -231,8 +224,8 @@ describe('Chat panel for screen readers and the keyboard', function () {
         await deliver(page, stateMessage([question(), pending()]), { type: 'streamStart', requestId: 'r2', messageId: 'a2', sources: [] });
         return page.$eval('.phase .codicon-modifier-spin', (e) => getComputedStyle(e).animationName);
       };
-      const normal = await panels.open(lightPlus());
-      const reduced = await panels.open(lightPlus(), options);
+      const normal = await panels().open(lightPlus());
+      const reduced = await panels().open(lightPlus(), options);
       try {
         assert.notEqual(await spinner(normal), 'none', 'the spinner should spin without the preference');
         assert.equal(await spinner(reduced), 'none');
@@ -245,7 +238,7 @@ describe('Chat panel for screen readers and the keyboard', function () {
 
   it('draws keyboard focus rings at 3:1 or more against the panel in every theme', async () => {
     for (const file of THEME_FILES) {
-      const page = await panels.open(loadTheme(file));
+      const page = await panels().open(loadTheme(file));
       try {
         await deliver(page, stateMessage([question(), answer({ id: 'a1' })], { pendingContext: [SOURCES[0]!] }));
         await assertFocusRings(page, file, [

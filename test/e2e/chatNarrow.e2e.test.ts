@@ -116,21 +116,15 @@ function headerControls(page: Page): Promise<{ panel: number; scrollWidth: numbe
 const overlap = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 
 describe('Chat panel in a narrow column (Chromium, 320 and 373 px, three themes)', function () {
-  let panels: PanelBrowser;
+  const panels = PanelBrowser.perSuite();
   const shots = path.join(testResultsRoot, 'chat-narrow');
 
-  before(async () => {
-    panels = await PanelBrowser.launch();
-    mkdirSync(shots, { recursive: true });
-  });
-  after(async () => {
-    await panels?.close();
-  });
+  before(() => mkdirSync(shots, { recursive: true }));
 
   for (const themeFile of THEMES) {
     for (const width of WIDTHS) {
       it(`shows the model and store names whole, wraps the header and "Searched for" at ${width} px (${themeFile})`, async () => {
-        const page = await panels.open(loadTheme(themeFile));
+        const page = await panels().open(loadTheme(themeFile));
         try {
           await page.setViewportSize({ width, height: 640 });
           for (const grounded of [true, false]) {

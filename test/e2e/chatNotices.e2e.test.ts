@@ -16,21 +16,15 @@ const THEMES = ['light-plus', 'dark-plus', 'hc-dark'] as const;
 const SOURCE_THEMES = ['light-plus', 'dark-plus', 'hc-dark', 'hc-light'] as const;
 
 describe('Chat panel notices and sources (Chromium, panel widths, light, dark and high-contrast themes)', function () {
-  let panels: PanelBrowser;
+  const panels = PanelBrowser.perSuite();
   const shots = path.join(testResultsRoot, 'chat-notices');
 
-  before(async () => {
-    panels = await PanelBrowser.launch();
-    mkdirSync(shots, { recursive: true });
-  });
-  after(async () => {
-    await panels?.close();
-  });
+  before(() => mkdirSync(shots, { recursive: true }));
 
   for (const themeFile of THEMES) {
     for (const width of WIDTHS) {
       it(`keeps "Choose a Store" on one line in the deleted-store notice at ${width} px (${themeFile})`, async () => {
-        const page = await panels.open(loadTheme(themeFile));
+        const page = await panels().open(loadTheme(themeFile));
         try {
           await page.setViewportSize({ width, height: 700 });
           await deliver(
@@ -82,7 +76,7 @@ describe('Chat panel notices and sources (Chromium, panel widths, light, dark an
   ];
   for (const themeFile of SOURCE_THEMES) {
     it(`lays out the "not quoted in the answer" tag on one line at ${NARROW} px (${themeFile})`, async () => {
-      const page = await panels.open(loadTheme(themeFile));
+      const page = await panels().open(loadTheme(themeFile));
       try {
         await page.setViewportSize({ width: NARROW, height: 700 });
         await deliver(

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import {
   answerDone,
   askInChat,
-  captureFailures,
+  closedAfterEach,
   chatPanel,
   commandTitle,
   launchVSCode,
@@ -39,14 +39,11 @@ describe('First run (e2e, Local mode)', function () {
   let session: VSCodeSession | undefined;
   let modelServer: ScriptServer | undefined;
 
-  captureFailures(() => session);
-
-  afterEach(async () => {
-    await session?.close();
-    await modelServer?.close();
-    session = undefined;
-    modelServer = undefined;
-  });
+  closedAfterEach(
+    () => session,
+    () => [modelServer],
+    () => (session = modelServer = undefined),
+  );
 
   it('answers the first question in a new chat from the demo store, with a citation that opens the passage', async function () {
     session = await launchVSCode({ name: this.test!.fullTitle(), prepare: ({ userDataDir }) => seedDemoStore(userDataDir) });

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import {
   answerDone,
   askInChat,
-  captureFailures,
+  closedAfterEach,
   chatPanel,
   commandTitle,
   launchVSCode,
@@ -38,14 +38,11 @@ describe('Local mode: the chat answers with the model chosen in Use a Language M
   let session: VSCodeSession | undefined;
   let modelServer: ScriptServer | undefined;
 
-  captureFailures(() => session);
-
-  afterEach(async () => {
-    await session?.close();
-    await modelServer?.close();
-    session = undefined;
-    modelServer = undefined;
-  });
+  closedAfterEach(
+    () => session,
+    () => [modelServer],
+    () => (session = modelServer = undefined),
+  );
 
   it('switches the open chat with every pick, keeps a refused model chosen and marked without asking it again, and back to local-extractive on Stop', async function () {
     this.timeout(480_000);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { askInChat, captureFailures, chatPanel, commandTitle, launchVSCode, type VSCodeSession } from '../support/harness';
+import { askInChat, closedAfterEach, chatPanel, commandTitle, launchVSCode, type VSCodeSession } from '../support/harness';
 import { ScriptServer, sendJson } from '../support/servers/scriptServer';
 
 // Local mode with a model server found by "Use a Language Model…" (a stub on this machine): a model
@@ -14,14 +14,11 @@ describe('Local mode: a model server model that cannot chat, and a server that s
   let session: VSCodeSession | undefined;
   let modelServer: ScriptServer | undefined;
 
-  captureFailures(() => session);
-
-  afterEach(async () => {
-    await session?.close();
-    await modelServer?.close();
-    session = undefined;
-    modelServer = undefined;
-  });
+  closedAfterEach(
+    () => session,
+    () => [modelServer],
+    () => (session = modelServer = undefined),
+  );
 
   it("marks whisper-1 unavailable with the server's reason, offers no Retry, then names the stopped server and marks its models", async function () {
     modelServer = await ScriptServer.start();

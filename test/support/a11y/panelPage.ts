@@ -55,6 +55,24 @@ export class PanelBrowser {
   private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'docchat-a11y-'));
   private constructor(readonly browser: Browser) {}
 
+  /**
+   * One browser for a `describe` block: launched before its tests and closed after them. The
+   * returned function gives the browser inside a test.
+   */
+  static perSuite(): () => PanelBrowser {
+    let panels: PanelBrowser | undefined;
+    before(async () => {
+      panels = await PanelBrowser.launch();
+    });
+    after(async () => {
+      await panels?.close();
+    });
+    return () => {
+      if (!panels) throw new Error('the panel browser was not launched');
+      return panels;
+    };
+  }
+
   static async launch(): Promise<PanelBrowser> {
     if (!existsSync(path.join(repoRoot, 'dist/webview/chat.js'))) throw new Error('dist/webview/chat.js is missing: run node esbuild.mjs');
     return new PanelBrowser(await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS }));

@@ -49,6 +49,24 @@ export function captureFailures(currentSession: () => VSCodeSession | undefined)
   });
 }
 
+/**
+ * For tests that start their own VS Code session and servers (a stub model server): failures are
+ * captured as `captureFailures` does, then after each test the session and every server are closed
+ * and `forget` clears the test's variables, so the next test starts from nothing.
+ */
+export function closedAfterEach(
+  session: () => VSCodeSession | undefined,
+  servers: () => ReadonlyArray<{ close(): Promise<unknown> } | undefined>,
+  forget: () => void,
+): void {
+  captureFailures(session);
+  afterEach(async () => {
+    await session()?.close();
+    for (const server of servers()) await server?.close();
+    forget();
+  });
+}
+
 /** Console and extension-host errors not seen at the last call (for tests that manage their own session). */
 export function newErrors(session: VSCodeSession, seen = new WeakMap<VSCodeSession, Seen>()): string[] {
   const from = seen.get(session) ?? { console: 0, extensionHost: 0 };
