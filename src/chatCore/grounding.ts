@@ -3,6 +3,7 @@
  * passages as many as the question needs, and number them (after any context the user attached)
  * as the sources an answer cites. No `vscode` import.
  */
+import { asksAboutChanges, isChangeListPassage } from '../common/changeLists';
 import { MAX_SEARCH_RESULTS, questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
 import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
@@ -207,11 +208,14 @@ async function searchOnce(
   const size = searchSize(target);
   const followUp = search.followUp;
   const searches = followUp ? followUpSearches(search.query, followUp) : [];
+  const weighed = (passages: PassageSource[]) => weighChangeLists(passages, search.question ?? search.query);
   const lists = await Promise.all(
     search.stores.map(async (store) => {
-      if (!followUp) return searchPassages(documents, store, search.query, size, fileNames, signal);
+      if (!followUp) return weighed(await searchPassages(documents, store, search.query, size, fileNames, signal));
       const depth = searches.length > 1 ? FUSION_DEPTH : size;
-      const rankings = await Promise.all(searches.map(({ text }) => searchPassages(documents, store, text, depth, fileNames, signal)));
+      const rankings = await Promise.all(
+        searches.map(async ({ text }) => weighed(await searchPassages(documents, store, text, depth, fileNames, signal))),
+      );
       return fuseAboveFloor(
         rankings,
         searches.map(({ weight }) => weight),
@@ -223,6 +227,35 @@ async function searchOnce(
     ...(search.grounded ? { minCoverage: FOLLOW_UP_COVERAGE } : {}),
   });
   return selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
+}
+
+/**
+ * How much of its score a passage of a list of changes keeps, for a question that does not ask
+ * about changes (`weighChangeLists`). Chosen on the tuning halves of DocChat's own question sets
+ * (test/bench/answers.ts), whose documents hold a changelog.
+ */
+export const CHANGE_LIST_WEIGHT = 0.6;
+
+/**
+ * A search's passages ranked again with those of a list of changes (a changelog, release notes:
+ * `isChangeListPassage`) weighed down, for a question that does not ask what changed
+ * (`asksAboutChanges`). An entry names the feature it changed in the feature's own words, so the
+ * search ranks it with the guide's passages on that feature, or above them; it says that
+ * something changed, not how to use it. A passage is ranked by its score weighed so that it keeps
+ * its place between the search's lowest score (or zero) and its own, so scores below zero stay
+ * below the others too; it keeps the documents service's score, which the relevance floor and the
+ * Sources list go by. A search whose passages do not all have a score keeps its order.
+ */
+export function weighChangeLists(passages: readonly PassageSource[], question: string): PassageSource[] {
+  if (asksAboutChanges(question) || !passages.some((p) => isChangeListPassage(p))) return [...passages];
+  const scores = passages.map((p) => p.score).filter((s): s is number => typeof s === 'number' && Number.isFinite(s));
+  if (scores.length !== passages.length) return [...passages];
+  const lowest = Math.min(0, ...scores);
+  const weight = (p: PassageSource) => (isChangeListPassage(p) ? lowest + (p.score! - lowest) * CHANGE_LIST_WEIGHT : p.score!);
+  return passages
+    .map((passage, i) => ({ passage, i, rank: weight(passage) }))
+    .sort((a, b) => b.rank - a.rank || a.i - b.i)
+    .map((e) => e.passage);
 }
 
 /**
