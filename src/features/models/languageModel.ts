@@ -106,7 +106,7 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
     await services.connection.rebuild('language model removed');
     services.modelServer.announce(undefined);
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('DocChat: the chat and new chats answer with local-extractive again, whichever model the chat had.'),
+      vscode.l10n.t('DocChat: the chat and new chats answer with local-extractive again.'),
     );
     return;
   }
@@ -128,7 +128,7 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
   // The user's latest choice: the chat follows it, also when a model was picked in the chat.
   services.modelServer.announce(choice);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('DocChat: the chat and new chats now answer with {0} from {1}, whichever model the chat had.', choice.model, choice.name),
+    vscode.l10n.t('DocChat: the chat and new chats now answer with {0} from {1}.', choice.model, choice.name),
   );
 }
 
