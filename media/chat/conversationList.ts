@@ -1,7 +1,7 @@
 /**
  * The labels of the conversation list. A title alone when no other conversation has it; each of
- * several conversations with the same title also says when it started and how many questions it
- * holds. Conversations that this still does not tell apart (started in the same minute, with as
+ * several conversations with the same title says first when it started, then the title and how
+ * many questions it holds. Conversations that this still does not tell apart (started in the same minute, with as
  * many questions) give the start time to the second; the rare ones still alike are numbered in
  * the order they started. Every label is unique. The label is the option's text, so a screen
  * reader reads the difference too.
@@ -33,9 +33,11 @@ function repeated(labels: readonly string[]): Set<number> {
 export function conversationLabels(summaries: readonly ConversationSummary[], format: TimeFormat = pageTime): string[] {
   const described = (s: ConversationSummary, seconds: boolean) => {
     const started = format(s.createdAt, seconds);
+    // The time first: a narrow chat cuts the end of the label its select shows, and the title is
+    // the part they share.
     return s.questions === 1
-      ? l10n.t('{0} — started {1}, 1 question', s.title, started)
-      : l10n.t('{0} — started {1}, {2} questions', s.title, started, s.questions);
+      ? l10n.t('{1} — {0} (1 question)', s.title, started)
+      : l10n.t('{1} — {0} ({2} questions)', s.title, started, s.questions);
   };
   const sameTitle = repeated(summaries.map((s) => s.title));
   const labels = summaries.map((s, i) => (sameTitle.has(i) ? described(s, false) : s.title));

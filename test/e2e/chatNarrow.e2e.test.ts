@@ -157,6 +157,35 @@ describe('Chat panel in a narrow column (Chromium, 320 and 373 px, three themes)
             }
           }
 
+          // Two conversations with one long title: New Chat and Delete keep the conversation's row,
+          // and the part of the label that tells them apart (when each started) comes first.
+          const long = 'Can I use DocChat in a folder I have not trusted, and what works there then?';
+          const twin = stateMessage([question('u1', long), answer()], { title: long }) as Extract<HostMessage, { type: 'state' }>;
+          await deliver(page, models, stores, {
+            ...twin,
+            conversations: [
+              { id: twin.conversation.id, title: long, createdAt: Date.UTC(2026, 10, 28, 5, 15, 8), updatedAt: 2, questions: 1 },
+              { id: 'c9', title: long, createdAt: Date.UTC(2026, 10, 28, 5, 15, 3), updatedAt: 1, questions: 1 },
+            ],
+          });
+          const row = await page.evaluate(() => {
+            const select = document.querySelector<HTMLSelectElement>('.conversation-select')!;
+            return {
+              select: select.getBoundingClientRect().top,
+              newChat: document.querySelector('[aria-label="New Chat"]')!.getBoundingClientRect().top,
+              remove: document.querySelector('[aria-label="Delete Conversation"]')!.getBoundingClientRect().top,
+              label: select.selectedOptions[0]?.text ?? '',
+              tooltip: select.title,
+            };
+          });
+          assert.ok(
+            Math.abs(row.newChat - row.select) < 4 && Math.abs(row.remove - row.select) < 4,
+            `the actions left the row: ${JSON.stringify(row)}`,
+          );
+          assert.ok(!row.label.startsWith(long) && row.label.includes(long), `the start time comes first: ${row.label}`);
+          assert.equal(row.tooltip, row.label, 'the tooltip names the conversation whole');
+          await page.screenshot({ path: path.join(shots, `same-title-${width}px-${themeFile}.png`) });
+
           // The last answer's query is editable: all of it is shown, wrapped, none scrolled away.
           await show(page, true);
           const searched = page.locator('.searched-for-input');

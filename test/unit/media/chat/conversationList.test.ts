@@ -25,10 +25,10 @@ describe('conversation list labels', () => {
       summary('c4', at(9), 1, 'Retention'),
     ]);
     assert.deepEqual(labels, [
-      `${title} — started ${second.format(at(41))}, 1 question`,
-      `${title} — started ${second.format(at(7))}, 1 question`,
+      `${second.format(at(41))} — ${title} (1 question)`,
+      `${second.format(at(7))} — ${title} (1 question)`,
       // Its count already tells it apart: to the minute, as before.
-      `${title} — started ${minute.format(at(20))}, 2 questions`,
+      `${minute.format(at(20))} — ${title} (2 questions)`,
       'Retention',
     ]);
     assert.notEqual(labels[0], labels[1]);
@@ -37,14 +37,14 @@ describe('conversation list labels', () => {
   it('numbers conversations still alike to the second, in the order they started', () => {
     const labels = conversationLabels([summary('b', at(5)), summary('a', at(5)), summary('c', at(4))]);
     assert.deepEqual(labels, [
-      `${title} — started ${second.format(at(5))}, 1 question (2)`,
-      `${title} — started ${second.format(at(5))}, 1 question (1)`,
-      `${title} — started ${second.format(at(4))}, 1 question`,
+      `${second.format(at(5))} — ${title} (1 question) (2)`,
+      `${second.format(at(5))} — ${title} (1 question) (1)`,
+      `${second.format(at(4))} — ${title} (1 question)`,
     ]);
   });
 
   it('keeps a label unique when another conversation is titled like it', () => {
-    const lookalike = `${title} — started ${minute.format(at(0))}, 1 question`;
+    const lookalike = `${minute.format(at(0))} — ${title} (1 question)`;
     const labels = conversationLabels([summary('c1', at(0)), summary('c2', at(0) + 60_000 * 60), summary('c3', at(1), 1, lookalike)]);
     assert.equal(new Set(labels).size, labels.length, labels.join('\n'));
     assert.equal(labels[2], lookalike, 'its title is its own: it stays plain');

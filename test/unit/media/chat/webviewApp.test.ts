@@ -201,14 +201,14 @@ describe('chat webview', () => {
     } as HostMessage);
     const labels = () => [...t.$<HTMLSelectElement>('select.conversation-select')!.options].map((o) => o.textContent);
     assert.deepEqual(labels(), [
-      `${same} — started ${started.format(t2)}, 1 question`,
+      `${started.format(t2)} — ${same} (1 question)`,
       'Retention',
-      `${same} — started ${started.format(t1)}, 3 questions`,
+      `${started.format(t1)} — ${same} (3 questions)`,
     ]);
     t.send({ ...secondTurn(), title: same });
     assert.deepEqual(
       labels(),
-      [`${same} — started ${started.format(t2)}, 2 questions`, 'Retention', `${same} — started ${started.format(t1)}, 3 questions`],
+      [`${started.format(t2)} — ${same} (2 questions)`, 'Retention', `${started.format(t1)} — ${same} (3 questions)`],
       'a new question counts at once',
     );
   });
