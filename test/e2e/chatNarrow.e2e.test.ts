@@ -186,6 +186,28 @@ describe('Chat panel in a narrow column (Chromium, 320 and 373 px, three themes)
           assert.equal(row.tooltip, row.label, 'the tooltip names the conversation whole');
           await page.screenshot({ path: path.join(shots, `same-title-${width}px-${themeFile}.png`) });
 
+          // An earlier answer's query is text: it wraps beside its icon, which is not left alone on a line.
+          await deliver(
+            page,
+            models,
+            stores,
+            stateMessage([
+              question('u1', 'How do I create a store?'),
+              answer({ searchQuery: QUERY }),
+              question('u2', 'and a folder?'),
+              { ...answer(), id: 'a2' },
+            ]),
+          );
+          const earlier = await page.evaluate(() => {
+            const line = document.querySelector('.searched-for:not(.editable)')!;
+            const iconBox = line.querySelector('.codicon')!.getBoundingClientRect();
+            const text = line.querySelector('span:not(.codicon)')!;
+            const textBox = text.getBoundingClientRect();
+            return { iconTop: iconBox.top, iconBottom: iconBox.bottom, textTop: textBox.top, text: text.textContent };
+          });
+          assert.ok(earlier.text?.includes(QUERY), JSON.stringify(earlier));
+          assert.ok(earlier.textTop < earlier.iconBottom, `the icon is alone on its line: ${JSON.stringify(earlier)}`);
+
           // The last answer's query is editable: all of it is shown, wrapped, none scrolled away.
           await show(page, true);
           const searched = page.locator('.searched-for-input');
