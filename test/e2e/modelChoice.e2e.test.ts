@@ -102,8 +102,7 @@ describe('Local mode: the chat answers with the model chosen in Use a Language M
     await chosen('tiny-chat').waitFor({ state: 'attached', timeout: 60_000 });
     await pollUntil(
       () => notificationTexts(page),
-      (texts) =>
-        texts.some((t) => /DocChat: the chat and new chats now answer with tiny-chat from .+\./.test(t)),
+      (texts) => texts.some((t) => /DocChat: the chat and new chats now answer with tiny-chat from .+\./.test(t)),
       { what: 'the notice that the chat answers with tiny-chat' },
     );
     const answered = await askInChat(chat, 'What is DocChat?');

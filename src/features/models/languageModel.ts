@@ -105,9 +105,7 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
     await services.secrets.delete(SecretKeys.modelServerKey);
     await services.connection.rebuild('language model removed');
     services.modelServer.announce(undefined);
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t('DocChat: the chat and new chats answer with local-extractive again.'),
-    );
+    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: the chat and new chats answer with local-extractive again.'));
     return;
   }
   const pick = chosen.pick ?? (chosen.enterUrl ? await askForServer() : undefined);
