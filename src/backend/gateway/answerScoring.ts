@@ -61,13 +61,14 @@ export function numericShare(tokens: readonly string[]): number {
 
 /**
  * A code mark that names the code itself rather than something a user sees, types or sets: a path
- * (`src/mcp/`, `@scope/pkg`), a source file (`attach.ts`), a camelCase or compound PascalCase
- * identifier (`consumeAnswer`, `DocumentsClient.uploadFile`) or a call (`activate()`). Dotted
- * lower-case keys (`docchat.sync.watch`, `http.proxy`), chat commands (`/search`), and words or
- * names in marks (`local-extractive`, `skip_ocr`, `docchat_search`) are not.
+ * (`src/mcp/`, `@scope/pkg`: `PATH`), or (`SOURCE_NAME`) a source file (`attach.ts`), a camelCase
+ * or compound PascalCase identifier (`consumeAnswer`, `DocumentsClient.uploadFile`) or a call
+ * (`activate()`). Dotted lower-case keys (`docchat.sync.watch`, `http.proxy`), chat commands
+ * (`/search`), and words or names in marks (`local-extractive`, `skip_ocr`, `docchat_search`) are
+ * not.
  */
-const CODE_NAME =
-  /\w\/|\.(?:[cm]?[jt]sx?|json|py|sh|css|html)\b|^[a-z]+[A-Z]\w*$|^[A-Z][a-z\d]+[A-Z]\w*(?:\.\w+)?$|^[A-Z]\w*\.[a-z]\w*|\w\(/;
+const SOURCE_NAME = /\.(?:[cm]?[jt]sx?|json|py|sh|css|html)\b|^[a-z]+[A-Z]\w*$|^[A-Z][a-z\d]+[A-Z]\w*(?:\.\w+)?$|^[A-Z]\w*\.[a-z]\w*|\w\(/;
+const PATH = /\w\//;
 const CODE_SPAN = /`([^`\n]+)`/g;
 /** A question about code: it quotes or names an identifier, a path or a source file, or asks about the code itself. */
 const ASKS_ABOUT_CODE =
@@ -75,11 +76,15 @@ const ASKS_ABOUT_CODE =
 
 export const asksAboutCode = (question: string) => ASKS_ABOUT_CODE.test(question);
 
-/** Share of a unit's words that stand in code marks naming the code itself (`CODE_NAME`), 0 to 1. */
-export function codeShare(unit: Pick<Unit, 'text' | 'tokens'>): number {
+/**
+ * Share of a unit's words that stand in code marks naming the code itself (`PATH`, `SOURCE_NAME`), 0 to 1.
+ * `pathsArePlaces`: a path that is not a source file counts as a place, not as code.
+ */
+export function codeShare(unit: Pick<Unit, 'text' | 'tokens'>, pathsArePlaces = false): number {
   if (!unit.tokens.length) return 0;
+  const isCode = (name: string) => SOURCE_NAME.test(name) || (!pathsArePlaces && PATH.test(name));
   let words = 0;
-  for (const span of unit.text.matchAll(CODE_SPAN)) if (CODE_NAME.test(span[1]!.trim())) words += tokenize(span[1]!).length;
+  for (const span of unit.text.matchAll(CODE_SPAN)) if (isCode(span[1]!.trim())) words += tokenize(span[1]!).length;
   return Math.min(1, words / unit.tokens.length);
 }
 
@@ -433,7 +438,10 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
  */
 export function withFirstQuote(scored: readonly Scored[], question: string): Scored[] {
   if (scored.length < 2 || asksAboutCode(question)) return [...scored];
-  const weighed = (s: Scored) => s.score / (1 + FIRST_QUOTE_CODE_WEIGHT * codeShare(s.unit));
+  // A question for a place ("where are my documents stored?") is answered by a folder's path: only
+  // source files and identifiers name the code there.
+  const places = questionType(question) === 'place';
+  const weighed = (s: Scored) => s.score / (1 + FIRST_QUOTE_CODE_WEIGHT * codeShare(s.unit, places));
   let lead = 0;
   scored.forEach((s, i) => {
     if (weighed(s) > weighed(scored[lead]!)) lead = i;

@@ -773,6 +773,30 @@ Agents can use four read-only tools of the server: list stores, list files, sear
     );
     assert.deepEqual(withFirstQuote(scored, 'Where is `readStore` defined?'), scored);
   });
+
+  it('leads with the folder a "where" question asks for, but not with source files and identifiers', () => {
+    const unit = (source: number, text: string) => unitsOf({ n: source, text })[0]!;
+    const folder = {
+      unit: unit(1, 'Your documents are stored in `…/globalStorage/docchat.docchat/backend/`.'),
+      score: 10,
+      terms: ['stored'],
+    };
+    const vague = { unit: unit(2, 'Documents stay on this computer.'), score: 7, terms: ['documents'] };
+    assert.deepEqual(
+      withFirstQuote([folder, vague], 'Where are my documents stored?').map((s) => s.unit.source),
+      [1, 2],
+    );
+    // Asked what it is rather than where, the path is the code's and the other sentence leads.
+    assert.deepEqual(
+      withFirstQuote([folder, vague], 'What happens to my documents?').map((s) => s.unit.source),
+      [2, 1],
+    );
+    const source = { ...folder, unit: unit(1, 'Documents are stored by `src/backend/storeIndex.ts` in `writeStore`.') };
+    assert.deepEqual(
+      withFirstQuote([source, vague], 'Where are my documents stored?').map((s) => s.unit.source),
+      [2, 1],
+    );
+  });
 });
 
 describe('local-extractive: tables as converters write them', () => {
