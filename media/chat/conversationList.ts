@@ -1,9 +1,9 @@
 /**
  * The labels of the conversation list. A title alone when no other conversation has it; each of
  * several conversations with the same title says first when it started, then the title and how
- * many questions it holds. Conversations that this still does not tell apart (started in the same minute, with as
- * many questions) give the start time to the second; the rare ones still alike are numbered in
- * the order they started. Every label is unique. The label is the option's text, so a screen
+ * many questions it holds. Conversations that this still does not tell apart (started in the same
+ * minute, with as many questions) give the start time to the second; the rare ones still alike are
+ * numbered in the order they started. Every label is unique. The label is the option's text, so a screen
  * reader reads the difference too.
  */
 import * as l10n from '@vscode/l10n';

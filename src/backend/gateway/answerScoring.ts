@@ -77,8 +77,8 @@ const ASKS_ABOUT_CODE =
 export const asksAboutCode = (question: string) => ASKS_ABOUT_CODE.test(question);
 
 /**
- * Share of a unit's words that stand in code marks naming the code itself (`PATH`, `SOURCE_NAME`), 0 to 1.
- * `pathsArePlaces`: a path that is not a source file counts as a place, not as code.
+ * Share of a unit's words that stand in code marks naming the code itself (`PATH`, `SOURCE_NAME`),
+ * 0 to 1. `pathsArePlaces`: a path that is not a source file counts as a place, not as code.
  */
 export function codeShare(unit: Pick<Unit, 'text' | 'tokens'>, pathsArePlaces = false): number {
   if (!unit.tokens.length) return 0;

@@ -45,8 +45,8 @@ export class FollowWatcher extends Disposable {
   update(): void {
     const wanted = new Map<string, Follow>();
     for (const follow of this.follows.list()) {
-      // A folder is saved before its plan is shown; until the user confirms it (not dismissing the
-      // plan or the conversion question), nothing of it is synced, so nothing is watched.
+      // A folder is saved before its plan is shown. Until the user confirms the plan and answers
+      // the conversion question, nothing of it is synced, so nothing is watched.
       if (!follow.confirmed) continue;
       const folder = vscode.Uri.parse(follow.folderUri);
       if (readFolderSyncSettings(folder).watch) {
