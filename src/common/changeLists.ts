@@ -17,13 +17,16 @@ export function isChangeSection(heading: string): boolean {
 /** A release's heading: "[1.2.0] - 2026-01-05", "v2.1", "1.0.0", "Unreleased". */
 const RELEASE_HEADING = /^(?:\[?v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?\]?(?:\s.*)?|\[?unreleased\]?)$/i;
 
-/** File names of lists of changes: CHANGELOG.md, CHANGES, HISTORY.rst, NEWS, RELEASE_NOTES.txt, releases.md. */
-const CHANGE_LIST_FILE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)(?:\.[a-z\d]{1,8})?$/i;
+/** File names of lists of changes: CHANGELOG.md, CHANGES, RELEASE_NOTES.txt, releases.md. */
+const CHANGE_LIST_FILE = /^(?:change[-_ ]?log|changes|release[-_ ]?notes|releases)(?:\.[a-z\d]{1,8})?$/i;
+/** Names a list of changes often has, and other documents too (a company's news, a town's history). */
+const MAYBE_CHANGE_LIST_FILE = /^(?:history|news)(?:\.[a-z\d]{1,8})?$/i;
 
 /**
  * Whether a search passage is from a list of changes: its file is named as one, or its section
  * sits under a release's heading ("Changelog > [1.2.0] > Fixed"; the heading path as the
- * documents service gives it, sections joined by " > ").
+ * documents service gives it, sections joined by " > "); in a file named HISTORY or NEWS, any
+ * section under a release's heading.
  */
 export function isChangeListPassage(passage: { filename?: string; heading?: string }): boolean {
   const name = passage.filename?.split(/[\\/]/).pop() ?? '';
@@ -32,7 +35,9 @@ export function isChangeListPassage(passage: { filename?: string; heading?: stri
     .split(' > ')
     .map((s) => s.replace(/[*_`#]/g, '').trim())
     .filter(Boolean);
-  return sections.some((s) => RELEASE_HEADING.test(s)) && isChangeSection(sections[sections.length - 1] ?? '');
+  const underRelease = sections.some((s) => RELEASE_HEADING.test(s));
+  if (MAYBE_CHANGE_LIST_FILE.test(name)) return underRelease;
+  return underRelease && isChangeSection(sections[sections.length - 1] ?? '');
 }
 
 /**

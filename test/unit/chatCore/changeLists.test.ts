@@ -18,15 +18,7 @@ const passage = (fileId: string, filename: string, score: number, content: strin
 
 describe('lists of changes in grounding', () => {
   it('knows a list of changes by its file name or by a release heading above a change section', () => {
-    for (const filename of [
-      'CHANGELOG.md',
-      'changelog',
-      'CHANGES.rst',
-      'HISTORY.md',
-      'NEWS',
-      'RELEASE_NOTES.txt',
-      'docs/release-notes.md',
-    ]) {
+    for (const filename of ['CHANGELOG.md', 'changelog', 'CHANGES.rst', 'RELEASE_NOTES.txt', 'docs/release-notes.md']) {
       assert.ok(isChangeListPassage({ filename }), filename);
     }
     assert.ok(isChangeListPassage({ filename: 'notes.md', heading: 'Releases > [1.2.0] - 2026-01-05 > Fixed' }));
@@ -37,6 +29,11 @@ describe('lists of changes in grounding', () => {
     assert.ok(!isChangeListPassage({ filename: 'guide.md', heading: 'Guide > Features' }));
     assert.ok(!isChangeListPassage({ filename: 'guide.md', heading: 'Guide > Upgrading to 1.2 > Security' }));
     assert.ok(!isChangeListPassage({ filename: 'history-of-rome.md' }));
+    // HISTORY and NEWS are lists of changes when their sections are releases, not otherwise.
+    assert.ok(isChangeListPassage({ filename: 'HISTORY.rst', heading: 'History > 2.31.0 (2023-05-22)' }));
+    assert.ok(isChangeListPassage({ filename: 'NEWS', heading: 'v1.4 > Fixed' }));
+    assert.ok(!isChangeListPassage({ filename: 'history.md', heading: 'Our history > The first office' }));
+    assert.ok(!isChangeListPassage({ filename: 'news.md', heading: 'Company news > Summer party' }));
     assert.ok(!isChangeListPassage({}));
     assert.ok(isChangeSection('### Fixed') && isChangeSection('[1.2.0] - 2026-01-05') && !isChangeSection('Folder sync'));
   });
