@@ -32,6 +32,15 @@ export interface SyncRun {
   sync(follow: Follow, request: SyncRequest): Promise<void>;
 }
 
+/**
+ * The user dismissed the plan or the conversion question: the sync stops before anything is sent,
+ * and the status bar says so, as the log does (a dismissed question is not taken for a sync that ran).
+ */
+function cancelled(run: SyncRun, name: string): void {
+  run.log.info(`Sync of ${name} cancelled; nothing was synced.`);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('DocChat: sync of {0} cancelled; nothing was synced.', name), 5000);
+}
+
 /** One sync: plan → confirm → act, then the records and the outcome. */
 export async function syncOnce(run: SyncRun, follow: Follow, request: SyncRequest): Promise<void> {
   const client = requireDocuments(run.services.connection);
@@ -77,7 +86,7 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
       setting: settings.removeDeleted,
       needsConfirm,
     });
-    if (removeDeleted === undefined) return;
+    if (removeDeleted === undefined) return cancelled(run, name);
     // Full or fast conversion, as attaching asks it: once per sync the user started, then remembered for the folder.
     const conversion = await chooseSyncConversion({
       mode: run.services.config.current.attachSkipOcr,
@@ -86,7 +95,7 @@ export async function syncOnce(run: SyncRun, follow: Follow, request: SyncReques
       interactive: request.interactive,
       ask: () => run.askConversion(),
     });
-    if (!conversion) return;
+    if (!conversion) return cancelled(run, name);
     if (conversion.skipOcr) run.log.info(`${name} → ${store}: converting without OCR and table recognition`);
     if (needsConfirm || conversion.follow !== follow) {
       follow = { ...conversion.follow, ...(needsConfirm ? { confirmed: true } : {}) };

@@ -52,6 +52,10 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
   /** Their placeholders, in the same order. */
   const placeholders: string[] = [];
   let answer: 'Full conversion' | 'Fast conversion' | undefined;
+  /** The plan dialog's answer (undefined: dismissed). */
+  let planAnswer: string | undefined;
+  /** The status bar messages shown. */
+  const statusMessages: string[] = [];
   let mode: SkipOcrMode = 'ask';
   let recorder: RecordingClient;
   let client: DocumentsClient;
@@ -74,7 +78,11 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
           withProgress: (_options: unknown, task: (progress: unknown, token: unknown) => Promise<unknown>) =>
             task({ report: () => undefined }, { onCancellationRequested: () => ({ dispose: () => undefined }) }),
           // The plan's modal dialog: the user confirms it.
-          showInformationMessage: async (_message: string, options?: { modal?: boolean }) => (options?.modal ? 'Sync' : undefined),
+          showInformationMessage: async (_message: string, options?: { modal?: boolean }) => (options?.modal ? planAnswer : undefined),
+          setStatusBarMessage: (text: string) => {
+            statusMessages.push(text);
+            return { dispose: () => undefined };
+          },
           showWarningMessage: async () => undefined,
           showQuickPick: async (items: { label: string }[], options: { title: string; placeHolder?: string }) => {
             questions.push({ title: options.title, labels: items.map((i) => i.label) });
@@ -98,6 +106,8 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
     storage = await mkdtemp(path.join(os.tmpdir(), 'docchat-sync-state-'));
     questions.length = 0;
     placeholders.length = 0;
+    statusMessages.length = 0;
+    planAnswer = 'Sync';
     mode = 'ask';
     answer = undefined;
   });
@@ -197,6 +207,22 @@ describe('folder sync: Full or Fast conversion through the sync (fake vscode, em
     assert.deepEqual(questions[0]?.labels, ['Fast conversion', 'Full conversion']);
     assert.deepEqual(await skipOcrByPath(follow.storeId), {}, 'nothing was sent');
     assert.equal(follows.get(follow.id)!.confirmed, false, 'the folder is not followed as confirmed');
+    assert.deepEqual(
+      statusMessages,
+      [`DocChat: sync of "${path.basename(suite.root)}" cancelled; nothing was synced.`],
+      'the stop is not silent',
+    );
+  });
+
+  it('says so in the status bar, as a dismissed conversion question does, when the plan is dismissed', async () => {
+    await suite.tree({ 'report.pdf': makePdf([{ lines: ['Quarterly report'] }]) });
+    planAnswer = undefined;
+    const { run, follows } = context();
+    const follow = await newFollow(follows, 'plan-dismissed');
+    await syncOnce(run, follow, { interactive: true });
+    assert.equal(questions.length, 0, 'no conversion question after a dismissed plan');
+    assert.deepEqual(await skipOcrByPath(follow.storeId), {}, 'nothing was sent');
+    assert.deepEqual(statusMessages, [`DocChat: sync of "${path.basename(suite.root)}" cancelled; nothing was synced.`]);
   });
 
   it('converts a followed folder that was never asked fully in a background re-sync, without asking', async () => {
