@@ -63,16 +63,19 @@ export function fillL10n(message: string, ...args: unknown[]): string {
   return message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
 }
 
+/** A value that can be read, called and constructed to any depth, and is never a thenable. */
+export const anyStub: object = new Proxy(function () {} as unknown as object, {
+  get: (_target, key) => (key === 'then' ? undefined : anyStub),
+  construct: () => anyStub,
+  apply: () => anyStub,
+});
+
 /**
  * A `vscode` fake for a plain Node test: the members given, `l10n.t` and `EventEmitter` as above,
- * and for every other name a stub that can be read, called and constructed (never a thenable).
+ * and for every other name `anyStub`.
  */
 export function fakeVscodeApi(members: Record<string, unknown>): unknown {
-  const stub: object = new Proxy(function () {} as unknown as object, {
-    get: (_target, key) => (key === 'then' ? undefined : stub),
-    construct: () => stub,
-    apply: () => stub,
-  });
+  const stub = anyStub;
   const api: Record<string, unknown> = { l10n: { t: fillL10n }, EventEmitter: FakeEventEmitter, ...members };
   return new Proxy(api, { get: (target, key: string) => (key in target ? target[key] : stub) });
 }

@@ -4,19 +4,12 @@
  * pick the test reads.
  */
 import * as assert from 'node:assert/strict';
-import { FakeEventEmitter, useFakeVscode } from '../../../support/fakeVscode';
+import { FakeEventEmitter, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
 
 describe('choosing the stores of @docchat and the chat', () => {
   it('titles its picker "DocChat: Choose the Stores the Chat and @docchat Answer From"', async () => {
     const pickers: { title?: string; busy?: boolean; hide(): void }[] = [];
-    const stub: object = new Proxy(function () {} as unknown as object, {
-      get: (_target, key) => (key === 'then' ? undefined : stub),
-      construct: () => stub,
-      apply: () => stub,
-    });
     const api: Record<string, unknown> = {
-      l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
-      EventEmitter: FakeEventEmitter,
       ...Object.fromEntries(
         ['ThemeColor', 'Disposable', 'Range', 'Position', 'Uri', 'MarkdownString', 'ThemeIcon'].map((n) => [n, class {}]),
       ),
@@ -42,7 +35,7 @@ describe('choosing the stores of @docchat and the chat', () => {
         },
       },
     };
-    const scope = useFakeVscode(new Proxy(api, { get: (target, key: string) => (key in target ? target[key] : stub) }));
+    const scope = useFakeVscode(fakeVscodeApi(api));
     try {
       const { ChosenStore } = scope.load<typeof import('../../../../src/features/nativeChat/chosenStore')>(
         require.resolve('../../../../src/features/nativeChat/chosenStore'),

@@ -8,7 +8,7 @@
  */
 import * as assert from 'node:assert/strict';
 import Module from 'node:module';
-import { FakeEventEmitter, useFakeVscode } from '../../../support/fakeVscode';
+import { anyStub, fakeVscodeApi, useFakeVscode } from '../../../support/fakeVscode';
 
 interface Picker {
   shown: boolean;
@@ -31,14 +31,8 @@ describe('search command', () => {
   it('shows its quick pick, busy and titled, and lets the show reach the window before it loads the search module', async () => {
     const pickers: Picker[] = [];
     const handlers = new Map<string, (...args: unknown[]) => unknown>();
-    const stub: object = new Proxy(function () {} as unknown as object, {
-      get: (_target, key) => (key === 'then' ? undefined : stub),
-      construct: () => stub,
-      apply: () => stub,
-    });
+    const stub = anyStub;
     const api: Record<string, unknown> = {
-      l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
-      EventEmitter: FakeEventEmitter,
       // What the modules build when they load (esbuild's interop reads only these own keys).
       ...Object.fromEntries(['ThemeColor', 'Disposable', 'Range', 'Position', 'Uri', 'MarkdownString'].map((name) => [name, class {}])),
       ThemeIcon: class {
@@ -86,7 +80,7 @@ describe('search command', () => {
         executeCommand: async () => undefined,
       },
     };
-    const scope = useFakeVscode(new Proxy(api, { get: (target, key: string) => (key in target ? target[key] : stub) }));
+    const scope = useFakeVscode(fakeVscodeApi(api));
     const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
     const load = loader._load;
     const whenLoaded: (Picker | undefined)[] = [];
