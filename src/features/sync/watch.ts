@@ -80,9 +80,9 @@ export class FollowWatcher extends Disposable {
       id,
       setTimeout(() => {
         this.timers.delete(id);
+        // Only confirmed folders are watched (`update`); one stopped meanwhile is gone.
         const follow = this.follows.get(id);
-        // A folder whose plan the user has not confirmed yet waits for "Sync Now".
-        if (follow?.confirmed) void this.controller.sync(follow, { interactive: false });
+        if (follow) void this.controller.sync(follow, { interactive: false });
       }, DEBOUNCE_MS),
     );
   }
