@@ -1,15 +1,17 @@
 /**
- * Whether Local mode's `local-extractive` quotes the sentence that answers the question, on three
+ * Whether Local mode's `local-extractive` quotes the sentence that answers the question, on four
  * question sets, each with the sentence a person would quote, written before the sentence choice
  * was tuned: one over README.md and CHANGELOG.md as they were when it was written
  * (test/bench/answers/fixtures), one over the documents `npm start` seeds the demo store with —
  * README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md — as they were when it was written
- * (test/bench/answers/demo), and one of newcomer questions over the documents the demo store is
+ * (test/bench/answers/demo), one of newcomer questions over the documents the demo store is
  * seeded with now (test/bench/answers/demo2, which leaves out docs/benchmarks.md as the seeding
- * does). Every question goes through the chat's own answer path in process —
- * the backend's chunker and keyword index, the chat's follow-up rule, grounding and prompt — and
- * is answered by the model as it first was, as it was before its last change (kept copies) and
- * as it is now, side by side. The `heldout` half of each set was never looked at while tuning.
+ * does), and one of newcomer questions written after the sentence choice last changed, all held
+ * out (test/bench/answers/demo3, the same documents later). Every question goes through the chat's
+ * own answer path in process — the backend's chunker and keyword index, the chat's follow-up rule,
+ * grounding and prompt — and is answered by the model as it first was, as it was before its last
+ * change (kept copies) and as it is now, side by side. The `heldout` half of each set was never
+ * looked at while tuning.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -78,6 +80,18 @@ const COLLECTIONS: Collection[] = [
     label: 'demo store today',
     questions: 'demo2-questions.jsonl',
     root: 'demo2',
+    documents: [
+      'README.md',
+      'CONTRIBUTING.md',
+      'CHANGELOG.md',
+      ...['accessibility', 'api-assumptions', 'backend', 'dependencies', 'network', 'security', 'user-guide'].map((d) => `docs/${d}.md`),
+    ],
+  },
+  {
+    id: 'demo3',
+    label: 'demo store, questions written after the last change',
+    questions: 'demo3-questions.jsonl',
+    root: 'demo3',
     documents: [
       'README.md',
       'CONTRIBUTING.md',
@@ -481,7 +495,7 @@ async function run(): Promise<BenchResult> {
       'Each conversation goes through the chat’s own answer path in process (the backend chunker and keyword index over a snapshot of the documents, the follow-up rule, grounding with 10 results, the prompt) and is answered by `local-extractive` as it first was and as it was before its last change (kept copies) and as it is now. An answer quotes the sentence when its text holds the expected sentence (or the part of it written down), ignoring markdown emphasis, code marks and line breaks.',
     tables: [summary, thirdTurns, byKind, misses, opening, sections, detail],
     notes: [
-      'Three question sets, each with the sentence a person would quote, written before the sentence choice was tuned on it: `test/bench/answers/questions.jsonl` over README.md and CHANGELOG.md (snapshot in `test/bench/answers/fixtures/`), `test/bench/answers/demo-questions.jsonl` over the documents `npm start` seeds the demo store with — README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md (snapshot in `test/bench/answers/demo/`) — and `test/bench/answers/demo2-questions.jsonl`, newcomer questions over those documents as the demo store is seeded with them now, without docs/benchmarks.md (snapshot in `test/bench/answers/demo2/`; its halves alternate in the order the questions were written), so the figures do not move when the documents change.',
+      'Four question sets, each with the sentence a person would quote, written before the sentence choice was tuned on it: `test/bench/answers/questions.jsonl` over README.md and CHANGELOG.md (snapshot in `test/bench/answers/fixtures/`), `test/bench/answers/demo-questions.jsonl` over the documents `npm start` seeds the demo store with — README.md, CONTRIBUTING.md, docs/ and CHANGELOG.md (snapshot in `test/bench/answers/demo/`) — and `test/bench/answers/demo2-questions.jsonl`, newcomer questions over those documents as the demo store is seeded with them now, without docs/benchmarks.md (snapshot in `test/bench/answers/demo2/`; its halves alternate in the order the questions were written), so the figures do not move when the documents change. A fourth set, `test/bench/answers/demo3-questions.jsonl` (snapshot in `test/bench/answers/demo3/`), holds questions a newcomer would ask, written after the sentence choice last changed and never tuned on: all of it is held out.',
       'Only the `tune` half of each set was looked at while tuning; the `heldout` half is reported apart.',
       'The first quote of a question not about code weighs a sentence naming the code’s own files and identifiers (paths, source files, camelCase names, in code marks) 1 / (1 + 4 × their share of its words). Weighing every quote so, not only the first, chose the same first quotes on the tuning halves but lost an expected sentence on the README set’s held-out half (a question about the backend’s discovery file), so only the first quote is weighed.',
       'Words of four letters meet their other forms as longer words do (“save”, “saved”, “saving”; only in the answerer’s sentence choice, not in search), and a sentence whose start its passage cut off (it opens in lower case, or closes a bracket it never opened) weighs 0.3 of a whole one. “Quotes opening mid-sentence” counts quotes judged so from their text alone, so it also counts a list item or table row that opens in lower case (the answerer does not weigh those down). Chosen on the tuning halves: 0.3 and 0 left no cut quote there, 0.5 left one.',
