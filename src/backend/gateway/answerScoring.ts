@@ -26,7 +26,7 @@ export type QuestionType = 'howTo' | 'quantity' | 'reason' | 'place' | 'choice' 
 
 const HOW_TO = /\b(?:how\s+(?:do|can|could|should|would|to|does\s+one)|steps?\s+to|way\s+to|is\s+there\s+a\s+way)\b/i;
 const QUANTITY =
-  /\b(?:how\s+(?:many|much|long|often|big|large|fast|old)|what\s+(?:is|are)\s+the\s+(?:default|limit|maximum|minimum|size|number)|default|limit|maximum|minimum)\b/i;
+  /\b(?:how\s+(?:many|much|long|often|big|large|fast|old)|what\s+(?:is|are|was|were)\s+the\s+(?:default|limit|maximum|minimum|size|number|total|amount|price|cost|sum|count|rate|balance)|default|limit|maximum|minimum)\b/i;
 const REASON = /\b(?:why|what\s+for|reason)\b/i;
 const PLACE = /\b(?:where)\b/i;
 const CHOICE = /\b(?:which|what|who|name)\b/i;

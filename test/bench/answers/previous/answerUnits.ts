@@ -3,6 +3,7 @@
  * the rows of its tables (each kept with the table's header, so a quote stays a table) and its
  * short code blocks. Headings are not quoted; they name the section of the units below them.
  */
+import { isChangeSection } from '../../../../src/common/changeLists';
 import { isProseLayout, proseOfColumns } from '../../../../src/common/proseLayout';
 import { tokenize } from '../../../../src/backend/search/tokenize';
 
@@ -38,14 +39,6 @@ export interface Unit {
    * than a sentence without sentence punctuation (`textQuality`).
    */
   quality: number;
-}
-
-/** Section names of a list of changes (Keep a Changelog's, and release notes'). */
-const CHANGE_SECTION =
-  /^(?:added|changed|fixed|removed|deprecated|security|features?|bug ?fixes|improvements?|breaking changes?|unreleased|\[?v?\d+\.\d+(?:\.\d+)?\]?.*)$/i;
-/** Whether a heading names a section of a list of changes ("Added", "[1.2.0] - 2026-01-05"). */
-export function isChangeSection(heading: string): boolean {
-  return CHANGE_SECTION.test(heading.replace(/[*_`#]/g, '').trim());
 }
 
 const LIST_MARKER = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/;

@@ -7,13 +7,23 @@ import {
   codeShare,
   leansOnConversation,
   namesNear,
+  questionType,
   queryWeights,
   type Scored,
   selectUnits,
   startsMidSentence,
   withFirstQuote,
 } from '../../../../src/backend/gateway/answerScoring';
-import { isRunOn, rowCells, RUN_ON_CHARS, textQuality, unitsOf, wordlikeShare } from '../../../../src/backend/gateway/answerUnits';
+import {
+  isRunOn,
+  lineGroups,
+  linesStandAlone,
+  rowCells,
+  RUN_ON_CHARS,
+  textQuality,
+  unitsOf,
+  wordlikeShare,
+} from '../../../../src/backend/gateway/answerUnits';
 import { citedSources, citedStatements } from '../../../../src/chatCore/citations';
 import { numberSources } from '../../../../src/chatCore/grounding';
 import { buildChatMessages } from '../../../../src/chatCore/promptBuilder';
@@ -315,6 +325,79 @@ describe('local-extractive: OCR noise of a scanned page is not quoted as a sente
     assert.ok(wordlikeShare("' ; ; l1 | ~ I| K0wa1ski ^ ==") < 0.3);
     const runOnLine = 'word '.repeat(120).trim();
     assert.ok(isRunOn(runOnLine) && textQuality(runOnLine) < 0.6, 'a single line far longer than a sentence weighs less');
+  });
+});
+
+describe('local-extractive: a block of short lines (a receipt, a form) is quoted line by line', () => {
+  const RECEIPT = [
+    'NORTHWIND HARDWARE',
+    '18 Harbour Road',
+    'Store #0117 - Quayside',
+    'Cashier: Lena Brandt',
+    'Cordless Drill 18V',
+    'TOOL-4410 1 @ $89.00',
+    'Wood Screws 200 pcs',
+    'FIX-0192 2 @ $6.50',
+    'SUBTOTAL $102.00',
+    'Sales Tax (8%) $8.16',
+    'TOTAL $110.16',
+    'Visa Card ending in 0931',
+    'Returns within 30 days, receipt required',
+  ].join('\n');
+  const WRAPPED = [
+    'The quarterly report covers the budget of every region and the forecast for the next year, with the',
+    'figures the finance team agreed on in March and the changes the board asked for in its last meeting.',
+    'Regions that missed their target explain why in the appendix.',
+  ].join('\n');
+  const COLUMN = [
+    'The institute opened its doors',
+    'last week with the arrival of',
+    'its participants, eight experienced',
+    'professors and four graduate',
+    'assistants from France.',
+  ].join('\n');
+
+  it('tells a block of short lines from prose wrapped to a width or to a narrow column', () => {
+    assert.equal(linesStandAlone(RECEIPT.split('\n')), true);
+    assert.equal(linesStandAlone(WRAPPED.split('\n')), false, 'wrapped prose runs to the width');
+    assert.equal(linesStandAlone(COLUMN.split('\n')), false, 'a narrow column carries its sentences on in lower case');
+    assert.equal(linesStandAlone(['Name: Lena', 'Store: 0117']), false, 'two lines are too few to tell');
+  });
+
+  it('joins a line that opens in lower case to the one before it', () => {
+    assert.deepEqual(lineGroups(['Notes', 'Paid in full on', 'the day of delivery.', 'Thank you!']), [
+      'Notes',
+      'Paid in full on the day of delivery.',
+      'Thank you!',
+    ]);
+  });
+
+  it('makes each line of a receipt a unit, and keeps wrapped prose as its sentences', () => {
+    const lines = unitsOf({ n: 1, text: RECEIPT }).map((u) => u.text);
+    assert.ok(lines.includes('TOTAL $110.16') && lines.includes('Cashier: Lena Brandt'), lines.join(' | '));
+    assert.equal(lines.length, 13);
+    assert.deepEqual(
+      unitsOf({ n: 1, text: WRAPPED }).map((u) => u.text.slice(0, 30)),
+      ['The quarterly report covers th', 'Regions that missed their targ'],
+    );
+  });
+
+  it('answers "What was the total on the receipt?" with the total line, not the whole receipt', () => {
+    const text = answer(grounded([`receipt-0117.md\n${RECEIPT}`], 'What was the total on the receipt?'));
+    assert.equal(firstQuote(text), '- "TOTAL $110.16" [1]');
+    assert.ok(text.length < 300, text);
+  });
+
+  it("counts the source's file name as the heading of each of its units", () => {
+    const [unit] = unitsOf({ n: 1, text: 'TOTAL $110.16', title: 'receipt-0117.md' });
+    assert.ok(unit!.heading.includes('receipt'), unit!.heading.join(' '));
+    assert.ok(!unit!.heading.includes('md'), 'the extension is not a word of the title');
+  });
+
+  it('reads "what was the total/amount/price…" as a question for a quantity', () => {
+    assert.equal(questionType('What was the total on the receipt?'), 'quantity');
+    assert.equal(questionType('What is the price of the drill?'), 'quantity');
+    assert.equal(questionType('What is the store called?'), 'choice');
   });
 });
 
