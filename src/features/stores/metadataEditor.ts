@@ -107,9 +107,11 @@ function itemsFor(draft: MetadataDraft, options: MetadataEditorOptions): ActionI
  * adds the pair instead of running Save unchanged; text that is not a pair yet says why.
  */
 function typedItem(draft: MetadataDraft, text: string): ActionItem | undefined {
-  if (!text.includes('=')) {
+  if (!text) {
     return undefined;
   }
+  // Text that is not a pair yet ("vendor: Acme") says so, and Enter on it does nothing: it must
+  // not fall through to Save, which would save the pairs without it.
   const problem = draft.validate(text);
   if (problem?.severity === 'error') {
     return { label: vscode.l10n.t('$(error) Cannot add "{0}"', text), detail: problem.message, alwaysShow: true };
@@ -122,6 +124,12 @@ function typedItem(draft: MetadataDraft, text: string): ActionItem | undefined {
   };
 }
 
+/** Whether `text` is part of a pair's key or value: typed to find the pair, not to add one. */
+function findsPair(draft: MetadataDraft, text: string): boolean {
+  const wanted = text.toLowerCase();
+  return draft.entries().some(([key, value]) => key.toLowerCase().includes(wanted) || value.toLowerCase().includes(wanted));
+}
+
 function showPairs(draft: MetadataDraft, options: MetadataEditorOptions): Promise<Action | undefined> {
   const picker = vscode.window.createQuickPick<ActionItem>();
   picker.title = `${options.title} (${draft.size}/${maxPairs})`;
@@ -132,6 +140,11 @@ function showPairs(draft: MetadataDraft, options: MetadataEditorOptions): Promis
   picker.items = listed;
   picker.onDidChangeValue((text) => {
     const typed = typedItem(draft, text.trim());
+    if (typed && !typed.action && findsPair(draft, text.trim())) {
+      // Not a pair, but it finds one to edit: the list filters to it, the reason stays below.
+      picker.items = [...listed, typed];
+      return;
+    }
     picker.items = typed ? [typed, ...listed] : listed;
     if (typed) picker.activeItems = [typed];
   });
