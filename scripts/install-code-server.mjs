@@ -74,7 +74,8 @@ export async function ensureDebianPackages() {
 async function unpackFromRegistry(spec, destination) {
   const downloads = mkdtempSync(path.join(cacheDir(), 'download-'));
   try {
-    await run('npm', ['pack', spec, '--pack-destination', downloads], { cwd: downloads, env: cleanNpmEnv() });
+    // `--loglevel=warn`: npm pack otherwise lists every file of the tarball (thousands of lines).
+    await run('npm', ['pack', spec, '--pack-destination', downloads, '--loglevel=warn'], { cwd: downloads, env: cleanNpmEnv() });
     const tarball = readdirSync(downloads).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack ${spec} produced no tarball`);
     mkdirSync(destination, { recursive: true });

@@ -268,4 +268,44 @@ describe('Chat panel in a narrow column (Chromium, 320 and 373 px, three themes)
       });
     }
   }
+
+  it('scrolls a wide table of an answer on its own at 320 px, not the transcript', async () => {
+    const page = await panels().open(loadTheme('dark-plus'));
+    try {
+      await page.setViewportSize({ width: 320, height: 640 });
+      const table = [
+        '| setting | default | meaning |',
+        '|---|---|---|',
+        '| `docchat.network.proxyAuthorization` | `null` | the `Proxy-Authorization` header sent to `docchat.network.proxy` |',
+        "| `docchat.network.proxyStrictSSL` | `true` | check the proxy's certificate against `docchat.network.caFiles` |",
+      ].join('\n');
+      await deliver(
+        page,
+        models,
+        stores,
+        stateMessage(
+          [question('u1', 'and where do I put the token?'), answer({ content: `From the supplied sources:\n\n${table}\n\n[1]` })],
+          {
+            title: 'Tokens',
+            options: { model: 'local-extractive', vectorStoreId: 'vs_1', vectorStoreName: 'handbook' } as never,
+          },
+        ),
+      );
+      const sizes = await page.evaluate(() => {
+        const messages = document.querySelector('.messages')!;
+        const rendered = document.querySelector<HTMLElement>('.markdown-body table')!;
+        return {
+          messages: { scroll: messages.scrollWidth, client: messages.clientWidth },
+          table: { scroll: rendered.scrollWidth, client: rendered.clientWidth },
+          page: { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth },
+        };
+      });
+      await page.screenshot({ path: path.join(shots, 'wide-table-320px-dark-plus.png') });
+      assert.ok(sizes.messages.scroll <= sizes.messages.client, `the transcript scrolls sideways: ${JSON.stringify(sizes)}`);
+      assert.ok(sizes.page.scroll <= sizes.page.client, `the panel scrolls sideways: ${JSON.stringify(sizes)}`);
+      assert.ok(sizes.table.scroll > sizes.table.client, `the table is not cut but scrolls: ${JSON.stringify(sizes)}`);
+    } finally {
+      await page.close();
+    }
+  });
 });
