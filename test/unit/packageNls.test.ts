@@ -81,6 +81,22 @@ describe('package.json is translatable (package.nls.json)', () => {
     assert.ok(Object.keys(nls).filter((key) => /^walkthroughs\.steps\.\w+\.title$/.test(key)).length >= 5);
   });
 
+  it("has each walkthrough button run one of DocChat's commands, which shows what it did", () => {
+    // A button that only shows the DocChat view did nothing visible when the walkthrough opened
+    // beside that view; a view's `.focus` command moves the keyboard to it, so it always shows.
+    const commands = new Set<string>((manifest.contributes.commands as Array<{ command: string }>).map((c) => c.command));
+    for (const view of Object.values(manifest.contributes.views as Record<string, Array<{ id: string }>>).flat())
+      commands.add(`${view.id}.focus`);
+    const links = Object.entries(nls)
+      .filter(([key]) => /^walkthroughs\.steps\.\w+\.description$/.test(key))
+      .flatMap(([key, value]) => [...value.matchAll(/\]\(command:([\w.]+)/g)].map((m) => `${key}: ${m[1]}`));
+    assert.ok(links.length >= 8, links.join('\n'));
+    assert.deepEqual(
+      links.filter((link) => !commands.has(link.split(': ')[1]!)),
+      [],
+    );
+  });
+
   it('has no bare string in the contributions', () => {
     const bare = strings
       .filter(([, value]) => !/^%[\w.-]+%$/.test(value))
