@@ -24,6 +24,8 @@ import { Announcer } from './announcer';
 /** Store select entries that are not stores: the conversation's several stores, and the multi-select picker. */
 const CURRENT_STORES = '\u0000current';
 const SEVERAL_STORES = '\u0000several';
+/** The Model select's last entry in Local mode, as VS Code's model picker ends with Manage Models…: it runs Use a Language Model…. */
+const CONNECT_MODEL_SERVER = '\u0000connect';
 
 export interface WebviewHost {
   postMessage(message: WebviewMessage): void;
@@ -130,7 +132,15 @@ export class ChatApp {
       mark(Marks.switchConversation, { conversationId: this.conversationSelect.value }, event.timeStamp);
       this.post({ type: 'openConversation', conversationId: this.conversationSelect.value });
     });
-    this.modelSelect.addEventListener('change', () => this.post({ type: 'setModel', model: this.modelSelect.value }));
+    this.modelSelect.addEventListener('change', () => {
+      if (this.modelSelect.value === CONNECT_MODEL_SERVER) {
+        // Not a model: it runs Use a Language Model…, and the select shows the model in use again.
+        this.renderPickers();
+        this.post({ type: 'runAction', action: 'useLanguageModel' });
+        return;
+      }
+      this.post({ type: 'setModel', model: this.modelSelect.value });
+    });
     this.storeSelect.addEventListener('change', () => {
       const value = this.storeSelect.value;
       if (value === SEVERAL_STORES) {
@@ -512,6 +522,12 @@ export class ChatApp {
             option(m.id, m.retirement ? l10n.t('{0} — legacy, retires {1}', m.id, m.retirement) : l10n.t('{0} — legacy', m.id)),
           ),
         ),
+      );
+    }
+    if (!this.webTools) {
+      // Local mode: a model that writes its answers is one pick away.
+      groups.push(
+        h('optgroup', { attrs: { label: l10n.t('Model servers') } }, option(CONNECT_MODEL_SERVER, l10n.t('Connect a Model Server…'))),
       );
     }
     this.modelSelect.replaceChildren(...groups);

@@ -85,8 +85,9 @@ describe('package.json is translatable (package.nls.json)', () => {
     // A button that only shows the DocChat view did nothing visible when the walkthrough opened
     // beside that view; a view's `.focus` command moves the keyboard to it, so it always shows.
     const commands = new Set<string>((manifest.contributes.commands as Array<{ command: string }>).map((c) => c.command));
-    for (const view of Object.values(manifest.contributes.views as Record<string, Array<{ id: string }>>).flat())
+    for (const view of Object.values(manifest.contributes.views as Record<string, Array<{ id: string }>>).flat()) {
       commands.add(`${view.id}.focus`);
+    }
     const links = Object.entries(nls)
       .filter(([key]) => /^walkthroughs\.steps\.\w+\.description$/.test(key))
       .flatMap(([key, value]) => [...value.matchAll(/\]\(command:([\w.]+)/g)].map((m) => `${key}: ${m[1]}`));

@@ -345,7 +345,16 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         this.session.regenerate(message.messageId, message.query);
         return;
       case 'refreshModels':
-        void this.loadModels(true);
+        // A list that comes back the same changes nothing on screen: the status bar says it was read.
+        void this.loadModels(true).then(() => {
+          const { models, error } = this.models.state;
+          if (error) return;
+          const listed =
+            models.length === 1
+              ? vscode.l10n.t('DocChat: model list refreshed (1 model).')
+              : vscode.l10n.t('DocChat: model list refreshed ({0} models).', models.length);
+          vscode.window.setStatusBarMessage(listed, 3000);
+        });
         return;
       case 'refreshStores':
         void this.loadStores();

@@ -110,7 +110,7 @@ function fakeServices() {
     connection: {
       onDidChange: none.event,
       use: async () => undefined,
-      gateway: undefined,
+      gateway: { listCompletionModels: async () => [{ id: 'gpt-4o' }, { id: 'llama-3.1-8b' }] },
       documents: undefined,
       gatewayUnavailable: undefined,
       state: { kind: 'idle' },
@@ -254,6 +254,13 @@ describe('chat host: what a webview message can make VS Code do (real panel, con
       assert.deepEqual(reached.executed, [command], action);
     }
     assert.deepEqual(reached.opened, []);
+  });
+
+  it('says in the status bar that the model list was read again, since a list that stays the same shows nothing', async () => {
+    send({ type: 'refreshModels' });
+    await settled();
+    assert.deepEqual(reached.status, ['DocChat: model list refreshed (2 models).']);
+    assert.deepEqual(reached.executed, []);
   });
 
   it('runs nothing for an action outside the allow-list, a command id, or extra arguments', async () => {

@@ -1287,6 +1287,26 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1, citation: 0 });
   });
 
+  it('ends the Model select in Local mode with Connect a Model Server…, which runs Use a Language Model… and picks no model', () => {
+    const t = setup();
+    const models: HostMessage = {
+      type: 'models',
+      catalog: { loading: false, defaultModel: 'local-extractive', models: [{ id: 'local-extractive', kind: 'completion' }] },
+    };
+    t.send(t.state(conversation()), models);
+    const select = t.$<HTMLSelectElement>('.model-select')!;
+    const labels = () => Array.from(select.options).map((o) => o.text);
+    assert.deepEqual(labels(), ['local-extractive'], 'a company gateway lists its models only');
+    t.send({ ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), webTools: false });
+    assert.deepEqual(labels(), ['local-extractive', 'Connect a Model Server…']);
+    assert.equal(select.value, 'local-extractive');
+    select.value = select.options[1]!.value;
+    select.dispatchEvent(new dom.window.Event('change'));
+    assert.deepEqual(t.posted.at(-1), { type: 'runAction', action: 'useLanguageModel' });
+    assert.ok(!t.posted.some((m) => m.type === 'setModel'), 'no model is chosen');
+    assert.equal(select.value, 'local-extractive', 'the select shows the model in use again');
+  });
+
   it('does not offer /web, /crawl or /research where the gateway has no web tools (Local mode)', () => {
     const t = setup();
     const input = t.$<HTMLTextAreaElement>('textarea')!;
