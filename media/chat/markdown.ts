@@ -26,6 +26,8 @@ type Markdown = MarkdownIt.MarkdownIt;
 type Token = MarkdownIt.Token;
 
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
+/** A URL that starts with a scheme (`javascript:`, `C:` too), or a protocol-relative `//host`. */
+const HAS_SCHEME = /^(?:[a-z][a-z\d+.-]*:|\/\/|\\\\)/i;
 /**
  * A line break written as HTML in a table cell (`<br>`, `<br/>`, `<br />`): a cell has no other way
  * to hold two lines, so converters and language models write one there.
@@ -59,7 +61,11 @@ export function createMarkdownIt(highlighter: HighlighterSource): Markdown {
   // more text streams in; without them every block renders the same alone as in the whole.
   md.disable('reference');
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
-  md.validateLink = (url) => SAFE_LINK.test(url.trim());
+  // A link with no scheme ("docs/network.md", "#usage": a document's own links, quoted) is parsed
+  // too, so it shows as its text (the sanitizer's hook keeps no target the host would refuse)
+  // instead of as its brackets and path. Any other scheme (javascript:, file:, data:, command:…)
+  // is no link at all.
+  md.validateLink = (url) => SAFE_LINK.test(url.trim()) || !HAS_SCHEME.test(url.trim());
 
   md.inline.ruler.before('link', 'citation', (state, silent) => {
     const env = state.env as Partial<MarkdownEnv> | undefined;

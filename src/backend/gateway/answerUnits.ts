@@ -53,6 +53,8 @@ const SENTENCE_BOUNDARY = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx)\.)(?<=[.!?]["')\
 const MIN_SENTENCE_WORDS = 4;
 const MAX_CODE_CHARS = 600;
 const LABEL_START = /^(?:\*\*|__|`)[^*_`]/;
+/** A sentence that is only pictures (`![alt](path)`): their alt text describes a picture, it says nothing to quote. */
+const ONLY_IMAGES = /^(?:!\[[^\]\n]*\]\([^)\n]*\)\s*)+$/;
 /**
  * Line breaks written as HTML (`<br>`, `<br/>`, `<br />`): converters keep the lines of a table
  * cell apart with them. The chat renders no HTML, so quoted (and weighed) they are a space; in a
@@ -306,6 +308,7 @@ export function unitsOf(source: { n: number; text: string; title?: string }): Un
       split
         .flatMap((text) => piecesOf(text))
         .forEach((text, i) => {
+          if (ONLY_IMAGES.test(text)) return;
           push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: listItem && i === 0 });
         });
     };

@@ -388,6 +388,15 @@ describe('local-extractive: a block of short lines (a receipt, a form) is quoted
     assert.ok(text.length < 300, text);
   });
 
+  it('quotes no picture: a paragraph of images only is no sentence, a sentence around one still is', () => {
+    const text =
+      '![The chat in the dark theme, answering with citations](media/chat-dark.png)\n\nThe chat cites its sources ![icon](i.png) as links.';
+    assert.deepEqual(
+      unitsOf({ n: 1, text }).map((u) => u.text),
+      ['The chat cites its sources ![icon](i.png) as links.'],
+    );
+  });
+
   it("counts the source's file name as the heading of each of its units", () => {
     const [unit] = unitsOf({ n: 1, text: 'TOTAL $110.16', title: 'receipt-0117.md' });
     assert.ok(unit!.heading.includes('receipt'), unit!.heading.join(' '));

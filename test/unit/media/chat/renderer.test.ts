@@ -396,6 +396,27 @@ describe('chat renderer: markdown features', () => {
     );
     assert.match(dom.textContent ?? '', /Write to the team, see the wiki or/);
   });
+
+  it("shows a quoted document's own links and images by their text, not their markdown, and opens none of them", () => {
+    const dom = JSDOM.fragment(
+      fullRender(
+        'Put the CA in `caFiles`; see [Network](docs/network.md) and [Usage](#usage).\n\n![The chat in the dark theme](media/chat.png)',
+      ),
+    );
+    assert.equal(dom.textContent?.trim().replace(/\s+/g, ' '), 'Put the CA in caFiles; see Network and Usage. The chat in the dark theme');
+    assert.deepEqual(
+      [...dom.querySelectorAll('[href], [data-href], [role=link], [tabindex], img')].map((e) => e.outerHTML),
+      [],
+    );
+    for (const other of [
+      '[x](javascript:alert(1))',
+      '[x](file:///etc/passwd)',
+      '[x](command:workbench.action.reloadWindow)',
+      '[x](//evil.example/p)',
+    ]) {
+      assert.equal(JSDOM.fragment(fullRender(other)).querySelector('a'), null, `${other} is no link`);
+    }
+  });
 });
 
 const XSS_PAYLOADS = [
