@@ -129,10 +129,48 @@ export function registerDeletion(
           "Its files are not deleted: they stay in DocChat's local backend, on this computer. The store and its search index cannot be restored.",
         )
       : vscode.l10n.t('Its files are not deleted: they stay in the documents service. The store and its search index cannot be restored.');
-    if (!(await confirm(vscode.l10n.t('Delete the vector store "{0}"?', name), detail, vscode.l10n.t('Delete Store')))) return;
+    // Files in no store are listed nowhere in DocChat: deleting them with the store is one choice more.
+    const alsoFiles = local()
+      ? vscode.l10n.t("Delete Store and Its Files deletes its files from DocChat's local backend too, and so from every store.")
+      : vscode.l10n.t('Delete Store and Its Files deletes its files from the documents service too, and so from every store.');
+    const storeOnly = vscode.l10n.t('Delete Store');
+    const withFiles = vscode.l10n.t('Delete Store and Its Files');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Delete the vector store "{0}"?', name),
+      { modal: true, detail: `${detail}\n\n${alsoFiles}` },
+      storeOnly,
+      withFiles,
+    );
+    if (choice !== storeOnly && choice !== withFiles) return;
+    // Listed before the store goes: a deleted store lists nothing.
+    const fileIds: string[] = [];
+    if (choice === withFiles) for await (const file of client().vectorStoreFiles(store.id)) fileIds.push(file.id);
     if (!settle(await deleteVectorStore(client(), store.id), name)) return;
     tree.removeStore(store.id);
-    void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: deleted the vector store "{0}".', name));
+    if (choice === storeOnly) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: deleted the vector store "{0}".', name));
+      return;
+    }
+    const deleted = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('DocChat: deleting the files of "{0}"…', name) },
+      async (progress) => {
+        let count = 0;
+        for (const fileId of fileIds) {
+          progress.report({ message: vscode.l10n.t('{0} of {1}', count + 1, fileIds.length), increment: 100 / fileIds.length });
+          if (!settle(await deleteFile(client(), fileId), fileId)) continue;
+          count++;
+          for (const storeNode of tree.loadedStoreNodes()) {
+            if (storeNode.fileNodes.has(fileId)) tree.removeStoreFile(storeNode.store.id, fileId);
+          }
+        }
+        return count;
+      },
+    );
+    void vscode.window.showInformationMessage(
+      deleted === 1
+        ? vscode.l10n.t('DocChat: deleted the vector store "{0}" and its file.', name)
+        : vscode.l10n.t('DocChat: deleted the vector store "{0}" and its {1} files.', name, deleted),
+    );
   };
 
   context.subscriptions.push(

@@ -104,7 +104,12 @@ describe('deletion commands without a row argument', () => {
       await commands.get('docchat.deleteStore')!();
       assert.deepEqual(modal, [true], 'a modal dialog');
       const where = kind === 'local' ? "DocChat's local backend, on this computer" : 'the documents service';
-      assert.equal(details[0], `Its files are not deleted: they stay in ${where}. The store and its search index cannot be restored.`);
+      const [stays, alsoFiles] = details[0]!.split('\n\n');
+      assert.equal(stays, `Its files are not deleted: they stay in ${where}. The store and its search index cannot be restored.`);
+      assert.equal(
+        alsoFiles,
+        `Delete Store and Its Files deletes its files from ${where === 'the documents service' ? where : "DocChat's local backend"} too, and so from every store.`,
+      );
     });
   }
 
@@ -145,5 +150,76 @@ describe('deletion commands without a row argument', () => {
         });
       }
     }
+  });
+});
+
+describe('docchat.deleteStore: Delete Store and Its Files', () => {
+  const store = { id: 'vs_1', name: 'receipts' };
+  const storeNode = { kind: 'store', store };
+
+  async function run(answer: string) {
+    const shown: string[] = [];
+    const calls: string[] = [];
+    const removed: string[] = [];
+    const commands = new Map<string, (...args: unknown[]) => unknown>();
+    const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
+    const { registerDeletion } = loadWithFakeVscode<typeof import('../../../../src/features/stores/deletion')>(
+      {
+        l10n: { t: fill },
+        ProgressLocation: { Notification: 15 },
+        window: {
+          showWarningMessage: async (_message: string, _options: unknown, ...items: string[]) => {
+            assert.deepEqual(items, ['Delete Store', 'Delete Store and Its Files']);
+            return answer;
+          },
+          showInformationMessage: async (message: string) => void shown.push(message),
+          setStatusBarMessage: () => ({ dispose() {} }),
+          withProgress: async (_options: unknown, task: (progress: { report(): void }) => Promise<unknown>) => task({ report() {} }),
+        },
+        commands: {
+          registerCommand: (id: string, command: (...args: unknown[]) => unknown) => {
+            commands.set(id, command);
+            return { dispose() {} };
+          },
+        },
+      },
+      require.resolve('../../../../src/features/stores/deletion'),
+    );
+    const documents = {
+      async *vectorStoreFiles(storeId: string) {
+        calls.push(`list ${storeId}`);
+        yield { id: 'file-1' };
+        yield { id: 'file-2' };
+      },
+      deleteVectorStore: async (id: string) => void calls.push(`delete store ${id}`),
+      deleteFile: async (id: string) => void calls.push(`delete file ${id}`),
+    };
+    // Another store holds file-2: it leaves that store's list too.
+    const other = { store: { id: 'vs_2', name: 'archive' }, fileNodes: new Map([['file-2', {}]]) };
+    const tree = {
+      removeStore: (id: string) => removed.push(`store ${id}`),
+      loadedStoreNodes: () => [other],
+      removeStoreFile: (storeId: string, fileId: string) => removed.push(`${fileId} from ${storeId}`),
+    };
+    const services = {
+      errors: { report: (error: unknown) => assert.fail(`reported ${String(error)}`) },
+      connection: { state: { kind: 'local' }, documents },
+    };
+    registerDeletion({ subscriptions: [] } as never, services as never, tree as never, () => [] as never);
+    await commands.get('docchat.deleteStore')!(storeNode);
+    return { shown, calls, removed };
+  }
+
+  it("lists the store's files, deletes the store, then each file, and says how many", async () => {
+    const { shown, calls, removed } = await run('Delete Store and Its Files');
+    assert.deepEqual(calls, ['list vs_1', 'delete store vs_1', 'delete file file-1', 'delete file file-2']);
+    assert.deepEqual(removed, ['store vs_1', 'file-2 from vs_2']);
+    assert.deepEqual(shown, ['DocChat: deleted the vector store "receipts" and its 2 files.']);
+  });
+
+  it('Delete Store deletes the store only', async () => {
+    const { shown, calls } = await run('Delete Store');
+    assert.deepEqual(calls, ['delete store vs_1']);
+    assert.deepEqual(shown, ['DocChat: deleted the vector store "receipts".']);
   });
 });
