@@ -155,8 +155,8 @@ export function registerDeletion(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('DocChat: deleting the files of "{0}"…', name) },
       async (progress) => {
         let count = 0;
-        for (const fileId of fileIds) {
-          progress.report({ message: vscode.l10n.t('{0} of {1}', count + 1, fileIds.length), increment: 100 / fileIds.length });
+        for (const [index, fileId] of fileIds.entries()) {
+          progress.report({ message: vscode.l10n.t('{0} of {1}', index + 1, fileIds.length), increment: 100 / fileIds.length });
           if (!settle(await deleteFile(client(), fileId), fileId)) continue;
           count++;
           for (const storeNode of tree.loadedStoreNodes()) {
