@@ -45,6 +45,35 @@ const FIRST_PAINT_TEXT = 20_000;
 const FIRST_PAINT_MESSAGES = 20;
 const EARLIER_PER_FRAME = 20;
 
+/** Keys that move a closed select's choice without opening its list. */
+const STEPPING_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/**
+ * An entry of `select` that runs a command instead of choosing ("Connect a Model Server…"). Picked
+ * from the open list (or with the pointer) it runs at once; reached with the arrow keys on the
+ * closed select, as the keyboard passes over every entry, it runs only on Enter. The returned
+ * function, called on `change`, runs the entry when it should and says whether the entry is the
+ * select's value (so `change` chooses nothing).
+ */
+function commandEntry(select: HTMLSelectElement, value: string, run: () => void): () => boolean {
+  let stepped = false;
+  select.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && select.value === value) {
+      event.preventDefault();
+      run();
+      return;
+    }
+    // Alt+Down opens the list: a choice made there is picked, not passed over.
+    stepped = STEPPING_KEYS.has(event.key) && !event.altKey;
+  });
+  select.addEventListener('pointerdown', () => (stepped = false));
+  return () => {
+    if (select.value !== value) return false;
+    if (!stepped) run();
+    return true;
+  };
+}
+
 export class ChatApp {
   private conversation: Conversation | undefined;
   private models: ModelCatalogState = { models: [], loading: true };
@@ -132,25 +161,29 @@ export class ChatApp {
       mark(Marks.switchConversation, { conversationId: this.conversationSelect.value }, event.timeStamp);
       this.post({ type: 'openConversation', conversationId: this.conversationSelect.value });
     });
+    // Not a model: it runs Use a Language Model…, and the select shows the model in use again.
+    const connectServer = commandEntry(this.modelSelect, CONNECT_MODEL_SERVER, () => {
+      this.renderPickers();
+      this.post({ type: 'runAction', action: 'useLanguageModel' });
+    });
     this.modelSelect.addEventListener('change', () => {
-      if (this.modelSelect.value === CONNECT_MODEL_SERVER) {
-        // Not a model: it runs Use a Language Model…, and the select shows the model in use again.
-        this.renderPickers();
-        this.post({ type: 'runAction', action: 'useLanguageModel' });
-        return;
-      }
-      this.post({ type: 'setModel', model: this.modelSelect.value });
+      if (!connectServer()) this.post({ type: 'setModel', model: this.modelSelect.value });
+    });
+    // The host's multi-select picker; the select shows the conversation's choice again meanwhile.
+    const severalStores = commandEntry(this.storeSelect, SEVERAL_STORES, () => {
+      this.renderPickers();
+      this.post({ type: 'runAction', action: 'chooseStore' });
     });
     this.storeSelect.addEventListener('change', () => {
       const value = this.storeSelect.value;
-      if (value === SEVERAL_STORES) {
-        // The host's multi-select picker; the select shows the conversation's choice again meanwhile.
-        this.renderPickers();
-        this.post({ type: 'runAction', action: 'chooseStore' });
-      } else if (value !== CURRENT_STORES) {
-        this.post({ type: 'setVectorStore', storeId: value || null });
-      }
+      if (!severalStores() && value !== CURRENT_STORES) this.post({ type: 'setVectorStore', storeId: value || null });
     });
+    for (const select of [this.modelSelect, this.storeSelect]) {
+      // An entry that runs a command, passed over with the arrow keys and left: the choice in use again.
+      select.addEventListener('blur', () => {
+        if (select.value === CONNECT_MODEL_SERVER || select.value === SEVERAL_STORES) this.renderPickers();
+      });
+    }
     for (const input of [this.temperatureInput, this.maxTokensInput]) {
       input.addEventListener('change', () => this.sendOptions());
     }

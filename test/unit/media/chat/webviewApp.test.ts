@@ -1307,6 +1307,34 @@ describe('chat webview', () => {
     assert.equal(select.value, 'local-extractive', 'the select shows the model in use again');
   });
 
+  it('runs Connect a Model Server… reached with the arrow keys only on Enter, and leaves the model in use when the focus moves on', () => {
+    const t = setup();
+    t.send(
+      { ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), webTools: false },
+      {
+        type: 'models',
+        catalog: { loading: false, defaultModel: 'local-extractive', models: [{ id: 'local-extractive', kind: 'completion' }] },
+      },
+    );
+    const select = t.$<HTMLSelectElement>('.model-select')!;
+    const arrowOnto = () => {
+      select.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+      select.value = select.options[1]!.value;
+      select.dispatchEvent(new dom.window.Event('change'));
+    };
+    const before = t.posted.length;
+    arrowOnto();
+    assert.equal(t.posted.length, before, 'passing over it runs nothing');
+    assert.equal(select.options[select.selectedIndex]!.text, 'Connect a Model Server…');
+    select.dispatchEvent(new dom.window.Event('blur'));
+    assert.equal(select.value, 'local-extractive', 'left, the select shows the model in use');
+    assert.equal(t.posted.length, before);
+    arrowOnto();
+    select.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    assert.deepEqual(t.posted.slice(before), [{ type: 'runAction', action: 'useLanguageModel' }]);
+    assert.equal(select.value, 'local-extractive');
+  });
+
   it('does not offer /web, /crawl or /research where the gateway has no web tools (Local mode)', () => {
     const t = setup();
     const input = t.$<HTMLTextAreaElement>('textarea')!;
