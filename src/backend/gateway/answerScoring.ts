@@ -20,7 +20,7 @@
  */
 import { matchRoot, namesItsSubject } from '../../common/terms';
 import { tokenize } from '../search/tokenize';
-import type { Unit } from './answerUnits';
+import { OPENS_LOWER, type Unit } from './answerUnits';
 
 export type QuestionType = 'howTo' | 'quantity' | 'reason' | 'place' | 'choice' | 'other';
 
@@ -334,7 +334,6 @@ export function namesNear(text: string, thing: string): boolean {
   return false;
 }
 
-const OPENS_LOWER_CASE = /^\p{Ll}/u;
 const CODE_SPANS = /`[^`\n]*`/g;
 
 /**
@@ -346,7 +345,7 @@ const CODE_SPANS = /`[^`\n]*`/g;
 export function startsMidSentence(unit: Pick<Unit, 'kind' | 'text' | 'listItem'>): boolean {
   if (unit.kind !== 'sentence' || unit.listItem) return false;
   const text = unit.text.trimStart();
-  if (OPENS_LOWER_CASE.test(text)) return true;
+  if (OPENS_LOWER.test(text)) return true;
   let depth = 0;
   for (const ch of text.replace(CODE_SPANS, ' ')) {
     if (ch === '(' || ch === '[') depth++;

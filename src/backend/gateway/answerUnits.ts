@@ -214,7 +214,8 @@ export function piecesOf(text: string): string[] {
  * characters a line.
  */
 const SHORT_LINE = 40;
-const OPENS_LOWER = /^\p{Ll}/u;
+/** A line or sentence that opens in lower case: it carries on the text before it. */
+export const OPENS_LOWER = /^\p{Ll}/u;
 
 /**
  * Whether a block's lines stand each on its own: at least three, at the median no longer than
@@ -299,8 +300,8 @@ export function unitsOf(source: { n: number; text: string; title?: string }): Un
       // A run-on of several lines (OCR of a scanned page, lines without punctuation) is split at its
       // line breaks: a line is closer to a sentence than the run of them.
       // A block of short lines (`linesStandAlone`) is quoted line by line.
-      const joined = sentences(lines.join('\n'));
-      const split = linesStandAlone(lines)
+      const joined = linesStandAlone(lines) ? undefined : sentences(lines.join('\n'));
+      const split = !joined
         ? lineGroups(lines).flatMap((line) => sentences(line))
         : joined.some(isRunOn) && lines.length > 1
           ? lines.flatMap((line) => sentences(line))

@@ -3,6 +3,7 @@ import { deleteFile, deleteVectorStore, type DeletionOutcome, removeFileFromStor
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { registerCommand, requireDocuments } from '../../services/commands';
+import { describeError } from '../../services/errors';
 import type { StoreFileNode, StoreNode, TreeNode } from './nodes';
 import { selectionOfArguments } from './commandArguments';
 import { pickStore } from './storePicker';
@@ -142,22 +143,39 @@ export function registerDeletion(
       withFiles,
     );
     if (choice !== storeOnly && choice !== withFiles) return;
-    // Listed before the store goes: a deleted store lists nothing.
+    // Listed before the store goes: a deleted store lists nothing. Named as the tree shows them.
     const fileIds: string[] = [];
     if (choice === withFiles) for await (const file of client().vectorStoreFiles(store.id)) fileIds.push(file.id);
+    const shown = tree.loadedStoreNodes().find((n) => n.store.id === store.id)?.fileNodes;
     if (!settle(await deleteVectorStore(client(), store.id), name)) return;
     tree.removeStore(store.id);
     if (choice === storeOnly) {
       void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: deleted the vector store "{0}".', name));
       return;
     }
+    // The store is gone whatever happens to its files: one message says what became of them.
+    const kept: string[] = [];
+    let refused = false;
+    let failure: unknown;
     const deleted = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('DocChat: deleting the files of "{0}"…', name) },
       async (progress) => {
         let count = 0;
         for (const [index, fileId] of fileIds.entries()) {
           progress.report({ message: vscode.l10n.t('{0} of {1}', index + 1, fileIds.length), increment: 100 / fileIds.length });
-          if (!settle(await deleteFile(client(), fileId), fileId)) continue;
+          let outcome: DeletionOutcome;
+          try {
+            outcome = await deleteFile(client(), fileId);
+          } catch (error) {
+            failure ??= error;
+            kept.push(shown?.get(fileId)?.filename ?? fileId);
+            continue;
+          }
+          if (outcome === 'unsupported') {
+            refused = true;
+            kept.push(shown?.get(fileId)?.filename ?? fileId);
+            continue;
+          }
           count++;
           for (const storeNode of tree.loadedStoreNodes()) {
             if (storeNode.fileNodes.has(fileId)) tree.removeStoreFile(storeNode.store.id, fileId);
@@ -166,10 +184,24 @@ export function registerDeletion(
         return count;
       },
     );
-    void vscode.window.showInformationMessage(
-      deleted === 1
-        ? vscode.l10n.t('DocChat: deleted the vector store "{0}" and its file.', name)
-        : vscode.l10n.t('DocChat: deleted the vector store "{0}" and its {1} files.', name, deleted),
+    if (!kept.length) {
+      void vscode.window.showInformationMessage(
+        deleted === 1
+          ? vscode.l10n.t('DocChat: deleted the vector store "{0}" and its file.', name)
+          : vscode.l10n.t('DocChat: deleted the vector store "{0}" and its {1} files.', name, deleted),
+      );
+      return;
+    }
+    const why = refused ? vscode.l10n.t('The service does not support deleting files.') : describeError(failure);
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'DocChat: deleted the vector store "{0}" and {1} of its {2} files; these stay: {3}. {4}',
+        name,
+        deleted,
+        fileIds.length,
+        kept.slice(0, 5).join(', ') + (kept.length > 5 ? vscode.l10n.t(' and {0} more', kept.length - 5) : ''),
+        why,
+      ),
     );
   };
 

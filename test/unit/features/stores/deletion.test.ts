@@ -157,7 +157,7 @@ describe('docchat.deleteStore: Delete Store and Its Files', () => {
   const store = { id: 'vs_1', name: 'receipts' };
   const storeNode = { kind: 'store', store };
 
-  async function run(answer: string) {
+  async function run(answer: string, deleteFile: (id: string) => Promise<void> = async () => undefined) {
     const shown: string[] = [];
     const calls: string[] = [];
     const removed: string[] = [];
@@ -168,7 +168,8 @@ describe('docchat.deleteStore: Delete Store and Its Files', () => {
         l10n: { t: fill },
         ProgressLocation: { Notification: 15 },
         window: {
-          showWarningMessage: async (_message: string, _options: unknown, ...items: string[]) => {
+          showWarningMessage: async (message: string, _options: unknown, ...items: string[]) => {
+            if (!items.length) return void shown.push(message);
             assert.deepEqual(items, ['Delete Store', 'Delete Store and Its Files']);
             return answer;
           },
@@ -192,13 +193,18 @@ describe('docchat.deleteStore: Delete Store and Its Files', () => {
         yield { id: 'file-2' };
       },
       deleteVectorStore: async (id: string) => void calls.push(`delete store ${id}`),
-      deleteFile: async (id: string) => void calls.push(`delete file ${id}`),
+      deleteFile: async (id: string) => {
+        calls.push(`delete file ${id}`);
+        await deleteFile(id);
+      },
+      retrieveFile: async (id: string) => ({ id }),
     };
     // Another store holds file-2: it leaves that store's list too.
     const other = { store: { id: 'vs_2', name: 'archive' }, fileNodes: new Map([['file-2', {}]]) };
+    const own = { store, fileNodes: new Map([['file-1', { filename: 'receipt.pdf' }]]) };
     const tree = {
       removeStore: (id: string) => removed.push(`store ${id}`),
-      loadedStoreNodes: () => [other],
+      loadedStoreNodes: () => (removed.includes('store vs_1') ? [other] : [own, other]),
       removeStoreFile: (storeId: string, fileId: string) => removed.push(`${fileId} from ${storeId}`),
     };
     const services = {
@@ -221,5 +227,16 @@ describe('docchat.deleteStore: Delete Store and Its Files', () => {
     const { shown, calls } = await run('Delete Store');
     assert.deepEqual(calls, ['delete store vs_1']);
     assert.deepEqual(shown, ['DocChat: deleted the vector store "receipts".']);
+  });
+
+  it('says in one warning which files stayed and why, when the service fails or refuses some', async () => {
+    const refusing = await run('Delete Store and Its Files', async (id) => {
+      if (id === 'file-1') throw new Error('The documents service did not answer.');
+    });
+    assert.deepEqual(refusing.calls, ['list vs_1', 'delete store vs_1', 'delete file file-1', 'delete file file-2']);
+    assert.deepEqual(refusing.shown, [
+      'DocChat: deleted the vector store "receipts" and 1 of its 2 files; these stay: receipt.pdf. The documents service did not answer.',
+    ]);
+    assert.deepEqual(refusing.removed, ['store vs_1', 'file-2 from vs_2'], 'only the deleted file leaves the other store');
   });
 });
