@@ -14,7 +14,7 @@ import { hasProjectCode, ignoresSampling, LOCAL_CHAT_MODEL } from '../../src/cha
 import { groundingStores } from '../../src/chatCore/conversationStores';
 import { h, icon, iconButton, textButton } from './dom';
 import type { MarkdownPipeline } from './markdown';
-import { AnswerView, answerKey, contextChip, userMessageElement, type ViewContext } from './messageView';
+import { AnswerView, answerKey, contextChip, moveInSources, userMessageElement, type ViewContext } from './messageView';
 import { type FrameScheduler, FrameLoop } from './frameLoop';
 import { afterPaint, mark, Marks } from './marks';
 import { SlashCommandList } from './slashCommands';
@@ -254,6 +254,10 @@ export class ChatApp {
         target.click();
         return;
       }
+      if (!event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && moveInSources(target, event.key)) {
+        event.preventDefault();
+        return;
+      }
       // Typing while reading the answers goes to the question box, as in VS Code's Chat view: the
       // focus moves before the key's default action, so the character lands in the box.
       if (startsTyping(event) && !isEditable(target)) {
@@ -272,7 +276,7 @@ export class ChatApp {
       'main',
       { className: 'conversation' },
       h('h1', { className: 'visually-hidden', text: 'DocChat' }),
-      // Every citation and source is a Tab stop; this one skips them (shown when focused).
+      // Every citation and each answer's Sources list is a Tab stop; this one skips them (shown when focused).
       h('button', {
         className: 'skip-to-composer',
         text: l10n.t('Skip to the question box'),

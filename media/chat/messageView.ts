@@ -517,6 +517,7 @@ export class AnswerView {
     // Said once the answer is complete: while it streams, a source may still be quoted. An answer
     // that failed or was stopped did not get to quote them, so its sources are listed plainly.
     const final = !this.streaming && this.message.status !== 'error' && this.message.status !== 'stopped';
+    const rovingStop = sources.findIndex((source) => source.kind !== 'web' || isOpenableLink(source.url));
     const items = sources.map((source, i) => {
       const title = sourceTitle(source);
       const detail =
@@ -559,7 +560,8 @@ export class AnswerView {
               {
                 className: 'source-link',
                 title: l10n.t('Open source {0}: {1}', source.number, title),
-                attrs: { role: 'link', tabindex: '0', 'data-source': String(source.number) },
+                // One Tab stop for the list (the first source), arrow keys within (`moveInSources`).
+                attrs: { role: 'link', tabindex: rovingStop === i ? '0' : '-1', 'data-source': String(source.number) },
               },
               ...label,
             )
@@ -573,7 +575,7 @@ export class AnswerView {
       'details',
       { className: 'sources' },
       h('summary', { text: l10n.t('Sources ({0})', sources.length) }),
-      h('ol', {}, ...items),
+      h('ol', { attrs: { 'aria-label': l10n.t('Sources: Up and Down arrow keys move between them') } }, ...items),
     );
     details.open = true;
     return details;
@@ -633,4 +635,27 @@ export class AnswerView {
       this.countdown = undefined;
     }
   }
+}
+
+/**
+ * The keys that move the focus between the source links of one Sources list (Up, Down, Home,
+ * End), as in VS Code's list of an answer's references: the list is one Tab stop, the source last
+ * focused, so Tab passes an answer's sources at once. Returns whether the key was one of them.
+ */
+export function moveInSources(link: HTMLElement, key: string): boolean {
+  const list = link.closest('ol');
+  if (!list || !link.matches('.source-link[data-source]')) return false;
+  const links = [...list.querySelectorAll<HTMLElement>('.source-link[data-source]')];
+  const at = links.indexOf(link);
+  const targets: Record<string, number> = {
+    ArrowDown: Math.min(at + 1, links.length - 1),
+    ArrowUp: Math.max(at - 1, 0),
+    Home: 0,
+    End: links.length - 1,
+  };
+  const to = Object.hasOwn(targets, key) ? targets[key] : undefined;
+  if (to === undefined) return false;
+  links.forEach((other, i) => other.setAttribute('tabindex', i === to ? '0' : '-1'));
+  links[to]!.focus();
+  return true;
 }

@@ -246,6 +246,8 @@ describe('Chat panel for screen readers and the keyboard', function () {
           'button.send',
           'button.regenerate',
           '.code-action[data-action="copy"]',
+          // The Sources list's one Tab stop (its first source).
+          '.sources .source-link[tabindex="0"]',
           '.chip-remove',
           'select.model-select',
           'textarea.composer-input',

@@ -97,7 +97,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
     const create = pane.locator('.welcome-view-content .monaco-button', { hasText: 'Create Vector Store' });
     await create.waitFor({ state: 'visible', timeout: 90_000 });
     await session.screenshot('local mode empty state');
-    assert.match(await session.page.locator('.statusbar').innerText(), /DocChat: Local/);
+    await session.page.locator('.statusbar', { hasText: /DocChat: Local/ }).waitFor({ state: 'visible', timeout: 15_000 });
 
     await create.click();
     const input = quickInput(session.page).locator('input.input');
@@ -267,7 +267,9 @@ describe('Sign-in welcome (e2e, remote documents service)', function () {
     const pane = session.viewPane(STORES_VIEW);
     const signIn = pane.locator('.welcome-view-content .monaco-button', { hasText: 'Set Documents Token' });
     await signIn.waitFor({ state: 'visible', timeout: 90_000 });
-    assert.match(await session.page.locator('.statusbar').innerText(), /DocChat: Signed out/);
+    // The status bar follows the same connection change, but VS Code sends a status bar item's
+    // text on a later turn than a context key: waited for, not read at once.
+    await session.page.locator('.statusbar', { hasText: /DocChat: Signed out/ }).waitFor({ state: 'visible', timeout: 15_000 });
     await session.screenshot('signed out welcome');
     await signIn.click();
     const input = quickInput(session.page).locator('input.input');
@@ -279,7 +281,9 @@ describe('Sign-in welcome (e2e, remote documents service)', function () {
       .locator('.welcome-view-content .monaco-button', { hasText: 'Create Vector Store' })
       .waitFor({ state: 'visible', timeout: 30_000 });
     const host = new URL(backend.url).host;
-    assert.match(await session.page.locator('.statusbar').innerText(), new RegExp(`DocChat: ${host.replace(/\./g, '\\.')}`));
+    await session.page
+      .locator('.statusbar', { hasText: new RegExp(`DocChat: ${host.replace(/\./g, '\\.')}`) })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await session.screenshot('signed in, no stores yet');
   });
 });

@@ -69,7 +69,8 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     await page.keyboard.type('@docchat How do I attach a whole folder?');
     await page.keyboard.press('Enter');
     const response = page.locator('.interactive-response').last();
-    const ended = response.filter({ hasText: /Answered by local-extractive|Language model unavailable|\berror\b/i });
+    // The whole closing sentence: VS Code's Chat view shows a streamed answer a few words at a time.
+    const ended = response.filter({ hasText: /Answered by local-extractive through DocChat's [\w -]+\.|Language model unavailable/i });
     await ended.waitFor({ state: 'visible', timeout: 120_000 });
     const text = await response.innerText();
     await session.screenshot('docchat answered in the chat view');
@@ -138,6 +139,12 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
       () => scores.count(),
       (n) => n === count,
       { what: `${count} result headings`, timeoutMs: 30_000 },
+    );
+    // …and the excerpt under the last one, which the Chat view shows after its heading.
+    await pollUntil(
+      () => response.locator('blockquote').count(),
+      (n) => n === count,
+      { what: `${count} result excerpts`, timeoutMs: 30_000 },
     );
     await session.screenshot('docchat search results in the chat view');
     const text = await response.innerText();

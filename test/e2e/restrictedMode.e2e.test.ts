@@ -76,7 +76,7 @@ describe('Restricted Mode: an untrusted folder (e2e, Local mode)', function () {
     await session.page.locator('.statusbar', { hasText: 'Restricted Mode' }).waitFor({ state: 'visible', timeout: 60_000 });
     await session.openView();
     await treeRow(session.viewPane('Vector Stores'), STORE).waitFor({ state: 'visible', timeout: 120_000 });
-    assert.match(await session.page.locator('.statusbar').innerText(), /DocChat: Local/);
+    await session.page.locator('.statusbar', { hasText: /DocChat: Local/ }).waitFor({ state: 'visible', timeout: 15_000 });
     await session.screenshot('view in restricted mode');
   });
 

@@ -62,7 +62,7 @@ describe('Smoke test: view, attach, search, chat (e2e, Local mode)', function ()
   it('shows the demo store in the DocChat view', async () => {
     await session.openView();
     await treeRow(session.viewPane('Vector Stores'), STORE).waitFor({ state: 'visible', timeout: 120_000 });
-    assert.match(await session.page.locator('.statusbar').innerText(), /DocChat: Local/);
+    await session.page.locator('.statusbar', { hasText: /DocChat: Local/ }).waitFor({ state: 'visible', timeout: 15_000 });
     await session.screenshot('view with the demo store');
   });
 

@@ -452,6 +452,59 @@ describe('chat webview', () => {
     assert.match(t.$('.usage')!.textContent ?? '', /10 prompt · 5 completion · 15 tokens/);
   });
 
+  it("makes an answer's Sources list one Tab stop, moved through with the arrow keys, Home and End; Enter opens the source", () => {
+    const t = setup();
+    const passage = (number: number) => ({
+      kind: 'passage' as const,
+      storeId: 'vs',
+      fileId: `f${number}`,
+      filename: `${number}.md`,
+      content: 'text',
+      number,
+    });
+    const answer: AssistantMessage = {
+      id: 'a1',
+      role: 'assistant',
+      createdAt: 2,
+      status: 'done',
+      content: 'Kept ten years [1].',
+      sources: [
+        passage(1),
+        // A web source that is not a web address is not a link: the arrows pass over it.
+        { kind: 'web', url: 'javascript:alert(1)', title: 'bad', content: 'x', number: 2 },
+        passage(3),
+        passage(4),
+      ],
+    };
+    t.send(t.state(conversation([question, answer])));
+    const links = t.$$('.sources .source-link[data-source]');
+    assert.deepEqual(
+      links.map((link) => link.dataset.source),
+      ['1', '3', '4'],
+    );
+    const stops = () => links.filter((link) => link.getAttribute('tabindex') === '0').map((link) => link.dataset.source);
+    assert.deepEqual(stops(), ['1'], 'one Tab stop: the first source');
+    const focused = () => (dom.window.document.activeElement as HTMLElement | null)?.dataset.source;
+    links[0]!.focus();
+    t.key(links[0]!, 'ArrowDown');
+    assert.equal(focused(), '3');
+    assert.deepEqual(stops(), ['3'], 'the source last focused is the Tab stop');
+    t.key(links[1]!, 'End');
+    assert.equal(focused(), '4');
+    t.key(links[2]!, 'ArrowDown');
+    assert.equal(focused(), '4', 'Down on the last source stays there');
+    t.key(links[2]!, 'Home');
+    assert.equal(focused(), '1');
+    t.key(links[0]!, 'ArrowUp');
+    assert.equal(focused(), '1');
+    t.key(links[0]!, 'ArrowDown', { shiftKey: true });
+    assert.equal(focused(), '1', 'Shift+Down is left to the page');
+    t.key(links[1]!, 'Enter');
+    assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 3 });
+    // The answer's own citation stays a Tab stop of its own.
+    assert.equal(t.$('a.citation')!.getAttribute('tabindex'), '0');
+  });
+
   it('names in the Sources list the section of the sentence the answer quotes, not the one its passage starts in', () => {
     const t = setup();
     // One passage that starts in "Use DocChat from your agent" and runs on into "Settings".
