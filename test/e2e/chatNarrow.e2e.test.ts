@@ -308,4 +308,40 @@ describe('Chat panel in a narrow column (Chromium, 320 and 373 px, three themes)
       await page.close();
     }
   });
+
+  it('keeps the answers and the question box in a centred column of at most 950 px in a 2,400 px editor', async () => {
+    const page = await panels().open(loadTheme('light-plus'));
+    try {
+      await page.setViewportSize({ width: 2400, height: 900 });
+      const long = 'Sync Folder to Vector Store… keeps a store in step with a workspace folder: it shows the plan before it acts. '.repeat(
+        6,
+      );
+      await deliver(
+        page,
+        models,
+        stores,
+        stateMessage([question('u1', 'How do I sync a folder?'), answer({ content: `From the supplied sources:\n\n- "${long}" [1]` })], {
+          title: 'Sync',
+          options: { model: 'local-extractive', vectorStoreId: 'vs_1', vectorStoreName: 'handbook' } as never,
+        }),
+      );
+      const boxes = await page.evaluate(() => {
+        const [text, input] = ['.message .markdown-body', '.composer-input']
+          .map((selector) => document.querySelector(selector)!.getBoundingClientRect())
+          .map((r) => ({ left: r.left, right: r.right, width: r.width }));
+        return { page: document.documentElement.clientWidth, text: text!, input: input! };
+      });
+      await page.screenshot({ path: path.join(shots, 'wide-2400px-light-plus.png') });
+      for (const [name, b] of [
+        ['answer text', boxes.text],
+        ['question box', boxes.input],
+      ] as const) {
+        assert.ok(b.width <= 950 && b.width >= 900, `${name} is ${b.width} px wide: ${JSON.stringify(boxes)}`);
+        // Centred: as much room on the left as on the right (within the scroll bar's width).
+        assert.ok(Math.abs(b.left - (boxes.page - b.right)) <= 24, `${name} is not centred: ${JSON.stringify(boxes)}`);
+      }
+    } finally {
+      await page.close();
+    }
+  });
 });
