@@ -4,11 +4,23 @@ import type { VectorStore } from '../../api/documents/schemas';
 import { atFirstUse } from '../../common/atFirstUse';
 import type { Services } from '../../services';
 import { editMetadata } from './metadataEditor';
+import { storeNameLike } from './storeNames';
 import { requireDocuments } from '../../services/commands';
 
 /** The name check is zod's: it loads with the first name typed, not when DocChat activates. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use on purpose
 const schemas = atFirstUse(() => require('../../api/documents/schemas') as typeof DocumentsSchemas);
+
+/**
+ * What is wrong with a store name, naming the limit, and when the name breaks it only by its
+ * characters or length, a name like it that does not ("team handbook" → "team-handbook").
+ */
+function nameProblem(value: string): string | undefined {
+  const problem = schemas().validateStoreName(value);
+  if (!problem) return undefined;
+  const like = storeNameLike(value);
+  return like && !schemas().validateStoreName(like) ? vscode.l10n.t('{0} For example: {1}', problem, like) : problem;
+}
 
 /**
  * Asks for a name (validated as it is typed) and optional metadata, then creates the store.
@@ -27,7 +39,7 @@ export async function createStoreInteractive(
     placeHolder: vscode.l10n.t('team-handbook'),
     value: suggestedName,
     ignoreFocusOut: true,
-    validateInput: (value) => schemas().validateStoreName(value),
+    validateInput: (value) => nameProblem(value),
   });
   if (name === undefined) {
     return undefined;

@@ -16,6 +16,7 @@ export { FileCatalog } from './fileCatalog';
 export { editMetadata } from './metadataEditor';
 export { metadataSavedMessage } from './metadataDraft';
 export { createStoreInteractive } from './createStore';
+export { storeNameLike } from './storeNames';
 export { askConversion } from './conversionQuestion';
 export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import type { PassageDocuments } from '../search';
-import { askConversion, createStoreInteractive, pickStore, storeOfArgument, type StoresTreeProvider } from '../stores';
+import { askConversion, createStoreInteractive, pickStore, storeNameLike, storeOfArgument, type StoresTreeProvider } from '../stores';
 import { SyncController, label } from './controller';
 import { SyncDecorations } from './decorations';
 import { FollowStore, type Follow } from './follows';
@@ -110,14 +110,7 @@ export function register(context: vscode.ExtensionContext, services: Services, t
           create: async () => {
             // No "created" toast: it would cover the sync's progress notification and its Cancel
             // button; the plan, the progress and the summary name the new store.
-            const made = await createStoreInteractive(
-              services,
-              path
-                .basename(folder.fsPath)
-                .replace(/[^A-Za-z0-9_-]/g, '-')
-                .slice(0, 63),
-              { announce: false },
-            );
+            const made = await createStoreInteractive(services, storeNameLike(path.basename(folder.fsPath)), { announce: false });
             created = !!made;
             return made;
           },

@@ -37,6 +37,9 @@ describe('creating a vector store', () => {
   let createStoreInteractive: typeof import('../../../../src/features/stores/createStore').createStoreInteractive;
   const notifications: string[] = [];
   const created: string[] = [];
+  /** What the name box says of each of `typed`. */
+  const typed: string[] = [];
+  const validations: Array<string | undefined> = [];
 
   before(() => {
     scope = useFakeVscode(
@@ -47,7 +50,10 @@ describe('creating a vector store', () => {
         QuickPickItemKind: { Separator: -1 },
         window: {
           createQuickPick: () => new FakeQuickPick(),
-          showInputBox: async (options: { value?: string }) => options.value,
+          showInputBox: async (options: { value?: string; validateInput?: (value: string) => string | undefined }) => {
+            validations.push(...typed.map((value) => options.validateInput?.(value)));
+            return options.value;
+          },
           showInformationMessage: async (message: string) => {
             notifications.push(message);
             return undefined;
@@ -63,6 +69,8 @@ describe('creating a vector store', () => {
   beforeEach(() => {
     notifications.length = 0;
     created.length = 0;
+    typed.length = 0;
+    validations.length = 0;
   });
 
   const services = () =>
@@ -92,5 +100,18 @@ describe('creating a vector store', () => {
     assert.deepEqual(created, ['docs'], 'the store is created');
     assert.equal(store?.name, 'docs');
     assert.deepEqual(notifications, [], 'no toast over the sync progress notification');
+  });
+
+  it('names the limit a name breaks and, when only its characters break it, offers a name like it', async () => {
+    typed.push('team handbook', 'Été 2026', 'handbook', '', '!!!', 'x'.repeat(64));
+    await createStoreInteractive(services(), 'handbook');
+    assert.deepEqual(validations, [
+      'The name may contain only letters, digits, hyphens (-) and underscores (_). For example: team-handbook',
+      'The name may contain only letters, digits, hyphens (-) and underscores (_). For example: Ete-2026',
+      undefined,
+      'The name must be 1 to 63 characters long (it has 0).',
+      'The name may contain only letters, digits, hyphens (-) and underscores (_).',
+      `The name must be 1 to 63 characters long (it has 64). For example: ${'x'.repeat(63)}`,
+    ]);
   });
 });
