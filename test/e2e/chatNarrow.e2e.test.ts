@@ -309,7 +309,7 @@ describe('Chat panel in a narrow column (Chromium, 320 and 373 px, three themes)
     }
   });
 
-  it('keeps the answers and the question box in a centred column of at most 950 px in a 2,400 px editor', async () => {
+  it('keeps the header, the answers and the question box in a centred column of at most 950 px in a 2,400 px editor', async () => {
     const page = await panels().open(loadTheme('light-plus'));
     try {
       await page.setViewportSize({ width: 2400, height: 900 });
@@ -326,15 +326,16 @@ describe('Chat panel in a narrow column (Chromium, 320 and 373 px, three themes)
         }),
       );
       const boxes = await page.evaluate(() => {
-        const [text, input] = ['.message .markdown-body', '.composer-input']
+        const [text, input, header] = ['.message .markdown-body', '.composer-input', '.toolbar-row']
           .map((selector) => document.querySelector(selector)!.getBoundingClientRect())
           .map((r) => ({ left: r.left, right: r.right, width: r.width }));
-        return { page: document.documentElement.clientWidth, text: text!, input: input! };
+        return { page: document.documentElement.clientWidth, text: text!, input: input!, header: header! };
       });
       await page.screenshot({ path: path.join(shots, 'wide-2400px-light-plus.png') });
       for (const [name, b] of [
         ['answer text', boxes.text],
         ['question box', boxes.input],
+        ['header', boxes.header],
       ] as const) {
         assert.ok(b.width <= 950 && b.width >= 900, `${name} is ${b.width} px wide: ${JSON.stringify(boxes)}`);
         // Centred: as much room on the left as on the right (within the scroll bar's width).
