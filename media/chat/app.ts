@@ -284,6 +284,13 @@ export class ChatApp {
         onClick: () => this.input.focus(),
       }),
       this.messageList,
+      // …and this one goes back over them, from the question box to the header (Shift+Tab).
+      h('button', {
+        className: 'skip-to-top',
+        text: l10n.t('Skip to the top of the chat'),
+        attrs: { type: 'button' },
+        onClick: () => this.conversationSelect.focus(),
+      }),
       this.announcer.element,
     );
     this.root.replaceChildren(header, main, composer);

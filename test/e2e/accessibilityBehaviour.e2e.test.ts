@@ -243,6 +243,7 @@ describe('Chat panel for screen readers and the keyboard', function () {
         await deliver(page, stateMessage([question(), answer({ id: 'a1' })], { pendingContext: [SOURCES[0]!] }));
         await assertFocusRings(page, file, [
           'button.skip-to-composer',
+          'button.skip-to-top',
           'button.send',
           'button.regenerate',
           '.code-action[data-action="copy"]',

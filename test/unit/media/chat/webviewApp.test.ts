@@ -256,7 +256,7 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'regenerate', messageId: 'a1' });
   });
 
-  it('gets from the answers to the question box in one keystroke: typing there, or the skip button', () => {
+  it('gets from the answers to the question box in one keystroke (typing there, or the skip button), and back to the header with the other skip button', () => {
     const t = setup();
     t.send(
       t.state(conversation([question, pending()])),
@@ -298,6 +298,15 @@ describe('chat webview', () => {
     citation.focus();
     t.click(skip);
     assert.equal(doc.activeElement, input);
+
+    // The way back: between the messages and the question box, it goes to the header's first control.
+    const back = t.$<HTMLButtonElement>('.skip-to-top')!;
+    assert.equal(back.textContent, 'Skip to the top of the chat');
+    const FOLLOWING = dom.window.Node.DOCUMENT_POSITION_FOLLOWING;
+    assert.equal(t.$('.messages')!.compareDocumentPosition(back) & FOLLOWING, FOLLOWING, 'after the messages in Tab order');
+    assert.equal(back.compareDocumentPosition(input) & FOLLOWING, FOLLOWING, 'before the question box');
+    t.click(back);
+    assert.equal(doc.activeElement, t.$('select.conversation-select'));
   });
 
   it('keeps the live answer element when the state is posted again mid-stream, and ignores other request ids', () => {
