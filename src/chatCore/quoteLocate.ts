@@ -84,3 +84,27 @@ export function locateQuote(text: string, quote: string, within: TextSpan = { st
   }
   return best && best.overlap >= MIN_OVERLAP ? [best.span] : [];
 }
+
+/**
+ * Where a search's `query` is best met inside a passage (`within` of `text`): the sentence (table
+ * row, list item) holding the most of the query's words, each weighed by how few of the passage's
+ * sentences hold it, so a word every sentence holds ("settings" under ## Settings) decides nothing.
+ * The first of equals; undefined when no sentence holds a word of the query.
+ */
+export function bestSentenceFor(text: string, query: string, within: TextSpan = { start: 0, end: text.length }): TextSpan | undefined {
+  const wanted = new Set(words(query));
+  if (!wanted.size) return undefined;
+  const sentences = sentenceSpans(text, within.start, within.end).map((span) => ({
+    span,
+    words: new Set(words(text.slice(span.start, span.end))),
+  }));
+  const holding = new Map<string, number>();
+  for (const word of wanted) holding.set(word, sentences.filter((s) => s.words.has(word)).length);
+  let best: { span: TextSpan; weight: number } | undefined;
+  for (const sentence of sentences) {
+    let weight = 0;
+    for (const word of wanted) if (sentence.words.has(word)) weight += Math.log(1 + sentences.length / holding.get(word)!);
+    if (weight > 0 && (!best || weight > best.weight)) best = { span: sentence.span, weight };
+  }
+  return best?.span;
+}

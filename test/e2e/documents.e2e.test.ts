@@ -180,7 +180,7 @@ describe('Documents workflow (e2e, Local mode)', function () {
     await session.screenshot('metadata in the tooltip');
   });
 
-  it('searches as you type and opens the passage in the workspace file at the passage', async () => {
+  it('searches as you type and opens the passage in the workspace file at its sentence that meets the query', async () => {
     await session.page.keyboard.press('Escape');
     await searchStore(session, 'rollback pipeline');
     const result = quickInput(session.page).locator('.monaco-list-row', { hasText: /score \d\.\d\d/ });
@@ -192,8 +192,10 @@ describe('Documents workflow (e2e, Local mode)', function () {
     await session.screenshot('search results');
     await result.first().click();
     await session.page.locator('.tabs-container .tab.active', { hasText: 'deploy-guide.md' }).waitFor({ state: 'visible' });
-    // The cursor lands on the passage, far below the top of the file ("Ln 1" would mean it did not move).
-    const position = session.page.locator('.statusbar-item[id="status.editor.selection"]', { hasText: /Ln ([4-9]\d|\d{3,}),/ });
+    // The cursor lands on the passage's sentence that meets the query, not at the passage's start
+    // (its section's heading or a line of the filler before it).
+    const line = GUIDE.split('\n').findIndex((text) => text.startsWith('To roll back')) + 1;
+    const position = session.page.locator('.statusbar-item[id="status.editor.selection"]', { hasText: new RegExp(`Ln ${line},`) });
     await position.waitFor({ state: 'visible', timeout: 15_000 });
     await session.screenshot('passage in the workspace file');
   });

@@ -14,6 +14,11 @@ export interface QuoteFocus {
   quotes: string[];
   /** The quote to scroll to (the citation clicked); the first one without. */
   index?: number;
+  /**
+   * The search that found the passage: with no quotes, the whole passage is highlighted and the
+   * view scrolls to its sentence that best meets the query (`bestSentenceFor`).
+   */
+  query?: string;
 }
 
 export class PassageHighlights {
@@ -31,10 +36,13 @@ export class PassageHighlights {
   show(uri: string, passage: string, focus?: QuoteFocus): void {
     const previous = this.shown.get(uri);
     if (previous) this.timers.clearTimeout(previous.timer);
-    const quotes = focus?.quotes.filter((q) => q.trim());
+    const quotes = focus?.quotes.filter((q) => q.trim()) ?? [];
+    const query = focus?.query?.trim();
     this.shown.set(uri, {
       passage,
-      ...(quotes?.length ? { focus: { quotes, ...(focus?.index !== undefined ? { index: focus.index } : {}) } } : {}),
+      ...(quotes.length || query
+        ? { focus: { quotes, ...(focus?.index !== undefined ? { index: focus.index } : {}), ...(query ? { query } : {}) } }
+        : {}),
       timer: this.timers.setTimeout(() => this.clear(uri), this.lifetimeMs),
     });
   }

@@ -3,7 +3,7 @@
  * itself, or the original workspace file, where conversion may have added fences or headings.
  * No `vscode` import.
  */
-import { locateQuote, type TextSpan } from '../../chatCore/quoteLocate';
+import { bestSentenceFor, locateQuote, type TextSpan } from '../../chatCore/quoteLocate';
 import type { QuoteFocus } from './highlights';
 
 /**
@@ -73,7 +73,7 @@ export function locatePassage(text: string, chunk: string): TextSpan | undefined
  * What to highlight of a passage found at `passage` in `text`: the quotes of `focus` that are found
  * in it, character for character (a quote may start or end mid-line; the one to scroll to is the
  * clicked citation's, else the first found), else the passage, as whole lines (a chunk's first and
- * last lines are cut anywhere).
+ * last lines are cut anywhere), scrolled to the sentence that best meets `focus.query` if any.
  */
 export function highlightedSpans(
   text: string,
@@ -82,7 +82,12 @@ export function highlightedSpans(
 ): { spans: TextSpan[]; focused: TextSpan; wholeLines: boolean } {
   const perQuote = (focus?.quotes ?? []).map((quote) => locateQuote(text, quote, passage));
   const spans = perQuote.flat();
-  if (!spans.length) return { spans: [passage], focused: passage, wholeLines: true };
+  if (!spans.length) {
+    // A search result: the passage, scrolled to where it meets the query (a long section's chunk
+    // starts at its heading, far above the line that matched).
+    const met = focus?.query ? bestSentenceFor(text, focus.query, passage) : undefined;
+    return { spans: [passage], focused: met ?? passage, wholeLines: true };
+  }
   const clicked = focus?.index !== undefined ? perQuote[focus.index]?.[0] : undefined;
   return { spans, focused: clicked ?? spans[0]!, wholeLines: false };
 }

@@ -192,7 +192,7 @@ class SearchPicker {
     if (this.phase.kind !== 'search' || !passage) return;
     picker.hide();
     this.passages
-      .open(passage)
+      .open(passage, { quotes: [], query: picker.value })
       .then(undefined, (error: unknown) =>
         this.services.errors.report(error, vscode.l10n.t('DocChat: could not open the passage of "{0}".', passage.filename)),
       );

@@ -78,22 +78,18 @@ describe('chat citations: what an answer says of each source', () => {
     assert.deepEqual(citedStatements(answer, 2, 2), [table]);
   });
 
-  it('reads an answer with thousands of citations on one line in linear time', () => {
-    const together = `Kept ten years ${'[1]'.repeat(5_000)}`;
-    const apart = 'Kept ten years [1] '.repeat(5_000);
-    const started = performance.now();
-    assert.equal(citedStatements(together, 1, 1).length, 5_000);
-    assert.equal(citedStatements(apart, 1, 1).length, 5_000);
-    const ms = performance.now() - started;
-    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+  // The inputs of these tests are large enough that a quadratic reading would run for minutes,
+  // past the suite's timeout; read in linear time, they take milliseconds.
+  it('reads an answer with tens of thousands of citations on one line in linear time', () => {
+    const together = `Kept ten years ${'[1]'.repeat(50_000)}`;
+    const apart = 'Kept ten years [1] '.repeat(50_000);
+    assert.equal(citedStatements(together, 1, 1).length, 50_000);
+    assert.equal(citedStatements(apart, 1, 1).length, 50_000);
   });
 
   it('finds the block above a citation in linear time after a long run of spaces', () => {
-    const answer = `Kept${' '.repeat(60_000)}ten years.\n[1]`;
-    const started = performance.now();
-    assert.deepEqual(citedStatements(answer, 1, 1), [`Kept${' '.repeat(60_000)}ten years.`]);
-    const ms = performance.now() - started;
-    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+    const answer = `Kept${' '.repeat(600_000)}ten years.\n[1]`;
+    assert.deepEqual(citedStatements(answer, 1, 1), [`Kept${' '.repeat(600_000)}ten years.`]);
   });
 
   it('leaves out [n] in code, which the answer shows as code, so the clicked citation is found', () => {

@@ -271,20 +271,17 @@ describe('local-extractive: quotes that answer the question', () => {
     assert.deepEqual(citedSources(text, 3), [3], `sentences holding only "change" are not quoted:\n${text}`);
   });
 
+  // The inputs of these tests are large enough that a quadratic reading would run for minutes,
+  // past the suite's timeout; read in linear time, they take a moment.
   it('reads a line of "source" followed by a long run of spaces in linear time', () => {
-    const line = `source${' '.repeat(50_000)}x`;
-    const started = performance.now();
+    const line = `source${' '.repeat(500_000)}x`;
     const parsed = parseMessage(`${line}\n${line}`);
-    const ms = performance.now() - started;
     assert.equal(parsed.sources.length, 0);
-    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
   });
 
   it('reads a source table line ending in a long run of spaces in linear time', () => {
-    const started = performance.now();
-    answer(grounded([`table.md\n| a | b |\n|--${' '.repeat(40_000)}x|\n| one | two |`], 'What is one?'));
-    const ms = performance.now() - started;
-    assert.ok(ms < 1_000, `took ${Math.round(ms)} ms`);
+    const text = answer(grounded([`table.md\n| a | b |\n|--${' '.repeat(400_000)}x|\n| one | two |`], 'What is one?'));
+    assert.ok(text.length > 0);
   });
 });
 

@@ -65,6 +65,9 @@ describe('passage highlights', () => {
     assert.equal(highlights.focus('file:///b.md'), undefined, 'a passage opened from a search result has no quotes');
     highlights.show('file:///a.md', 'Rollback with the pipeline. Then page the owner.');
     assert.equal(highlights.focus('file:///a.md'), undefined, 'shown again without quotes: the whole passage');
+    // A search result: no quotes, the query it was found for.
+    highlights.show('file:///a.md', 'Rollback with the pipeline.', { quotes: [], query: ' rollback ' });
+    assert.deepEqual(highlights.focus('file:///a.md'), { quotes: [], query: 'rollback' });
     highlights.show('file:///a.md', 'Rollback with the pipeline.', { quotes: ['Rollback with the pipeline.'] });
     highlights.edited('file:///a.md');
     assert.equal(highlights.focus('file:///a.md'), undefined);
