@@ -56,9 +56,9 @@ export function register(
       },
     ),
     registerCommand(services.errors, Commands.openChatPassage, vscode.l10n.t('DocChat: could not open the passage.'), (ref: unknown) => {
-      const passage = links.resolve(ref);
-      if (!passage) throw new Error('The link names no passage.');
-      return passages.open(passage);
+      const opened = links.resolve(ref);
+      if (!opened) throw new Error('The link names no passage.');
+      return passages.open(opened.passage, opened.focus);
     }),
   );
 

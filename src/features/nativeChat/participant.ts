@@ -4,14 +4,14 @@ import type { Services } from '../../services';
 import { describeError, isCancellation } from '../../services/errors';
 import { configuredChatModel } from '../../services/settingsModel';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
-import { citedSources, sourceListMarkdown } from '../../chatCore/citations';
+import { citedSources, citedStatements, sourceListMarkdown } from '../../chatCore/citations';
 import { quotedHeading } from '../../chatCore/quotedSection';
 import { FileNameCache, groundTurn, numberSources } from '../../chatCore/grounding';
 import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
 import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuilder';
 import type { PassageSource } from '../../chatCore/protocol';
-import { passageOf, type PassageDocuments } from '../search';
+import { passageOf, type PassageDocuments, type QuoteFocus } from '../search';
 import { completeWalkthroughStep } from '../walkthrough';
 import { passageTitle } from '../../chatCore/answerText';
 import { makeSnippet } from '../../chatCore/snippet';
@@ -215,7 +215,7 @@ export class DocChatParticipant {
       const excerpt = makeSnippet(p.content, query, SEARCH_EXCERPT_CHARS).text;
       stream.markdown(
         this.trusted(
-          `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`)}** · ${escape(p.storeName ?? p.storeId)} · score ${(p.score ?? 0).toFixed(2)}\n\n> ${escape(excerpt)}\n\n`,
+          `**${this.openLink(p, `${i + 1}. ${passageTitle(p)}`, { quotes: [], query })}** · ${escape(p.storeName ?? p.storeId)} · score ${(p.score ?? 0).toFixed(2)}\n\n> ${escape(excerpt)}\n\n`,
         ),
       );
       stream.reference(this.passages.uriFor(passageOf(p)));
@@ -240,7 +240,7 @@ export class DocChatParticipant {
             const heading = quotedHeading(answer, n, found.length, p);
             return {
               n,
-              markdown: this.openLink(p, passageTitle(p)),
+              markdown: this.openLink(p, passageTitle(p), { quotes: citedStatements(answer, n, found.length) }),
               ...(heading ? { heading } : {}),
               store: p.storeName ?? p.storeId,
             };
@@ -254,11 +254,11 @@ export class DocChatParticipant {
   }
 
   /**
-   * A link that opens the passage highlighted (the same way the search quick pick opens it): it
-   * carries a small reference, fully escaped (see passageLinks.ts).
+   * A link that opens the passage highlighted (the same way the search quick pick opens it) and
+   * scrolled to `focus`: it carries a small reference, fully escaped (see passageLinks.ts).
    */
-  private openLink(p: PassageSource, text: string): string {
-    return `[${escape(text)}](command:${Commands.openChatPassage}?${commandArgs([this.links.refer(p)])} "${vscode.l10n.t('Open the passage')}")`;
+  private openLink(p: PassageSource, text: string, focus: QuoteFocus): string {
+    return `[${escape(text)}](command:${Commands.openChatPassage}?${commandArgs([this.links.refer(p, focus)])} "${vscode.l10n.t('Open the passage')}")`;
   }
 
   private trusted(markdown: string): vscode.MarkdownString {

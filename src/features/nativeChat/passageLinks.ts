@@ -5,7 +5,7 @@
  * readers, and a link's address must not end early at a character of the text. No `vscode` import.
  */
 import type { PassageSource } from '../../chatCore/protocol';
-import type { Passage } from '../search';
+import type { Passage, QuoteFocus } from '../search';
 
 /** What a link to a passage carries. */
 export interface PassageRef {
@@ -17,8 +17,14 @@ export interface PassageRef {
   passage?: string;
 }
 
-/** The passage a link opens: its text when this window listed it, else the file from its start. */
-export type OpenablePassage = Passage;
+/**
+ * The passage a link opens: its text when this window listed it, else the file from its start;
+ * with what to scroll to (the search's query, or the answer's quotes of it) when it was listed so.
+ */
+export interface OpenablePassage {
+  passage: Passage;
+  focus?: QuoteFocus;
+}
 
 /** The passages the links of this window refer to: the oldest are forgotten past this many. */
 export const REMEMBERED_PASSAGES = 500;
@@ -37,16 +43,22 @@ export class PassageLinks {
   private readonly window = Math.random().toString(36).slice(2, 8);
   private next = 1;
 
-  /** The reference a link to `p` carries; the passage is remembered for the link's click. */
-  refer(p: PassageSource): PassageRef {
+  /**
+   * The reference a link to `p` carries; the passage is remembered for the link's click, with
+   * `focus`: what to scroll to once it is open.
+   */
+  refer(p: PassageSource, focus?: QuoteFocus): PassageRef {
     const passage = `${this.window}-${this.next++}`;
     this.remembered.set(passage, {
-      storeId: p.storeId,
-      storeName: p.storeName ?? '',
-      fileId: p.fileId,
-      filename: p.filename ?? p.fileId,
-      content: p.content,
-      score: p.score ?? 0,
+      passage: {
+        storeId: p.storeId,
+        storeName: p.storeName ?? '',
+        fileId: p.fileId,
+        filename: p.filename ?? p.fileId,
+        content: p.content,
+        score: p.score ?? 0,
+      },
+      ...(focus ? { focus } : {}),
     });
     for (const oldest of this.remembered.keys()) {
       if (this.remembered.size <= REMEMBERED_PASSAGES) break;
@@ -67,15 +79,17 @@ export class PassageLinks {
     const r = ref as Partial<PassageRef>;
     if (typeof r.store !== 'string' || typeof r.file !== 'string') return undefined;
     const known = typeof r.passage === 'string' ? this.remembered.get(r.passage) : undefined;
-    if (known && known.storeId === r.store && known.fileId === r.file) return known;
+    if (known && known.passage.storeId === r.store && known.passage.fileId === r.file) return known;
     // A response of an earlier window (the chat keeps them): the file, from its start.
     return {
-      storeId: r.store,
-      storeName: typeof r.storeName === 'string' ? r.storeName : '',
-      fileId: r.file,
-      filename: typeof r.name === 'string' ? r.name : r.file,
-      content: '',
-      score: 0,
+      passage: {
+        storeId: r.store,
+        storeName: typeof r.storeName === 'string' ? r.storeName : '',
+        fileId: r.file,
+        filename: typeof r.name === 'string' ? r.name : r.file,
+        content: '',
+        score: 0,
+      },
     };
   }
 }

@@ -311,7 +311,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     }
   });
 
-  it('@docchat /search links each result with a small, fully escaped reference that opens the passage, and shows plain excerpts', async () => {
+  it('@docchat /search links each result with a small, fully escaped reference that opens the passage at its match, and shows plain excerpts', async () => {
     // Text with what ends a markdown link early when left unescaped in its address: ( ) ' ! *
     const text = [
       '# Release checklist',
@@ -345,11 +345,13 @@ describe('Native chat: @docchat participant and search tool', function () {
       assert.ok(args.length < 400, `a small reference, not the passage (${args.length} characters)`);
       const [ref] = JSON.parse(decodeURIComponent(args)) as unknown[];
       assert.doesNotMatch(JSON.stringify(ref), /freeze the release branch/i, 'the link carries no passage text');
-      const passage = links.resolve(ref);
-      assert.ok(passage?.content.includes('Freeze the release branch'), 'the link opens the passage it names');
-      const editor = await passages.open(passage!);
+      const opened = links.resolve(ref);
+      assert.ok(opened && opened.passage.content.includes('Freeze the release branch'), 'the link opens the passage it names');
+      assert.deepEqual(opened.focus, { quotes: [], query: 'freeze canary' }, 'at what the search was for');
+      const editor = await passages.open(opened.passage, opened.focus);
       const selected = editor.document.offsetAt(editor.selection.start);
-      assert.equal(selected, editor.document.getText().indexOf('# Release checklist'), 'the editor shows the passage');
+      // The passage's first sentence holding the query's words, not its heading.
+      assert.equal(selected, editor.document.getText().indexOf('**Plan, the freeze**'), 'the editor shows the passage at its match');
     }
     // The excerpts are plain text, cut at words: no markdown mark left open.
     const excerpts = stream.markdown.flatMap((m) => [...m.matchAll(/^> (.*)$/gm)].map((x) => x[1]!));
@@ -416,5 +418,16 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.match(stream.text, /The rollback pipeline takes about ten minutes to finish\.?["”]? \[1\]/);
     assert.match(stream.text, /- \\\[1\\\] \[handbook\.md\]\(command:[^\n]* › Rolling back · Handbook\n/);
+    // The source's link opens the passage at the sentence the answer quotes of it.
+    const args = /\[handbook\.md\]\(command:docchat\.participant\.openPassage\?([^ )]*)/.exec(stream.text)?.[1];
+    assert.ok(args, stream.text);
+    const opened = links.resolve((JSON.parse(decodeURIComponent(args)) as unknown[])[0]);
+    assert.ok(opened, 'the link names a passage');
+    assert.ok(
+      opened.focus?.quotes.some((quote) => quote.includes('The rollback pipeline takes about ten minutes')),
+      JSON.stringify(opened.focus),
+    );
+    const editor = await passages.open(opened.passage, opened.focus);
+    assert.equal(editor.document.offsetAt(editor.selection.start), editor.document.getText().indexOf('The rollback pipeline takes'));
   });
 });
