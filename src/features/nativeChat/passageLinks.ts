@@ -2,10 +2,10 @@
  * Command links that open a passage from `@docchat`'s responses. A link carries a small
  * reference (store, file, file name and the number of the passage this window listed), never
  * the passage's text: VS Code's Chat reads a response's markdown, links included, to screen
- * readers, and a link's address must not end early at a character of the text. No `vscode` import.
+ * readers, and a link's address must not end early at a character of the text.
  */
 import type { PassageSource } from '../../chatCore/protocol';
-import type { Passage, QuoteFocus } from '../search';
+import { passageOf, type Passage, type QuoteFocus } from '../search';
 
 /** What a link to a passage carries. */
 export interface PassageRef {
@@ -50,14 +50,7 @@ export class PassageLinks {
   refer(p: PassageSource, focus?: QuoteFocus): PassageRef {
     const passage = `${this.window}-${this.next++}`;
     this.remembered.set(passage, {
-      passage: {
-        storeId: p.storeId,
-        storeName: p.storeName ?? '',
-        fileId: p.fileId,
-        filename: p.filename ?? p.fileId,
-        content: p.content,
-        score: p.score ?? 0,
-      },
+      passage: passageOf(p),
       ...(focus ? { focus } : {}),
     });
     for (const oldest of this.remembered.keys()) {
