@@ -46,8 +46,17 @@ describe('Choose a Store for the chat (e2e, Local mode)', function () {
   const checked = async () => (await checkbox().getAttribute('aria-checked')) === 'true';
 
   async function openPicker(): Promise<void> {
-    await session.runCommand(CHOOSE);
-    await rows().filter({ hasText: STORE }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Right after start VS Code may still be opening its own views (the secondary side bar), and
+    // one that takes the focus closes a quick pick that has just opened, as it would a user's: the
+    // command runs again while the picker is gone, until it lists the store.
+    await pollUntil(
+      async () => {
+        if (!(await quick().isVisible())) await session.runCommand(CHOOSE);
+        return rows().filter({ hasText: STORE }).count();
+      },
+      (count) => count > 0,
+      { what: 'the store picker listing the store', timeoutMs: 60_000, intervalMs: 500 },
+    );
   }
 
   async function waitForTitle(expected: string | RegExp, what: string): Promise<void> {
