@@ -6,7 +6,8 @@
 //   3. production build and the .vsix (npm run package)
 //   4. lint and format check, type-check, unit tests (mocha), extension-host suite (inside code-server), e2e UI tests,
 //      all on the newest VS Code; then `oldest`: the extension-host suite and the e2e smoke test on the oldest
-// Ends with one line `N passed, N failed` summing the test layers; exits non-zero on any failure.
+// Ends with a summary naming each failed test, then one line `N passed, N failed` summing the test
+// layers; exits non-zero on any failure.
 // Node built-ins only: this file runs before the npm packages exist.
 //
 //   npm test [-- --only=lint,typecheck,unit,exthost,e2e,oldest] [--skip-package]
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { formatDuration, log, repoRoot, run, vscodeTarget } from './lib/common.mjs';
 import { installCodeServer } from './install-code-server.mjs';
 import { ensureNpmPackages, npmPackagesState } from './lib/npmPackages.mjs';
+import { mochaFailures, suiteFailures } from './lib/testReport.mjs';
 
 const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -34,7 +36,7 @@ if (unknownArgs.length > 0) {
 }
 const wants = (layer) => !only || only.has(layer);
 
-const steps = []; // { name, ok, passed?, failed?, pending?, ms, note? }
+const steps = []; // { name, ok, passed?, failed?, pending?, ms, note?, failures? }
 let totalPassed = 0;
 let totalFailed = 0;
 let totalSkipped = 0;
@@ -91,7 +93,7 @@ async function mochaLayer(mochaArgs, env) {
   const passed = count('passing');
   let failed = count('failing');
   if (code !== 0 && failed === 0) failed = 1; // mocha itself failed (no tests found, a crash)
-  return { ok: code === 0 && failed === 0 && passed > 0, passed, failed, pending: count('pending') };
+  return { ok: code === 0 && failed === 0 && passed > 0, passed, failed, pending: count('pending'), failures: mochaFailures(plain) };
 }
 
 /** Where the harness puts a target's results (test/support/harness/paths.ts: testResultsRoot). */
@@ -106,13 +108,15 @@ async function extensionHostLayer(env, target) {
   let passed = 0;
   let failed = 0;
   let pending = 0;
+  let failures = [];
   if (existsSync(resultsFile)) {
     const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
     ({ passed = 0, failed = 0, pending = 0 } = results);
     if (results.crashed) failed += 1;
+    failures = suiteFailures(results);
   }
   if (code !== 0 && failed === 0) failed = 1; // no results at all: the suite never ran
-  return { ok: code === 0 && failed === 0, passed, failed, pending };
+  return { ok: code === 0 && failed === 0, passed, failed, pending, failures };
 }
 
 const started = Date.now();
@@ -172,6 +176,7 @@ for (const s of steps) {
   console.log(
     `  ${s.ok ? 'ok    ' : 'FAILED'} ${s.name.padEnd(40)} ${formatDuration(s.ms).padStart(8)}  ${counts}${s.note ? `  (${s.note})` : ''}`,
   );
+  for (const failure of s.failures ?? []) console.log(`           ✘ ${failure}`);
 }
 console.log(`  total ${formatDuration(Date.now() - started)}; screenshots in test-results/\n`);
 // Skipped (pending) tests stay visible in the closing line instead of vanishing.
