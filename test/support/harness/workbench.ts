@@ -10,26 +10,47 @@ export async function waitForWorkbench(page: Page, timeoutMs = 90_000): Promise<
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
-/** Opens the command palette and runs the command whose label is exactly `title`. */
+/**
+ * Opens the command palette and runs the command whose label is exactly `title`. VS Code closes a
+ * quick input when focus leaves it (a view or the secondary side bar opening as the window starts
+ * up), so a palette that closes before the command is chosen is opened again, up to three times.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
   const widget = page.locator(QUICK_INPUT);
-  await closeQuickInput(page);
-  await page.locator('.monaco-workbench').focus();
-  await page.keyboard.press('F1');
-  await widget.waitFor({ state: 'visible', timeout: 10_000 });
-  const input = widget.locator('input.input');
-  await input.fill(`>${title}`);
   const row = widget.locator('.monaco-list-row').filter({
     has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
   });
-  try {
-    await row.first().waitFor({ state: 'visible', timeout: 15_000 });
-  } catch {
+  for (let attempt = 1; ; attempt++) {
+    await closeQuickInput(page);
+    await page.locator('.monaco-workbench').focus();
+    await page.keyboard.press('F1');
+    await widget.waitFor({ state: 'visible', timeout: 30_000 });
+    const typed = await widget
+      .locator('input.input')
+      .fill(`>${title}`, { timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!typed && attempt < 3 && !(await widget.isVisible())) continue; // closed before it was typed in
+    // The row, or the palette closing under it, whichever comes first; neither in 30 s: the palette
+    // is open and does not offer the command.
+    await Promise.race([
+      row.first().waitFor({ state: 'visible', timeout: 30_000 }),
+      widget.waitFor({ state: 'hidden', timeout: 30_000 }),
+    ]).catch(() => undefined);
+    if (await row.first().isVisible()) {
+      try {
+        await row.first().click({ timeout: 10_000 });
+        return;
+      } catch (error) {
+        if ((await widget.isVisible()) || attempt >= 3) throw error;
+        continue; // the palette closed as it was clicked
+      }
+    }
+    if (!(await widget.isVisible()) && attempt < 3) continue;
     const offered = await widget.locator('.monaco-list-row .label-name').allInnerTexts();
     await closeQuickInput(page);
     throw new Error(`Command "${title}" is not in the command palette. Offered: ${JSON.stringify(offered)}`);
   }
-  await row.first().click();
 }
 
 /** Clicks the first row of the open quick pick that shows `text`, once it is there. */
