@@ -171,13 +171,16 @@ function codeRanges(text: string): Array<[number, number]> {
   return ranges;
 }
 
-/**
- * What the answer says each time it cites source `number`, in order: the quoted sentence (or the
- * statement, when the model did not quote), or the table or code block a citation follows. The
- * source opener highlights these in the source, not the whole passage.
- */
-export function citedStatements(text: string, number: number, sourceCount: number): string[] {
-  const citations: Array<{ start: number; end: number; numbers: number[] }> = [];
+/** A citation of an answer, outside its code: where it stands (`[start, end)`) and the sources it names. */
+export interface CitationSpan {
+  start: number;
+  end: number;
+  numbers: number[];
+}
+
+/** The answer's citations in order, leaving out what stands in code (where `[1]` shows as code). */
+export function citationSpans(text: string, sourceCount: number): CitationSpan[] {
+  const citations: CitationSpan[] = [];
   const code = codeRanges(text);
   let inCode = 0;
   for (let pos = text.indexOf('['); pos !== -1; pos = text.indexOf('[', pos + 1)) {
@@ -192,6 +195,16 @@ export function citedStatements(text: string, number: number, sourceCount: numbe
     citations.push({ start: pos, end: pos + match.length, numbers: match.numbers });
     pos += match.length - 1;
   }
+  return citations;
+}
+
+/**
+ * What the answer says each time it cites source `number`, in order: the quoted sentence (or the
+ * statement, when the model did not quote), or the table or code block a citation follows. The
+ * source opener highlights these in the source, not the whole passage.
+ */
+export function citedStatements(text: string, number: number, sourceCount: number): string[] {
+  const citations = citationSpans(text, sourceCount);
   const statements: string[] = [];
   // Citations right before one ("[1][2]") share its statement; an earlier one ends the statement
   // before it: "A [1] and B [2]" cites B with [2]. `group` is the first of those written together.

@@ -91,6 +91,21 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
       }),
     );
     assert.deepEqual(listed, cited, `the Sources list shows ${listed.join(', ')} for citations ${cited.join(', ')}`);
+    // A citation in the answer is a link: it opens its source with what it quotes highlighted.
+    const citation = response.locator('a', { hasText: /^\[\d+\]$/ }).last(); // the last: in view below the answer
+    const n = Number(/\d+/.exec(await citation.innerText())![0]);
+    const source = await response
+      .locator('li', { hasText: new RegExp(`^\\s*\\[${n}\\]`) })
+      .locator('a')
+      .first()
+      .innerText();
+    await citation.click();
+    await page.locator('.tabs-container .tab.active', { hasText: source.split('/').pop()! }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.editor-group-container.active .monaco-editor .view-overlays [class*="ced-"]')
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 });
+    await session.screenshot('citation opened at its quote');
   });
 
   it("lists DocChat's two tool groups in the Chat view's tools picker under distinct names", async () => {

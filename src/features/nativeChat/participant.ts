@@ -18,6 +18,7 @@ import { makeSnippet } from '../../chatCore/snippet';
 import { shapeResults } from '../../chatCore/resultShaping';
 import type { ChosenStore } from './chosenStore';
 import { commandArgs, type PassageLinks } from './passageLinks';
+import { LinkedAnswer } from './linkedAnswer';
 
 /** Must match `contributes.chatParticipants[].id` in package.json. */
 export const PARTICIPANT_ID = 'docchat.participant';
@@ -157,13 +158,19 @@ export class DocChatParticipant {
       { role: 'user', content: question },
     ];
     stream.progress(vscode.l10n.t('Answering with {0}…', model));
-    let answer = '';
+    // Each citation links to its source, opening it at the sentence it stands behind.
+    const linked = new LinkedAnswer(found.length, (n, label, statement) =>
+      this.openLink(found[n - 1]!, label, { quotes: statement ? [statement] : [] }),
+    );
     for await (const part of gateway.streamChatCompletion({ model, messages }, { signal })) {
       if (part.content) {
-        answer += part.content;
-        stream.markdown(part.content);
+        const shown = linked.push(part.content);
+        if (shown) stream.markdown(this.trusted(shown));
       }
     }
+    const rest = linked.end();
+    if (rest) stream.markdown(this.trusted(rest));
+    const answer = linked.answer;
     const cited = citedSources(answer, found.length);
     this.showSources(stream, answer, found, cited.length ? cited : found.map((_, i) => i + 1));
     // The model picked in VS Code's Chat only lets VS Code run the request: DocChat answers with

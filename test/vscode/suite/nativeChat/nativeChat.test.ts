@@ -232,7 +232,7 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.deepEqual(stream.progress, ['Searching Runbooks…', 'Answering with local-extractive…']);
     // The local model quotes the sources it was given, with [n] citations.
     assert.match(stream.text, /rollback pipeline/);
-    assert.match(stream.text, /\[1\]/);
+    assert.match(stream.text, /" \[\\\[1\\\]\]\(command:docchat\.participant\.openPassage\?/, 'the citation [1] is a link to its source');
     assert.match(stream.text, /\*\*Sources\*\*\n\n- \\\[1\\\] \[deploy-guide\.md\]\(command:docchat\.participant\.openPassage/);
     assert.equal(stream.references.length, 1);
     // Whatever model VS Code's picker passed, DocChat answers with its own and says which.
@@ -416,7 +416,16 @@ describe('Native chat: @docchat participant and search tool', function () {
     await chosen.set([{ id: store.id, name: 'Handbook' }]);
     const { stream, result } = await ask(participantFor(services, chosen), request('How long does the rollback pipeline take?'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
-    assert.match(stream.text, /The rollback pipeline takes about ten minutes to finish\.?["”]? \[1\]/);
+    // The citation is a link that opens the source at the sentence it stands behind.
+    const inline =
+      /The rollback pipeline takes about ten minutes to finish\.?["”]? \[\\\[1\\\]\]\(command:docchat\.participant\.openPassage\?([^ )]*)/.exec(
+        stream.text,
+      )?.[1];
+    assert.ok(inline, stream.text);
+    const cited = links.resolve((JSON.parse(decodeURIComponent(inline)) as unknown[])[0]);
+    assert.ok(cited?.focus, 'the citation names a passage and a sentence of it');
+    assert.equal(cited.focus.quotes.length, 1, JSON.stringify(cited.focus));
+    assert.match(cited.focus.quotes[0]!, /^The rollback pipeline takes about ten minutes to finish\.?$/);
     assert.match(stream.text, /- \\\[1\\\] \[handbook\.md\]\(command:[^\n]* › Rolling back · Handbook\n/);
     // The source's link opens the passage at the sentence the answer quotes of it.
     const args = /\[handbook\.md\]\(command:docchat\.participant\.openPassage\?([^ )]*)/.exec(stream.text)?.[1];

@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import { LinkedAnswer } from '../../../../src/features/nativeChat/linkedAnswer';
+
+/** `@docchat`'s answer in VS Code's Chat view, its citations links as it streams (linkedAnswer.ts). */
+describe("@docchat's streamed answer with linked citations", () => {
+  const link = (n: number, label: string, statement: string) => `<${label}→${n}:${statement}>`;
+
+  /** Streams `parts` and returns what was shown after each, and everything shown. */
+  function stream(parts: readonly string[], sources = 3) {
+    const answer = new LinkedAnswer(sources, link);
+    const shown = parts.map((part) => answer.push(part));
+    shown.push(answer.end());
+    return { shown, all: shown.join(''), answer };
+  }
+
+  it('links each citation to its source with the sentence it stands behind', () => {
+    const { all, answer } = stream(['Invoices are kept for ten years [1]. Notes go after two years [2].']);
+    assert.equal(
+      all,
+      'Invoices are kept for ten years <[1]→1:Invoices are kept for ten years>. Notes go after two years <[2]→2:Notes go after two years>.',
+    );
+    assert.equal(answer.answer, 'Invoices are kept for ten years [1]. Notes go after two years [2].');
+  });
+
+  it('gives the same markdown wherever the stream splits the text', () => {
+    const text = '"A quoted sentence." [1]\n\nA table:\n\n| a | b |\n| - | - |\n\n[2, 3]\n\nAnd `code [1]` stays [3].';
+    const whole = stream([text]).all;
+    for (let at = 1; at < text.length; at++) {
+      assert.equal(stream([text.slice(0, at), text.slice(at)]).all, whole, `split at ${at}: ${JSON.stringify(text.slice(at - 3, at + 3))}`);
+    }
+    // Character by character too.
+    assert.equal(stream([...text]).all, whole);
+    assert.match(whole, /^"A quoted sentence\." <\[1\]→1:A quoted sentence\.>/);
+    assert.match(whole, /\\\[<2→2:\| a \| b \|\n\| - \| - \|>, <3→3:\| a \| b \|\n\| - \| - \|>\\\]/);
+    assert.match(whole, /`code \[1\]` stays <\[3\]→3:And `code \[1\]` stays>\./);
+  });
+
+  it('shows text as it arrives, holding back only an unfinished citation, a possible link text, and inline code not yet closed', () => {
+    const { shown } = stream(['Kept for ten years ', '[', '1', ']', ' and more', ' `open [2', '] code`', ' end.']);
+    assert.deepEqual(shown, [
+      'Kept for ten years ',
+      '',
+      '',
+      '',
+      '<[1]→1:Kept for ten years> and more',
+      ' ',
+      '`open [2] code`',
+      ' end.',
+      '',
+    ]);
+  });
+
+  it('leaves alone what is not a citation of a source: a markdown link, a number past the sources, fenced code', () => {
+    const { all } = stream(['See [1](https://example.com) and [9] and\n```\nlist[1]\n```\ndone [1].']);
+    assert.equal(all, 'See [1](https://example.com) and [9] and\n```\nlist[1]\n```\ndone <[1]→1:done>.');
+  });
+});
