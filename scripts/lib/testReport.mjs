@@ -6,6 +6,11 @@ const LONGEST = 240;
 
 const shorten = (line) => (line.length > LONGEST ? `${line.slice(0, LONGEST - 1)}…` : line);
 
+/** The first line of a mocha error: indented five spaces ("     AssertionError …"). */
+const ERROR_LINE = /^ {5}\S/;
+/** A suite or test title of a failure, indented deeper than its error. */
+const NESTED_TITLE = /^ {6,}\S/;
+
 /**
  * The failed tests of a spec reporter's output, as "suite › test: first line of the error", so the
  * summary (the part of a long log people read first) names them.
@@ -17,21 +22,29 @@ export function mochaFailures(plain) {
   const failures = [];
   for (let i = start + 1; i < lines.length; i++) {
     if (!/^ {2}\d+\) \S/.test(lines[i])) continue;
-    const title = [lines[i].replace(/^ {2}\d+\) /, '').trim()];
-    while (!title.at(-1).endsWith(':') && i + 1 < lines.length && lines[i + 1].trim() !== '') title.push(lines[++i].trim());
-    const error =
-      lines
-        .slice(i + 1)
-        .find((line) => line.trim() !== '')
-        ?.trim() ?? '';
-    failures.push(shorten(`${title.join(' › ').replace(/:$/, '')}: ${error}`));
+    // The suites, then the test: each on a line of its own, deeper each time; a title's own line
+    // breaks carry on without indentation. The error follows, five spaces in.
+    let title = lines[i].replace(/^ {2}\d+\) /, '').trim();
+    while (i + 1 < lines.length && lines[i + 1].trim() !== '' && !ERROR_LINE.test(lines[i + 1])) {
+      const next = lines[++i];
+      title += NESTED_TITLE.test(next) ? ` › ${next.trim()}` : ` ${next.trim()}`;
+    }
+    const rest = lines.slice(i + 1);
+    const at = rest.findIndex((line) => ERROR_LINE.test(line));
+    let error = at < 0 ? '' : rest[at].trim();
+    // "Error:" with nothing after it: the message starts on the next line.
+    if (/^[\w.[\] ]*:$/.test(error) && rest[at + 1]?.trim()) error += ` ${rest[at + 1].trim()}`;
+    failures.push(shorten(`${title.replace(/:$/, '')}: ${error}`));
+    if (at >= 0) i += at + 1;
   }
   return failures;
 }
 
 /** The failed tests of the extension-host suite's results.json (test/vscode/runInCodeServer.ts). */
 export function suiteFailures(results) {
-  return (results.tests ?? [])
+  const failed = (results.tests ?? [])
     .filter((test) => test.state === 'failed')
     .map((test) => shorten(`${test.title}: ${String(test.error ?? '').split('\n')[0]}`));
+  if (results.crashed) failed.push(shorten(`the suite crashed: ${String(results.crashed).split('\n')[0]}`));
+  return failed;
 }

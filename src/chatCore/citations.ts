@@ -137,6 +137,15 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
  * spans, in which the webview's markdown shows `[1]` as code, not as a citation.
  */
 function codeRanges(text: string): Array<[number, number]> {
+  return scanCode(text).ranges;
+}
+
+/** The fence (its marker, "```") of a code block the text leaves open at its end, if any. */
+export function openFence(text: string): string | undefined {
+  return scanCode(text).open;
+}
+
+function scanCode(text: string): { ranges: Array<[number, number]>; open?: string } {
   const ranges: Array<[number, number]> = [];
   let fence: { marker: string; start: number } | undefined;
   for (let lineStart = 0; lineStart <= text.length;) {
@@ -167,8 +176,9 @@ function codeRanges(text: string): Array<[number, number]> {
     if (newline === -1) break;
     lineStart = newline + 1;
   }
-  if (fence) ranges.push([fence.start, text.length]);
-  return ranges;
+  if (!fence) return { ranges };
+  ranges.push([fence.start, text.length]);
+  return { ranges, open: fence.marker };
 }
 
 /** A citation of an answer, outside its code: where it stands (`[start, end)`) and the sources it names. */
@@ -178,17 +188,22 @@ export interface CitationSpan {
   numbers: number[];
 }
 
-/** The answer's citations in order, leaving out what stands in code (where `[1]` shows as code). */
+/** The answer's citations in order, leaving out what stands in code (where `[1]` shows as code) or in a link's address. */
 export function citationSpans(text: string, sourceCount: number): CitationSpan[] {
   const citations: CitationSpan[] = [];
   const code = codeRanges(text);
+  // A bracket in a link's address (`(https://x/?f[1]=2)`) is part of the address.
+  const addresses = [...text.matchAll(/\]\([^\s)]*/g)].map((m) => [m.index + 2, m.index + m[0].length] as const);
   let inCode = 0;
+  let inAddress = 0;
   for (let pos = text.indexOf('['); pos !== -1; pos = text.indexOf('[', pos + 1)) {
     while (inCode < code.length && code[inCode]![1] <= pos) inCode++;
-    if (inCode < code.length && code[inCode]![0] <= pos) {
+    while (inAddress < addresses.length && addresses[inAddress]![1] <= pos) inAddress++;
+    if ((inCode < code.length && code[inCode]![0] <= pos) || (inAddress < addresses.length && addresses[inAddress]![0] <= pos)) {
       continue;
     }
-    const match = citationAt(text, pos, sourceCount);
+    // Markdown shows an escaped bracket (`\\[1]`) as text.
+    const match = text[pos - 1] === '\\' ? undefined : citationAt(text, pos, sourceCount);
     if (!match) {
       continue;
     }

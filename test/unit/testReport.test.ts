@@ -32,7 +32,30 @@ describe("npm test's summary of failed tests", () => {
     const { mochaFailures } = await load();
     assert.deepEqual(mochaFailures(spec), [
       'Outer suite › times out: Error: Timeout of 10ms exceeded. For async tests and hooks, ensure "done()" is called.',
-      'Outer suite › inner › fails with a title that is › split: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      'Outer suite › inner › fails with a title that is split: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+    ]);
+  });
+
+  it('reads titles that end in a colon, failed hooks, and an error whose message starts on its next line', async () => {
+    const { mochaFailures } = await load();
+    const output = [
+      '  2 failing',
+      '',
+      '  1) Settings:',
+      '       "before all" hook for "reads the file:":',
+      '     Error: ',
+      'the file is missing',
+      '      at x.js:1:1',
+      '',
+      '  2) Ratio',
+      '       is 1:',
+      '2 exactly:',
+      '     Error: off by one',
+      '',
+    ].join('\n');
+    assert.deepEqual(mochaFailures(output), [
+      'Settings: › "before all" hook for "reads the file:": Error: the file is missing',
+      'Ratio › is 1: 2 exactly: Error: off by one',
     ]);
   });
 
@@ -55,5 +78,8 @@ describe("npm test's summary of failed tests", () => {
     };
     assert.deepEqual(suiteFailures(results), ['opens the chat: Error: no panel']);
     assert.deepEqual(suiteFailures({}), []);
+    assert.deepEqual(suiteFailures({ tests: [], crashed: 'TypeError: x is undefined\n    at y' }), [
+      'the suite crashed: TypeError: x is undefined',
+    ]);
   });
 });

@@ -18,7 +18,7 @@ import { makeSnippet } from '../../chatCore/snippet';
 import { shapeResults } from '../../chatCore/resultShaping';
 import type { ChosenStore } from './chosenStore';
 import { commandArgs, type PassageLinks } from './passageLinks';
-import { LinkedAnswer } from './linkedAnswer';
+import { LinkedAnswer, unlinkedAnswer } from './linkedAnswer';
 
 /** Must match `contributes.chatParticipants[].id` in package.json. */
 export const PARTICIPANT_ID = 'docchat.participant';
@@ -162,14 +162,18 @@ export class DocChatParticipant {
     const linked = new LinkedAnswer(found.length, (n, label, statement) =>
       this.openLink(found[n - 1]!, label, { quotes: statement ? [statement] : [] }),
     );
-    for await (const part of gateway.streamChatCompletion({ model, messages }, { signal })) {
-      if (part.content) {
-        const shown = linked.push(part.content);
-        if (shown) stream.markdown(this.trusted(shown));
+    try {
+      for await (const part of gateway.streamChatCompletion({ model, messages }, { signal })) {
+        if (part.content) {
+          const shown = linked.push(part.content);
+          if (shown) stream.markdown(this.trusted(shown));
+        }
       }
+    } finally {
+      // What was held back, and a code block left open closed, also when the answer broke off.
+      const rest = linked.end();
+      if (rest) stream.markdown(this.trusted(rest));
     }
-    const rest = linked.end();
-    if (rest) stream.markdown(this.trusted(rest));
     const answer = linked.answer;
     const cited = citedSources(answer, found.length);
     this.showSources(stream, answer, found, cited.length ? cited : found.map((_, i) => i + 1));
@@ -281,10 +285,12 @@ function escape(text: string): string {
 
 /** The markdown an earlier response streamed, as plain text. */
 function responseText(turn: vscode.ChatResponseTurn): string {
-  return turn.response
-    .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-    .join('')
-    .trim();
+  return unlinkedAnswer(
+    turn.response
+      .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+      .join('')
+      .trim(),
+  );
 }
 
 /** The conversation so far as the query rule reads it, with the query each answer searched for. */

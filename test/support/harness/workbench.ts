@@ -46,7 +46,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
         continue; // the palette closed as it was clicked
       }
     }
-    if (!(await widget.isVisible()) && attempt < 3) continue;
+    if (!(await widget.isVisible())) {
+      if (attempt < 3) continue;
+      throw new Error(`The command palette closed ${attempt} times before "${title}" could be chosen.`);
+    }
     const offered = await widget.locator('.monaco-list-row .label-name').allInnerTexts();
     await closeQuickInput(page);
     throw new Error(`Command "${title}" is not in the command palette. Offered: ${JSON.stringify(offered)}`);

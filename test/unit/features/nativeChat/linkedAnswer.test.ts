@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { LinkedAnswer } from '../../../../src/features/nativeChat/linkedAnswer';
+import { LinkedAnswer, unlinkedAnswer } from '../../../../src/features/nativeChat/linkedAnswer';
 
 /** `@docchat`'s answer in VS Code's Chat view, its citations links as it streams (linkedAnswer.ts). */
 describe("@docchat's streamed answer with linked citations", () => {
@@ -23,7 +23,8 @@ describe("@docchat's streamed answer with linked citations", () => {
   });
 
   it('gives the same markdown wherever the stream splits the text', () => {
-    const text = '"A quoted sentence." [1]\n\nA table:\n\n| a | b |\n| - | - |\n\n[2, 3]\n\nAnd `code [1]` stays [3].';
+    const text =
+      '"A quoted sentence." [1]\n\nA table:\n\n| a | b |\n| - | - |\n\n[2, 3]\n\nAnd `code [1]` stays [3]. So does ``a [1]``` b`` [2] and [1,\n2].';
     const whole = stream([text]).all;
     for (let at = 1; at < text.length; at++) {
       assert.equal(stream([text.slice(0, at), text.slice(at)]).all, whole, `split at ${at}: ${JSON.stringify(text.slice(at - 3, at + 3))}`);
@@ -33,6 +34,7 @@ describe("@docchat's streamed answer with linked citations", () => {
     assert.match(whole, /^"A quoted sentence\." <\[1\]→1:A quoted sentence\.>/);
     assert.match(whole, /\\\[<2→2:\| a \| b \|\n\| - \| - \|>, <3→3:\| a \| b \|\n\| - \| - \|>\\\]/);
     assert.match(whole, /`code \[1\]` stays <\[3\]→3:And `code \[1\]` stays>\./);
+    assert.match(whole, /So does ``a \[1\]``` b`` <\[2\]→2:So does ``a \[1\]``` b``> and \\\[<1→1:and>, <2→2:and>\\\]\.$/);
   });
 
   it('shows text as it arrives, holding back only an unfinished citation, a possible link text, and inline code not yet closed', () => {
@@ -44,8 +46,9 @@ describe("@docchat's streamed answer with linked citations", () => {
       '',
       '<[1]→1:Kept for ten years> and more',
       ' ',
-      '`open [2] code`',
-      ' end.',
+      // A closing run of backticks may still grow ("`" then "``"): shown with what follows it.
+      '',
+      '`open [2] code` end.',
       '',
     ]);
   });
@@ -53,5 +56,38 @@ describe("@docchat's streamed answer with linked citations", () => {
   it('leaves alone what is not a citation of a source: a markdown link, a number past the sources, fenced code', () => {
     const { all } = stream(['See [1](https://example.com) and [9] and\n```\nlist[1]\n```\ndone [1].']);
     assert.equal(all, 'See [1](https://example.com) and [9] and\n```\nlist[1]\n```\ndone <[1]→1:done>.');
+  });
+
+  it('closes a code block the answer leaves open, so nothing shown after it becomes code', () => {
+    assert.equal(stream(['Run:\n```bash\nnpm test']).all, 'Run:\n```bash\nnpm test\n```\n');
+    assert.equal(stream(['Run:\n~~~~\nnpm test\n']).all, 'Run:\n~~~~\nnpm test\n~~~~\n');
+    assert.equal(stream(['Run:\n```\nnpm test\n```\n']).all, 'Run:\n```\nnpm test\n```\n');
+  });
+
+  it("breaks every command: address of the model's text, however it is split, and leaves other links and words alone", () => {
+    const text =
+      'Click [here](command:workbench.action.terminal.sendSequence?x), <COMMAND:evil>, [a]( <command:b>)\n\n[r]: command:c\n\n' +
+      'Read [the docs](https://example.com/a:b). Run this command: npm test [1].';
+    const whole = stream([text]).all;
+    for (let at = 1; at < text.length; at++) assert.equal(stream([text.slice(0, at), text.slice(at)]).all, whole, `split at ${at}`);
+    assert.doesNotMatch(whole, /(?:\]\(\s*<?|<|\]:\s*<?)command:/i, whole);
+    assert.equal((whole.match(/command\u200b:/gi) ?? []).length, 4);
+    assert.match(whole, /\[the docs\]\(https:\/\/example\.com\/a:b\)\. Run this command: npm test <\[1\]→1:/);
+  });
+
+  it('does not link a bracket that is escaped or in a link address', () => {
+    const { all } = stream(['See \\[1] and [docs](https://x/?f[1]=2) but [1].']);
+    assert.equal(all, 'See \\[1] and [docs](https://x/?f[1]=2) but <[1]→1:See \\[1] and [docs](https://x/?f[1]=2) but>.');
+  });
+
+  it('gives back the plain answer from what was shown, for the next turn', () => {
+    const real = new LinkedAnswer(
+      3,
+      (n, label) => `[${label.replace(/[[\]]/g, (c) => `\\${c}`)}](command:docchat.participant.openPassage?%5B${n}%5D "Open the passage")`,
+    );
+    const text = 'One [1]. Two [2, 3]. A [link](command:x) and `[1]`.';
+    const shown = real.push(text) + real.end();
+    assert.notEqual(shown, text);
+    assert.equal(unlinkedAnswer(shown), text.replace('(command:', '(command:'));
   });
 });

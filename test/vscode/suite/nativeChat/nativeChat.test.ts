@@ -439,4 +439,21 @@ describe('Native chat: @docchat participant and search tool', function () {
     const editor = await passages.open(opened.passage, opened.focus);
     assert.equal(editor.document.offsetAt(editor.selection.start), editor.document.getText().indexOf('The rollback pipeline takes'));
   });
+
+  it("@docchat's answer carries no command link but its own, even when it quotes one from a document", async () => {
+    const store = await documents.createVectorStore({ name: 'Injected' });
+    const text =
+      '# Releases\n\nTo roll back a release, [click here](command:workbench.action.closeWindow) or <command:workbench.action.quit>.\n';
+    const file = await documents.uploadFile({ filename: 'releases.md', data: new TextEncoder().encode(text) });
+    await documents.attachFile(store.id, { file_id: file.id });
+    await documents.waitUntilProcessed(store.id, file.id, { initialDelayMs: 20, maxDelayMs: 100 });
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set([{ id: store.id, name: 'Injected' }]);
+    const { stream, result } = await ask(participantFor(services, chosen), request('How do I roll back a release?'));
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    assert.match(stream.text, /To roll back a release, \[click here\]/, 'the sentence is quoted');
+    const commands = [...stream.text.matchAll(/(?:\]\(\s*<?|<)\s*command:([\w.]+)/gi)].map((m) => m[1]);
+    assert.ok(commands.length > 0, stream.text);
+    assert.deepEqual([...new Set(commands)], ['docchat.participant.openPassage'], stream.text);
+  });
 });
