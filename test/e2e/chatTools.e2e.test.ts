@@ -73,7 +73,7 @@ describe('Chat panel gateway tools (e2e)', function () {
     await input.click();
     await input.fill('/');
     const suggestions = chat().locator('.slash-commands .slash-usage');
-    await suggestions.first().waitFor({ state: 'visible', timeout: 10_000 });
+    await suggestions.first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.deepEqual(await suggestions.allInnerTexts(), ['/web <query>', '/crawl <url…>', '/research <topic>']);
     await session.screenshot('slash command suggestions');
     await input.press('Escape');

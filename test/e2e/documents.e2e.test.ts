@@ -47,7 +47,7 @@ async function addPair(page: Page): Promise<void> {
 /** Waits until the input box's validation message says `expected` (it updates as you type). */
 async function validationMessage(page: Page, expected: RegExp): Promise<string> {
   const message = quickInput(page).locator('.quick-input-message', { hasText: expected });
-  await message.waitFor({ state: 'visible', timeout: 10_000 });
+  await message.waitFor({ state: 'visible', timeout: 30_000 });
   return message.innerText();
 }
 
@@ -64,7 +64,7 @@ async function hoverText(page: Page, target: Locator, expected: RegExp): Promise
     await page.mouse.move(5, 5);
     await target.hover();
     try {
-      await hover.filter({ hasText: expected }).first().waitFor({ state: 'visible', timeout: 5_000 });
+      await hover.filter({ hasText: expected }).first().waitFor({ state: 'visible', timeout: 10_000 });
       return hover.first().innerText();
     } catch {
       // The hover may not open on the first move; try again.

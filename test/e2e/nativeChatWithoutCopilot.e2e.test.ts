@@ -47,11 +47,11 @@ describe("@docchat in VS Code's Chat view without Copilot (e2e, Local mode)", fu
     await pollUntil(
       async () => {
         await picker.click();
-        await pickerRows(page).first().waitFor({ state: 'visible', timeout: 10_000 });
+        await pickerRows(page).first().waitFor({ state: 'visible', timeout: 30_000 });
         if (await local.count()) return [];
         const rows = await pickerRows(page).allInnerTexts();
         await page.keyboard.press('Escape');
-        await pickerRows(page).first().waitFor({ state: 'hidden', timeout: 10_000 });
+        await pickerRows(page).first().waitFor({ state: 'hidden', timeout: 30_000 });
         return rows;
       },
       (rows) => rows.length === 0,

@@ -56,7 +56,7 @@ describe('Find People by Skill (e2e, Local mode, sample directory)', function ()
     await session.screenshot('open external link dialog');
     assert.match(text, /skillshare\.example\.com\/people\/jonas-lindqvist/);
     await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
     assert.match(session.outputChannel(), /\[skills\] Opening https:\/\/skillshare\.example\.com\/people\/jonas-lindqvist/);
   });
 

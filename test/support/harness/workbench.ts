@@ -95,7 +95,7 @@ export function treeRow(pane: Locator, label: string): Locator {
 /** Types `value` into the open input box / quick pick and accepts it with Enter. */
 export async function answerQuickInput(page: Page, value: string): Promise<void> {
   const widget = page.locator(QUICK_INPUT);
-  await widget.waitFor({ state: 'visible', timeout: 10_000 });
+  await widget.waitFor({ state: 'visible', timeout: 30_000 });
   const input = widget.locator('input.input');
   await input.fill(value);
   await input.press('Enter');
@@ -105,7 +105,7 @@ export async function closeQuickInput(page: Page): Promise<void> {
   const widget = page.locator(QUICK_INPUT);
   if (await widget.isVisible()) {
     await page.keyboard.press('Escape');
-    await widget.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
   }
 }
 
@@ -182,7 +182,7 @@ export async function runContextMenu(page: Page, row: Locator, item: string): Pr
   for (let attempt = 0; attempt < 3; attempt++) {
     await row.first().click({ button: 'right' });
     try {
-      await entry.first().waitFor({ state: 'visible', timeout: 5_000 });
+      await entry.first().waitFor({ state: 'visible', timeout: 10_000 });
       // Menu items run on Enter once hovered (a synthetic click only highlights them).
       await entry.first().hover();
       await page.keyboard.press('Enter');
