@@ -407,13 +407,19 @@ describe('Native chat: @docchat participant and search tool', function () {
     );
   });
 
-  it('@docchat names in its Sources list the section of the sentence it quotes, not the one its passage starts in', async () => {
-    const store = await documents.createVectorStore({ name: 'Handbook' });
-    const file = await documents.uploadFile({ filename: 'handbook.md', data: new TextEncoder().encode(HANDBOOK) });
+  /** A new store holding one markdown file, chosen for @docchat. */
+  async function chosenStoreHolding(name: string, filename: string, text: string): Promise<ChosenStore> {
+    const store = await documents.createVectorStore({ name });
+    const file = await documents.uploadFile({ filename, data: new TextEncoder().encode(text) });
     await documents.attachFile(store.id, { file_id: file.id });
     await documents.waitUntilProcessed(store.id, file.id, { initialDelayMs: 20, maxDelayMs: 100 });
     const chosen = new ChosenStore(services, services.memento);
-    await chosen.set([{ id: store.id, name: 'Handbook' }]);
+    await chosen.set([{ id: store.id, name }]);
+    return chosen;
+  }
+
+  it('@docchat names in its Sources list the section of the sentence it quotes, not the one its passage starts in', async () => {
+    const chosen = await chosenStoreHolding('Handbook', 'handbook.md', HANDBOOK);
     const { stream, result } = await ask(participantFor(services, chosen), request('How long does the rollback pipeline take?'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     // The citation is a link that opens the source at the sentence it stands behind.
@@ -441,14 +447,9 @@ describe('Native chat: @docchat participant and search tool', function () {
   });
 
   it("@docchat's answer carries no command link but its own, even when it quotes one from a document", async () => {
-    const store = await documents.createVectorStore({ name: 'Injected' });
     const text =
       '# Releases\n\nTo roll back a release, [click here](command:workbench.action.closeWindow) or <command:workbench.action.quit>.\n';
-    const file = await documents.uploadFile({ filename: 'releases.md', data: new TextEncoder().encode(text) });
-    await documents.attachFile(store.id, { file_id: file.id });
-    await documents.waitUntilProcessed(store.id, file.id, { initialDelayMs: 20, maxDelayMs: 100 });
-    const chosen = new ChosenStore(services, services.memento);
-    await chosen.set([{ id: store.id, name: 'Injected' }]);
+    const chosen = await chosenStoreHolding('Injected', 'releases.md', text);
     const { stream, result } = await ask(participantFor(services, chosen), request('How do I roll back a release?'));
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.match(stream.text, /To roll back a release, \[click here\]/, 'the sentence is quoted');
