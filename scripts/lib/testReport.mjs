@@ -2,7 +2,8 @@
 // summary names each failed test and the first line of its error.
 // Node built-ins only: npm test imports this before the npm packages exist.
 
-const LONGEST = 240;
+// Long enough for an assertion message that prints the state it saw, short enough to stay one line of a log.
+const LONGEST = 600;
 
 const shorten = (line) => (line.length > LONGEST ? `${line.slice(0, LONGEST - 1)}…` : line);
 

@@ -62,8 +62,8 @@ describe("npm test's summary of failed tests", () => {
   it('names nothing when nothing failed, and shortens a long line', async () => {
     const { mochaFailures } = await load();
     assert.deepEqual(mochaFailures('  Suite\n    ✔ passes\n\n  1 passing (3ms)\n'), []);
-    const [long] = mochaFailures(`  1 failing\n\n  1) Suite\n       test:\n     Error: ${'x'.repeat(500)}\n`);
-    assert.equal(long.length, 240);
+    const [long] = mochaFailures(`  1 failing\n\n  1) Suite\n       test:\n     Error: ${'x'.repeat(1000)}\n`);
+    assert.equal(long.length, 600);
     assert.ok(long.startsWith('Suite › test: Error: xxx') && long.endsWith('…'));
   });
 
