@@ -102,11 +102,19 @@ function disarm(text: string): string {
 }
 
 /**
- * The answer's plain text from what was shown of it: the citation links back to `[1]`, `[2, 3]`
- * (a later turn's history reads it), and the break of a command address taken out.
+ * The Sources list DocChat shows under an answer (a bold heading, then `- \[n\] …` lines, see
+ * `sourceListMarkdown`), at the end of what was shown.
+ */
+const SOURCE_LIST = /\n*\*\*[^*\n]+\*\*\n\n(?:- \\\[\d{1,3}\\\] [^\n]*(?:\n|$))+\s*$/;
+
+/**
+ * The answer's plain text from what was shown of it (a later turn's history reads it): the
+ * citation links back to `[1]`, `[2, 3]`, the break of a command address taken out, and without
+ * the Sources list, whose links' addresses are no words of the answer.
  */
 export function unlinkedAnswer(markdown: string): string {
   return markdown
+    .replace(SOURCE_LIST, '')
     .replace(/\[\\\[(\d{1,3})\\\]\]\(command:[^)\s]*(?: "[^"]*")?\)/g, '[$1]')
     .replace(
       /\\\[((?:\[\d{1,3}\]\(command:[^)\s]*(?: "[^"]*")?\)(?:, )?)+)\\\]/g,

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { sourceListMarkdown } from '../../../../src/chatCore/citations';
 import { LinkedAnswer, unlinkedAnswer } from '../../../../src/features/nativeChat/linkedAnswer';
 
 /** `@docchat`'s answer in VS Code's Chat view, its citations links as it streams (linkedAnswer.ts). */
@@ -89,5 +90,22 @@ describe("@docchat's streamed answer with linked citations", () => {
     const shown = real.push(text) + real.end();
     assert.notEqual(shown, text);
     assert.equal(unlinkedAnswer(shown), text.replace('(command:', '(command:'));
+  });
+
+  it('leaves the Sources list out of the plain answer, and keeps a list the answer wrote', () => {
+    const list = sourceListMarkdown([
+      {
+        n: 1,
+        markdown: '[README.md](command:docchat.participant.openPassage?%5B%7B%22id%22%3A1%7D%5D "Open the passage")',
+        heading: 'Usage > Sync',
+        store: 'demo',
+      },
+      { n: 2, markdown: '[guide.md](command:docchat.participant.openPassage?%5B2%5D "Open the passage")' },
+    ]);
+    const answer = 'Steps:\n\n- Open the folder [1].\n- Run **Sync** [2].';
+    assert.equal(unlinkedAnswer(`${answer}\n\n**Sources**\n\n${list}`), answer);
+    assert.equal(unlinkedAnswer(`${answer}\n\n**Sources**\n\n${list}\n`), answer);
+    assert.equal(unlinkedAnswer(answer), answer);
+    assert.equal(unlinkedAnswer(`**Note**\n\n${answer}`), `**Note**\n\n${answer}`);
   });
 });
