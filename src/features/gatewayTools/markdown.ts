@@ -88,7 +88,7 @@ export function sourcesSection(sources: readonly WebSource[]): string {
   if (!sources.length) {
     return '';
   }
-  return `\n\n**Sources**\n\n${sources.map((s) => `${s.number}. ${markdownLink(s.title, s.url)}`).join('\n')}`;
+  return `\n\n**${l10n.t('Sources')}**\n\n${sources.map((s) => `${s.number}. ${markdownLink(s.title, s.url)}`).join('\n')}`;
 }
 
 export function formatWebSearch(query: string, response: WebSearchResponse): ToolAnswer {

@@ -246,7 +246,7 @@ export class DocChatParticipant {
     }
     stream.markdown(
       this.trusted(
-        `\n\n**Sources**\n\n${sourceListMarkdown(
+        `\n\n**${vscode.l10n.t('Sources')}**\n\n${sourceListMarkdown(
           listed.map(({ n, p }) => {
             const heading = quotedHeading(answer, n, found.length, p);
             return {
