@@ -130,11 +130,31 @@ function statementBefore(text: string, lineStart: number, from: number, cut: num
   return statement.slice(sentenceStart).trim();
 }
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+/** A fence's marker at the start of a line's content. */
+const FENCE_MARKER = /^(`{3,}|~{3,})/;
+/** A list item's marker at the start of a line's content, and the spaces after it. */
+const LIST_MARKER = /^([-*+]|\d{1,9}[.)])( +|$)/;
+/** A line that ends a paragraph without a blank line: a heading or a thematic break. */
+const BLOCK_BREAK = /^(?:#{1,6}(?:\s|$)|(?:[-*_][ \t]*){3,}$)/;
+/** A line that starts a block of its own rather than carry on a paragraph: a heading, a break, a fence, a quote. */
+const BLOCK_START = /^(?:#{1,6}(?:\s|$)|(?:[-*_][ \t]*){3,}$|`{3,}|~{3,}|>)/;
+
+/** How far a line's content is indented (in columns, a tab to the next multiple of four) and where it starts. */
+function indentOf(line: string): { width: number; at: number } {
+  let width = 0;
+  let at = 0;
+  for (; at < line.length; at++) {
+    if (line[at] === ' ') width++;
+    else if (line[at] === '\t') width += 4 - (width % 4);
+    else break;
+  }
+  return { width, at };
+}
 
 /**
- * Where the answer's code is, as sorted `[start, end)` ranges: fenced blocks and inline code
- * spans, in which the webview's markdown shows `[1]` as code, not as a citation.
+ * Where the answer's code is, as sorted `[start, end)` ranges: fenced blocks, indented code
+ * blocks (four columns past the list item the line is in, after a blank line) and inline code
+ * spans, in which markdown shows `[1]` as code, not as a citation.
  */
 function codeRanges(text: string): Array<[number, number]> {
   return scanCode(text).ranges;
@@ -145,40 +165,101 @@ export function openFence(text: string): string | undefined {
   return scanCode(text).open;
 }
 
+/**
+ * Reads the answer line by line as CommonMark does for what decides code: fences, indented code
+ * (which cannot interrupt a paragraph), and the list items whose content column a line's
+ * indentation is measured from. Block quotes and HTML blocks are read as paragraphs.
+ */
 function scanCode(text: string): { ranges: Array<[number, number]>; open?: string } {
   const ranges: Array<[number, number]> = [];
-  let fence: { marker: string; start: number } | undefined;
+  let fence: { marker: string; start: number; column: number } | undefined;
+  let indented: { start: number; end: number; column: number } | undefined;
+  /** The content columns of the list items the current line may be in, innermost last. */
+  const lists: number[] = [];
+  let paragraph = false;
   for (let lineStart = 0; lineStart <= text.length;) {
     const newline = text.indexOf('\n', lineStart);
     const lineEnd = newline === -1 ? text.length : newline;
     const line = text.slice(lineStart, lineEnd);
-    const opening = FENCE_OPEN.exec(line);
+    const { width, at } = indentOf(line);
+    const content = line.slice(at);
+    const blank = !content.trim();
+    if (fence && !blank && width < fence.column) {
+      // A fence in a list item ends with the item: at a line left of the item's content.
+      ranges.push([fence.start, lineStart - 1]);
+      fence = undefined;
+      paragraph = false;
+    }
     if (fence) {
-      const closes =
-        opening && opening[1]![0] === fence.marker[0] && opening[1]!.length >= fence.marker.length && !line.slice(opening[0].length).trim();
-      if (closes) {
+      const closing = width - fence.column <= 3 ? FENCE_MARKER.exec(content) : null;
+      if (
+        closing &&
+        closing[1]![0] === fence.marker[0] &&
+        closing[1]!.length >= fence.marker.length &&
+        !content.slice(closing[0].length).trim()
+      ) {
         ranges.push([fence.start, lineEnd]);
         fence = undefined;
       }
-    } else if (opening) {
-      fence = { marker: opening[1]!, start: lineStart };
+    } else if (indented && (blank || width >= indented.column + 4)) {
+      if (!blank) indented.end = lineEnd;
     } else {
-      // Inline code: a run of backticks up to the next run of the same length on the line.
-      const runs = [...line.matchAll(/`+/g)].map((m) => ({ at: m.index, length: m[0].length }));
-      for (let i = 0; i < runs.length; i++) {
-        let close = i + 1;
-        while (close < runs.length && runs[close]!.length !== runs[i]!.length) close++;
-        if (close === runs.length) continue;
-        ranges.push([lineStart + runs[i]!.at, lineStart + runs[close]!.at + runs[close]!.length]);
-        i = close;
+      if (indented) {
+        ranges.push([indented.start, indented.end]);
+        indented = undefined;
+      }
+      if (blank) {
+        paragraph = false;
+      } else {
+        // A line left of a list item's content is no longer in that item, unless it carries on the item's paragraph.
+        if (!paragraph || BLOCK_START.test(content)) {
+          while (lists.length && width < lists.at(-1)!) {
+            lists.pop();
+            // The item's paragraph ended with it: what follows is no continuation of it.
+            paragraph = false;
+          }
+        }
+        const column = lists.at(-1) ?? 0;
+        const item = width < column + 4 ? LIST_MARKER.exec(content) : null;
+        const opening = width < column + 4 ? FENCE_MARKER.exec(content) : null;
+        if (!paragraph && width >= column + 4) {
+          indented = { start: lineStart, end: lineEnd, column };
+        } else if (opening) {
+          fence = { marker: opening[1]!, start: lineStart, column };
+          paragraph = false;
+        } else if (item && !BLOCK_BREAK.test(content)) {
+          while (lists.length && width < lists.at(-1)!) lists.pop();
+          // Content after more than four spaces is code within the item: its column is one past the marker.
+          const spaces = item[2]!.length;
+          lists.push(width + item[1]!.length + (spaces > 4 || !spaces ? 1 : spaces));
+          paragraph = true;
+          inlineCode(line, lineStart, ranges);
+        } else {
+          // Four columns in, a "#" or "---" carries on the paragraph as text.
+          paragraph = width >= column + 4 || !BLOCK_BREAK.test(content);
+          inlineCode(line, lineStart, ranges);
+        }
       }
     }
     if (newline === -1) break;
     lineStart = newline + 1;
   }
+  if (indented) ranges.push([indented.start, indented.end]);
   if (!fence) return { ranges };
   ranges.push([fence.start, text.length]);
   return { ranges, open: fence.marker };
+}
+
+/** Inline code on a line: a run of backticks up to the next run of the same length. */
+function inlineCode(line: string, lineStart: number, ranges: Array<[number, number]>): void {
+  const runs = [...line.matchAll(/`+/g)].map((m) => ({ at: m.index, length: m[0].length }));
+  for (let i = 0; i < runs.length; i++) {
+    let close = i + 1;
+    while (close < runs.length && runs[close]!.length !== runs[i]!.length) close++;
+    if (close === runs.length) continue;
+    ranges.push([lineStart + runs[i]!.at, lineStart + runs[close]!.at + runs[close]!.length]);
+    i = close;
+  }
 }
 
 /** A citation of an answer, outside its code: where it stands (`[start, end)`) and the sources it names. */

@@ -15,7 +15,7 @@ export type CitationLink = (n: number, label: string, statement: string) => stri
 /** A citation not closed yet ("[1", "[1, 2"), or closed but maybe a link's text ("[1]" before "(…)"). */
 const OPEN_CITATION = /\[[\d,\s]*\]?$/;
 /** A line that may still become a code fence ("`", "``", "~~"). */
-const FENCE_START = /^ {0,3}(?:`+|~+)$/;
+const FENCE_START = /^[ \t]*(?:`+|~+)$/;
 /**
  * A `command:` address in the model's markdown: a link's (`](command:`), an autolink's
  * (`<command:`) or a link definition's (`]: command:`), any case. The `:` is where it is broken.

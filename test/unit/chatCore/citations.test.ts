@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { citationAt, citedSources, citedStatements, sourceListMarkdown } from '../../../src/chatCore/citations';
+import { citationAt, citationSpans, citedSources, citedStatements, sourceListMarkdown } from '../../../src/chatCore/citations';
+import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 
 describe('chat citations: mapping [n] to numbered sources', () => {
@@ -146,5 +147,111 @@ describe('chat citations: the Sources list under an answer', () => {
   it('shows a section or store name as text, never as Markdown', () => {
     const list = sourceListMarkdown([{ n: 1, markdown: 'a.md', heading: 'Use *[x](y)* here', store: 'my_store' }]);
     assert.deepEqual(rendered(list), ['[1] a.md › Use *[x](y)* here · my_store']);
+  });
+});
+
+/** The citations markdown shows as text (not code), in order: what VS Code's chat markdown links. */
+function shownAsText(markdown: string): number[] {
+  const out: number[] = [];
+  for (const t of new MarkdownIt().parse(markdown, {})) {
+    if (t.type !== 'inline' || !t.children) continue;
+    let run = '';
+    const flush = () => {
+      for (const m of run.matchAll(/\[(\d+)\]/g)) out.push(Number(m[1]));
+      run = '';
+    };
+    for (const c of t.children) {
+      if (c.type === 'text') run += c.content;
+      else flush();
+    }
+    flush();
+  }
+  return out;
+}
+
+/**
+ * An answer as models write them, from random choices: paragraphs with inline code, lists nested
+ * at their items' content column, indented and fenced code (in lists too, a fence sometimes left
+ * open), headings, quotes and tab-indented lines; each citation a new number.
+ */
+function answerOf(choices: number[]): string {
+  let i = 0;
+  let n = 0;
+  const pick = (k: number) => (choices[i++ % choices.length] ?? 0) % k;
+  const cite = () => `[${++n}]`;
+  const pad = (col: number) => ' '.repeat(col);
+  const lines: string[] = [];
+  const blocks = (col: number, depth: number, count: number) => {
+    for (let b = 0; b < count; b++) {
+      if (b > 0 && pick(2)) lines.push('');
+      switch (pick(depth >= 2 ? 5 : 7)) {
+        case 0:
+          lines.push(`${pad(col)}Some text ${cite()} and \`x${cite()}\` end.`);
+          if (pick(3) === 0) lines.push(`${pad(pick(2) ? col : 0)}carried on ${cite()}.`);
+          break;
+        case 1:
+          lines.push('', `${pad(col + 4)}code ${cite()}`);
+          if (pick(2)) lines.push(`${pad(col + 4 + pick(3))}more ${cite()}`);
+          lines.push('');
+          break;
+        case 2: {
+          const fence = pick(2) ? '```' : '~~~';
+          lines.push(`${pad(col)}${fence}${pick(2) ? 'ts' : ''}`, `${pad(col + pick(2) * 2)}code ${cite()}`);
+          if (pick(4)) lines.push(`${pad(col)}${fence}`);
+          break;
+        }
+        case 3:
+          lines.push(col === 0 ? `## Title ${cite()}` : `${pad(col)}> quoted ${cite()}`);
+          break;
+        case 4:
+          lines.push('', `${pick(2) ? '\t' : pad(col + 4)}tabbed ${cite()}`, '');
+          break;
+        default: {
+          const marker = pick(2) ? '- ' : '1. ';
+          const items = 1 + pick(2);
+          for (let it = 0; it < items; it++) {
+            lines.push(`${pad(col)}${marker}item ${cite()}`);
+            if (pick(2)) blocks(col + marker.length, depth + 1, 1 + pick(2));
+          }
+          if (pick(2)) lines.push('');
+        }
+      }
+    }
+  };
+  blocks(0, 0, 1 + pick(5));
+  return lines.join('\n');
+}
+
+describe('chat citations: what markdown shows as code', () => {
+  it('finds the citations markdown-it shows as text, in answers with lists, indented and fenced code', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(1000), { minLength: 1, maxLength: 60 }), (choices) => {
+        const text = answerOf(choices);
+        assert.deepEqual(
+          citationSpans(text, 999).flatMap((s) => s.numbers),
+          shownAsText(text),
+          text,
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("leaves out a citation in indented code, but not in a list item's continued paragraph", () => {
+    const answer = [
+      'Run it [1].',
+      '',
+      '    npm test [2]',
+      '',
+      '- Step one [3]',
+      '',
+      '    still step one [4]',
+      '',
+      '        code of step one [5]',
+    ].join('\n');
+    assert.deepEqual(
+      citationSpans(answer, 9).flatMap((s) => s.numbers),
+      [1, 3, 4],
+    );
   });
 });

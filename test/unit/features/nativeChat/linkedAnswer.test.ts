@@ -38,6 +38,19 @@ describe("@docchat's streamed answer with linked citations", () => {
     assert.match(whole, /So does ``a \[1\]``` b`` <\[2\]→2:So does ``a \[1\]``` b``> and \\\[<1→1:and>, <2→2:and>\\\]\.$/);
   });
 
+  it("leaves indented code alone, however the stream splits it, and links a list item's continued paragraph", () => {
+    const text = 'Run it [1].\n\n    npm test [2]\n\n- Step one [3]\n\n    still step one [1]\n\n        code [2]\n\n  ```\n  fenced [3]';
+    const whole = stream([text]).all;
+    for (let at = 1; at < text.length; at++) assert.equal(stream([text.slice(0, at), text.slice(at)]).all, whole, `split at ${at}`);
+    assert.equal(stream([...text]).all, whole);
+    assert.deepEqual(
+      [...whole.matchAll(/<\[(\d)\]→/g)].map((m) => Number(m[1])),
+      [1, 3, 1],
+    );
+    assert.match(whole, /\n {4}npm test \[2\]\n/);
+    assert.match(whole, /\n {8}code \[2\]\n/);
+  });
+
   it('shows text as it arrives, holding back only an unfinished citation, a possible link text, and inline code not yet closed', () => {
     const { shown } = stream(['Kept for ten years ', '[', '1', ']', ' and more', ' `open [2', '] code`', ' end.']);
     assert.deepEqual(shown, [
