@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { sourceListMarkdown } from '../../../../src/chatCore/citations';
 import { LinkedAnswer, unlinkedAnswer } from '../../../../src/features/nativeChat/linkedAnswer';
 
@@ -49,6 +50,42 @@ describe("@docchat's streamed answer with linked citations", () => {
     );
     assert.match(whole, /\n {4}npm test \[2\]\n/);
     assert.match(whole, /\n {8}code \[2\]\n/);
+  });
+
+  it('gives the same markdown for generated answers however the stream is cut (lists, code, quotes, tables)', () => {
+    const piece = fc.constantFrom(
+      '- ',
+      '1. ',
+      '    ',
+      '  ',
+      '\t',
+      '```',
+      '~~~',
+      '\n',
+      '\n\n',
+      'text [1]',
+      ' [2]',
+      '`c [3]`',
+      '> q [1]',
+      '## h [2]',
+      '| a | b |',
+      'x',
+      '[',
+      '1',
+      ']',
+      '`',
+      ':',
+      '](command',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 25 }), fc.array(fc.nat(), { maxLength: 4 }), (pieces, cuts) => {
+        const text = pieces.join('');
+        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const parts = [...points, text.length].map((end, i) => text.slice(i ? points[i - 1] : 0, end));
+        assert.equal(stream(parts).all, stream([text]).all, JSON.stringify({ text, points }));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('shows text as it arrives, holding back only an unfinished citation, a possible link text, and inline code not yet closed', () => {
