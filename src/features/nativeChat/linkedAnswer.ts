@@ -101,11 +101,29 @@ function disarm(text: string): string {
   return text.replace(COMMAND_ADDRESS, `$1${BREAK}`);
 }
 
-/**
- * The Sources list DocChat shows under an answer (a bold heading, then `- \[n\] …` lines, see
- * `sourceListMarkdown`), at the end of what was shown.
- */
-const SOURCE_LIST = /\n*\*\*[^*\n]+\*\*\n\n(?:- \\\[\d{1,3}\\\] [^\n]*(?:\n|$))+\s*$/;
+/** A line of the Sources list DocChat shows under an answer (`sourceListMarkdown`). */
+const SOURCE_LINE = /^- \\\[\d{1,3}\\\] /;
+/** The heading above that list, in bold. */
+const BOLD_LINE = /^\*\*[^*]+\*\*$/;
+/** The note in italics that may close the answer ("*Answered by … through DocChat's Local mode.*"). */
+const ITALIC_LINE = /^\*.*\*$/;
+
+/** The text without the Sources list at its end (or before its closing note in italics). */
+function withoutSourceList(text: string): string {
+  const lines = text.split('\n');
+  let end = lines.length;
+  while (end > 0 && !lines[end - 1]!.trim()) end--;
+  const note = end > 0 && ITALIC_LINE.test(lines[end - 1]!) && !SOURCE_LINE.test(lines[end - 1]!) ? end - 1 : end;
+  let last = note;
+  while (last > 0 && !lines[last - 1]!.trim()) last--;
+  let first = last;
+  while (first > 0 && SOURCE_LINE.test(lines[first - 1]!)) first--;
+  if (first === last || first < 2 || lines[first - 1]!.trim() || !BOLD_LINE.test(lines[first - 2]!)) return text;
+  let keep = first - 2;
+  while (keep > 0 && !lines[keep - 1]!.trim()) keep--;
+  const before = lines.slice(0, keep).join('\n');
+  return note < end ? `${before}\n\n${lines.slice(note, end).join('\n')}` : before;
+}
 
 /**
  * The answer's plain text from what was shown of it (a later turn's history reads it): the
@@ -113,8 +131,7 @@ const SOURCE_LIST = /\n*\*\*[^*\n]+\*\*\n\n(?:- \\\[\d{1,3}\\\] [^\n]*(?:\n|$))+
  * the Sources list, whose links' addresses are no words of the answer.
  */
 export function unlinkedAnswer(markdown: string): string {
-  return markdown
-    .replace(SOURCE_LIST, '')
+  return withoutSourceList(markdown)
     .replace(/\[\\\[(\d{1,3})\\\]\]\(command:[^)\s]*(?: "[^"]*")?\)/g, '[$1]')
     .replace(
       /\\\[((?:\[\d{1,3}\]\(command:[^)\s]*(?: "[^"]*")?\)(?:, )?)+)\\\]/g,

@@ -156,6 +156,10 @@ describe("@docchat's streamed answer with linked citations", () => {
     assert.equal(unlinkedAnswer(`${answer}\n\n**Sources**\n\n${list}`), answer);
     assert.equal(unlinkedAnswer(`${answer}\n\n**Sources**\n\n${list}\n`), answer);
     assert.equal(unlinkedAnswer(answer), answer);
+    // As @docchat shows it: what it searched for first, its note on the model last.
+    const searched = '*Searched for: attach a folder*\n\n';
+    const note = "\n\n*Answered by local-extractive through DocChat's Local mode\\.*";
+    assert.equal(unlinkedAnswer(`${searched}${answer}\n\n**Sources**\n\n${list}${note}`), `${searched}${answer}${note}`);
     assert.equal(unlinkedAnswer(`**Note**\n\n${answer}`), `**Note**\n\n${answer}`);
   });
 });
