@@ -160,7 +160,10 @@ function codeRanges(text: string): Array<[number, number]> {
   return scanCode(text).ranges;
 }
 
-/** The fence (its marker, "```") of a code block the text leaves open at its end, if any. */
+/**
+ * The line that closes a code block the text leaves open at its end, if any: the fence's marker
+ * ("```") indented as the fence is, so that a fence in a list item closes inside that item.
+ */
 export function openFence(text: string): string | undefined {
   return scanCode(text).open;
 }
@@ -172,7 +175,7 @@ export function openFence(text: string): string | undefined {
  */
 function scanCode(text: string): { ranges: Array<[number, number]>; open?: string } {
   const ranges: Array<[number, number]> = [];
-  let fence: { marker: string; start: number; column: number } | undefined;
+  let fence: { marker: string; indent: string; start: number; column: number } | undefined;
   let indented: { start: number; end: number; column: number } | undefined;
   /** The content columns of the list items the current line may be in, innermost last. */
   const lists: number[] = [];
@@ -225,7 +228,7 @@ function scanCode(text: string): { ranges: Array<[number, number]>; open?: strin
         if (!paragraph && width >= column + 4) {
           indented = { start: lineStart, end: lineEnd, column };
         } else if (opening) {
-          fence = { marker: opening[1]!, start: lineStart, column };
+          fence = { marker: opening[1]!, indent: line.slice(0, at), start: lineStart, column };
           paragraph = false;
         } else if (item && !BLOCK_BREAK.test(content)) {
           while (lists.length && width < lists.at(-1)!) lists.pop();
@@ -247,7 +250,7 @@ function scanCode(text: string): { ranges: Array<[number, number]>; open?: strin
   if (indented) ranges.push([indented.start, indented.end]);
   if (!fence) return { ranges };
   ranges.push([fence.start, text.length]);
-  return { ranges, open: fence.marker };
+  return { ranges, open: `${fence.indent}${fence.marker}` };
 }
 
 /** Inline code on a line: a run of backticks up to the next run of the same length. */

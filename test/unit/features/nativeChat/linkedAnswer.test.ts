@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
+import MarkdownIt from 'markdown-it';
 import { sourceListMarkdown } from '../../../../src/chatCore/citations';
 import { LinkedAnswer, unlinkedAnswer } from '../../../../src/features/nativeChat/linkedAnswer';
 
@@ -86,6 +87,15 @@ describe("@docchat's streamed answer with linked citations", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('closes a code block left open inside a list item within that item, so the Sources list after it is no code', () => {
+    for (const text of ['1. Install:\n\n   ```bash\n   npm i [1]', '- a [1]\n  - b [2]\n\n    ```\n    code [1]', '```\ncode [1]']) {
+      const shown = stream([text]).all;
+      const html = new MarkdownIt().render(`${shown}\n\n**Sources**\n\n- \\[1\\] README.md`);
+      assert.match(html, /<strong>Sources<\/strong>/, JSON.stringify(shown));
+      assert.doesNotMatch(html, /<code>[^<]*Sources/, JSON.stringify(shown));
+    }
   });
 
   it('shows text as it arrives, holding back only an unfinished citation, a possible link text, and inline code not yet closed', () => {
