@@ -63,6 +63,8 @@ function contextIcon(item: ContextItem): string {
 
 function nextStepLabel(step: NextStep): [string, string] {
   switch (step) {
+    case 'searchDocuments':
+      return ['search', l10n.t('Search the Documents')];
     case 'chooseStore':
       return ['database', l10n.t('Choose a Store')];
     case 'attachFiles':
@@ -397,7 +399,9 @@ export class AnswerView {
     if (m.status === 'done' && m.nextSteps?.length) {
       const buttons = m.nextSteps.map((step) => {
         const [iconName, label] = nextStepLabel(step);
-        return textButton(iconName, label, () => this.ctx.post({ type: 'runAction', action: step }), `next-step action-${step}`);
+        const run = () =>
+          this.ctx.post(step === 'searchDocuments' ? { type: 'searchDocuments', messageId: m.id } : { type: 'runAction', action: step });
+        return textButton(iconName, label, run, `next-step action-${step}`);
       });
       parts.push(h('div', { className: 'next-steps', attrs: { role: 'group', 'aria-label': l10n.t('Ways forward') } }, ...buttons));
     }

@@ -96,8 +96,12 @@ export const ERROR_ACTIONS = [
 ] as const;
 export type ErrorAction = (typeof ERROR_ACTIONS)[number];
 
-/** Ways forward an answer without sources offers as buttons; each runs a DocChat command. */
-export const NEXT_STEPS = ['chooseStore', 'attachFiles', 'useLanguageModel'] as const;
+/**
+ * Ways forward an answer without sources offers as buttons; each runs a DocChat command.
+ * `searchDocuments` opens the search with the words the answer searched for, so the passages the
+ * relevance check did not take are a keystroke away.
+ */
+export const NEXT_STEPS = ['searchDocuments', 'chooseStore', 'attachFiles', 'useLanguageModel'] as const;
 export type NextStep = (typeof NEXT_STEPS)[number];
 
 /** The gateway tools the composer runs as slash commands (`/web`, `/crawl`, `/research`). */

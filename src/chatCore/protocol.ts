@@ -153,6 +153,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('regenerate'), messageId: id }),
   /** Local mode: starts the local backend again when it stopped, then retries that answer. */
   z.strictObject({ type: z.literal('restartBackend'), messageId: id }),
+  /** Opens the search with the words that answer searched for, in the stores it searched. */
+  z.strictObject({ type: z.literal('searchDocuments'), messageId: id }),
   z.strictObject({ type: z.literal('newChat') }),
   z.strictObject({ type: z.literal('openConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('deleteConversation'), conversationId: id }),

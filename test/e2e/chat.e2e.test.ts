@@ -361,6 +361,18 @@ describe('Chat panel (e2e, embedded backend)', function () {
     assert.equal(await answer.locator('.sources').count(), 0);
     assert.ok((await answer.locator('.next-steps .action-chooseStore').count()) === 1, 'offers to choose a store');
     await session.screenshot('not covered');
+    // Search the Documents opens the store's search with the question typed in, its results showing.
+    await answer.locator('.next-steps .action-searchDocuments').click();
+    const quick = session.page.locator('.quick-input-widget');
+    await quick.locator('.quick-input-title', { hasText: 'Search "demo"' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await quick.locator('input.input').inputValue(), 'How do I configure Kubernetes ingress controllers?');
+    await quick
+      .locator('.monaco-list-row', { hasText: /score \d\.\d\d|No results/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await session.screenshot('not covered: the search of the same words');
+    await session.page.keyboard.press('Escape');
+    await quick.waitFor({ state: 'hidden', timeout: 30_000 });
   });
 
   it('grounds a conversation in two stores chosen with "Several stores…" and cites a passage of each, naming its store', async () => {

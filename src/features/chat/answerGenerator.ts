@@ -93,8 +93,8 @@ function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
 /**
  * A grounded question whose search found nothing relevant, or a question to the quoting model
  * with nothing to quote, is not sent to a model: the answer says so honestly in one sentence, cites
- * nothing, and offers the ways forward (choose a store, attach files, and in Local mode use a real
- * language model). `empty`: the stores hold no files at all, so the answer says that instead
+ * nothing, and offers the ways forward (search the documents for the same words, choose a store,
+ * attach files, and in Local mode use a real language model). `empty`: the stores hold no files at all, so the answer says that instead
  * (and how to attach some) rather than that the documents do not cover the question.
  */
 export function noSourcesAnswer(
@@ -116,7 +116,10 @@ export function noSourcesAnswer(
       nextSteps: ['attachFiles', 'chooseStore'],
     };
   }
-  const nextSteps: NextStep[] = quoting ? ['chooseStore', 'attachFiles', 'useLanguageModel'] : ['chooseStore', 'attachFiles'];
+  // The documents were searched: their best passages, which the relevance check did not take, are
+  // offered as a search of the same words (a question in other words than the documents' own).
+  const searched: NextStep[] = stores.length > 0 ? ['searchDocuments'] : [];
+  const nextSteps: NextStep[] = [...searched, 'chooseStore', 'attachFiles', ...(quoting ? (['useLanguageModel'] as const) : [])];
   const text =
     stores.length === 0
       ? l10n.t('This chat is not grounded in a vector store, and {0} answers only by quoting documents.', LOCAL_CHAT_MODEL)

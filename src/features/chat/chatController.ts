@@ -327,6 +327,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         return;
       case 'restartBackend':
         return this.restartBackend(message.messageId);
+      case 'searchDocuments':
+        return this.searchDocuments(message.messageId);
       case 'newChat':
         return this.session.newChat();
       case 'openConversation':
@@ -403,6 +405,24 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   }
 
   /** Opens a cited source at what the answer says of it: the statements (quotes) that cite it. */
+  /**
+   * "Search the Documents" of an answer the documents did not cover: the search opens with the
+   * words that answer searched for (the question, or the query its grounding made of it), in the
+   * store it searched; with several, the picker offers the words as a search of each.
+   */
+  private searchDocuments(messageId: string): void {
+    const messages = this.session.current.messages;
+    const at = messages.findIndex((m) => m.id === messageId);
+    const answer = messages[at];
+    const question = messages[at - 1];
+    if (answer?.role !== 'assistant') return;
+    const query = answer.searchQuery ?? (question?.role === 'user' ? question.content : undefined);
+    if (!query?.trim()) return;
+    const ids = answer.storeIds ?? [];
+    const store = ids.length === 1 ? { id: ids[0]!, name: this.stores.nameOf(ids[0]!) ?? ids[0]! } : undefined;
+    void vscode.commands.executeCommand(Commands.search, { query, ...(store ? { store } : {}) });
+  }
+
   private openSource(messageId: string, number: number, citation?: number): void {
     const message = this.session.current.messages.find((m) => m.id === messageId);
     const source = message?.role === 'assistant' ? message.sources?.find((s) => s.number === number) : undefined;

@@ -148,6 +148,9 @@ export class DocChatParticipant {
           ? vscode.l10n.t('The documents in {0} do not cover this question, so {1} has nothing to quote.', names, LOCAL_CHAT_MODEL)
           : vscode.l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names),
       );
+      // The search of the same words: the passages the relevance check did not take, if the question used other words.
+      const store = stores.length === 1 ? { store: { id: stores[0]!.id, name: stores[0]!.name } } : {};
+      stream.button({ command: Commands.search, title: vscode.l10n.t('Search the Documents'), arguments: [{ query, ...store }] });
       stream.button({ command: Commands.chooseChatStore, title: vscode.l10n.t('Choose Vector Store') });
       return { metadata };
     }

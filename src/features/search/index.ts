@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { VectorStore } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { fileOfArgument, selectionOfArguments, storeOfArgument } from '../stores';
+import { fileOfArgument, searchRequestOfArgument, selectionOfArguments, storeOfArgument } from '../stores';
 import { PassageDocuments } from './passages';
 import type * as SearchPicker from './searchPicker';
-import { type FileChoice, type SearchPickerOptions, showSearchQuickPick } from './searchQuickPick';
+import { type FileChoice, type SearchPickerOptions, showSearchQuickPick, type StoreRef } from './searchQuickPick';
 import { atFirstUse } from '../../common/atFirstUse';
 import { registerCommand } from '../../services/commands';
 import { markWalkthroughStepDone } from '../walkthrough';
@@ -42,8 +41,12 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   // the search itself loads (dist/first-use.js, at the first search): keys typed right after the
   // command go into it, not into the editor. So the command does not wait for the connection
   // first; the picker does, busy.
-  const search = async (store: VectorStore | undefined, restrictTo?: FileChoice[]) => {
-    const options: SearchPickerOptions = { ...(store ? { store } : {}), ...(restrictTo ? { restrictTo } : {}) };
+  const search = async (store: StoreRef | undefined, restrictTo?: FileChoice[], value?: string) => {
+    const options: SearchPickerOptions = {
+      ...(store ? { store } : {}),
+      ...(restrictTo ? { restrictTo } : {}),
+      ...(value ? { value } : {}),
+    };
     const picker = showSearchQuickPick(options);
     try {
       await shownInTheWindow();
@@ -60,7 +63,9 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       Commands.search,
       vscode.l10n.t('DocChat: could not search.'),
       (arg?: unknown) => {
-        const searched = search(storeOfArgument(arg));
+        // A store's node (the tree), or what a chat answer's "Search the Documents" asks for.
+        const request = searchRequestOfArgument(arg);
+        const searched = request ? search(request.store, undefined, request.query) : search(storeOfArgument(arg));
         markWalkthroughStepDone('search');
         return searched;
       },

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { VectorStore } from '../../api/documents/schemas';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
@@ -10,6 +9,7 @@ import { ADD_TO_CHAT, REVEAL, StoreSearch, statusItem, type PickItem } from './s
 import {
   type FileChoice,
   type SearchPickerOptions,
+  type StoreRef,
   searchPlaceholder,
   searchTitle,
   showSearchQuickPick,
@@ -30,7 +30,7 @@ async function chatAvailable(): Promise<boolean> {
 }
 
 /** Where the picker is: opening (connecting, listing the stores), choosing a store, or searching one. */
-type Phase = { kind: 'opening' } | { kind: 'stores'; stores: StoreItem[] } | { kind: 'search'; store: VectorStore; storeStep: boolean };
+type Phase = { kind: 'opening' } | { kind: 'stores'; stores: StoreItem[] } | { kind: 'search'; store: StoreRef; storeStep: boolean };
 
 const STORE_STEP = 1;
 
@@ -140,7 +140,7 @@ class SearchPicker {
         ];
   }
 
-  private searchStore(store: VectorStore, storeStep: boolean): void {
+  private searchStore(store: StoreRef, storeStep: boolean): void {
     const { picker, services } = this;
     this.phase = { kind: 'search', store, storeStep };
     services.recentStores
@@ -285,7 +285,7 @@ class SearchPicker {
 /** A multi-select list of the store's files; resolves undefined when cancelled. */
 async function chooseFiles(
   services: Services,
-  store: VectorStore,
+  store: StoreRef,
   catalog: FileCatalog,
   current: FileChoice[],
 ): Promise<FileChoice[] | undefined> {

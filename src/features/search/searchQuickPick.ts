@@ -7,19 +7,22 @@ export interface FileChoice {
   name: string;
 }
 
+/** A store as the search names it: the tree's stores, and the chat's (which knows only their ids and names). */
+export type StoreRef = Pick<VectorStore, 'id' | 'name'>;
+
 export interface SearchPickerOptions {
   /** The store to search; without one the picker lists the stores first (one store: taken at once). */
-  store?: VectorStore;
+  store?: StoreRef;
   restrictTo?: FileChoice[];
-  /** The text the picker opens with: what was typed before a failure, when Retry reopens it. */
+  /** The text the picker opens with: what was typed before a failure, when Retry reopens it, or the chat's question. */
   value?: string;
 }
 
-export function storeName(store: VectorStore): string {
+export function storeName(store: StoreRef): string {
   return store.name || store.id;
 }
 
-export function searchTitle(store: VectorStore, restriction: readonly FileChoice[]): string {
+export function searchTitle(store: StoreRef, restriction: readonly FileChoice[]): string {
   return restriction.length
     ? restriction.length === 1
       ? vscode.l10n.t('Search "{0}" in "{1}"', storeName(store), restriction[0]!.name)
@@ -27,7 +30,7 @@ export function searchTitle(store: VectorStore, restriction: readonly FileChoice
     : vscode.l10n.t('Search "{0}"', storeName(store));
 }
 
-export function searchPlaceholder(store: VectorStore): string {
+export function searchPlaceholder(store: StoreRef): string {
   return vscode.l10n.t('Search "{0}" (results as you type)', storeName(store));
 }
 

@@ -10,6 +10,7 @@ import { requireDocuments } from '../../services/commands';
 import { describeError } from '../../services/errors';
 import { FileCatalog } from '../stores';
 import type { Passage } from './passages';
+import type { StoreRef } from './searchQuickPick';
 import { SearchController, presentResult, searchRequest, shownResults, type SearchState } from './searchController';
 
 /** A row of the picker: a store to choose, a search result, or a status line. */
@@ -66,7 +67,7 @@ export class StoreSearch {
   constructor(
     private readonly services: Services,
     private readonly picker: vscode.QuickPick<PickItem>,
-    private readonly store: VectorStore,
+    private readonly store: StoreRef,
     restriction: () => readonly { id: string }[],
     private readonly withChat: () => boolean,
   ) {

@@ -55,3 +55,21 @@ export function selectionOfArguments(arg: unknown, args: unknown): unknown[] {
   if (Array.isArray(args) && args.length > 0) return args;
   return arg === undefined ? [] : [arg];
 }
+
+/** What to search for, from a chat's answer: the words, and the store when the answer searched one. */
+export interface SearchRequest {
+  query: string;
+  store?: { id: string; name: string };
+}
+
+/** A search request (`{ query, store? }`, as the chat's "Search the Documents" passes it), or undefined for anything else. */
+export function searchRequestOfArgument(arg: unknown): SearchRequest | undefined {
+  const value = shape(arg) as { query?: unknown; store?: unknown } | undefined;
+  if (typeof value?.query !== 'string' || !value.query.trim() || 'kind' in value) return undefined;
+  const store = shape(value.store) as { id?: unknown; name?: unknown } | undefined;
+  const named = typeof store?.id === 'string' && store.id !== '';
+  return {
+    query: value.query,
+    ...(named ? { store: { id: store.id as string, name: typeof store.name === 'string' ? store.name : (store.id as string) } } : {}),
+  };
+}

@@ -22,10 +22,12 @@ export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './node
 export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';
 export {
   fileOfArgument,
+  searchRequestOfArgument,
   selectionOfArguments,
   storeFileRefOfArgument,
   storeOfArgument,
   type FileArgument,
+  type SearchRequest,
   type StoreFileRef,
 } from './commandArguments';
 import { storeFileRefOfArgument, type StoreFileRef } from './commandArguments';

@@ -133,7 +133,7 @@ describe('grounding that follows the conversation (embedded backend)', function 
     assert.deepEqual(sources, []);
     assert.match(text, /The documents in “policies” do not cover this question/);
     assert.deepEqual(citedSources(text, 10), []);
-    assert.deepEqual(result?.nextSteps, ['chooseStore', 'attachFiles', 'useLanguageModel']);
+    assert.deepEqual(result?.nextSteps, ['searchDocuments', 'chooseStore', 'attachFiles', 'useLanguageModel']);
   });
 
   it('grounds a conversation in two stores and cites both, each source naming its store', async () => {

@@ -4,6 +4,7 @@ import {
   fileOfArgument,
   selectionOfArguments,
   storeFileRefOfArgument,
+  searchRequestOfArgument,
   storeOfArgument,
 } from '../../../../src/features/stores/commandArguments';
 
@@ -51,5 +52,30 @@ describe('command arguments (tree nodes, references, nothing)', () => {
     assert.deepEqual(selectionOfArguments(fileNode, []), [fileNode]);
     assert.deepEqual(selectionOfArguments(fileNode, undefined), [fileNode]);
     assert.deepEqual(selectionOfArguments(undefined, undefined), []);
+  });
+
+  it("reads a chat answer's search request, and nothing else as one", () => {
+    assert.deepEqual(searchRequestOfArgument({ query: 'usage stats', store: { id: 'vs_1', name: 'handbook' } }), {
+      query: 'usage stats',
+      store: { id: 'vs_1', name: 'handbook' },
+    });
+    // A store named by its id only is searched under its id; several stores (none named): the picker lists them.
+    assert.deepEqual(searchRequestOfArgument({ query: 'q', store: { id: 'vs_2' } }), { query: 'q', store: { id: 'vs_2', name: 'vs_2' } });
+    assert.deepEqual(searchRequestOfArgument({ query: 'q' }), { query: 'q' });
+    assert.deepEqual(searchRequestOfArgument({ query: 'q', store: { id: '' } }), { query: 'q' });
+    // A tree node is not a request, whatever it carries; nor are empty words, other shapes or nothing.
+    for (const other of [
+      storeNode,
+      fileNode,
+      { kind: 'store', query: 'q' },
+      { query: '  ' },
+      { query: 3 },
+      'q',
+      undefined,
+      null,
+      [storeNode],
+    ]) {
+      assert.equal(searchRequestOfArgument(other), undefined);
+    }
   });
 });

@@ -1001,6 +1001,15 @@ describe('chat webview', () => {
       t.$$('.next-steps button').map((b) => b.textContent?.trim()),
       ['Choose a Store', 'Attach Files'],
     );
+    // An answer the documents did not cover: its search opens with the words that answer searched for.
+    const notCovered: AssistantMessage = { ...stored, id: 'a3', nextSteps: ['searchDocuments', 'chooseStore', 'attachFiles'] };
+    t.app.receive(t.state(conversation([question, notCovered], { id: 'c3' })));
+    assert.deepEqual(
+      t.$$('.next-steps button').map((b) => b.textContent?.trim()),
+      ['Search the Documents', 'Choose a Store', 'Attach Files'],
+    );
+    t.click(t.$('.next-steps .action-searchDocuments'));
+    assert.deepEqual(t.posted.at(-1), { type: 'searchDocuments', messageId: 'a3' });
   });
 
   it('lists models with the legacy ones marked and their retirement date, and posts the choice', () => {

@@ -246,6 +246,14 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
     assert.equal(stream.text, 'The documents in “Runbooks” do not cover this question, so local-extractive has nothing to quote.');
     assert.equal(stream.references.length, 0, 'nothing is cited');
+    // The way forward: the search of the same words in that store, then another store.
+    assert.deepEqual(
+      stream.buttons.map((b) => [b.command, b.arguments]),
+      [
+        ['docchat.search', [{ query: 'Which colour is the sky at noon?', store: { id: storeId, name: 'Runbooks' } }]],
+        ['docchat.participant.chooseStore', undefined],
+      ],
+    );
   });
 
   it('@docchat grounds in the only store when none was chosen in this workspace (the default-grounding rule)', async () => {
