@@ -49,14 +49,32 @@ export interface BudgetPassage {
   score?: number;
 }
 
-/** `b`'s text without the paragraphs it repeats from the end of `a` (chunks overlap). */
+/** At least this much of `b`'s text must repeat the end of `a` for the two to be joined inside a paragraph. */
+const MIN_OVERLAP = 48;
+
+/**
+ * `a` followed by `b`'s text without what it repeats from the end of `a` (chunks overlap): the
+ * paragraphs it repeats whole (the heading line each chunk opens with, say), and the end of `a`
+ * it starts with when the chunks were cut inside a paragraph. Then a sentence `a` breaks off
+ * ("…steps for "how do I…", a number") goes on with the rest `b` holds, once, rather than standing
+ * cut before `b`'s whole copy of it.
+ */
 export function joinText(a: string, b: string): string {
   const paragraphsOfA = new Set(a.split(/\n{2,}/).map((p) => p.trim()));
   const rest = b.split(/\n{2,}/);
   let skip = 0;
   while (skip < rest.length && paragraphsOfA.has(rest[skip]!.trim())) skip++;
   const tail = rest.slice(skip).join('\n\n').trim();
-  return tail ? `${a.trimEnd()}\n\n${tail}` : a;
+  if (!tail) return a;
+  const head = a.trimEnd();
+  // The earliest place from which the rest of `a` is where `tail` starts: the longest overlap.
+  const probe = tail.slice(0, MIN_OVERLAP);
+  if (probe.length === MIN_OVERLAP) {
+    for (let at = head.indexOf(probe); at >= 0; at = head.indexOf(probe, at + 1)) {
+      if (tail.startsWith(head.slice(at))) return head.slice(0, at) + tail;
+    }
+  }
+  return `${head}\n\n${tail}`;
 }
 
 /**

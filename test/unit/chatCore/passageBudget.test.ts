@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { chunkMarkdown } from '../../../src/backend/chunking/chunker';
 import {
   type BudgetPassage,
   capPerFile,
@@ -130,6 +132,46 @@ describe('passage budget', () => {
     assert.equal(
       joinText('# Install\n\nStep one.\n\nStep two.', '# Install\n\nStep two.\n\nStep three.'),
       '# Install\n\nStep one.\n\nStep two.\n\nStep three.',
+    );
+  });
+
+  it('joins chunks cut inside a paragraph into the paragraph, once: a sentence cut at the end of one goes on where the next repeats it', () => {
+    const a =
+      '## Chat\n\n- **Open Chat** opens the panel. In Local mode the model answers by quoting\n  the sentences that answer best, by its type: steps for "how do I…", a number';
+    const b =
+      '## Chat\n\nopens the panel. In Local mode the model answers by quoting\n  the sentences that answer best, by its type: steps for "how do I…", a number\n  for "how many". Tables are quoted as tables.';
+    assert.equal(
+      joinText(a, b),
+      '## Chat\n\n- **Open Chat** opens the panel. In Local mode the model answers by quoting\n  the sentences that answer best, by its type: steps for "how do I…", a number\n  for "how many". Tables are quoted as tables.',
+    );
+    // Text that only happens to start like the end of the other is not taken for an overlap.
+    assert.equal(
+      joinText('## A\n\nThe end of it.', '## A\n\nThe end of it. And more of another paragraph that was never in the first.'),
+      '## A\n\nThe end of it.\n\nThe end of it. And more of another paragraph that was never in the first.',
+    );
+  });
+
+  it("joins every chunk of a document back into each of its sentences once, wherever the chunker cut (the chunker's own output)", () => {
+    // A section of wrapped paragraphs and list items, each shorter than a chunk: a chunk's overlap
+    // repeats the last sentences of the paragraph the chunk before ended with.
+    const sentence = fc.integer({ min: 3, max: 10 }).map((words) => Array.from({ length: words }, (_, i) => `w${i}`).join(' '));
+    const paragraph = fc.tuple(fc.boolean(), fc.array(sentence, { minLength: 1, maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(paragraph, { minLength: 2, maxLength: 14 }), (paragraphs) => {
+        let n = 0;
+        const blocks = paragraphs.map(([listItem, sentences]) => {
+          const text = sentences.map((words) => `Sentence ${++n} says ${words}.`).join(' ');
+          const lines = text.match(/.{1,60}(?:\s|$)/g)!.map((line) => line.trimEnd());
+          return listItem ? `- ${lines.join('\n  ')}` : lines.join('\n');
+        });
+        const chunks = chunkMarkdown(`## Section\n\n${blocks.join('\n\n')}\n`, { maxTokens: 200, overlapTokens: 25 });
+        const joined = chunks.map((c) => c.text).reduce((a, b) => joinText(a, b));
+        for (let i = 1; i <= n; i++) {
+          const count = joined.split(new RegExp(`Sentence\\s+${i}\\s+says`)).length - 1;
+          assert.equal(count, 1, `sentence ${i} ${count} times in:\n${joined}\n--- chunks:\n${chunks.map((c) => c.text).join('\n---\n')}`);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 
