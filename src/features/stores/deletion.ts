@@ -118,6 +118,15 @@ export function registerDeletion(
     }
   };
 
+  /** True when the service lists no file in the store; false when it lists one or cannot say. */
+  const holdsNoFiles = async (storeId: string): Promise<boolean> => {
+    try {
+      return (await client().listVectorStoreFiles(storeId, { limit: 1 })).data.length === 0;
+    } catch {
+      return false;
+    }
+  };
+
   const deleteStore = async (arg?: unknown) => {
     // No argument (a row refreshed while its menu was open, or the palette): the selected store, else a picker.
     const node = (arg ?? (selected().length === 1 ? selected()[0] : undefined)) as TreeNode | undefined;
@@ -136,12 +145,18 @@ export function registerDeletion(
       : vscode.l10n.t('Delete Store and Its Files deletes its files from the documents service too, and so from every store.');
     const storeOnly = vscode.l10n.t('Delete Store');
     const withFiles = vscode.l10n.t('Delete Store and Its Files');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Delete the vector store "{0}"?', name),
-      { modal: true, detail: `${detail}\n\n${alsoFiles}` },
-      storeOnly,
-      withFiles,
-    );
+    // A store that holds no files (as listed, as the tree shows it, and as the service says now):
+    // nothing to keep or delete but the store.
+    const listedEmpty = store.file_counts?.total === 0 && !tree.loadedStoreNodes().find((n) => n.store.id === store.id)?.fileNodes.size;
+    const question = vscode.l10n.t('Delete the vector store "{0}"?', name);
+    const choice =
+      listedEmpty && (await holdsNoFiles(store.id))
+        ? await vscode.window.showWarningMessage(
+            question,
+            { modal: true, detail: vscode.l10n.t('It holds no files. The store cannot be restored.') },
+            storeOnly,
+          )
+        : await vscode.window.showWarningMessage(question, { modal: true, detail: `${detail}\n\n${alsoFiles}` }, storeOnly, withFiles);
     if (choice !== storeOnly && choice !== withFiles) return;
     // Listed before the store goes: a deleted store lists nothing. Named as the tree shows them.
     const fileIds: string[] = [];

@@ -240,3 +240,74 @@ describe('docchat.deleteStore: Delete Store and Its Files', () => {
     assert.deepEqual(refusing.removed, ['store vs_1', 'file-2 from vs_2'], 'only the deleted file leaves the other store');
   });
 });
+
+describe('docchat.deleteStore: a store that holds no files', () => {
+  async function confirmation(
+    store: { id: string; name: string; file_counts?: { total: number } },
+    shownFiles: string[],
+    serviceFiles: string[] = [],
+  ) {
+    const asked: { message: string; detail?: string; items: string[] }[] = [];
+    const calls: string[] = [];
+    const commands = new Map<string, (...args: unknown[]) => unknown>();
+    const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
+    const { registerDeletion } = loadWithFakeVscode<typeof import('../../../../src/features/stores/deletion')>(
+      {
+        l10n: { t: fill },
+        window: {
+          // Confirms with the first choice offered.
+          showWarningMessage: async (message: string, options: { detail?: string }, ...items: string[]) => {
+            asked.push({ message, ...(options?.detail ? { detail: options.detail } : {}), items });
+            return items[0];
+          },
+          showInformationMessage: async (message: string) => void calls.push(message),
+          setStatusBarMessage: () => ({ dispose() {} }),
+        },
+        commands: {
+          registerCommand: (id: string, command: (...args: unknown[]) => unknown) => {
+            commands.set(id, command);
+            return { dispose() {} };
+          },
+        },
+      },
+      require.resolve('../../../../src/features/stores/deletion'),
+    );
+    const documents = {
+      deleteVectorStore: async (id: string) => void calls.push(`delete store ${id}`),
+      listVectorStoreFiles: async () => ({ data: serviceFiles.map((id) => ({ id })) }),
+    };
+    const node = { store, fileNodes: new Map(shownFiles.map((id) => [id, {}])) };
+    const tree = { removeStore: (id: string) => calls.push(`removed ${id}`), loadedStoreNodes: () => [node] };
+    const services = {
+      errors: { report: (error: unknown) => assert.fail(`reported ${String(error)}`) },
+      connection: { state: { kind: 'local' }, documents },
+    };
+    registerDeletion({ subscriptions: [] } as never, services as never, tree as never, () => [] as never);
+    await commands.get('docchat.deleteStore')!({ kind: 'store', store });
+    return { asked, calls };
+  }
+
+  it('asks to delete the store alone, says it holds no files, and deletes it', async () => {
+    const { asked, calls } = await confirmation({ id: 'vs_9', name: 'new-team', file_counts: { total: 0 } }, []);
+    assert.deepEqual(asked, [
+      {
+        message: 'Delete the vector store "new-team"?',
+        detail: 'It holds no files. The store cannot be restored.',
+        items: ['Delete Store'],
+      },
+    ]);
+    assert.deepEqual(calls, ['delete store vs_9', 'removed vs_9', 'DocChat: deleted the vector store "new-team".']);
+  });
+
+  it('offers to delete the files too when the tree or the service shows some (the listed count is older), or when the count is unknown', async () => {
+    for (const [store, files, service] of [
+      [{ id: 'vs_9', name: 'new-team', file_counts: { total: 0 } }, ['file-1'], []],
+      [{ id: 'vs_9', name: 'new-team', file_counts: { total: 0 } }, [], ['file-1']],
+      [{ id: 'vs_9', name: 'new-team' }, [], []],
+    ] as const) {
+      const { asked } = await confirmation(store, [...files], [...service]);
+      assert.deepEqual(asked[0]!.items, ['Delete Store', 'Delete Store and Its Files'], JSON.stringify(store));
+      assert.match(asked[0]!.detail!, /Its files are not deleted/);
+    }
+  });
+});
