@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { DocumentsClient } from '../../api/documents/client';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
-import { editMetadata, fileOfArgument, metadataSavedMessage, pickStore, type FileArgument } from '../stores';
+import { editMetadata, fileChoiceRows, fileOfArgument, metadataSavedMessage, pickStore, type FileArgument } from '../stores';
 import { registerCommand, requireDocuments } from '../../services/commands';
 
 /** Without a tree node: pick a store, then one of its files. */
@@ -14,12 +14,7 @@ async function pickStoreFile(services: Services, client: DocumentsClient, title:
   const files = await client.listVectorStoreFiles(store.id, { limit: 1000 });
   const names = new Map((await client.listFiles({ limit: 10_000 })).data.map((f) => [f.id, f.filename] as const));
   const picked = await vscode.window.showQuickPick(
-    files.data.map((f) => ({
-      label: names.get(f.id) || f.id,
-      description: f.status.replace(/_/g, ' '),
-      ...(names.get(f.id) ? { detail: f.id } : {}),
-      fileId: f.id,
-    })),
+    fileChoiceRows(files.data, (id) => names.get(id)),
     { title, placeHolder: vscode.l10n.t('Pick a file of "{0}"', store.name) },
   );
   return picked ? { storeId: store.id, fileId: picked.fileId, filename: picked.label } : undefined;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../../common/constants';
 import type { Services } from '../../services';
 import { describeError } from '../../services/errors';
-import { type FileCatalog, groupedByRecency, listStoreItems, storesOfferingQuery, type StoreItem } from '../stores';
+import { type FileCatalog, fileChoiceRows, groupedByRecency, listStoreItems, storesOfferingQuery, type StoreItem } from '../stores';
 import type { PassageDocuments } from './passages';
 import { requireDocuments } from '../../services/commands';
 import { ADD_TO_CHAT, REVEAL, StoreSearch, statusItem, type PickItem } from './storeSearch';
@@ -296,12 +296,10 @@ async function chooseFiles(
   const page = await client.listVectorStoreFiles(store.id, { limit: 1000 });
   await catalog.ensure(page.data.map((f) => f.id));
   const selected = new Set(current.map((f) => f.id));
-  const items = page.data.map((f) => ({
-    label: catalog.get(f.id)?.filename || f.id,
-    ...(f.status === 'completed' ? {} : { description: f.status.replace(/_/g, ' ') }),
-    ...(catalog.get(f.id)?.filename ? { detail: f.id } : {}),
-    picked: selected.has(f.id),
-    id: f.id,
+  const items = fileChoiceRows(page.data, (id) => catalog.get(id)?.filename).map((row) => ({
+    ...row,
+    picked: selected.has(row.fileId),
+    id: row.fileId,
   }));
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true,

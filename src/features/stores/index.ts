@@ -17,6 +17,7 @@ export { editMetadata } from './metadataEditor';
 export { metadataSavedMessage } from './metadataDraft';
 export { createStoreInteractive } from './createStore';
 export { storeNameLike } from './storeNames';
+export { fileChoiceRows } from './presentation';
 export { askConversion } from './conversionQuestion';
 export type { ContributedNode, StoreFileNode, StoreNode, TreeNode } from './nodes';
 export type { StoreRowContributor, StoresTreeProvider } from './treeProvider';

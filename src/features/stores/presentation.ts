@@ -270,3 +270,23 @@ export function typedQuery(value: string, storeNames: readonly string[]): string
   const folded = typed.toLowerCase().replace(/\s+/g, '');
   return storeNames.some((name) => name.toLowerCase().replace(/\s+/g, '').includes(folded)) ? undefined : typed;
 }
+
+/**
+ * The file picker rows of a store's files: each file by its name, its status when it is not
+ * ready, and its id only when another file of the list has the same name (the id is what tells
+ * them apart; otherwise it is noise to the reader). A file without a name is named by its id.
+ */
+export function fileChoiceRows(
+  files: readonly { id: string; status: string }[],
+  nameOf: (id: string) => string | undefined,
+): { label: string; description?: string; detail?: string; fileId: string }[] {
+  const named = files.map((f) => ({ file: f, name: nameOf(f.id) || '' }));
+  const count = new Map<string, number>();
+  for (const { name } of named) if (name) count.set(name, (count.get(name) ?? 0) + 1);
+  return named.map(({ file, name }) => ({
+    label: name || file.id,
+    ...(file.status === 'completed' ? {} : { description: spokenFileStatus(file.status) }),
+    ...(name && count.get(name)! > 1 ? { detail: file.id } : {}),
+    fileId: file.id,
+  }));
+}

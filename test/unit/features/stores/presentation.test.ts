@@ -3,6 +3,7 @@ import type { FileObject, VectorStore, VectorStoreFile } from '../../../../src/a
 import {
   describeExpiry,
   escapeMarkdown,
+  fileChoiceRows,
   formatBytes,
   isTerminalStatus,
   presentStore,
@@ -113,5 +114,27 @@ describe('text typed into the store picker of a search', () => {
     assert.equal(typedQuery('dem', stores), undefined);
     assert.equal(typedQuery('team hand', stores), undefined, 'case and spaces aside');
     assert.equal(typedQuery('   ', stores), undefined);
+  });
+});
+
+describe('file picker rows', () => {
+  it('name each file, say its status only when it is not ready, and show its id only beside another file of the same name', () => {
+    const names: Record<string, string> = { 'file-1': 'guide.md', 'file-2': 'notes.md', 'file-3': 'notes.md' };
+    const rows = fileChoiceRows(
+      [
+        { id: 'file-1', status: 'completed' },
+        { id: 'file-2', status: 'in_progress' },
+        { id: 'file-3', status: 'completed' },
+        { id: 'file-4', status: 'failed' },
+      ],
+      (id) => names[id],
+    );
+    assert.deepEqual(rows, [
+      { label: 'guide.md', fileId: 'file-1' },
+      { label: 'notes.md', description: 'converting', detail: 'file-2', fileId: 'file-2' },
+      { label: 'notes.md', detail: 'file-3', fileId: 'file-3' },
+      // No name known: the id is its name.
+      { label: 'file-4', description: 'conversion failed', fileId: 'file-4' },
+    ]);
   });
 });
