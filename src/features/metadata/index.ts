@@ -17,7 +17,7 @@ async function pickStoreFile(services: Services, client: DocumentsClient, title:
     fileChoiceRows(files.data, (id) => names.get(id)),
     { title, placeHolder: vscode.l10n.t('Pick a file of "{0}"', store.name) },
   );
-  return picked ? { storeId: store.id, fileId: picked.fileId, filename: picked.label } : undefined;
+  return picked ? { storeId: store.id, storeName: store.name || store.id, fileId: picked.fileId, filename: picked.label } : undefined;
 }
 
 export function register(context: vscode.ExtensionContext, services: Services): void {
@@ -34,7 +34,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       title: vscode.l10n.t('Metadata of file "{0}"', name),
       initial: file.metadata,
       saveLabel: vscode.l10n.t('Save'),
-      saved: (metadata) => metadataSavedMessage(Object.keys(metadata).length, name, false),
+      saved: (metadata) => metadataSavedMessage(Object.keys(metadata).length, name),
       save: async (metadata) => {
         const updated = await client().updateFileMetadata(target.fileId, metadata);
         services.documentsEvents.fileChanged(updated);
@@ -52,11 +52,12 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     const storeId = target.storeId;
     const current = await client().retrieveVectorStoreFile(storeId, target.fileId);
     const name = target.filename || target.fileId;
+    const store = target.storeName ?? storeId;
     await editMetadata({
-      title: vscode.l10n.t('Metadata of "{0}" in this store', name),
+      title: vscode.l10n.t('Metadata of "{0}" in the vector store "{1}"', name, store),
       initial: current.metadata,
       saveLabel: vscode.l10n.t('Save'),
-      saved: (metadata) => metadataSavedMessage(Object.keys(metadata).length, name, true),
+      saved: (metadata) => metadataSavedMessage(Object.keys(metadata).length, name, store),
       save: async (metadata) => {
         const updated = await client().updateVectorStoreFileMetadata(storeId, target.fileId, metadata);
         services.documentsEvents.storeFileChanged(storeId, updated);

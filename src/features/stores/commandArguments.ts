@@ -16,6 +16,8 @@ export interface FileArgument {
   fileId: string;
   storeId?: string;
   filename?: string;
+  /** The store's name, when the argument knows it (a store file's node, a reference naming it). */
+  storeName?: string;
 }
 
 interface NodeShape {
@@ -25,6 +27,7 @@ interface NodeShape {
   fileId?: unknown;
   storeId?: unknown;
   filename?: unknown;
+  storeName?: unknown;
 }
 
 const shape = (value: unknown): NodeShape | undefined => (typeof value === 'object' && value !== null ? (value as NodeShape) : undefined);
@@ -41,7 +44,14 @@ export function fileOfArgument(arg: unknown): FileArgument | undefined {
   const node = shape(arg);
   if (typeof node?.fileId !== 'string') return undefined;
   const storeId = typeof node.storeId === 'string' ? node.storeId : node.kind === 'storeFile' ? node.parent?.store?.id : undefined;
-  return { fileId: node.fileId, storeId, filename: typeof node.filename === 'string' ? node.filename : undefined };
+  const parent = node.kind === 'storeFile' && node.parent?.store?.id === storeId ? node.parent?.store?.name : undefined;
+  const storeName = typeof node.storeName === 'string' ? node.storeName : parent || undefined;
+  return {
+    fileId: node.fileId,
+    storeId,
+    filename: typeof node.filename === 'string' ? node.filename : undefined,
+    ...(storeName ? { storeName } : {}),
+  };
 }
 
 /** A full store-file reference (both ids), from a node or a reference. */

@@ -145,19 +145,19 @@ export function formatEntry(key: string, value: string): string {
   return `${key}=${value}`;
 }
 
-/** The notice after saving a file's metadata (`inStore`: the pairs of the file in one store). */
-export function metadataSavedMessage(count: number, name: string, inStore: boolean): string {
+/** The notice after saving a file's metadata (`store`: the name of the store whose pairs of the file were saved). */
+export function metadataSavedMessage(count: number, name: string, store?: string): string {
   if (count === 0) {
-    return inStore
-      ? l10n.t('DocChat: cleared the metadata of "{0}" in this store.', name)
+    return store !== undefined
+      ? l10n.t('DocChat: cleared the metadata of "{0}" in the vector store "{1}".', name, store)
       : l10n.t('DocChat: cleared the metadata of the file "{0}".', name);
   }
   if (count === 1) {
-    return inStore
-      ? l10n.t('DocChat: saved 1 metadata pair of "{0}" in this store.', name)
+    return store !== undefined
+      ? l10n.t('DocChat: saved 1 metadata pair of "{0}" in the vector store "{1}".', name, store)
       : l10n.t('DocChat: saved 1 metadata pair of the file "{0}".', name);
   }
-  return inStore
-    ? l10n.t('DocChat: saved {0} metadata pairs of "{1}" in this store.', count, name)
+  return store !== undefined
+    ? l10n.t('DocChat: saved {0} metadata pairs of "{1}" in the vector store "{2}".', count, name, store)
     : l10n.t('DocChat: saved {0} metadata pairs of the file "{1}".', count, name);
 }

@@ -31,7 +31,15 @@ describe('command arguments (tree nodes, references, nothing)', () => {
   });
 
   it('reads a file from a node or from a plain reference, with what it knows of the store', () => {
-    assert.deepEqual(fileOfArgument(fileNode), { fileId: 'file-1', storeId: 'vs_1', filename: 'guide.md' });
+    assert.deepEqual(fileOfArgument(fileNode), { fileId: 'file-1', storeId: 'vs_1', filename: 'guide.md', storeName: 'handbook' });
+    // A reference may name its store; a name that is no string is not taken.
+    assert.deepEqual(fileOfArgument({ fileId: 'file-4', storeId: 'vs_2', storeName: 'policies' }), {
+      fileId: 'file-4',
+      storeId: 'vs_2',
+      filename: undefined,
+      storeName: 'policies',
+    });
+    assert.equal(fileOfArgument({ fileId: 'file-4', storeId: 'vs_2', storeName: 3 })?.storeName, undefined);
     assert.deepEqual(fileOfArgument({ fileId: 'file-2' }), { fileId: 'file-2', storeId: undefined, filename: undefined });
     assert.deepEqual(fileOfArgument({ fileId: 'file-3', storeId: 'vs_9', filename: 7 }), {
       fileId: 'file-3',

@@ -97,9 +97,10 @@ describe('metadata editor draft', () => {
 
 describe('metadata saved notice', () => {
   it('says "1 metadata pair", not "1 metadata pairs", and "cleared" for none', () => {
-    assert.equal(metadataSavedMessage(1, 'a.md', false), 'DocChat: saved 1 metadata pair of the file "a.md".');
-    assert.equal(metadataSavedMessage(1, 'a.md', true), 'DocChat: saved 1 metadata pair of "a.md" in this store.');
-    assert.equal(metadataSavedMessage(3, 'a.md', false), 'DocChat: saved 3 metadata pairs of the file "a.md".');
-    assert.equal(metadataSavedMessage(0, 'a.md', true), 'DocChat: cleared the metadata of "a.md" in this store.');
+    assert.equal(metadataSavedMessage(1, 'a.md'), 'DocChat: saved 1 metadata pair of the file "a.md".');
+    assert.equal(metadataSavedMessage(1, 'a.md', 'handbook'), 'DocChat: saved 1 metadata pair of "a.md" in the vector store "handbook".');
+    assert.equal(metadataSavedMessage(3, 'a.md'), 'DocChat: saved 3 metadata pairs of the file "a.md".');
+    assert.equal(metadataSavedMessage(3, 'a.md', 'handbook'), 'DocChat: saved 3 metadata pairs of "a.md" in the vector store "handbook".');
+    assert.equal(metadataSavedMessage(0, 'a.md', 'handbook'), 'DocChat: cleared the metadata of "a.md" in the vector store "handbook".');
   });
 });
