@@ -125,6 +125,17 @@ describe('Local mode: the chat answers with the model chosen in Use a Language M
     await session.runCommand(commandTitle('docchat.local.useLanguageModel'));
     const stop = quickInput(page).locator('.monaco-list-row', { hasText: 'Stop Using a Language Model' });
     await stop.first().waitFor({ state: 'visible', timeout: 60_000 });
+    // The models found come below the rows shown while looking: none takes the place of Stop.
+    await quickInput(page)
+      .locator('.monaco-list-row', { hasText: 'Server on port' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
+    const rows = await quickInput(page).locator('.monaco-list-row').allInnerTexts();
+    const at = (text: string) => rows.findIndex((row) => row.includes(text));
+    assert.ok(
+      at('Enter a Server URL') < at('Stop Using a Language Model') && at('Stop Using a Language Model') < at('Server on port'),
+      JSON.stringify(rows),
+    );
     await stop.first().click();
     await chosen('local-extractive').waitFor({ state: 'attached', timeout: 60_000 });
     await pollUntil(

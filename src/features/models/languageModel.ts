@@ -85,7 +85,10 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
           'No model server answered on this machine (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000): start one and run this command again, or enter its URL.',
         ),
       };
-      picker.items = found.length ? [...found, ...fixed] : [searched, ...fixed.slice(1)];
+      // The rows shown while it looked stay where they are, so a click aimed at one (Stop Using a
+      // Language Model) does not land on a model that just took its place: the models come below.
+      const separator: ServerItem = { label: vscode.l10n.t('models found on this machine'), kind: vscode.QuickPickItemKind.Separator };
+      picker.items = found.length ? [...fixed, separator, ...found] : [searched, ...fixed.slice(1)];
       picker.placeholder = found.length ? vscode.l10n.t('Pick a model') : vscode.l10n.t('No model server found: enter a URL');
       picker.busy = false;
     });
