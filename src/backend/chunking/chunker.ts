@@ -30,6 +30,12 @@ export function estimateTokens(text: string): number {
 interface Piece {
   text: string;
   kind: Block['kind'];
+  /**
+   * A piece of a block split in parts (a long list or paragraph): what stood between it and the
+   * part before it (`splitParts`), which joins them again in a chunk that holds both. A chunk's
+   * pieces are otherwise blocks of their own, a blank line apart.
+   */
+  before?: string;
 }
 
 /** Headings the converters give each sheet, slide and page (`## Sheet: Budget`, `## Slide 3: Plan`, `## Page 2`). */
@@ -37,29 +43,43 @@ const LOCATION_HEADING = /^(Sheet: .+|Slide \d+(: .*)?|Page \d+)$/;
 
 const SENTENCE_END = /(?<=[.!?;:。])\s+/;
 
+const SEPARATORS: readonly (string | RegExp)[] = ['\n\n', '\n', SENTENCE_END, ' '];
+
 /** Splits `text` into parts of at most `budget` characters, at the coarsest separator that works. */
-export function splitText(text: string, budget: number, separators: (string | RegExp)[] = ['\n\n', '\n', SENTENCE_END, ' ']): string[] {
-  if (text.length <= budget) return [text];
+export function splitText(text: string, budget: number, separators: readonly (string | RegExp)[] = SEPARATORS): string[] {
+  return splitParts(text, budget, separators).map((part) => part.text);
+}
+
+/** A part of a split text, and the separator it was split from the part before at ('' for the first). */
+interface Part {
+  text: string;
+  before: string;
+}
+
+function splitParts(text: string, budget: number, separators: readonly (string | RegExp)[]): Part[] {
+  if (text.length <= budget) return [{ text, before: '' }];
   const [separator, ...rest] = separators;
   if (separator === undefined) {
-    const parts: string[] = [];
-    for (let i = 0; i < text.length; i += budget) parts.push(text.slice(i, i + budget));
+    const parts: Part[] = [];
+    for (let i = 0; i < text.length; i += budget) parts.push({ text: text.slice(i, i + budget), before: '' });
     return parts;
   }
   const joiner = typeof separator === 'string' ? separator : ' ';
   const units = text.split(separator).filter((unit) => unit.length > 0);
-  if (units.length <= 1) return splitText(text, budget, rest);
-  const out: string[] = [];
-  let current = '';
+  if (units.length <= 1) return splitParts(text, budget, rest);
+  const out: Part[] = [];
+  let current: Part | undefined;
   for (const unit of units) {
-    for (const part of unit.length > budget ? splitText(unit, budget, rest) : [unit]) {
-      if (current && current.length + joiner.length + part.length > budget) {
+    const parts = unit.length > budget ? splitParts(unit, budget, rest) : [{ text: unit, before: '' }];
+    parts.forEach((part, i) => {
+      if (current && current.text.length + joiner.length + part.text.length > budget) {
         out.push(current);
-        current = part;
+        // A part after the first of a unit split further was split from it at that finer separator.
+        current = { text: part.text, before: i === 0 ? joiner : part.before };
       } else {
-        current = current ? current + joiner + part : part;
+        current = current ? { ...current, text: current.text + joiner + part.text } : { text: part.text, before: '' };
       }
-    }
+    });
   }
   if (current) out.push(current);
   return out;
@@ -74,7 +94,11 @@ function splitBlock(block: Block, budget: number): Piece[] {
       text: open + body + close,
     }));
   }
-  return splitText(block.text, budget).map((text) => ({ kind: block.kind, text }));
+  return splitParts(block.text, budget, SEPARATORS).map(({ text, before }, i) => ({
+    kind: block.kind,
+    text,
+    ...(i > 0 ? { before } : {}),
+  }));
 }
 
 export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chunk[] {
@@ -120,7 +144,9 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
 
   const flush = (carryOverlap: boolean) => {
     if (!hasNewContent) return;
-    let text = current.map((p) => p.text).join('\n\n');
+    // The parts of a block split in pieces join as they stood in it (a line break inside a list
+    // item, a space inside a paragraph), not as blocks of their own.
+    let text = current.map((p, i) => (i === 0 ? p.text : (p.before ?? '\n\n') + p.text)).join('');
     // The heading of where the chunk starts, not of where it ends: text of a short section may
     // be followed by later headings in the same chunk.
     if (current[0]?.kind !== 'heading' && chunkHeadingLine) text = `${chunkHeadingLine}\n\n${text}`;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { CHARS_PER_TOKEN, chunkMarkdown, splitText } from '../../../../src/backend/chunking/chunker';
 import { parseBlocks } from '../../../../src/backend/chunking/blocks';
 
@@ -85,6 +86,46 @@ describe('backend: markdown chunking', () => {
     const chunks = chunkMarkdown('```bash\n# install\nnpm i\n```\n');
     assert.equal(chunks.length, 1);
     assert.equal(chunks[0]!.heading, '');
+  });
+
+  it('keeps a long list or paragraph split across pieces as it stood: no piece boundary opens a blank line inside a sentence', () => {
+    // A block longer than a piece (a long list of wrapped items, or a long paragraph): its pieces
+    // are parts of one block, so a chunk holding two of them must not read them as two paragraphs.
+    const sentence = fc.integer({ min: 3, max: 12 });
+    const item = fc.array(sentence, { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(item, { minLength: 20, maxLength: 60 }), (list, items) => {
+        let n = 0;
+        const wrap = (text: string, indent: string) =>
+          text
+            .match(/.{1,60}(?:\s|$)/g)!
+            .map((line) => line.trimEnd())
+            .join(`\n${indent}`);
+        const parts = items.map((sentences) => {
+          const text = sentences.map((count) => `Sentence ${++n} says ${wordList(count)} end${n}.`).join(' ');
+          return list ? `- ${wrap(text, '  ')}` : wrap(text, '');
+        });
+        const markdown = `## Guide\n\n${parts.join(list ? '\n' : ' ')}\n`;
+        const chunks = chunkMarkdown(markdown, { maxTokens: 300, overlapTokens: 40 });
+        assert.ok(chunks.length > 1, 'the block spans chunks');
+        let whole = 0;
+        for (const { text } of chunks) {
+          for (let i = 1; i <= n; i++) {
+            const start = text.search(new RegExp(`Sentence\\s+${i}\\s+says`));
+            const end = text.indexOf(`end${i}.`);
+            if (start < 0 || end < start) continue;
+            whole++;
+            assert.doesNotMatch(text.slice(start, end), /\n\s*\n/, `sentence ${i} broken by a blank line in:\n${text}`);
+          }
+        }
+        assert.ok(whole >= n, 'every sentence is whole in some chunk');
+      }),
+      { numRuns: 200 },
+    );
+
+    function wordList(count: number): string {
+      return Array.from({ length: count }, (_, i) => `w${i}`).join(' ');
+    }
   });
 
   it('splits text at the coarsest separator that fits', () => {
