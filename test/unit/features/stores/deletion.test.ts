@@ -11,6 +11,16 @@ interface Shown {
   message: string;
 }
 
+/** A fake `vscode.commands` that keeps the commands registered with it in `commands`. */
+function commandsInto(commands: Map<string, (...args: unknown[]) => unknown>) {
+  return {
+    registerCommand: (id: string, run: (...args: unknown[]) => unknown) => {
+      commands.set(id, run);
+      return { dispose() {} };
+    },
+  };
+}
+
 function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) => unknown>, details: string[] = [], modal: boolean[] = []) {
   const fill = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
   return {
@@ -29,12 +39,7 @@ function fakeVscode(shown: Shown[], commands: Map<string, (...args: unknown[]) =
       },
       setStatusBarMessage: () => ({ dispose() {} }),
     },
-    commands: {
-      registerCommand: (id: string, run: (...args: unknown[]) => unknown) => {
-        commands.set(id, run);
-        return { dispose() {} };
-      },
-    },
+    commands: commandsInto(commands),
   };
 }
 
@@ -177,12 +182,7 @@ describe('docchat.deleteStore: Delete Store and Its Files', () => {
           setStatusBarMessage: () => ({ dispose() {} }),
           withProgress: async (_options: unknown, task: (progress: { report(): void }) => Promise<unknown>) => task({ report() {} }),
         },
-        commands: {
-          registerCommand: (id: string, command: (...args: unknown[]) => unknown) => {
-            commands.set(id, command);
-            return { dispose() {} };
-          },
-        },
+        commands: commandsInto(commands),
       },
       require.resolve('../../../../src/features/stores/deletion'),
     );
@@ -263,12 +263,7 @@ describe('docchat.deleteStore: a store that holds no files', () => {
           showInformationMessage: async (message: string) => void calls.push(message),
           setStatusBarMessage: () => ({ dispose() {} }),
         },
-        commands: {
-          registerCommand: (id: string, command: (...args: unknown[]) => unknown) => {
-            commands.set(id, command);
-            return { dispose() {} };
-          },
-        },
+        commands: commandsInto(commands),
       },
       require.resolve('../../../../src/features/stores/deletion'),
     );
