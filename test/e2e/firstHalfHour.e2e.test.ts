@@ -133,6 +133,12 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
     const pane = session.viewPane('Vector Stores');
     await session.openView();
     await runContextMenu(session.page, treeRow(pane, OTHER), commandLabel('docchat.deleteStore'));
+    // The store was created and nothing attached: the dialog says so and offers the store alone.
+    const dialog = session.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await dialog.innerText(), /It holds no files\. The store cannot be restored\./);
+    assert.equal(await dialog.locator('.monaco-button', { hasText: 'Delete Store and Its Files' }).count(), 0);
+    await session.screenshot('deleting a store with no files');
     await confirmDialog(session.page, 'Delete Store');
     await session.runCommand(commandTitle('docchat.chat.open'));
     const gone = chat.locator('.store-gone');
