@@ -296,15 +296,11 @@ async function chooseFiles(
   const page = await client.listVectorStoreFiles(store.id, { limit: 1000 });
   await catalog.ensure(page.data.map((f) => f.id));
   const selected = new Set(current.map((f) => f.id));
-  const items = fileChoiceRows(page.data, (id) => catalog.get(id)?.filename).map((row) => ({
-    ...row,
-    picked: selected.has(row.fileId),
-    id: row.fileId,
-  }));
+  const items = fileChoiceRows(page.data, (id) => catalog.get(id)?.filename).map((row) => ({ ...row, picked: selected.has(row.fileId) }));
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true,
     title: vscode.l10n.t('Search "{0}" only in…', store.name),
     placeHolder: vscode.l10n.t('Choose files (none: search all files)'),
   });
-  return picked?.map((p) => ({ id: p.id, name: p.label }));
+  return picked?.map((p) => ({ id: p.fileId, name: p.label }));
 }

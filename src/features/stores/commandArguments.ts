@@ -67,13 +67,13 @@ export function selectionOfArguments(arg: unknown, args: unknown): unknown[] {
 }
 
 /** What to search for, from a chat's answer: the words, and the store when the answer searched one. */
-export interface SearchRequest {
+export interface SearchArgument {
   query: string;
   store?: { id: string; name: string };
 }
 
 /** A search request (`{ query, store? }`, as the chat's "Search the Documents" passes it), or undefined for anything else. */
-export function searchRequestOfArgument(arg: unknown): SearchRequest | undefined {
+export function searchRequestOfArgument(arg: unknown): SearchArgument | undefined {
   const value = shape(arg) as { query?: unknown; store?: unknown } | undefined;
   if (typeof value?.query !== 'string' || !value.query.trim() || 'kind' in value) return undefined;
   const store = shape(value.store) as { id?: unknown; name?: unknown } | undefined;

@@ -28,7 +28,6 @@ export {
   storeFileRefOfArgument,
   storeOfArgument,
   type FileArgument,
-  type SearchRequest,
   type StoreFileRef,
 } from './commandArguments';
 import { storeFileRefOfArgument, type StoreFileRef } from './commandArguments';
