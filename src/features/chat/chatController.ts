@@ -404,11 +404,11 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     this.session.regenerate(messageId);
   }
 
-  /** Opens a cited source at what the answer says of it: the statements (quotes) that cite it. */
   /**
    * "Search the Documents" of an answer the documents did not cover: the search opens with the
    * words that answer searched for (the question, or the query its grounding made of it), in the
-   * store it searched; with several, the picker offers the words as a search of each.
+   * store it searched; with several, or when that store is gone, the picker offers the words as a
+   * search of each store there is.
    */
   private searchDocuments(messageId: string): void {
     const messages = this.session.current.messages;
@@ -423,6 +423,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     void vscode.commands.executeCommand(Commands.search, { query, ...(store ? { store } : {}) });
   }
 
+  /** Opens a cited source at what the answer says of it: the statements (quotes) that cite it. */
   private openSource(messageId: string, number: number, citation?: number): void {
     const message = this.session.current.messages.find((m) => m.id === messageId);
     const source = message?.role === 'assistant' ? message.sources?.find((s) => s.number === number) : undefined;

@@ -30,7 +30,11 @@ async function chatAvailable(): Promise<boolean> {
 }
 
 /** Where the picker is: opening (connecting, listing the stores), choosing a store, or searching one. */
-type Phase = { kind: 'opening' } | { kind: 'stores'; stores: StoreItem[] } | { kind: 'search'; store: StoreRef; storeStep: boolean };
+type Phase =
+  | { kind: 'opening' }
+  /** `gone`: the store searched before no longer exists (said above the list). */
+  | { kind: 'stores'; stores: StoreItem[]; gone?: StoreRef }
+  | { kind: 'search'; store: StoreRef; storeStep: boolean };
 
 const STORE_STEP = 1;
 
@@ -109,10 +113,10 @@ class SearchPicker {
     this.chooseStore(stores);
   }
 
-  private chooseStore(stores: StoreItem[]): void {
+  private chooseStore(stores: StoreItem[], gone?: StoreRef): void {
     this.search?.dispose();
     this.search = undefined;
-    this.phase = { kind: 'stores', stores };
+    this.phase = { kind: 'stores', stores, ...(gone ? { gone } : {}) };
     const { picker } = this;
     picker.busy = false;
     picker.title = vscode.l10n.t('DocChat: Search a Vector Store');
@@ -128,10 +132,20 @@ class SearchPicker {
 
   private showStores(value: string): void {
     if (this.phase.kind !== 'stores') return;
-    const { stores } = this.phase;
+    const { stores, gone } = this.phase;
+    const notice = gone
+      ? [
+          statusItem(
+            'warning',
+            vscode.l10n.t('The vector store "{0}" no longer exists', storeName(gone)),
+            stores.length ? vscode.l10n.t('Pick another vector store to search.') : undefined,
+          ),
+        ]
+      : [];
     this.picker.items = stores.length
-      ? groupedByRecency(storesOfferingQuery(stores, value).items)
+      ? [...notice, ...groupedByRecency(storesOfferingQuery(stores, value).items)]
       : [
+          ...notice,
           statusItem(
             'info',
             vscode.l10n.t('No vector store yet'),
@@ -156,6 +170,7 @@ class SearchPicker {
       store,
       () => this.restriction,
       () => this.withChat,
+      () => void this.storeGone(store),
     );
     this.updateChrome();
     this.search.setQuery(picker.value);
@@ -170,6 +185,26 @@ class SearchPicker {
       RESTRICT,
       ...(this.restriction.length ? [UNRESTRICT] : []),
     ];
+  }
+
+  /**
+   * The store searched is gone (deleted since it was chosen, or named by an answer from before):
+   * the picker goes to the list of stores, saying so, with what was typed kept as the search.
+   */
+  private async storeGone(store: StoreRef): Promise<void> {
+    this.search?.dispose();
+    this.search = undefined;
+    this.picker.busy = true;
+    const stores = await listStoreItems(this.services, this.abort.signal).catch((error: unknown) => {
+      const { store: _gone, ...atTheStores } = this.options;
+      this.fail(error, vscode.l10n.t('DocChat: could not list the vector stores.'), { ...atTheStores, value: this.picker.value });
+      return undefined;
+    });
+    if (!stores || this.ended) return;
+    this.chooseStore(
+      stores.filter((item) => item.store?.id !== store.id),
+      store,
+    );
   }
 
   private valueChanged(value: string): void {

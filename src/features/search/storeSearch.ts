@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { SearchResult, VectorStore } from '../../api/documents/schemas';
-import { RateLimitError } from '../../api/http/errors';
+import { NotFoundError, RateLimitError } from '../../api/http/errors';
 import type { Services } from '../../services';
 import { requireDocuments } from '../../services/commands';
 import { describeError } from '../../services/errors';
@@ -70,6 +70,8 @@ export class StoreSearch {
     private readonly store: StoreRef,
     restriction: () => readonly { id: string }[],
     private readonly withChat: () => boolean,
+    /** The store is gone (deleted since it was chosen, or named by an old answer): searching it again can only fail. */
+    onStoreGone?: () => void,
   ) {
     const client = requireDocuments(services.connection);
     this.catalog = catalogOf(client, () => services.connection.documents);
@@ -91,6 +93,10 @@ export class StoreSearch {
         this.state = next;
         if (next.kind === 'error') {
           services.log.error(`Search in ${store.id} failed: ${describeError(next.error)}`);
+          if (next.error instanceof NotFoundError && onStoreGone) {
+            onStoreGone();
+            return;
+          }
         }
         if (next.kind === 'waiting') {
           services.rateLimits.report('search', next.waitMs);

@@ -107,7 +107,10 @@ describe('search quick pick', () => {
   beforeEach(() => (pickers.length = 0));
 
   /** Services whose connection and store list wait until the test releases them (or fail as it says). */
-  function services(stores: (typeof demo)[], failures: { connect?: Error; list?: (Error | undefined)[] } = {}) {
+  function services(
+    stores: (typeof demo)[],
+    failures: { connect?: Error; list?: (Error | undefined)[]; search?: Map<string, Error> } = {},
+  ) {
     const connected = deferred<void>();
     const listed = deferred<void>();
     const reported: { failure: string; error: unknown; retry?: () => unknown }[] = [];
@@ -119,7 +122,9 @@ describe('search quick pick', () => {
         if (failure) throw failure;
         return { data: stores, hasMore: false };
       },
-      search: async (_id: string, request: { query: string }) => {
+      search: async (id: string, request: { query: string }) => {
+        const failure = failures.search?.get(id);
+        if (failure) throw failure;
         searched.resolve(request.query);
         return { data: [] };
       },
@@ -204,6 +209,35 @@ describe('search quick pick', () => {
     assert.equal(picker.step, 2);
     assert.ok(picker.buttons.includes(BACK), 'Back returns to the stores');
     assert.equal(pickers.length, 1, 'one quick pick throughout');
+    picker.hide();
+    await done;
+  });
+
+  it('a store that no longer exists (an old answer names it) leads to the list of the others, saying so, with the words kept', async () => {
+    const { NotFoundError } = scope.load<typeof import('../../../../src/api/http/errors')>(
+      require.resolve('../../../../src/api/http/errors'),
+    );
+    const s = services([handbook, demo], { search: new Map([['vs_old', new NotFoundError("No vector store with id 'vs_old'")]]) });
+    const done = showSearchPicker(s.value, {} as never, { store: { id: 'vs_old', name: 'old notes' }, value: 'folder sync' });
+    const picker = pickers[0]!;
+    s.connected.resolve();
+    s.listed.resolve();
+    await until(() => picker.step === 1 || picker.items.some((i) => i.label.includes("No vector store with id 'vs_old'")));
+    assert.equal(picker.step, 1, `the list of stores, not the search's error: ${picker.items.map((i) => i.label).join(' | ')}`);
+    assert.equal(picker.value, 'folder sync', 'the words are kept');
+    assert.deepEqual(
+      picker.items.map((i) => [i.label, i.detail]),
+      [
+        ['The vector store "old notes" no longer exists', 'Pick another vector store to search.'],
+        ['$(database) handbook', 'Search “handbook” for “folder sync”'],
+        ['$(database) demo', 'Search “demo” for “folder sync”'],
+      ],
+    );
+    assert.equal(s.reported.length, 0, 'no error with a Retry that could only fail again');
+    picker.selectedItems = [picker.items[2]!];
+    picker.accept.fire();
+    assert.equal(await s.searched.promise, 'folder sync');
+    assert.equal(picker.title, 'Search "demo"');
     picker.hide();
     await done;
   });
