@@ -49,7 +49,7 @@ const EARLIER_PER_FRAME = 20;
 const STEPPING_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
 
 /**
- * An entry of `select` that runs a command instead of choosing ("Connect a Model Server…"). Picked
+ * An entry of `select` that runs a command instead of choosing ("Use a Language Model…"). Picked
  * from the open list (or with the pointer) it runs at once; reached with the arrow keys on the
  * closed select, as the keyboard passes over every entry, it runs only on Enter. The returned
  * function, called on `change`, runs the entry when it should and says whether the entry is the
@@ -571,7 +571,7 @@ export class ChatApp {
     if (!this.webTools) {
       // Local mode: a model that writes its answers is one pick away.
       groups.push(
-        h('optgroup', { attrs: { label: l10n.t('Model servers') } }, option(CONNECT_MODEL_SERVER, l10n.t('Connect a Model Server…'))),
+        h('optgroup', { attrs: { label: l10n.t('Model servers') } }, option(CONNECT_MODEL_SERVER, l10n.t('Use a Language Model…'))),
       );
     }
     this.modelSelect.replaceChildren(...groups);

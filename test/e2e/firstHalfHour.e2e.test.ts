@@ -63,11 +63,11 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
   });
 
   it('offers only the models Local mode serves, and no sampling options for local-extractive', async () => {
-    // The models, then the way to more of them: Connect a Model Server… (Use a Language Model…).
+    // The models, then the way to more of them: the command Use a Language Model….
     const models = await chat.locator('.model-select optgroup[label="Chat completion models"] option').allInnerTexts();
     assert.deepEqual(models, ['local-extractive'], `offered: ${models.join(', ')}`);
     const options = await chat.locator('.model-select option').allInnerTexts();
-    assert.deepEqual(options, ['local-extractive', 'Connect a Model Server…'], `in the select: ${options.join(', ')}`);
+    assert.deepEqual(options, ['local-extractive', 'Use a Language Model…'], `in the select: ${options.join(', ')}`);
     assert.equal(await chat.locator('.model-select optgroup[label^="Legacy"]').count(), 0);
     await chat.locator('button[aria-label="Conversation options"]').click();
     await chat.locator('.sampling-note').waitFor({ state: 'visible' });

@@ -1358,7 +1358,7 @@ describe('chat webview', () => {
     assert.deepEqual(t.posted.at(-1), { type: 'openSource', messageId: 'a1', number: 1, citation: 0 });
   });
 
-  it('ends the Model select in Local mode with Connect a Model Server…, which runs Use a Language Model… and picks no model', () => {
+  it('ends the Model select in Local mode with Use a Language Model…, which runs that command and picks no model', () => {
     const t = setup();
     const models: HostMessage = {
       type: 'models',
@@ -1369,7 +1369,7 @@ describe('chat webview', () => {
     const labels = () => Array.from(select.options).map((o) => o.text);
     assert.deepEqual(labels(), ['local-extractive'], 'a company gateway lists its models only');
     t.send({ ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), webTools: false });
-    assert.deepEqual(labels(), ['local-extractive', 'Connect a Model Server…']);
+    assert.deepEqual(labels(), ['local-extractive', 'Use a Language Model…']);
     assert.equal(select.value, 'local-extractive');
     select.value = select.options[1]!.value;
     select.dispatchEvent(new dom.window.Event('change'));
@@ -1378,7 +1378,7 @@ describe('chat webview', () => {
     assert.equal(select.value, 'local-extractive', 'the select shows the model in use again');
   });
 
-  it('runs Connect a Model Server… reached with the arrow keys only on Enter, and leaves the model in use when the focus moves on', () => {
+  it('runs Use a Language Model… reached with the arrow keys only on Enter, and leaves the model in use when the focus moves on', () => {
     const t = setup();
     t.send(
       { ...(t.state(conversation()) as Extract<HostMessage, { type: 'state' }>), webTools: false },
@@ -1396,7 +1396,7 @@ describe('chat webview', () => {
     const before = t.posted.length;
     arrowOnto();
     assert.equal(t.posted.length, before, 'passing over it runs nothing');
-    assert.equal(select.options[select.selectedIndex]!.text, 'Connect a Model Server…');
+    assert.equal(select.options[select.selectedIndex]!.text, 'Use a Language Model…');
     select.dispatchEvent(new dom.window.Event('blur'));
     assert.equal(select.value, 'local-extractive', 'left, the select shows the model in use');
     assert.equal(t.posted.length, before);
