@@ -93,7 +93,8 @@ export class StoreSearch {
         this.state = next;
         if (next.kind === 'error') {
           services.log.error(`Search in ${store.id} failed: ${describeError(next.error)}`);
-          if (next.error instanceof NotFoundError && onStoreGone) {
+          // Restricted to files, a "not found" may name a file that is gone, not the store.
+          if (next.error instanceof NotFoundError && onStoreGone && restriction().length === 0) {
             onStoreGone();
             return;
           }
