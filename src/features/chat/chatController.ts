@@ -14,7 +14,7 @@ import type { LocalServices } from './answerGenerator';
 import type * as ConversationStoreModule from './conversationStore';
 import { ConversationFile, conversationFolder } from './conversationFile';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
-import { groundingStores } from '../../chatCore/conversationStores';
+import { answerSearch, groundingStores } from '../../chatCore/conversationStores';
 import { localModelOrigin, ModelCatalog } from '../../chatCore/modelCatalog';
 import { QueryRewriter } from '../../chatCore/searchQuery';
 import { citedStatements } from '../../chatCore/citations';
@@ -411,16 +411,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
    * search of each store there is.
    */
   private searchDocuments(messageId: string): void {
-    const messages = this.session.current.messages;
-    const at = messages.findIndex((m) => m.id === messageId);
-    const answer = messages[at];
-    const question = messages[at - 1];
-    if (answer?.role !== 'assistant') return;
-    const query = answer.searchQuery ?? (question?.role === 'user' ? question.content : undefined);
-    if (!query?.trim()) return;
-    const ids = answer.storeIds ?? [];
-    const store = ids.length === 1 ? { id: ids[0]!, name: this.stores.nameOf(ids[0]!) ?? ids[0]! } : undefined;
-    void vscode.commands.executeCommand(Commands.search, { query, ...(store ? { store } : {}) });
+    const search = answerSearch(this.session.current, messageId, (id) => this.stores.nameOf(id));
+    if (search) void vscode.commands.executeCommand(Commands.search, search);
   }
 
   /** Opens a cited source at what the answer says of it: the statements (quotes) that cite it. */

@@ -78,12 +78,11 @@ export async function useLanguageModel(services: Services, log: ReturnType<Servi
           };
         }),
       );
-      // The placeholder is one short line; what was looked for goes in the item's own line below.
+      // The placeholder is one short line; what was looked for goes in the item's own line below,
+      // which the quick pick cuts at about 75 characters.
       const searched: ServerItem = {
         ...ENTER_URL,
-        detail: vscode.l10n.t(
-          'No model server answered on this machine (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000): start one and run this command again, or enter its URL.',
-        ),
+        detail: vscode.l10n.t('None answered: Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000.'),
       };
       // The rows shown while it looked stay where they are, so a click aimed at one (Stop Using a
       // Language Model) does not land on a model that just took its place: the models come below.
