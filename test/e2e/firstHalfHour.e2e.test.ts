@@ -128,6 +128,20 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
     await session.closeQuickInput();
   });
 
+  it('answers in a store with no files that it holds none, and Attach Files attaches to that store', async () => {
+    await chat.locator('.store-select').selectOption({ label: OTHER });
+    const answer = await askInChat(chat, 'How do I attach a whole folder?');
+    await answer.locator('.markdown-body', { hasText: `“${OTHER}” holds no files yet` }).waitFor({ state: 'visible', timeout: 60_000 });
+    await answer.locator('.next-steps .action-attachFiles').click();
+    // VS Code's file dialog: its button names the store the files go to, without asking for one.
+    const dialog = session.page.locator('.quick-input-widget');
+    await dialog
+      .locator('.quick-input-action .monaco-button', { hasText: `Attach to "${OTHER}"` })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await session.screenshot('attach files to the chat store');
+    await session.closeQuickInput();
+  });
+
   it('says a deleted store is gone and offers Choose a Store, and no longer lists it', async () => {
     await chat.locator('.store-select').selectOption({ label: OTHER });
     const pane = session.viewPane('Vector Stores');

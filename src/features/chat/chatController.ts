@@ -377,7 +377,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
         return;
       case 'runAction': {
         const [command, ...args] = ACTION_COMMANDS[message.action];
-        void vscode.commands.executeCommand(command, ...args);
+        // Attach Files attaches to the chat's store ("holds no files yet: attach some") when it has one that exists.
+        const store = message.action === 'attachFiles' ? this.chatStore() : undefined;
+        void vscode.commands.executeCommand(command, ...(store ? [{ store }] : args));
         return;
       }
     }
@@ -413,6 +415,13 @@ export class ChatController extends Disposable implements ChatPanelHandler {
   private searchDocuments(messageId: string): void {
     const search = answerSearch(this.session.current, messageId, (id) => this.stores.nameOf(id));
     if (search) void vscode.commands.executeCommand(Commands.search, search);
+  }
+
+  /** The one store the shown conversation is grounded in, when the store list has it (not deleted). */
+  private chatStore(): StoreOption | undefined {
+    const stores = this.groundingStores();
+    const name = stores.length === 1 ? this.stores.nameOf(stores[0]!.id) : undefined;
+    return name === undefined ? undefined : { id: stores[0]!.id, name };
   }
 
   /** Opens a cited source at what the answer says of it: the statements (quotes) that cite it. */

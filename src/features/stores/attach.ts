@@ -12,6 +12,9 @@ import { pickStore } from './storePicker';
 import type { StoresTreeProvider } from './treeProvider';
 import { requireDocuments } from '../../services/commands';
 
+/** The store files are attached to: a listed store, or one a command names (the chat's). */
+type TargetStore = Pick<VectorStore, 'id' | 'name'>;
+
 export interface AttachSource {
   readonly name: string;
   read(): Promise<Uint8Array>;
@@ -66,7 +69,7 @@ export class AttachFlow {
   ) {}
 
   /** Attach the given files to a store (asked for when not given). */
-  async run(sources: readonly AttachSource[], store?: VectorStore): Promise<AttachOutcome[] | undefined> {
+  async run(sources: readonly AttachSource[], store?: TargetStore): Promise<AttachOutcome[] | undefined> {
     if (sources.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('DocChat: there is no file to attach.'));
       return undefined;
@@ -112,7 +115,7 @@ export class AttachFlow {
 
   private async attachAll(
     sources: readonly AttachSource[],
-    store: VectorStore,
+    store: TargetStore,
     skipOcr: boolean,
     progress: vscode.Progress<{ message?: string; increment?: number }>,
     token: vscode.CancellationToken,
@@ -183,7 +186,7 @@ export class AttachFlow {
 
   private async uploadAndAttach(
     source: AttachSource,
-    store: VectorStore,
+    store: TargetStore,
     skipOcr: boolean,
     signal: AbortSignal,
     onFollow: (fileId: string) => void,
@@ -201,7 +204,7 @@ export class AttachFlow {
     return attached;
   }
 
-  private announce(store: VectorStore, outcomes: readonly AttachOutcome[]): void {
+  private announce(store: TargetStore, outcomes: readonly AttachOutcome[]): void {
     const summary = summarizeAttach(store.name || store.id, outcomes);
     const firstDone = outcomes.find((o) => o.file && !o.error);
     const node = firstDone?.file ? this.tree.fileNode(store.id, firstDone.file.id) : undefined;

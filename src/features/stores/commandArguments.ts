@@ -74,12 +74,20 @@ export interface SearchArgument {
 
 /** A search request (`{ query, store? }`, as the chat's "Search the Documents" passes it), or undefined for anything else. */
 export function searchRequestOfArgument(arg: unknown): SearchArgument | undefined {
-  const value = shape(arg) as { query?: unknown; store?: unknown } | undefined;
+  const value = shape(arg) as { query?: unknown } | undefined;
   if (typeof value?.query !== 'string' || !value.query.trim() || 'kind' in value) return undefined;
+  const store = storeRefOfArgument(arg);
+  return { query: value.query, ...(store ? { store } : {}) };
+}
+
+/**
+ * The store a chat names for a command (`{ store: { id, name } }`: the store to attach files to,
+ * or to search), or undefined for anything else, a tree node included (`storeOfArgument` reads those).
+ */
+export function storeRefOfArgument(arg: unknown): { id: string; name: string } | undefined {
+  const value = shape(arg);
+  if (!value || 'kind' in value) return undefined;
   const store = shape(value.store) as { id?: unknown; name?: unknown } | undefined;
-  const named = typeof store?.id === 'string' && store.id !== '';
-  return {
-    query: value.query,
-    ...(named ? { store: { id: store.id as string, name: typeof store.name === 'string' ? store.name : (store.id as string) } } : {}),
-  };
+  if (typeof store?.id !== 'string' || store.id === '') return undefined;
+  return { id: store.id, name: typeof store.name === 'string' && store.name ? store.name : store.id };
 }

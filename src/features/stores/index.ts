@@ -30,7 +30,7 @@ export {
   type FileArgument,
   type StoreFileRef,
 } from './commandArguments';
-import { storeFileRefOfArgument, type StoreFileRef } from './commandArguments';
+import { storeFileRefOfArgument, storeRefOfArgument, type StoreFileRef } from './commandArguments';
 
 /** A reference to a store file that commands accept from other features (search results, passages). */
 function isNode(value: unknown): value is TreeNode {
@@ -215,7 +215,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       Commands.attachFiles,
       vscode.l10n.t('DocChat: could not attach the files.'),
       async (arg?: unknown, args?: unknown) => {
-        const store = storeArg(arg)?.store;
+        // A store's node (the tree), or the store a chat answer names ("holds no files yet: attach some").
+        const store = storeArg(arg)?.store ?? storeRefOfArgument(arg);
         let uris: vscode.Uri[];
         if (Array.isArray(args) && args.every((a) => a instanceof vscode.Uri) && args.length) {
           uris = args;

@@ -6,6 +6,7 @@ import {
   storeFileRefOfArgument,
   searchRequestOfArgument,
   storeOfArgument,
+  storeRefOfArgument,
 } from '../../../../src/features/stores/commandArguments';
 
 const store = { id: 'vs_1', name: 'handbook' } as VectorStore;
@@ -84,6 +85,24 @@ describe('command arguments (tree nodes, references, nothing)', () => {
       [storeNode],
     ]) {
       assert.equal(searchRequestOfArgument(other), undefined);
+    }
+  });
+
+  it('reads the store a chat names for a command (Attach Files), and no tree node or other shape as one', () => {
+    assert.deepEqual(storeRefOfArgument({ store: { id: 'vs_1', name: 'handbook' } }), { id: 'vs_1', name: 'handbook' });
+    assert.deepEqual(storeRefOfArgument({ store: { id: 'vs_2', name: '' } }), { id: 'vs_2', name: 'vs_2' });
+    // A store's node carries a store too: it is read by storeOfArgument, as the tree's.
+    for (const other of [
+      storeNode,
+      fileNode,
+      { store: { id: '' } },
+      { store: 'vs_1' },
+      { store: { name: 'x' } },
+      'vs_1',
+      undefined,
+      null,
+    ]) {
+      assert.equal(storeRefOfArgument(other), undefined);
     }
   });
 });
