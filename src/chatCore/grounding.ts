@@ -6,7 +6,7 @@
 import { asksAboutChanges, isChangeListPassage } from '../common/changeLists';
 import { MAX_SEARCH_RESULTS, questionKind, searchSize, passageTarget, selectPassages } from './passageBudget';
 import type { ChatSource, ContextItem, PassageSource } from './protocol';
-import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores } from './relevance';
+import { aboveFloor, FOLLOW_UP_COVERAGE, relevantInStores, unheldWords } from './relevance';
 import {
   conversationGrounded,
   sinceStoresChanged,
@@ -120,6 +120,11 @@ export interface GroundingSearch {
 export interface Grounding {
   passages: PassageSource[];
   query: string;
+  /**
+   * No passages (the documents do not cover the question) although the search found some: the
+   * question's words none of them holds (`unheldWords`), for the answer to name.
+   */
+  unheld?: string[];
 }
 
 /**
@@ -138,13 +143,13 @@ export async function findPassages(
   fileNames: FileNameCache,
   signal?: AbortSignal,
 ): Promise<Grounding> {
-  const passages = await searchOnce(documents, search, fileNames, signal);
+  const first = await searchOnce(documents, search, fileNames, signal);
   const message = search.question?.trim();
-  if (passages.length > 0 || search.queryFromUser || !message || message === search.query.trim()) {
-    return { passages, query: search.query };
+  if (first.passages.length > 0 || search.queryFromUser || !message || message === search.query.trim()) {
+    return { ...first, query: search.query };
   }
   const own = await searchOnce(documents, { ...search, query: message, question: undefined, followUp: undefined }, fileNames, signal);
-  return own.length > 0 ? { passages: own, query: message } : { passages, query: search.query };
+  return own.passages.length > 0 ? { ...own, query: message } : { ...first, query: search.query };
 }
 
 /** One chat turn to ground: the message, the conversation before it, and how its query is made. */
@@ -202,7 +207,7 @@ async function searchOnce(
   search: GroundingSearch,
   fileNames: FileNameCache,
   signal?: AbortSignal,
-): Promise<PassageSource[]> {
+): Promise<Omit<Grounding, 'query'>> {
   const kind = questionKind(search.query);
   const target = passageTarget(kind, search.maxResults);
   const size = searchSize(target);
@@ -226,7 +231,11 @@ async function searchOnce(
     ...(followUp ? { floored: true } : {}),
     ...(search.grounded ? { minCoverage: FOLLOW_UP_COVERAGE } : {}),
   });
-  return selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
+  const passages = selectPassages(mergeByRank(relevant), kind, search.maxResults, search.charBudget);
+  if (passages.length > 0) return { passages };
+  // What the asker wrote (their edit of "Searched for", else their message): the words to name.
+  const unheld = unheldWords(search.queryFromUser ? search.query : (search.question ?? search.query), lists.flat());
+  return unheld.length > 0 ? { passages, unheld } : { passages };
 }
 
 /**

@@ -8,6 +8,7 @@
  * documents do not cover) weighs most, and a word every passage contains (the product's name)
  * least. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { matchRoot, splitCjk, STOP_WORDS } from '../common/terms';
 import { contentWords, isStopWord } from './queryTerms';
 
@@ -96,6 +97,39 @@ export function matchTerms(text: string, query = false): Set<string> {
     }
   }
   return terms;
+}
+
+/** At most this many of the question's words are named when no passage found holds them. */
+export const MAX_UNHELD_WORDS = 3;
+
+/**
+ * The distinctive words of an English question (as it writes them, in its order) that none of
+ * `passages` holds: what a "not covered" answer can name, so that the asker sees the passages
+ * found do not use their words ("usage stats" where the documents say "telemetry"). Empty for a
+ * question not in English (its check counts shared words, see `phrasedInEnglish`).
+ */
+export function unheldWords(question: string, passages: readonly Scored[], max = MAX_UNHELD_WORDS): string[] {
+  if (!phrasedInEnglish(question) || passages.length === 0) return [];
+  const held = new Set<string>();
+  for (const passage of passages) for (const term of passageTerms(passage)) held.add(term);
+  const named = new Map<string, string>();
+  for (const word of contentWords(question.replace(ASKING, ' '))) {
+    const terms = [...matchTerms(word, true)];
+    if (terms.length === 0 || terms.some((term) => held.has(term))) continue;
+    const key = terms.join(' ');
+    if (!named.has(key)) named.set(key, word);
+  }
+  return [...named.values()].slice(0, max);
+}
+
+/**
+ * The sentence a "not covered" answer adds when the search found passages none of which holds
+ * some of the question's words (`unheldWords`): the documents may say it in other words.
+ */
+export function unheldSentence(words: readonly string[]): string {
+  if (words.length === 0) return '';
+  const list = new Intl.ListFormat('en', { type: 'disjunction' }).format(words.map((w) => `“${w}”`));
+  return l10n.t('No passage it found mentions {0}: the documents may use other words for it.', list);
 }
 
 /** A passage's words as the check reads them: its file name's parts ("invoice-retention.md"), heading and text. */

@@ -11,6 +11,7 @@ import { type FileNameCache, type GroundingDocuments, type GroundingStore, groun
 import type { PassageSource } from '../../chatCore/conversation';
 import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
 import { buildChatMessages, buildInferencePrompt, type PromptMessage } from '../../chatCore/promptBuilder';
+import { unheldSentence } from '../../chatCore/relevance';
 import type { ChatErrorInfo, ChatMessage, ContextItem, NextStep, TokenUsage } from '../../chatCore/protocol';
 import { isAbortError } from '../../api/http/errors';
 
@@ -100,6 +101,8 @@ function toUsage(usage: StreamPart['usage']): TokenUsage | undefined {
 export function noSourcesAnswer(
   job: Pick<AnswerJob, 'model' | 'stores'>,
   empty = false,
+  /** The question's words none of the passages found holds (`Grounding.unheld`). */
+  unheld: readonly string[] = [],
 ): { text: string; nextSteps: NextStep[] } | undefined {
   const quoting = job.model === LOCAL_CHAT_MODEL;
   const stores = job.stores ?? [];
@@ -126,7 +129,8 @@ export function noSourcesAnswer(
       : quoting
         ? l10n.t('The documents in {0} do not cover this question, so {1} has nothing to quote.', names, LOCAL_CHAT_MODEL)
         : l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names);
-  return { text, nextSteps };
+  const why = stores.length > 0 ? unheldSentence(unheld) : '';
+  return { text: why ? `${text} ${why}` : text, nextSteps };
 }
 
 /**
@@ -163,6 +167,7 @@ export function describeAnswerFailure(job: Pick<AnswerJob, 'model'>, local?: Loc
 export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, signal: AbortSignal): AnswerStream {
   let passages: PassageSource[] = [];
   let searchQuery: string | undefined;
+  let unheld: string[] = [];
   const stores = job.stores ?? [];
   if (stores.length > 0) {
     if (!deps.documents) {
@@ -202,6 +207,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
       );
       passages = found.passages;
       searchQuery = found.query;
+      unheld = found.unheld ?? [];
     } catch (error) {
       if (signal.aborted || isAbortError(error)) {
         return done({ stopped: true });
@@ -219,7 +225,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
       deps.notConnected ?? { kind: 'not_connected', message: l10n.t('Not connected to a language-model gateway.'), actions: ['retry'] },
     );
   }
-  const withoutSources = sources.length === 0 ? noSourcesAnswer(job, await holdNoFiles(deps.documents, stores, signal)) : undefined;
+  const withoutSources = sources.length === 0 ? noSourcesAnswer(job, await holdNoFiles(deps.documents, stores, signal), unheld) : undefined;
   if (withoutSources) {
     yield { type: 'start', sources: [], ...(searchQuery ? { searchQuery } : {}) };
     yield { type: 'delta', text: withoutSources.text };

@@ -7,6 +7,7 @@ import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { citedSources, citedStatements, sourceListMarkdown } from '../../chatCore/citations';
 import { quotedHeading } from '../../chatCore/quotedSection';
 import { FileNameCache, groundTurn, numberSources } from '../../chatCore/grounding';
+import { unheldSentence } from '../../chatCore/relevance';
 import { gatewayRewriteModel, QueryRewriter, type QueryTurn } from '../../chatCore/searchQuery';
 import { modelOptions, pickDefaultModel } from '../../chatCore/modelCatalog';
 import { buildSystemPrompt, type PromptMessage } from '../../chatCore/promptBuilder';
@@ -111,7 +112,11 @@ export class DocChatParticipant {
     const model = request.command !== 'search' && gateway ? await this.pickModel(signal) : undefined;
     // The same query rule as the chat panel: a follow-up is searched with the conversation's
     // subject, rewritten by the model unless it is the quoting model, which cannot rewrite.
-    const { passages: found, query } = await groundTurn(
+    const {
+      passages: found,
+      query,
+      unheld,
+    } = await groundTurn(
       documents,
       {
         question,
@@ -143,10 +148,12 @@ export class DocChatParticipant {
     if (!found.length) {
       // Nothing relevant: say so honestly (in the chat panel's words), cite nothing, and offer the way forward.
       const names = escape(stores.map((s) => `“${s.name}”`).join(', '));
+      const why = unheldSentence(unheld ?? []);
       stream.markdown(
-        model === LOCAL_CHAT_MODEL
+        (model === LOCAL_CHAT_MODEL
           ? vscode.l10n.t('The documents in {0} do not cover this question, so {1} has nothing to quote.', names, LOCAL_CHAT_MODEL)
-          : vscode.l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names),
+          : vscode.l10n.t('The documents in {0} do not cover this question, so there is nothing to answer from.', names)) +
+          (why ? ` ${escape(why)}` : ''),
       );
       // The search of the same words: the passages the relevance check did not take, if the question used other words.
       const store = stores.length === 1 ? { store: { id: stores[0]!.id, name: stores[0]!.name } } : {};

@@ -138,6 +138,28 @@ describe('chat grounding against the embedded backend', function () {
     assert.deepEqual(result?.nextSteps, ['searchDocuments', 'chooseStore', 'attachFiles', 'useLanguageModel']);
   });
 
+  it("names the words of the question that none of the passages found holds, so the asker can try the documents' words", async () => {
+    const { sources, text, result } = await answerOf({
+      question: 'How long are invoices kept in the SAML archive?',
+      model: 'local-extractive',
+      stores: [{ id: storeId, name: 'policies' }],
+    });
+    assert.deepEqual(sources, []);
+    assert.equal(
+      text,
+      'The documents in “policies” do not cover this question, so local-extractive has nothing to quote. ' +
+        'No passage it found mentions “SAML” or “archive”: the documents may use other words for it.',
+    );
+    assert.deepEqual(result?.nextSteps, ['searchDocuments', 'chooseStore', 'attachFiles', 'useLanguageModel']);
+    // A search that finds nothing at all names no word: there is no passage to compare with.
+    const none = await answerOf({
+      question: 'xylophone quartz zeppelin',
+      model: 'local-extractive',
+      stores: [{ id: storeId, name: 'policies' }],
+    });
+    assert.doesNotMatch(none.text, /No passage it found/);
+  });
+
   it('says a store with no files holds none yet, and how to attach some, rather than that its documents do not cover the question', async () => {
     const empty = await backend.client.createVectorStore({ name: 'new-team' });
     const { sources, text, result } = await answerOf({

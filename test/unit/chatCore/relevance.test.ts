@@ -7,6 +7,8 @@ import {
   queryWeights,
   relevantInStores,
   relevantPassages,
+  unheldSentence,
+  unheldWords,
   weightedCoverage,
 } from '../../../src/chatCore/relevance';
 
@@ -325,5 +327,40 @@ describe('relevance: the passage that covers the question among the first ones t
       relevantPassages('Do the Arizona Cardinals play outside the United States?', found).map((p) => p.score),
       [1, 0.97, 0.95, 0.9, 0.88],
     );
+  });
+
+  describe('unheldWords (what a "not covered" answer names)', () => {
+    const passages = [
+      { content: 'DocChat sends no telemetry. Usage data stays on this machine.' },
+      { content: 'Attach files to a vector store.', filename: 'attaching-files.md' },
+    ];
+
+    it("names the question's distinctive words none of the passages holds, as written, in its order, each once", () => {
+      assert.deepEqual(unheldWords('How do I stop it sending usage stats or tracking data?', passages), ['stop', 'stats', 'tracking']);
+      // Plural and singular are one word; a word the passages hold in another form is held.
+      assert.deepEqual(unheldWords('Which Kubernetes clusters and which cluster tools?', passages), ['Kubernetes', 'clusters', 'tools']);
+      assert.deepEqual(unheldWords('How do I attach a file?', passages), []);
+      // Framing verbs and "how long" ask, they name nothing.
+      assert.deepEqual(unheldWords('How long do I need to keep invoices?', passages), ['keep', 'invoices']);
+    });
+
+    it('names at most three, and none for a question not in English or when no passage was found', () => {
+      assert.deepEqual(unheldWords('Where are ledgers, receipts, payslips and pensions archived?', passages), [
+        'ledgers',
+        'receipts',
+        'payslips',
+      ]);
+      assert.deepEqual(unheldWords('Wie lange werden Rechnungen aufbewahrt?', passages), []);
+      assert.deepEqual(unheldWords('How do I stop the tracking?', []), []);
+    });
+
+    it('says it in one sentence, "or" before the last word', () => {
+      assert.equal(unheldSentence([]), '');
+      assert.equal(unheldSentence(['SAML']), 'No passage it found mentions “SAML”: the documents may use other words for it.');
+      assert.equal(
+        unheldSentence(['stop', 'stats', 'tracking']),
+        'No passage it found mentions “stop”, “stats”, or “tracking”: the documents may use other words for it.',
+      );
+    });
   });
 });

@@ -254,6 +254,13 @@ describe('Native chat: @docchat participant and search tool', function () {
         ['docchat.participant.chooseStore', undefined],
       ],
     );
+    // Passages were found, but not for these words: the answer names them.
+    const named = await ask(participantFor(services, chosen), request('Which SAML provider signs the canary dashboards?'));
+    assert.equal(
+      named.stream.text,
+      'The documents in “Runbooks” do not cover this question, so local-extractive has nothing to quote. ' +
+        'No passage it found mentions “SAML”, “provider”, or “signs”: the documents may use other words for it.',
+    );
   });
 
   it('@docchat grounds in the only store when none was chosen in this workspace (the default-grounding rule)', async () => {
