@@ -126,24 +126,21 @@ describe('chat grounding against the embedded backend', function () {
     assert.equal(result?.usage, undefined, 'the backend model was not asked');
   });
 
+  /** local-extractive's answer to `question`, grounded in the policies store. */
+  const askPolicies = (question: string) => answerOf({ question, model: 'local-extractive', stores: [{ id: storeId, name: 'policies' }] });
+
   it('says so when a grounded question finds no passage, and offers the ways forward', async () => {
-    const { sources, text, result } = await answerOf({
-      question: 'xylophone quartz zeppelin',
-      model: 'local-extractive',
-      stores: [{ id: storeId, name: 'policies' }],
-    });
+    const { sources, text, result } = await askPolicies('xylophone quartz zeppelin');
     assert.deepEqual(sources, []);
     assert.match(text, /The documents in “policies” do not cover this question/);
+    // A search that finds nothing at all names no word: there is no passage to compare with.
+    assert.doesNotMatch(text, /No passage it found/);
     // The search of the same words comes first: the documents were searched, in other words than the question's perhaps.
     assert.deepEqual(result?.nextSteps, ['searchDocuments', 'chooseStore', 'attachFiles', 'useLanguageModel']);
   });
 
   it("names the words of the question that none of the passages found holds, so the asker can try the documents' words", async () => {
-    const { sources, text, result } = await answerOf({
-      question: 'How long are invoices kept in the SAML archive?',
-      model: 'local-extractive',
-      stores: [{ id: storeId, name: 'policies' }],
-    });
+    const { sources, text, result } = await askPolicies('How long are invoices kept in the SAML archive?');
     assert.deepEqual(sources, []);
     assert.equal(
       text,
@@ -151,13 +148,6 @@ describe('chat grounding against the embedded backend', function () {
         'No passage it found mentions “SAML” or “archive”: the documents may use other words for it.',
     );
     assert.deepEqual(result?.nextSteps, ['searchDocuments', 'chooseStore', 'attachFiles', 'useLanguageModel']);
-    // A search that finds nothing at all names no word: there is no passage to compare with.
-    const none = await answerOf({
-      question: 'xylophone quartz zeppelin',
-      model: 'local-extractive',
-      stores: [{ id: storeId, name: 'policies' }],
-    });
-    assert.doesNotMatch(none.text, /No passage it found/);
   });
 
   it('says a store with no files holds none yet, and how to attach some, rather than that its documents do not cover the question', async () => {
