@@ -160,9 +160,16 @@ function machineFacts() {
 // `--beir=<folder>`: the BEIR dataset the `beir` benchmark measures (same as DOCCHAT_BEIR=<folder>).
 const beirArg = process.argv.find((a) => a.startsWith('--beir='));
 if (beirArg) process.env.DOCCHAT_BEIR = path.resolve(beirArg.slice('--beir='.length));
-// `--data DIR`, `--model-url URL`, `--model NAME` (also as `--data=DIR`…): the `conversations`
-// benchmark's data set and the OpenAI-compatible server whose model rewrites follow-ups.
-const VALUE_FLAGS = { '--data': 'DOCCHAT_CONVERSATIONS', '--model-url': 'DOCCHAT_MODEL_URL', '--model': 'DOCCHAT_MODEL' };
+// `--data DIR`, `--model-url URL`, `--model NAME`, `--embed-url URL`, `--embed-model NAME` (also as
+// `--data=DIR`…): the `conversations` benchmark's data set, the OpenAI-compatible server whose
+// model rewrites follow-ups, and the one whose embedding model measures the relevance check by meaning.
+const VALUE_FLAGS = {
+  '--data': 'DOCCHAT_CONVERSATIONS',
+  '--model-url': 'DOCCHAT_MODEL_URL',
+  '--model': 'DOCCHAT_MODEL',
+  '--embed-url': 'DOCCHAT_EMBED_URL',
+  '--embed-model': 'DOCCHAT_EMBED_MODEL',
+};
 const argv = process.argv.slice(2);
 const positional = [];
 for (let i = 0; i < argv.length; i++) {

