@@ -134,11 +134,13 @@ function httpMeaning(baseUrl: string, model: string): Meaning {
   };
 }
 
-async function firstModel(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl.replace(/\/$/, '')}/models`);
-  const body = (await response.json()) as { data?: { id: string }[] };
-  const id = body.data?.[0]?.id;
-  if (!id) throw new Error(`${baseUrl}/models lists no model; name one with --model`);
+/** The server's first model, when its flag (`--model`, `--embed-model`) names none. */
+async function firstModel(baseUrl: string, flag: '--model' | '--embed-model'): Promise<string> {
+  const url = `${baseUrl.replace(/\/$/, '')}/models`;
+  const response = await fetch(url);
+  const body = response.ok ? ((await response.json().catch(() => undefined)) as { data?: { id: string }[] } | undefined) : undefined;
+  const id = body?.data?.[0]?.id;
+  if (!id) throw new Error(`${url} ${response.ok ? 'lists no model' : `answered ${response.status}`}; name the model with ${flag}`);
   return id;
 }
 
@@ -148,9 +150,11 @@ async function run(): Promise<BenchResult | undefined> {
   const { client, stores, close } = await openConversationSet(collection, TOKEN);
   try {
     const modelUrl = process.env.DOCCHAT_MODEL_URL;
-    const model = modelUrl ? httpRewriteModel(modelUrl, process.env.DOCCHAT_MODEL || (await firstModel(modelUrl))) : undefined;
+    const model = modelUrl ? httpRewriteModel(modelUrl, process.env.DOCCHAT_MODEL || (await firstModel(modelUrl, '--model'))) : undefined;
     const embedUrl = process.env.DOCCHAT_EMBED_URL;
-    const meaning = embedUrl ? httpMeaning(embedUrl, process.env.DOCCHAT_EMBED_MODEL || (await firstModel(embedUrl))) : undefined;
+    const meaning = embedUrl
+      ? httpMeaning(embedUrl, process.env.DOCCHAT_EMBED_MODEL || (await firstModel(embedUrl, '--embed-model')))
+      : undefined;
     const results = await play(client, collection, stores, model, meaning);
     return report(collection, results, model, meaning);
   } finally {
