@@ -91,4 +91,13 @@ describe('The manifest for the Marketplace and Workspace Trust', () => {
     assert.match(when('docchat.setDocumentsToken'), /&& !docchat\.localMode$/);
     assert.match(when('docchat.setGatewayApiKey'), /&& \(!docchat\.localMode \|\| config\.docchat\.gateway\.url\)$/);
   });
+
+  it('offers Use a Language Model… in the palette whenever Local mode is set, also while its connection comes up', () => {
+    const palette = (manifest.contributes.menus as Record<string, Array<{ command: string; when?: string }>>).commandPalette;
+    const when = palette.find((item) => item.command === 'docchat.local.useLanguageModel')?.when;
+    // Local mode is an empty docchat.documents.url (planConnection). The palette filters its list
+    // once, when it opens, and the connection's context keys arrive one after another: a clause
+    // that reads the connection state hid the command from a palette opened as Local mode came up.
+    assert.equal(when, 'docchat.localMode || !config.docchat.documents.url');
+  });
 });
