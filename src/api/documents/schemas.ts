@@ -165,7 +165,10 @@ export const searchRequestSchema = z.strictObject({
       error: `max_num_results must be between ${LIMITS.maxNumResults.min} and ${LIMITS.maxNumResults.max}.`,
     })
     .optional(),
-  file_ids: z.array(idSchema('file id'), { error: 'file_ids must be a list of file ids.' }).optional(),
+  file_ids: z
+    .array(idSchema('file id'), { error: 'file_ids must be a list of file ids.' })
+    .min(1, { error: 'file_ids must name at least one file; leave it out to search every file.' })
+    .optional(),
 });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 

@@ -9,6 +9,7 @@ import type { Embedder } from '../search/embedder';
 import { normalize } from '../search/storeIndex';
 import type { ConversionLimits } from '../convert/limits';
 import { ConversionPool } from '../convert/pool';
+import { matchesFilter } from './filters';
 import { Ingestor, type Log } from './ingest';
 import {
   expiresAt,
@@ -44,6 +45,12 @@ const MAX_FILENAME_LENGTH = 255;
 
 function newId(prefix: string): string {
   return `${prefix}${randomBytes(12).toString('hex')}`;
+}
+
+/** The same pairs, in any order. */
+function sameMetadata(a: Metadata, b: Metadata): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
 }
 
 export class DocumentsService {
@@ -171,15 +178,20 @@ export class DocumentsService {
   // ------------------------------------------------------------------ vector store files
 
   /**
-   * Attaches a file and starts converting it. Attaching an attached file again returns it as it
-   * is (safe to retry); a failed one is converted again.
+   * Attaches a file and starts converting it. Attaching an attached file again returns it (safe to
+   * retry), with the metadata the request gives when it gives other metadata (a retry that
+   * carries metadata means it); a failed one is converted again.
    */
   async attachFile(storeId: string, fileId: string, metadata: Metadata | undefined, skipOcr: boolean): Promise<StoreFileRecord> {
     const store = this.getStore(storeId);
     this.checkNotExpired(store);
     this.getFile(fileId);
     const existing = this.state.storeFile(storeId, fileId);
-    if (existing && existing.status !== 'failed' && existing.status !== 'cancelled') return existing;
+    if (existing && existing.status !== 'failed' && existing.status !== 'cancelled') {
+      return metadata === undefined || sameMetadata(metadata, existing.metadata)
+        ? existing
+        : this.updateStoreFileMetadata(storeId, fileId, metadata);
+    }
     const record: StoreFileRecord = {
       id: fileId,
       vector_store_id: storeId,
@@ -271,7 +283,16 @@ export class DocumentsService {
     await this.ingest.whenLoaded();
     const index = this.ingest.index(storeId);
     const queryVector = index.hasVectors ? await this.embedQuery(params.query) : undefined;
-    const hits = index.search(params.query, { maxResults: params.maxNumResults, fileIds: params.fileIds, queryVector });
+    const filter = params.filter;
+    const fileIds = filter
+      ? this.storeFileRecords(storeId)
+          .filter((f) => (params.fileIds?.includes(f.id) ?? true) && matchesFilter(filter, f.metadata))
+          .map((f) => f.id)
+      : params.fileIds;
+    const threshold = params.scoreThreshold ?? 0;
+    const hits = index
+      .search(params.query, { maxResults: params.maxNumResults, fileIds, queryVector })
+      .filter((hit) => hit.score >= threshold);
     this.touch(store);
     return {
       object: 'vector_store.search_results.page',

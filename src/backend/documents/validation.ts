@@ -13,7 +13,10 @@ import {
   updateMetadataRequestSchema,
   type Metadata,
 } from '../../api/documents/schemas';
+import { z } from 'zod';
+import { invalid } from '../http/errors';
 import { nullableOptionals, parseBody } from '../http/requestBody';
+import { attributeFilterSchema, filterDepth, MAX_FILTER_DEPTH, type AttributeFilter } from './filters';
 import type { ExpiresAfter } from './model';
 
 /** Metadata keys are the caller's data: a problem inside names `metadata` itself. */
@@ -21,7 +24,27 @@ const opaque = ['metadata'];
 
 const createStoreBody = nullableOptionals(createVectorStoreRequestSchema.extend({ expires_after: expiresAfterSchema.optional() }));
 const attachBody = nullableOptionals(attachFileBodySchema);
-const searchBody = nullableOptionals(searchRequestSchema);
+/**
+ * The contract's search fields, and OpenAI's others that a client written for OpenAI sends:
+ * attribute `filters`, `ranking_options.score_threshold` (scores here are 0 to 1) and
+ * `rewrite_query` (accepted; the query is searched as written, `search_query` says so).
+ */
+const searchBody = nullableOptionals(
+  searchRequestSchema.extend({
+    filters: attributeFilterSchema.optional(),
+    ranking_options: z
+      .looseObject({
+        ranker: z.string({ error: 'ranking_options.ranker must be a string.' }).nullish(),
+        score_threshold: z
+          .number({ error: 'ranking_options.score_threshold must be a number from 0 to 1.' })
+          .min(0, { error: 'ranking_options.score_threshold must be a number from 0 to 1.' })
+          .max(1, { error: 'ranking_options.score_threshold must be a number from 0 to 1.' })
+          .nullish(),
+      })
+      .optional(),
+    rewrite_query: z.boolean({ error: 'rewrite_query must be true or false.' }).optional(),
+  }),
+);
 
 export function checkCreateStore(body: unknown): { name: string; metadata: Metadata; expiresAfter: ExpiresAfter | null } {
   const parsed = parseBody(createStoreBody, body, { opaque });
@@ -46,13 +69,23 @@ export interface SearchParams {
   query: string;
   maxNumResults: number;
   fileIds: string[] | undefined;
+  /** OpenAI's attribute filter over the store files' metadata. */
+  filter?: AttributeFilter;
+  /** Results scoring below this (0 to 1) are left out. */
+  scoreThreshold?: number;
 }
 
 export function checkSearch(body: unknown): SearchParams {
+  const filters = body !== null && typeof body === 'object' ? (body as { filters?: unknown }).filters : undefined;
+  if (filterDepth(filters) > MAX_FILTER_DEPTH) {
+    throw invalid('filters', `filters may nest compound filters at most ${MAX_FILTER_DEPTH} levels deep.`, 'too_deep');
+  }
   const parsed = parseBody(searchBody, body);
   return {
     query: parsed.query,
     maxNumResults: parsed.max_num_results ?? LIMITS.maxNumResults.default,
     fileIds: parsed.file_ids ? [...new Set(parsed.file_ids)] : undefined,
+    filter: parsed.filters ?? undefined,
+    scoreThreshold: parsed.ranking_options?.score_threshold ?? undefined,
   };
 }

@@ -16,7 +16,16 @@ export interface ChatInput {
   model: string;
   messages: PlainMessage[];
   stream: boolean;
+  /** The most tokens the answer may have. */
   maxTokens?: number;
+  /** The inference endpoint's `max_tokens`: the most tokens of prompt and answer together. */
+  maxTotalTokens?: number;
+  /** Sequences the answer ends before. */
+  stop?: readonly string[];
+  /** False when a streamed request asked for no usage chunk. */
+  includeUsage?: boolean;
+  /** How many answers were asked for. */
+  n?: number;
   /** The request as received, forwarded to an upstream unchanged. */
   body: Record<string, unknown>;
 }
@@ -31,10 +40,41 @@ function truncate(text: string, maxTokens: number | undefined): { text: string; 
   return { text: text.slice(0, maxTokens * 4), finish: 'length' };
 }
 
+/** The text before the first of the stop sequences (the sequence itself is not returned, as OpenAI does). */
+export function cutAtStop(text: string, stop: readonly string[] = []): string {
+  let end = text.length;
+  for (const sequence of stop) {
+    const at = text.indexOf(sequence);
+    if (at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}
+
+const promptTokens = (messages: readonly PlainMessage[]) => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
+
 function usageOf(messages: PlainMessage[], completion: string) {
-  const prompt = messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
+  const prompt = promptTokens(messages);
   const completionTokens = countTokens(completion);
   return { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
+}
+
+/**
+ * The answer's token budget: `max_completion_tokens` (or chat's `max_tokens`), and what the
+ * inference endpoint's `max_tokens` leaves after the prompt. A prompt that alone reaches that
+ * limit is refused, naming both numbers.
+ */
+export function answerBudget(input: Pick<ChatInput, 'messages' | 'maxTokens' | 'maxTotalTokens'>): number | undefined {
+  if (input.maxTotalTokens === undefined) return input.maxTokens;
+  const prompt = promptTokens(input.messages);
+  const left = input.maxTotalTokens - prompt;
+  if (left < 1) {
+    throw invalid(
+      'max_tokens',
+      `max_tokens (${input.maxTotalTokens}) limits the prompt and the answer together, and the prompt alone is about ${prompt} tokens: raise max_tokens or shorten the prompt.`,
+      'context_length_exceeded',
+    );
+  }
+  return Math.min(left, input.maxTokens ?? left);
 }
 
 export function completionId(): string {
@@ -71,7 +111,10 @@ export async function respondLocal(
   headers: Record<string, string>,
 ): Promise<void> {
   checkLocalFormat(input.body);
-  const { text, finish } = truncate(answer(input.messages), input.maxTokens);
+  if ((input.n ?? 1) > 1) {
+    throw invalid('n', `${LOCAL_CHAT_MODEL} gives one answer a request: n must be 1 (got ${input.n}).`, 'unsupported_value');
+  }
+  const { text, finish } = truncate(cutAtStop(answer(input.messages), input.stop), answerBudget(input));
   const usage = usageOf(input.messages, text);
   const id = completionId();
   const created = Math.floor(Date.now() / 1000);
@@ -112,7 +155,9 @@ export async function respondLocal(
   }
   if (closed(res)) return;
   sendEvent(res, chunk({}, finish));
-  sendEvent(res, { id, object: 'chat.completion.chunk', created, model: LOCAL_CHAT_MODEL, choices: [], usage });
+  if (input.includeUsage !== false) {
+    sendEvent(res, { id, object: 'chat.completion.chunk', created, model: LOCAL_CHAT_MODEL, choices: [], usage });
+  }
   endEventStream(res);
 }
 
@@ -126,17 +171,22 @@ export async function respondUpstream(
 ): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => abort.abort());
-  const body: Record<string, unknown> =
-    shape === 'chat'
-      ? { ...input.body }
-      : {
-          model: input.model,
-          messages: input.messages,
-          ...pick(input.body, ['temperature', 'max_completion_tokens', 'max_tokens', 'response_format']),
-        };
+  let body: Record<string, unknown>;
+  if (shape === 'chat') {
+    body = { ...input.body };
+  } else {
+    // The inference endpoint's max_tokens counts the prompt too; chat completions' counts the answer only.
+    const budget = answerBudget(input);
+    body = {
+      model: input.model,
+      messages: input.messages,
+      ...pick(input.body, ['temperature', 'response_format']),
+      ...(budget === undefined ? {} : { max_completion_tokens: budget }),
+    };
+  }
   if (input.stream) {
     body.stream = true;
-    body.stream_options = { include_usage: true };
+    if (input.includeUsage !== false) body.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };
   } else {
     delete body.stream;
   }
@@ -203,6 +253,8 @@ export async function respondUpstream(
         if (chunk.usage) sawUsage = true;
         for (const choice of chunk.choices ?? []) completion += choice.delta?.content ?? '';
         lastChunk = chunk;
+        // A server that sends usage although the client asked for none: its usage-only chunk is left out.
+        if (chunk.usage && input.includeUsage === false && (chunk.choices ?? []).length === 0) return;
       } catch {
         // Not JSON: forward as it is, the client decides.
       }
@@ -244,7 +296,7 @@ export async function respondUpstream(
     return;
   }
   if (closed(res)) return;
-  if (!sawUsage) {
+  if (!sawUsage && input.includeUsage !== false) {
     sendEvent(res, {
       id: lastChunk.id ?? completionId(),
       object: 'chat.completion.chunk',

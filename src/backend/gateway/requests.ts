@@ -2,7 +2,9 @@
  * Request bodies of the gateway: the client's schemas (src/api/gateway/schemas.ts) with the
  * server's tolerance added — unknown fields pass (they are forwarded to an upstream unchanged),
  * null means "not set", message content may be OpenAI's list of parts — and the limits only the
- * server has (temperature up to 2, batch sizes, the inference endpoint's required project code).
+ * server has (batch sizes, the inference endpoint's required project code, what the local model
+ * can do). The temperature is checked as the client checks it, not negative: its range is the
+ * model's (the contract: "often 0.0 to 2.0"), so an upstream model decides the rest.
  */
 import { z } from 'zod';
 import {
@@ -20,7 +22,8 @@ import type { PlainMessage } from './extractive';
 
 export const MAX_EMBED_INPUTS = 2048;
 export const MAX_QUERY_CHARS = 10_000;
-const MAX_TEMPERATURE = 2;
+/** Stop sequences a chat request may give (OpenAI's limit). */
+export const MAX_STOP_SEQUENCES = 4;
 
 /** A string, OpenAI's list of content parts (their `text` is read), or nothing. */
 const messageContent = z
@@ -31,28 +34,58 @@ const serverMessages = z
   .array(chatMessageSchema.extend({ content: messageContent }), { error: 'messages is required: a list of {role, content}.' })
   .min(1, { error: 'messages must contain at least one message.' });
 
-const temperature = chatRequestSchema.shape.temperature
-  .unwrap()
-  .max(MAX_TEMPERATURE, { error: `temperature must be a number from 0 to ${MAX_TEMPERATURE}.` })
-  .optional();
+const stopSequence = z
+  .string({ error: 'stop must be a string or a list of strings.' })
+  .min(1, { error: 'A stop sequence must not be empty.' });
 
 const chatBody = nullableOptionals(
-  chatRequestSchema.extend({ messages: serverMessages, temperature, max_tokens: inferenceRequestSchema.shape.max_tokens }),
+  chatRequestSchema.extend({
+    messages: serverMessages,
+    max_tokens: inferenceRequestSchema.shape.max_tokens,
+    /** How many answers to generate; the gateway's models answer once (an upstream gets the field as sent). */
+    n: z
+      .number({ error: 'n must be a number.' })
+      .int({ error: 'n must be a whole number.' })
+      .min(1, { error: 'n must be at least 1.' })
+      .optional(),
+    stop: z
+      .union(
+        [stopSequence, z.array(stopSequence).max(MAX_STOP_SEQUENCES, { error: `stop may hold at most ${MAX_STOP_SEQUENCES} sequences.` })],
+        {
+          error: 'stop must be a string or a list of strings.',
+        },
+      )
+      .optional(),
+    stream_options: z
+      .looseObject({ include_usage: z.boolean({ error: 'stream_options.include_usage must be true or false.' }).nullish() })
+      .optional(),
+  }),
 ).loose();
 
 const inferenceBody = nullableOptionals(
   inferenceRequestSchema.extend({
-    temperature,
     project_code: z.string({ error: 'project_code is required: "NA" or the project code of the specific customer.' }),
   }),
 ).loose();
 
-const [oneText, manyTexts] = embedRequestSchema.shape.input.options;
+/** A text to embed: an empty one has no meaning to measure (OpenAI refuses it too). */
+const embedText = z
+  .string({ error: 'input must be a string or a list of strings.' })
+  .min(1, { error: 'input must not hold an empty text.' });
 const embedBody = nullableOptionals(
   embedRequestSchema.extend({
-    input: z.union([oneText, manyTexts.max(MAX_EMBED_INPUTS, { error: `input may contain at most ${MAX_EMBED_INPUTS} texts.` })], {
-      error: 'input must be a string or a list of strings.',
-    }),
+    input: z.union(
+      [
+        embedText,
+        z
+          .array(embedText)
+          .min(1, { error: 'input must contain at least one text.' })
+          .max(MAX_EMBED_INPUTS, { error: `input may contain at most ${MAX_EMBED_INPUTS} texts.` }),
+      ],
+      { error: 'input must be a string or a list of strings (lists of token ids are not accepted).' },
+    ),
+    /** OpenAI's: numbers, or each vector's little-endian float32 bytes in base64 (what the openai SDK asks for by default). */
+    encoding_format: z.enum(['float', 'base64'], { error: 'encoding_format must be "float" or "base64".' }).optional(),
   }),
 ).loose();
 
@@ -71,7 +104,17 @@ const researchBody = researchRequestSchema.loose();
 
 export interface CommonOptions {
   stream: boolean;
+  /** The most tokens the answer may have. */
   maxTokens?: number;
+}
+
+export interface ChatOptions extends CommonOptions {
+  /** Sequences the answer ends before (OpenAI's `stop`). */
+  stop: string[];
+  /** Whether a stream ends with the usage chunk: unless the request says `include_usage: false`. */
+  includeUsage: boolean;
+  /** How many answers were asked for. */
+  n: number;
 }
 
 function textOf(content: z.output<typeof messageContent>): string {
@@ -94,28 +137,45 @@ function commonOptions(body: {
   return { stream: body.stream === true, maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined };
 }
 
-export function checkChat(body: unknown): { model: string; messages: PlainMessage[] } & CommonOptions {
+export function checkChat(body: unknown): { model: string; messages: PlainMessage[] } & ChatOptions {
   const parsed = parseBody(chatBody, body);
   const messages = parsed.messages.map((m) => ({ role: m.role, content: textOf(m.content) }));
-  return { model: parsed.model, messages, ...commonOptions(parsed) };
+  const stop = parsed.stop ?? [];
+  return {
+    model: parsed.model,
+    messages,
+    ...commonOptions(parsed),
+    stop: typeof stop === 'string' ? [stop] : stop,
+    includeUsage: parsed.stream_options?.include_usage !== false,
+    n: parsed.n ?? 1,
+  };
 }
 
-export function checkInference(body: unknown): { prompt: string; systemPrompt?: string; projectCode: string } & CommonOptions {
+export function checkInference(body: unknown): {
+  prompt: string;
+  systemPrompt?: string;
+  projectCode: string;
+  /** The contract's `max_tokens`: a limit on prompt plus completion tokens. */
+  maxTotalTokens?: number;
+} & CommonOptions {
   const parsed = parseBody(inferenceBody, body);
   return {
     prompt: parsed.prompt,
     systemPrompt: parsed.system_prompt ?? undefined,
     projectCode: parsed.project_code,
-    ...commonOptions(parsed),
+    stream: parsed.stream === true,
+    maxTokens: parsed.max_completion_tokens ?? undefined,
+    maxTotalTokens: parsed.max_tokens ?? undefined,
   };
 }
 
-export function checkEmbed(body: unknown): { model: string; texts: string[]; dimensions?: number } {
+export function checkEmbed(body: unknown): { model: string; texts: string[]; dimensions?: number; base64: boolean } {
   const parsed = parseBody(embedBody, body);
   return {
     model: parsed.model,
     texts: typeof parsed.input === 'string' ? [parsed.input] : parsed.input,
     dimensions: parsed.dimensions ?? undefined,
+    base64: parsed.encoding_format === 'base64',
   };
 }
 

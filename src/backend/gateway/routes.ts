@@ -145,7 +145,8 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
 
   async function embed(ctx: RequestContext): Promise<void> {
     const body = await readJson(ctx.req);
-    const { model, texts, dimensions } = checkEmbed(body);
+    const { model, texts, dimensions, base64 } = checkEmbed(body);
+    const encoded = (vector: ArrayLike<number>) => (base64 ? float32Base64(vector) : Array.from(vector));
     if (model === LOCAL_EMBEDDING_MODEL) {
       const size = dimensions ?? LOCAL_EMBEDDING_DEFAULT_DIMENSIONS;
       if (size < 16 || size > LOCAL_EMBEDDING_MAX_DIMENSIONS) {
@@ -158,7 +159,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
       const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
       sendJson(ctx.res, 200, {
         object: 'list',
-        data: texts.map((text, index) => ({ object: 'embedding', index, embedding: hashingEmbedding(text, size) })),
+        data: texts.map((text, index) => ({ object: 'embedding', index, embedding: encoded(hashingEmbedding(text, size)) })),
         model: LOCAL_EMBEDDING_MODEL,
         usage: { prompt_tokens: tokens, total_tokens: tokens },
       });
@@ -173,10 +174,17 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
     sendJson(ctx.res, 200, {
       object: 'list',
-      data: result.data.map((d, i) => ({ object: 'embedding', index: d.index ?? i, embedding: d.embedding })),
+      data: result.data.map((d, i) => ({ object: 'embedding', index: d.index ?? i, embedding: encoded(d.embedding) })),
       model,
       usage: result.usage ?? { prompt_tokens: tokens, total_tokens: tokens },
     });
+  }
+
+  /** OpenAI's base64 form of an embedding: its numbers as little-endian float32 bytes. */
+  function float32Base64(vector: ArrayLike<number>): string {
+    const bytes = Buffer.alloc(vector.length * 4);
+    for (let i = 0; i < vector.length; i++) bytes.writeFloatLE(vector[i]!, i * 4);
+    return bytes.toString('base64');
   }
 
   async function forwardTool(ctx: RequestContext, path: string, body: unknown, what: string): Promise<void> {

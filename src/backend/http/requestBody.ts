@@ -31,13 +31,30 @@ function paramOf(path: readonly PropertyKey[], opaque: readonly string[]): strin
   return out || null;
 }
 
-/** The wire code of an issue: a schema's own (`params.code`), else one that says what kind of limit was broken. */
-function codeOf(issue: Issue): string {
+/** The value at `path` in what was sent (zod's issues leave it out); undefined when any step is missing. */
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let value = body;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+/**
+ * The wire code of an issue: a schema's own (`params.code`), else one that says what kind of
+ * limit was broken. `sent` is the value the issue is about, as the request has it.
+ */
+function codeOf(issue: Issue, sent: unknown): string {
   switch (issue.code) {
+    // A union left as it is (see closestIssue): no branch took the value's type.
+    case 'invalid_union':
     case 'invalid_type':
-      return issue.input === undefined || issue.input === null ? 'missing_required_parameter' : 'invalid_type';
+      return sent === undefined || sent === null ? 'missing_required_parameter' : 'invalid_type';
     case 'too_small':
-      return issue.origin === 'number' ? 'out_of_range' : 'string_too_short';
+      if (issue.origin === 'number' || issue.origin === 'bigint') return 'out_of_range';
+      if (issue.origin === 'array' || issue.origin === 'set') return Number(issue.minimum) === 1 ? 'empty_array' : 'array_too_short';
+      return 'string_too_short';
     case 'too_big':
       return issue.origin === 'number' ? 'out_of_range' : issue.origin === 'array' ? 'too_many_items' : 'string_too_long';
     case 'unrecognized_keys':
@@ -72,8 +89,8 @@ function knownFields(schema: z.ZodType): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
-/** The 400 answer for one zod issue. */
-export function issueToApiError(raw: Issue, schema: z.ZodType, options: BodyCheckOptions = {}): ApiError {
+/** The 400 answer for one zod issue about `body`. */
+export function issueToApiError(raw: Issue, schema: z.ZodType, body: unknown, options: BodyCheckOptions = {}): ApiError {
   const issue = closestIssue(raw);
   const inner = issue.code === 'unrecognized_keys' && issue.keys.length ? [...issue.path, issue.keys[0]!] : issue.path;
   const path = options.root ? [options.root, ...inner] : inner;
@@ -84,13 +101,13 @@ export function issueToApiError(raw: Issue, schema: z.ZodType, options: BodyChec
       .map((k) => `"${k}"`)
       .join(', ')}.`;
   }
-  return invalid(param, message, codeOf(issue));
+  return invalid(param, message, codeOf(issue, valueAt(body, issue.path)));
 }
 
 /** Checks a request body against a schema; throws the 400 answer naming the first offending field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, options?: BodyCheckOptions): z.output<S> {
   const result = schema.safeParse(body);
-  if (!result.success) throw issueToApiError(result.error.issues[0]!, schema, options);
+  if (!result.success) throw issueToApiError(result.error.issues[0]!, schema, body, options);
   return result.data;
 }
 

@@ -105,9 +105,21 @@ describe('embedded backend with the openai SDK as its client', function () {
     assert.equal(streamed, whole.choices[0]!.message.content);
     assert.ok((usage?.total_tokens ?? 0) > 0);
 
-    const embedded = await gateway.embeddings.create({ model: 'local-hashing-embed', input: ['office closed', 'first Monday'] });
+    // The SDK asks for base64 unless told otherwise and decodes it: the vectors must be the floats.
+    const input = ['office closed', 'first Monday'];
+    const embedded = await gateway.embeddings.create({ model: 'local-hashing-embed', input });
+    const floats = await gateway.embeddings.create({ model: 'local-hashing-embed', input, encoding_format: 'float' });
     assert.equal(embedded.data.length, 2);
-    assert.ok(embedded.data.every((d) => d.embedding.length > 0 && d.embedding.length === embedded.data[0]!.embedding.length));
+    for (const [i, d] of embedded.data.entries()) {
+      const expected = floats.data[i]!.embedding;
+      assert.equal(d.embedding.length, expected.length);
+      assert.ok(
+        d.embedding.every((value, j) => Math.abs(value - expected[j]!) < 1e-6),
+        'the decoded vector is the float one',
+      );
+    }
+    const norm = Math.hypot(...embedded.data[0]!.embedding);
+    assert.ok(Math.abs(norm - 1) < 1e-3, `a unit vector (norm ${norm})`);
   });
 
   it('gets the service’s refusal as the SDK’s typed error', async () => {

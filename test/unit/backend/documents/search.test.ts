@@ -82,7 +82,10 @@ describe('backend: search', () => {
     ['a missing query', {}, 'query'],
     ['a query of 10,001 characters', { query: 'q'.repeat(10_001) }, 'query'],
     ['file_ids not a list', { query: 'x', file_ids: 'file-1' }, 'file_ids'],
-    ['an unknown field', { query: 'x', filters: {} }, 'filters'],
+    ['file_ids empty', { query: 'x', file_ids: [] }, 'file_ids'],
+    ['an unknown field', { query: 'x', colour: 'red' }, 'colour'],
+    ['a filter without a type', { query: 'x', filters: {} }, 'filters.type'],
+    ['a score_threshold above 1', { query: 'x', ranking_options: { score_threshold: 1.5 } }, 'ranking_options.score_threshold'],
   ];
   for (const [label, body, param] of invalid) {
     it(`400 for ${label}`, async () => {
@@ -109,5 +112,112 @@ describe('backend: search', () => {
     const reply = await search({ query: 'create vector store' });
     assert.equal(reply.json.data[0].file_id, done.json.id);
     assert.match(reply.json.data[0].content, /```ts/);
+  });
+});
+
+describe('backend: search with OpenAI attribute filters, score threshold and rewrite_query', () => {
+  let t: TestBackend;
+  let storeId: string;
+  const ids: Record<string, string> = {};
+  const META: Record<string, Record<string, string>> = {
+    'kubernetes.md': { team: 'platform', year: '2024' },
+    'onboarding.md': { team: 'people', year: '2023' },
+    'postgres.md': { team: 'platform', year: '9' },
+  };
+
+  before(async () => {
+    t = await startTestBackend({ rateLimits: false });
+    storeId = await t.createStore('kb');
+    for (const [name, text] of Object.entries(DOCS)) {
+      const done = await t.ingest(storeId, name, text, META[name] ? { metadata: META[name] } : {});
+      assert.equal(done.json.status, 'completed');
+      ids[name] = done.json.id;
+    }
+  });
+  after(async () => t.close());
+
+  /** The files of the hits of `query` under `filters`, by name, sorted. */
+  const found = async (filters: unknown, query = 'kubernetes backups pasta engineers', extra: Record<string, unknown> = {}) => {
+    const reply = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query, filters, ...extra });
+    assert.equal(reply.status, 200, reply.text);
+    const names = Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, name]));
+    return [...new Set(reply.json.data.map((d: { file_id: string }) => names[d.file_id]))].sort();
+  };
+
+  it('finds every matching file without a filter', async () => {
+    assert.deepEqual(await found(undefined), ['cooking.md', 'kubernetes.md', 'onboarding.md', 'postgres.md']);
+  });
+
+  it('compares metadata: eq, ne (a file without the key passes), in and nin', async () => {
+    assert.deepEqual(await found({ type: 'eq', key: 'team', value: 'platform' }), ['kubernetes.md', 'postgres.md']);
+    assert.deepEqual(await found({ type: 'ne', key: 'team', value: 'platform' }), ['cooking.md', 'onboarding.md']);
+    assert.deepEqual(await found({ type: 'in', key: 'team', value: ['people', 'finance'] }), ['onboarding.md']);
+    assert.deepEqual(await found({ type: 'nin', key: 'team', value: ['people'] }), ['cooking.md', 'kubernetes.md', 'postgres.md']);
+  });
+
+  it('orders numbers as numbers (9 < 2023) and joins filters with and/or', async () => {
+    assert.deepEqual(await found({ type: 'gte', key: 'year', value: 2023 }), ['kubernetes.md', 'onboarding.md']);
+    assert.deepEqual(await found({ type: 'lt', key: 'year', value: '2023' }), ['postgres.md']);
+    assert.deepEqual(
+      await found({
+        type: 'and',
+        filters: [
+          { type: 'eq', key: 'team', value: 'platform' },
+          {
+            type: 'or',
+            filters: [
+              { type: 'gt', key: 'year', value: 2023 },
+              { type: 'eq', key: 'year', value: '1' },
+            ],
+          },
+        ],
+      }),
+      ['kubernetes.md'],
+    );
+  });
+
+  it('applies file_ids and the filter together', async () => {
+    assert.deepEqual(
+      await found({ type: 'eq', key: 'team', value: 'platform' }, undefined, { file_ids: [ids['postgres.md'], ids['onboarding.md']] }),
+      ['postgres.md'],
+    );
+  });
+
+  it('leaves out results under ranking_options.score_threshold, and accepts rewrite_query', async () => {
+    const query = 'kubernetes helm chart replicas';
+    const all = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query });
+    const scores: number[] = all.json.data.map((d: { score: number }) => d.score);
+    assert.ok(scores.length >= 2 && scores[1]! < scores[0]!, JSON.stringify(scores));
+    const threshold = (scores[0]! + scores[1]!) / 2;
+    const reply = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, {
+      query,
+      ranking_options: { ranker: 'auto', score_threshold: threshold },
+      rewrite_query: true,
+    });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(
+      reply.json.data.map((d: { score: number }) => d.score),
+      scores.filter((score) => score >= threshold),
+    );
+    assert.equal(reply.json.search_query, query, 'the query is searched as written');
+  });
+
+  it('refuses a list for a comparison that takes one value, and filters nested past the limit', async () => {
+    const list = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, {
+      query: 'x',
+      filters: { type: 'gt', key: 'year', value: [1, 2] },
+    });
+    assert.equal(list.status, 400);
+    assert.equal(list.json.error.param, 'filters.value');
+    assert.match(list.json.error.message, /"in" or "nin"/);
+    let deep: unknown = { type: 'eq', key: 'team', value: 'people' };
+    for (let i = 0; i < 9; i++) deep = { type: 'and', filters: [deep] };
+    const nested = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, { query: 'x', filters: deep });
+    assert.equal(nested.status, 400);
+    assert.equal(nested.json.error.param, 'filters');
+    assert.match(nested.json.error.message, /at most 8 levels/);
+    let eight: unknown = { type: 'eq', key: 'team', value: 'people' };
+    for (let i = 0; i < 7; i++) eight = { type: 'and', filters: [eight] };
+    assert.deepEqual(await found(eight, 'engineers'), ['onboarding.md']);
   });
 });

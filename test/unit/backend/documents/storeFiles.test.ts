@@ -124,6 +124,19 @@ describe('backend: vector store files', () => {
     assert.equal(meta.json.error.param, 'metadata');
   });
 
+  it('attaching an attached file again with other metadata sets that metadata, and without metadata keeps it', async () => {
+    const first = await t.ingest(storeId, 'again.md', 'hello again', { metadata: { owner: 'ana' } });
+    assert.equal(first.json.status, 'completed');
+    const path = `/v1/vector_stores/${storeId}/files`;
+    const same = await t.docs('POST', path, { file_id: first.json.id });
+    assert.deepEqual(same.json.metadata, { owner: 'ana' });
+    const changed = await t.docs('POST', path, { file_id: first.json.id, metadata: { owner: 'ben', team: 'ops' } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(changed.json.status, 'completed', 'not converted again');
+    assert.deepEqual(changed.json.metadata, { owner: 'ben', team: 'ops' });
+    assert.deepEqual((await t.docs('GET', `${path}/${first.json.id}`)).json.metadata, { owner: 'ben', team: 'ops' });
+  });
+
   it('is idempotent for an attached file and retries a failed one', async () => {
     const first = await t.ingest(storeId, 'a.md', 'hello');
     const again = await t.docs('POST', `/v1/vector_stores/${storeId}/files`, { file_id: first.json.id });

@@ -116,6 +116,60 @@ describe('backend: gateway chat with local-extractive', () => {
     assert.equal(reply.headers['x-project-code'], 'NA');
   });
 
+  it('leaves the temperature range to the model: 2.5 is accepted (only a negative one is refused)', async () => {
+    const reply = await t.gw('POST', '/v1/chat/completions', { model: 'local-extractive', messages: GROUNDED, temperature: 2.5 });
+    assert.equal(reply.status, 200, reply.text);
+    assert.match(reply.json.choices[0].message.content, /thirty days/);
+  });
+
+  it('ends the answer before a stop sequence, whole and streamed', async () => {
+    const whole = await t.gw('POST', '/v1/chat/completions', { model: 'local-extractive', messages: GROUNDED, stop: 'thirty' });
+    assert.equal(whole.status, 200, whole.text);
+    const content: string = whole.json.choices[0].message.content;
+    assert.match(content, /They are kept for $/);
+    assert.equal(whole.json.choices[0].finish_reason, 'stop');
+    const streamed = await t.gw('POST', '/v1/chat/completions', {
+      model: 'local-extractive',
+      messages: GROUNDED,
+      stop: ['nothing like this', 'thirty'],
+      stream: true,
+    });
+    const text = parseSse(streamed.text)
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.data).choices[0]?.delta?.content ?? '')
+      .join('');
+    assert.equal(text, content);
+  });
+
+  it('ends a stream with the usage chunk unless stream_options.include_usage is false', async () => {
+    const usageChunks = async (streamOptions?: object) => {
+      const reply = await t.gw('POST', '/v1/chat/completions', {
+        model: 'local-extractive',
+        messages: GROUNDED,
+        stream: true,
+        ...(streamOptions ? { stream_options: streamOptions } : {}),
+      });
+      const events = parseSse(reply.text);
+      assert.equal(events.at(-1)!.data, '[DONE]');
+      return events.slice(0, -1).filter((e) => JSON.parse(e.data).usage !== undefined).length;
+    };
+    assert.equal(await usageChunks(), 1);
+    assert.equal(await usageChunks({ include_usage: true }), 1);
+    assert.equal(await usageChunks({ include_usage: false }), 0);
+  });
+
+  it('tells a field of the wrong type from a missing one, and an empty list from a short text', async () => {
+    const code = async (body: Record<string, unknown>) => (await t.gw('POST', '/v1/chat/completions', body)).json.error;
+    assert.deepEqual(
+      { ...(await code({ model: 123, messages: GROUNDED })), message: undefined },
+      { type: 'invalid_request_error', message: undefined, param: 'model', code: 'invalid_type' },
+    );
+    assert.equal((await code({ messages: GROUNDED })).code, 'missing_required_parameter');
+    assert.equal((await code({ model: 'local-extractive', messages: GROUNDED, stream: 'yes' })).code, 'invalid_type');
+    assert.equal((await code({ model: 'local-extractive', messages: [] })).code, 'empty_array');
+    assert.equal((await code({ model: 'local-extractive', messages: [{ role: 'user', content: 7 }] })).code, 'invalid_type');
+  });
+
   it('accepts OpenAI content parts', async () => {
     const reply = await t.gw('POST', '/v1/chat/completions', {
       model: 'local-extractive',
@@ -129,7 +183,9 @@ describe('backend: gateway chat with local-extractive', () => {
     ['no messages', { model: 'local-extractive' }, 400, 'messages'],
     ['empty messages', { model: 'local-extractive', messages: [] }, 400, 'messages'],
     ['a message without role', { model: 'local-extractive', messages: [{ content: 'x' }] }, 400, 'messages[0].role'],
-    ['temperature 2.5', { model: 'local-extractive', messages: GROUNDED, temperature: 2.5 }, 400, 'temperature'],
+    ['a negative temperature', { model: 'local-extractive', messages: GROUNDED, temperature: -0.5 }, 400, 'temperature'],
+    ['two answers (n 2)', { model: 'local-extractive', messages: GROUNDED, n: 2 }, 400, 'n'],
+    ['five stop sequences', { model: 'local-extractive', messages: GROUNDED, stop: ['a', 'b', 'c', 'd', 'e'] }, 400, 'stop'],
     ['max_completion_tokens 0', { model: 'local-extractive', messages: GROUNDED, max_completion_tokens: 0 }, 400, 'max_completion_tokens'],
     [
       'a json_schema response format',
@@ -184,6 +240,23 @@ describe('backend: deprecated inference endpoint', () => {
       .map((e) => JSON.parse(e.data).choices[0]?.delta?.content ?? '')
       .join('');
     assert.match(text, /office opens at eight/);
+  });
+
+  it('counts max_tokens over the prompt and the answer together, as the contract defines it', async () => {
+    const whole = await t.gw('POST', '/v1/inference/local-extractive', { prompt, project_code: 'NA' });
+    const promptTokens: number = whole.json.usage.prompt_tokens;
+    assert.ok(whole.json.usage.completion_tokens > 5, whole.text);
+    const limited = await t.gw('POST', '/v1/inference/local-extractive', { prompt, project_code: 'NA', max_tokens: promptTokens + 5 });
+    assert.equal(limited.status, 200, limited.text);
+    assert.equal(limited.json.usage.prompt_tokens, promptTokens);
+    assert.ok(limited.json.usage.total_tokens <= promptTokens + 5, JSON.stringify(limited.json.usage));
+    assert.ok(whole.json.response.startsWith(limited.json.response) && limited.json.response.length > 0);
+
+    const tooSmall = await t.gw('POST', '/v1/inference/local-extractive', { prompt, project_code: 'NA', max_tokens: promptTokens });
+    assert.equal(tooSmall.status, 400, tooSmall.text);
+    assert.equal(tooSmall.json.error.param, 'max_tokens');
+    assert.equal(tooSmall.json.error.code, 'context_length_exceeded');
+    assert.match(tooSmall.json.error.message, new RegExp(`max_tokens \\(${promptTokens}\\).*prompt alone is about ${promptTokens} tokens`));
   });
 
   it('validates prompt and project_code, and 404s models that are not served', async () => {

@@ -65,6 +65,32 @@ describe('backend: gateway models and embeddings (local)', () => {
     assert.deepEqual(a.json.data[0].embedding, b.json.data[0].embedding);
   });
 
+  it('answers encoding_format "base64" with the same vector as little-endian float32 bytes', async () => {
+    const floats = await t.gw('POST', '/v1/embeddings', { model: 'local-hashing-embed', input: 'hello world', encoding_format: 'float' });
+    const encoded = await t.gw('POST', '/v1/embeddings', { model: 'local-hashing-embed', input: 'hello world', encoding_format: 'base64' });
+    assert.equal(encoded.status, 200, encoded.text);
+    const text: string = encoded.json.data[0].embedding;
+    assert.equal(typeof text, 'string');
+    const bytes = Buffer.from(text, 'base64');
+    const decoded = Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4));
+    const expected: number[] = floats.json.data[0].embedding;
+    assert.equal(decoded.length, expected.length);
+    decoded.forEach((value, i) => assert.ok(Math.abs(value - expected[i]!) < 1e-6, `${i}: ${value} vs ${expected[i]}`));
+  });
+
+  it('refuses an empty text, token ids and an unknown encoding, naming the field', async () => {
+    const error = async (body: Record<string, unknown>) => (await t.gw('POST', '/v1/embeddings', body)).json.error;
+    const empty = await error({ model: 'local-hashing-embed', input: ['ok', ''] });
+    assert.equal(empty.param, 'input[1]');
+    assert.match(empty.message, /empty text/);
+    const tokens = await error({ model: 'local-hashing-embed', input: [[1, 2, 3]] });
+    assert.equal(tokens.code, 'invalid_type');
+    assert.match(tokens.message, /list of strings/);
+    const encoding = await error({ model: 'local-hashing-embed', input: 'x', encoding_format: 'int8' });
+    assert.equal(encoding.param, 'encoding_format');
+    assert.match(encoding.message, /"float" or "base64"/);
+  });
+
   it('refuses models it does not serve and invalid input', async () => {
     const documented = await t.gw('POST', '/v1/embed', { model: 'text-embed-3-small', input: 'x' });
     assert.equal(documented.status, 404);

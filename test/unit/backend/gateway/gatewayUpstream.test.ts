@@ -94,6 +94,34 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
     assert.equal(reply.headers.deprecation, 'true');
   });
 
+  it("turns the inference endpoint's max_tokens (prompt and answer) into the answer's budget for the upstream chat", async () => {
+    const reply = await t.gw('POST', '/v1/inference/llama3', { prompt: 'old style', project_code: 'NA', max_tokens: 100 });
+    assert.equal(reply.status, 200, reply.text);
+    const forwarded = fake.requests.find((r) => r.path === '/v1/chat/completions')!.body as Record<string, unknown>;
+    assert.equal(forwarded.max_tokens, undefined);
+    // The prompt: the default system prompt (28 characters) and "old style", each 4 tokens of framing.
+    assert.equal(forwarded.max_completion_tokens, 100 - (Math.ceil(28 / 4) + 4) - (Math.ceil(9 / 4) + 4));
+  });
+
+  it('forwards stop and n unchanged, and asks for no usage when the client does not want it', async () => {
+    const reply = await t.gw('POST', '/v1/chat/completions', {
+      model: 'llama3',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+      stop: ['\n\n'],
+      n: 2,
+      stream_options: { include_usage: false },
+    });
+    const chunks = parseSse(reply.text)
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.data));
+    assert.ok(chunks.length > 0 && chunks.every((c) => c.usage === undefined), reply.text);
+    const forwarded = fake.requests.find((r) => r.path === '/v1/chat/completions')!.body as Record<string, unknown>;
+    assert.deepEqual(forwarded.stop, ['\n\n']);
+    assert.equal(forwarded.n, 2);
+    assert.deepEqual(forwarded.stream_options, { include_usage: false });
+  });
+
   it('forwards embeddings in the gateway shape', async () => {
     const reply = await t.gw('POST', '/v1/embed', { model: 'nomic-embed-text', input: ['a cat', 'a car'] });
     assert.equal(reply.status, 200, reply.text);
