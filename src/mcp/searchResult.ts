@@ -22,7 +22,8 @@ export function readFileArguments(hit: Pick<SearchHit, 'store_id' | 'file_id'>):
   return JSON.stringify({ store: hit.store_id, file_id: hit.file_id });
 }
 
-export function searchResultText(store: { id: string; name: string }, query: string, hits: readonly SearchHit[]): string {
+/** `links`: the result also holds a `resource_link` per file (clients of protocol revision 2025-06-18 and later). */
+export function searchResultText(store: { id: string; name: string }, query: string, hits: readonly SearchHit[], links = true): string {
   const where = `the vector store "${store.name}" (store id ${store.id})`;
   if (!hits.length) {
     return `No passage in ${where} is relevant to "${query}": the documents do not cover it. Say so rather than citing anything from them.`;
@@ -35,8 +36,8 @@ export function searchResultText(store: { id: string; name: string }, query: str
     .join('\n\n');
   return (
     `${hits.length} passage${hits.length === 1 ? '' : 's'} from ${where} matching "${query}", best first. ` +
-    'Cite the file names. To read a whole file, call docchat_read_file with the arguments after "read:", ' +
-    'or read the resource linked to the file.\n\n' +
+    'Cite the file names. To read a whole file, call docchat_read_file with the arguments after "read:"' +
+    (links ? ', or read the resource linked to the file.\n\n' : '.\n\n') +
     body
   );
 }

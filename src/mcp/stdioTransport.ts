@@ -2,14 +2,15 @@
  * The stdio transport of DocChat's MCP server: one JSON-RPC message per line, with the protocol
  * errors the specification asks for before a message reaches the server. A line that is not JSON
  * gets a parse error (-32700); JSON that is not a JSON-RPC message gets an invalid-request error
- * (-32600); and on the 2025 revisions a request before `initialize` gets an invalid-request error
+ * (-32600), and so does a request the server's own schema would drop unanswered (an id of 1.5;
+ * params that are not an object get -32602); and on the 2025 revisions a request before `initialize` gets an invalid-request error
  * saying to initialize first (2026-07-28 requests carry their protocol version and need no
  * handshake). A client that sends requests without waiting for the answers gets at most
  * MAX_RUNNING_REQUESTS of them served at once and MAX_WAITING_REQUESTS waiting; each one past that
  * is answered at once with a busy error (-32003) that names the limits. No `vscode` import.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { isJSONRPCRequest, type JSONRPCMessage, specTypeSchemas, type Transport } from '@modelcontextprotocol/server';
 
 /** The longest message read (5 MB arguments fit with room to spare); a longer one is refused. */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -22,7 +23,7 @@ export const MAX_WAITING_REQUESTS = 64;
 export const MAX_WAITING_BYTES = 64 * 1024 * 1024;
 
 /** -32003: a server error of the implementation-defined range the MCP specification leaves free. */
-export const JsonRpcErrors = { parse: -32700, invalidRequest: -32600, busy: -32003 } as const;
+export const JsonRpcErrors = { parse: -32700, invalidRequest: -32600, invalidParams: -32602, busy: -32003 } as const;
 
 /** Requests served however busy the server is: they do no work, or hold a subscription open for the connection. */
 const NEVER_QUEUED = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
@@ -31,6 +32,29 @@ const NEVER_QUEUED = new Set(['initialize', 'ping', 'server/discover', 'subscrip
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 /** What a 2025 client may send before its `initialize` has been answered. */
 const BEFORE_INITIALIZE = new Set(['initialize', 'ping', 'server/discover']);
+
+/**
+ * The spec types of the requests whose params the server checks before its handler runs, where a
+ * failed check would answer -32603 (internal error) rather than -32602: checked here first.
+ */
+const CHECKED_PARAMS: Readonly<Record<string, keyof typeof specTypeSchemas>> = {
+  initialize: 'InitializeRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+};
+
+/** Why a request's params are not what its method takes (the first problem), or undefined when they are. */
+function paramsProblem(message: Incoming): string | undefined {
+  const type = CHECKED_PARAMS[message.method as string];
+  if (!type) return undefined;
+  const result = specTypeSchemas[type]['~standard'].validate({ method: message.method, params: message.params ?? {} });
+  if (!result.issues) return undefined;
+  const issue = result.issues[0];
+  const path = (issue?.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment));
+  const where = ['params', ...path.slice(1)].join('.');
+  return `Invalid params for ${String(message.method)}: ${where}: ${issue?.message ?? 'not what the method takes'}.`;
+}
 
 type RequestId = string | number;
 
@@ -170,6 +194,25 @@ export class GuardedStdioTransport implements Transport {
     const isResponse = !!message && id !== null && message.method === undefined && ('result' in message || 'error' in message);
     if (!message || message.jsonrpc !== '2.0' || !(isRequest || isNotification || isResponse)) {
       this.reject(id, JsonRpcErrors.invalidRequest, 'Invalid request: not a JSON-RPC 2.0 request, notification or response.');
+      return;
+    }
+    // The server drops a request its own schema refuses (an id of 1.5, params that are no object, a
+    // field JSON-RPC does not have) without an answer, and its place would stay taken: answered here.
+    if (isRequest && !isJSONRPCRequest(message)) {
+      const params = message.params as unknown;
+      const paramsAreObject = params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params));
+      this.reject(
+        id,
+        paramsAreObject ? JsonRpcErrors.invalidRequest : JsonRpcErrors.invalidParams,
+        paramsAreObject
+          ? 'Invalid request: a request has jsonrpc "2.0", an id that is a string or a whole number, a method and, optionally, params (an object), and no other field.'
+          : 'Invalid params: params must be an object.',
+      );
+      return;
+    }
+    const problem = isRequest ? paramsProblem(message) : undefined;
+    if (problem) {
+      this.reject(id, JsonRpcErrors.invalidParams, problem);
       return;
     }
     if (this.initialize !== true && !this.mayComeBeforeInitialize(message)) {

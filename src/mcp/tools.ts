@@ -4,11 +4,12 @@
  * only when the user allowed changes. Each is described for the model that reads it: when to use
  * it, what it returns, its limits. No `vscode` import.
  */
-import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { type CallToolResult, type McpServer, PROTOCOL_VERSION_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
 import type { DocumentsClient } from '../api/documents/client';
 import { LIMITS } from '../api/documents/schemas';
+import { DocChatError } from '../api/http/errors';
 import { searchPassages } from '../chatCore/grounding';
 import { type DocumentsCatalog, MAX_LISTED } from './catalog';
 import { listedSchema } from './listedSchema';
@@ -82,13 +83,58 @@ function complete(text: string, structuredContent: Record<string, unknown>, extr
   return { content: [{ type: 'text', text }, ...extra], structuredContent };
 }
 
+/** The first protocol revision with `resource_link` content: a client of an earlier one refuses a result holding one. */
+export const RESOURCE_LINKS_SINCE = '2025-06-18';
+
+/**
+ * Whether the request's protocol revision knows `resource_link` content: the revision a
+ * 2026-07-28 request names in its `_meta`, else the one `initialize` agreed on (revisions are
+ * dates, so they order as text).
+ */
+function knowsResourceLinks(server: McpServer, ctx: ServerContext): boolean {
+  const named = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+  const version = typeof named === 'string' ? named : server.server.getNegotiatedProtocolVersion();
+  return version === undefined || version >= RESOURCE_LINKS_SINCE;
+}
+
+/**
+ * A search restricted to files that found nothing: when some of the files are not in the store,
+ * that is the answer (not "the documents do not cover it"), naming them.
+ */
+async function checkFilesInStore(
+  documents: DocumentsClient,
+  store: { id: string; name: string },
+  fileIds: readonly string[],
+  signal: AbortSignal,
+): Promise<void> {
+  const missing: string[] = [];
+  for (const fileId of new Set(fileIds)) {
+    try {
+      await documents.retrieveVectorStoreFile(store.id, fileId, { signal });
+    } catch (error) {
+      if (!(error instanceof DocChatError && error.kind === 'not_found')) throw error;
+      missing.push(fileId);
+    }
+  }
+  if (missing.length) {
+    throw new ToolInputError(
+      l10n.t(
+        'Not in the vector store "{0}" (store id {1}): {2}. Use file ids that docchat_list_files lists for this store.',
+        store.name,
+        store.id,
+        missing.join(', '),
+      ),
+    );
+  }
+}
+
 export function registerTools(server: McpServer, deps: ToolDeps): void {
   /** Runs a tool body with bounded waits; every failure becomes a tool error. */
   const run =
-    <A>(body: (args: A, documents: DocumentsClient, signal: AbortSignal) => Promise<CallToolResult>) =>
+    <A>(body: (args: A, documents: DocumentsClient, signal: AbortSignal, ctx: ServerContext) => Promise<CallToolResult>) =>
     async (args: A, ctx: ServerContext): Promise<CallToolResult> => {
       try {
-        return await deps.waits.run(ctx.mcpReq.signal, async (signal) => body(args, await deps.documents(), signal));
+        return await deps.waits.run(ctx.mcpReq.signal, async (signal) => body(args, await deps.documents(), signal, ctx));
       } catch (error) {
         return toolError(error);
       }
@@ -193,10 +239,11 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       outputSchema: listedSchema(z.object({ ...storeOutput, query: z.string(), results: z.array(passageOutput) })),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    run(async (args: { store: string; query: string; max_results?: number; file_ids?: string[] }, documents, signal) => {
+    run(async (args: { store: string; query: string; max_results?: number; file_ids?: string[] }, documents, signal, ctx) => {
       const store = await findStore(documents, args.store, signal);
       const max = args.max_results ?? LIMITS.maxNumResults.default;
       const passages = await searchPassages(documents, store, args.query, max, fileNames, signal, args.file_ids);
+      if (!passages.length && args.file_ids?.length) await checkFilesInStore(documents, store, args.file_ids, signal);
       const results = passages.map((p) => ({
         file_id: p.fileId,
         file_name: p.filename ?? p.fileId,
@@ -205,10 +252,11 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         score: p.score ?? 0,
         content: p.content,
       }));
+      const links = knowsResourceLinks(server, ctx);
       return complete(
-        searchResultText(store, args.query, results),
+        searchResultText(store, args.query, results, links),
         { store_id: store.id, store_name: store.name, query: args.query, results },
-        searchResourceLinks(results),
+        links ? searchResourceLinks(results) : [],
       );
     }),
   );
@@ -253,7 +301,11 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       const pages = content.pageCount(READ_PAGE_CHARS);
       const page = args.page ?? 1;
       if (page > pages) {
-        throw new ToolInputError(l10n.t('Page {0} is past the end: the file has {1} pages of 10,000 characters.', page, pages));
+        throw new ToolInputError(
+          pages === 1
+            ? l10n.t('Page {0} is past the end: the file has 1 page of 10,000 characters.', page)
+            : l10n.t('Page {0} is past the end: the file has {1} pages of 10,000 characters.', page, pages),
+        );
       }
       const text = content.page(READ_PAGE_CHARS, page);
       const fileName = name ?? args.file_id;

@@ -340,8 +340,9 @@ describe('MCP server: following hits, resources, protocol errors and generations
   });
 
   describe('protocol generations', () => {
-    for (const revision of ['2025-03-26', '2025-06-18', '2025-11-25']) {
-      it(`serves a client pinned to ${revision}: lists tools and searches`, async () => {
+    for (const revision of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+      const links = revision >= '2025-06-18';
+      it(`serves a client pinned to ${revision}: lists tools and searches${links ? ', linking the files' : ', with no resource_link (its schema has none)'}`, async () => {
         const raw = new RawSession(env);
         try {
           raw.request(1, 'initialize', { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'pinned', version: '1' } });
@@ -358,6 +359,10 @@ describe('MCP server: following hits, resources, protocol errors and generations
           const searched = (await raw.answer(3)).result as CallToolResult;
           assert.ok(!searched.isError, textOf(searched));
           assert.match(textOf(searched), /aurora\.md/);
+          const linked = searched.content.filter((c) => c.type === 'resource_link').length;
+          if (links) assert.ok(linked > 0, 'a resource_link per file');
+          else assert.equal(linked, 0, JSON.stringify(searched.content));
+          assert.equal(/read the resource linked/.test(textOf(searched)), links, 'the text offers the links only when they are there');
         } finally {
           raw.close();
         }

@@ -166,6 +166,17 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     );
   });
 
+  it('says which files are not in the store when a search restricted to them finds nothing, not "not covered"', async () => {
+    const result = await tool(session, ToolNames.search, {
+      store: 'handbook',
+      query: 'cache entries shard',
+      file_ids: [fileId, 'file-doesnotexist'],
+    });
+    assert.equal(result.isError, true, textOf(result));
+    assert.match(textOf(result), new RegExp(`Not in the vector store "handbook" .*: ${fileId}, file-doesnotexist\\.`));
+    assert.doesNotMatch(textOf(result), /do not cover/);
+  });
+
   it('sends the file restriction under the field DOCCHAT_FILE_IDS_FIELD names', async () => {
     // A proxy in front of the backend records each search body and renames the configured field
     // to the backend's own `file_ids`.
@@ -242,6 +253,12 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     const past = await tool(session, ToolNames.readFile, { store: 'design-docs', file_id: longFileId, page: one.pages + 1 });
     assert.equal(past.isError, true);
     assert.match(textOf(past), new RegExp(`Page ${one.pages + 1} is past the end: the file has ${one.pages} pages`));
+  });
+
+  it('says a one-page file has "1 page" when asked for the second', async () => {
+    const past = await tool(session, ToolNames.readFile, { store: 'design-docs', file_id: fileId, page: 2 });
+    assert.equal(past.isError, true);
+    assert.match(textOf(past), /Page 2 is past the end: the file has 1 page of 10,000 characters\./);
   });
 
   it('reports a file that is not in the store as a tool error', async () => {

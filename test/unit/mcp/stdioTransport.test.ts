@@ -9,6 +9,9 @@ import {
   MAX_WAITING_REQUESTS,
 } from '../../../src/mcp/stdioTransport';
 
+/** What a client's `initialize` carries. */
+const INITIALIZE_PARAMS = '{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}';
+
 function harness() {
   const input = new PassThrough();
   const output = new PassThrough();
@@ -45,9 +48,9 @@ describe('MCP stdio transport', () => {
     const refused = await next();
     assert.equal((refused.error as { code: number }).code, -32600);
     assert.match((refused.error as { message: string }).message, /larger than 32 MB/);
-    input.write('{"jsonrpc":"2.0","id":7,"method":"initialize","params":{}}\n');
+    input.write(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    assert.deepEqual(received, [{ jsonrpc: '2.0', id: 7, method: 'initialize', params: {} }]);
+    assert.deepEqual(received, [{ jsonrpc: '2.0', id: 7, method: 'initialize', params: JSON.parse(INITIALIZE_PARAMS) }]);
     await transport.close();
   });
 
@@ -68,7 +71,7 @@ describe('MCP stdio transport', () => {
     const { input, transport, received, next } = harness();
     await transport.start();
     input.write('{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}\n');
-    input.write('{"jsonrpc":"2.0","id":"a","method":"initialize","params":{}}\n');
+    input.write(`{"jsonrpc":"2.0","id":"a","method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
     await new Promise<void>((resolve) => setImmediate(resolve));
     assert.equal(received.length, 1);
     await transport.send({ jsonrpc: '2.0', id: 'a', result: {} } as never);
@@ -82,11 +85,11 @@ describe('MCP stdio transport', () => {
   it('serves a client whose first initialize was refused once a retried one is answered', async () => {
     const { input, transport, received, next } = harness();
     await transport.start();
-    input.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
+    input.write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
     await new Promise<void>((resolve) => setImmediate(resolve));
     await transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad params' } } as never);
     await next();
-    input.write('{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}\n');
+    input.write(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
     await new Promise<void>((resolve) => setImmediate(resolve));
     await transport.send({ jsonrpc: '2.0', id: 2, result: {} } as never);
     await next();
@@ -109,10 +112,69 @@ describe('MCP stdio transport', () => {
     await transport.close();
   });
 
+  it('answers the requests the server would drop unanswered, so they take no place among the running ones', async () => {
+    const { input, transport, received, next } = harness();
+    await transport.start();
+    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id: 0, result: {} } as never);
+    await next();
+    received.length = 0;
+    const malformed = [
+      ['{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', 1.5, JsonRpcErrors.invalidRequest],
+      ['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[1,2]}', 2, JsonRpcErrors.invalidParams],
+      ['{"jsonrpc":"2.0","id":3,"method":"ping","params":"x"}', 3, JsonRpcErrors.invalidParams],
+      ['{"jsonrpc":"2.0","id":4,"method":"tools/list","extra":true}', 4, JsonRpcErrors.invalidRequest],
+    ] as const;
+    // More of them than can run at once: were any taken as running, the valid request after them would wait.
+    for (let round = 0; round < MAX_RUNNING_REQUESTS; round++) {
+      for (const [line, id, code] of malformed) {
+        input.write(`${line}\n`);
+        const answer = await next();
+        assert.deepEqual([answer.id, (answer.error as { code: number }).code], [id, code], line);
+      }
+    }
+    input.write('{"jsonrpc":"2.0","id":99,"method":"tools/list"}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.deepEqual(received, [{ jsonrpc: '2.0', id: 99, method: 'tools/list' }]);
+    await transport.close();
+  });
+
+  it('answers params a method does not take with -32602, naming the field, before the server would call it an internal error', async () => {
+    const { input, transport, received, next } = harness();
+    await transport.start();
+    input.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
+    const init = await next();
+    assert.deepEqual([init.id, (init.error as { code: number }).code], [1, JsonRpcErrors.invalidParams]);
+    assert.match((init.error as { message: string }).message, /^Invalid params for initialize: params\.protocolVersion/);
+    input.write(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id: 2, result: {} } as never);
+    await next();
+    const cases = [
+      ['{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}', /resources\/read: params\.uri/],
+      ['{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":42}}', /resources\/read: params\.uri/],
+      ['{"jsonrpc":"2.0","id":5,"method":"resources/list","params":{"cursor":5}}', /resources\/list: params\.cursor/],
+    ] as const;
+    for (const [line, message] of cases) {
+      input.write(`${line}\n`);
+      const answer = await next();
+      assert.equal((answer.error as { code: number }).code, JsonRpcErrors.invalidParams, line);
+      assert.match((answer.error as { message: string }).message, message);
+    }
+    input.write('{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"docchat://x"}}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      received.map((m) => (m as { id: number }).id),
+      [2, 6],
+    );
+    await transport.close();
+  });
+
   it('hands the server a bounded number of requests, queues a bounded number, and answers the rest busy', async () => {
     const { input, transport, received, next } = harness();
     await transport.start();
-    input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
+    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
     await new Promise<void>((resolve) => setImmediate(resolve));
     await transport.send({ jsonrpc: '2.0', id: 0, result: {} } as never);
     await next();
