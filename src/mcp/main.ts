@@ -57,7 +57,16 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  if (config.l10nBundle) l10n.config({ fsPath: config.l10nBundle });
+  if (config.l10nBundle) {
+    // Translations that cannot be read (an extension folder replaced by an update) leave the answers in English, not the server down.
+    try {
+      l10n.config({ fsPath: config.l10nBundle });
+    } catch (error) {
+      log.warn(
+        `The translations in ${config.l10nBundle} cannot be read (${error instanceof Error ? error.message : String(error)}); answering in English.`,
+      );
+    }
+  }
   const version = extensionVersion();
   const waits = new BoundedWaits(config.maxWaitMs);
   const { documents, stop } = connect(config, version, waits, log);

@@ -218,6 +218,19 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     }
   });
 
+  it('serves in English when its translations cannot be read, saying so in its log', async () => {
+    const missing = path.join(os.tmpdir(), 'docchat-missing', 'bundle.l10n.de.json');
+    const english = await connect({ ...remoteEnv(), DOCCHAT_L10N_BUNDLE: missing });
+    try {
+      const result = await call(english, ToolNames.listStores);
+      assert.ok(!result.isError, textOf(result));
+      assert.match(textOf(result), /design-docs/);
+      assert.match(english.stderr(), /translations in .*bundle\.l10n\.de\.json cannot be read/);
+    } finally {
+      await english.close();
+    }
+  });
+
   it('says which store is not found, as a tool error', async () => {
     const result = await tool(session, ToolNames.search, { store: 'no-such-store', query: 'anything' });
     assert.equal(result.isError, true);
