@@ -58,6 +58,15 @@ function paramsProblem(message: Incoming): string | undefined {
 
 type RequestId = string | number;
 
+/** The first protocol revision without JSON-RPC batches. */
+const BATCHES_UNTIL = '2025-06-18';
+
+/** A batch being answered: the keys of its requests not answered yet, and the answers so far. */
+interface Batch {
+  readonly waiting: Set<string>;
+  readonly answers: JSONRPCMessage[];
+}
+
 interface Incoming {
   jsonrpc?: unknown;
   id?: unknown;
@@ -93,6 +102,12 @@ export class GuardedStdioTransport implements Transport {
   /** Requests waiting for a running one to finish, first come first served. */
   private waiting: Array<{ request: Incoming & { id: RequestId }; bytes: number }> = [];
   private waitingBytes = 0;
+  /** The protocol revision `initialize` agreed on, once answered. */
+  private revision: string | undefined;
+  /** The batches with requests not answered yet, by the `requestKey` of each such request. */
+  private readonly batches = new Map<string, Batch>();
+  /** The batch whose messages are being taken in: errors answered at once go into its answer. */
+  private collecting: Batch | undefined;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -112,8 +127,16 @@ export class GuardedStdioTransport implements Transport {
     const response = message as Incoming;
     if (this.initialize !== true && this.initialize !== false && response.id === this.initialize && 'result' in response) {
       this.initialize = true;
+      const agreed = (response.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      this.revision = typeof agreed === 'string' ? agreed : undefined;
     }
     if (response.method === undefined && isRequestId(response.id) && this.running.delete(requestKey(response.id))) this.startWaiting();
+    const batch = response.method === undefined && isRequestId(response.id) ? this.batches.get(requestKey(response.id)) : undefined;
+    if (batch) {
+      batch.answers.push(message);
+      this.settle(batch, requestKey(response.id as RequestId));
+      return;
+    }
     await this.write(message);
   }
 
@@ -130,6 +153,7 @@ export class GuardedStdioTransport implements Transport {
     this.waiting = [];
     this.waitingBytes = 0;
     this.running.clear();
+    this.batches.clear();
     this.onclose?.();
   };
 
@@ -187,6 +211,61 @@ export class GuardedStdioTransport implements Transport {
       );
       return;
     }
+    if (Array.isArray(value)) this.receiveBatch(value, bytes);
+    else this.handle(value, bytes);
+  }
+
+  /**
+   * A JSON-RPC batch: part of the protocol up to revision 2025-03-26 (which says a server MUST take
+   * one), removed from 2025-06-18 on. Its messages are taken one by one; their answers go back
+   * together, as one array, once every request of it is answered (none for notifications only).
+   */
+  private receiveBatch(messages: unknown[], bytes: number): void {
+    if (this.initialize !== true || this.revision === undefined || this.revision >= BATCHES_UNTIL) {
+      this.reject(
+        null,
+        JsonRpcErrors.invalidRequest,
+        this.initialize === true && this.revision !== undefined
+          ? `Invalid request: protocol revision ${this.revision} has no JSON-RPC batches; send one message per line.`
+          : `Invalid request: a JSON-RPC batch is taken only in a session of protocol revision 2024-11-05 or 2025-03-26, once initialized (initialize itself is never part of a batch).`,
+      );
+      return;
+    }
+    if (!messages.length) {
+      this.reject(null, JsonRpcErrors.invalidRequest, 'Invalid request: the batch is empty.');
+      return;
+    }
+    const batch: Batch = { waiting: new Set(), answers: [] };
+    for (const message of messages) {
+      const request = message as Incoming | null;
+      if (request && typeof request === 'object' && typeof request.method === 'string' && isRequestId(request.id)) {
+        const key = requestKey(request.id);
+        batch.waiting.add(key);
+        this.batches.set(key, batch);
+      }
+    }
+    this.collecting = batch;
+    try {
+      for (const message of messages) this.handle(message, bytes / messages.length);
+    } finally {
+      this.collecting = undefined;
+    }
+    if (!batch.waiting.size) this.flush(batch);
+  }
+
+  /** A request of `batch` is done with (answered, or cancelled: no answer); the batch goes out once all are. */
+  private settle(batch: Batch, key: string): void {
+    this.batches.delete(key);
+    batch.waiting.delete(key);
+    if (!batch.waiting.size && this.collecting !== batch) this.flush(batch);
+  }
+
+  private flush(batch: Batch): void {
+    if (!batch.answers.length) return;
+    void this.write(batch.answers).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  private handle(value: unknown, bytes: number): void {
     const message = (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined) as Incoming | undefined;
     const id = message && isRequestId(message.id) ? message.id : null;
     const isRequest = !!message && typeof message.method === 'string' && id !== null;
@@ -224,6 +303,10 @@ export class GuardedStdioTransport implements Transport {
         );
       }
       return; // notifications before initialization are dropped
+    }
+    if (this.collecting && isRequest && message.method === 'initialize') {
+      this.reject(id, JsonRpcErrors.invalidRequest, 'Invalid request: initialize is never part of a JSON-RPC batch.');
+      return;
     }
     // The latest `initialize` counts: a client may try again after one was refused.
     if (isRequest && message.method === 'initialize' && this.initialize !== true) this.initialize = id;
@@ -275,6 +358,8 @@ export class GuardedStdioTransport implements Transport {
     if (!isRequestId(id)) return true;
     const key = requestKey(id);
     const index = this.waiting.findIndex(({ request }) => requestKey(request.id) === key);
+    const batch = this.batches.get(key);
+    if (batch) this.settle(batch, key);
     if (index >= 0) {
       this.waitingBytes -= this.waiting.splice(index, 1)[0]!.bytes;
       return false;
@@ -291,9 +376,14 @@ export class GuardedStdioTransport implements Transport {
   }
 
   private reject(id: RequestId | null, code: number, message: string, data?: Record<string, unknown>): void {
-    void this.write({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } }).catch((error: unknown) =>
-      this.onerror?.(error instanceof Error ? error : new Error(String(error))),
-    );
+    const answer = { jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } } as const;
+    const batch = this.collecting;
+    if (batch) {
+      batch.answers.push(answer as unknown as JSONRPCMessage);
+      if (id !== null) this.settle(batch, requestKey(id));
+      return;
+    }
+    void this.write(answer).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
   }
 
   private write(message: unknown): Promise<void> {

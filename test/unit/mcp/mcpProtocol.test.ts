@@ -369,6 +369,40 @@ describe('MCP server: following hits, resources, protocol errors and generations
       });
     }
 
+    for (const revision of ['2025-03-26', '2025-11-25']) {
+      const batches = revision < '2025-06-18';
+      it(`${batches ? 'answers a JSON-RPC batch with one array' : 'refuses a JSON-RPC batch, naming the revision'} in a ${revision} session`, async () => {
+        const raw = new RawSession(env);
+        try {
+          raw.request(1, 'initialize', { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'batch', version: '1' } });
+          await raw.answer(1);
+          raw.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+          raw.write(
+            JSON.stringify([
+              { jsonrpc: '2.0', id: 10, method: 'tools/list' },
+              { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'x', progress: 1 } },
+              { jsonrpc: '2.0', id: 11, method: 'ping' },
+              { jsonrpc: '2.0', id: 12, method: 'tools/call', params: [1] },
+            ]),
+          );
+          if (!batches) {
+            const refused = await raw.answer(null);
+            assert.equal((refused.error as { code: number }).code, -32600);
+            assert.match((refused.error as { message: string }).message, new RegExp(`${revision} has no JSON-RPC batches`));
+            return;
+          }
+          const answers = (await raw.next((m) => Array.isArray(m))) as unknown as Array<Record<string, unknown>>;
+          assert.deepEqual(answers.map((a) => a.id).sort(), [10, 11, 12]);
+          const byId = new Map(answers.map((a) => [a.id, a]));
+          assert.ok(((byId.get(10)!.result as { tools: unknown[] }).tools.length ?? 0) >= 4);
+          assert.deepEqual(byId.get(11)!.result, {});
+          assert.equal((byId.get(12)!.error as { code: number }).code, -32602);
+        } finally {
+          raw.close();
+        }
+      });
+    }
+
     it('serves a client pinned to 2026-07-28 (server/discover, stateless requests): lists tools, searches and reads', async () => {
       const modern = await modernClient(env);
       try {

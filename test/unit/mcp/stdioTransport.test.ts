@@ -171,6 +171,62 @@ describe('MCP stdio transport', () => {
     await transport.close();
   });
 
+  it('takes a batch only in a 2024-11-05 or 2025-03-26 session: one array of answers once all its requests are answered', async () => {
+    const { input, transport, received, next } = harness();
+    await transport.start();
+    input.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');
+    assert.match(((await next()).error as { message: string }).message, /only in a session of protocol revision 2024-11-05 or 2025-03-26/);
+    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-03-26' } } as never);
+    await next();
+    received.length = 0;
+    input.write('[]\n');
+    assert.match(((await next()).error as { message: string }).message, /the batch is empty/);
+    input.write(
+      `[{"jsonrpc":"2.0","id":"a","method":"tools/list"},{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},{"jsonrpc":"2.0","id":"b","method":"tools/call","params":"x"},{"jsonrpc":"2.0","id":"c","method":"ping"},{"jsonrpc":"2.0","id":"d","method":"initialize","params":${INITIALIZE_PARAMS}}]\n`,
+    );
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      received.map((m) => (m as { id?: string; method: string }).id ?? (m as { method: string }).method),
+      ['a', 'notifications/roots/list_changed', 'c'],
+    );
+    // Nothing is written until both requests the server took are answered, in whatever order.
+    await transport.send({ jsonrpc: '2.0', id: 'c', result: {} } as never);
+    await transport.send({ jsonrpc: '2.0', id: 'a', result: { tools: [] } } as never);
+    const batch = (await next()) as unknown as Array<{ id: string; result?: unknown; error?: { code: number } }>;
+    assert.deepEqual(
+      batch.map((a) => [a.id, a.error?.code ?? 'result']),
+      [
+        ['b', JsonRpcErrors.invalidParams],
+        ['d', JsonRpcErrors.invalidRequest],
+        ['c', 'result'],
+        ['a', 'result'],
+      ],
+    );
+    // A batch of notifications only is answered with nothing; a cancelled request of a batch leaves it out.
+    input.write('[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]\n');
+    input.write('[{"jsonrpc":"2.0","id":"e","method":"tools/list"},{"jsonrpc":"2.0","id":"f","method":"ping"}]\n');
+    input.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"e"}}\n');
+    await transport.send({ jsonrpc: '2.0', id: 'f', result: {} } as never);
+    assert.deepEqual(await next(), [{ jsonrpc: '2.0', id: 'f', result: {} }]);
+    await transport.close();
+  });
+
+  it('refuses a batch in a session of 2025-06-18 or later, naming the revision', async () => {
+    const { input, transport, next } = harness();
+    await transport.start();
+    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25' } } as never);
+    await next();
+    input.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');
+    const refused = await next();
+    assert.deepEqual([refused.id, (refused.error as { code: number }).code], [null, JsonRpcErrors.invalidRequest]);
+    assert.match((refused.error as { message: string }).message, /2025-11-25 has no JSON-RPC batches/);
+    await transport.close();
+  });
+
   it('hands the server a bounded number of requests, queues a bounded number, and answers the rest busy', async () => {
     const { input, transport, received, next } = harness();
     await transport.start();
