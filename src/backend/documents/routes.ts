@@ -8,7 +8,7 @@ import type { RequestContext, Route } from '../http/router';
 import { fileObject, storeFileObject } from './model';
 import { parseListQuery } from './pagination';
 import type { DocumentsService } from './service';
-import { checkAttach, checkCreateStore, checkMetadata, checkMetadataUpdate, checkSearch } from './validation';
+import { checkAttach, checkCreateStore, checkMetadata, checkMetadataUpdate, checkSearch, checkStoreFileUpdate } from './validation';
 
 const STORE_FILE_STATUSES = ['in_progress', 'completed', 'failed', 'cancelled'];
 
@@ -26,9 +26,12 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
   return [
     // ---------------------------------------------------------------- vector stores
     route('POST', '/v1/vector_stores', 'createVectorStore', async (ctx) => {
-      const { name, metadata, expiresAfter } = checkCreateStore(await readJson(ctx.req));
+      const { name, metadata, expiresAfter, fileIds } = checkCreateStore(await readJson(ctx.req));
+      // OpenAI's file_ids: every file must exist before the store is made, so a wrong id leaves nothing half done.
+      for (const fileId of fileIds) service.getFile(fileId);
       const store = await service.createStore(name, metadata, expiresAfter);
-      sendJson(ctx.res, 200, service.storeObject(store));
+      for (const fileId of fileIds) await service.attachFile(store.id, fileId, undefined, false);
+      sendJson(ctx.res, 200, service.storeObject(service.getStore(store.id)));
     }),
     route('GET', '/v1/vector_stores', 'listVectorStores', async (ctx) => {
       sendJson(ctx.res, 200, service.listStores(parseListQuery(ctx.query)));
@@ -143,7 +146,7 @@ export function documentsRoutes(service: DocumentsService, maxUploadBytes: numbe
   }
 
   async function updateStoreFile(ctx: RequestContext): Promise<void> {
-    const metadata = checkMetadataUpdate(await readJson(ctx.req));
+    const metadata = checkStoreFileUpdate(await readJson(ctx.req));
     sendJson(ctx.res, 200, storeFileObject(await service.updateStoreFileMetadata(ctx.params.storeId!, ctx.params.fileId!, metadata)));
   }
 }

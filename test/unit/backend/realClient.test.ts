@@ -68,6 +68,64 @@ describe('embedded backend with the openai SDK as its client', function () {
     assert.equal(deletedStore.deleted, true);
   });
 
+  it("takes OpenAI's own names: file_ids at creation, attributes, attribute filters and a score threshold", async () => {
+    const upload = async (name: string, text: string) =>
+      documents.files.create({ file: await toFile(Buffer.from(text), name), purpose: 'assistants' });
+    const payroll = await upload('payroll.md', '# Payroll\n\nSalaries are paid on the 25th of each month.');
+    const travel = await upload('travel.md', '# Travel\n\nTravel expenses are paid back with the next salary.');
+    const store = await documents.vectorStores.create({ name: 'sdk-finance', file_ids: [payroll.id], chunking_strategy: { type: 'auto' } });
+    const first = await documents.vectorStores.files.poll(store.id, payroll.id, { pollIntervalMs: 10 });
+    assert.equal(first.status, 'completed');
+
+    const attached = await documents.vectorStores.files.createAndPoll(
+      store.id,
+      { file_id: travel.id, attributes: { team: 'travel', year: '2024' } },
+      { pollIntervalMs: 10 },
+    );
+    assert.equal(attached.status, 'completed');
+    await documents.vectorStores.files.update(payroll.id, { vector_store_id: store.id, attributes: { team: 'payroll', year: '2023' } });
+
+    const found = async (body: Omit<OpenAI.VectorStores.VectorStoreSearchParams, 'query'>) => {
+      const names: string[] = [];
+      for await (const hit of documents.vectorStores.search(store.id, { query: 'salary paid', ...body })) names.push(hit.filename);
+      return names.sort();
+    };
+    assert.deepEqual(await found({}), ['payroll.md', 'travel.md']);
+    assert.deepEqual(await found({ filters: { type: 'eq', key: 'team', value: 'payroll' } }), ['payroll.md']);
+    assert.deepEqual(await found({ filters: { type: 'gte', key: 'year', value: 2024 } }), ['travel.md']);
+    assert.deepEqual(
+      await found({
+        filters: {
+          type: 'or',
+          filters: [
+            { type: 'eq', key: 'team', value: 'nobody' },
+            { type: 'lt', key: 'year', value: 2024 },
+          ],
+        },
+      }),
+      ['payroll.md'],
+    );
+    const scores: number[] = [];
+    for await (const hit of documents.vectorStores.search(store.id, { query: 'salary paid' })) scores.push(hit.score);
+    const best = Math.max(...scores);
+    assert.ok(
+      scores.some((score) => score < best),
+      JSON.stringify(scores),
+    );
+    const above: number[] = [];
+    for await (const hit of documents.vectorStores.search(store.id, {
+      query: 'salary paid',
+      ranking_options: { score_threshold: best },
+      rewrite_query: false,
+    })) {
+      above.push(hit.score);
+    }
+    assert.deepEqual(
+      above,
+      scores.filter((score) => score >= best),
+    );
+  });
+
   it('pages through more stores than one page holds', async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 5; i++) ids.add((await documents.vectorStores.create({ name: `page-${i}` })).id);

@@ -137,6 +137,25 @@ describe('backend: vector store files', () => {
     assert.deepEqual((await t.docs('GET', `${path}/${first.json.id}`)).json.metadata, { owner: 'ben', team: 'ops' });
   });
 
+  it("refuses metadata and OpenAI's attributes together, and a chunking strategy it cannot honour, naming them", async () => {
+    const fileId = (await t.upload('both.md', 'both')).json.id;
+    const path = `/v1/vector_stores/${storeId}/files`;
+    const both = await t.docs('POST', path, { file_id: fileId, metadata: { a: '1' }, attributes: { a: '2' } });
+    assert.equal(both.status, 400);
+    assert.equal(both.json.error.param, 'attributes');
+    assert.match(both.json.error.message, /metadata or attributes/);
+    const fixed = await t.docs('POST', path, {
+      file_id: fileId,
+      chunking_strategy: { type: 'static', static: { max_chunk_size_tokens: 100 } },
+    });
+    assert.equal(fixed.status, 400);
+    assert.equal(fixed.json.error.param, 'chunking_strategy');
+    assert.match(fixed.json.error.message, /"auto"/);
+    assert.equal((await t.docs('GET', path)).json.data.length, 0, 'nothing attached by a refused request');
+    const none = await t.docs('PUT', `${path}/${fileId}`, {});
+    assert.equal(none.status, 400);
+  });
+
   it('is idempotent for an attached file and retries a failed one', async () => {
     const first = await t.ingest(storeId, 'a.md', 'hello');
     const again = await t.docs('POST', `/v1/vector_stores/${storeId}/files`, { file_id: first.json.id });

@@ -107,6 +107,23 @@ describe('backend: vector stores', () => {
     }
   });
 
+  it("attaches OpenAI's file_ids at creation, and creates nothing when one of them does not exist", async () => {
+    const fileId = (await t.upload('notes.md', '# Notes\n\nThe notes of the week.')).json.id;
+    const missing = await t.docs('POST', '/v1/vector_stores', { name: 'half', file_ids: [fileId, 'file-nothere'] });
+    assert.equal(missing.status, 404);
+    assert.match(missing.json.error.message, /file-nothere/);
+    const names = (await t.docs('GET', '/v1/vector_stores')).json.data.map((s: { name: string }) => s.name);
+    assert.ok(!names.includes('half'), names.join(', '));
+    const made = await t.docs('POST', '/v1/vector_stores', { name: 'whole', file_ids: [fileId, fileId] });
+    assert.equal(made.status, 200, made.text);
+    const done = await t.waitUntilProcessed(made.json.id, fileId);
+    assert.equal(done.json.status, 'completed');
+    assert.deepEqual(
+      (await t.docs('GET', `/v1/vector_stores/${made.json.id}/files`)).json.data.map((f: { id: string }) => f.id),
+      [fileId],
+    );
+  });
+
   it('refuses unknown fields and bodies that are not JSON objects', async () => {
     const unknown = await t.docs('POST', '/v1/vector_stores', { name: 'x', colour: 'red' });
     assert.equal(unknown.status, 400);
