@@ -1,8 +1,9 @@
 /**
  * The result of `docchat_search` as a model reads it. Many hosts hand the model the text content
  * alone, so each passage's line carries everything the next call needs: the file name to cite,
- * the score, and the arguments of `docchat_read_file` as JSON to copy. One `resource_link` per
- * file lets a host (VS Code since 1.105) offer the document and read it by URI. No `vscode` import.
+ * the score, and the arguments of `docchat_read_file` as JSON to copy. For clients of protocol
+ * revision 2025-06-18 and later, one `resource_link` per file lets a host (VS Code since 1.105)
+ * offer the document and read it by URI (earlier revisions have no such content). No `vscode` import.
  */
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import { withoutRepeats } from '../chatCore/snippet';

@@ -42,6 +42,7 @@ const CHECKED_PARAMS: Readonly<Record<string, keyof typeof specTypeSchemas>> = {
   'resources/list': 'ListResourcesRequest',
   'resources/templates/list': 'ListResourceTemplatesRequest',
   'resources/read': 'ReadResourceRequest',
+  'tools/list': 'ListToolsRequest',
 };
 
 /** Why a request's params are not what its method takes (the first problem), or undefined when they are. */
@@ -278,14 +279,16 @@ export class GuardedStdioTransport implements Transport {
     // The server drops a request its own schema refuses (an id of 1.5, params that are no object, a
     // field JSON-RPC does not have) without an answer, and its place would stay taken: answered here.
     if (isRequest && !isJSONRPCRequest(message)) {
-      const params = message.params as unknown;
-      const paramsAreObject = params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params));
+      const { params, ...rest } = message as Incoming & { params?: unknown };
+      // The params are what is wrong when the request is well formed without them (`_meta.progressToken: 1.5`).
+      const paramsAreObject =
+        params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params) && !isJSONRPCRequest(rest));
       this.reject(
         id,
         paramsAreObject ? JsonRpcErrors.invalidRequest : JsonRpcErrors.invalidParams,
         paramsAreObject
           ? 'Invalid request: a request has jsonrpc "2.0", an id that is a string or a whole number, a method and, optionally, params (an object), and no other field.'
-          : 'Invalid params: params must be an object.',
+          : 'Invalid params: params must be an object, with _meta (if any) as the protocol defines it.',
       );
       return;
     }

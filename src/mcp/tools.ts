@@ -83,6 +83,9 @@ function complete(text: string, structuredContent: Record<string, unknown>, extr
   return { content: [{ type: 'text', text }, ...extra], structuredContent };
 }
 
+/** How many of a search's file ids are looked up at once when it found nothing. */
+const FILE_CHECKS_AT_ONCE = 4;
+
 /** The first protocol revision with `resource_link` content: a client of an earlier one refuses a result holding one. */
 export const RESOURCE_LINKS_SINCE = '2025-06-18';
 
@@ -108,14 +111,21 @@ async function checkFilesInStore(
   signal: AbortSignal,
 ): Promise<void> {
   const missing: string[] = [];
-  for (const fileId of new Set(fileIds)) {
-    try {
-      await documents.retrieveVectorStoreFile(store.id, fileId, { signal });
-    } catch (error) {
-      if (!(error instanceof DocChatError && error.kind === 'not_found')) throw error;
-      missing.push(fileId);
-    }
+  const ids = [...new Set(fileIds)];
+  // A few at a time: the service's per-minute limits count each look-up.
+  for (let i = 0; i < ids.length; i += FILE_CHECKS_AT_ONCE) {
+    await Promise.all(
+      ids.slice(i, i + FILE_CHECKS_AT_ONCE).map(async (fileId) => {
+        try {
+          await documents.retrieveVectorStoreFile(store.id, fileId, { signal });
+        } catch (error) {
+          if (!(error instanceof DocChatError && error.kind === 'not_found')) throw error;
+          missing.push(fileId);
+        }
+      }),
+    );
   }
+  missing.sort((a, b) => ids.indexOf(a) - ids.indexOf(b));
   if (missing.length) {
     throw new ToolInputError(
       l10n.t(

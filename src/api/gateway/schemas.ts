@@ -98,9 +98,14 @@ export const inferenceRequestSchema = z.strictObject({
 });
 export type InferenceRequest = z.input<typeof inferenceRequestSchema>;
 
+/** A text to embed: an empty or blank one has no meaning to measure (OpenAI refuses an empty one too). */
+const embedText = z
+  .string({ error: 'input must be a string or a list of strings.' })
+  .refine((text) => text.trim().length > 0, { error: 'input must not hold an empty or blank text.' });
+
 export const embedRequestSchema = z.strictObject({
   model: nonEmpty('model'),
-  input: z.union([z.string(), z.array(z.string()).min(1, { error: 'input must contain at least one text.' })], {
+  input: z.union([embedText, z.array(embedText).min(1, { error: 'input must contain at least one text.' })], {
     error: 'input must be a string or a list of strings.',
   }),
   dimensions: positiveInt('dimensions').optional(),

@@ -19,6 +19,7 @@ import {
 } from '../../api/gateway/schemas';
 import { nullableOptionals, parseBody } from '../http/requestBody';
 import type { PlainMessage } from './extractive';
+import { LOCAL_CHAT_MODEL } from './models';
 
 export const MAX_EMBED_INPUTS = 2048;
 export const MAX_QUERY_CHARS = 10_000;
@@ -42,25 +43,30 @@ const chatBody = nullableOptionals(
   chatRequestSchema.extend({
     messages: serverMessages,
     max_tokens: inferenceRequestSchema.shape.max_tokens,
-    /** How many answers to generate; the gateway's models answer once (an upstream gets the field as sent). */
-    n: z
-      .number({ error: 'n must be a number.' })
-      .int({ error: 'n must be a whole number.' })
-      .min(1, { error: 'n must be at least 1.' })
-      .optional(),
-    stop: z
-      .union(
-        [stopSequence, z.array(stopSequence).max(MAX_STOP_SEQUENCES, { error: `stop may hold at most ${MAX_STOP_SEQUENCES} sequences.` })],
-        {
-          error: 'stop must be a string or a list of strings.',
-        },
-      )
-      .optional(),
     stream_options: z
       .looseObject({ include_usage: z.boolean({ error: 'stream_options.include_usage must be true or false.' }).nullish() })
       .optional(),
   }),
 ).loose();
+
+/**
+ * `n` and `stop` as `local-extractive` takes them (OpenAI's limits); a request for an upstream
+ * model forwards them as sent, for its server to judge (llama.cpp or vLLM take more stop sequences).
+ */
+const localOptions = z.looseObject({
+  /** How many answers to generate: `local-extractive` answers once (see respondLocal). */
+  n: z
+    .number({ error: 'n must be a number.' })
+    .int({ error: 'n must be a whole number.' })
+    .min(1, { error: 'n must be at least 1.' })
+    .nullish(),
+  stop: z
+    .union(
+      [stopSequence, z.array(stopSequence).max(MAX_STOP_SEQUENCES, { error: `stop may hold at most ${MAX_STOP_SEQUENCES} sequences.` })],
+      { error: 'stop must be a string or a list of strings.' },
+    )
+    .nullish(),
+});
 
 const inferenceBody = nullableOptionals(
   inferenceRequestSchema.extend({
@@ -68,10 +74,8 @@ const inferenceBody = nullableOptionals(
   }),
 ).loose();
 
-/** A text to embed: an empty one has no meaning to measure (OpenAI refuses it too). */
-const embedText = z
-  .string({ error: 'input must be a string or a list of strings.' })
-  .min(1, { error: 'input must not hold an empty text.' });
+/** A text to embed: the client's check (an empty or blank text has no meaning to measure). */
+const embedText = embedRequestSchema.shape.input.options[0];
 const embedBody = nullableOptionals(
   embedRequestSchema.extend({
     input: z.union(
@@ -140,14 +144,15 @@ function commonOptions(body: {
 export function checkChat(body: unknown): { model: string; messages: PlainMessage[] } & ChatOptions {
   const parsed = parseBody(chatBody, body);
   const messages = parsed.messages.map((m) => ({ role: m.role, content: textOf(m.content) }));
-  const stop = parsed.stop ?? [];
+  const local = parsed.model === LOCAL_CHAT_MODEL ? parseBody(localOptions, body) : { n: undefined, stop: undefined };
+  const stop = local.stop ?? [];
   return {
     model: parsed.model,
     messages,
     ...commonOptions(parsed),
     stop: typeof stop === 'string' ? [stop] : stop,
     includeUsage: parsed.stream_options?.include_usage !== false,
-    n: parsed.n ?? 1,
+    n: local.n ?? 1,
   };
 }
 

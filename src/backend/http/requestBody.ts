@@ -50,7 +50,8 @@ function codeOf(issue: Issue, sent: unknown): string {
     // A union left as it is (see closestIssue): no branch took the value's type.
     case 'invalid_union':
     case 'invalid_type':
-      return sent === undefined || sent === null ? 'missing_required_parameter' : 'invalid_type';
+      // A field left out (or null, "not set"); a null item of a list is a value of the wrong type.
+      return sent === undefined || (sent === null && typeof issue.path.at(-1) !== 'number') ? 'missing_required_parameter' : 'invalid_type';
     case 'too_small':
       if (issue.origin === 'number' || issue.origin === 'bigint') return 'out_of_range';
       if (issue.origin === 'array' || issue.origin === 'set') return Number(issue.minimum) === 1 ? 'empty_array' : 'array_too_short';

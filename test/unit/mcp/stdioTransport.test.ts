@@ -125,6 +125,7 @@ describe('MCP stdio transport', () => {
       ['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[1,2]}', 2, JsonRpcErrors.invalidParams],
       ['{"jsonrpc":"2.0","id":3,"method":"ping","params":"x"}', 3, JsonRpcErrors.invalidParams],
       ['{"jsonrpc":"2.0","id":4,"method":"tools/list","extra":true}', 4, JsonRpcErrors.invalidRequest],
+      ['{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"progressToken":1.5}}}', 5, JsonRpcErrors.invalidParams],
     ] as const;
     // More of them than can run at once: were any taken as running, the valid request after them would wait.
     for (let round = 0; round < MAX_RUNNING_REQUESTS; round++) {
@@ -155,6 +156,7 @@ describe('MCP stdio transport', () => {
       ['{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}', /resources\/read: params\.uri/],
       ['{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":42}}', /resources\/read: params\.uri/],
       ['{"jsonrpc":"2.0","id":5,"method":"resources/list","params":{"cursor":5}}', /resources\/list: params\.cursor/],
+      ['{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":5}}', /tools\/list: params\.cursor/],
     ] as const;
     for (const [line, message] of cases) {
       input.write(`${line}\n`);

@@ -157,7 +157,7 @@ describe('backend: search with OpenAI attribute filters, score threshold and rew
 
   it('orders numbers as numbers (9 < 2023) and joins filters with and/or', async () => {
     assert.deepEqual(await found({ type: 'gte', key: 'year', value: 2023 }), ['kubernetes.md', 'onboarding.md']);
-    assert.deepEqual(await found({ type: 'lt', key: 'year', value: '2023' }), ['postgres.md']);
+    assert.deepEqual(await found({ type: 'lt', key: 'year', value: 2023 }), ['postgres.md']);
     assert.deepEqual(
       await found({
         type: 'and',
@@ -217,7 +217,30 @@ describe('backend: search with OpenAI attribute filters, score threshold and rew
     assert.equal(nested.json.error.param, 'filters');
     assert.match(nested.json.error.message, /at most 8 levels/);
     let eight: unknown = { type: 'eq', key: 'team', value: 'people' };
-    for (let i = 0; i < 7; i++) eight = { type: 'and', filters: [eight] };
+    for (let i = 0; i < 8; i++) eight = { type: 'and', filters: [eight] };
     assert.deepEqual(await found(eight, 'engineers'), ['onboarding.md']);
+    const noValue = await t.docs('POST', `/v1/vector_stores/${storeId}/search`, {
+      query: 'x',
+      filters: { type: 'or', filters: [{ type: 'eq', key: 'team' }] },
+    });
+    assert.equal(noValue.status, 400);
+    assert.equal(noValue.json.error.param, 'filters.filters[0].value');
+    assert.match(noValue.json.error.message, /needs a value/);
+  });
+
+  it('compares a number filter as a number with every operator, and only with values written as numbers', async () => {
+    const cooking = ids['cooking.md']!;
+    const put = await t.docs('PUT', `/v1/vector_stores/${storeId}/files/${cooking}`, {
+      metadata: { price: '1.50', day: '2024-05-01', label: 'abc' },
+    });
+    assert.equal(put.status, 200, put.text);
+    const pasta = (filters: unknown) => found(filters, 'pasta');
+    assert.deepEqual(await pasta({ type: 'eq', key: 'price', value: 1.5 }), ['cooking.md']);
+    assert.deepEqual(await pasta({ type: 'in', key: 'price', value: [2, 1.5] }), ['cooking.md']);
+    assert.deepEqual(await pasta({ type: 'eq', key: 'price', value: '1.5' }), [], 'text compares as text');
+    assert.deepEqual(await pasta({ type: 'gt', key: 'label', value: 5 }), [], '"abc" is no number');
+    assert.deepEqual(await pasta({ type: 'ne', key: 'label', value: 5 }), ['cooking.md']);
+    assert.deepEqual(await pasta({ type: 'gt', key: 'day', value: 2024 }), [], 'a date is no number');
+    assert.deepEqual(await pasta({ type: 'gt', key: 'day', value: '2024-01-31' }), ['cooking.md'], 'ISO dates order as text');
   });
 });

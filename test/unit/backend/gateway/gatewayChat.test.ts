@@ -168,6 +168,7 @@ describe('backend: gateway chat with local-extractive', () => {
     assert.equal((await code({ model: 'local-extractive', messages: GROUNDED, stream: 'yes' })).code, 'invalid_type');
     assert.equal((await code({ model: 'local-extractive', messages: [] })).code, 'empty_array');
     assert.equal((await code({ model: 'local-extractive', messages: [{ role: 'user', content: 7 }] })).code, 'invalid_type');
+    assert.equal((await code({ model: 'local-extractive', messages: GROUNDED, stop: [null] })).code, 'invalid_type');
   });
 
   it('accepts OpenAI content parts', async () => {

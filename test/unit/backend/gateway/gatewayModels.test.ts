@@ -82,7 +82,10 @@ describe('backend: gateway models and embeddings (local)', () => {
     const error = async (body: Record<string, unknown>) => (await t.gw('POST', '/v1/embeddings', body)).json.error;
     const empty = await error({ model: 'local-hashing-embed', input: ['ok', ''] });
     assert.equal(empty.param, 'input[1]');
-    assert.match(empty.message, /empty text/);
+    assert.match(empty.message, /empty or blank text/);
+    const blank = await error({ model: 'local-hashing-embed', input: ' \n ' });
+    assert.equal(blank.param, 'input');
+    assert.match(blank.message, /empty or blank text/);
     const tokens = await error({ model: 'local-hashing-embed', input: [[1, 2, 3]] });
     assert.equal(tokens.code, 'invalid_type');
     assert.match(tokens.message, /list of strings/);

@@ -108,7 +108,8 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
       model: 'llama3',
       messages: [{ role: 'user', content: 'x' }],
       stream: true,
-      stop: ['\n\n'],
+      // More than local-extractive takes (4): the upstream's server judges its own limits.
+      stop: ['\n\n', 'a', 'b', 'c', 'd'],
       n: 2,
       stream_options: { include_usage: false },
     });
@@ -117,7 +118,7 @@ describe('backend: upstream forwarding (fake OpenAI-compatible server)', () => {
       .map((e) => JSON.parse(e.data));
     assert.ok(chunks.length > 0 && chunks.every((c) => c.usage === undefined), reply.text);
     const forwarded = fake.requests.find((r) => r.path === '/v1/chat/completions')!.body as Record<string, unknown>;
-    assert.deepEqual(forwarded.stop, ['\n\n']);
+    assert.deepEqual(forwarded.stop, ['\n\n', 'a', 'b', 'c', 'd']);
     assert.equal(forwarded.n, 2);
     assert.deepEqual(forwarded.stream_options, { include_usage: false });
   });
