@@ -1,5 +1,5 @@
 /** Typed client of the documents service: vector stores, files, vector store files, search. */
-import { TimeoutError, ValidationError } from '../http/errors';
+import { ProtocolError, TimeoutError, ValidationError } from '../http/errors';
 import { encodeMultipart } from '../http/multipart';
 import type { CallOptions, ClientOptions } from '../http/options';
 import type { BodyLimit } from '../http/transport';
@@ -97,6 +97,13 @@ function segment(value: unknown, what: string): string {
   return encodeURIComponent(value);
 }
 
+/** A deletion the service answered with `deleted: false`: nothing was deleted, and the caller must not act as if it were. */
+function refusedDeletion(result: { deleted?: boolean } | undefined, what: string): void {
+  if (result?.deleted === false) {
+    throw new ProtocolError(`The documents service did not delete the ${what}: it answered "deleted": false.`);
+  }
+}
+
 export class DocumentsClient extends ServiceClient<DocumentsOperation> {
   private readonly skipOcrField: string;
   private readonly fileIdsField: string;
@@ -156,7 +163,10 @@ export class DocumentsClient extends ServiceClient<DocumentsOperation> {
 
   async deleteVectorStore(id: string, o?: CallOptions): Promise<void> {
     const path = `/v1/vector_stores/${segment(id, 'vector_store_id')}`;
-    await this.http.json(this.spec('deleteVectorStore', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+    refusedDeletion(
+      await this.http.json(this.spec('deleteVectorStore', 'DELETE', path, o), deletedSchema.optional(), 'deletion result'),
+      'vector store',
+    );
   }
 
   // ------------------------------------------------------------ files
@@ -191,7 +201,7 @@ export class DocumentsClient extends ServiceClient<DocumentsOperation> {
 
   async deleteFile(id: string, o?: CallOptions): Promise<void> {
     const path = `/v1/files/${segment(id, 'file_id')}`;
-    await this.http.json(this.spec('deleteFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+    refusedDeletion(await this.http.json(this.spec('deleteFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result'), 'file');
   }
 
   async retrieveFileContent(id: string, o?: CallOptions): Promise<Uint8Array> {
@@ -241,7 +251,10 @@ export class DocumentsClient extends ServiceClient<DocumentsOperation> {
 
   async deleteVectorStoreFile(storeId: string, fileId: string, o?: CallOptions): Promise<void> {
     const path = this.storeFilePath(storeId, fileId);
-    await this.http.json(this.spec('deleteVectorStoreFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result');
+    refusedDeletion(
+      await this.http.json(this.spec('deleteVectorStoreFile', 'DELETE', path, o), deletedSchema.optional(), 'deletion result'),
+      'file from the vector store',
+    );
   }
 
   /**

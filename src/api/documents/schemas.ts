@@ -233,24 +233,41 @@ export function normalizeLastError(value: unknown): string | null {
     const { message, code } = value as { message?: unknown; code?: unknown };
     if (typeof message === 'string' && message) return typeof code === 'string' && code ? `${message} (${code})` : message;
     if (typeof code === 'string' && code) return code;
-    return JSON.stringify(value);
+    // `{code: null, message: null}` (or `{}`) says there is no error.
+    const said = Object.values(value).some((v) => v !== null && v !== undefined && v !== '');
+    return said ? JSON.stringify(value) : null;
   }
   return String(value);
 }
 
-const timestamp = z.number().optional();
+/** An optional field of a response that a server may also send as `null` (Jackson, pydantic's `Optional`): absent. */
+function optionalOrNull<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+}
+
+/** Unix seconds; an ISO 8601 date (some servers' `created_at`) is read as the same instant, anything else as unknown. */
+const timestamp = z.preprocess((value) => {
+  if (typeof value === 'number' || value === undefined) return value;
+  if (typeof value === 'string') {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+  }
+  return undefined;
+}, z.number().optional());
+
+const count = optionalOrNull(z.number());
 
 export const fileCountsSchema = z.looseObject({
-  in_progress: z.number().optional(),
-  completed: z.number().optional(),
-  failed: z.number().optional(),
-  cancelled: z.number().optional(),
-  total: z.number().optional(),
+  in_progress: count,
+  completed: count,
+  failed: count,
+  cancelled: count,
+  total: count,
 });
 
 export const vectorStoreSchema = z.looseObject({
   id: z.string(),
-  object: z.string().optional(),
+  object: optionalOrNull(z.string()),
   name: z
     .string()
     .nullish()
@@ -258,15 +275,15 @@ export const vectorStoreSchema = z.looseObject({
   created_at: timestamp,
   expires_at: z.number().nullish(),
   metadata: responseMetadata,
-  status: z.string().optional(),
-  usage_bytes: z.number().optional(),
-  file_counts: fileCountsSchema.optional(),
+  status: optionalOrNull(z.string()),
+  usage_bytes: optionalOrNull(z.number()),
+  file_counts: optionalOrNull(fileCountsSchema),
 });
 export type VectorStore = z.infer<typeof vectorStoreSchema>;
 
 export const fileObjectSchema = z.looseObject({
   id: z.string(),
-  object: z.string().optional(),
+  object: optionalOrNull(z.string()),
   filename: z
     .string()
     .nullish()
@@ -274,25 +291,37 @@ export const fileObjectSchema = z.looseObject({
   url: z.string().nullish(),
   bytes: z.number().nullish(),
   created_at: timestamp,
-  purpose: z.string().optional(),
+  purpose: optionalOrNull(z.string()),
   metadata: responseMetadata,
 });
 export type FileObject = z.infer<typeof fileObjectSchema>;
 
-export const vectorStoreFileSchema = z.looseObject({
-  id: z.string(),
-  object: z.string().optional(),
-  vector_store_id: z.string().optional(),
-  created_at: timestamp,
-  /** `in_progress`, `completed`, `failed`, `cancelled`, or whatever else the service says. */
-  status: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? 'unknown'),
-  last_error: z.preprocess(normalizeLastError, z.string().nullable()),
-  metadata: responseMetadata,
-  usage_bytes: z.number().optional(),
-});
+/** OpenAI names a store file's metadata `attributes` (values may be numbers or booleans): read as its metadata when there is none. */
+function attributesAsMetadata(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const file = value as { metadata?: unknown; attributes?: unknown };
+  return (file.metadata === undefined || file.metadata === null) && file.attributes && typeof file.attributes === 'object'
+    ? { ...file, metadata: file.attributes }
+    : value;
+}
+
+export const vectorStoreFileSchema = z.preprocess(
+  attributesAsMetadata,
+  z.looseObject({
+    id: z.string(),
+    object: optionalOrNull(z.string()),
+    vector_store_id: optionalOrNull(z.string()),
+    created_at: timestamp,
+    /** `in_progress`, `completed`, `failed`, `cancelled`, or whatever else the service says. */
+    status: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? 'unknown'),
+    last_error: z.preprocess(normalizeLastError, z.string().nullable()),
+    metadata: responseMetadata,
+    usage_bytes: optionalOrNull(z.number()),
+  }),
+);
 export type VectorStoreFile = z.infer<typeof vectorStoreFileSchema>;
 
 export function listEnvelopeSchema<T extends z.ZodType>(item: T) {

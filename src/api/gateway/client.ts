@@ -40,7 +40,7 @@ import {
   type WebSearchResponse,
   webSearchResponseSchema,
 } from './schemas';
-import { deferredIterable, parseCompletionStream, toolCallDeltas } from './stream';
+import { deferredIterable, parseCompletionStream, wholeAnswerPart } from './stream';
 
 export interface GatewayClientOptions extends ClientOptions {
   /** Sent as `X-Project-Code` and `project_code`; blank means `NA`. */
@@ -186,32 +186,14 @@ export class GatewayClient extends ServiceClient<GatewayOperation> {
 
   private async *singleAnswer(response: Awaited<ReturnType<Transport['open']>>, spec: RequestSpec): AsyncGenerator<ChatStreamPart> {
     const value = await this.http.readJson(response, spec);
-    const details = { status: response.status, requestId: response.requestId };
-    const inference = inferenceResponseSchema.safeParse(value);
-    const chat = chatCompletionSchema.safeParse(value);
-    if (chat.success) {
-      const choice = chat.data.choices[0];
-      const toolCalls = toolCallDeltas(choice?.message?.['tool_calls']);
-      yield {
-        content: choice?.message?.content ?? choice?.text ?? '',
-        ...(toolCalls.length ? { toolCalls } : {}),
-        role: choice?.message?.role ?? 'assistant',
-        finishReason: choice?.finish_reason ?? 'stop',
-        ...(chat.data.usage ? { usage: chat.data.usage } : {}),
-        ...(chat.data.id ? { id: chat.data.id } : {}),
-        ...(chat.data.model ? { model: chat.data.model } : {}),
-      };
-    } else if (inference.success) {
-      yield {
-        content: inference.data.response,
-        role: 'assistant',
-        finishReason: 'stop',
-        ...(inference.data.usage ? { usage: inference.data.usage } : {}),
-        ...(inference.data.model ? { model: inference.data.model } : {}),
-      };
-    } else {
-      throw new ProtocolError('The gateway sent an answer in an unexpected shape.', details);
+    const part = wholeAnswerPart(value, { service: 'gateway', requestId: response.requestId });
+    if (!part) {
+      throw new ProtocolError('The gateway sent an answer in an unexpected shape.', {
+        status: response.status,
+        requestId: response.requestId,
+      });
     }
+    yield part;
   }
 
   // ------------------------------------------------------------ models

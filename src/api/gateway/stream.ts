@@ -40,6 +40,12 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Message content: a string, or a list of parts whose `text` is read (Mistral, OpenAI's content parts). */
+function contentText(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return text(value);
+  return value.map((part) => text(part) ?? text(asObject(part)?.text) ?? '').join('');
+}
+
 /** The tool calls of a delta or a whole message (`tool_calls` of the chat-completions format). */
 export function toolCallDeltas(value: unknown): ToolCallDelta[] {
   if (!Array.isArray(value)) return [];
@@ -68,7 +74,16 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
   const choice = asObject(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
   const delta = asObject(choice?.delta);
   const message = asObject(choice?.message) ?? asObject(chunk.message);
-  const content = text(delta?.content) ?? text(message?.content) ?? text(choice?.text) ?? text(chunk.response) ?? text(chunk.content) ?? '';
+  // A refusal (OpenAI's `refusal`, in place of content) is what the model said: shown as its answer.
+  const content =
+    contentText(delta?.content) ||
+    contentText(message?.content) ||
+    text(choice?.text) ||
+    text(chunk.response) ||
+    contentText(chunk.content) ||
+    text(delta?.refusal) ||
+    text(message?.refusal) ||
+    '';
   const role = text(delta?.role) ?? text(message?.role);
   let finishReason: string | null | undefined = choice && 'finish_reason' in choice ? (text(choice.finish_reason) ?? null) : undefined;
   const ndjsonDone = chunk.done === true;
@@ -114,7 +129,20 @@ function isErrorShape(chunk: Json): boolean {
   return !answers && (typeof chunk.message === 'string' || chunk.detail !== undefined || typeof chunk.error_description === 'string');
 }
 
-function errorFromPayload(data: string, source: StreamSource): StreamError {
+/**
+ * A whole JSON answer (a server that ignored `stream: true`) as one part, or the error it
+ * carries (`{"error": "model not found"}` with status 200 is Ollama's and LM Studio's way).
+ */
+export function wholeAnswerPart(value: unknown, source: Pick<StreamSource, 'service' | 'requestId'>): ChatStreamPart | undefined {
+  const chunk = asObject(value);
+  if (!chunk) return undefined;
+  if (isErrorShape(chunk)) throw errorFromPayload(JSON.stringify(chunk), source);
+  const { part } = normalizeChunk(chunk);
+  if (!part || (part.content === '' && !part.toolCalls && !('choices' in chunk) && !('response' in chunk))) return undefined;
+  return { ...part, role: part.role ?? 'assistant', finishReason: part.finishReason || 'stop' };
+}
+
+function errorFromPayload(data: string, source: Pick<StreamSource, 'service' | 'requestId'>): StreamError {
   const info = describeErrorBody(data, 'application/json');
   return new StreamError(info.message ?? `The ${source.service} reported an error while streaming.`, {
     requestId: source.requestId,
@@ -147,6 +175,8 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
   private finished = false;
   /** A finish reason or `[DONE]` was seen: ending the stream now is not a truncation. */
   private complete = false;
+  /** Set while the parser is handed the blank line a body ended without. */
+  private flushing = false;
   private failure: DocChatError | undefined;
   /** Parts handed out, and events that were neither a part nor an error. */
   private parts = 0;
@@ -252,8 +282,13 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     if (!this.finished && !this.failure) {
       if (!this.flushed) {
         this.flushed = true;
-        if (this.mode === 'sse') this.parser.reset({ consume: true });
-        else this.feedNdjson('', true);
+        // A last event without its blank line (the body ended right after it) is still an event;
+        // one cut in the middle (not JSON) is what a truncated stream leaves, not a protocol error.
+        if (this.mode === 'sse') {
+          this.flushing = true;
+          this.parser.feed('\n\n');
+          this.flushing = false;
+        } else this.feedNdjson('', true);
       }
       if (this.head < this.queue.length || this.failure) return; // handed out by next()
       if (!this.complete) {
@@ -277,6 +312,12 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
         result = await this.iterator.next();
       } catch (error) {
         source.body.destroy();
+        if (!this.idleFailure && this.complete) {
+          // The answer was whole (its finish reason came) when the connection broke: it stands.
+          this.ended = true;
+          if (this.head >= this.queue.length && !this.failure && !this.finished) this.finish();
+          return;
+        }
         throw this.idleFailure ?? (error instanceof DocChatError ? error : source.readError(error));
       } finally {
         this.reading = false;
@@ -347,6 +388,7 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     try {
       value = JSON.parse(data);
     } catch {
+      if (this.flushing) return;
       this.failure ??= new ProtocolError(`The ${this.source.service} sent a stream chunk that is not JSON.`, {
         requestId: this.source.requestId,
       });

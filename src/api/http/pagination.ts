@@ -42,7 +42,8 @@ export function toListPage<T extends { id?: string }>(envelope: {
 /**
  * Walks pages from `params`: forwards with `after = lastId`, or backwards with
  * `before = firstId` when the caller started with `before`. Stops when `has_more` is false,
- * a page is empty, or the cursor does not move (a server bug that would otherwise loop forever).
+ * a page is empty, or a page ends at a cursor already followed (a server that ignores the cursor
+ * or goes round, which would otherwise loop forever): that page is not yielded again.
  */
 export function paginate<T>(
   fetchPage: (params: ListParams, options: CallOptions) => Promise<ListPage<T>>,
@@ -56,13 +57,16 @@ export function paginate<T>(
     const seen = new Set<string>();
     for (;;) {
       const page = await fetchPage(current, options);
-      yield page;
-      if (!page.hasMore || page.data.length === 0) return;
       const cursor = backwards ? page.firstId : page.lastId;
-      if (!cursor || seen.has(cursor)) {
-        if (cursor) onStuck?.(cursor);
+      // A page ending at a cursor already followed is one already yielded (the server ignored the
+      // cursor, or went round): its items are not handed out twice.
+      if (cursor && seen.has(cursor)) {
+        onStuck?.(cursor);
         return;
       }
+      yield page;
+      if (!page.hasMore || page.data.length === 0) return;
+      if (!cursor) return;
       seen.add(cursor);
       current = backwards ? { ...params, before: cursor, after: undefined } : { ...params, after: cursor, before: undefined };
     }

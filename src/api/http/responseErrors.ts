@@ -89,7 +89,16 @@ export function describeErrorBody(text: string, contentType: string): BodyInfo {
     const msg = str(first?.msg);
     return { message: msg ? sentence(param ? `${param}: ${msg}` : msg) : undefined, param, html: false, malformed: false };
   }
-  const message = str(error) ?? str(record.message) ?? str(detail) ?? str(record.error_description);
+  // FastAPI's `detail` may be an object too (`{"detail": {"error": "…"}}`, `{"detail": {"message": "…"}}`), and ASP.NET's problem+json has `title`.
+  const inner = detail && typeof detail === 'object' ? (detail as Record<string, unknown>) : undefined;
+  const message =
+    str(error) ??
+    str(record.message) ??
+    str(detail) ??
+    str(inner?.message) ??
+    str(inner?.error) ??
+    str(record.error_description) ??
+    str(record.title);
   return { message: message ? sentence(message) : undefined, code: str(record.code), html: false, malformed: false };
 }
 
@@ -111,6 +120,16 @@ export function errorFromResponse(status: number, contentType: string, text: str
       ...details,
       hint: details.retryable ? 'Try again in a moment; if it persists, the service or a gateway in front of it is down.' : undefined,
     });
+  }
+  // A proxy's page for a refusal whose status says it all: the status is the reason, not the page.
+  if (info.html && status === 429) return tooManyRequests(ctx.service, ctx.retryAfterMs, details);
+  if (info.html && status === 413) {
+    return new ValidationError(
+      'request',
+      'request_too_large',
+      `The request is too large for the ${ctx.service} or a proxy in front of it (413).`,
+      details,
+    );
   }
   if (info.html) {
     return new ProtocolError(`The ${ctx.service} answered ${status} with a web page instead of API data.`, {

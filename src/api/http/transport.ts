@@ -8,7 +8,7 @@ import { abortedError, type Clock, systemClock } from './clock';
 import { createDispatcher, proxyHost } from './dispatcher';
 import { undici } from './undici';
 import { createProxyPolicy, isLoopback, type ProxyPolicy } from './proxyPolicy';
-import { AuthError, type DocChatError, ProtocolError, TimeoutError, ValidationError } from './errors';
+import { AuthError, DocChatError, ProtocolError, TimeoutError, ValidationError } from './errors';
 import type { ClientOptions, LogLevel, TransportOptions } from './options';
 import { RateLimiter } from './rateLimit';
 import { errorFromNetwork, errorFromResponse, provablyNotSent, type ErrorContext } from './responseErrors';
@@ -358,7 +358,8 @@ export class Transport {
         return { status, headers: response.headers, contentType, requestId, body: response.body, path: response.finalPath };
       }
 
-      const text = await readCapped(response.body, MAX_ERROR_BODY_BYTES).catch(() => '');
+      // A streamed request reads without undici's body timeout (an answer may pause): its error body gets the stream's idle bound.
+      const text = await readCapped(response.body, MAX_ERROR_BODY_BYTES, spec.bodyTimeoutMs === 0 ? this.streamIdleTimeoutMs : 0);
       const delay = retryDelay(retries, response.headers, this.options.random, Date.now());
       const error = this.cleanError(
         errorFromResponse(status, contentType, text, this.errorContext(response.finalPath, requestId, delay.serverSaid)),
@@ -400,7 +401,11 @@ export class Transport {
 
   /** Reads a 2xx body as JSON; an HTML page or malformed JSON is a ProtocolError. */
   async readJson(response: OpenResponse, spec: RequestSpec): Promise<unknown> {
-    const text = (await this.readBody(response, spec, (body) => this.readAllCapped(body, response, spec.bodyLimit))).toString('utf8');
+    // A streamed request reads without undici's body timeout (an answer may pause): a JSON answer to it gets the stream's idle bound.
+    const idleMs = spec.bodyTimeoutMs === 0 ? this.streamIdleTimeoutMs : 0;
+    const text = (await this.readBody(response, spec, (body) => this.readAllCapped(body, response, spec.bodyLimit, idleMs))).toString(
+      'utf8',
+    );
     const trimmed = text.trim();
     const details = { status: response.status, requestId: response.requestId };
     if (/text\/html/i.test(response.contentType) || /^<(!doctype|html|head|body)/i.test(trimmed)) {
@@ -422,6 +427,7 @@ export class Transport {
       return await read(response.body);
     } catch (raw) {
       if (spec.signal?.aborted) throw abortedError(spec.signal);
+      if (raw instanceof DocChatError) throw raw;
       throw this.cleanError(errorFromNetwork(raw, this.errorContext(response.path, response.requestId), this.timeouts(spec)));
     }
   }
@@ -431,6 +437,8 @@ export class Transport {
     body: OpenResponse['body'],
     response: Pick<OpenResponse, 'headers' | 'requestId' | 'status'>,
     limit?: BodyLimit,
+    /** Gives up (the stream's idle error) when no data arrives for this long; 0: undici's body timeout bounds it. */
+    idleMs = 0,
   ): Promise<Buffer> {
     const max = Math.min(this.maxResponseBytes, limit?.maxBytes ?? Infinity);
     const tooLarge = () =>
@@ -442,15 +450,25 @@ export class Transport {
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of body) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-      size += buffer.length;
-      if (size > max) {
-        discardBody(body);
-        throw tooLarge();
+    const stall = new IdleWatch(body, idleMs);
+    try {
+      for await (const chunk of body) {
+        stall.arm();
+        const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        size += buffer.length;
+        if (size > max) {
+          discardBody(body);
+          throw tooLarge();
+        }
+        chunks.push(buffer);
       }
-      chunks.push(buffer);
+    } catch (error) {
+      if (stall.stalled) throw this.streamIdleError(response.requestId);
+      throw error;
+    } finally {
+      stall.stop();
     }
+    if (stall.stalled) throw this.streamIdleError(response.requestId);
     // One chunk (a small body) needs no copy.
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
   }
@@ -501,17 +519,52 @@ function discardBody(body: OpenResponse['body']): void {
   body.destroy();
 }
 
-async function readCapped(body: OpenResponse['body'], maxBytes: number): Promise<string> {
+/** Destroys a body when no chunk arrives for `idleMs` after it starts or after `arm` (each chunk); 0 watches nothing. */
+class IdleWatch {
+  stalled = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly body: OpenResponse['body'],
+    private readonly idleMs: number,
+  ) {
+    this.arm();
+  }
+
+  arm(): void {
+    if (this.idleMs <= 0) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.stalled = true;
+      this.body.destroy();
+    }, this.idleMs);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** An error body, at most `maxBytes`: what arrived before it broke off, or before `idleMs` without data (0: no bound). */
+async function readCapped(body: OpenResponse['body'], maxBytes: number, idleMs = 0): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    chunks.push(buffer);
-    size += buffer.length;
-    if (size >= maxBytes) {
-      body.destroy();
-      break;
+  const stall = new IdleWatch(body, idleMs);
+  try {
+    for await (const chunk of body) {
+      stall.arm();
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      chunks.push(buffer);
+      size += buffer.length;
+      if (size >= maxBytes) {
+        body.destroy();
+        break;
+      }
     }
+  } catch {
+    // A body that broke off or stalled: the status and what arrived still make the error.
+  } finally {
+    stall.stop();
   }
   return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
 }

@@ -117,6 +117,8 @@ export class FileCatalog {
         return;
       }
       let after: string | undefined;
+      /** Cursors followed: a server that ignores `after` (or goes round) would otherwise be asked forever. */
+      const followed = new Set<string>();
       for (;;) {
         const page = await source.listFiles({ limit: after ? LIST_PAGE : FIRST_LIST_PAGE, ...(after ? { after } : {}) });
         // A refresh or another connection made this list stale: its names and the rest of it
@@ -129,9 +131,10 @@ export class FileCatalog {
         }
         this.pageListeners.forEach((listener) => listener());
         after = page.lastId ?? page.data.at(-1)?.id;
-        if (!page.hasMore || !after || page.data.length === 0) {
+        if (!page.hasMore || !after || page.data.length === 0 || followed.has(after)) {
           break;
         }
+        followed.add(after);
       }
       this.listed = true;
     })().finally(() => {

@@ -361,6 +361,109 @@ describe('streamed chat completions', () => {
     );
   });
 
+  it("gives the error a JSON answer to a stream carries (Ollama's and LM Studio's status-200 errors), not an empty answer", async () => {
+    for (const [body, message] of [
+      [{ error: "model 'm' not found" }, /model 'm' not found/],
+      [{ detail: 'Upstream unavailable' }, /Upstream unavailable/],
+      [{ error: { message: 'Rate limit', type: 'rate_limit' } }, /Rate limit/],
+    ] as const) {
+      server.reset();
+      server.on('POST', '/v1/chat/completions', (_r, res) => sendJson(res, 200, body));
+      const error = await rejects(collect(client.streamChatCompletion(request)), StreamError);
+      assert.match(error.message, message);
+    }
+    server.reset();
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendJson(res, 200, { unrelated: true }));
+    await rejects(collect(client.streamChatCompletion(request)), ProtocolError);
+  });
+
+  it('reads content given as a list of parts, and a refusal as what the model said, streamed or whole', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) =>
+      sendJson(res, 200, {
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: {
+              role: 'assistant',
+              content: [
+                { type: 'text', text: 'Two ' },
+                { type: 'text', text: 'parts' },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    assert.equal(text(await collect(client.streamChatCompletion(request))), 'Two parts');
+    server.reset();
+    const refusal = "I'm sorry, I can't help with that.";
+    server.on('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(
+        res,
+        sseBody([
+          { id: 'r', choices: [{ index: 0, delta: { role: 'assistant', content: null, refusal: '' }, finish_reason: null }] },
+          { id: 'r', choices: [{ index: 0, delta: { refusal }, finish_reason: null }] },
+          { id: 'r', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+        ]),
+      ),
+    );
+    const parts = await collect(client.streamChatCompletion(request));
+    assert.equal(text(parts), refusal);
+    assert.equal(parts.find((p) => p.finishReason)?.finishReason, 'stop');
+  });
+
+  it('keeps a last event that ends the body without its blank line', async () => {
+    const lastWithoutBlank = `data: ${JSON.stringify(chatChunk('Hello'))}\n\ndata: ${JSON.stringify(chatChunk(' end', { finish_reason: 'stop' }))}\n`;
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, lastWithoutBlank));
+    const parts = await collect(client.streamChatCompletion(request));
+    assert.equal(text(parts), 'Hello end');
+    server.reset();
+    server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, `data: ${JSON.stringify(chatChunk('All'))}\n\ndata: [DONE]`));
+    assert.equal(text(await collect(client.streamChatCompletion(request))), 'All');
+  });
+
+  it('keeps an answer whose finish reason came before the connection broke', async () => {
+    // The connection breaks once the client has the finish reason (before usage and [DONE]).
+    let finishArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (finishArrived = resolve));
+    server.on('POST', '/v1/chat/completions', async (_r, res) => {
+      await sendChunked(res, sseBody([chatChunk('Hello'), chatChunk(undefined, { finish_reason: 'stop' })], { done: false }), {
+        end: false,
+      });
+      await arrived;
+      res.socket?.destroy();
+    });
+    const parts: ChatStreamPart[] = [];
+    for await (const part of client.streamChatCompletion(request)) {
+      parts.push(part);
+      if (part.finishReason) finishArrived();
+    }
+    assert.equal(text(parts), 'Hello');
+    assert.equal(parts.find((p) => p.finishReason)?.finishReason, 'stop');
+  });
+
+  it('times out a streamed request whose error body or JSON answer stops arriving, instead of waiting forever', async () => {
+    const idle = gatewayClient(server.url, { transport: { streamIdleTimeoutMs: 100 } });
+    try {
+      server.on('POST', '/v1/chat/completions', (_r, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"choices":[');
+      });
+      const stalled = await rejects(collect(idle.streamChatCompletion(request)), TimeoutError);
+      assert.match(stalled.message, /sent nothing for/);
+      server.reset();
+      server.on('POST', '/v1/chat/completions', (_r, res) => {
+        res.writeHead(500, { 'content-type': 'application/json', 'content-length': '200' });
+        res.write('{"error":{"message":"x"');
+      });
+      const failed = await rejects(collect(idle.streamChatCompletion(request)), ServerError);
+      assert.equal(failed.status, 500);
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('falls back to /v1/completions for streams too', async () => {
     server.on('POST', '/v1/completions', (_r, res) => sendChunked(res, standardStream));
     assert.equal(text(await collect(client.streamChatCompletion(request))), pieces.join(''));

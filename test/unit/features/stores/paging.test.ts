@@ -125,6 +125,30 @@ describe('tree paging and file names against the embedded backend', () => {
     assert.equal(lists, 2);
   });
 
+  it('stops listing files from a server that ignores the cursor, instead of asking for ever', async () => {
+    let lists = 0;
+    const catalog = new FileCatalog(() => ({
+      listFiles: async () => {
+        lists++;
+        return {
+          data: [
+            { id: 'file-1', object: 'file', filename: 'one.md', bytes: 1, created_at: 1, purpose: 'assistants' },
+            { id: 'file-2', object: 'file', filename: 'two.md', bytes: 1, created_at: 1, purpose: 'assistants' },
+          ],
+          firstId: 'file-1',
+          lastId: 'file-2',
+          hasMore: true,
+        } as never;
+      },
+      retrieveFile: async () => {
+        throw new Error('not asked');
+      },
+    }));
+    await catalog.ensure(['file-1', 'file-2']);
+    assert.equal(catalog.get('file-2')?.filename, 'two.md');
+    assert.equal(lists, 2, 'the first page, and the one that showed the cursor did not move');
+  });
+
   it('names a page of store files from the first page of the files list, without waiting for the rest', async () => {
     const newest = await backend.client.uploadFile({ filename: 'newest.md', data: encode('# Newest') });
     const pages: Array<string | undefined> = [];
