@@ -35,7 +35,14 @@ function harness() {
     while (!written.length) await new Promise<void>((resolve) => (wake = resolve));
     return written.shift()!;
   };
-  return { input, transport, received, next };
+  /** Sends `initialize` as request `id` and answers it with `result`, as the server would. */
+  const initialized = async (id: number, result: Record<string, unknown> = {}) => {
+    input.write(`{"jsonrpc":"2.0","id":${id},"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await transport.send({ jsonrpc: '2.0', id, result } as never);
+    await next();
+  };
+  return { input, transport, received, next, initialized };
 }
 
 describe('MCP stdio transport', () => {
@@ -83,16 +90,13 @@ describe('MCP stdio transport', () => {
   });
 
   it('serves a client whose first initialize was refused once a retried one is answered', async () => {
-    const { input, transport, received, next } = harness();
+    const { input, transport, received, next, initialized } = harness();
     await transport.start();
     input.write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
     await new Promise<void>((resolve) => setImmediate(resolve));
     await transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad params' } } as never);
     await next();
-    input.write(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await transport.send({ jsonrpc: '2.0', id: 2, result: {} } as never);
-    await next();
+    await initialized(2);
     input.write('{"jsonrpc":"2.0","id":3,"method":"tools/list"}\n');
     await new Promise<void>((resolve) => setImmediate(resolve));
     assert.equal(received.length, 3, 'served once the retried initialize was answered');
@@ -113,12 +117,9 @@ describe('MCP stdio transport', () => {
   });
 
   it('answers the requests the server would drop unanswered, so they take no place among the running ones', async () => {
-    const { input, transport, received, next } = harness();
+    const { input, transport, received, next, initialized } = harness();
     await transport.start();
-    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await transport.send({ jsonrpc: '2.0', id: 0, result: {} } as never);
-    await next();
+    await initialized(0);
     received.length = 0;
     const malformed = [
       ['{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', 1.5, JsonRpcErrors.invalidRequest],
@@ -142,16 +143,13 @@ describe('MCP stdio transport', () => {
   });
 
   it('answers params a method does not take with -32602, naming the field, before the server would call it an internal error', async () => {
-    const { input, transport, received, next } = harness();
+    const { input, transport, received, next, initialized } = harness();
     await transport.start();
     input.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
     const init = await next();
     assert.deepEqual([init.id, (init.error as { code: number }).code], [1, JsonRpcErrors.invalidParams]);
     assert.match((init.error as { message: string }).message, /^Invalid params for initialize: params\.protocolVersion/);
-    input.write(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await transport.send({ jsonrpc: '2.0', id: 2, result: {} } as never);
-    await next();
+    await initialized(2);
     const cases = [
       ['{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}', /resources\/read: params\.uri/],
       ['{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":42}}', /resources\/read: params\.uri/],
@@ -174,14 +172,11 @@ describe('MCP stdio transport', () => {
   });
 
   it('takes a batch only in a 2024-11-05 or 2025-03-26 session: one array of answers once all its requests are answered', async () => {
-    const { input, transport, received, next } = harness();
+    const { input, transport, received, next, initialized } = harness();
     await transport.start();
     input.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');
     assert.match(((await next()).error as { message: string }).message, /only in a session of protocol revision 2024-11-05 or 2025-03-26/);
-    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await transport.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-03-26' } } as never);
-    await next();
+    await initialized(0, { protocolVersion: '2025-03-26' });
     received.length = 0;
     input.write('[]\n');
     assert.match(((await next()).error as { message: string }).message, /the batch is empty/);
@@ -216,12 +211,9 @@ describe('MCP stdio transport', () => {
   });
 
   it('refuses a batch in a session of 2025-06-18 or later, naming the revision', async () => {
-    const { input, transport, next } = harness();
+    const { input, transport, next, initialized } = harness();
     await transport.start();
-    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await transport.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25' } } as never);
-    await next();
+    await initialized(0, { protocolVersion: '2025-11-25' });
     input.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');
     const refused = await next();
     assert.deepEqual([refused.id, (refused.error as { code: number }).code], [null, JsonRpcErrors.invalidRequest]);
@@ -230,12 +222,9 @@ describe('MCP stdio transport', () => {
   });
 
   it('hands the server a bounded number of requests, queues a bounded number, and answers the rest busy', async () => {
-    const { input, transport, received, next } = harness();
+    const { input, transport, received, next, initialized } = harness();
     await transport.start();
-    input.write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":${INITIALIZE_PARAMS}}\n`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await transport.send({ jsonrpc: '2.0', id: 0, result: {} } as never);
-    await next();
+    await initialized(0);
     received.length = 0;
     const total = MAX_RUNNING_REQUESTS + MAX_WAITING_REQUESTS + 2;
     for (let id = 1; id <= total; id++) input.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{}}\n`);
