@@ -245,14 +245,16 @@ function optionalOrNull<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
 }
 
-/** Unix seconds; an ISO 8601 date (some servers' `created_at`) is read as the same instant, anything else as unknown. */
+/** Unix seconds, also sent as text; an ISO 8601 date (some servers' `created_at`) is read as the same instant, anything else as unknown. */
 const timestamp = z.preprocess((value) => {
   if (typeof value === 'number' || value === undefined) return value;
-  if (typeof value === 'string') {
-    const ms = Date.parse(value);
-    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-  }
-  return undefined;
+  if (typeof value !== 'string' || !value.trim()) return undefined;
+  const textValue = value.trim();
+  if (/^\d+(?:\.\d+)?$/.test(textValue)) return Number(textValue);
+  // A date and time without a zone (Python's naive datetimes) is UTC, not this machine's time.
+  const zoned = /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(textValue) ? `${textValue}Z` : textValue;
+  const ms = Date.parse(zoned);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }, z.number().optional());
 
 const count = optionalOrNull(z.number());

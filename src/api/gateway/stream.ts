@@ -76,11 +76,11 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
   const message = asObject(choice?.message) ?? asObject(chunk.message);
   // A refusal (OpenAI's `refusal`, in place of content) is what the model said: shown as its answer.
   const content =
-    contentText(delta?.content) ||
-    contentText(message?.content) ||
-    text(choice?.text) ||
-    text(chunk.response) ||
-    contentText(chunk.content) ||
+    (contentText(delta?.content) ??
+      contentText(message?.content) ??
+      text(choice?.text) ??
+      text(chunk.response) ??
+      contentText(chunk.content)) ||
     text(delta?.refusal) ||
     text(message?.refusal) ||
     '';
@@ -138,8 +138,10 @@ export function wholeAnswerPart(value: unknown, source: Pick<StreamSource, 'serv
   if (!chunk) return undefined;
   if (isErrorShape(chunk)) throw errorFromPayload(JSON.stringify(chunk), source);
   const { part } = normalizeChunk(chunk);
-  if (!part || (part.content === '' && !part.toolCalls && !('choices' in chunk) && !('response' in chunk))) return undefined;
-  return { ...part, role: part.role ?? 'assistant', finishReason: part.finishReason || 'stop' };
+  // An answer with nothing in it (`{"response": ""}`) is an empty answer; anything else without text or tool calls is no answer.
+  const answers = 'choices' in chunk || 'response' in chunk;
+  if (!answers && (!part || (part.content === '' && !part.toolCalls))) return undefined;
+  return { content: '', ...part, role: part?.role ?? 'assistant', finishReason: part?.finishReason || 'stop' };
 }
 
 function errorFromPayload(data: string, source: Pick<StreamSource, 'service' | 'requestId'>): StreamError {
@@ -288,7 +290,11 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
           this.flushing = true;
           this.parser.feed('\n\n');
           this.flushing = false;
-        } else this.feedNdjson('', true);
+        } else {
+          this.flushing = true;
+          this.feedNdjson('', true);
+          this.flushing = false;
+        }
       }
       if (this.head < this.queue.length || this.failure) return; // handed out by next()
       if (!this.complete) {

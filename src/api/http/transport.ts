@@ -545,7 +545,7 @@ class IdleWatch {
   }
 }
 
-/** An error body, at most `maxBytes`: what arrived before it broke off, or before `idleMs` without data (0: no bound). */
+/** An error body, at most `maxBytes`; nothing when it broke off or sent no data for `idleMs` (0: no bound). */
 async function readCapped(body: OpenResponse['body'], maxBytes: number, idleMs = 0): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -562,7 +562,8 @@ async function readCapped(body: OpenResponse['body'], maxBytes: number, idleMs =
       }
     }
   } catch {
-    // A body that broke off or stalled: the status and what arrived still make the error.
+    // A body that broke off or stalled is cut JSON at best: the status alone makes the error.
+    return '';
   } finally {
     stall.stop();
   }

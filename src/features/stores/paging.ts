@@ -25,6 +25,8 @@ export class PagedList<T extends { id: string }> {
   private inFlight: Promise<void> | undefined;
   /** Bumped by reset(), so a page that arrives after a reset is dropped. */
   private epoch = 0;
+  /** Items prepended while the first page was on its way: newer than that page, so they go first. */
+  private early: T[] = [];
 
   constructor(
     private readonly fetchPage: PageFetcher<T>,
@@ -55,6 +57,7 @@ export class PagedList<T extends { id: string }> {
   reset(): void {
     this.epoch++;
     this._items = [];
+    this.early = [];
     this._hasMore = false;
     this._loaded = false;
     this.cursor = undefined;
@@ -71,15 +74,29 @@ export class PagedList<T extends { id: string }> {
     return true;
   }
 
-  /** Puts a new item first (newest-first order) or updates it when present. */
+  /**
+   * Puts a new item first (newest-first order) or updates it when present. Before the first page
+   * is loaded it waits for that page when one is on its way (the page was asked for before the
+   * item changed), and is left to the first load otherwise.
+   */
   prepend(item: T): void {
+    if (!this._loaded) {
+      if (this.inFlight) this.early = [item, ...this.early.filter((i) => i.id !== item.id)];
+      return;
+    }
     if (!this.update(item)) {
       this._items = [item, ...this._items];
     }
   }
 
+  /** Whether the loaded items hold `id`. */
+  has(id: string): boolean {
+    return this._items.some((i) => i.id === id);
+  }
+
   remove(id: string): void {
     this._items = this._items.filter((i) => i.id !== id);
+    this.early = this.early.filter((i) => i.id !== id);
   }
 
   private load(): Promise<void> {
@@ -93,9 +110,11 @@ export class PagedList<T extends { id: string }> {
       if (epoch !== this.epoch) {
         return;
       }
-      const known = new Set(this._items.map((i) => i.id));
+      const early = this._loaded ? [] : this.early;
+      this.early = [];
+      const known = new Set([...early, ...this._items].map((i) => i.id));
       // Items created between two pages may shift the list; never show one twice.
-      this._items = [...this._items, ...page.data.filter((i) => !known.has(i.id))];
+      this._items = [...early, ...this._items, ...page.data.filter((i) => !known.has(i.id))];
       this.cursor = page.lastId ?? page.data.at(-1)?.id ?? this.cursor;
       this._hasMore = page.hasMore && page.data.length > 0;
       this._loaded = true;

@@ -411,13 +411,13 @@ export class StoresTreeProvider extends Disposable implements vscode.TreeDataPro
     }
     const isNew = !storeNode.fileNodes.has(file.id);
     const previous = storeNode.fileNodes.get(file.id)?.file.status;
-    if (storeNode.files.loaded) {
-      storeNode.files.prepend(file);
-    }
+    // A file the store's loaded list lacks (a list loaded while the file was being attached) changes the store's rows.
+    const joinsList = storeNode.files.loaded && !storeNode.files.has(file.id);
+    storeNode.files.prepend(file);
     const node = storeNode.nodeFor(file);
     node.info = this.catalog.get(file.id) ?? node.info;
     this.followIfNeeded(storeId, file);
-    this.refresh(isNew ? storeNode : node);
+    this.refresh(isNew || joinsList ? storeNode : node);
     if (previous && !isTerminalStatus(previous) && isTerminalStatus(file.status)) {
       // The store's file counts changed: refresh its tooltip in the background.
       this.client()

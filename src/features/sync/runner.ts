@@ -219,7 +219,9 @@ export async function runSync(o: RunOptions, unfinished?: Unfinished, attachedId
     try {
       await client.deleteVectorStoreFile(storeId, fileId, { signal });
     } catch (error) {
-      if (!/not found|404/i.test(message(error))) throw error;
+      // Gone already; or refused ("deleted": false): it stays attached and the next sync tries again.
+      if (/did not delete/.test(message(error))) o.log?.(`The service kept ${fileId} in the store: ${message(error)}`);
+      else if (!/not found|404/i.test(message(error))) throw error;
     }
     remaining.deleteVectorStoreFile--;
     // The file object was uploaded by a sync: without it, no orphan is left behind.

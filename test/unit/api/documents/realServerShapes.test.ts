@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { DocumentsClient } from '../../../../src/api/documents/client';
-import { ProtocolError, ValidationError } from '../../../../src/api/http/errors';
+import { AuthError, ProtocolError, ValidationError } from '../../../../src/api/http/errors';
 import { ScriptServer, sendJson } from '../../../support/servers/scriptServer';
 import { collect, documentsClient, rejects } from '../helpers';
 
@@ -42,6 +42,8 @@ describe('documents client: shapes of real servers', () => {
             metadata: null,
           },
           { id: 'vs_3', name: 'c', created_at: 'yesterday', file_counts: { completed: 2, failed: null } },
+          { id: 'vs_4', name: 'd', created_at: '2024-05-01T12:00:00.000000', metadata: {} },
+          { id: 'vs_5', name: 'e', created_at: '1714564800', metadata: {} },
         ],
         first_id: 'vs_1',
         last_id: 'vs_3',
@@ -55,6 +57,8 @@ describe('documents client: shapes of real servers', () => {
         ['vs_1', 1714564800, undefined, undefined],
         ['vs_2', 1714564800, undefined, undefined],
         ['vs_3', undefined, undefined, undefined],
+        ['vs_4', 1714564800, undefined, undefined],
+        ['vs_5', 1714564800, undefined, undefined],
       ],
     );
     assert.equal(stores[2]!.file_counts?.completed, 2);
@@ -121,5 +125,14 @@ describe('documents client: shapes of real servers', () => {
     });
     const tooLarge = await rejects(client.createVectorStore({ name: 'a' }), ValidationError);
     assert.match(tooLarge.message, /too large for the documents service or a proxy in front of it \(413\)/);
+  });
+
+  it('reads an error whose body broke off by its status', async () => {
+    server.once('GET', '/v1/vector_stores/vs_1', (_r, res) => {
+      res.writeHead(401, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"error":{"message":"Invalid');
+      setImmediate(() => res.socket?.destroy());
+    });
+    await rejects(client.retrieveVectorStore('vs_1'), AuthError);
   });
 });

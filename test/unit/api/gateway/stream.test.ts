@@ -423,6 +423,32 @@ describe('streamed chat completions', () => {
     assert.equal(text(await collect(client.streamChatCompletion(request))), 'All');
   });
 
+  it('calls an NDJSON stream cut in its last line incomplete, as an SSE one', async () => {
+    server.on('POST', '/v1/chat/completions', (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.end(`${JSON.stringify({ message: { role: 'assistant', content: 'Hel' }, done: false })}\n{"message":{"con`);
+    });
+    const error = await rejects(collect(client.streamChatCompletion(request)), StreamError);
+    assert.match(error.message, /ended the stream before the answer was complete/);
+  });
+
+  it('takes an empty one-piece answer as an empty answer', async () => {
+    for (const body of [
+      { response: '' },
+      { model: 'm', response: null },
+      { choices: [{ message: { content: '' }, finish_reason: null }] },
+    ]) {
+      server.reset();
+      server.on('POST', '/v1/chat/completions', (_r, res) => sendJson(res, 200, body));
+      const parts = await collect(client.streamChatCompletion(request));
+      assert.deepEqual(
+        parts.map((p) => [p.content, p.finishReason]),
+        [['', 'stop']],
+        JSON.stringify(body),
+      );
+    }
+  });
+
   it('keeps an answer whose finish reason came before the connection broke', async () => {
     // The connection breaks once the client has the finish reason (before usage and [DONE]).
     let finishArrived!: () => void;

@@ -92,6 +92,35 @@ describe('tree paging and file names against the embedded backend', () => {
     assert.ok(!list.items.some((s) => s.id === store.id));
   });
 
+  it('keeps a file attached while the first page of its store was on its way, first and in its newer state', async () => {
+    const store = await backend.client.createVectorStore({ name: 'racing' });
+    const file = await backend.client.uploadFile({ filename: 'racing.md', data: encode('# Racing') });
+    // The page is asked for before the attach and answered after it: it does not hold the file.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const list = new PagedList(
+      async (request) => {
+        const page = await backend.client.listVectorStoreFiles(store.id, request);
+        await held;
+        return page;
+      },
+      () => 10,
+    );
+    list.prepend({ id: 'file-before-any-load', status: 'completed' } as never);
+    const loading = list.ensureLoaded();
+    const attached = await backend.client.attachFile(store.id, { file_id: file.id });
+    list.prepend(attached);
+    list.prepend({ ...attached, status: 'completed' });
+    answer();
+    await loading;
+    assert.deepEqual(
+      list.items.map((f) => [f.id, f.status]),
+      [[file.id, 'completed']],
+      'the file once, in its newer state; nothing prepended before the load was asked for',
+    );
+    assert.equal(list.has(file.id), true);
+  });
+
   it('names store files from one files listing, and single retrievals for new files', async () => {
     const a = await backend.client.uploadFile({ filename: 'alpha.md', data: encode('# Alpha') });
     const b = await backend.client.uploadFile({ filename: 'beta.txt', data: encode('beta') });
