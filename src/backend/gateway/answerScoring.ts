@@ -1,6 +1,6 @@
 /**
  * Which units of the sources answer a question: BM25 over the units (each a document, the rarity
- * of a word taken from all the sources sent), times how much of the question's weight the unit
+ * of a word taken from all the sources sent, and from everyday English: `englishRarity`), times how much of the question's weight the unit
  * holds, times what the question asks for — steps for "how do I…", the sentence naming the
  * thing for "which…"/"what…", a number for "how many…", a reason for "why…". Earlier questions
  * of the conversation count for less than the last one, except for a question that leans on them
@@ -21,6 +21,7 @@
 import { matchRoot, namesItsSubject } from '../../common/terms';
 import { tokenize } from '../search/tokenize';
 import { OPENS_LOWER, type Unit } from './answerUnits';
+import { ENGLISH_COUNT_STEPS, ENGLISH_TOTAL_WORDS, ENGLISH_WORD_COUNTS } from './englishWordCounts';
 
 export type QuestionType = 'howTo' | 'quantity' | 'reason' | 'place' | 'choice' | 'other';
 
@@ -273,6 +274,45 @@ export function answerRoot(word: string): string {
 }
 const termsOf = (text: string) => rootsOf(tokenize(text));
 
+let englishCounts: Map<string, number> | undefined;
+
+/** How often everyday English uses each root (the counts of its words added), read from the table on first use. */
+function englishCountsByRoot(): Map<string, number> {
+  if (englishCounts) return englishCounts;
+  const counts = new Map<string, number>();
+  for (const line of ENGLISH_WORD_COUNTS.split('\n')) {
+    const [step, ...words] = line.split(' ');
+    const count = Math.exp(Number(step) / ENGLISH_COUNT_STEPS);
+    for (const word of words) for (const root of termsOf(word)) counts.set(root, (counts.get(root) ?? 0) + count);
+  }
+  englishCounts = counts;
+  return counts;
+}
+
+/**
+ * How rare a word (its root) is in everyday English, 0..1: the square root of ln(N / (count + 1))
+ * / ln(N) over the N words of SUBTLEX-US (englishWordCounts.ts). 1 for a word it does not hold or
+ * uses less than once per million words ("OCR", "Ollama", a product's name), about 0.85 for
+ * "folder", 0.75 for "file" and "instead", 0.65 for "turn" and "actually", 0.55 for "get".
+ *
+ * A word's rarity among the sources alone misleads the sentence choice, because the search sent
+ * them for the question's subject: in "How do I turn off OCR?" every source holds "OCR", so a
+ * sentence holding only "turn" ("posts the `turn`") outweighed the one about skipping OCR.
+ * Weighed by both, the subject keeps its weight and the question's everyday verbs and adverbs
+ * ("add", "get", "instead") lose some of theirs. The square root, because a list of film
+ * subtitles speaks of other things than a store's documents: without it ("turn" 0.42, "get"
+ * 0.3) the change measured about as well but a scan's noisy header that names "patient
+ * diagnosis" outweighed the clean sentence about the diagnosis (extractiveAnswers.test.ts).
+ * Measured (test/bench/answers.ts, docs/benchmarks.md): expected sentences quoted over DocChat's
+ * seven question sets 108 → 114 (the three written blind to the answerer 16 → 19 of 57); on
+ * MT-RAG (answers-public) ROUGE-1 F1 with DocChat's grounding −0.003 (tuning half) and +0.000
+ * (held out), the first quote from a relevant passage 53 → 57 of 332.
+ */
+export function englishRarity(root: string): number {
+  const count = englishCountsByRoot().get(root) ?? 0;
+  return Math.sqrt(Math.log(ENGLISH_TOTAL_WORDS / (count + 1)) / Math.log(ENGLISH_TOTAL_WORDS));
+}
+
 /**
  * How close together the question's words stand in a unit, 0 to 1: the distinct question words it
  * holds over the length of the shortest run of its words holding them all (1 when they stand side
@@ -368,7 +408,7 @@ export function scoreUnits(units: readonly Unit[], question: string, earlier: re
   for (const unit of units) for (const term of new Set(tokensOf.get(unit))) df.set(term, (df.get(term) ?? 0) + 1);
   const idf = (term: string) => {
     const n = df.get(term) ?? 0;
-    return Math.log(1 + (units.length - n + 0.5) / (n + 0.5));
+    return Math.log(1 + (units.length - n + 0.5) / (n + 0.5)) * englishRarity(term);
   };
   const weights = queryWeights(question, earlier, answerTerms(previousAnswer, df, units.length));
   if (!weights.size || !units.length) return [];

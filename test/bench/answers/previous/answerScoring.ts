@@ -20,13 +20,13 @@
  */
 import { matchRoot, namesItsSubject } from '../../../../src/common/terms';
 import { tokenize } from '../../../../src/backend/search/tokenize';
-import type { Unit } from './answerUnits';
+import { OPENS_LOWER, type Unit } from './answerUnits';
 
 export type QuestionType = 'howTo' | 'quantity' | 'reason' | 'place' | 'choice' | 'other';
 
 const HOW_TO = /\b(?:how\s+(?:do|can|could|should|would|to|does\s+one)|steps?\s+to|way\s+to|is\s+there\s+a\s+way)\b/i;
 const QUANTITY =
-  /\b(?:how\s+(?:many|much|long|often|big|large|fast|old)|what\s+(?:is|are)\s+the\s+(?:default|limit|maximum|minimum|size|number)|default|limit|maximum|minimum)\b/i;
+  /\b(?:how\s+(?:many|much|long|often|big|large|fast|old)|what\s+(?:is|are|was|were)\s+the\s+(?:default|limit|maximum|minimum|size|number|total|amount|price|cost|sum|count|rate|balance)|default|limit|maximum|minimum)\b/i;
 const REASON = /\b(?:why|what\s+for|reason)\b/i;
 const PLACE = /\b(?:where)\b/i;
 const CHOICE = /\b(?:which|what|who|name)\b/i;
@@ -334,7 +334,6 @@ export function namesNear(text: string, thing: string): boolean {
   return false;
 }
 
-const OPENS_LOWER_CASE = /^\p{Ll}/u;
 const CODE_SPANS = /`[^`\n]*`/g;
 
 /**
@@ -346,7 +345,7 @@ const CODE_SPANS = /`[^`\n]*`/g;
 export function startsMidSentence(unit: Pick<Unit, 'kind' | 'text' | 'listItem'>): boolean {
   if (unit.kind !== 'sentence' || unit.listItem) return false;
   const text = unit.text.trimStart();
-  if (OPENS_LOWER_CASE.test(text)) return true;
+  if (OPENS_LOWER.test(text)) return true;
   let depth = 0;
   for (const ch of text.replace(CODE_SPANS, ' ')) {
     if (ch === '(' || ch === '[') depth++;

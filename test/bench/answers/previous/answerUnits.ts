@@ -29,7 +29,7 @@ export interface Unit {
   labelled: boolean;
   /** The unit is a list item, or starts one. */
   listItem: boolean;
-  /** Words of the heading the unit is under. */
+  /** Words of the heading the unit is under, and of its source's title. */
   heading: string[];
   /** A list item under a heading that names a section of a list of changes ("Added", "[1.2.0]"). */
   changeEntry: boolean;
@@ -53,6 +53,8 @@ const SENTENCE_BOUNDARY = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx)\.)(?<=[.!?]["')\
 const MIN_SENTENCE_WORDS = 4;
 const MAX_CODE_CHARS = 600;
 const LABEL_START = /^(?:\*\*|__|`)[^*_`]/;
+/** A sentence that is only pictures (`![alt](path)`): their alt text describes a picture, it says nothing to quote. */
+const ONLY_IMAGES = /^(?:!\[[^\]\n]*\]\([^)\n]*\)\s*)+$/;
 /**
  * Line breaks written as HTML (`<br>`, `<br/>`, `<br />`): converters keep the lines of a table
  * cell apart with them. The chat renders no HTML, so quoted (and weighed) they are a space; in a
@@ -206,6 +208,41 @@ export function piecesOf(text: string): string[] {
   return pieces;
 }
 
+/**
+ * A block of lines this short at the median is a list of lines (an address, a receipt, a form's
+ * fields, a scan's header), not a paragraph wrapped to a width: wrapped prose runs to 60–100
+ * characters a line.
+ */
+const SHORT_LINE = 40;
+/** A line or sentence that opens in lower case: it carries on the text before it. */
+export const OPENS_LOWER = /^\p{Ll}/u;
+
+/**
+ * Whether a block's lines stand each on its own: at least three, at the median no longer than
+ * SHORT_LINE, and at most a third of them (after the first) carrying on the sentence of the line
+ * before by opening in lower case, as a narrow column of prose does. Joined into one paragraph, a
+ * receipt's "Cashier: Emily Rodriguez", "Store #0342" and "TOTAL $821.14" would be one sentence of
+ * a thousand characters.
+ */
+export function linesStandAlone(lines: readonly string[]): boolean {
+  const trimmed = lines.map((line) => line.trim()).filter(Boolean);
+  if (trimmed.length < 3) return false;
+  const lengths = trimmed.map((line) => line.length).sort((a, b) => a - b);
+  if (lengths[Math.floor((lengths.length - 1) / 2)]! > SHORT_LINE) return false;
+  const carried = trimmed.slice(1).filter((line) => OPENS_LOWER.test(line)).length;
+  return carried * 3 <= trimmed.length - 1;
+}
+
+/** Lines as they stand, a line that opens in lower case joined to the one before (a wrapped sentence). */
+export function lineGroups(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines.map((l) => l.trim()).filter(Boolean)) {
+    if (out.length && OPENS_LOWER.test(line)) out[out.length - 1] += ` ${line}`;
+    else out.push(line);
+  }
+  return out;
+}
+
 export function isRunOn(text: string): boolean {
   // Sentence punctuation ends a word ("report."), not a stray mark of a scan (" ; ").
   return text.length > RUN_ON_CHARS && !/[\p{L}\p{N})"'”’`][.!?;:](?=\s|$)/u.test(text);
@@ -241,10 +278,18 @@ export function sentences(paragraph: string): string[] {
   return out.filter((s) => s.length >= 3);
 }
 
-export function unitsOf(source: { n: number; text: string }): Unit[] {
+/** A file name's words, without its extension: "RECEIPT-2024_retail_purchase.md" → receipt, 2024, retail, purchase. */
+const titleWords = (title: string | undefined) => tokenize((title ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, ''));
+
+/**
+ * The units of a source. Its title (the file name) heads every unit, as the heading it is under
+ * does: "What was the total on the receipt?" names the file by "receipt", and asks for the total.
+ */
+export function unitsOf(source: { n: number; text: string; title?: string }): Unit[] {
   const out: Unit[] = [];
+  const title = titleWords(source.title);
   blocks(source.text).forEach((block, index) => {
-    const heading = tokenize(block.heading);
+    const heading = [...tokenize(block.heading), ...title];
     const changeEntry = block.listItem && isChangeSection(block.heading);
     const push = (unit: Omit<Unit, 'source' | 'position' | 'tokens' | 'heading' | 'changeEntry' | 'quality'>) => {
       const tokens = tokenize(unit.text);
@@ -254,11 +299,17 @@ export function unitsOf(source: { n: number; text: string }): Unit[] {
     const pushSentences = (lines: readonly string[], listItem: boolean) => {
       // A run-on of several lines (OCR of a scanned page, lines without punctuation) is split at its
       // line breaks: a line is closer to a sentence than the run of them.
-      const joined = sentences(lines.join('\n'));
-      const split = joined.some(isRunOn) && lines.length > 1 ? lines.flatMap((line) => sentences(line)) : joined;
+      // A block of short lines (`linesStandAlone`) is quoted line by line.
+      const joined = linesStandAlone(lines) ? undefined : sentences(lines.join('\n'));
+      const split = !joined
+        ? lineGroups(lines).flatMap((line) => sentences(line))
+        : joined.some(isRunOn) && lines.length > 1
+          ? lines.flatMap((line) => sentences(line))
+          : joined;
       split
         .flatMap((text) => piecesOf(text))
         .forEach((text, i) => {
+          if (ONLY_IMAGES.test(text)) return;
           push({ kind: 'sentence', text, block: index, labelled: LABEL_START.test(text), listItem: listItem && i === 0 });
         });
     };

@@ -1,8 +1,7 @@
 /**
- * The answer benchmarks' "previous": `local-extractive` as it answered before a block of short
- * lines (a receipt, a form) was quoted line by line, before the source's file name counted as the
- * heading of its units and before "what is the total…" asked for a quantity; kept unchanged with
- * answerScoring.ts and answerUnits.ts beside it, so one run measures both.
+ * The answer benchmarks' "previous": `local-extractive` as it answered before a word's rarity in
+ * everyday English counted in its sentence choice; kept unchanged with answerScoring.ts and
+ * answerUnits.ts beside it, so one run measures both.
  *
  * `local-extractive`: answers from the messages it is given, by extraction only.
  *

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { answer, answeredText, collectSources, parseMessage, type PlainMessage } from '../../../../src/backend/gateway/extractive';
 import {
   answerRoot,
   askedFor,
   closeness,
   codeShare,
+  englishRarity,
   leansOnConversation,
   namesNear,
   questionType,
@@ -252,6 +254,33 @@ describe('local-extractive: quotes that answer the question', () => {
       /several files at once, with a recent-first store picker\." \[1\]$/,
       'a question about changes still quotes the list of changes',
     );
+  });
+
+  it("weighs a question's everyday words less than its subject, which every source holds", () => {
+    // The search sent these for "OCR": among the sources it is the common word and "turn" the rare
+    // one, but in everyday English it is the other way round, and the subject decides.
+    const sources = [
+      'chat.md\nThe chat keeps its conversations per workspace. Each answer streams into the panel. The chat posts each turn to the panel. Sources are listed under the answer.',
+      'ocr.md\nOCR reads scanned pages and pictures. The engine runs on its own thread. OCR of a large scan takes a while. Four languages are shipped.',
+      'attach.md\nAttach Files asks which store to use. To attach a scan without OCR, choose Skip OCR when asked. The file is converted in the background.',
+    ];
+    const text = answer(grounded(sources, 'How do I turn off OCR?'));
+    assert.match(firstQuote(text), /choose Skip OCR when asked\." \[3\]$/, text);
+  });
+
+  it("a word's rarity in everyday English: 1 for words the list lacks, less for common ones, the same for each form", () => {
+    const rarity = (word: string) => englishRarity(answerRoot(word));
+    assert.equal(rarity('ocr'), 1);
+    assert.equal(rarity('docchat'), 1);
+    assert.ok(rarity('get') < rarity('turn') && rarity('turn') < rarity('folder') && rarity('folder') < 1, 'get < turn < folder < 1');
+    assert.ok(rarity('get') > 0);
+    assert.equal(rarity('saved'), rarity('save'));
+    assert.equal(rarity('folders'), rarity('folder'));
+  });
+
+  it('the English word counts are what scripts/englishWordCounts.mjs writes from the word list', async () => {
+    const { englishWordCountsModule, TARGET } = await import('../../../../scripts/englishWordCounts.mjs');
+    assert.equal(readFileSync(TARGET, 'utf8'), await englishWordCountsModule(), 'run `npm run english-word-counts`');
   });
 
   it('a follow-up with one word of its own takes its subject from the question before', () => {
