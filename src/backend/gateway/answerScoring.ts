@@ -292,21 +292,20 @@ function englishCountsByRoot(): Map<string, number> {
 /**
  * How rare a word (its root) is in everyday English, 0..1: the square root of ln(N / (count + 1))
  * / ln(N) over the N words of SUBTLEX-US (englishWordCounts.ts). 1 for a word it does not hold or
- * uses less than once per million words ("OCR", "Ollama", a product's name), about 0.85 for
- * "folder", 0.75 for "file" and "instead", 0.65 for "turn" and "actually", 0.55 for "get".
+ * uses less than once per million words ("OCR", "Ollama", a product's name), about 0.86 for
+ * "folder", 0.73 for "file" and "instead", 0.65 for "turn" and "actually", 0.55 for "get".
  *
  * A word's rarity among the sources alone misleads the sentence choice, because the search sent
  * them for the question's subject: in "How do I turn off OCR?" every source holds "OCR", so a
- * sentence holding only "turn" ("posts the `turn`") outweighed the one about skipping OCR.
- * Weighed by both, the subject keeps its weight and the question's everyday verbs and adverbs
- * ("add", "get", "instead") lose some of theirs. The square root, because a list of film
- * subtitles speaks of other things than a store's documents: without it ("turn" 0.42, "get"
- * 0.3) the change measured about as well but a scan's noisy header that names "patient
- * diagnosis" outweighed the clean sentence about the diagnosis (extractiveAnswers.test.ts).
- * Measured (test/bench/answers.ts, docs/benchmarks.md): expected sentences quoted over DocChat's
- * seven question sets 108 → 114 (the three written blind to the answerer 16 → 19 of 57); on
- * MT-RAG (answers-public) ROUGE-1 F1 with DocChat's grounding −0.003 (tuning half) and +0.000
- * (held out), the first quote from a relevant passage 53 → 57 of 332.
+ * sentence holding only "turn" outweighed the ones about OCR. Weighed by both, the subject keeps
+ * its weight and the question's everyday verbs and adverbs ("add", "get", "instead") lose some of
+ * theirs. The square root, because a list of film subtitles speaks of other things than a store's
+ * documents: without it ("turn" 0.42, "get" 0.3) the change measured about as well, but a scan's
+ * noisy header that names "patient diagnosis" outweighed the clean sentence about the diagnosis
+ * (extractiveAnswers.test.ts). Measured (test/bench/answers.ts, docs/benchmarks.md): expected
+ * sentences quoted over DocChat's seven question sets 108 → 114 (the three held-out sets 16 → 19
+ * of 57); on MT-RAG (answers-public) ROUGE-1 F1 with DocChat's grounding −0.003 (tuning half) and
+ * +0.000 (held out).
  */
 export function englishRarity(root: string): number {
   const count = englishCountsByRoot().get(root) ?? 0;
