@@ -1,17 +1,17 @@
 /**
- * Which units of the sources answer a question: BM25 over the units (each a document, the rarity
- * of a word taken from all the sources sent, and from everyday English: `englishRarity`), times how much of the question's weight the unit
- * holds, times what the question asks for — steps for "how do I…", the sentence naming the
- * thing for "which…"/"what…", a number for "how many…", a reason for "why…". Earlier questions
- * of the conversation count for less than the last one, except for a question that leans on them
- * ("and how do I change it?"), whose subject is theirs. The kind of text counts too: a passage
- * that is mostly numbers (tables of measurements) or a list of changes (a changelog's entries)
- * is weaker evidence than prose for a question that asks neither for a number nor for what
- * changed. Words are compared by their roots ("attached", "attaching" and "attach" are one; so
- * are "save" and "saved"), a sentence whose start a passage cut off weighs far less, and
- * a unit whose question words stand close together counts more than one that scatters them. A
- * "which X…" question asks for a name: a unit that names something (in code marks or bold) right
- * next to X ("the `local-extractive` model") counts more than one that only holds X. The
+ * Which units of the sources answer a question: BM25 over the units (each a document, the rarity of
+ * a word taken from all the sources sent, and from everyday English: `englishRarity`), times how
+ * much of the question's weight the unit holds, times what the question asks for — steps for "how
+ * do I…", the sentence naming the thing for "which…"/"what…", a number for "how many…", a reason
+ * for "why…". Earlier questions of the conversation count for less than the last one, except for a
+ * question that leans on them ("and how do I change it?"), whose subject is theirs. The kind of
+ * text counts too: a passage that is mostly numbers (tables of measurements) or a list of changes
+ * (a changelog's entries) is weaker evidence than prose for a question that asks neither for a
+ * number nor for what changed. Words are compared by their roots ("attached", "attaching" and
+ * "attach" are one; so are "save" and "saved"), a sentence whose start a passage cut off weighs far
+ * less, and a unit whose question words stand close together counts more than one that scatters
+ * them. A "which X…" question asks for a name: a unit that names something (in code marks or bold)
+ * right next to X ("the `local-extractive` model") counts more than one that only holds X. The
  * sources are numbered best first, which counts a little, and a source's first sentences count a
  * little more than its later ones: a passage tends to open with what it is about. The first quote
  * is chosen with one more rule (`withFirstQuote`): for a question that is not about code, a
