@@ -370,7 +370,9 @@ export class AnswerView {
             ? (progress?.text ?? toolLabels(tool).working)
             : phase === 'searching'
               ? l10n.t('Searching documents…')
-              : l10n.t('Generating…');
+              : phase === 'thinking'
+                ? l10n.t('Thinking…')
+                : l10n.t('Generating…');
       this.phase.append(icon('loading', 'codicon-modifier-spin'), ` ${label}`);
     }
     const fraction = phase ? progress?.fraction : undefined;

@@ -91,7 +91,8 @@ export interface StoreCatalogState {
 }
 
 /** `connecting`: the question waits for the connection DocChat is making, then is asked. */
-export type StreamPhase = 'connecting' | 'searching' | 'generating';
+/** `thinking`: a reasoning model is streaming its reasoning, which is not shown, before its answer. */
+export type StreamPhase = 'connecting' | 'searching' | 'thinking' | 'generating';
 
 // ---------------------------------------------------------------- host -> webview
 

@@ -19,7 +19,7 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
 const MIN_OVERLAP = 0.5;
 
 /** Where `line` is in `text` within `[from, to)`, its words matched across line breaks and indents. */
-function findWords(text: string, line: string, from: number, to: number): TextSpan | undefined {
+export function findWords(text: string, line: string, from: number, to: number): TextSpan | undefined {
   const parts = line.trim().split(/\s+/).filter(Boolean);
   if (!parts.length) return undefined;
   const pattern = new RegExp(parts.map(escapeRegExp).join('\\s+(?:>\\s*)?'), 'g');

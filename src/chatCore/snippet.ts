@@ -27,6 +27,12 @@ const EMPHASIS = new RegExp(
   'gu',
 );
 
+/** A link's or image's text: anything but brackets, or a bracketed run of it (one level). */
+const BRACKETED = String.raw`(?:[^[\]]|\[[^[\]]*\])*`;
+const IMAGE = new RegExp(String.raw`!\[(${BRACKETED})\]\([^)]*\)`, 'g');
+const IMAGE_REFERENCE = new RegExp(String.raw`!\[(${BRACKETED})\]\[[^\]]*\]`, 'g');
+const LINK = new RegExp(String.raw`\[(${BRACKETED})\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)`, 'g');
+
 /** One line of markdown as plain text. */
 function plainLine(line: string): string {
   const codes: string[] = [];
@@ -41,9 +47,10 @@ function plainLine(line: string): string {
     // Autolinks: the address itself.
     .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
     // Images and links: their text (an image's alt text); reference links and footnote marks too.
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/!\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-    .replace(/\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    // The text may hold brackets of its own, balanced ("…with the citation [1]…").
+    .replace(IMAGE, '$1')
+    .replace(IMAGE_REFERENCE, '$1')
+    .replace(LINK, '$1')
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
     .replace(/\[\^[^\]]+\]/g, '')
     // An image or link cut off by the end of the passage: its text.

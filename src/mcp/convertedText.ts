@@ -48,6 +48,19 @@ export class PagedText {
     return this.text.slice(starts[page - 1], starts[page] ?? this.text.length);
   }
 
+  /** The page (from 1) of `pageChars` characters that holds the code unit at `offset`. */
+  pageAt(pageChars: number, offset: number): number {
+    const starts = this.offsets(pageChars);
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  }
+
   private offsets(pageChars: number): number[] {
     let starts = this.starts.get(pageChars);
     if (starts) return starts;

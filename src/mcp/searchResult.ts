@@ -18,9 +18,31 @@ export interface SearchHit {
   readonly content: string;
 }
 
-/** What a model copies to read a hit's whole file: the arguments of `docchat_read_file`. */
-export function readFileArguments(hit: Pick<SearchHit, 'store_id' | 'file_id'>): string {
-  return JSON.stringify({ store: hit.store_id, file_id: hit.file_id });
+/** Words of a passage's line that `docchat_read_file` looks for as `near`. */
+const NEAR_WORDS = 12;
+const HEADING_OR_RULE = /^(?:#{1,6}\s|`{3,}|~{3,}|\|?\s*:?-{3,})/;
+
+/**
+ * The line of a passage that finds it in its file: the longest of its lines that is not a
+ * heading (a chunk may open with its section's heading, far above its own text), a fence or a
+ * table rule, cut to its first NEAR_WORDS words. Undefined for a passage of no such line.
+ */
+export function passageLine(content: string): string | undefined {
+  let best = '';
+  for (const raw of content.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.length > best.length && !HEADING_OR_RULE.test(line)) best = line;
+  }
+  return best ? best.split(/\s+/).slice(0, NEAR_WORDS).join(' ') : undefined;
+}
+
+/**
+ * What a model copies to read a hit in its file: the arguments of `docchat_read_file`, with the
+ * line that takes it to the page holding the passage.
+ */
+export function readFileArguments(hit: Pick<SearchHit, 'store_id' | 'file_id'> & { content?: string }): string {
+  const near = hit.content === undefined ? undefined : passageLine(hit.content);
+  return JSON.stringify({ store: hit.store_id, file_id: hit.file_id, ...(near ? { near } : {}) });
 }
 
 /** `links`: the result also holds a `resource_link` per file (clients of protocol revision 2025-06-18 and later). */
@@ -37,7 +59,7 @@ export function searchResultText(store: { id: string; name: string }, query: str
     .join('\n\n');
   return (
     `${hits.length} passage${hits.length === 1 ? '' : 's'} from ${where} matching "${query}", best first. ` +
-    'Cite the file names. To read a whole file, call docchat_read_file with the arguments after "read:"' +
+    'Cite the file names. To read a passage in its file, call docchat_read_file with the arguments after "read:" (they open the page holding it)' +
     (links ? ', or read the resource linked to the file.\n\n' : '.\n\n') +
     body
   );

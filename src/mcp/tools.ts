@@ -11,6 +11,8 @@ import type { DocumentsClient } from '../api/documents/client';
 import { LIMITS } from '../api/documents/schemas';
 import { DocChatError } from '../api/http/errors';
 import { searchPassages } from '../chatCore/grounding';
+import { locatePassage } from '../chatCore/passageLocate';
+import { findWords } from '../chatCore/quoteLocate';
 import { type DocumentsCatalog, MAX_LISTED } from './catalog';
 import { listedSchema } from './listedSchema';
 import { searchResourceLinks, searchResultText } from './searchResult';
@@ -58,6 +60,15 @@ const passageOutput = z.object({
   score: z.number(),
   content: z.string(),
 });
+
+/**
+ * Where `near` (a line of a search passage, or the passage) starts in a file's converted text: its
+ * words in order across line breaks and indents, else the passage as the source opener finds it
+ * (a chunk may open with its section's heading, far above its own text).
+ */
+export function textOffset(text: string, near: string): number | undefined {
+  return (findWords(text, near, 0, text.length) ?? locatePassage(text, near))?.start;
+}
 
 /**
  * A result for the model: readable text, and the structured content its output schema declares,
@@ -276,7 +287,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Read a file of a DocChat vector store',
       description:
-        'Reads the converted text (markdown) of one file of a vector store, one page of 10,000 characters at a time. Use it when a search passage is not enough and the whole document is needed; read page 1 first, then the next pages while has_more is true.',
+        'Reads the converted text (markdown) of one file of a vector store, one page of 10,000 characters at a time. Use it when a search passage is not enough: give near (a line of the passage) to read the page around it, or read page 1 first for the whole document, then the next pages while has_more is true.',
       inputSchema: listedSchema(
         z.object({
           store: storeInput,
@@ -286,7 +297,16 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
             .int({ error: 'page must be a whole number, 1 or more.' })
             .min(1, { error: 'page must be 1 or more.' })
             .optional()
-            .describe('Page to read, from 1 (default 1).'),
+            .describe('Page to read, from 1 (default 1, or the page holding near).'),
+          near: z
+            .string()
+            .trim()
+            .min(1, { error: 'near must not be empty: give a line of a search passage.' })
+            .max(LIMITS.query.max, { error: 'near must be at most 10,000 characters: a line of the passage is enough.' })
+            .optional()
+            .describe(
+              'Text of the file, such as a line of a docchat_search passage (its "near"): read the page that holds it instead of page 1. Ignored when page is given.',
+            ),
         }),
       ),
       outputSchema: listedSchema(
@@ -302,14 +322,15 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    run(async (args: { store: string; file_id: string; page?: number }, documents, signal) => {
+    run(async (args: { store: string; file_id: string; page?: number; near?: string }, documents, signal) => {
       const store = await findStore(documents, args.store, signal);
       const [content, name] = await Promise.all([
         deps.catalog.convertedText.read(documents, store.id, args.file_id, signal),
         fileNames.lookup(documents, args.file_id, signal),
       ]);
       const pages = content.pageCount(READ_PAGE_CHARS);
-      const page = args.page ?? 1;
+      const nearAt = args.page === undefined && args.near !== undefined ? textOffset(content.text, args.near) : undefined;
+      const page = args.page ?? (nearAt === undefined ? 1 : content.pageAt(READ_PAGE_CHARS, nearAt));
       if (page > pages) {
         throw new ToolInputError(
           pages === 1
@@ -319,7 +340,13 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       }
       const text = content.page(READ_PAGE_CHARS, page);
       const fileName = name ?? args.file_id;
-      const header = `${fileName} (file ${args.file_id} in the vector store "${store.name}", store id ${store.id}), page ${page} of ${pages}${page < pages ? `; read page ${page + 1} next` : ''}:`;
+      const found =
+        args.page !== undefined || args.near === undefined
+          ? ''
+          : nearAt === undefined
+            ? ' (the text given as near is not in the file: this is page 1)'
+            : ' (the page holding the text given as near)';
+      const header = `${fileName} (file ${args.file_id} in the vector store "${store.name}", store id ${store.id}), page ${page} of ${pages}${found}${page < pages ? `; read page ${page + 1} next` : ''}:`;
       return complete(`${header}\n\n${text}`, {
         store_id: store.id,
         store_name: store.name,

@@ -36,7 +36,7 @@ import { answer as answerPrevious } from './answers/previous/extractive';
 import { citedSources, citedStatements, sectionOf } from '../../src/chatCore/citations';
 import { quotedHeading } from '../../src/chatCore/quotedSection';
 import { locateQuote } from '../../src/chatCore/quoteLocate';
-import { locatePassage } from '../../src/features/search/passageLocate';
+import { locatePassage } from '../../src/chatCore/passageLocate';
 import { opensMidSentence, quotesOf } from './answersPublic/measures';
 import { repoRoot } from './lib/backendProcess';
 import { type BenchResult, main, progress, type Table } from './lib/report';

@@ -33,6 +33,12 @@ const WORDS = 400;
 /** The first answer to the long question holds after this word until the window closes its stream. */
 const SLOW_HOLD_AFTER = 40;
 const word = (i: number) => (i % 12 === 11 ? `word${i}.\n\n` : `word${i} `);
+const THINKING_QUESTION = 'Think first: how long are invoices kept?';
+const REASONING = 'The user asks about invoices. The policy says ten years.';
+const THOUGHT_ANSWER = 'Invoices are kept for ten years.';
+/** The reasoning model holds its answer until the test has seen "Thinking…": no race with a fast machine. */
+let releaseThought: () => void = () => undefined;
+const thoughtReleased = () => new Promise<void>((resolve) => (releaseThought = resolve));
 
 /** The gateway: its model list, a legacy model on the inference endpoint, and chat completions that stream slowly the first time. */
 async function startGateway(): Promise<ScriptServer> {
@@ -60,6 +66,22 @@ async function startGateway(): Promise<ScriptServer> {
     // The first answer to the long question is paced and then held open, so the window reloads
     // while it streams; every other answer comes at once.
     const messages = (req.json?.messages ?? []) as Array<{ content?: string }>;
+    if (messages[messages.length - 1]?.content === THINKING_QUESTION) {
+      // A reasoning model (llama.cpp's, vLLM's shape): its reasoning first, then, once released, its answer.
+      const released = thoughtReleased();
+      res.write(`data: ${JSON.stringify({ ...chatChunk('', { role: 'assistant' }), model: CHAT_MODEL })}\n\n`);
+      for (const piece of REASONING.split(/(?<= )/)) {
+        res.write(
+          `data: ${JSON.stringify({ id: 'think', model: CHAT_MODEL, choices: [{ index: 0, delta: { reasoning_content: piece }, finish_reason: null }] })}\n\n`,
+        );
+      }
+      await released;
+      if (res.destroyed) return;
+      res.write(`data: ${JSON.stringify({ ...chatChunk(THOUGHT_ANSWER), model: CHAT_MODEL })}\n\n`);
+      res.write(`data: ${JSON.stringify(chatChunk(undefined, { finish_reason: 'stop' }))}\n\n`);
+      res.end('data: [DONE]\n\n');
+      return;
+    }
     const slow = messages[messages.length - 1]?.content === LONG_QUESTION && longAnswers++ === 0;
     for (let i = 0; i < WORDS; i++) {
       if (res.destroyed || res.writableEnded) return;
@@ -159,6 +181,17 @@ describe('Chat panel against a scripted gateway (e2e)', function () {
     assert.equal(body.project_code, 'NA');
     assert.equal(body.stream, true);
     assert.equal(body.messages, undefined, 'no chat messages on the inference endpoint');
+  });
+
+  it('says "Thinking…" while a reasoning model reasons, then shows its answer without the reasoning', async () => {
+    await chat().locator('.model-select').selectOption(CHAT_MODEL);
+    const answer = await ask(THINKING_QUESTION);
+    await answer.locator('.phase').filter({ hasText: 'Thinking…' }).waitFor({ timeout: 60_000 });
+    await session.screenshot('reasoning model thinking');
+    releaseThought();
+    await finished(answer);
+    assert.equal((await answer.locator('.markdown-body').innerText()).trim(), THOUGHT_ANSWER);
+    assert.doesNotMatch(await answer.innerText(), /The user asks|Thinking…/);
   });
 
   it('shows an answer that was streaming when the window reloaded as interrupted, and Regenerate completes it', async () => {

@@ -15,6 +15,7 @@ import {
   seedDemoStore,
   treeRow,
   type VSCodeSession,
+  waitForWorkbench,
 } from '../support/harness';
 
 // The first half hour of a newcomer in Local mode with the demo store: a question asked while
@@ -254,5 +255,48 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
     assert.equal(await groups.count(), 2, 'no third group');
     assert.equal(await chatGroup.locator('.tab').count(), 1, "no source opened in the chat's group");
     assert.equal(await chatGroup.locator('.tab.active', { hasText: 'DocChat' }).count(), 1, 'the chat stays in view');
+  });
+
+  it('after a reload, Open Chat shows the chat in the tab it had behind another editor, not in a second DocChat tab', async () => {
+    const { page } = session;
+    await session.runCommand('View: Close All Editors');
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    chat = await chatWebviewFrame(page);
+    // Another editor in the chat's group hides the chat: VS Code restores its tab, not its webview.
+    await session.runCommand('File: New Untitled Text File');
+    const tabsByGroup = () =>
+      page
+        .locator('.editor-group-container')
+        .evaluateAll((groups) =>
+          groups.map((g) =>
+            [...g.querySelectorAll('.tab')].map(
+              (t) => `${(t.textContent ?? '').trim()}${t.classList.contains('active') ? ' (active)' : ''}`,
+            ),
+          ),
+        );
+    await pollUntil(tabsByGroup, (groups) => groups.length === 1 && groups[0]!.some((t) => /^Untitled-\d+ \(active\)$/.test(t)), {
+      what: 'the untitled editor over the chat',
+      timeoutMs: 30_000,
+    });
+    await session.runCommand('Developer: Reload Window');
+    await waitForWorkbench(page);
+    await pollUntil(tabsByGroup, (groups) => groups.flat().some((t) => /^DocChat\b/.test(t)), {
+      what: "the chat's tab restored after the reload",
+      timeoutMs: 90_000,
+    });
+    await session.runCommand(commandTitle('docchat.chat.open'));
+    chat = await chatWebviewFrame(page, 90_000);
+    const groups = await pollUntil(
+      tabsByGroup,
+      (all) => all.flat().filter((t) => /^DocChat\b/.test(t)).length === 1 && all.flat().includes('DocChat (active)'),
+      {
+        what: 'one DocChat tab, shown',
+        timeoutMs: 30_000,
+      },
+    );
+    await session.screenshot('chat reopened in its tab after a reload');
+    assert.equal(groups.length, 1, `the chat stays in its group: ${JSON.stringify(groups)}`);
+    const answer = await askInChat(chat, 'How do I search a vector store?');
+    await answerDone(chat, answer, 120_000);
   });
 });

@@ -190,6 +190,12 @@ export interface ToolCallDelta {
 /** One streamed delta, normalised from SSE chunks and NDJSON lines alike. */
 export interface ChatStreamPart {
   content: string;
+  /**
+   * What a reasoning model streams before its answer (`reasoning_content` of llama.cpp, vLLM and
+   * DeepSeek, `reasoning` of Ollama's and OpenRouter's OpenAI API, `thinking` of Ollama's own):
+   * never part of the answer; the chat says "Thinking…" while it arrives.
+   */
+  reasoning?: string;
   toolCalls?: ToolCallDelta[];
   role?: string;
   finishReason?: string | null;

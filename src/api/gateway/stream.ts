@@ -84,6 +84,12 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
     text(delta?.refusal) ||
     text(message?.refusal) ||
     '';
+  const reasoning =
+    text(delta?.reasoning_content) ||
+    text(delta?.reasoning) ||
+    text(message?.reasoning_content) ||
+    text(message?.reasoning) ||
+    text(message?.thinking);
   const role = text(delta?.role) ?? text(message?.role);
   let finishReason: string | null | undefined = choice && 'finish_reason' in choice ? (text(choice.finish_reason) ?? null) : undefined;
   const ndjsonDone = chunk.done === true;
@@ -93,13 +99,15 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
 
   const toolCalls = toolCallDeltas(delta?.tool_calls ?? message?.tool_calls);
   const part: ChatStreamPart = { content };
+  if (reasoning) part.reasoning = reasoning;
   if (toolCalls.length) part.toolCalls = toolCalls;
   if (role) part.role = role;
   if (finishReason !== undefined) part.finishReason = finishReason;
   if (usage?.success) part.usage = usage.data;
   if (typeof chunk.id === 'string') part.id = chunk.id;
   if (typeof chunk.model === 'string') part.model = chunk.model;
-  const meaningful = content !== '' || toolCalls.length > 0 || role !== undefined || !!finishReason || part.usage !== undefined;
+  const meaningful =
+    content !== '' || !!reasoning || toolCalls.length > 0 || role !== undefined || !!finishReason || part.usage !== undefined;
   return { part: meaningful ? part : undefined, done: ndjsonDone };
 }
 
@@ -108,7 +116,13 @@ export function normalizeChunk(chunk: Json): { part?: ChatStreamPart; done: bool
  * pieces are never merged: each carries its own index, id and piece of the arguments.
  */
 function isTextOnly(part: ChatStreamPart): boolean {
-  return part.role === undefined && !part.finishReason && part.usage === undefined && part.toolCalls === undefined;
+  return (
+    part.role === undefined &&
+    !part.finishReason &&
+    part.usage === undefined &&
+    part.toolCalls === undefined &&
+    part.reasoning === undefined
+  );
 }
 
 /** A chunk that says it is an error: `{error: …}`, or `type`, `object` or `status` "error". */
@@ -459,6 +473,7 @@ class CompletionStream implements AsyncIterableIterator<ChatStreamPart> {
     const delta = asObject(choice?.delta);
     const content = delta?.content;
     if (typeof content !== 'string' || content === '' || delta!.role !== undefined || delta!.tool_calls != null) return false;
+    if (delta!.reasoning_content != null || delta!.reasoning != null) return false;
     if (choice!.message !== undefined || choice!.finish_reason != null) return false;
     const last = this.queue[this.queue.length - 1]!;
     const id = typeof chunk.id === 'string' ? chunk.id : undefined;

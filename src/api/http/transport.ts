@@ -125,11 +125,17 @@ export class Transport {
     return this.config.service;
   }
 
-  /** The base URL without a trailing slash or `/v1` (the paths carry it). */
+  /**
+   * The base URL without a trailing slash or `/v1` on its path (the request paths carry it). Its
+   * query ("?api-version=2024-10-01", which gateways behind an API manager ask for) is kept and
+   * sent with every request; a fragment is never sent.
+   */
   private base(): URL {
     let url: URL;
     try {
-      url = new URL(this.config.baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, ''));
+      url = new URL(this.config.baseUrl.trim());
+      url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+      url.hash = '';
     } catch {
       throw new ValidationError(
         'baseUrl',
@@ -168,6 +174,8 @@ export class Transport {
   private url(path: string, query?: RequestSpec['query']): URL {
     const base = this.base();
     const url = new URL(base.pathname.replace(/\/+$/, '') + path, base.origin);
+    // The base URL's own parameters first; a request's parameter of the same name takes its place.
+    for (const [key, value] of base.searchParams) url.searchParams.append(key, value);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }

@@ -17,6 +17,8 @@ import { isAbortError } from '../../api/http/errors';
 
 interface StreamPart {
   content: string;
+  /** A reasoning model's reasoning, streamed before its answer: shown as "Thinking…", never as text. */
+  reasoning?: string;
   finishReason?: string | null;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
 }
@@ -247,12 +249,22 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
   let finishReason: string | undefined;
   /** Whether any text came: a stream that ends with none and no finish reason is an error. */
   let gotText = false;
+  /** Whether the answer's header says "Thinking…": a reasoning model reasons before its text. */
+  let thinking = false;
   try {
     for await (const part of stream) {
       if (signal.aborted) {
         break;
       }
+      if (part.reasoning && !gotText && !thinking) {
+        thinking = true;
+        yield { type: 'status', phase: 'thinking' };
+      }
       if (part.content) {
+        if (thinking) {
+          thinking = false;
+          yield { type: 'status', phase: 'generating' };
+        }
         gotText ||= part.content.trim() !== '';
         yield { type: 'delta', text: part.content };
       }

@@ -177,7 +177,16 @@ export class ChatController extends Disposable implements ChatPanelHandler {
       this.panel.reveal(preserveFocus);
       return this.panel;
     }
-    return this.adopt(ChatPanel.create(this.context.extensionUri, this, this.log, preserveFocus));
+    // A chat tab restored after a reload but never shown (it was behind another editor): the chat
+    // opens in its place, and that tab closes, instead of a second DocChat tab opening beside it.
+    const stale = ChatPanel.unrestoredTabs();
+    const panel = this.adopt(ChatPanel.create(this.context.extensionUri, this, this.log, preserveFocus, stale[0]?.group.viewColumn));
+    if (stale.length) {
+      void vscode.window.tabGroups
+        .close(stale, true)
+        .then(undefined, (error: unknown) => this.log.warn(`Could not close a restored chat tab: ${String(error)}`));
+    }
+    return panel;
   }
 
   /** A panel VS Code restored after a reload. */

@@ -30,13 +30,23 @@ export class ChatPanel extends Disposable {
   private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this._onDidDispose.event;
 
-  static create(extensionUri: vscode.Uri, handler: ChatPanelHandler, log: Logger, preserveFocus = false): ChatPanel {
+  /** `column`: where the chat goes; by default beside what is being read. */
+  static create(
+    extensionUri: vscode.Uri,
+    handler: ChatPanelHandler,
+    log: Logger,
+    preserveFocus = false,
+    column?: vscode.ViewColumn,
+  ): ChatPanel {
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       'DocChat',
       // Beside what is being read (code, a document, the walkthrough whose step opened it), which
       // stays in view; in the active group when that group is empty.
-      { viewColumn: vscode.window.tabGroups.activeTabGroup.activeTab ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus },
+      {
+        viewColumn: column ?? (vscode.window.tabGroups.activeTabGroup.activeTab ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active),
+        preserveFocus,
+      },
       webviewOptions(extensionUri),
     );
     return new ChatPanel(panel, extensionUri, handler, log);
@@ -60,6 +70,17 @@ export class ChatPanel extends Disposable {
       }),
     );
     panel.webview.html = renderChatHtml(panel.webview, extensionUri);
+  }
+
+  /**
+   * The chat's tabs that VS Code brought back after a reload but has not handed to DocChat yet: it
+   * revives a webview only when its tab is shown, so a chat hidden behind another editor stays a
+   * tab with nothing behind it until then.
+   */
+  static unrestoredTabs(): vscode.Tab[] {
+    return vscode.window.tabGroups.all.flatMap((group) =>
+      group.tabs.filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(CHAT_VIEW_TYPE)),
+    );
   }
 
   reveal(preserveFocus = false): void {

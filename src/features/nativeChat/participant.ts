@@ -173,7 +173,13 @@ export class DocChatParticipant {
       this.openLink(found[n - 1]!, label, { quotes: statement ? [statement] : [] }),
     );
     try {
+      let thinking = false;
       for await (const part of gateway.streamChatCompletion({ model, messages }, { signal })) {
+        if (part.reasoning && !thinking && !linked.answer) {
+          // A reasoning model reasons before it answers: its reasoning is not the answer.
+          thinking = true;
+          stream.progress(vscode.l10n.t('{0} is thinking…', model));
+        }
         if (part.content) {
           const shown = linked.push(part.content);
           if (shown) stream.markdown(this.trusted(shown));

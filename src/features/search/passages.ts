@@ -7,8 +7,9 @@ import { describeError } from '../../services/errors';
 import { ContextKeys } from '../../common/constants';
 import { realTimers } from '../../common/timers';
 import { HIGHLIGHT_MS, PassageHighlights, type QuoteFocus } from './highlights';
+import { locatePassage } from '../../chatCore/passageLocate';
 import type { TextSpan } from '../../chatCore/quoteLocate';
-import { highlightedSpans, locatePassage, PASSAGE_HIGHLIGHT, QUOTE_HIGHLIGHT } from './passageLocate';
+import { highlightedSpans, PASSAGE_HIGHLIGHT, QUOTE_HIGHLIGHT } from './passageLocate';
 import { sourceColumnFor, sourceOpenedIn } from './sourceColumn';
 
 export const PASSAGE_SCHEME = 'docchat';

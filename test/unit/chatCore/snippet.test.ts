@@ -36,6 +36,11 @@ describe('search snippets', () => {
         '検索 ベクトルストアを検索します。 Поиск по хранилищу.',
       ],
       ['an image cut off by the passage end', 'Intro ![The search quick', 'Intro The search quick'],
+      [
+        'an image or a link whose text holds brackets of its own',
+        '![The chat: an answer citing [1], and its source](media/chat.png) and [the `[n]` marks](docs/a.md) stay text',
+        'The chat: an answer citing [1], and its source and the [n] marks stay text',
+      ],
     ];
     for (const [what, markdown, plain] of cases) {
       it(what, () => assert.equal(plainText(markdown), plain));

@@ -165,7 +165,10 @@ describe('MCP server: following hits, resources, protocol errors and generations
       // Only the text, as many hosts give it to the model: the first hit's line names what to copy.
       const hitLine = text.split('\n').find((line) => line.startsWith('[1] '));
       assert.ok(hitLine, text);
-      assert.match(hitLine, /^\[1\] aurora\.md \(score \d\.\d\d\) · read: \{"store":"[^"]+","file_id":"[^"]+"\}$/);
+      assert.match(
+        hitLine,
+        /^\[1\] aurora\.md \(score \d\.\d\d\) · read: \{"store":"[^"]+","file_id":"[^"]+","near":"The aurora design doc says the cache holds 42 entries per shard\."\}$/,
+      );
       assert.ok(hitLine.includes(storeId), `the store id is on the hit's line: ${hitLine}`);
       const copied = JSON.parse(/read: (\{.*\})/.exec(hitLine)![1]!) as Record<string, unknown>;
       const read = (await client.callTool({ name: ToolNames.readFile, arguments: copied })) as CallToolResult;

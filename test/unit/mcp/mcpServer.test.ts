@@ -268,6 +268,50 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     assert.match(textOf(past), new RegExp(`Page ${one.pages + 1} is past the end: the file has ${one.pages} pages`));
   });
 
+  it("reads the page holding a search hit with the hit's read arguments; page 1 when near is not in the file; page wins over near", async () => {
+    const search = await tool(session, ToolNames.search, {
+      store: storeId,
+      query: 'Line 1800 of the long guide',
+      file_ids: [longFileId],
+      max_results: 1,
+    });
+    assert.ok(!search.isError, textOf(search));
+    const hit = (search.structuredContent as { results: Array<{ content: string }> }).results[0]!;
+    const hitLine = textOf(search)
+      .split('\n')
+      .find((line) => line.startsWith('[1] '))!;
+    const copied = JSON.parse(/read: (\{.*\})/.exec(hitLine)![1]!) as { near?: string };
+    assert.ok(copied.near && hit.content.includes(copied.near), `near is a line of the passage: ${hitLine}`);
+    const read = await tool(session, ToolNames.readFile, copied);
+    assert.ok(!read.isError, textOf(read));
+    const page = read.structuredContent as { page: number; pages: number; text: string };
+    assert.ok(page.page > 1, `the passage is past page 1 of the long guide: page ${page.page}`);
+    assert.ok(page.text.includes(copied.near!), 'the page read holds the passage');
+    assert.match(textOf(read), new RegExp(`page ${page.page} of ${page.pages} \\(the page holding the text given as near\\)`));
+    // A whole passage that opens with a heading line not next to its text (a chunk deep in a section) is found by its lines.
+    const chunk = '## Appendix of the long guide\nLine 2300 of the long guide.\nLine 2301 of the long guide.';
+    const whole = await tool(session, ToolNames.readFile, { store: storeId, file_id: longFileId, near: chunk });
+    const wholePage = whole.structuredContent as { page: number; text: string };
+    assert.ok(wholePage.page > 1 && wholePage.text.includes('Line 2300 of the long guide.'), `page ${wholePage.page}`);
+    // Its words across other line breaks and spaces are found too.
+    const spread = await tool(session, ToolNames.readFile, {
+      store: storeId,
+      file_id: longFileId,
+      near: 'Line   2400\nof the long guide.',
+    });
+    assert.ok((spread.structuredContent as { text: string }).text.includes('Line 2400 of the long guide.'));
+
+    const missing = await tool(session, ToolNames.readFile, { store: storeId, file_id: longFileId, near: 'words the guide never uses' });
+    assert.equal((missing.structuredContent as { page: number }).page, 1);
+    assert.match(textOf(missing), /the text given as near is not in the file: this is page 1/);
+    const both = await tool(session, ToolNames.readFile, { ...copied, page: 2 });
+    assert.equal((both.structuredContent as { page: number }).page, 2);
+    assert.doesNotMatch(textOf(both), /given as near/);
+    const long = await tool(session, ToolNames.readFile, { store: storeId, file_id: longFileId, near: 'x'.repeat(10_001) });
+    assert.equal(long.isError, true);
+    assert.match(textOf(long), /near must be at most 10,000 characters/);
+  });
+
   it('says a one-page file has "1 page" when asked for the second', async () => {
     const past = await tool(session, ToolNames.readFile, { store: 'design-docs', file_id: fileId, page: 2 });
     assert.equal(past.isError, true);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { searchResultText, type SearchHit } from '../../../src/mcp/searchResult';
+import { passageLine, readFileArguments, searchResultText, type SearchHit } from '../../../src/mcp/searchResult';
 
 const STORE = { id: 'vs_1', name: 'handbook' };
 const hit = (content: string): SearchHit => ({
@@ -26,5 +26,19 @@ describe('docchat_search result text', () => {
     const content = '```sh\nnpm test\nnpm test\n```\n\n| os | result |\n|---|---|\n| linux | works fine |\n| linux | works fine |';
     const text = searchResultText(STORE, 'test', [hit(content)]);
     assert.ok(text.endsWith(`\n${content}`), text);
+  });
+
+  it("names the passage's longest line that is not a heading, fence or table rule as near, cut to 12 words", () => {
+    const content =
+      '## A heading that is longer than any line of the passage below it\n```\n|---|---|---|---|---|---|---|---|---|---|\n' +
+      'Short line.\nThe rollback job restores the previous release of every service in the cluster within minutes.\n```';
+    assert.equal(passageLine(content), 'The rollback job restores the previous release of every service in the');
+    assert.equal(passageLine('# Only a heading\n\n'), undefined);
+    assert.deepEqual(JSON.parse(readFileArguments(hit('Run the "rollback" job.'))), {
+      store: STORE.id,
+      file_id: 'file_1',
+      near: 'Run the "rollback" job.',
+    });
+    assert.deepEqual(JSON.parse(readFileArguments(hit('## Rollback'))), { store: STORE.id, file_id: 'file_1' });
   });
 });

@@ -413,6 +413,54 @@ describe('streamed chat completions', () => {
     assert.equal(parts.find((p) => p.finishReason)?.finishReason, 'stop');
   });
 
+  it("keeps a reasoning model's reasoning out of the answer, as its own parts (llama.cpp, vLLM, Ollama's two APIs)", async () => {
+    const reasoningOf = (parts: ChatStreamPart[]) => parts.map((p) => p.reasoning ?? '').join('');
+    // llama.cpp's and vLLM's `reasoning_content`, then the answer, in one read.
+    server.once('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(
+        res,
+        sseBody([
+          { id: 'q', choices: [{ index: 0, delta: { role: 'assistant', content: null }, finish_reason: null }] },
+          { id: 'q', choices: [{ index: 0, delta: { reasoning_content: 'The user asks ' }, finish_reason: null }] },
+          { id: 'q', choices: [{ index: 0, delta: { reasoning_content: 'for a greeting.' }, finish_reason: null }] },
+          { id: 'q', choices: [{ index: 0, delta: { content: 'Hello', reasoning_content: null }, finish_reason: null }] },
+          { id: 'q', choices: [{ index: 0, delta: { content: ' there' }, finish_reason: 'stop' }] },
+        ]),
+      ),
+    );
+    // Ollama's OpenAI API: `reasoning`, with an empty content beside it.
+    server.once('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(
+        res,
+        sseBody([
+          { id: 'o', choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning: 'Short.' }, finish_reason: null }] },
+          { id: 'o', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }] },
+        ]),
+      ),
+    );
+    // Ollama's own NDJSON: `message.thinking`.
+    const ollama = [
+      { message: { role: 'assistant', content: '', thinking: 'Hmm.' }, done: false },
+      { message: { content: 'Yes' }, done: true },
+    ]
+      .map((c) => JSON.stringify(c))
+      .join('\n');
+    server.once('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, ollama, { contentType: 'application/x-ndjson' }));
+
+    const llama = await collect(client.streamChatCompletion(request));
+    assert.equal(text(llama), 'Hello there');
+    assert.equal(reasoningOf(llama), 'The user asks for a greeting.');
+    const firstText = llama.findIndex((p) => p.content !== '');
+    assert.ok(
+      llama.slice(0, firstText).some((p) => p.reasoning),
+      'the reasoning comes before the answer, in parts of its own',
+    );
+    const openai = await collect(client.streamChatCompletion(request));
+    assert.deepEqual([text(openai), reasoningOf(openai)], ['Hi', 'Short.']);
+    const native = await collect(client.streamChatCompletion(request));
+    assert.deepEqual([text(native), reasoningOf(native)], ['Yes', 'Hmm.']);
+  });
+
   it('keeps a last event that ends the body without its blank line', async () => {
     const lastWithoutBlank = `data: ${JSON.stringify(chatChunk('Hello'))}\n\ndata: ${JSON.stringify(chatChunk(' end', { finish_reason: 'stop' }))}\n`;
     server.on('POST', '/v1/chat/completions', (_r, res) => sendChunked(res, lastWithoutBlank));

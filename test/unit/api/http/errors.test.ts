@@ -243,6 +243,31 @@ describe('errors and the token', () => {
     await rejects(documentsClient('not a url').listVectorStores(), ValidationError);
   });
 
+  it("keeps the base URL's query on every request (a request's own parameter wins), drops its fragment, and logs only the path", async () => {
+    server.on('GET', '/gw/v1/vector_stores', (_r, res) => sendJson(res, 200, { object: 'list', data: [store], has_more: false }));
+    server.on('GET', '/gw/v1/vector_stores/vs_1', (_r, res) => sendJson(res, 200, store));
+    const record = recorder();
+    const client = documentsClient(`${server.url}/gw/v1/?api-version=2024-10-01&limit=7&key=s3cr3t#frag`, { record });
+    await client.retrieveVectorStore('vs_1');
+    await client.listVectorStores({ limit: 2 });
+    await client.close();
+    const [one, list] = server.requests;
+    assert.equal(one!.path, '/gw/v1/vector_stores/vs_1');
+    assert.deepEqual(
+      [...one!.query],
+      [
+        ['api-version', '2024-10-01'],
+        ['limit', '7'],
+        ['key', 's3cr3t'],
+      ],
+    );
+    assert.equal(list!.path, '/gw/v1/vector_stores');
+    assert.equal(list!.query.get('api-version'), '2024-10-01');
+    assert.deepEqual(list!.query.getAll('limit'), ['2'], "the request's own limit replaces the base URL's");
+    assert.ok(record.logs.length > 0, 'requests are logged');
+    for (const { message } of record.logs) assert.doesNotMatch(message, /s3cr3t|api-version|frag/, message);
+  });
+
   it('sends plain http:// to another host when allowInsecureHttp is set', async () => {
     server.on('GET', PATH, (_r, res) => sendJson(res, 200, store));
     // Every host name resolves to this machine, so nothing leaves 127.0.0.1.

@@ -273,6 +273,28 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     assert.ok(terminal.error.actions.includes('retry'));
   });
 
+  it('says "thinking" while a reasoning model reasons, then "generating" with its first text, and keeps the reasoning out of the answer', async () => {
+    const reasoning = (piece: string) => ({ id: 'r', choices: [{ index: 0, delta: { reasoning_content: piece }, finish_reason: null }] });
+    server.on('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(
+        res,
+        sseBody([
+          chatChunk('', { role: 'assistant' }),
+          reasoning('The sources say '),
+          reasoning('ten years.'),
+          chatChunk('Ten years [1].'),
+          chatChunk(undefined, { finish_reason: 'stop' }),
+        ]),
+      ),
+    );
+    const recorder = new Recorder();
+    await runAnswer(job(), deps(), recorder, new AbortController().signal);
+    assert.equal(recorder.text, 'Ten years [1].');
+    const phases = recorder.events.flatMap((e) => (e.kind === 'status' ? [e.phase] : e.kind === 'delta' ? ['text'] : []));
+    assert.deepEqual(phases.slice(phases.indexOf('thinking')), ['thinking', 'generating', 'text']);
+    assert.equal(recorder.assertOneTerminal().kind, 'done');
+  });
+
   it('keeps an empty answer that the model ended with a finish reason', async () => {
     server.on('POST', '/v1/chat/completions', (_req, res) =>
       sendChunked(res, sseBody([chatChunk(undefined, { finish_reason: 'length' })])),

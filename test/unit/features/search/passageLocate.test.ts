@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { locateQuote, type TextSpan } from '../../../../src/chatCore/quoteLocate';
-import { highlightedSpans, locatePassage } from '../../../../src/features/search/passageLocate';
+import { locatePassage } from '../../../../src/chatCore/passageLocate';
+import { highlightedSpans } from '../../../../src/features/search/passageLocate';
 
 const source = [
   'export function add(a: number, b: number): number {',

@@ -185,6 +185,17 @@ describe('chat webview', () => {
     assert.match(t.$('.phase')!.textContent ?? '', /Searching/);
   });
 
+  it('shows "Thinking…" while a reasoning model reasons, then "Generating…" with the answer, for screen readers too', () => {
+    const t = setup();
+    t.send(t.state(conversation([question, pending()])), { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
+    t.send({ type: 'streamStatus', requestId: 'r1', phase: 'thinking' });
+    const phase = t.$('.phase')!;
+    assert.match(phase.textContent ?? '', /Thinking…/);
+    assert.equal(phase.getAttribute('aria-live'), 'polite');
+    t.send({ type: 'streamStatus', requestId: 'r1', phase: 'generating' });
+    assert.match(t.$('.phase')!.textContent ?? '', /Generating…/);
+  });
+
   it('tells apart conversations with the same title by when they started and how many questions they hold, also for screen readers', () => {
     const t = setup();
     const same = 'How do I create a store?';
