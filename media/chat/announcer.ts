@@ -21,6 +21,11 @@ export class Announcer {
     if (this.mode === 'asTheyStream') this.say(text);
   }
 
+  /** A phase of the answer worth hearing while nothing else is said ("Thinking…"). */
+  status(text: string): void {
+    if (this.mode !== 'off') this.say(text);
+  }
+
   /** The answer ended: its whole text (when announced at the end) and how it ended. */
   end(answerText: string, ending: string | undefined): void {
     if (this.mode === 'whenDone') this.say(answerText);

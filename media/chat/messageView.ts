@@ -35,7 +35,7 @@ export interface ViewContext {
   /** Moves the focus to the model picker (an error that another model avoids). */
   chooseModel(): void;
   /** The panel's live region (says only what is new). */
-  announcer: Pick<Announcer, 'begin' | 'blocks' | 'end'>;
+  announcer: Pick<Announcer, 'begin' | 'blocks' | 'status' | 'end'>;
   /** Asks for `view.render()` in the next animation frame (once, however often it is asked). */
   requestRender(view: AnswerView): void;
 }
@@ -220,7 +220,15 @@ export class AnswerView {
       this.renderer.finish();
     }
     this.live = this.streaming;
-    this.showPhase(message.status === 'pending' ? 'searching' : message.status === 'streaming' ? 'generating' : undefined);
+    this.showPhase(
+      message.status === 'pending'
+        ? 'searching'
+        : message.status === 'streaming'
+          ? message.thinking
+            ? 'thinking'
+            : 'generating'
+          : undefined,
+    );
     this.renderAfter();
   }
 
@@ -269,6 +277,13 @@ export class AnswerView {
   }
 
   status(phase: StreamPhase): void {
+    if (phase === 'thinking') {
+      this.message.thinking = true;
+      // A reasoning model may think for a minute before its first word: said once, not left to the busy answer.
+      this.ctx.announcer.status(l10n.t('Thinking…'));
+    } else {
+      delete this.message.thinking;
+    }
     this.showPhase(phase);
   }
 

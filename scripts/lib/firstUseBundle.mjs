@@ -41,6 +41,7 @@ export const SHARED = [
   'src/common/lifecycle.ts',
   'src/common/terms.ts',
   'src/common/timers.ts',
+  'src/common/shownUrl.ts',
   'src/services/commands.ts',
   'src/services/errors.ts',
   'src/services/settingsModel.ts',

@@ -151,6 +151,8 @@ const assistantMessageSchema = z.object({
   tool: z.enum(CHAT_TOOL_NAMES).optional(),
   /** The tool's last progress report while it runs. */
   progress: toolProgressSchema.optional(),
+  /** Set while a reasoning model reasons before its first text: the answer's header says "Thinking…". */
+  thinking: z.boolean().optional(),
   /** Set while the answer is streaming; `stop` names it. */
   requestId: z.string().optional(),
   model: z.string().optional(),

@@ -47,10 +47,12 @@ export function locatePassage(text: string, chunk: string): TextSpan | undefined
     let cursor = end;
     let matched = 1;
     for (let i = first + 1; i < lines.length; i++) {
-      const at = text.indexOf(lines[i]!, cursor);
-      // A line far beyond the passage is a coincidence, not the passage's end.
-      if (at >= 0 && at - cursor <= MAX_GAP) {
-        end = at + lines[i]!.length;
+      // Looked for only near the last line found: a line far beyond the passage is a coincidence,
+      // not the passage's end (and searching the rest of a long document for each line of a long
+      // passage, lines out of order, takes seconds).
+      const near = text.slice(cursor, cursor + MAX_GAP + lines[i]!.length).indexOf(lines[i]!);
+      if (near >= 0) {
+        end = cursor + near + lines[i]!.length;
         cursor = end;
         matched++;
       }

@@ -90,8 +90,10 @@ export interface StoreCatalogState {
   error?: string;
 }
 
-/** `connecting`: the question waits for the connection DocChat is making, then is asked. */
-/** `thinking`: a reasoning model is streaming its reasoning, which is not shown, before its answer. */
+/**
+ * `connecting`: the question waits for the connection DocChat is making, then is asked;
+ * `thinking`: a reasoning model streams its reasoning, which is not shown, before its answer.
+ */
 export type StreamPhase = 'connecting' | 'searching' | 'thinking' | 'generating';
 
 // ---------------------------------------------------------------- host -> webview

@@ -18,11 +18,20 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
 /** A paraphrase is placed at the source sentence holding at least this share of its words. */
 const MIN_OVERLAP = 0.5;
 
-/** Where `line` is in `text` within `[from, to)`, its words matched across line breaks and indents. */
-export function findWords(text: string, line: string, from: number, to: number): TextSpan | undefined {
-  const parts = line.trim().split(/\s+/).filter(Boolean);
+/**
+ * Where `line` is in `text` within `[from, to)`, its words matched across line breaks and indents
+ * (and the `>` of a quote's next line). A word that is only `>` marks is left to that gap: matched
+ * as a word too, it makes the pattern backtrack exponentially over a run of them. `wholeWords`:
+ * the match neither starts nor ends inside a word of `text` ("years" is not found in "often years").
+ */
+export function findWords(text: string, line: string, from: number, to: number, wholeWords = false): TextSpan | undefined {
+  const parts = line
+    .trim()
+    .split(/\s+/)
+    .filter((part) => part && !/^>+$/.test(part));
   if (!parts.length) return undefined;
-  const pattern = new RegExp(parts.map(escapeRegExp).join('\\s+(?:>\\s*)?'), 'g');
+  const body = parts.map(escapeRegExp).join('\\s+(?:>\\s*)?');
+  const pattern = wholeWords ? new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'gu') : new RegExp(body, 'g');
   pattern.lastIndex = from;
   const match = pattern.exec(text);
   return match && match.index < to ? { start: match.index, end: match.index + match[0].length } : undefined;

@@ -18,22 +18,36 @@ export interface SearchHit {
   readonly content: string;
 }
 
-/** Words of a passage's line that `docchat_read_file` looks for as `near`. */
+/** Of a passage's line, what `docchat_read_file` looks for as `near`: at most these words and characters. */
 const NEAR_WORDS = 12;
+const NEAR_CHARS = 120;
 const HEADING_OR_RULE = /^(?:#{1,6}\s|`{3,}|~{3,}|\|?\s*:?-{3,})/;
+/** A table row: converted PDFs and sheets repeat a header row on every page. */
+const TABLE_ROW = /^\|.*\|$/;
 
 /**
- * The line of a passage that finds it in its file: the longest of its lines that is not a
- * heading (a chunk may open with its section's heading, far above its own text), a fence or a
- * table rule, cut to its first NEAR_WORDS words. Undefined for a passage of no such line.
+ * The line of a passage that finds it in its file: the longest of its lines of prose (else of its
+ * table rows) that is not a heading (a chunk may open with its section's heading, far above its
+ * own text), a fence or a table rule, cut to its first NEAR_WORDS words and NEAR_CHARS characters
+ * (a line of base64 or of Chinese has no spaces), at a space when there is one. Undefined for a
+ * passage of no such line.
  */
 export function passageLine(content: string): string | undefined {
-  let best = '';
+  let prose = '';
+  let row = '';
   for (const raw of content.split(/\r?\n/)) {
     const line = raw.trim();
-    if (line.length > best.length && !HEADING_OR_RULE.test(line)) best = line;
+    if (HEADING_OR_RULE.test(line)) continue;
+    if (TABLE_ROW.test(line)) {
+      if (line.length > row.length) row = line;
+    } else if (line.length > prose.length) prose = line;
   }
-  return best ? best.split(/\s+/).slice(0, NEAR_WORDS).join(' ') : undefined;
+  const best = (prose || row).split(/\s+/).slice(0, NEAR_WORDS).join(' ');
+  const chars = Array.from(best);
+  if (chars.length <= NEAR_CHARS) return best || undefined;
+  const cut = chars.slice(0, NEAR_CHARS).join('');
+  const space = cut.lastIndexOf(' ');
+  return space > 0 ? cut.slice(0, space) : cut;
 }
 
 /**

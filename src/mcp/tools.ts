@@ -61,13 +61,48 @@ const passageOutput = z.object({
   content: z.string(),
 });
 
+/** Of `near`, the words and the lines looked for: enough to tell a passage apart, bounded in time. */
+const NEAR_WORDS = 64;
+const NEAR_LINES = 40;
+/** Other places of the same text named in the result, at most. */
+const NEAR_OTHER_PAGES = 5;
+
 /**
- * Where `near` (a line of a search passage, or the passage) starts in a file's converted text: its
- * words in order across line breaks and indents, else the passage as the source opener finds it
- * (a chunk may open with its section's heading, far above its own text).
+ * Where `near` (a line of a search passage, or the passage) is in a file's converted text, and how
+ * many times: its first NEAR_WORDS words in order, as whole words, across line breaks and indents
+ * (each place counted); else its first NEAR_LINES lines as the source opener finds a passage (a
+ * chunk may open with its section's heading, far above its own text). Undefined when neither is found.
  */
-export function textOffset(text: string, near: string): number | undefined {
-  return (findWords(text, near, 0, text.length) ?? locatePassage(text, near))?.start;
+export function textPlaces(text: string, near: string): number[] | undefined {
+  const words = near.trim().split(/\s+/).slice(0, NEAR_WORDS).join(' ');
+  const places: number[] = [];
+  for (let from = 0; from < text.length && places.length <= NEAR_OTHER_PAGES * 20;) {
+    const span = findWords(text, words, from, text.length, true);
+    if (!span) break;
+    places.push(span.start);
+    from = Math.max(span.end, span.start + 1);
+  }
+  if (places.length) return places;
+  const lines = near
+    .split(/\r?\n/)
+    .filter((line) => line.trim())
+    .slice(0, NEAR_LINES)
+    .join('\n');
+  const passage = locatePassage(text, lines);
+  return passage ? [passage.start] : undefined;
+}
+
+/** What the header of a page read for `near` says of where the text is. */
+function nearNote(pages: readonly number[], page: number): string {
+  if (!pages.length) return ' (the text given as near is not in the file: this is page 1)';
+  const others = [...new Set(pages)].filter((p) => p !== page);
+  if (!others.length) {
+    return pages.length > 1
+      ? ` (the page holding the text given as near, ${pages.length} times)`
+      : ' (the page holding the text given as near)';
+  }
+  const shown = others.slice(0, NEAR_OTHER_PAGES).join(', ');
+  return ` (the first page holding the text given as near; it is also on page${others.length === 1 ? '' : 's'} ${shown}${others.length > NEAR_OTHER_PAGES ? ', …' : ''})`;
 }
 
 /**
@@ -329,8 +364,11 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         fileNames.lookup(documents, args.file_id, signal),
       ]);
       const pages = content.pageCount(READ_PAGE_CHARS);
-      const nearAt = args.page === undefined && args.near !== undefined ? textOffset(content.text, args.near) : undefined;
-      const page = args.page ?? (nearAt === undefined ? 1 : content.pageAt(READ_PAGE_CHARS, nearAt));
+      const nearPages =
+        args.page === undefined && args.near !== undefined
+          ? (textPlaces(content.text, args.near) ?? []).map((at) => content.pageAt(READ_PAGE_CHARS, at))
+          : undefined;
+      const page = args.page ?? nearPages?.[0] ?? 1;
       if (page > pages) {
         throw new ToolInputError(
           pages === 1
@@ -340,12 +378,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       }
       const text = content.page(READ_PAGE_CHARS, page);
       const fileName = name ?? args.file_id;
-      const found =
-        args.page !== undefined || args.near === undefined
-          ? ''
-          : nearAt === undefined
-            ? ' (the text given as near is not in the file: this is page 1)'
-            : ' (the page holding the text given as near)';
+      const found = nearPages ? nearNote(nearPages, page) : '';
       const header = `${fileName} (file ${args.file_id} in the vector store "${store.name}", store id ${store.id}), page ${page} of ${pages}${found}${page < pages ? `; read page ${page + 1} next` : ''}:`;
       return complete(`${header}\n\n${text}`, {
         store_id: store.id,

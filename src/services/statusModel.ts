@@ -1,6 +1,7 @@
 /** What the status bar says. No `vscode` import (unit-tested). */
 import * as l10n from '@vscode/l10n';
 import { Commands, ViewIds } from '../common/constants';
+import { shownUrl } from '../common/shownUrl';
 import type { ConnectionState } from './connection';
 
 export interface StatusPresentation {
@@ -53,7 +54,7 @@ function presentStatusText(state: ConnectionState, rateLimitedSeconds: number): 
     case 'remote':
       return {
         text: `$(cloud) DocChat: ${state.host}`,
-        tooltip: l10n.t('Connected to {0}', state.url),
+        tooltip: l10n.t('Connected to {0}', shownUrl(state.url)),
         command: focusView,
         warning: false,
       };

@@ -14,6 +14,7 @@ import { RateLimiter } from './rateLimit';
 import { errorFromNetwork, errorFromResponse, provablyNotSent, type ErrorContext } from './responseErrors';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, retryDelay, serverRetryHint } from './retry';
 import { parseResponse } from './validate';
+import { shownUrl } from '../../common/shownUrl';
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
@@ -84,6 +85,16 @@ function isLoopbackHost(hostname: string): boolean {
   return isLoopback(hostname);
 }
 
+/** The decoded name of one `name=value` pair of a query as written. */
+function queryKey(pair: string): string {
+  const name = pair.split('=', 1)[0]!.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 export class Transport {
   readonly clock: Clock;
   private readonly options: TransportOptions;
@@ -140,7 +151,7 @@ export class Transport {
       throw new ValidationError(
         'baseUrl',
         'an absolute http(s) URL',
-        `The ${this.config.service} URL "${this.config.baseUrl}" is not a valid URL.`,
+        `The ${this.config.service} URL "${shownUrl(this.config.baseUrl)}" is not a valid URL.`,
       );
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -174,11 +185,18 @@ export class Transport {
   private url(path: string, query?: RequestSpec['query']): URL {
     const base = this.base();
     const url = new URL(base.pathname.replace(/\/+$/, '') + path, base.origin);
-    // The base URL's own parameters first; a request's parameter of the same name takes its place.
-    for (const [key, value] of base.searchParams) url.searchParams.append(key, value);
+    const own = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
+      if (value !== undefined) own.set(key, String(value));
     }
+    // The base URL's own parameters first, as written (a signed query must stay byte for byte); a
+    // request's parameter of the same name takes its place.
+    const kept = base.search
+      .slice(1)
+      .split('&')
+      .filter((pair) => pair !== '' && !own.has(queryKey(pair)));
+    const search = [...kept, own.toString()].filter(Boolean).join('&');
+    url.search = search ? `?${search}` : '';
     return url;
   }
 

@@ -261,7 +261,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
         yield { type: 'status', phase: 'thinking' };
       }
       if (part.content) {
-        if (thinking) {
+        if (thinking && part.content.trim() !== '') {
           thinking = false;
           yield { type: 'status', phase: 'generating' };
         }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { atFirstUse } from '../../common/atFirstUse';
 import { Commands, Settings } from '../../common/constants';
 import { Emitter } from '../../common/emitter';
+import { shownUrl } from '../../common/shownUrl';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/log';
 import type { Services } from '../../services';
@@ -230,7 +231,7 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     const gatewayUrl = this.services.config.current.gatewayUrl;
     const modelServer = this.services.modelServer.choice;
     return (
-      gatewayUrl ||
+      (gatewayUrl && shownUrl(gatewayUrl)) ||
       (state.kind === 'local'
         ? modelServer
           ? localModelOrigin(modelServer.url)

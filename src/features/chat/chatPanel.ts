@@ -73,13 +73,15 @@ export class ChatPanel extends Disposable {
   }
 
   /**
-   * The chat's tabs that VS Code brought back after a reload but has not handed to DocChat yet: it
-   * revives a webview only when its tab is shown, so a chat hidden behind another editor stays a
-   * tab with nothing behind it until then.
+   * The chat's tabs: with no live panel (the caller checks), those VS Code brought back after a
+   * reload but has not handed to DocChat yet. It revives a webview only when its tab is shown, so a
+   * chat hidden behind another editor stays a tab with nothing behind it until then. VS Code names
+   * a webview tab's type with or without its own prefix; only DocChat's chat matches either.
    */
   static unrestoredTabs(): vscode.Tab[] {
+    const types = new Set([CHAT_VIEW_TYPE, `mainThreadWebview-${CHAT_VIEW_TYPE}`]);
     return vscode.window.tabGroups.all.flatMap((group) =>
-      group.tabs.filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(CHAT_VIEW_TYPE)),
+      group.tabs.filter((tab) => tab.input instanceof vscode.TabInputWebview && types.has(tab.input.viewType)),
     );
   }
 

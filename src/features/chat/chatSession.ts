@@ -529,7 +529,11 @@ export class ChatSession {
   private apply(conversation: Conversation, answer: AssistantMessage, requestId: string, event: AnswerEvent): void {
     switch (event.type) {
       case 'status':
-        return this.change(() => [{ type: 'streamStatus', requestId, phase: event.phase }], 'throttled');
+        return this.change(() => {
+          if (event.phase === 'thinking') answer.thinking = true;
+          else delete answer.thinking;
+          return [{ type: 'streamStatus', requestId, phase: event.phase }];
+        }, 'throttled');
       case 'start':
         return this.change(() => {
           answer.sources = event.sources;
@@ -568,6 +572,7 @@ export class ChatSession {
     this.change(() => {
       delete answer.requestId;
       delete answer.progress;
+      delete answer.thinking;
       conversation.updatedAt = this.now();
       if (end.type === 'error') {
         answer.status = 'error';

@@ -11,6 +11,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The query as the client wrote it, with its `?` ('' without one). */
+  search: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
   /** The body parsed as JSON, when it is JSON. */
@@ -89,6 +91,7 @@ export class ScriptServer {
       method: raw.method ?? 'GET',
       path: url.pathname,
       query: url.searchParams,
+      search: url.search,
       headers: raw.headers,
       body,
     };

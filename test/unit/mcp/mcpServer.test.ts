@@ -312,6 +312,34 @@ describe('MCP server over stdio (SDK client, embedded backend)', function () {
     assert.match(textOf(long), /near must be at most 10,000 characters/);
   });
 
+  it('names the other pages holding the text given as near, and reads a near of many quote marks at once', async () => {
+    const listed = (await tool(session, ToolNames.listStores)).structuredContent as {
+      stores: Array<{ store_id: string; store_name: string }>;
+    };
+    const handbookId = listed.stores.find((s) => s.store_name === 'handbook')!.store_id;
+    const footer = 'Company confidential: do not forward.';
+    const filler = (n: number) => Array.from({ length: 300 }, (_, i) => `Paragraph ${n}.${i} of the policy text.`).join('\n');
+    const repeated = `We keep them for often years.\n${[1, 2, 3].map((n) => `${filler(n)}\n${footer}`).join('\n')}\nWe keep them for ten years.`;
+    const quotes = `Intro line.\n\n${'> '.repeat(3_000)}\n\nThe end of the quotes.`;
+    const repeatedId = (await backend.ingest(handbookId, 'repeated-footer.md', repeated)).json.id;
+    const quotesId = (await backend.ingest(handbookId, 'quotes.md', quotes)).json.id;
+
+    const read = await tool(session, ToolNames.readFile, { store: handbookId, file_id: repeatedId, near: footer });
+    const page = read.structuredContent as { page: number; pages: number; text: string };
+    assert.ok(page.pages >= 3, `pages: ${page.pages}`);
+    assert.ok(page.text.includes(footer));
+    assert.match(textOf(read), /\(the first page holding the text given as near; it is also on pages? \d/);
+    // Whole words first: "ten years" on the last page, not inside "often years" on the first.
+    const tenYears = await tool(session, ToolNames.readFile, { store: handbookId, file_id: repeatedId, near: 'ten years.' });
+    const last = tenYears.structuredContent as { page: number; pages: number; text: string };
+    assert.equal(last.page, last.pages);
+    assert.ok(last.text.includes('We keep them for ten years.'));
+
+    const hostile = await tool(session, ToolNames.readFile, { store: handbookId, file_id: quotesId, near: `${'> '.repeat(40)}y` });
+    assert.ok(!hostile.isError, textOf(hostile));
+    assert.match(textOf(hostile), /the text given as near is not in the file: this is page 1/);
+  });
+
   it('says a one-page file has "1 page" when asked for the second', async () => {
     const past = await tool(session, ToolNames.readFile, { store: 'design-docs', file_id: fileId, page: 2 });
     assert.equal(past.isError, true);

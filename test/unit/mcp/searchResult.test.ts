@@ -34,6 +34,15 @@ describe('docchat_search result text', () => {
       'Short line.\nThe rollback job restores the previous release of every service in the cluster within minutes.\n```';
     assert.equal(passageLine(content), 'The rollback job restores the previous release of every service in the');
     assert.equal(passageLine('# Only a heading\n\n'), undefined);
+    // Prose before a longer table row (a converted PDF repeats its header row on every page).
+    assert.equal(passageLine('| Region | Quarter | Revenue in thousands |\nSales rose in March.'), 'Sales rose in March.');
+    assert.equal(passageLine('| Region | Quarter |\n| --- | --- |\n| North | Q1 |'), '| Region | Quarter |');
+    // At most 120 characters: cut at a space, or (a line without one) between characters.
+    const long = passageLine('Supercalifragilistic '.repeat(6) + 'end');
+    assert.ok(long!.length <= 120 && long!.endsWith('Supercalifragilistic'), long);
+    const unspaced = passageLine('检'.repeat(200) + '😀'.repeat(200))!;
+    assert.equal(Array.from(unspaced).length, 120);
+    assert.equal(passageLine('😀'.repeat(300)), '😀'.repeat(120), 'no surrogate pair is split');
     assert.deepEqual(JSON.parse(readFileArguments(hit('Run the "rollback" job.'))), {
       store: STORE.id,
       file_id: 'file_1',

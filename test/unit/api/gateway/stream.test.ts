@@ -459,6 +459,32 @@ describe('streamed chat completions', () => {
     assert.deepEqual([text(openai), reasoningOf(openai)], ['Hi', 'Short.']);
     const native = await collect(client.streamChatCompletion(request));
     assert.deepEqual([text(native), reasoningOf(native)], ['Yes', 'Hmm.']);
+
+    // A delta with both, right after text (the path that joins plain text deltas): neither is lost.
+    server.once('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(
+        res,
+        sseBody([
+          chatChunk('A'),
+          {
+            id: 'chatcmpl-test',
+            model: 'alpha-5-mini',
+            choices: [{ index: 0, delta: { content: 'B', reasoning_content: 'R' }, finish_reason: null }],
+          },
+        ]),
+      ),
+    );
+    const both = await collect(client.streamChatCompletion(request));
+    assert.deepEqual([text(both), reasoningOf(both)], ['AB', 'R']);
+    // Reasoning alone, then the end: parts of reasoning and no text, not a stream DocChat does not understand.
+    server.once('POST', '/v1/chat/completions', (_r, res) =>
+      sendChunked(
+        res,
+        sseBody([{ id: 'x', choices: [{ index: 0, delta: { reasoning_content: 'Only thoughts.' }, finish_reason: null }] }]),
+      ),
+    );
+    const thoughts = await collect(client.streamChatCompletion(request));
+    assert.deepEqual([text(thoughts), reasoningOf(thoughts)], ['', 'Only thoughts.']);
   });
 
   it('keeps a last event that ends the body without its blank line', async () => {

@@ -241,13 +241,16 @@ describe('errors and the token', () => {
     }
     await rejects(documentsClient('ftp://x').listVectorStores(), ValidationError);
     await rejects(documentsClient('not a url').listVectorStores(), ValidationError);
+    const invalid = await rejects(documentsClient('https://[docs/v1?key=s3cr3t').listVectorStores(), ValidationError);
+    assert.match(invalid.message, /"https:\/\/\[docs\/v1" is not a valid URL/);
+    assert.doesNotMatch(invalid.message, /s3cr3t/);
   });
 
   it("keeps the base URL's query on every request (a request's own parameter wins), drops its fragment, and logs only the path", async () => {
     server.on('GET', '/gw/v1/vector_stores', (_r, res) => sendJson(res, 200, { object: 'list', data: [store], has_more: false }));
     server.on('GET', '/gw/v1/vector_stores/vs_1', (_r, res) => sendJson(res, 200, store));
     const record = recorder();
-    const client = documentsClient(`${server.url}/gw/v1/?api-version=2024-10-01&limit=7&key=s3cr3t#frag`, { record });
+    const client = documentsClient(`${server.url}/gw/v1/?api-version=2024-10-01&limit=7&key=s3cr3t&sig=a~b%2Fc&flag#frag`, { record });
     await client.retrieveVectorStore('vs_1');
     await client.listVectorStores({ limit: 2 });
     await client.close();
@@ -259,11 +262,16 @@ describe('errors and the token', () => {
         ['api-version', '2024-10-01'],
         ['limit', '7'],
         ['key', 's3cr3t'],
+        ['sig', 'a~b/c'],
+        ['flag', ''],
       ],
     );
+    // As written: a signed query is not re-encoded.
+    assert.equal(one!.search, '?api-version=2024-10-01&limit=7&key=s3cr3t&sig=a~b%2Fc&flag');
     assert.equal(list!.path, '/gw/v1/vector_stores');
     assert.equal(list!.query.get('api-version'), '2024-10-01');
     assert.deepEqual(list!.query.getAll('limit'), ['2'], "the request's own limit replaces the base URL's");
+    assert.match(list!.search, /^\?api-version=2024-10-01&key=s3cr3t&sig=a~b%2Fc&flag&/);
     assert.ok(record.logs.length > 0, 'requests are logged');
     for (const { message } of record.logs) assert.doesNotMatch(message, /s3cr3t|api-version|frag/, message);
   });

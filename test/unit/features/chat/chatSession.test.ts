@@ -147,6 +147,25 @@ describe('chat session', () => {
     assert.deepEqual(t.terminals(), [{ type: 'streamDone', requestId, stopped: true }]);
   });
 
+  it('marks the answer thinking while a reasoning model reasons, for a redraw; Stop ends it no longer thinking', async () => {
+    const reasoning = { id: 'r', choices: [{ index: 0, delta: { reasoning_content: 'Let me think.' }, finish_reason: null }] };
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([reasoning], { done: false }), { end: false }));
+    const t = setup();
+    const thinking = new Promise<void>((resolve) =>
+      t.session.onMessage((m) => {
+        if (m.type === 'streamStatus' && m.phase === 'thinking') resolve();
+      }),
+    );
+    const answer = (await t.session.ask('Think first?'))!;
+    await thinking;
+    assert.equal(answer.thinking, true);
+    t.session.stop(answer.requestId!);
+    await t.session.whenIdle();
+    assert.equal(answer.status, 'stopped');
+    assert.equal(answer.thinking, undefined);
+    assert.equal(answer.content, '', 'the reasoning is not the answer');
+  });
+
   it('ends with one streamError when the stream throws, after the text that came before it', async () => {
     const throwing: Gateway = {
       ...gateway,

@@ -189,9 +189,15 @@ describe('chat webview', () => {
     const t = setup();
     t.send(t.state(conversation([question, pending()])), { type: 'streamStart', requestId: 'r1', messageId: 'a1', sources: [] });
     t.send({ type: 'streamStatus', requestId: 'r1', phase: 'thinking' });
-    const phase = t.$('.phase')!;
-    assert.match(phase.textContent ?? '', /Thinking…/);
-    assert.equal(phase.getAttribute('aria-live'), 'polite');
+    assert.match(t.$('.phase')!.textContent ?? '', /Thinking…/);
+    // Said once in the panel's live region: the answer itself is busy, and may stay silent for a minute.
+    assert.deepEqual(
+      [...t.$$('.announcer p')].map((p) => p.textContent),
+      ['Thinking…'],
+    );
+    // The answer drawn again (another conversation and back, the webview reloaded) still thinks.
+    t.send(t.state(conversation([question, { ...pending(), status: 'streaming', thinking: true }])));
+    assert.match(t.$('.phase')!.textContent ?? '', /Thinking…/);
     t.send({ type: 'streamStatus', requestId: 'r1', phase: 'generating' });
     assert.match(t.$('.phase')!.textContent ?? '', /Generating…/);
   });
