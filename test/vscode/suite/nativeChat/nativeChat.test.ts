@@ -239,6 +239,26 @@ describe('Native chat: @docchat participant and search tool', function () {
     assert.match(stream.text, /\*Answered by local-extractive through DocChat's (Local mode|language-model gateway)\.\*$/);
   });
 
+  it('@docchat says a reasoning model is thinking, and keeps its reasoning out of the answer', async () => {
+    const chosen = new ChosenStore(services, services.memento);
+    await chosen.set([{ id: storeId, name: 'Runbooks' }]);
+    // The gateway as it is, but its model reasons before it answers (llama.cpp's, vLLM's way).
+    const reasoning: GatewayClient = Object.assign(Object.create(gateway) as GatewayClient, {
+      async *streamChatCompletion() {
+        yield { content: '', role: 'assistant' };
+        yield { content: '', reasoning: 'The guide names the rollback pipeline.' };
+        yield { content: 'Run the rollback pipeline with the previous tag [1].' };
+        yield { content: '', finishReason: 'stop' };
+      },
+    });
+    const thinking = { ...services, connection: { ...services.connection, gateway: reasoning } as unknown as ConnectionService };
+    const { stream, result } = await ask(participantFor(thinking, chosen), request('How do I roll back a release?'));
+    assert.equal(result?.errorDetails, undefined, result?.errorDetails?.message);
+    assert.deepEqual(stream.progress, ['Searching Runbooks…', 'Answering with local-extractive…', 'local-extractive is thinking…']);
+    assert.match(stream.text, /Run the rollback pipeline with the previous tag/);
+    assert.doesNotMatch(stream.text, /The guide names/);
+  });
+
   it("@docchat says in the chat panel's words that the documents do not cover a question the store cannot answer", async () => {
     const chosen = new ChosenStore(services, services.memento);
     await chosen.set([{ id: storeId, name: 'Runbooks' }]);
