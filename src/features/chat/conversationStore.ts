@@ -35,6 +35,7 @@ function settleInterrupted(c: Conversation): Conversation {
       m.finishReason = 'interrupted';
       delete m.requestId;
       delete m.progress;
+      delete m.thinking;
     }
   }
   return c;

@@ -125,13 +125,14 @@ describe('chat conversations: persisted per workspace', () => {
     const store = new ConversationStore(state);
     const c = store.create();
     c.messages.push({ id: 'u', role: 'user', content: 'Q', createdAt: 1 });
-    c.messages.push({ id: 'a', role: 'assistant', content: 'Half', createdAt: 2, status: 'streaming', requestId: 'r' });
+    c.messages.push({ id: 'a', role: 'assistant', content: 'Half', createdAt: 2, status: 'streaming', requestId: 'r', thinking: true });
     await store.save();
     const answer = new ConversationStore(state).active().messages[1] as AssistantMessage;
     assert.equal(answer.status, 'stopped');
     assert.equal(answer.content, 'Half');
     assert.equal(answer.finishReason, 'interrupted');
     assert.equal(answer.requestId, undefined);
+    assert.equal(answer.thinking, undefined, 'a model that was thinking when the window closed is not thinking now');
   });
 
   it('drops damaged entries instead of trusting them', async () => {
