@@ -54,8 +54,8 @@ export function passageLine(content: string): string | undefined {
  * What a model copies to read a hit in its file: the arguments of `docchat_read_file`, with the
  * line that takes it to the page holding the passage.
  */
-export function readFileArguments(hit: Pick<SearchHit, 'store_id' | 'file_id'> & { content?: string }): string {
-  const near = hit.content === undefined ? undefined : passageLine(hit.content);
+export function readFileArguments(hit: Pick<SearchHit, 'store_id' | 'file_id' | 'content'>): string {
+  const near = passageLine(hit.content);
   return JSON.stringify({ store: hit.store_id, file_id: hit.file_id, ...(near ? { near } : {}) });
 }
 

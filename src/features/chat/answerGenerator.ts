@@ -6,7 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { LOCAL_CHAT_MODEL } from '../../api/gateway/models';
 import { type AnswerStream, done, failed } from './answerStream';
-import { emptyAnswerError, goneStoresOf, type LocalModelServer, storeGoneError, toChatError } from './chatErrors';
+import { emptyAnswerError, goneStoresOf, reasonedOnlyError, type LocalModelServer, storeGoneError, toChatError } from './chatErrors';
 import { type FileNameCache, type GroundingDocuments, type GroundingStore, groundTurn, numberSources } from '../../chatCore/grounding';
 import type { PassageSource } from '../../chatCore/conversation';
 import { gatewayRewriteModel, QueryRewriter } from '../../chatCore/searchQuery';
@@ -249,7 +249,7 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
   let finishReason: string | undefined;
   /** Whether any text came: a stream that ends with none and no finish reason is an error. */
   let gotText = false;
-  /** Whether the answer's header says "Thinking…": a reasoning model reasons before its text. */
+  /** Whether the answer's header says "Thinking…": a reasoning model reasons before its text (and, at the end, wrote none). */
   let thinking = false;
   try {
     for await (const part of stream) {
@@ -276,6 +276,10 @@ export async function* generateAnswer(job: AnswerJob, deps: AnswerDependencies, 
       return done({ stopped: true, ...(usage ? { usage } : {}) });
     }
     throw error;
+  }
+  // Still "thinking" at the end: the model reasoned and wrote no answer.
+  if (!signal.aborted && !gotText && thinking && (!finishReason || finishReason === 'length')) {
+    return failed(reasonedOnlyError(job.model, finishReason === 'length'));
   }
   if (!signal.aborted && !finishReason && !gotText) {
     return failed(emptyAnswerError(job.model));

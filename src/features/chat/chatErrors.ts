@@ -47,6 +47,23 @@ export function emptyAnswerError(model: string): ChatErrorInfo {
 }
 
 /**
+ * A reasoning model that reasoned and gave no answer: `cutOff`, its token limit was reached while
+ * it reasoned (otherwise an empty answer "cut off at the token limit" would say nothing of why).
+ */
+export function reasonedOnlyError(model: string, cutOff: boolean): ChatErrorInfo {
+  return {
+    kind: 'empty',
+    message: cutOff
+      ? l10n.t(
+          "The model {0} reached its token limit while reasoning, before any answer. Retry, or raise Max tokens in the chat's settings (the gear).",
+          model,
+        )
+      : l10n.t('The model {0} reasoned but returned no answer. Retry, or pick another model.', model),
+    actions: ['retry', 'showOutput'],
+  };
+}
+
+/**
  * A request to Local mode's own backend could not connect: the backend stopped (the user set no
  * URL, so none is named). The way forward starts it again and asks again.
  */

@@ -295,6 +295,24 @@ describe('chat answers (generateAnswer) against a scripted gateway', () => {
     assert.equal(recorder.assertOneTerminal().kind, 'done');
   });
 
+  it('says a reasoning model reasoned without answering, and when its token limit ran out while it reasoned', async () => {
+    const reasoning = { id: 'r', choices: [{ index: 0, delta: { reasoning_content: 'Let me see.' }, finish_reason: null }] };
+    server.once('POST', '/v1/chat/completions', (_req, res) =>
+      sendChunked(res, sseBody([reasoning, chatChunk(undefined, { finish_reason: 'length' })])),
+    );
+    server.once('POST', '/v1/chat/completions', (_req, res) => sendChunked(res, sseBody([reasoning])));
+    const cutOff = new Recorder();
+    await runAnswer(job(), deps(), cutOff, new AbortController().signal);
+    const limit = cutOff.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
+    assert.equal(limit.kind, 'error');
+    assert.match(limit.error.message, /reached its token limit while reasoning, before any answer.*Max tokens/);
+    assert.ok(limit.error.actions.includes('retry'));
+    const silent = new Recorder();
+    await runAnswer(job(), deps(), silent, new AbortController().signal);
+    const none = silent.assertOneTerminal() as { kind: 'error'; error: ChatErrorInfo };
+    assert.match(none.error.message, /alpha-5-mini reasoned but returned no answer/);
+  });
+
   it('keeps an empty answer that the model ended with a finish reason', async () => {
     server.on('POST', '/v1/chat/completions', (_req, res) =>
       sendChunked(res, sseBody([chatChunk(undefined, { finish_reason: 'length' })])),
