@@ -7,7 +7,7 @@ import { testResultsRoot } from '../support/harness';
 import { deliver, loadAxe, loadTheme, PanelBrowser, runAxe } from '../support/a11y/panelPage';
 import { answer, question, stateMessage } from '../support/a11y/panelStates';
 
-// The chat as a narrow column (beside the walkthrough, with VS Code's Chat view in the secondary
+// The chat as a narrow column (beside an editor, with VS Code's Chat view in the secondary
 // side bar: about 373 px; 320 px at the least): the header's controls wrap onto more rows instead
 // of cutting the model's or the store's name, nothing overlaps or leaves the panel, the keyboard
 // order stays, and a long "Searched for" query wraps instead of being cut. Light, dark and high

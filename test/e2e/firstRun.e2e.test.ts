@@ -174,10 +174,32 @@ describe('First run (e2e, Local mode)', function () {
     await session.runCommand(commandTitle('docchat.openWalkthrough'));
     await checked('attach');
 
-    // The walkthrough's media is a webview too: close it so the chat's is the only one.
-    await session.runCommand('View: Close All Editors');
-    await walkthrough.waitFor({ state: 'detached', timeout: 30_000 });
-    await session.runCommand(commandTitle('docchat.chat.open'));
+    // The step's Open Chat opens the chat in the walkthrough's group, which keeps the walkthrough as
+    // a tab: no new column beside it (with VS Code's Chat view open, a third one).
+    await step('ask').click();
+    await step('ask').locator('.monaco-button', { hasText: 'Open Chat' }).click();
+    const tabsByGroup = () =>
+      page
+        .locator('.editor-group-container')
+        .evaluateAll((groups) =>
+          groups.map((g) =>
+            [...g.querySelectorAll('.tab')].map(
+              (t) => `${(t.textContent ?? '').trim()}${t.classList.contains('active') ? ' (active)' : ''}`,
+            ),
+          ),
+        );
+    const groups = await pollUntil(tabsByGroup, (all) => all.flat().includes('DocChat (active)'), {
+      what: 'the chat opened from the walkthrough',
+      timeoutMs: 60_000,
+    });
+    await chatOf(page).locator('textarea.composer-input').waitFor({ state: 'visible', timeout: 60_000 });
+    await session.screenshot('chat opened from the walkthrough, in its group');
+    assert.equal(groups.length, 1, `one editor group: ${JSON.stringify(groups)}`);
+    // The walkthrough's tab is "Welcome" in VS Code 1.139, "Walkthrough: …" before.
+    assert.ok(
+      groups[0]!.some((t) => /^(Welcome|Walkthrough)\b/.test(t)),
+      `the walkthrough stays a tab beside the chat: ${JSON.stringify(groups)}`,
+    );
     const answer = await askInChat(chatOf(page), 'When does the release train leave?');
     await answerDone(chatOf(page), answer);
     assert.ok((await answer.locator('.markdown-body a.citation').count()) >= 1, 'the answer cites notes.md');

@@ -173,7 +173,8 @@ export class ChatController extends Disposable implements ChatPanelHandler {
 
   // ------------------------------------------------------------ panel
 
-  show(preserveFocus = false): ChatPanel {
+  /** `column`: where a new chat opens (by default beside what is being read); an open one stays put. */
+  show(preserveFocus = false, column?: vscode.ViewColumn): ChatPanel {
     if (this.panel) {
       this.panel.reveal(preserveFocus);
       return this.panel;
@@ -181,7 +182,9 @@ export class ChatController extends Disposable implements ChatPanelHandler {
     // A chat tab restored after a reload but never shown (it was behind another editor): the chat
     // opens in its place, and that tab closes, instead of a second DocChat tab opening beside it.
     const stale = ChatPanel.unrestoredTabs();
-    const panel = this.adopt(ChatPanel.create(this.context.extensionUri, this, this.log, preserveFocus, stale[0]?.group.viewColumn));
+    const panel = this.adopt(
+      ChatPanel.create(this.context.extensionUri, this, this.log, preserveFocus, stale[0]?.group.viewColumn ?? column),
+    );
     if (stale.length) {
       void vscode.window.tabGroups
         .close(stale, true)

@@ -43,6 +43,15 @@ function selectionSource(editor: vscode.TextEditor): SelectionSource | undefined
   };
 }
 
+/**
+ * `docchat.chat.open {"inPlace": true}`, as the walkthrough runs it: the chat opens in the active
+ * group, where the walkthrough is (which stays a tab there), instead of as one more column beside
+ * it and VS Code's Chat view. Any other argument (a tree item, none) opens it beside the editor.
+ */
+function opensInPlace(options: unknown): boolean {
+  return typeof options === 'object' && options !== null && (options as { inPlace?: unknown }).inPlace === true;
+}
+
 /** The chat panel opens at once and shows the connection as it comes. */
 const NO_WAIT = { waitForConnection: false } as const;
 
@@ -85,7 +94,13 @@ export function register(context: vscode.ExtensionContext, services: Services, p
     vscode.window.registerWebviewPanelSerializer(ViewIds.chat, {
       deserializeWebviewPanel: async (panel) => chat().restore(panel),
     }),
-    registerCommand(services.errors, Commands.openChat, vscode.l10n.t('DocChat: could not open the chat.'), () => chat().show(), NO_WAIT),
+    registerCommand(
+      services.errors,
+      Commands.openChat,
+      vscode.l10n.t('DocChat: could not open the chat.'),
+      (options: unknown) => chat().show(false, opensInPlace(options) ? vscode.ViewColumn.Active : undefined),
+      NO_WAIT,
+    ),
     registerCommand(
       services.errors,
       Commands.newChat,
