@@ -10,7 +10,7 @@ export interface RateLimitWait {
 }
 
 /**
- * Collects the waits the clients report (their own token buckets via `onRateLimitWait`, and the
+ * Collects the waits the clients report (their own limiters via `onRateLimitWait`, and the
  * server's 429 answers via `RateLimitError`) so the status bar and the search picker can say so.
  */
 export class RateLimitMonitor extends Disposable {

@@ -58,7 +58,7 @@ export interface ClientOptions {
   /** Bearer token (documents) or Api-Key (gateway); a function is called for every request. */
   token: string | (() => string | Promise<string>);
   transport?: TransportOptions;
-  /** Client-side token buckets per operation (requests per minute). Default on. */
+  /** Client-side limits per operation (requests per sliding minute, as the service counts them). Default on. */
   rateLimits?: boolean | Partial<Record<Operation, number>>;
   onRateLimitWait?: (e: { operation: string; waitMs: number }) => void;
   /**

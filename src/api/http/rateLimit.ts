@@ -1,69 +1,89 @@
 import { type Clock } from './clock';
 
+/** The minute a service counts its per-minute limits over. */
+const WINDOW_MS = 60_000;
 /**
- * A token bucket holding `perMinute` requests that refills continuously. Callers reserve a token
- * (the count may go negative: that is the queue) and sleep until their reservation is due, so
- * concurrent callers are spaced out instead of stampeding after each refill.
+ * Kept on top of the minute: a request reaches the service a little after it leaves, and one that
+ * left later may arrive sooner, so the service could still count the request a minute back.
  */
-export class TokenBucket {
-  private tokens: number;
-  private updatedAt: number;
+const ARRIVAL_MARGIN_MS = 1_000;
+
+/**
+ * The requests of one operation over the last minute, as a service counting its per-minute limit
+ * over a sliding minute sees them: a request goes when fewer than `perMinute` went in the minute
+ * before it. A burst of `perMinute` goes at once and the next waits until the first of them is a
+ * minute old; a token bucket refilling at the same rate would send up to twice the limit within one
+ * minute, and the service refuses the excess. Callers reserve their turn in order (a reservation
+ * counts as sent), so concurrent callers queue instead of stampeding when a turn comes free.
+ */
+export class SlidingWindow {
+  /** When each request of the last minute went or is to go, ascending. */
+  private readonly times: number[] = [];
   private blockedUntil = 0;
-  private readonly msPerToken: number;
 
   constructor(
     readonly perMinute: number,
     private readonly clock: Clock,
-  ) {
-    this.tokens = perMinute;
-    this.updatedAt = clock.now();
-    this.msPerToken = 60_000 / perMinute;
-  }
-
-  private refill(): void {
-    const now = this.clock.now();
-    const elapsed = Math.max(0, now - this.updatedAt);
-    this.tokens = Math.min(this.perMinute, this.tokens + elapsed / this.msPerToken);
-    this.updatedAt = now;
-  }
+  ) {}
 
   /** Waits until a request may be sent; `onWait` hears about every wait before it starts. */
   async take(signal: AbortSignal | undefined, onWait: (waitMs: number) => void): Promise<void> {
-    this.refill();
-    this.tokens -= 1;
-    // Our place in the queue: later reservations see a deeper deficit and get a later turn.
-    const due = this.clock.now() + (this.tokens < 0 ? Math.ceil(-this.tokens * this.msPerToken) : 0);
+    const now = this.clock.now();
+    this.forget(now);
+    const times = this.times;
+    // The turn: when the perMinute-th latest reservation is a minute old (at once while fewer are).
+    let due = times.length >= this.perMinute ? Math.max(now, times[times.length - this.perMinute]! + WINDOW_MS + ARRIVAL_MARGIN_MS) : now;
+    this.insert(due);
     try {
       for (;;) {
         const wait = Math.max(due, this.blockedUntil) - this.clock.now();
-        if (wait <= 0) return;
+        if (wait <= 0) break;
         onWait(wait);
         await this.clock.sleep(wait, signal);
       }
     } catch (error) {
-      this.tokens += 1; // cancelled: give the reservation back
+      this.remove(due); // cancelled: give the turn back
       throw error;
+    }
+    // Held past its turn (a 429's wait): the request counts from when it really goes.
+    const sent = this.clock.now();
+    if (sent > due) {
+      this.remove(due);
+      this.insert(sent);
+      due = sent;
     }
   }
 
-  /** A 429 means the server's window is exhausted: empty the bucket and honour its wait. */
+  /**
+   * A 429: the service counted more than this client sent (other clients of the same user share
+   * the limit). Nothing more goes before the wait it names is over.
+   */
   drain(retryAfterMs?: number): void {
-    this.refill();
-    this.tokens = Math.min(this.tokens, 0);
     if (retryAfterMs !== undefined && retryAfterMs > 0) {
       this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + retryAfterMs);
     }
   }
 
-  /** Tokens available now (for tests and diagnostics). */
-  available(): number {
-    this.refill();
-    return this.tokens;
+  private forget(now: number): void {
+    let stale = 0;
+    while (stale < this.times.length && this.times[stale]! <= now - WINDOW_MS - ARRIVAL_MARGIN_MS) stale++;
+    if (stale) this.times.splice(0, stale);
+  }
+
+  private insert(time: number): void {
+    let at = this.times.length;
+    while (at > 0 && this.times[at - 1]! > time) at--;
+    this.times.splice(at, 0, time);
+  }
+
+  private remove(time: number): void {
+    const at = this.times.lastIndexOf(time);
+    if (at >= 0) this.times.splice(at, 1);
   }
 }
 
 export class RateLimiter {
-  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly windows = new Map<string, SlidingWindow>();
 
   constructor(
     private readonly limits: Readonly<Record<string, number | undefined>>,
@@ -71,22 +91,22 @@ export class RateLimiter {
     private readonly onWait?: (e: { operation: string; waitMs: number }) => void,
   ) {}
 
-  private bucket(operation: string): TokenBucket | undefined {
+  private window(operation: string): SlidingWindow | undefined {
     const perMinute = this.limits[operation];
     if (!perMinute || perMinute <= 0 || !Number.isFinite(perMinute)) return undefined;
-    let bucket = this.buckets.get(operation);
-    if (!bucket) {
-      bucket = new TokenBucket(perMinute, this.clock);
-      this.buckets.set(operation, bucket);
+    let window = this.windows.get(operation);
+    if (!window) {
+      window = new SlidingWindow(Math.max(1, Math.floor(perMinute)), this.clock);
+      this.windows.set(operation, window);
     }
-    return bucket;
+    return window;
   }
 
   async acquire(operation: string, signal?: AbortSignal): Promise<void> {
-    await this.bucket(operation)?.take(signal, (waitMs) => this.onWait?.({ operation, waitMs }));
+    await this.window(operation)?.take(signal, (waitMs) => this.onWait?.({ operation, waitMs }));
   }
 
   drain(operation: string, retryAfterMs?: number): void {
-    this.bucket(operation)?.drain(retryAfterMs);
+    this.window(operation)?.drain(retryAfterMs);
   }
 }

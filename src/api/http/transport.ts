@@ -397,7 +397,7 @@ export class Transport {
       if (!retryable || !allowed || retries >= maxRetries || delay.tooLong) throw error;
       this.log('info', `${spec.method} ${spec.path} answered ${status}; retrying (${retries + 1} of ${maxRetries})`);
       if (status === 429 && this.limits[spec.operation]) {
-        // The drained bucket makes the next acquire() wait, and the caller sees that wait.
+        // The limiter holds the next acquire() until the wait the 429 named is over, and the caller sees that wait.
         this.options.onRetry?.({ operation: spec.operation, attempt: retries + 1, delayMs: delay.delayMs, reason: `${status}` });
         continue;
       }

@@ -57,13 +57,19 @@ export function estimateSeconds(options: {
   const pending = Object.fromEntries(
     Object.entries(options.totals ?? {}).filter(([operation]) => (options.remaining[operation as keyof RemainingOps] ?? 0) > 0),
   ) as RemainingOps;
-  const windowFloor = options.limits ? slidingWindowFloorSeconds(pending, options.limits) - options.elapsedMs / 1000 : 0;
-  const floor = Math.max(limitFloorSeconds(options.remaining, options.limits), windowFloor);
+  // With the whole sync's counts, the sliding minute's floor from its start (the client's limiter
+  // sends as the service counts: a minute's worth at once, the next at each minute); without them,
+  // the limits' steady rate.
+  const floor = options.totals
+    ? options.limits
+      ? Math.max(0, slidingWindowFloorSeconds(pending, options.limits) - options.elapsedMs / 1000)
+      : 0
+    : limitFloorSeconds(options.remaining, options.limits);
   const pace = options.doneItems > 0 ? (options.elapsedMs / 1000 / options.doneItems) * options.remainingItems : 0;
-  // Nothing held by the wait goes before it ends; after it the rest go at the limits' pace (the
-  // client's emptied bucket refills one request at a time).
+  // Nothing held by the wait goes before it ends; after it a minute's worth goes at once, and each
+  // minute after that another (the client's limiter and the service count the same sliding minute).
   const wait = options.rateWaitMs && options.rateWaitMs > 0 ? options.rateWaitMs / 1000 : 0;
-  const afterWait = wait ? limitFloorSeconds(options.remaining, options.limits) : 0;
+  const afterWait = wait && options.limits ? slidingWindowFloorSeconds(options.remaining, options.limits) : 0;
   return Math.max(floor, pace, wait + afterWait);
 }
 

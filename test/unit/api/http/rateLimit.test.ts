@@ -19,28 +19,64 @@ describe('client-side rate limits', () => {
   });
   after(() => server.close());
 
-  it('lets a burst of the bucket size through, then waits for the refill', async () => {
+  // A minute plus the second the limiter keeps for the time a request takes to reach the service.
+  const MINUTE = 61_000;
+
+  it("lets a minute's limit through at once, then waits until the first of them is a minute old", async () => {
     const record = recorder();
     const client = documentsClient(server.url, { record, rateLimits: { createVectorStore: 2 } });
     for (let i = 0; i < 3; i++) await client.createVectorStore({ name: 'n' });
     await client.close();
     assert.equal(server.count('POST'), 3);
-    assert.deepEqual(record.waits, [{ operation: 'createVectorStore', waitMs: 30_000 }]);
+    assert.deepEqual(record.waits, [{ operation: 'createVectorStore', waitMs: MINUTE }]);
   });
 
-  it('spaces concurrent callers one refill apart instead of failing', async () => {
+  it('queues concurrent callers for the next minute instead of failing', async () => {
     const record = recorder();
     const client = documentsClient(server.url, { record, rateLimits: { createVectorStore: 2 } });
-    await Promise.all(Array.from({ length: 4 }, () => client.createVectorStore({ name: 'n' })));
+    await Promise.all(Array.from({ length: 5 }, () => client.createVectorStore({ name: 'n' })));
     await client.close();
-    assert.equal(server.count('POST'), 4);
+    assert.equal(server.count('POST'), 5);
+    // Two at once, two when those are a minute old, the fifth a minute after those.
     assert.deepEqual(
       record.waits.map((w) => w.waitMs).sort((a, b) => a - b),
-      [30_000, 60_000],
+      [MINUTE, MINUTE, 2 * MINUTE],
     );
   });
 
-  it('keeps one bucket per operation', async () => {
+  it('never sends more than the limit within a minute, so a service counting a sliding minute refuses none', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    // The service as the documents service counts: a request over the limit within any 60 s is refused.
+    const arrivals: number[] = [];
+    let refused = 0;
+    server.reset();
+    server.on('POST', '/v1/vector_stores', (_r, res) => {
+      const now = clock.now();
+      if (arrivals.filter((t) => t > now - 60_000).length >= 3) {
+        refused++;
+        return sendJson(res, 429, { error: { message: 'Rate limit reached' } }, { 'retry-after-ms': '1000' });
+      }
+      arrivals.push(now);
+      sendJson(res, 200, store);
+    });
+    const client = documentsClient(server.url, { clock, rateLimits: { createVectorStore: 3 } });
+    // Some at once, some spread out: a refilling bucket would send a fourth within the first minute.
+    await Promise.all(Array.from({ length: 3 }, () => client.createVectorStore({ name: 'n' })));
+    for (let i = 0; i < 4; i++) {
+      await clock.sleep(20_000);
+      await client.createVectorStore({ name: 'n' });
+    }
+    await client.close();
+    assert.equal(refused, 0);
+    assert.equal(arrivals.length, 7);
+    for (const t of arrivals) {
+      const inMinute = arrivals.filter((u) => u >= t && u < t + 60_000).length;
+      assert.ok(inMinute <= 3, `${inMinute} requests in the minute from ${(t - start) / 1000} s`);
+    }
+  });
+
+  it('keeps one limit per operation', async () => {
     const record = recorder();
     const client = documentsClient(server.url, { record, rateLimits: { createVectorStore: 1, retrieveVectorStore: 1 } });
     await client.createVectorStore({ name: 'n' });
@@ -57,7 +93,7 @@ describe('client-side rate limits', () => {
     const client = documentsClient(server.url, { record, rateLimits: true });
     for (let i = 0; i < 31; i++) await client.createVectorStore({ name: 'n' });
     await client.close();
-    assert.deepEqual(record.waits, [{ operation: 'createVectorStore', waitMs: 2_000 }]);
+    assert.deepEqual(record.waits, [{ operation: 'createVectorStore', waitMs: MINUTE }]);
   });
 
   it('waits as long as a 429 says before the retry', async () => {
@@ -73,16 +109,21 @@ describe('client-side rate limits', () => {
     assert.deepEqual(record.waits, [{ operation: 'retrieveVectorStore', waitMs: 5_000 }]);
   });
 
-  it('drains the bucket on a 429, so the retry waits for a fresh token', async () => {
+  it('after a 429 (another client used the limit) holds every request of that operation until its wait is over', async () => {
     const record = recorder();
     const client = documentsClient(server.url, { record, rateLimits: { retrieveVectorStore: 100 } });
     server.once('GET', '/v1/vector_stores/vs_1', (_r, res) =>
-      sendJson(res, 429, { error: { message: 'Slow down' } }, { 'retry-after-ms': '100' }),
+      sendJson(res, 429, { error: { message: 'Slow down' } }, { 'retry-after-ms': '7000' }),
     );
-    await client.retrieveVectorStore('vs_1');
+    await Promise.all([client.retrieveVectorStore('vs_1'), client.retrieveVectorStore('vs_1')]);
     await client.close();
-    // 99 tokens were left; after the 429 the retry waits one refill (60 s / 100), not 100 ms.
-    assert.deepEqual(record.waits, [{ operation: 'retrieveVectorStore', waitMs: 600 }]);
+    assert.equal(server.count('GET'), 3);
+    // The refused request's retry and the request that queued behind it both wait out the 7 s.
+    assert.ok(record.waits.length >= 1, JSON.stringify(record.waits));
+    assert.ok(
+      record.waits.every((w) => w.operation === 'retrieveVectorStore' && w.waitMs <= 7_000 && w.waitMs > 0),
+      JSON.stringify(record.waits),
+    );
   });
 
   it('can be switched off', async () => {
@@ -127,6 +168,6 @@ describe('client-side rate limits', () => {
     const b = gatewayClient(server.url, { record: limited, rateLimits: { listCompletionModels: 2 } });
     for (let i = 0; i < 3; i++) await b.listCompletionModels();
     await b.close();
-    assert.deepEqual(limited.waits, [{ operation: 'listCompletionModels', waitMs: 30_000 }]);
+    assert.deepEqual(limited.waits, [{ operation: 'listCompletionModels', waitMs: MINUTE }]);
   });
 });
