@@ -6,51 +6,54 @@ const WINDOW_MS = 60_000;
  * Kept on top of the minute: a request reaches the service a little after it leaves, and one that
  * left later may arrive sooner, so the service could still count the request a minute back.
  */
-const ARRIVAL_MARGIN_MS = 1_000;
+export const ARRIVAL_MARGIN_MS = 1_000;
 
 /**
  * The requests of one operation over the last minute, as a service counting its per-minute limit
- * over a sliding minute sees them: a request goes when fewer than `perMinute` went in the minute
- * before it. A burst of `perMinute` goes at once and the next waits until the first of them is a
+ * over a sliding minute sees them: a request goes only when fewer than the limit went in the minute
+ * before it. A burst of the limit goes at once and the next waits until the first of them is a
  * minute old; a token bucket refilling at the same rate would send up to twice the limit within one
- * minute, and the service refuses the excess. Callers reserve their turn in order (a reservation
- * counts as sent), so concurrent callers queue instead of stampeding when a turn comes free.
+ * minute, and the service refuses the excess. Callers wait in a queue, first come first served, and
+ * each works out its turn from the requests sent and the turns of the callers ahead of it, so
+ * concurrent callers are spread over the minutes instead of stampeding when one comes free, and a
+ * 429's wait holds them all without releasing a burst over the limit when it ends.
  */
 export class SlidingWindow {
-  /** When each request of the last minute went or is to go, ascending. */
-  private readonly times: number[] = [];
+  /** When each request of the window went, ascending. */
+  private readonly sent: number[] = [];
+  private readonly queue: object[] = [];
   private blockedUntil = 0;
+  private lastNow: number;
+  /** Requests a window lets through, and the window's length (a limit under 1 a minute: a longer window). */
+  private readonly count: number;
+  private readonly windowMs: number;
 
   constructor(
     readonly perMinute: number,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.count = Math.max(1, Math.floor(perMinute));
+    this.windowMs = (perMinute < 1 ? WINDOW_MS / perMinute : WINDOW_MS) + ARRIVAL_MARGIN_MS;
+    this.lastNow = clock.now();
+  }
 
   /** Waits until a request may be sent; `onWait` hears about every wait before it starts. */
   async take(signal: AbortSignal | undefined, onWait: (waitMs: number) => void): Promise<void> {
-    const now = this.clock.now();
-    this.forget(now);
-    const times = this.times;
-    // The turn: when the perMinute-th latest reservation is a minute old (at once while fewer are).
-    let due = times.length >= this.perMinute ? Math.max(now, times[times.length - this.perMinute]! + WINDOW_MS + ARRIVAL_MARGIN_MS) : now;
-    this.insert(due);
+    const caller = {};
+    this.queue.push(caller);
     try {
       for (;;) {
-        const wait = Math.max(due, this.blockedUntil) - this.clock.now();
-        if (wait <= 0) break;
+        const now = this.now();
+        const wait = this.turn(caller, now) - now;
+        if (wait <= 0) {
+          this.sent.push(now);
+          return;
+        }
         onWait(wait);
         await this.clock.sleep(wait, signal);
       }
-    } catch (error) {
-      this.remove(due); // cancelled: give the turn back
-      throw error;
-    }
-    // Held past its turn (a 429's wait): the request counts from when it really goes.
-    const sent = this.clock.now();
-    if (sent > due) {
-      this.remove(due);
-      this.insert(sent);
-      due = sent;
+    } finally {
+      this.queue.splice(this.queue.indexOf(caller), 1);
     }
   }
 
@@ -60,25 +63,41 @@ export class SlidingWindow {
    */
   drain(retryAfterMs?: number): void {
     if (retryAfterMs !== undefined && retryAfterMs > 0) {
-      this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + retryAfterMs);
+      this.blockedUntil = Math.max(this.blockedUntil, this.now() + retryAfterMs);
     }
   }
 
-  private forget(now: number): void {
+  /** The clock's time; when the system clock is set back, the window's times move back with it. */
+  private now(): number {
+    const now = this.clock.now();
+    const back = this.lastNow - now;
+    if (back > 0) {
+      for (let i = 0; i < this.sent.length; i++) this.sent[i]! -= back;
+      this.blockedUntil = Math.max(0, this.blockedUntil - back);
+    }
+    this.lastNow = now;
+    return now;
+  }
+
+  /**
+   * When `caller` may send: each caller ahead of it in the queue takes the first moment, from now
+   * and after the caller before it, when fewer than the limit went (or are to go) in the window
+   * before it. Its turn is at once only when the requests really sent leave room.
+   */
+  private turn(caller: object, now: number): number {
+    const sent = this.sent;
     let stale = 0;
-    while (stale < this.times.length && this.times[stale]! <= now - WINDOW_MS - ARRIVAL_MARGIN_MS) stale++;
-    if (stale) this.times.splice(0, stale);
-  }
-
-  private insert(time: number): void {
-    let at = this.times.length;
-    while (at > 0 && this.times[at - 1]! > time) at--;
-    this.times.splice(at, 0, time);
-  }
-
-  private remove(time: number): void {
-    const at = this.times.lastIndexOf(time);
-    if (at >= 0) this.times.splice(at, 1);
+    while (stale < sent.length && sent[stale]! <= now - this.windowMs) stale++;
+    if (stale) sent.splice(0, stale);
+    // The sent times, then the turns ahead: ascending, since no turn is before now.
+    const times = [...sent];
+    let turn = Math.max(now, this.blockedUntil);
+    for (const ahead of this.queue) {
+      turn = Math.max(turn, times.length >= this.count ? times[times.length - this.count]! + this.windowMs : turn);
+      if (ahead === caller) break;
+      times.push(turn);
+    }
+    return turn;
   }
 }
 
@@ -96,7 +115,7 @@ export class RateLimiter {
     if (!perMinute || perMinute <= 0 || !Number.isFinite(perMinute)) return undefined;
     let window = this.windows.get(operation);
     if (!window) {
-      window = new SlidingWindow(Math.max(1, Math.floor(perMinute)), this.clock);
+      window = new SlidingWindow(perMinute, this.clock);
       this.windows.set(operation, window);
     }
     return window;

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { ARRIVAL_MARGIN_MS } from '../../api/http/rateLimit';
 /**
  * Honest time estimates: a sync cannot finish sooner than the rate limits allow, nor sooner than
  * the pace it has kept so far. Plain TypeScript.
@@ -24,14 +25,15 @@ export function limitFloorSeconds(remaining: RemainingOps, limits: Readonly<Reco
 
 /**
  * The floor of a whole sync from the start, for a server that counts requests over a sliding
- * minute: request k (0-based) of an operation can go at minute ⌊k / perMinute⌋.
+ * minute: request k (0-based) of an operation can go at minute ⌊k / perMinute⌋ (each minute with
+ * the second the client's limiter keeps on top of it).
  */
 export function slidingWindowFloorSeconds(counts: RemainingOps, limits: Readonly<Record<string, number | undefined>>): number {
   let floor = 0;
   for (const [operation, count] of Object.entries(counts)) {
     const perMinute = limits[operation];
     if (!count || !perMinute) continue;
-    floor = Math.max(floor, Math.floor((count - 1) / perMinute) * 60);
+    floor = Math.max(floor, Math.floor((count - 1) / perMinute) * (60 + ARRIVAL_MARGIN_MS / 1000));
   }
   return floor;
 }

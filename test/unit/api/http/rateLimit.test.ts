@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { DOCUMENTS_RATE_LIMITS } from '../../../../src/api/documents/schemas';
 import { AbortedError } from '../../../../src/api/http/errors';
+import { SlidingWindow } from '../../../../src/api/http/rateLimit';
 import { ScriptServer, sendJson } from '../../../support/servers/scriptServer';
 import { documentsClient, FakeClock, gatewayClient, recorder, rejects } from '../helpers';
 
@@ -74,6 +75,50 @@ describe('client-side rate limits', () => {
       const inMinute = arrivals.filter((u) => u >= t && u < t + 60_000).length;
       assert.ok(inMinute <= 3, `${inMinute} requests in the minute from ${(t - start) / 1000} s`);
     }
+  });
+
+  it('after a 429 (another client used the limit), the callers queued behind it still keep to the limit', async () => {
+    const clock = new FakeClock();
+    const window = new SlidingWindow(3, clock);
+    const start = clock.now();
+    const sent: number[] = [];
+    const send = async () => {
+      await window.take(undefined, () => undefined);
+      sent.push(clock.now() - start);
+    };
+    await send(); // refused: the service holds the operation for 30 s
+    window.drain(30_000);
+    // Its retry and four more callers.
+    await Promise.all(Array.from({ length: 5 }, send));
+    assert.equal(sent.length, 6);
+    assert.ok(
+      sent.slice(1).every((t) => t >= 30_000),
+      `nothing before the 429's wait is over: ${sent.join(', ')}`,
+    );
+    for (const t of sent) {
+      const inMinute = sent.filter((u) => u >= t && u < t + 60_000).length;
+      assert.ok(inMinute <= 3, `${inMinute} requests in the minute from ${t / 1000} s: ${sent.join(', ')}`);
+    }
+  });
+
+  it('keeps its pace when the system clock is set back', async () => {
+    const clock = new FakeClock();
+    const record = recorder();
+    const client = documentsClient(server.url, { clock, record, rateLimits: { createVectorStore: 1 } });
+    await client.createVectorStore({ name: 'n' });
+    clock.time -= 3_600_000;
+    await client.createVectorStore({ name: 'n' });
+    await client.close();
+    // A minute after the first request, which went a moment ago: not an hour and a minute.
+    assert.deepEqual(record.waits, [{ operation: 'createVectorStore', waitMs: MINUTE }]);
+  });
+
+  it('spreads a limit under one a minute over a longer window', async () => {
+    const record = recorder();
+    const client = documentsClient(server.url, { record, rateLimits: { createVectorStore: 0.5 } });
+    for (let i = 0; i < 2; i++) await client.createVectorStore({ name: 'n' });
+    await client.close();
+    assert.deepEqual(record.waits, [{ operation: 'createVectorStore', waitMs: 121_000 }]);
   });
 
   it('keeps one limit per operation', async () => {

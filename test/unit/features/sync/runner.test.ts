@@ -12,6 +12,7 @@ import { FakeClock } from '../../api/helpers';
 import { makePdf } from '../../backend/helpers';
 import { TOKEN } from '../backend';
 import { counting, planFor, useSyncSuite } from './helpers';
+import { Agent, type Dispatcher } from 'undici';
 
 async function storePaths(client: SyncClient, storeId: string): Promise<string[]> {
   return (await listStoreFiles(client, storeId)).map((f) => String(f.metadata?.[PATH_KEY])).sort();
@@ -197,7 +198,22 @@ describe('folder sync runner (embedded backend)', function () {
     const store = await backend.client.createVectorStore({ name: 'limits' });
     const clock = new FakeClock();
     const limits = { uploadFile: 60, attachFile: 30, listVectorStoreFiles: 120, listFiles: 120 };
-    const limited = new DocumentsClient({ baseUrl: backend.url, token: TOKEN, rateLimits: limits, transport: { clock, maxRetries: 0 } });
+    // When each attach leaves the client (the fake clock moves on while requests are in flight, so
+    // the time a call returns is later than the time it was sent).
+    const sentAt: number[] = [];
+    class Stamping extends Agent {
+      override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+        if (options.method === 'POST' && /\/vector_stores\/[^/]+\/files$/.test(options.path)) sentAt.push(clock.now());
+        return super.dispatch(options, handler);
+      }
+    }
+    const dispatcher = new Stamping();
+    const limited = new DocumentsClient({
+      baseUrl: backend.url,
+      token: TOKEN,
+      rateLimits: limits,
+      transport: { clock, maxRetries: 0, dispatcher },
+    });
     const client = counting(limited, clock);
     const { plan, attachedIds } = await planFor(backend.client, store.id, root);
     const journal = new SyncJournal(path.join(journalDir, 'j.jsonl'));
@@ -222,7 +238,9 @@ describe('folder sync runner (embedded backend)', function () {
       attachedIds,
     );
     await limited.close();
-    const attaches = client.at.attachFile!;
+    await dispatcher.close();
+    const attaches = sentAt;
+    assert.equal(client.at.attachFile!.length, 75);
     assert.equal(attaches.length, 75);
     // 30 a minute as the service counts it: never more than 30 within any 60 s (the first 30 at
     // once, the next 30 when those are a minute old, the last 15 a minute later).
