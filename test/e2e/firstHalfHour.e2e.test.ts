@@ -7,6 +7,7 @@ import {
   chatWebviewFrame,
   commandLabel,
   commandTitle,
+  editorTabsByGroup,
   launchVSCode,
   notificationTexts,
   pickQuickItem,
@@ -264,16 +265,7 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
     chat = await chatWebviewFrame(page);
     // Another editor in the chat's group hides the chat: VS Code restores its tab, not its webview.
     await session.runCommand('File: New Untitled Text File');
-    const tabsByGroup = () =>
-      page
-        .locator('.editor-group-container')
-        .evaluateAll((groups) =>
-          groups.map((g) =>
-            [...g.querySelectorAll('.tab')].map(
-              (t) => `${(t.textContent ?? '').trim()}${t.classList.contains('active') ? ' (active)' : ''}`,
-            ),
-          ),
-        );
+    const tabsByGroup = () => editorTabsByGroup(page);
     await pollUntil(tabsByGroup, (groups) => groups.length === 1 && groups[0]!.some((t) => /^Untitled-\d+ \(active\)$/.test(t)), {
       what: 'the untitled editor over the chat',
       timeoutMs: 30_000,

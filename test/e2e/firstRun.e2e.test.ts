@@ -6,6 +6,7 @@ import {
   closedAfterEach,
   chatPanel,
   commandTitle,
+  editorTabsByGroup,
   launchVSCode,
   pollUntil,
   seedDemoStore,
@@ -178,16 +179,7 @@ describe('First run (e2e, Local mode)', function () {
     // a tab: no new column beside it (with VS Code's Chat view open, a third one).
     await step('ask').click();
     await step('ask').locator('.monaco-button', { hasText: 'Open Chat' }).click();
-    const tabsByGroup = () =>
-      page
-        .locator('.editor-group-container')
-        .evaluateAll((groups) =>
-          groups.map((g) =>
-            [...g.querySelectorAll('.tab')].map(
-              (t) => `${(t.textContent ?? '').trim()}${t.classList.contains('active') ? ' (active)' : ''}`,
-            ),
-          ),
-        );
+    const tabsByGroup = () => editorTabsByGroup(page);
     const groups = await pollUntil(tabsByGroup, (all) => all.flat().includes('DocChat (active)'), {
       what: 'the chat opened from the walkthrough',
       timeoutMs: 60_000,

@@ -207,6 +207,17 @@ export async function chatWebviewFrame(page: Page, timeoutMs = 60_000): Promise<
   return frame;
 }
 
+/** Each editor group's tab labels, left to right, the active tab of a group marked " (active)". */
+export function editorTabsByGroup(page: Page): Promise<string[][]> {
+  return page
+    .locator('.editor-group-container')
+    .evaluateAll((groups) =>
+      groups.map((g) =>
+        [...g.querySelectorAll('.tab')].map((t) => `${(t.textContent ?? '').trim()}${t.classList.contains('active') ? ' (active)' : ''}`),
+      ),
+    );
+}
+
 /** The chat panel's webview document as a locator: it finds the panel again after a reload. */
 export function chatPanel(page: Page): FrameLocator {
   // DocChat's own webview: the walkthrough's media is a webview of VS Code's.
