@@ -1,4 +1,4 @@
-import { type Clock } from './clock';
+import { abortedError, type Clock } from './clock';
 
 /** The minute a service counts its per-minute limits over. */
 const WINDOW_MS = 60_000;
@@ -16,7 +16,8 @@ export const ARRIVAL_MARGIN_MS = 1_000;
  * minute, and the service refuses the excess. Callers wait in a queue, first come first served, and
  * each works out its turn from the requests sent and the turns of the callers ahead of it, so
  * concurrent callers are spread over the minutes instead of stampeding when one comes free, and a
- * 429's wait holds them all without releasing a burst over the limit when it ends.
+ * 429's wait holds them all without releasing a burst over the limit when it ends. A caller that
+ * gives up its place (cancelled) wakes those behind it to work out their turns again.
  */
 export class SlidingWindow {
   /** When each request of the window went, ascending. */
@@ -24,7 +25,12 @@ export class SlidingWindow {
   private readonly queue: object[] = [];
   private blockedUntil = 0;
   private lastNow: number;
-  /** Requests a window lets through, and the window's length (a limit under 1 a minute: a longer window). */
+  /** Wakes the callers asleep on their turn when one ahead of them leaves the queue without sending. */
+  private vacated = new AbortController();
+  /**
+   * Requests a window lets through, and the window's length: a limit under 1 a minute gets a longer
+   * window (0.5: one in two minutes); a fraction above 1 is rounded down (1.5: one a minute).
+   */
   private readonly count: number;
   private readonly windowMs: number;
 
@@ -41,19 +47,45 @@ export class SlidingWindow {
   async take(signal: AbortSignal | undefined, onWait: (waitMs: number) => void): Promise<void> {
     const caller = {};
     this.queue.push(caller);
+    let sent = false;
     try {
       for (;;) {
         const now = this.now();
         const wait = this.turn(caller, now) - now;
         if (wait <= 0) {
           this.sent.push(now);
+          sent = true;
           return;
         }
         onWait(wait);
-        await this.clock.sleep(wait, signal);
+        await this.nap(wait, signal);
       }
     } finally {
       this.queue.splice(this.queue.indexOf(caller), 1);
+      if (!sent) {
+        // Its turn is free: the callers behind it work theirs out again.
+        this.vacated.abort();
+        this.vacated = new AbortController();
+      }
+    }
+  }
+
+  /** Sleeps `ms`, or less when a caller ahead leaves the queue; throws when `signal` aborts. */
+  private async nap(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) throw abortedError(signal);
+    const nap = new AbortController();
+    const stop = () => nap.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    const vacated = this.vacated.signal;
+    vacated.addEventListener('abort', stop, { once: true });
+    try {
+      await this.clock.sleep(ms, nap.signal);
+    } catch (error) {
+      if (signal?.aborted) throw abortedError(signal);
+      if (!vacated.aborted) throw error;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      vacated.removeEventListener('abort', stop);
     }
   }
 

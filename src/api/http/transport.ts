@@ -390,7 +390,9 @@ export class Transport {
       const error = this.cleanError(
         errorFromResponse(status, contentType, text, this.errorContext(response.finalPath, requestId, delay.serverSaid)),
       );
-      if (status === 429) this.limiter.drain(spec.operation, delay.serverSaid ?? delay.delayMs);
+      // A wait past what DocChat waits for fails this request (below) and holds no other: each meets
+      // the service's answer itself.
+      if (status === 429 && !delay.tooLong) this.limiter.drain(spec.operation, delay.serverSaid ?? delay.delayMs);
       const retryable = serverRetryHint(response.headers) ?? isRetryableStatus(status);
       // A 429 is a refusal before any work was done, so even a non-idempotent request may go again.
       const allowed = idempotent || status === 429;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { DOCUMENTS_RATE_LIMITS } from '../../../../src/api/documents/schemas';
-import { AbortedError } from '../../../../src/api/http/errors';
+import { AbortedError, RateLimitError } from '../../../../src/api/http/errors';
 import { SlidingWindow } from '../../../../src/api/http/rateLimit';
 import { ScriptServer, sendJson } from '../../../support/servers/scriptServer';
 import { documentsClient, FakeClock, gatewayClient, recorder, rejects } from '../helpers';
@@ -99,6 +99,43 @@ describe('client-side rate limits', () => {
       const inMinute = sent.filter((u) => u >= t && u < t + 60_000).length;
       assert.ok(inMinute <= 3, `${inMinute} requests in the minute from ${t / 1000} s: ${sent.join(', ')}`);
     }
+  });
+
+  it('wakes the callers behind a cancelled one to take its turn', async () => {
+    const clock = new FakeClock();
+    const window = new SlidingWindow(2, clock);
+    const start = clock.now();
+    const sentAt = new Map<string, number>();
+    const send = async (name: string, signal?: AbortSignal) => {
+      await window.take(signal, () => undefined);
+      sentAt.set(name, clock.now() - start);
+    };
+    await Promise.all([send('p'), send('q')]); // the window's two, at 0 s
+    const leaving = new AbortController();
+    // x and y queue for the next minute; a queues behind them, for the minute after.
+    const x = send('x', leaving.signal).catch((error: unknown) => error);
+    const y = send('y', leaving.signal).catch((error: unknown) => error);
+    const a = send('a');
+    await clock.sleep(10_000);
+    leaving.abort(); // x and y give up at 10 s
+    assert.ok((await x) instanceof AbortedError);
+    assert.ok((await y) instanceof AbortedError);
+    await a;
+    assert.equal(sentAt.get('a'), 61_000, 'a takes the turn x gave up, not the one after y');
+    assert.ok(!sentAt.has('x') && !sentAt.has('y'));
+  });
+
+  it('fails a request whose 429 asks for a longer wait than DocChat waits, and holds no other', async () => {
+    const record = recorder();
+    const client = documentsClient(server.url, { record, rateLimits: { retrieveVectorStore: 100 } });
+    server.once('GET', '/v1/vector_stores/vs_1', (_r, res) =>
+      sendJson(res, 429, { error: { message: 'Come back later' } }, { 'retry-after': '600' }),
+    );
+    await rejects(client.retrieveVectorStore('vs_1'), RateLimitError);
+    const result = await client.retrieveVectorStore('vs_1');
+    await client.close();
+    assert.equal(result.id, 'vs_1');
+    assert.deepEqual(record.waits, [], 'the next request was not held for the ten minutes');
   });
 
   it('keeps its pace when the system clock is set back', async () => {
