@@ -9,7 +9,9 @@ import type { VSCodeSession } from './vscode';
  * at startup and logs an error when the built-in GitHub Authentication extension has not
  * registered within 5 s, as on a busy machine. VS Code 1.104's built-in Markdown extension loads
  * Node's `punycode` module when a Markdown file is opened, and its Node 22 prints a deprecation
- * warning for it (none of DocChat's bundles loads `punycode`).
+ * warning for it (none of DocChat's bundles loads `punycode`). On a busy machine VS Code aborts a
+ * save participant of its built-in extensions after 1,750 ms and logs it (DocChat registers none:
+ * `onWillSaveTextDocument` appears nowhere in `src/`).
  */
 const WORKBENCH_NOISE: RegExp[] = [
   /status of 404 .*\/static\/node_modules\/vsda\/rust\/web\/vsda(_bg\.wasm|\.js)\)$/,
@@ -19,6 +21,7 @@ const WORKBENCH_NOISE: RegExp[] = [
   /\[LanguageModelToolsService#invokeTool\] Error from tool docchat_\w+ with parameters .*:\nCanceled: Canceled/,
   /Error: Timed out waiting for authentication provider 'github' to register\.\n\s+at \w+\.tryActivateProvider /,
   /\[Extension Host\] .*\(node:\d+\) \[DEP0040\] DeprecationWarning: The `punycode` module is deprecated\./,
+  /Error: Aborted onWillSaveTextDocument-event after \d+ms/,
 ];
 
 interface Seen {

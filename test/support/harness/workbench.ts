@@ -209,13 +209,18 @@ export async function chatWebviewFrame(page: Page, timeoutMs = 60_000): Promise<
 
 /** Each editor group's tab labels, left to right, the active tab of a group marked " (active)". */
 export function editorTabsByGroup(page: Page): Promise<string[][]> {
+  // While the window reloads there is no workbench to read: no groups yet.
   return page
     .locator('.editor-group-container')
     .evaluateAll((groups) =>
       groups.map((g) =>
         [...g.querySelectorAll('.tab')].map((t) => `${(t.textContent ?? '').trim()}${t.classList.contains('active') ? ' (active)' : ''}`),
       ),
-    );
+    )
+    .catch((error: unknown) => {
+      if (/context was destroyed|navigat/i.test(String(error))) return [];
+      throw error;
+    });
 }
 
 /** The chat panel's webview document as a locator: it finds the panel again after a reload. */
