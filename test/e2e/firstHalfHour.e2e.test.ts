@@ -276,6 +276,12 @@ describe('The first half hour: no dead ends (e2e, Local mode)', function () {
       what: "the chat's tab restored after the reload",
       timeoutMs: 90_000,
     });
+    // DocChat is active again (its view lists the store) before its command is run from the palette.
+    await session
+      .viewPane('Vector Stores')
+      .locator('.monaco-list-row', { hasText: 'demo' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 90_000 });
     await session.runCommand(commandTitle('docchat.chat.open'));
     chat = await chatWebviewFrame(page, 90_000);
     const groups = await pollUntil(
